@@ -1,0 +1,13 @@
+export * from './statement-meter';
+export * from './database';
+export * from './data-source';
+export * from './room-change.listener';
+export * from './repositories/room.repository';
+export * from './repositories/player.repository';
+export * from './repositories/game.repository';
+export * from './repositories/answer.repository';
+export * from './repositories/rematch.repository';
+export * from './repositories/deck.repository';
+export * from './repositories/leaderboard.repository';
+export * from './repositories/health.repository';
+export { BUILTIN_DECK_ID } from '../../../migrations';

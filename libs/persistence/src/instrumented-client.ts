@@ -1,0 +1,24 @@
+import { Client, ClientConfig } from 'pg';
+import { StatementMeter } from './statement-meter';
+
+/** A pg client that reports every query it sends as one round trip, whoever sent it. */
+export interface NamedClient extends Client {
+  /** Set by the statement runner for the duration of one named query. */
+  statementName?: string;
+}
+
+/**
+ * The pool builds its connections from this class, so that nothing reaches PostgreSQL uncounted:
+ * not the runner's named statements, not TypeORM's own queries.
+ */
+export function instrumentedClientClass(meter: StatementMeter): new (config?: ClientConfig) => Client {
+  return class InstrumentedClient extends Client {
+    statementName?: string;
+
+    // pg's query() has many overloads; counting is the same for all of them.
+    override query(...args: unknown[]): any {
+      meter.roundTrip(this.statementName ?? 'typeorm');
+      return (Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+    }
+  };
+}

@@ -1,0 +1,53 @@
+/** What the persistence layer reports about its traffic to PostgreSQL. */
+export interface StatementObserver {
+  /** One round trip to PostgreSQL, labelled with the named statement that caused it. */
+  roundTrip?(statement: string): void;
+  /** A named statement finished (ok or not), with its duration including the pool checkout. */
+  statement?(statement: string, seconds: number, ok: boolean): void;
+  /** A pool checkout took this long. */
+  acquire?(seconds: number): void;
+}
+
+/**
+ * Fans the persistence layer's measurements out to whoever listens (metrics, the admin API,
+ * tests that count round trips).
+ */
+export class StatementMeter {
+  private readonly observers = new Set<StatementObserver>();
+  private readonly totals = new Map<string, number>();
+
+  observe(observer: StatementObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  roundTrip(statement: string): void {
+    this.totals.set(statement, (this.totals.get(statement) ?? 0) + 1);
+    for (const o of this.observers) o.roundTrip?.(statement);
+  }
+
+  statement(statement: string, seconds: number, ok: boolean): void {
+    for (const o of this.observers) o.statement?.(statement, seconds, ok);
+  }
+
+  acquire(seconds: number): void {
+    for (const o of this.observers) o.acquire?.(seconds);
+  }
+
+  /** Round trips since start, per statement. */
+  roundTrips(): ReadonlyMap<string, number> {
+    return this.totals;
+  }
+
+  /** Records the round trips made while it is open: `const log = meter.capture(); ...; log.stop()`. */
+  capture(): RoundTripLog {
+    const names: string[] = [];
+    const stop = this.observe({ roundTrip: (s) => names.push(s) });
+    return { names, stop: () => (stop(), names) };
+  }
+}
+
+export interface RoundTripLog {
+  readonly names: readonly string[];
+  stop(): readonly string[];
+}

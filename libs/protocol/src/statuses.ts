@@ -1,0 +1,35 @@
+/** Reply statuses of PROTOCOL.md section 3. */
+export const Status = {
+  ok: 200,
+  badRequest: 400,
+  forbidden: 403,
+  unknownType: 404,
+  conflict: 409,
+  tooFast: 429,
+  unavailable: 503,
+} as const;
+export type StatusCode = (typeof Status)[keyof typeof Status];
+
+/** WebSocket close codes of PROTOCOL.md section 3. */
+export const CloseCode = {
+  shuttingDown: 1001,
+  binaryFrame: 1003,
+  frameTooLarge: 1009,
+  tokenInvalid: 4001,
+  seatGone: 4003,
+  roomClosed: 4004,
+  policy: 4008,
+  evicted: 4009,
+} as const;
+export type CloseCodeValue = (typeof CloseCode)[keyof typeof CloseCode];
+
+/** Replies with these statuses are not remembered: a retry with the same id is tried afresh. */
+export function isRetryable(status: number): boolean {
+  return status === Status.tooFast || status === Status.unavailable;
+}
+
+export function statusClass(status: number): '2xx' | '4xx' | '5xx' {
+  if (status < 300) return '2xx';
+  if (status < 500) return '4xx';
+  return '5xx';
+}

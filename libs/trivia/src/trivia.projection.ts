@@ -1,0 +1,64 @@
+import { WireProfile } from '@app/protocol';
+import { publicSeat } from './trivia.rules';
+import { TriviaState, Viewer } from './trivia.types';
+
+/**
+ * The whole room as one viewer may see it (`room.state`). Before a question closes, nobody (host
+ * included) sees its right choice or another player's choice; a player sees its own choice under
+ * `you`. Spectators see no choice at all before the reveal.
+ */
+export function viewRoom(state: TriviaState, viewer: Viewer, wire: WireProfile, now: number): Record<string, unknown> {
+  const { settings, game } = state;
+  const own = viewer.role === 'player' && viewer.playerId && game ? game.answers[viewer.playerId] : undefined;
+  const view: Record<string, unknown> = {
+    code: state.code,
+    phase: state.phase,
+    wire,
+    you: {
+      role: viewer.role,
+      ...(viewer.playerId ? { playerId: viewer.playerId } : {}),
+      ...(own && state.phase === 'question' ? { answer: { question: own.question, choice: own.choice } } : {}),
+      ...(viewer.role === 'player' && state.rematch?.votes[viewer.playerId ?? ''] !== undefined
+        ? { rematchVote: state.rematch.votes[viewer.playerId ?? ''] }
+        : {}),
+    },
+    host: { name: state.hostName },
+    players: state.players.map(publicSeat),
+    settings: {
+      deckId: settings.deckId,
+      questionCount: settings.questionCount,
+      secondsPerQuestion: settings.secondsPerQuestion,
+      revealSeconds: settings.revealSeconds,
+      maxPlayers: settings.maxPlayers,
+      minPlayers: settings.minPlayers,
+    },
+    serverTime: now,
+  };
+  if (game && state.phase === 'question') {
+    const q = game.questions[game.index];
+    view.question = {
+      index: game.index,
+      total: game.questions.length,
+      text: q.text,
+      choices: q.choices,
+      closesAt: game.closesAt,
+      answered: Object.keys(game.answers).length,
+      of: game.roster.length,
+    };
+  }
+  if (game && state.phase === 'reveal' && game.lastReveal) {
+    view.reveal = { ...game.lastReveal, total: game.questions.length, nextAt: game.revealEndsAt };
+  }
+  if (state.phase === 'finished' && state.standings) {
+    view.standings = state.standings;
+    if (state.rematch) {
+      view.rematch = {
+        closesAt: state.rematch.closesAt,
+        voted: Object.keys(state.rematch.votes).length,
+        of: state.rematch.voters.length,
+        ...(state.rematch.decided ? { decided: state.rematch.decided } : {}),
+      };
+    }
+  }
+  return view;
+}

@@ -1,0 +1,24 @@
+import { Seat, Standing } from './trivia.types';
+
+/**
+ * Points for a right answer: 1000 at the instant the question opens, falling linearly to 500 at
+ * its deadline. `elapsedMs` is clamped to the question's duration.
+ */
+export function pointsFor(elapsedMs: number, durationMs: number): number {
+  const elapsed = Math.min(Math.max(elapsedMs, 0), durationMs);
+  return Math.round(1000 * (1 - elapsed / durationMs / 2));
+}
+
+/**
+ * Ranks by score, then by the smaller sum of elapsed time on right answers. Players equal on both
+ * share a rank (1, 2, 2, 4).
+ */
+export function rankStandings(seats: readonly Seat[]): Standing[] {
+  const sorted = [...seats].sort((a, b) => b.score - a.score || a.elapsedSum - b.elapsedSum);
+  let rank = 0;
+  return sorted.map((seat, i) => {
+    const prev = sorted[i - 1];
+    if (!prev || prev.score !== seat.score || prev.elapsedSum !== seat.elapsedSum) rank = i + 1;
+    return { playerId: seat.id, name: seat.name, score: seat.score, correct: seat.correct, rank };
+  });
+}
