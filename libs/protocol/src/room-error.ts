@@ -12,6 +12,8 @@ export enum RoomErrorCode {
   ChoiceOutOfRange = 'choice_out_of_range',
   // 403: this role may not do that
   Forbidden = 'forbidden',
+  /** HTTP only: no valid token (401). */
+  Unauthorized = 'unauthorized',
   // 404
   UnknownType = 'unknown_type',
   RoomNotFound = 'room_not_found',
@@ -42,6 +44,7 @@ const REPLY_STATUS: Record<RoomErrorCode, StatusCode> = {
   [RoomErrorCode.BadData]: Status.badRequest,
   [RoomErrorCode.ChoiceOutOfRange]: Status.badRequest,
   [RoomErrorCode.Forbidden]: Status.forbidden,
+  [RoomErrorCode.Unauthorized]: Status.forbidden,
   [RoomErrorCode.UnknownType]: Status.unknownType,
   [RoomErrorCode.RoomNotFound]: Status.unknownType,
   [RoomErrorCode.PlayerNotFound]: Status.conflict,

@@ -107,7 +107,8 @@ export function gameStarted(
 
 function answer(state: TriviaState, seat: Seat, commandId: string, question: number, choice: number, now: number): Outcome {
   const game = state.game;
-  if (state.phase !== 'question' || !game || question !== game.index) {
+  // An answer that arrived after the deadline is late even if the clock's signal is still queued.
+  if (state.phase !== 'question' || !game || question !== game.index || now > game.closesAt) {
     refuse(RoomErrorCode.QuestionClosed, `question ${question} is not open`);
   }
   if (!game.roster.includes(seat.id)) refuse(RoomErrorCode.NotInGame, 'you are not playing in this game');

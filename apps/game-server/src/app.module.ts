@@ -1,0 +1,92 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import {
+  DEFAULT_GATEWAY_OPTIONS,
+  GATEWAY_OPTIONS,
+  GameGateway,
+  GatewayOptions,
+  ROOM_DIRECTORY,
+  SEAT_TOKENS,
+  SeatTokens,
+} from '@app/gateway';
+import {
+  AnswerRepository,
+  Database,
+  DeckRepository,
+  GameRepository,
+  HealthRepository,
+  LeaderboardRepository,
+  PlayerRepository,
+  RematchRepository,
+  RoomRepository,
+  StatementMeter,
+} from '@app/persistence';
+import { Clock } from '@app/room-engine';
+import { DecksController } from './api/decks.controller';
+import { HealthController } from './api/health.controller';
+import { HttpErrorsFilter } from './api/http-errors.filter';
+import { LeaderboardController } from './api/leaderboard.controller';
+import { RoomsController } from './api/rooms.controller';
+import { BuildInfo } from './config/build-info';
+import { JsonLog } from './config/json-log';
+import { ServerConfig } from './config/server-config';
+import { RoomCommitter } from './rooms/room-committer';
+import { RoomsService } from './rooms/rooms.service';
+import { CommandObserver } from './rooms/trivia-room';
+import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
+
+/** What the server is built from; opened before Nest starts so migrations have run. */
+export interface ServerRuntime {
+  readonly config: ServerConfig;
+  readonly dataSource: DataSource;
+  readonly meter: StatementMeter;
+  readonly build: BuildInfo;
+  readonly clock: Clock;
+  readonly log: JsonLog;
+  readonly commandObserver?: CommandObserver;
+}
+
+const REPOSITORIES = [
+  RoomRepository,
+  PlayerRepository,
+  GameRepository,
+  AnswerRepository,
+  RematchRepository,
+  DeckRepository,
+  LeaderboardRepository,
+  HealthRepository,
+];
+
+@Module({})
+export class AppModule {
+  static forRoot(runtime: ServerRuntime): DynamicModule {
+    const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, allowedOrigins: runtime.config.allowedOrigins };
+    return {
+      module: AppModule,
+      controllers: [RoomsController, DecksController, LeaderboardController, HealthController],
+      providers: [
+        { provide: SERVER_CONFIG, useValue: runtime.config },
+        { provide: CLOCK, useValue: runtime.clock },
+        { provide: JSON_LOG, useValue: runtime.log },
+        { provide: BUILD_INFO, useValue: runtime.build },
+        { provide: StatementMeter, useValue: runtime.meter },
+        { provide: COMMAND_OBSERVER, useValue: runtime.commandObserver ?? { command: () => undefined } },
+        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter) },
+        ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
+        {
+          provide: RoomCommitter,
+          useFactory: (rooms: RoomRepository, players: PlayerRepository, games: GameRepository, answers: AnswerRepository, rematches: RematchRepository) =>
+            new RoomCommitter({ rooms, players, games, answers, rematches }),
+          inject: [RoomRepository, PlayerRepository, GameRepository, AnswerRepository, RematchRepository],
+        },
+        { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
+        RoomsService,
+        { provide: ROOM_DIRECTORY, useExisting: RoomsService },
+        { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
+        GameGateway,
+        { provide: APP_FILTER, useClass: HttpErrorsFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { JsonLog } from './config/json-log';
+import { readConfig } from './config/server-config';
+import { startServer } from './server';
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const log = new JsonLog(config.logLevel);
+  const server = await startServer(config, { log });
+  if (config.adminTokenGenerated) {
+    log.info('ADMIN_TOKEN was not set; generated one for this run', { adminToken: config.adminToken });
+  }
+  process.stdout.write(`\n  Trivia rooms are up at http://localhost:${server.port}  (WebSocket: ws://localhost:${server.port}/ws)\n\n`);
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    if (++signals > 1) process.exit(1); // a second Ctrl-C does not wait
+    log.info('shutdown requested', { signal });
+    server.stop().then(
+      () => process.exit(0),
+      (err) => {
+        log.error('shutdown failed', { error: String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`game-server failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { INestApplication } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKENS, SeatTokens } from '@app/gateway';
+import { openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
+import { Clock, systemClock } from '@app/room-engine';
+import { AppModule, ServerRuntime } from './app.module';
+import { BuildInfo, readBuildInfo } from './config/build-info';
+import { JsonLog } from './config/json-log';
+import { ServerConfig } from './config/server-config';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import { RoomsService } from './rooms/rooms.service';
+
+export interface RunningServer {
+  readonly app: INestApplication;
+  readonly url: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  readonly runtime: ServerRuntime;
+  /** Drains and stops: no new connections, in-flight commands finish, sockets close with 1001. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly clock?: Clock;
+  readonly log?: JsonLog;
+  readonly build?: BuildInfo;
+}
+
+/** Opens the database (embedded when no DATABASE_URL is set), migrates, and serves. */
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? new JsonLog(config.logLevel);
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, (msg) => log.info(msg));
+    databaseUrl = embedded.url;
+  }
+  const meter = new StatementMeter();
+  let dataSource: DataSource;
+  try {
+    dataSource = await openDataSource({ url: databaseUrl, poolMax: config.poolMax }, meter);
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  const runtime: ServerRuntime = {
+    config,
+    dataSource,
+    meter,
+    build: options.build ?? readBuildInfo(),
+    clock: options.clock ?? systemClock,
+    log,
+  };
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
+  app.useBodyParser('json', { limit: '1mb' });
+  const rooms = app.get(RoomsService);
+  app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), () => rooms.accepting));
+  await app.listen(config.port, config.host);
+  const listener = new RoomChangeListener(databaseUrl, (change) => rooms.onRoomChange(change), (level, msg) => log[level](msg));
+  await listener.start();
+
+  const address = app.getHttpServer().address() as { port: number };
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('server stopping');
+      await rooms.drain(5000);
+      const gateway = app.get(GameGateway);
+      gateway.closeAll();
+      const until = Date.now() + 2000;
+      while (gateway.openSockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      await listener.stop();
+      await app.close();
+      await dataSource.destroy();
+      await embedded?.stop();
+      log.info('server stopped');
+    })());
+  log.info('server started', { port: address.port, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
+  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, databaseUrl, runtime, stop };
+}

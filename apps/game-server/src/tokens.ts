@@ -1,0 +1,6 @@
+/** Dependency-injection tokens of the game server. */
+export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
+export const CLOCK = Symbol('CLOCK');
+export const COMMAND_OBSERVER = Symbol('COMMAND_OBSERVER');
+export const JSON_LOG = Symbol('JSON_LOG');
+export const BUILD_INFO = Symbol('BUILD_INFO');

@@ -1,0 +1,145 @@
+import WebSocket from 'ws';
+
+export interface Reply {
+  readonly type: 'reply';
+  readonly id: string | null;
+  readonly status: number;
+  readonly data?: any;
+  readonly error?: { code: string; message: string };
+}
+
+export interface GameEvent {
+  readonly type: string;
+  readonly seq: number;
+  readonly data: any;
+}
+
+export interface Closed {
+  readonly code: number;
+  readonly reason: string;
+}
+
+export interface ConnectOptions {
+  readonly wire?: 'json' | 'compact-v1';
+  readonly timeoutMs?: number;
+  readonly origin?: string;
+}
+
+/**
+ * A protocol client for tests, bots and the bench: send a command and await its reply by id,
+ * await an event by type. Every wait has a hard timeout.
+ */
+export class GameClient {
+  readonly events: GameEvent[] = [];
+  readonly replies: Reply[] = [];
+  /** Every frame received, in order, as text. */
+  readonly frames: string[] = [];
+  readonly closed: Promise<Closed>;
+  private nextId = 1;
+  private readonly pending = new Map<string, (r: Reply) => void>();
+  private readonly eventWaiters: { match: (e: GameEvent) => boolean; resolve: (e: GameEvent) => void }[] = [];
+  private eventCursor = 0;
+
+  private constructor(readonly ws: WebSocket, private readonly timeoutMs: number) {
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    ws.on('message', (data) => this.onFrame(data.toString()));
+  }
+
+  /** Opens a socket; rejects with the HTTP status when the upgrade is refused. */
+  static connect(baseUrl: string, token: string, options: ConnectOptions = {}): Promise<GameClient> {
+    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}${options.wire ? `&wire=${options.wire}` : ''}`;
+    const ws = new WebSocket(url, { headers: options.origin ? { origin: options.origin } : {} });
+    const client = new GameClient(ws, options.timeoutMs ?? 5000);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(client));
+      ws.once('unexpected-response', (_req, res) => reject(new UpgradeRefused(res.statusCode ?? 0)));
+      ws.once('error', reject);
+    });
+  }
+
+  /** Sends a command and resolves with its reply. */
+  send(type: string, data: unknown = {}, id = `c-${this.nextId++}`): Promise<Reply> {
+    const reply = this.expectReply(id);
+    this.ws.send(JSON.stringify({ id, type, data }));
+    return reply;
+  }
+
+  /** Sends raw text (or bytes) and resolves with the next reply whose id is `id`. */
+  sendRaw(frame: string | Buffer, id: string | null = null): Promise<Reply> {
+    const reply = this.expectReply(id ?? '\0null');
+    this.ws.send(frame);
+    return reply;
+  }
+
+  expectReply(id: string): Promise<Reply> {
+    return this.withTimeout(new Promise<Reply>((resolve) => this.pending.set(id, resolve)), `reply to ${id}`);
+  }
+
+  /** The next event of `type` not yet taken by an earlier call (events are kept from connect on). */
+  nextEvent(type: string, match: (e: GameEvent) => boolean = () => true): Promise<GameEvent> {
+    const test = (e: GameEvent) => e.type === type && match(e);
+    for (let i = this.eventCursor; i < this.events.length; i++) {
+      if (test(this.events[i])) {
+        this.eventCursor = i + 1;
+        return Promise.resolve(this.events[i]);
+      }
+    }
+    return this.withTimeout(
+      new Promise<GameEvent>((resolve) =>
+        this.eventWaiters.push({
+          match: test,
+          resolve: (e) => {
+            this.eventCursor = this.events.indexOf(e) + 1;
+            resolve(e);
+          },
+        }),
+      ),
+      `event ${type}`,
+    );
+  }
+
+  /** Resolves once the server closes the socket (or rejects after the timeout). */
+  waitClosed(): Promise<Closed> {
+    return this.withTimeout(this.closed, 'close');
+  }
+
+  close(): void {
+    this.ws.close(1000);
+  }
+
+  private onFrame(text: string): void {
+    this.frames.push(text);
+    const frame = JSON.parse(text) as Reply | GameEvent;
+    if (frame.type === 'reply') {
+      const reply = frame as Reply;
+      this.replies.push(reply);
+      const key = reply.id ?? '\0null';
+      const waiter = this.pending.get(key);
+      if (waiter) {
+        this.pending.delete(key);
+        waiter(reply);
+      }
+      return;
+    }
+    const event = frame as GameEvent;
+    this.events.push(event);
+    const i = this.eventWaiters.findIndex((w) => w.match(event));
+    if (i >= 0) this.eventWaiters.splice(i, 1)[0].resolve(event);
+  }
+
+  private withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after ${this.timeoutMs} ms waiting for ${what}`)), this.timeoutMs);
+      promise.then(
+        (v) => (clearTimeout(timer), resolve(v)),
+        (e) => (clearTimeout(timer), reject(e)),
+      );
+    });
+  }
+}
+
+export class UpgradeRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the server refused the WebSocket upgrade with HTTP ${status}`);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './game-client';
+export * from './http-api';

@@ -1,0 +1,43 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { WsAdapter } from '@nestjs/platform-ws';
+import { MAX_FRAME_BYTES } from '@app/protocol';
+import { CLAIMS_KEY, VerifiedRequest } from './game.gateway';
+import { GatewayOptions } from './room-directory';
+import { SeatTokens } from './seat-token';
+
+/**
+ * The ws adapter with the checks that must happen before a socket exists: a missing, forged or
+ * altered token is refused with HTTP 401, an Origin that is not allowed with 403. Frames above
+ * 16 KiB close the socket with 1009 (ws enforces maxPayload).
+ */
+export class GameWsAdapter extends WsAdapter {
+  constructor(
+    app: INestApplicationContext,
+    private readonly tokens: SeatTokens,
+    private readonly options: GatewayOptions,
+    private readonly isAccepting: () => boolean,
+  ) {
+    // Frames are read by the gateway itself; Nest's {event, data} routing is not used.
+    super(app, { messageParser: () => undefined });
+  }
+
+  override create(port: number, options: Record<string, unknown> = {}): any {
+    return super.create(port, {
+      ...options,
+      maxPayload: MAX_FRAME_BYTES,
+      verifyClient: (info: { origin: string; req: VerifiedRequest }, done: (ok: boolean, code?: number, message?: string) => void) => {
+        if (!this.isAccepting()) return done(false, 503, 'Shutting down');
+        const origin = info.origin;
+        if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin)) {
+          return done(false, 403, 'Origin not allowed');
+        }
+        const token = new URL(info.req.url ?? '/', 'http://x').searchParams.get('token');
+        const check = this.tokens.check(token);
+        if (check.ok) info.req[CLAIMS_KEY] = { claims: check.claims, expired: false };
+        else if (check.reason === 'expired') info.req[CLAIMS_KEY] = { claims: check.claims, expired: true };
+        else return done(false, 401, 'Unauthorized');
+        done(true);
+      },
+    });
+  }
+}

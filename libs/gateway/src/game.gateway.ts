@@ -1,0 +1,94 @@
+import { IncomingMessage } from 'node:http';
+import { Inject, Logger, Optional } from '@nestjs/common';
+import { OnGatewayConnection, WebSocketGateway } from '@nestjs/websockets';
+import WebSocket from 'ws';
+import { CloseCode, errorReply, parseFrame, RoomErrorCode, RoomException, WireProfile } from '@app/protocol';
+import { GATEWAY_OPTIONS, GatewayOptions, ROOM_DIRECTORY, RoomDirectory, RoomHandle } from './room-directory';
+import { SeatClaims } from './seat-token';
+import { SocketSession } from './socket-session';
+import { noWireObserver, WIRE_OBSERVER, WireObserver } from './wire-observer';
+
+/** The request property where the upgrade check leaves the verified claims. */
+export const CLAIMS_KEY = Symbol('seatClaims');
+export type VerifiedRequest = IncomingMessage & { [CLAIMS_KEY]?: { claims: SeatClaims; expired: boolean } };
+
+/**
+ * The WebSocket edge at /ws: the token was checked at the upgrade (see GameWsAdapter); here a
+ * socket is attached to its room, each text frame is parsed and handed to the room, and every
+ * command gets exactly one reply.
+ */
+@WebSocketGateway({ path: '/ws' })
+export class GameGateway implements OnGatewayConnection<WebSocket> {
+  private readonly logger = new Logger('GameGateway');
+  private readonly sessions = new Set<SocketSession>();
+
+  constructor(
+    @Inject(ROOM_DIRECTORY) private readonly directory: RoomDirectory,
+    @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
+    @Optional() @Inject(WIRE_OBSERVER) private readonly observer: WireObserver = noWireObserver,
+  ) {}
+
+  async handleConnection(ws: WebSocket, req: VerifiedRequest): Promise<void> {
+    const verified = req[CLAIMS_KEY];
+    if (!verified) return ws.close(CloseCode.tokenInvalid, 'token invalid');
+    if (verified.expired) return ws.close(CloseCode.tokenInvalid, 'token expired');
+    const { claims } = verified;
+    const wire: WireProfile = new URL(req.url ?? '/', 'http://x').searchParams.get('wire') === 'compact-v1' ? 'compact-v1' : 'json';
+    const session = new SocketSession(ws, claims.role, claims.role === 'player' ? claims.seat : undefined, wire, this.options, this.observer, Date.now());
+
+    // Frames that arrive while the room is being activated wait for it, in order.
+    let room: RoomHandle | undefined;
+    const early: { data: WebSocket.RawData; isBinary: boolean; at: number }[] = [];
+    ws.on('message', (data, isBinary) => {
+      const at = Date.now();
+      if (room) this.onFrame(session, room, data, isBinary, at);
+      else early.push({ data, isBinary, at });
+    });
+    this.sessions.add(session);
+    this.observer.socketOpened(session.role);
+    ws.on('close', () => {
+      this.sessions.delete(session);
+      this.observer.socketClosed(session.role);
+      room?.detach();
+    });
+
+    try {
+      const result = await this.directory.connect(session, claims);
+      if (!result.ok) return session.close(result.closeCode, result.reason);
+      if (ws.readyState !== WebSocket.OPEN) return result.room.detach();
+      room = result.room;
+      for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.at);
+    } catch (err) {
+      this.logger.error(`could not attach a socket to room ${claims.code}: ${String(err)}`);
+      session.close(CloseCode.shuttingDown, 'room unavailable, reconnect later');
+    }
+  }
+
+  private onFrame(session: SocketSession, room: RoomHandle, data: WebSocket.RawData, isBinary: boolean, receivedAt: number): void {
+    if (session.isClosing) return;
+    if (isBinary) return session.close(CloseCode.binaryFrame, 'binary frames are not accepted');
+    const parsed = parseFrame(data.toString());
+    if (!parsed.ok) {
+      return session.sendReply(errorReply(parsed.id, parsed.error));
+    }
+    const { frame } = parsed;
+    if (!session.takeCommandToken(receivedAt)) {
+      session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.TooFast, 'too many commands; slow down')));
+      return;
+    }
+    if (!this.directory.accepting) {
+      session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting')));
+      return;
+    }
+    room.submit(frame, receivedAt);
+  }
+
+  /** Closes every socket with 1001 (server going away): clients reconnect with backoff. */
+  closeAll(reason = 'server shutting down'): void {
+    for (const s of this.sessions) s.close(CloseCode.shuttingDown, reason);
+  }
+
+  get openSockets(): number {
+    return this.sessions.size;
+  }
+}

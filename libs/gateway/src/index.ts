@@ -1,0 +1,6 @@
+export * from './seat-token';
+export * from './room-directory';
+export * from './wire-observer';
+export * from './socket-session';
+export * from './game.gateway';
+export * from './game-ws.adapter';

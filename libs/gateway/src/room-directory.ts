@@ -1,0 +1,46 @@
+import { CommandFrame } from '@app/protocol';
+import { Viewer } from '@app/room-engine';
+import { SeatClaims } from './seat-token';
+
+/** A socket's handle on the room it joined. */
+export interface RoomHandle {
+  /** The room sends the reply to the socket itself, in order with the events it causes. */
+  submit(frame: CommandFrame, receivedAt: number): void;
+  detach(): void;
+}
+
+export type ConnectResult = { ok: true; room: RoomHandle } | { ok: false; closeCode: number; reason: string };
+
+/**
+ * What the gateway needs of the rooms, provided by the application: the gateway parses,
+ * authorizes and hands over; the room decides.
+ */
+export interface RoomDirectory {
+  connect(viewer: Viewer, claims: SeatClaims): Promise<ConnectResult>;
+  /** False while the server drains: new commands get 503. */
+  readonly accepting: boolean;
+}
+
+export const ROOM_DIRECTORY = Symbol('ROOM_DIRECTORY');
+export const SEAT_TOKENS = Symbol('SEAT_TOKENS');
+export const GATEWAY_OPTIONS = Symbol('GATEWAY_OPTIONS');
+
+export interface GatewayOptions {
+  /** Origins allowed to open a socket; empty allows any (native apps send none). */
+  readonly allowedOrigins: readonly string[];
+  /** Commands per second a socket may send on average, and the burst above it. */
+  readonly commandsPerSecond: number;
+  readonly commandBurst: number;
+  /** Bad frames a socket may send before it is closed with 4008. */
+  readonly badFrameLimit: number;
+  /** Bytes a socket may have waiting to be sent before it is evicted with 4009. */
+  readonly maxBufferedBytes: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  allowedOrigins: [],
+  commandsPerSecond: 20,
+  commandBurst: 40,
+  badFrameLimit: 20,
+  maxBufferedBytes: 1 << 20,
+};

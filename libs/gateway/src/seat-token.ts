@@ -1,0 +1,56 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Role } from '@app/protocol';
+
+/** What a token says: one room, one seat, one role. */
+export interface SeatClaims {
+  readonly roomId: string;
+  readonly code: string;
+  readonly role: Role;
+  /** The player id for a player, `host` for the host, a spectator id for a spectator. */
+  readonly seat: string;
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+}
+
+export type TokenCheck = { ok: true; claims: SeatClaims } | { ok: false; reason: 'malformed' | 'forged' } | { ok: false; reason: 'expired'; claims: SeatClaims };
+
+/**
+ * Signed seat tokens: base64url(claims) "." base64url(HMAC-SHA256). A client can neither forge
+ * nor alter one; it stays valid for reconnects while the room lives, up to its expiry.
+ */
+export class SeatTokens {
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds = 24 * 3600,
+  ) {
+    if (secret.length < 16) throw new Error('TOKEN_SECRET must be at least 16 characters');
+  }
+
+  issue(claims: Omit<SeatClaims, 'issuedAt' | 'expiresAt'>, now = Date.now()): string {
+    const full: SeatClaims = { ...claims, issuedAt: now, expiresAt: now + this.ttlSeconds * 1000 };
+    const body = Buffer.from(JSON.stringify(full)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  check(token: string | null | undefined, now = Date.now()): TokenCheck {
+    if (!token || token.length > 2048) return { ok: false, reason: 'malformed' };
+    const dot = token.indexOf('.');
+    if (dot <= 0) return { ok: false, reason: 'malformed' };
+    const body = token.slice(0, dot);
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(this.sign(body), 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' };
+    let claims: SeatClaims;
+    try {
+      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as SeatClaims;
+    } catch {
+      return { ok: false, reason: 'malformed' };
+    }
+    if (now >= claims.expiresAt) return { ok: false, reason: 'expired', claims };
+    return { ok: true, claims };
+  }
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  }
+}

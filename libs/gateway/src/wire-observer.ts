@@ -1,0 +1,18 @@
+import { Role } from '@app/protocol';
+
+/** What the edge reports: frames and bytes out, sockets open, evictions. */
+export interface WireObserver {
+  frameSent(kind: string, wire: string, bytes: number): void;
+  socketOpened(role: Role): void;
+  socketClosed(role: Role): void;
+  evicted(reason: string): void;
+}
+
+export const WIRE_OBSERVER = Symbol('WIRE_OBSERVER');
+
+export const noWireObserver: WireObserver = {
+  frameSent: () => undefined,
+  socketOpened: () => undefined,
+  socketClosed: () => undefined,
+  evicted: () => undefined,
+};

@@ -1,0 +1,36 @@
+/**
+ * The room's one alarm: the next moment its rules have something to do (the question clock, the
+ * reveal, the rematch vote, expiry). Setting it again replaces the previous one.
+ */
+export class Deadline {
+  private timer?: NodeJS.Timeout;
+  private at?: number;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly fire: () => void,
+  ) {}
+
+  set(at: number | undefined): void {
+    if (at === this.at && this.timer) return;
+    this.clear();
+    if (at === undefined) return;
+    this.at = at;
+    // Node timers overflow past ~24.8 days; no room deadline is that far.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.at = undefined;
+      this.fire();
+    }, Math.max(0, at - this.now()));
+  }
+
+  clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.at = undefined;
+  }
+
+  get pendingAt(): number | undefined {
+    return this.at;
+  }
+}

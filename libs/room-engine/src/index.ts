@@ -1,0 +1,7 @@
+export * from './clock';
+export * from './mailbox';
+export * from './deadline';
+export * from './audience';
+export * from './reply-memory';
+export * from './room-registry';
+export * from './room-stats';

@@ -1,0 +1,97 @@
+/** One item waiting in a room's mailbox, stamped with when it arrived. */
+export interface Letter<M> {
+  readonly message: M;
+  readonly enqueuedAt: number;
+}
+
+export interface MailboxOptions<M> {
+  /** Commands beyond this many waiting are refused at once (internal signals always enter). */
+  readonly maxDepth: number;
+  /** Whether a message counts against the bound (commands do; deadlines and signals do not). */
+  readonly isBounded: (message: M) => boolean;
+  /** Messages with the same non-null key that wait together are handed over as one batch. */
+  readonly batchKey: (message: M) => string | null;
+  /** Handles one batch; the next batch starts only when this one has settled. */
+  readonly process: (batch: Letter<M>[]) => Promise<void>;
+  readonly onError: (err: unknown) => void;
+  readonly now: () => number;
+}
+
+/**
+ * The room actor's mailbox: messages are handled one batch at a time, in arrival order, and a
+ * handler never interleaves with another. While a batch waits on PostgreSQL, later arrivals
+ * queue up; compatible ones (answers to a question, rematch votes) then go in one batch, which is
+ * what keeps simultaneous commands from queueing into a staircase.
+ */
+export class Mailbox<M> {
+  private readonly queue: Letter<M>[] = [];
+  private bounded = 0;
+  private draining = false;
+  private closed = false;
+  private deepest = 0;
+
+  constructor(private readonly options: MailboxOptions<M>) {}
+
+  /** Enqueues a message; false when the mailbox is full or closed (the caller answers 503). */
+  post(message: M): boolean {
+    if (this.closed) return false;
+    const counts = this.options.isBounded(message);
+    if (counts && this.bounded >= this.options.maxDepth) return false;
+    if (counts) this.bounded++;
+    this.queue.push({ message, enqueuedAt: this.options.now() });
+    this.deepest = Math.max(this.deepest, this.bounded);
+    if (!this.draining) {
+      this.draining = true;
+      // Let everything that arrived in this turn of the event loop join the first batch.
+      setImmediate(() => void this.drain());
+    }
+    return true;
+  }
+
+  /** Commands waiting now (not counting the batch in hand). */
+  get depth(): number {
+    return this.bounded;
+  }
+
+  get depthMax(): number {
+    return this.deepest;
+  }
+
+  get busy(): boolean {
+    return this.draining;
+  }
+
+  /** Stops taking messages and hands back what still waits, so each can be answered. */
+  close(): M[] {
+    this.closed = true;
+    const left = this.queue.splice(0).map((l) => l.message);
+    this.bounded = 0;
+    return left;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0 && !this.closed) {
+        const batch = this.takeBatch();
+        try {
+          await this.options.process(batch);
+        } catch (err) {
+          this.options.onError(err);
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private takeBatch(): Letter<M>[] {
+    const first = this.queue.shift()!;
+    const key = this.options.batchKey(first.message);
+    const batch = [first];
+    while (key !== null && this.queue.length > 0 && this.options.batchKey(this.queue[0].message) === key) {
+      batch.push(this.queue.shift()!);
+    }
+    for (const letter of batch) if (this.options.isBounded(letter.message)) this.bounded--;
+    return batch;
+  }
+}

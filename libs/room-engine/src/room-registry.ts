@@ -1,0 +1,76 @@
+/** What the registry needs of a live room. */
+export interface ManagedRoom {
+  readonly code: string;
+  /** Stop timers, answer whatever waits, close sockets if asked. */
+  dispose(): void;
+}
+
+/**
+ * The live rooms of this process, by code. A room that is not live is activated on first use;
+ * rooms asked for in the same turn of the event loop (a restart, a burst of joins) are loaded
+ * together in one call of `load`, which is one query.
+ */
+export class RoomRegistry<R extends ManagedRoom> {
+  private readonly live = new Map<string, R>();
+  private pending = new Map<string, { promise: Promise<R | undefined>; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }>();
+  private flushScheduled = false;
+
+  constructor(private readonly load: (codes: string[]) => Promise<Map<string, R>>) {}
+
+  /** The live room, activating it when needed; undefined when no such room exists. */
+  get(code: string): Promise<R | undefined> {
+    const room = this.live.get(code);
+    if (room) return Promise.resolve(room);
+    const waiting = this.pending.get(code);
+    if (waiting) return waiting.promise;
+    let resolve!: (r: R | undefined) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<R | undefined>((res, rej) => ((resolve = res), (reject = rej)));
+    this.pending.set(code, { promise, resolve, reject });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => void this.flush());
+    }
+    return promise;
+  }
+
+  peek(code: string): R | undefined {
+    return this.live.get(code);
+  }
+
+  /** Takes a room out (passivated or closed). The next `get` loads it again. */
+  remove(room: R): void {
+    if (this.live.get(room.code) === room) this.live.delete(room.code);
+  }
+
+  rooms(): R[] {
+    return [...this.live.values()];
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  disposeAll(): void {
+    for (const room of this.live.values()) room.dispose();
+    this.live.clear();
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushScheduled = false;
+    try {
+      const loaded = await this.load([...batch.keys()]);
+      for (const [code, waiter] of batch) {
+        // A room may have gone live meanwhile through another path; keep the first.
+        const existing = this.live.get(code);
+        const room = existing ?? loaded.get(code);
+        if (room && !existing) this.live.set(code, room);
+        waiter.resolve(room);
+      }
+    } catch (err) {
+      for (const waiter of batch.values()) waiter.reject(err);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { openDataSource, StatementMeter } from '@app/persistence';
+
+const TEMPLATE = 'game_template';
+
+function serverUrl(): string {
+  const url = process.env.TEST_PG_URL;
+  if (!url) throw new Error('TEST_PG_URL is not set: run the tests through jest (test/global-setup.mjs starts PostgreSQL)');
+  return url;
+}
+
+/**
+ * A fresh database for one test file, cloned from a template that is migrated once per run.
+ * Real PostgreSQL, real migrations: nothing about persistence is mocked.
+ */
+export async function createTestDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(4242)');
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [TEMPLATE]);
+    if (exists.rowCount === 0) {
+      const building = `${TEMPLATE}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS ${building}`);
+      await admin.query(`CREATE DATABASE ${building}`);
+      const ds = await openDataSource({ url: `${serverUrl()}/${building}`, poolMax: 1 }, new StatementMeter());
+      await ds.destroy();
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${TEMPLATE}`);
+    }
+    const name = `test_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+    return `${serverUrl()}/${name}`;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(4242)').catch(() => undefined);
+    await admin.end();
+  }
+}

@@ -1,0 +1,30 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JsonLog } from '../../apps/game-server/src/config/json-log';
+import { ServerConfig } from '../../apps/game-server/src/config/server-config';
+import { RunningServer, startServer, StartOptions } from '../../apps/game-server/src/server';
+import { createTestDatabase } from './database';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token';
+
+/** A real server on a free port, over a fresh database of the run's PostgreSQL. */
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
+  const config: ServerConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: await createTestDatabase(),
+    dataDir: mkdtempSync(join(tmpdir(), 'game-test-data-')),
+    adminToken: TEST_ADMIN_TOKEN,
+    adminTokenGenerated: false,
+    allowedOrigins: ['http://allowed.example'],
+    tokenSecret: 'test-secret-0123456789abcdef',
+    poolMax: 10,
+    mailboxDepth: 64,
+    passivateAfterMs: 60_000,
+    roomExpirySeconds: 300,
+    logLevel: 'error',
+    ...overrides,
+  };
+  return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });
+}
