@@ -7,13 +7,14 @@ export interface ManagedRoom {
 
 /**
  * The live rooms of this process, by code. A room that is not live is activated on first use;
- * rooms asked for in the same turn of the event loop (a restart, a burst of joins) are loaded
- * together in one call of `load`, which is one query.
+ * rooms asked for in the same turn of the event loop, or while a load is in flight (a restart,
+ * a burst of joins), are loaded together in one call of `load`, which is one query.
  */
 export class RoomRegistry<R extends ManagedRoom> {
   private readonly live = new Map<string, R>();
   private pending = new Map<string, { promise: Promise<R | undefined>; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }>();
   private flushScheduled = false;
+  private loading = false;
 
   constructor(private readonly load: (codes: string[]) => Promise<Map<string, R>>) {}
 
@@ -27,10 +28,7 @@ export class RoomRegistry<R extends ManagedRoom> {
     let reject!: (e: unknown) => void;
     const promise = new Promise<R | undefined>((res, rej) => ((resolve = res), (reject = rej)));
     this.pending.set(code, { promise, resolve, reject });
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => void this.flush());
-    }
+    this.scheduleFlush();
     return promise;
   }
 
@@ -56,10 +54,18 @@ export class RoomRegistry<R extends ManagedRoom> {
     this.live.clear();
   }
 
+  private scheduleFlush(): void {
+    // While a load is in flight, newcomers wait for it and then go together in the next one.
+    if (this.flushScheduled || this.loading || this.pending.size === 0) return;
+    this.flushScheduled = true;
+    setImmediate(() => void this.flush());
+  }
+
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = new Map();
     this.flushScheduled = false;
+    this.loading = true;
     try {
       const loaded = await this.load([...batch.keys()]);
       for (const [code, waiter] of batch) {
@@ -71,6 +77,9 @@ export class RoomRegistry<R extends ManagedRoom> {
       }
     } catch (err) {
       for (const waiter of batch.values()) waiter.reject(err);
+    } finally {
+      this.loading = false;
+      this.scheduleFlush();
     }
   }
 }

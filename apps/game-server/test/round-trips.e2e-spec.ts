@@ -1,0 +1,129 @@
+import { RunningServer } from '../src/server';
+import { RoomsService } from '../src/rooms/rooms.service';
+import { HttpApi } from '@app/bot-kit';
+import { startTestServer } from '../../../test/support/test-server';
+import { closeAll, seatRoom, sleep } from './support';
+
+/**
+ * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is
+ * one round trip, labelled with the named statement (TypeORM's own queries would show as
+ * 'typeorm'). Each test asserts the exact list, so a hidden extra query fails it.
+ */
+describe('round-trip budget', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  async function counted(action: () => Promise<unknown>): Promise<readonly string[]> {
+    const log = server.runtime.meter.capture();
+    await action();
+    return log.stop();
+  }
+
+  it('room.start costs one statement', async () => {
+    const room = await seatRoom(server, ['Ann']);
+    const trips = await counted(async () => expect((await room.host.send('room.start')).status).toBe(200));
+    expect(trips).toEqual(['GameRepository.startGame']);
+    closeAll(room);
+  });
+
+  it('three answers arriving together are committed in one statement', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob', 'Cy']);
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    const trips = await counted(async () => {
+      // Sent in one tick: all three wait in the mailbox together.
+      const replies = await Promise.all(room.players.map((p) => p.send('room.answer', { question: 0, choice: 1 })));
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    });
+    expect(trips).toEqual(['AnswerRepository.recordAnswers']);
+    closeAll(room);
+  });
+
+  it('closing a question and opening the next cost nothing; finishing the game costs one', async () => {
+    const room = await seatRoom(server, ['Ann'], { questionCount: 2, revealSeconds: 0 });
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    const log = server.runtime.meter.capture();
+    await room.players[0].send('room.answer', { question: 0, choice: 0 });
+    await room.host.nextEvent('question.closed');
+    await room.host.nextEvent('question.open', (e) => e.data.index === 1);
+    expect(log.names).toEqual(['AnswerRepository.recordAnswers']);
+    await room.players[0].send('room.answer', { question: 1, choice: 0 });
+    await room.host.nextEvent('game.finished');
+    expect(log.stop()).toEqual(['AnswerRepository.recordAnswers', 'AnswerRepository.recordAnswers', 'GameRepository.finishGame']);
+    closeAll(room);
+  });
+
+  it('rematch votes waiting together cost one statement, the decision included', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 1 });
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    await Promise.all(room.players.map((p) => p.send('room.answer', { question: 0, choice: 0 })));
+    await room.host.nextEvent('rematch.open');
+    const trips = await counted(async () => {
+      const votes = await Promise.all(room.players.map((p, i) => p.send('room.rematch', { vote: i !== 2 })));
+      expect(votes.map((v) => v.status)).toEqual([200, 200, 200]);
+    });
+    expect(trips).toEqual(['RematchRepository.recordVotes']);
+    expect((await room.host.nextEvent('rematch.decided')).data.accepted).toBe(true);
+    closeAll(room);
+  });
+
+  it('room.leave and room.kick cost one statement each', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob']);
+    expect(await counted(() => room.players[0].send('room.leave'))).toEqual(['PlayerRepository.releasePlayers']);
+    expect(await counted(() => room.host.send('room.kick', { playerId: room.playerIds[1] }))).toEqual(['PlayerRepository.releasePlayers']);
+    closeAll(room);
+  });
+
+  it('a ping costs nothing', async () => {
+    const room = await seatRoom(server, ['Ann']);
+    const trips = await counted(async () => {
+      const pong = await room.players[0].send('ping');
+      expect(pong.status).toBe(200);
+      expect(typeof pong.data.serverTime).toBe('number');
+    });
+    expect(trips).toEqual([]);
+    closeAll(room);
+  });
+
+  it('an idle room sends nothing for several seconds, lobby or mid-question', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob'], { secondsPerQuestion: 30 });
+    expect(await counted(() => sleep(2000))).toEqual([]);
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    expect(await counted(() => sleep(2000))).toEqual([]);
+    closeAll(room);
+  });
+
+  it('rooms activating in the same moment are loaded with one statement', async () => {
+    const api = new HttpApi(server.url);
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await api.createRoom({ hostName: `H${i}` })).code);
+    const rooms = server.app.get(RoomsService);
+    const trips = await counted(async () => {
+      const live = await Promise.all(codes.map((c) => rooms.registry.get(c)));
+      expect(live.map((r) => r?.code)).toEqual(codes);
+    });
+    expect(trips).toEqual(['RoomRepository.loadRooms']);
+    // Once live, a room costs nothing to find again.
+    expect(await counted(() => Promise.all(codes.map((c) => rooms.registry.get(c))))).toEqual([]);
+  });
+
+  it('a join to a room that is not live costs one load and one insert, nothing else', async () => {
+    const api = new HttpApi(server.url);
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await api.createRoom({ hostName: `B${i}` })).code);
+    const trips = await counted(() => Promise.all(codes.map((c) => api.join(c, 'Zed'))));
+    // Over HTTP the joins may arrive in separate turns; each costs at most one (shared) load.
+    expect(trips.filter((t) => t === 'RoomRepository.loadRooms').length).toBeLessThanOrEqual(4);
+    expect(trips.filter((t) => t === 'PlayerRepository.addPlayer')).toHaveLength(4);
+    expect(trips.filter((t) => t !== 'RoomRepository.loadRooms' && t !== 'PlayerRepository.addPlayer')).toEqual([]);
+  });
+});
