@@ -1,2 +1,3 @@
 export * from './game-client';
 export * from './http-api';
+export * from './delay-proxy';

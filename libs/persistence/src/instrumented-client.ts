@@ -15,6 +15,14 @@ export function instrumentedClientClass(meter: StatementMeter): new (config?: Cl
   return class InstrumentedClient extends Client {
     statementName?: string;
 
+    constructor(config?: ClientConfig) {
+      super(config);
+      // A link that drops can make a client emit 'error' when no query and no pool listener is
+      // there to take it; unheard, that would end the process. The query in flight, if any,
+      // still fails with the error, and the pool still discards the client.
+      this.on('error', () => undefined);
+    }
+
     // pg's query() has many overloads; counting is the same for all of them.
     override query(...args: unknown[]): any {
       meter.roundTrip(this.statementName ?? 'typeorm');

@@ -1,0 +1,83 @@
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy that delays every chunk by `delayMs` in each direction, so a database next door
+ * behaves like one `2 * delayMs` away. It can also cut every connection and refuse new ones,
+ * to play a database that went away.
+ */
+export class DelayProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+  private cut = false;
+
+  constructor(
+    private readonly target: { host: string; port: number },
+    public delayMs: number,
+  ) {}
+
+  /** Starts listening on a free loopback port; returns it. */
+  async start(port = 0): Promise<number> {
+    const server = createServer((client) => this.accept(client));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    return (server.address() as { port: number }).port;
+  }
+
+  get port(): number {
+    return (this.server?.address() as { port: number }).port;
+  }
+
+  /** Rewrites a postgres:// URL to go through this proxy. */
+  proxiedUrl(url: string): string {
+    const u = new URL(url);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  /** Drops every connection and refuses new ones until `restore()`. */
+  cutAll(): void {
+    this.cut = true;
+    for (const s of this.sockets) s.destroy();
+    this.sockets.clear();
+  }
+
+  restore(): void {
+    this.cut = false;
+  }
+
+  async stop(): Promise<void> {
+    this.cutAll();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (this.cut) return void client.destroy();
+    const upstream = createConnection(this.target);
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    this.sockets.add(client);
+    this.sockets.add(upstream);
+    this.pipe(client, upstream);
+    this.pipe(upstream, client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  }
+
+  /** Each chunk leaves `delayMs` after it arrived; equal delays keep the order. */
+  private pipe(from: Socket, to: Socket): void {
+    from.on('data', (chunk) => {
+      if (this.delayMs <= 0) return void (to.destroyed || to.write(chunk));
+      setTimeout(() => to.destroyed || to.write(chunk), this.delayMs);
+    });
+  }
+}
