@@ -32,8 +32,8 @@ export class DeckRepository {
       `WITH deck AS (INSERT INTO decks (name) VALUES ($1) RETURNING id),
        added AS (
          INSERT INTO questions (deck_id, position, text, choices, correct)
-         SELECT deck.id, q.ord - 1, q.text, q.choices, q.correct
-         FROM deck, jsonb_to_recordset($2::jsonb) WITH ORDINALITY AS q(text text, choices jsonb, correct smallint, ord bigint)
+         SELECT deck.id, q.ord - 1, q.item->>'text', q.item->'choices', (q.item->>'correct')::smallint
+         FROM deck, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS q(item, ord)
        )
        SELECT id FROM deck`,
       [name, JSON.stringify(questions)],

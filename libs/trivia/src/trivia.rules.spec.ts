@@ -1,0 +1,1073 @@
+import { RoomErrorCode, RoomException } from '@app/protocol';
+import { decideRematch } from './trivia.rematch';
+import { batchKindOf, decide, gameStarted, join, nextDeadline, onDeadline, RoomCommand, roomClosed, setPresence } from './trivia.rules';
+import { pointsFor, rankStandings } from './trivia.scoring';
+import { Answer, Outcome, Question, QuestionClosed, RematchDecision, Seat, Settings, TriviaState, Viewer, Write } from './trivia.types';
+import { mergeWrites } from './trivia.writes';
+
+// Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
+const T0 = 1_700_000_000_000;
+
+const SETTINGS: Settings = {
+  deckId: 'deck-1',
+  questionCount: 3,
+  secondsPerQuestion: 20,
+  revealSeconds: 4,
+  maxPlayers: 4,
+  minPlayers: 2,
+  rematchSeconds: 30,
+  expirySeconds: 300,
+};
+const DURATION = SETTINGS.secondsPerQuestion * 1000;
+
+const QUESTIONS: Question[] = [
+  { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
+  { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
+  { id: 13, text: 'Largest ocean?', choices: ['Pacific', 'Atlantic'], correct: 0 },
+];
+
+const HOST: Viewer = { role: 'host' };
+const asPlayer = (id: string): Viewer => ({ role: 'player', playerId: id });
+
+function seat(id: string, overrides: Partial<Seat> = {}): Seat {
+  return { id, name: `Name ${id}`, connected: true, score: 0, correct: 0, elapsedSum: 0, ...overrides };
+}
+
+/** A lobby with players p1..pn, all connected. */
+function lobby(n = 3, settings: Partial<Settings> = {}): TriviaState {
+  return {
+    roomId: 'room-1',
+    code: 'ABCDEF',
+    hostName: 'Quizmaster',
+    phase: 'lobby',
+    settings: { ...SETTINGS, ...settings },
+    players: Array.from({ length: n }, (_, i) => seat(`p${i + 1}`)),
+    gamesPlayed: 0,
+    expiresAt: T0 + SETTINGS.expirySeconds * 1000,
+    playedQuestionIds: [],
+  };
+}
+
+function startCommand(): RoomCommand {
+  return { id: 'h-start', type: 'room.start', data: {} };
+}
+
+/** Starts the game at `now` and opens question 0; `roster` overrides the one the start wrote. */
+function startGame(state: TriviaState, now = T0, roster?: string[], questions: Question[] = QUESTIONS): Outcome {
+  const started = decide(state, HOST, startCommand(), now);
+  const write = started.writes[0];
+  if (write.kind !== 'startGame') throw new Error(`expected a startGame write, got ${write.kind}`);
+  return gameStarted(started.state, { gameId: 'game-1', gameNo: write.gameNo, questions, roster: roster ?? write.roster }, now);
+}
+
+function inQuestion(n = 3, settings: Partial<Settings> = {}): TriviaState {
+  return startGame(lobby(n, settings)).state;
+}
+
+function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number, id = `${playerId}-q${question}`): Outcome {
+  return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, now);
+}
+
+function vote(state: TriviaState, playerId: string, yes: boolean, now: number, id = `${playerId}-vote`): Outcome {
+  return decide(state, asPlayer(playerId), { id, type: 'room.rematch', data: { vote: yes } }, now);
+}
+
+function leave(state: TriviaState, playerId: string, now: number): Outcome {
+  return decide(state, asPlayer(playerId), { id: `${playerId}-leave`, type: 'room.leave', data: {} }, now);
+}
+
+function kick(state: TriviaState, playerId: string, now: number): Outcome {
+  return decide(state, HOST, { id: `kick-${playerId}`, type: 'room.kick', data: { playerId } }, now);
+}
+
+/** Runs `fn`, which must refuse, and returns the refusal's code and status. */
+function refusal(fn: () => unknown): { code: RoomErrorCode; status: number } {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof RoomException) return { code: err.code, status: err.status };
+    throw err;
+  }
+  throw new Error('expected a RoomException, but the rule accepted');
+}
+
+function eventTypes(outcome: Outcome): string[] {
+  return outcome.events.map((e) => e.type);
+}
+
+function eventData<T = any>(outcome: Outcome, type: string): T {
+  const event = outcome.events.find((e) => e.type === type);
+  if (!event) throw new Error(`no ${type} event among ${eventTypes(outcome).join(', ')}`);
+  return event.data as T;
+}
+
+/**
+ * Plays every question of the running game: each player in `choose` answers 1 s apart from the
+ * open (undefined = no answer), the question closes (early or at its deadline), the reveal ends.
+ * Returns the outcome of the last step (the one that finishes the game) and its time.
+ */
+function playToEnd(state: TriviaState, choose: (playerId: string, index: number) => number | undefined): { outcome: Outcome; now: number } {
+  let current = state;
+  let outcome: Outcome | undefined;
+  let now = current.game!.openedAt;
+  while (current.phase === 'question') {
+    const game = current.game!;
+    let k = 0;
+    for (const id of game.roster) {
+      const choice = choose(id, game.index);
+      if (choice === undefined) continue;
+      k++;
+      now = game.openedAt + k * 1000;
+      current = answer(current, id, game.index, choice, now).state;
+    }
+    if (current.phase === 'question') {
+      now = game.closesAt;
+      current = onDeadline(current, now).state;
+    }
+    now = current.game!.revealEndsAt!;
+    outcome = onDeadline(current, now);
+    current = outcome.state;
+  }
+  return { outcome: outcome!, now };
+}
+
+/** A finished 3-question game for `n` players, everyone right on every question. */
+function finishedGame(n = 3, settings: Partial<Settings> = {}): { state: TriviaState; outcome: Outcome; now: number } {
+  const { outcome, now } = playToEnd(inQuestion(n, settings), (_id, i) => QUESTIONS[i].correct);
+  return { state: outcome.state, outcome, now };
+}
+
+describe('trivia rules', () => {
+  describe('scoring', () => {
+    describe(pointsFor.name, () => {
+      it('gives 1000 at the instant the question opens', () => {
+        expect(pointsFor(0, DURATION)).toBe(1000);
+      });
+
+      it('gives 500 at the deadline', () => {
+        expect(pointsFor(DURATION, DURATION)).toBe(500);
+      });
+
+      it('gives 750 at half time and 875 at a quarter', () => {
+        expect(pointsFor(DURATION / 2, DURATION)).toBe(750);
+        expect(pointsFor(DURATION / 4, DURATION)).toBe(875);
+      });
+
+      it('rounds to a whole number', () => {
+        // 1000 * (1 - 1/3/2) = 833.33...
+        expect(pointsFor(1, 3)).toBe(833);
+        // 1000 * (1 - 1/6/2) = 916.66...
+        expect(pointsFor(1, 6)).toBe(917);
+      });
+
+      it('clamps an elapsed time below 0 to 1000', () => {
+        expect(pointsFor(-5000, DURATION)).toBe(1000);
+      });
+
+      it('clamps an elapsed time past the duration to 500', () => {
+        expect(pointsFor(DURATION * 3, DURATION)).toBe(500);
+      });
+    });
+
+    describe(rankStandings.name, () => {
+      it('orders by score, highest first', () => {
+        const standings = rankStandings([seat('a', { score: 100 }), seat('b', { score: 300 }), seat('c', { score: 200 })]);
+        expect(standings.map((s) => s.playerId)).toEqual(['b', 'c', 'a']);
+        expect(standings.map((s) => s.rank)).toEqual([1, 2, 3]);
+      });
+
+      it('breaks a score tie by the smaller elapsed sum', () => {
+        const standings = rankStandings([
+          seat('slow', { score: 900, elapsedSum: 8000 }),
+          seat('fast', { score: 900, elapsedSum: 2000 }),
+        ]);
+        expect(standings.map((s) => s.playerId)).toEqual(['fast', 'slow']);
+        expect(standings.map((s) => s.rank)).toEqual([1, 2]);
+      });
+
+      it('gives exact ties the same rank and skips the next (1, 2, 2, 4)', () => {
+        const standings = rankStandings([
+          seat('d', { score: 500, elapsedSum: 100 }),
+          seat('b', { score: 800, elapsedSum: 3000 }),
+          seat('a', { score: 1000, elapsedSum: 1000 }),
+          seat('c', { score: 800, elapsedSum: 3000 }),
+        ]);
+        expect(standings.map((s) => s.rank)).toEqual([1, 2, 2, 4]);
+        expect(standings[0].playerId).toBe('a');
+        expect(standings.slice(1, 3).map((s) => s.playerId).sort()).toEqual(['b', 'c']);
+        expect(standings[3].playerId).toBe('d');
+      });
+
+      it('does not share a rank when the score ties but the elapsed sums differ', () => {
+        const standings = rankStandings([seat('a', { score: 800, elapsedSum: 1 }), seat('b', { score: 800, elapsedSum: 2 })]);
+        expect(standings.map((s) => s.rank)).toEqual([1, 2]);
+      });
+
+      it('carries id, name, score and correct count into each standing', () => {
+        const [standing] = rankStandings([seat('a', { name: 'Ann', score: 1750, correct: 2, elapsedSum: 4000 })]);
+        expect(standing).toEqual({ playerId: 'a', name: 'Ann', score: 1750, correct: 2, rank: 1 });
+      });
+
+      it('does not reorder the seats it was given', () => {
+        const seats = [seat('a', { score: 1 }), seat('b', { score: 2 })];
+        rankStandings(seats);
+        expect(seats.map((s) => s.id)).toEqual(['a', 'b']);
+      });
+    });
+  });
+
+  describe('start', () => {
+    it('writes exactly one startGame and tells nobody anything yet', () => {
+      const state = { ...lobby(3), gamesPlayed: 2, playedQuestionIds: [4, 5] };
+      const outcome = decide(state, HOST, startCommand(), T0);
+      expect(outcome.writes).toEqual([
+        {
+          kind: 'startGame',
+          roomId: 'room-1',
+          gameNo: 3,
+          deckId: 'deck-1',
+          questionCount: 3,
+          roster: ['p1', 'p2', 'p3'],
+          avoidQuestionIds: [4, 5],
+        },
+      ]);
+      expect(outcome.events).toEqual([]);
+      expect(outcome.effects).toEqual([]);
+      expect(outcome.reply).toEqual({});
+      // The phase changes only once the start is committed (gameStarted).
+      expect(outcome.state.phase).toBe('lobby');
+    });
+
+    it('allows a solo game', () => {
+      const outcome = decide(lobby(1), HOST, startCommand(), T0);
+      expect(outcome.writes).toHaveLength(1);
+      expect(outcome.writes[0]).toMatchObject({ kind: 'startGame', roster: ['p1'] });
+    });
+
+    it('refuses with 409 no_players when nobody has joined', () => {
+      expect(refusal(() => decide(lobby(0), HOST, startCommand(), T0))).toEqual({ code: RoomErrorCode.NoPlayers, status: 409 });
+    });
+
+    it('refuses with 409 wrong_phase during a question', () => {
+      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), T0 + 1))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+    });
+
+    it('refuses with 409 wrong_phase after the game finished', () => {
+      const { state, now } = finishedGame(3);
+      expect(refusal(() => decide(state, HOST, startCommand(), now))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+    });
+
+    it('refuses with 409 wrong_phase in a closed room', () => {
+      const closed = roomClosed(lobby(2), 'host').state;
+      expect(refusal(() => decide(closed, HOST, startCommand(), T0))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+    });
+  });
+
+  describe('gameStarted', () => {
+    it('opens question 0 with index, total, text, choices, closesAt and serverTime', () => {
+      const now = T0 + 1234;
+      const outcome = startGame(lobby(2), now);
+      expect(eventTypes(outcome)).toEqual(['question.open']);
+      expect(outcome.events[0].data).toEqual({
+        index: 0,
+        total: 3,
+        text: 'Capital of France?',
+        choices: ['Berlin', 'Paris', 'Rome', 'Madrid'],
+        closesAt: now + SETTINGS.secondsPerQuestion * 1000,
+        serverTime: now,
+      });
+    });
+
+    it('never puts the right choice into question.open', () => {
+      const outcome = startGame(lobby(2));
+      expect(outcome.events[0].data).not.toHaveProperty('correct');
+      expect(JSON.stringify(outcome.events)).not.toContain('correct');
+    });
+
+    it('moves to the question phase without writing anything', () => {
+      const outcome = startGame(lobby(2));
+      expect(outcome.writes).toEqual([]);
+      expect(outcome.state.phase).toBe('question');
+      expect(outcome.state.game).toMatchObject({ id: 'game-1', no: 1, index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {} });
+      expect(outcome.state.gamesPlayed).toBe(1);
+      expect(outcome.state.playedQuestionIds).toEqual([11, 12, 13]);
+    });
+
+    it('resets the scores of the previous game', () => {
+      const state = { ...lobby(2), players: [seat('p1', { score: 900, correct: 1, elapsedSum: 300 }), seat('p2', { score: 10 })] };
+      const outcome = startGame(state);
+      expect(outcome.state.players.map((p) => [p.score, p.correct, p.elapsedSum])).toEqual([
+        [0, 0, 0],
+        [0, 0, 0],
+      ]);
+    });
+
+    it('drops roster ids that no longer have a seat', () => {
+      const outcome = startGame(lobby(2), T0, ['p1', 'p2', 'gone']);
+      expect(outcome.state.game!.roster).toEqual(['p1', 'p2']);
+    });
+
+    it('uses secondsPerQuestion for the deadline, fractions included', () => {
+      const outcome = startGame(lobby(1, { secondsPerQuestion: 0.5 }), T0);
+      expect((outcome.events[0].data as { closesAt: number }).closesAt).toBe(T0 + 500);
+    });
+  });
+
+  describe('answer', () => {
+    it('scores a right answer by the time from the open to the now passed in', () => {
+      const state = inQuestion(3);
+      const outcome = answer(state, 'p1', 0, 1, T0 + 5000, 'c-1');
+      expect(outcome.writes).toEqual([
+        {
+          kind: 'recordAnswers',
+          gameId: 'game-1',
+          answers: [{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true, commandId: 'c-1' }],
+        },
+      ]);
+    });
+
+    it('gives a later right answer fewer points', () => {
+      const state = inQuestion(3);
+      const early = answer(state, 'p1', 0, 1, T0 + 2000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
+      const late = answer(state, 'p1', 0, 1, T0 + 10_000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
+      expect(early.answers[0].points).toBe(950);
+      expect(late.answers[0].points).toBe(750);
+    });
+
+    it('measures from the question open, not from the game start', () => {
+      // Question 1 opens at the reveal's end; an answer 2 s after that is worth 950.
+      let state = inQuestion(1);
+      state = onDeadline(state, T0 + DURATION).state;
+      const opensAt = state.game!.revealEndsAt!;
+      state = onDeadline(state, opensAt).state;
+      expect(state.game!.index).toBe(1);
+      const write = answer(state, 'p1', 1, QUESTIONS[1].correct, opensAt + 2000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
+      expect(write.answers[0]).toMatchObject({ elapsedMs: 2000, points: 950 });
+    });
+
+    it('accepts an answer exactly at the deadline with 500 points', () => {
+      const write = answer(inQuestion(3), 'p1', 0, 1, T0 + DURATION).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
+      expect(write.answers[0]).toMatchObject({ elapsedMs: DURATION, points: 500, correct: true });
+    });
+
+    it('scores a wrong answer 0', () => {
+      const write = answer(inQuestion(3), 'p1', 0, 3, T0 + 1000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
+      expect(write.answers[0]).toMatchObject({ choice: 3, correct: false, points: 0 });
+    });
+
+    it('replies {accepted: true} whether the answer is right or wrong', () => {
+      const state = inQuestion(3);
+      expect(answer(state, 'p1', 0, 1, T0 + 1000).reply).toEqual({ accepted: true });
+      expect(answer(state, 'p1', 0, 2, T0 + 1000).reply).toEqual({ accepted: true });
+    });
+
+    it('emits question.progress with only index, answered and of', () => {
+      let state = inQuestion(3);
+      const first = answer(state, 'p1', 0, 1, T0 + 1000);
+      expect(first.events).toEqual([{ type: 'question.progress', data: { index: 0, answered: 1, of: 3 } }]);
+      state = first.state;
+      const second = answer(state, 'p2', 0, 0, T0 + 2000);
+      expect(second.events).toEqual([{ type: 'question.progress', data: { index: 0, answered: 2, of: 3 } }]);
+    });
+
+    it('writes exactly one recordAnswers per accepted answer', () => {
+      let state = inQuestion(3);
+      for (const [i, id] of ['p1', 'p2', 'p3'].entries()) {
+        const outcome = answer(state, id, 0, i, T0 + 1000 * (i + 1));
+        expect(outcome.writes).toHaveLength(1);
+        expect(outcome.writes[0]).toMatchObject({ kind: 'recordAnswers', answers: [{ playerId: id }] });
+        state = outcome.state;
+      }
+    });
+
+    it('does not add the points to the totals before the question closes', () => {
+      const outcome = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000);
+      expect(outcome.state.players.find((p) => p.id === 'p1')!.score).toBe(0);
+    });
+
+    it('refuses a second answer with 409 already_answered', () => {
+      const state = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000).state;
+      expect(refusal(() => answer(state, 'p1', 0, 2, T0 + 2000, 'other-id'))).toEqual({ code: RoomErrorCode.AlreadyAnswered, status: 409 });
+    });
+
+    it('refuses an answer to another question than the open one with 409 question_closed', () => {
+      const state = inQuestion(3);
+      expect(refusal(() => answer(state, 'p1', 1, 0, T0 + 1000))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+    });
+
+    it('refuses an answer in the lobby with 409 question_closed', () => {
+      expect(refusal(() => answer(lobby(3), 'p1', 0, 0, T0))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+    });
+
+    it('refuses an answer that arrives after closesAt with 409 question_closed, even before the deadline fired', () => {
+      const state = inQuestion(3);
+      expect(state.phase).toBe('question');
+      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 1))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+    });
+
+    it('refuses an answer during the reveal with 409 question_closed', () => {
+      const state = onDeadline(inQuestion(3), T0 + DURATION).state;
+      expect(state.phase).toBe('reveal');
+      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 10))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+    });
+
+    it('refuses a choice past the last one with 400 choice_out_of_range', () => {
+      const state = inQuestion(3);
+      expect(refusal(() => answer(state, 'p1', 0, 4, T0 + 1000))).toEqual({ code: RoomErrorCode.ChoiceOutOfRange, status: 400 });
+    });
+
+    it('checks the range against the open question (3 choices on question 1)', () => {
+      let state = onDeadline(inQuestion(3), T0 + DURATION).state;
+      const at = state.game!.revealEndsAt!;
+      state = onDeadline(state, at).state;
+      expect(refusal(() => answer(state, 'p1', 1, 3, at + 1))).toEqual({ code: RoomErrorCode.ChoiceOutOfRange, status: 400 });
+      expect(answer(state, 'p1', 1, 2, at + 1).reply).toEqual({ accepted: true });
+    });
+
+    it('gives the 409 already_answered before the 400 out of range', () => {
+      const state = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000).state;
+      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + 2000, 'again'))).toEqual({ code: RoomErrorCode.AlreadyAnswered, status: 409 });
+    });
+
+    it('gives the 409 question_closed before the 400 out of range', () => {
+      const state = inQuestion(3);
+      expect(refusal(() => answer(state, 'p1', 2, 99, T0 + 1000))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + DURATION + 1))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+    });
+
+    it('refuses a seated player who is not in the game with 409 not_in_game', () => {
+      const state = startGame(lobby(3), T0, ['p1', 'p2']).state;
+      expect(state.game!.roster).toEqual(['p1', 'p2']);
+      expect(refusal(() => answer(state, 'p3', 0, 1, T0 + 1000))).toEqual({ code: RoomErrorCode.NotInGame, status: 409 });
+    });
+
+    it('refuses a seat that has left with 409', () => {
+      const state = leave(inQuestion(3), 'p2', T0 + 500).state;
+      const refused = refusal(() => answer(state, 'p2', 0, 1, T0 + 1000));
+      expect(refused.status).toBe(409);
+    });
+  });
+
+  describe('early close', () => {
+    it('closes in the same outcome once every connected player answered', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      state = answer(state, 'p2', 0, 2, T0 + 2000).state;
+      const last = answer(state, 'p3', 0, 1, T0 + 3000);
+      expect(eventTypes(last)).toEqual(['question.progress', 'question.closed']);
+      expect(last.state.phase).toBe('reveal');
+      expect(last.state.game!.revealEndsAt).toBe(T0 + 3000 + SETTINGS.revealSeconds * 1000);
+      // The close itself writes nothing more than the answer.
+      expect(last.writes.map((w) => w.kind)).toEqual(['recordAnswers']);
+      expect(last.reply).toEqual({ accepted: true });
+    });
+
+    it('does not close while a connected player has not answered', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      const second = answer(state, 'p2', 0, 1, T0 + 2000);
+      expect(eventTypes(second)).toEqual(['question.progress']);
+      expect(second.state.phase).toBe('question');
+    });
+
+    it('does not wait for a player who is disconnected', () => {
+      let state = inQuestion(3);
+      state = setPresence(state, 'p3', false, T0 + 100).state;
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      const second = answer(state, 'p2', 0, 0, T0 + 2000);
+      expect(second.state.phase).toBe('reveal');
+      expect(eventTypes(second)).toContain('question.closed');
+    });
+
+    it('closes when the last player who has not answered disconnects', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      state = answer(state, 'p2', 0, 1, T0 + 2000).state;
+      const gone = setPresence(state, 'p3', false, T0 + 3000);
+      expect(eventTypes(gone)).toEqual(['player.presence', 'question.closed']);
+      expect(gone.events[0].data).toEqual({ playerId: 'p3', connected: false });
+      expect(gone.state.phase).toBe('reveal');
+      expect(gone.writes).toEqual([]);
+      // The non-answerer still has an entry, with 0 points.
+      expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({ playerId: 'p3', points: 0, total: 0 });
+    });
+
+    it('does not close when a player who has not answered disconnects while another still has to answer', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      const gone = setPresence(state, 'p3', false, T0 + 2000);
+      expect(eventTypes(gone)).toEqual(['player.presence']);
+      expect(gone.state.phase).toBe('question');
+    });
+
+    it('does not close when everyone disconnects and nobody answered', () => {
+      let state = inQuestion(3);
+      for (const id of ['p1', 'p2', 'p3']) {
+        const outcome = setPresence(state, id, false, T0 + 1000);
+        expect(eventTypes(outcome)).toEqual(['player.presence']);
+        state = outcome.state;
+      }
+      expect(state.phase).toBe('question');
+      expect(state.players.every((p) => !p.connected)).toBe(true);
+    });
+
+    it('ignores a presence that does not change anything', () => {
+      const state = inQuestion(2);
+      const same = setPresence(state, 'p1', true, T0 + 1);
+      expect(same.events).toEqual([]);
+      expect(same.state).toBe(state);
+      expect(setPresence(state, 'nobody', false, T0 + 1).events).toEqual([]);
+    });
+
+    it('reports index, correct, counts per choice and a score for every player in the game', () => {
+      let state = inQuestion(4);
+      state = answer(state, 'p1', 0, 1, T0 + 5000).state; // right, 875
+      state = answer(state, 'p2', 0, 1, T0 + 10_000).state; // right, 750
+      state = answer(state, 'p3', 0, 2, T0 + 1000).state; // wrong
+      // p4 does not answer: the question closes at its deadline.
+      expect(state.phase).toBe('question');
+      const closed = onDeadline(state, T0 + DURATION);
+      expect(eventTypes(closed)).toEqual(['question.closed']);
+      expect(eventData<QuestionClosed>(closed, 'question.closed')).toEqual({
+        index: 0,
+        correct: 1,
+        counts: [0, 2, 1, 0],
+        scores: [
+          { playerId: 'p1', points: 875, total: 875 },
+          { playerId: 'p2', points: 750, total: 750 },
+          { playerId: 'p3', points: 0, total: 0 },
+          { playerId: 'p4', points: 0, total: 0 },
+        ],
+      });
+    });
+
+    it('adds points to the totals, correct counts and elapsed sums at the close', () => {
+      let state = inQuestion(2);
+      state = answer(state, 'p1', 0, 1, T0 + 5000).state;
+      state = answer(state, 'p2', 0, 0, T0 + 6000).state;
+      expect(state.phase).toBe('reveal');
+      expect(state.players.find((p) => p.id === 'p1')).toMatchObject({ score: 875, correct: 1, elapsedSum: 5000 });
+      // A wrong answer's time is not part of the tie-breaker.
+      expect(state.players.find((p) => p.id === 'p2')).toMatchObject({ score: 0, correct: 0, elapsedSum: 0 });
+    });
+
+    it('accumulates totals across questions', () => {
+      let state = inQuestion(1);
+      state = answer(state, 'p1', 0, 1, T0 + 5000).state; // 875, closes early
+      const opensAt = state.game!.revealEndsAt!;
+      state = onDeadline(state, opensAt).state;
+      const closed = answer(state, 'p1', 1, 2, opensAt + 10_000); // 750
+      expect(eventData<QuestionClosed>(closed, 'question.closed').scores).toEqual([{ playerId: 'p1', points: 750, total: 1625 }]);
+    });
+  });
+
+  describe('deadlines', () => {
+    it('does nothing before the question closes', () => {
+      const state = inQuestion(2);
+      const outcome = onDeadline(state, T0 + DURATION - 1);
+      expect(outcome.events).toEqual([]);
+      expect(outcome.writes).toEqual([]);
+      expect(outcome.state).toBe(state);
+    });
+
+    it('closes the question at closesAt', () => {
+      const outcome = onDeadline(inQuestion(2), T0 + DURATION);
+      expect(eventTypes(outcome)).toEqual(['question.closed']);
+      expect(outcome.writes).toEqual([]);
+      expect(outcome.state.phase).toBe('reveal');
+      expect(outcome.state.game!.revealEndsAt).toBe(T0 + DURATION + SETTINGS.revealSeconds * 1000);
+    });
+
+    it('opens the next question when the reveal ends, writing nothing', () => {
+      const revealing = onDeadline(inQuestion(2), T0 + DURATION).state;
+      const endsAt = revealing.game!.revealEndsAt!;
+      expect(onDeadline(revealing, endsAt - 1).events).toEqual([]);
+      const outcome = onDeadline(revealing, endsAt);
+      expect(outcome.writes).toEqual([]);
+      expect(outcome.state.phase).toBe('question');
+      expect(outcome.state.game).toMatchObject({ index: 1, openedAt: endsAt, closesAt: endsAt + DURATION, answers: {} });
+      expect(outcome.events).toEqual([
+        {
+          type: 'question.open',
+          data: { index: 1, total: 3, text: '2 + 2?', choices: ['3', '5', '4'], closesAt: endsAt + DURATION, serverTime: endsAt },
+        },
+      ]);
+    });
+
+    it('lets a player answer the next question after answering the previous one', () => {
+      let state = inQuestion(2);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      state = onDeadline(state, T0 + DURATION).state;
+      state = onDeadline(state, state.game!.revealEndsAt!).state;
+      expect(answer(state, 'p1', 1, 2, state.game!.openedAt + 1).reply).toEqual({ accepted: true });
+    });
+
+    it('finishes the game after the last reveal with one finishGame write, then game.finished and rematch.open', () => {
+      const { outcome, now } = finishedGame(3);
+      expect(outcome.writes).toHaveLength(1);
+      const write = outcome.writes[0] as Extract<Write, { kind: 'finishGame' }>;
+      expect(write.kind).toBe('finishGame');
+      expect(write).toMatchObject({ roomId: 'room-1', gameId: 'game-1' });
+      expect(eventTypes(outcome)).toEqual(['game.finished', 'rematch.open']);
+      expect(eventData(outcome, 'rematch.open')).toEqual({ closesAt: now + SETTINGS.rematchSeconds * 1000 });
+      expect(outcome.state.phase).toBe('finished');
+      expect(outcome.state.rematch).toMatchObject({ gameId: 'game-1', closesAt: now + 30_000, voters: ['p1', 'p2', 'p3'], votes: {} });
+      expect(outcome.state.rematch!.decided).toBeUndefined();
+      expect(eventData<{ standings: unknown[] }>(outcome, 'game.finished').standings).toEqual(write.standings);
+    });
+
+    it('ranks the final standings by score then by speed', () => {
+      // p1 answers every question first (1 s), p2 second (2 s), p3 is always wrong.
+      const { outcome } = playToEnd(inQuestion(3), (id, i) => (id === 'p3' ? (QUESTIONS[i].correct + 1) % QUESTIONS[i].choices.length : QUESTIONS[i].correct));
+      const { standings } = eventData<{ standings: { playerId: string; rank: number; score: number; correct: number; name: string }[] }>(outcome, 'game.finished');
+      expect(standings).toEqual([
+        { playerId: 'p1', name: 'Name p1', score: 3 * 975, correct: 3, rank: 1 },
+        { playerId: 'p2', name: 'Name p2', score: 3 * 950, correct: 3, rank: 2 },
+        { playerId: 'p3', name: 'Name p3', score: 0, correct: 0, rank: 3 },
+      ]);
+      const write = outcome.writes[0] as Extract<Write, { kind: 'finishGame' }>;
+      expect(write.elapsedSums).toEqual({ p1: 3000, p2: 6000, p3: 0 });
+    });
+
+    it('declines the rematch at once when a single player finishes (minPlayers 2)', () => {
+      const { outcome } = finishedGame(1);
+      expect(eventTypes(outcome)).toEqual(['game.finished', 'rematch.open', 'rematch.decided']);
+      expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: false, playerIds: [] });
+      expect(outcome.writes.map((w) => w.kind)).toEqual(['finishGame']);
+      expect(outcome.state.phase).toBe('finished');
+      expect(outcome.state.rematch!.decided).toEqual({ accepted: false, playerIds: [] });
+      expect(refusal(() => vote(outcome.state, 'p1', true, 1))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+    });
+
+    describe(nextDeadline.name, () => {
+      it('is closesAt during a question', () => {
+        expect(nextDeadline(inQuestion(2))).toBe(T0 + DURATION);
+      });
+
+      it('is revealEndsAt during the reveal', () => {
+        const state = onDeadline(inQuestion(2), T0 + DURATION).state;
+        expect(nextDeadline(state)).toBe(T0 + DURATION + 4000);
+      });
+
+      it('is expiresAt in the lobby', () => {
+        expect(nextDeadline({ ...lobby(1), expiresAt: T0 + 42 })).toBe(T0 + 42);
+      });
+
+      it('is the rematch deadline while the vote is open', () => {
+        const { state, now } = finishedGame(3);
+        expect(nextDeadline(state)).toBe(now + 30_000);
+        // Whichever comes first.
+        expect(nextDeadline({ ...state, expiresAt: now + 10_000 })).toBe(now + 10_000);
+      });
+
+      it('is expiresAt once the rematch is decided', () => {
+        const { state, now } = finishedGame(1);
+        expect(nextDeadline(state)).toBe(now + SETTINGS.expirySeconds * 1000);
+      });
+
+      it('is undefined in a closed room', () => {
+        expect(nextDeadline(roomClosed(lobby(1), 'host').state)).toBeUndefined();
+      });
+    });
+
+    it('closes a lobby that expired, with a closeRoom write, a room.closed event and a closeRoom effect', () => {
+      const state = lobby(2);
+      expect(onDeadline(state, state.expiresAt - 1).events).toEqual([]);
+      const outcome = onDeadline(state, state.expiresAt);
+      expect(outcome.state.phase).toBe('closed');
+      expect(outcome.writes).toEqual([{ kind: 'closeRoom', roomId: 'room-1', reason: 'expired' }]);
+      expect(outcome.events).toEqual([{ type: 'room.closed', data: { reason: 'expired' } }]);
+      expect(outcome.effects).toEqual([{ kind: 'closeRoom', reason: 'expired' }]);
+    });
+
+    it('closes a finished room that expired after its rematch was decided', () => {
+      const { state } = finishedGame(1);
+      const outcome = onDeadline(state, state.expiresAt);
+      expect(outcome.state.phase).toBe('closed');
+      expect(outcome.events).toEqual([{ type: 'room.closed', data: { reason: 'expired' } }]);
+    });
+
+    it('does not expire a room during a game', () => {
+      const state = { ...inQuestion(2), expiresAt: T0 };
+      const outcome = onDeadline(state, T0 + 1);
+      expect(outcome.state.phase).toBe('question');
+      expect(outcome.writes).toEqual([]);
+    });
+  });
+
+  describe('rematch', () => {
+    it('waits for the third voter after two yes votes', () => {
+      const { state, now } = finishedGame(3);
+      const first = vote(state, 'p1', true, now + 1000, 'v-1');
+      expect(first.writes).toEqual([{ kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p1', vote: true, commandId: 'v-1' }], decision: undefined }]);
+      expect(first.events).toEqual([]);
+      expect(first.reply).toEqual({});
+      const second = vote(first.state, 'p2', true, now + 2000);
+      expect(second.events).toEqual([]);
+      expect(second.state.phase).toBe('finished');
+      expect(second.state.rematch!.decided).toBeUndefined();
+      expect((second.writes[0] as Extract<Write, { kind: 'recordVotes' }>).decision).toBeUndefined();
+    });
+
+    it('accepts with the two yes voters when the third says no, releasing the third', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1000).state;
+      current = vote(current, 'p2', true, now + 2000).state;
+      const third = vote(current, 'p3', false, now + 3000, 'v-3');
+      expect(third.events[0]).toEqual({ type: 'rematch.decided', data: { accepted: true, playerIds: ['p1', 'p2'] } });
+      expect(third.events.slice(1)).toEqual([{ type: 'player.left', data: { playerId: 'p3', reason: 'released' } }]);
+      expect(third.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(third.resync).toBe(true);
+      expect(third.state.phase).toBe('lobby');
+      expect(third.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
+      expect(third.state.players.every((p) => p.score === 0 && p.correct === 0 && p.elapsedSum === 0)).toBe(true);
+      expect(third.state.rematch).toBeUndefined();
+      expect(third.state.game).toBeUndefined();
+      expect(third.state.expiresAt).toBe(now + 3000 + SETTINGS.expirySeconds * 1000);
+      const decision: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };
+      expect(third.writes).toEqual([
+        { kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p3', vote: false, commandId: 'v-3' }], decision },
+      ]);
+    });
+
+    it('lets the host start the next game with the yes voters after an accepted rematch', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now).state;
+      current = vote(current, 'p2', true, now).state;
+      current = vote(current, 'p3', false, now).state;
+      const start = decide(current, HOST, startCommand(), now + 1);
+      expect(start.writes[0]).toMatchObject({ kind: 'startGame', gameNo: 2, roster: ['p1', 'p2'], avoidQuestionIds: [11, 12, 13] });
+    });
+
+    it('declines with 1 yes and 2 no', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1).state;
+      const firstNo = vote(current, 'p2', false, now + 2);
+      // 1 yes + 1 still to vote = 2: not decided yet.
+      expect(firstNo.events).toEqual([]);
+      current = firstNo.state;
+      const secondNo = vote(current, 'p3', false, now + 3);
+      expect(secondNo.events).toEqual([{ type: 'rematch.decided', data: { accepted: false, playerIds: ['p1'] } }]);
+      expect(secondNo.state.phase).toBe('finished');
+      expect(secondNo.state.rematch!.decided).toEqual({ accepted: false, playerIds: ['p1'] });
+      expect(secondNo.effects).toEqual([]);
+      expect(secondNo.writes).toHaveLength(1);
+      expect(secondNo.state.players).toHaveLength(3);
+    });
+
+    it('declines as soon as yes plus pending votes fall below minPlayers, before everyone voted', () => {
+      const { state, now } = finishedGame(3);
+      const current = vote(state, 'p1', false, now + 1).state;
+      const second = vote(current, 'p2', false, now + 2);
+      expect(eventTypes(second)).toEqual(['rematch.decided']);
+      expect(eventData(second, 'rematch.decided')).toEqual({ accepted: false, playerIds: [] });
+      expect(second.state.rematch!.votes.p3).toBeUndefined();
+    });
+
+    it('refuses a vote after a declined rematch with 409 rematch_closed', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', false, now + 1).state;
+      current = vote(current, 'p2', false, now + 2).state;
+      expect(refusal(() => vote(current, 'p3', true, now + 3))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+    });
+
+    it('refuses a vote after an accepted rematch with 409 rematch_closed', () => {
+      // PROTOCOL.md: "It is decided the moment one of these holds [...]. A vote after that gets 409 rematch_closed."
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1).state;
+      current = vote(current, 'p2', true, now + 2).state;
+      current = vote(current, 'p3', false, now + 3).state;
+      expect(current.phase).toBe('lobby');
+      expect(refusal(() => vote(current, 'p1', true, now + 4, 'late-vote'))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+    });
+
+    it('refuses a second vote by the same player with 409 already_voted', () => {
+      const { state, now } = finishedGame(3);
+      const current = vote(state, 'p1', true, now + 1).state;
+      expect(refusal(() => vote(current, 'p1', false, now + 2, 'v-again'))).toEqual({ code: RoomErrorCode.AlreadyVoted, status: 409 });
+    });
+
+    it('refuses a vote when no rematch is open with 409', () => {
+      expect(refusal(() => vote(lobby(3), 'p1', true, T0))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => vote(inQuestion(3), 'p1', true, T0 + 1)).status).toBe(409);
+    });
+
+    it('does nothing before the rematch deadline', () => {
+      const { state, now } = finishedGame(3);
+      const current = vote(state, 'p1', true, now + 1).state;
+      const outcome = onDeadline(current, current.rematch!.closesAt - 1);
+      expect(outcome.events).toEqual([]);
+      expect(outcome.state.rematch!.decided).toBeUndefined();
+    });
+
+    it('counts a player who has not voted by the deadline as no (accepted with the yes voters)', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1).state;
+      current = vote(current, 'p2', true, now + 2).state;
+      const at = current.rematch!.closesAt;
+      const outcome = onDeadline(current, at);
+      expect(outcome.events[0]).toEqual({ type: 'rematch.decided', data: { accepted: true, playerIds: ['p1', 'p2'] } });
+      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(outcome.state.phase).toBe('lobby');
+      expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
+      expect(outcome.writes).toEqual([
+        { kind: 'recordVotes', gameId: 'game-1', votes: [], decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] } },
+      ]);
+    });
+
+    it('declines at the deadline when too few said yes', () => {
+      const { state, now } = finishedGame(3);
+      const current = vote(state, 'p1', true, now + 1).state;
+      const outcome = onDeadline(current, current.rematch!.closesAt);
+      expect(outcome.events).toEqual([{ type: 'rematch.decided', data: { accepted: false, playerIds: ['p1'] } }]);
+      expect(outcome.state.phase).toBe('finished');
+      expect(outcome.state.rematch!.decided).toEqual({ accepted: false, playerIds: ['p1'] });
+    });
+
+    it('counts a disconnected player like any other voter', () => {
+      const { state, now } = finishedGame(3);
+      let current = setPresence(state, 'p3', false, now).state;
+      current = vote(current, 'p1', true, now + 1).state;
+      const second = vote(current, 'p2', true, now + 2);
+      // p3 is offline but can still vote until the deadline.
+      expect(second.state.rematch!.decided).toBeUndefined();
+    });
+
+    describe(decideRematch.name, () => {
+      it('returns undefined when no rematch is open', () => {
+        expect(decideRematch(lobby(2), true, T0)).toBeUndefined();
+      });
+
+      it('accepts at minPlayers 3 only with 3 yes', () => {
+        const { state, now } = finishedGame(3, { minPlayers: 3 });
+        let current = vote(state, 'p1', true, now).state;
+        current = vote(current, 'p2', true, now).state;
+        expect(current.rematch!.decided).toBeUndefined();
+        const third = vote(current, 'p3', true, now);
+        expect(eventData(third, 'rematch.decided')).toEqual({ accepted: true, playerIds: ['p1', 'p2', 'p3'] });
+        expect(third.effects).toEqual([]);
+      });
+    });
+  });
+
+  describe('leave and kick', () => {
+    it('removes the seat on leave, with player.left, one releasePlayers write and a release effect', () => {
+      const outcome = leave(lobby(3), 'p2', T0);
+      expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p3']);
+      expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p2', reason: 'left' } }]);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p2'], reason: 'left' }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p2'] }]);
+      expect(outcome.reply).toEqual({});
+    });
+
+    it('removes the seat on kick, with reason kicked', () => {
+      const outcome = kick(lobby(3), 'p3', T0);
+      expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
+      expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p3', reason: 'kicked' } }]);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p3'], reason: 'kicked' }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+    });
+
+    it('refuses to kick an unknown player id with 409 player_not_found', () => {
+      expect(refusal(() => kick(lobby(3), 'p9', T0))).toEqual({ code: RoomErrorCode.PlayerNotFound, status: 409 });
+    });
+
+    it('takes a player who leaves mid-question out of the roster', () => {
+      const outcome = leave(inQuestion(3), 'p2', T0 + 1000);
+      expect(outcome.state.game!.roster).toEqual(['p1', 'p3']);
+      expect(outcome.state.phase).toBe('question');
+      const next = answer(outcome.state, 'p1', 0, 1, T0 + 2000);
+      expect(eventData(next, 'question.progress')).toEqual({ index: 0, answered: 1, of: 2 });
+    });
+
+    it('closes the question early when the leaver was the last one to answer', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      state = answer(state, 'p2', 0, 0, T0 + 2000).state;
+      const outcome = leave(state, 'p3', T0 + 3000);
+      expect(eventTypes(outcome)).toEqual(['player.left', 'question.closed']);
+      expect(outcome.state.phase).toBe('reveal');
+      expect(outcome.writes.map((w) => w.kind)).toEqual(['releasePlayers']);
+      const closed = eventData<QuestionClosed>(outcome, 'question.closed');
+      expect(closed.scores.map((s) => s.playerId)).toEqual(['p1', 'p2']);
+    });
+
+    it('closes the question early when a kicked player was the last one to answer', () => {
+      let state = inQuestion(2);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      const outcome = kick(state, 'p2', T0 + 3000);
+      expect(eventTypes(outcome)).toEqual(['player.left', 'question.closed']);
+      expect(outcome.state.phase).toBe('reveal');
+    });
+
+    it('does not close the question when the only answerer leaves', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      const outcome = leave(state, 'p1', T0 + 2000);
+      expect(outcome.state.phase).toBe('question');
+      expect(eventTypes(outcome)).toEqual(['player.left']);
+    });
+
+    it('finishes the game without the leaver in the standings', () => {
+      let state = inQuestion(3);
+      state = leave(state, 'p3', T0 + 1).state;
+      const { outcome } = playToEnd(state, (_id, i) => QUESTIONS[i].correct);
+      const { standings } = eventData<{ standings: { playerId: string }[] }>(outcome, 'game.finished');
+      expect(standings.map((s) => s.playerId)).toEqual(['p1', 'p2']);
+      expect(outcome.state.rematch!.voters).toEqual(['p1', 'p2']);
+    });
+
+    it('writes exactly one recordVotes, with the leaver released, when a leave makes the rematch accepted', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1).state;
+      current = vote(current, 'p2', true, now + 2).state;
+      const outcome = leave(current, 'p3', now + 3);
+      expect(outcome.writes).toEqual([
+        { kind: 'recordVotes', gameId: 'game-1', votes: [], decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] } },
+      ]);
+      expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
+      expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: true, playerIds: ['p1', 'p2'] });
+      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(outcome.state.phase).toBe('lobby');
+      expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
+      expect(outcome.reply).toEqual({});
+    });
+
+    it('writes only the release when a leave makes the rematch declined', () => {
+      const { state, now } = finishedGame(3);
+      let current = vote(state, 'p1', true, now + 1).state;
+      current = vote(current, 'p2', false, now + 2).state;
+      const outcome = leave(current, 'p3', now + 3);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p3'], reason: 'left' }]);
+      expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
+      expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: false, playerIds: ['p1'] });
+      expect(outcome.state.phase).toBe('finished');
+    });
+
+    it('takes the leaver out of the voters while the rematch stays open', () => {
+      const { state, now } = finishedGame(4);
+      const outcome = leave(state, 'p4', now + 1);
+      expect(outcome.state.rematch!.voters).toEqual(['p1', 'p2', 'p3']);
+      expect(outcome.state.rematch!.decided).toBeUndefined();
+      expect(outcome.writes.map((w) => w.kind)).toEqual(['releasePlayers']);
+    });
+  });
+
+  describe('join', () => {
+    it('seats a player in the lobby with one addPlayer write and player.joined', () => {
+      const outcome = join(lobby(1), 'p9', 'Zed');
+      expect(outcome.writes).toEqual([{ kind: 'addPlayer', roomId: 'room-1', playerId: 'p9', name: 'Zed' }]);
+      expect(outcome.events).toEqual([{ type: 'player.joined', data: { player: { id: 'p9', name: 'Zed', connected: false, score: 0 } } }]);
+      expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p9']);
+      expect(outcome.reply).toEqual({ playerId: 'p9' });
+    });
+
+    it('refuses during a game with 409 game_in_progress', () => {
+      expect(refusal(() => join(inQuestion(2), 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+      const revealing = onDeadline(inQuestion(2), T0 + DURATION).state;
+      expect(refusal(() => join(revealing, 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+    });
+
+    it('refuses after the game finished with 409 game_in_progress', () => {
+      const { state } = finishedGame(2);
+      expect(refusal(() => join(state, 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+    });
+
+    it('refuses at maxPlayers with 409 room_full', () => {
+      expect(refusal(() => join(lobby(4), 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.RoomFull, status: 409 });
+      expect(join(lobby(3), 'p9', 'Zed').state.players).toHaveLength(4);
+    });
+
+    it('refuses in a closed room with 409 room_closed', () => {
+      const closed = roomClosed(lobby(1), 'host').state;
+      expect(refusal(() => join(closed, 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.RoomClosed, status: 409 });
+    });
+  });
+
+  describe(roomClosed.name, () => {
+    it('closes once, with room.closed and a closeRoom effect but no write', () => {
+      const first = roomClosed(lobby(1), 'host');
+      expect(first.state.phase).toBe('closed');
+      expect(first.writes).toEqual([]);
+      expect(first.events).toEqual([{ type: 'room.closed', data: { reason: 'host' } }]);
+      expect(first.effects).toEqual([{ kind: 'closeRoom', reason: 'host' }]);
+      expect(roomClosed(first.state, 'host').events).toEqual([]);
+    });
+  });
+
+  describe(batchKindOf.name, () => {
+    it('batches answers with answers and votes with votes, nothing else', () => {
+      expect(batchKindOf({ id: 'a', type: 'room.answer', data: { question: 0, choice: 0 } })).toBe('answer');
+      expect(batchKindOf({ id: 'b', type: 'room.rematch', data: { vote: true } })).toBe('vote');
+      expect(batchKindOf({ id: 'c', type: 'room.start', data: {} })).toBeNull();
+      expect(batchKindOf({ id: 'd', type: 'room.leave', data: {} })).toBeNull();
+      expect(batchKindOf({ id: 'e', type: 'room.kick', data: { playerId: 'p1' } })).toBeNull();
+    });
+  });
+
+  describe(mergeWrites.name, () => {
+    const ans = (playerId: string): Answer => ({ playerId, question: 0, choice: 1, elapsedMs: 10, points: 1000, correct: true, commandId: `${playerId}-c` });
+    const recordAnswers = (gameId: string, ...ids: string[]): Write => ({ kind: 'recordAnswers', gameId, answers: ids.map(ans) });
+    const recordVotes = (gameId: string, playerId: string, decision?: RematchDecision): Write => ({
+      kind: 'recordVotes',
+      gameId,
+      votes: [{ playerId, vote: true, commandId: `${playerId}-v` }],
+      decision,
+    });
+    const decisionA: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1'], releaseIds: [] };
+    const decisionB: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };
+
+    it('merges consecutive recordAnswers of the same game into one', () => {
+      expect(mergeWrites([recordAnswers('g1', 'p1'), recordAnswers('g1', 'p2'), recordAnswers('g1', 'p3')])).toEqual([
+        { kind: 'recordAnswers', gameId: 'g1', answers: [ans('p1'), ans('p2'), ans('p3')] },
+      ]);
+    });
+
+    it('keeps recordAnswers of different games apart', () => {
+      const merged = mergeWrites([recordAnswers('g1', 'p1'), recordAnswers('g2', 'p2')]);
+      expect(merged).toHaveLength(2);
+    });
+
+    it('merges consecutive recordVotes and keeps the last decision', () => {
+      const merged = mergeWrites([recordVotes('g1', 'p1'), recordVotes('g1', 'p2', decisionA), recordVotes('g1', 'p3', decisionB)]);
+      expect(merged).toHaveLength(1);
+      const only = merged[0] as Extract<Write, { kind: 'recordVotes' }>;
+      expect(only.votes.map((v) => v.playerId)).toEqual(['p1', 'p2', 'p3']);
+      expect(only.decision).toEqual(decisionB);
+    });
+
+    it('keeps an earlier decision when the later votes carry none', () => {
+      const merged = mergeWrites([recordVotes('g1', 'p1', decisionA), recordVotes('g1', 'p2')]);
+      expect((merged[0] as Extract<Write, { kind: 'recordVotes' }>).decision).toEqual(decisionA);
+    });
+
+    it('keeps other writes in order and merges only neighbours', () => {
+      const add: Write = { kind: 'addPlayer', roomId: 'room-1', playerId: 'p9', name: 'Zed' };
+      const release: Write = { kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p2'], reason: 'left' };
+      const merged = mergeWrites([add, recordAnswers('g1', 'p1'), release, recordAnswers('g1', 'p3'), recordAnswers('g1', 'p4')]);
+      expect(merged.map((w) => w.kind)).toEqual(['addPlayer', 'recordAnswers', 'releasePlayers', 'recordAnswers']);
+      expect(merged[0]).toBe(add);
+      expect(merged[2]).toBe(release);
+      expect((merged[3] as Extract<Write, { kind: 'recordAnswers' }>).answers.map((a) => a.playerId)).toEqual(['p3', 'p4']);
+    });
+
+    it('does not change the writes it was given', () => {
+      const first = recordAnswers('g1', 'p1');
+      mergeWrites([first, recordAnswers('g1', 'p2')]);
+      expect((first as Extract<Write, { kind: 'recordAnswers' }>).answers).toHaveLength(1);
+    });
+
+    it('merges the writes of answers that waited together in the mailbox', () => {
+      let state = inQuestion(3);
+      const writes: Write[] = [];
+      for (const id of ['p1', 'p2', 'p3']) {
+        const outcome = answer(state, id, 0, 1, T0 + 1000);
+        writes.push(...outcome.writes);
+        state = outcome.state;
+      }
+      const merged = mergeWrites(writes);
+      expect(merged).toHaveLength(1);
+      expect((merged[0] as Extract<Write, { kind: 'recordAnswers' }>).answers.map((a) => a.playerId)).toEqual(['p1', 'p2', 'p3']);
+    });
+  });
+});
