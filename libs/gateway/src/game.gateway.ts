@@ -33,7 +33,9 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     if (!verified) return ws.close(CloseCode.tokenInvalid, 'token invalid');
     if (verified.expired) return ws.close(CloseCode.tokenInvalid, 'token expired');
     const { claims } = verified;
-    const wire: WireProfile = new URL(req.url ?? '/', 'http://x').searchParams.get('wire') === 'compact-v1' ? 'compact-v1' : 'json';
+    // The compact profile is not served yet: a socket that asks for it gets JSON, and its first
+    // room.state says so, as PROTOCOL.md section 7 allows for any profile the server lacks.
+    const wire: WireProfile = 'json';
     const session = new SocketSession(ws, claims.role, claims.role === 'player' ? claims.seat : undefined, wire, this.options, this.observer, Date.now());
 
     // Frames that arrive while the room is being activated wait for it, in order.
