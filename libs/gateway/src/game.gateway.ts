@@ -2,6 +2,7 @@ import { IncomingMessage } from 'node:http';
 import { Inject, Logger, Optional } from '@nestjs/common';
 import { OnGatewayConnection, WebSocketGateway } from '@nestjs/websockets';
 import WebSocket from 'ws';
+import { Arrival } from '@app/room-engine';
 import { CloseCode, errorReply, parseFrame, RoomErrorCode, RoomException, WireProfile } from '@app/protocol';
 import { GATEWAY_OPTIONS, GatewayOptions, ROOM_DIRECTORY, RoomDirectory, RoomHandle } from './room-directory';
 import { SeatClaims } from './seat-token';
@@ -40,11 +41,11 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
 
     // Frames that arrive while the room is being activated wait for it, in order.
     let room: RoomHandle | undefined;
-    const early: { data: WebSocket.RawData; isBinary: boolean; at: number }[] = [];
+    const early: { data: WebSocket.RawData; isBinary: boolean; arrival: Arrival }[] = [];
     ws.on('message', (data, isBinary) => {
-      const at = Date.now();
-      if (room) this.onFrame(session, room, data, isBinary, at);
-      else early.push({ data, isBinary, at });
+      const arrival: Arrival = { at: Date.now(), hr: performance.now() };
+      if (room) this.onFrame(session, room, data, isBinary, arrival);
+      else early.push({ data, isBinary, arrival });
     });
     this.sessions.add(session);
     this.observer.socketOpened(session.role);
@@ -59,14 +60,14 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       if (!result.ok) return session.close(result.closeCode, result.reason);
       if (ws.readyState !== WebSocket.OPEN) return result.room.detach();
       room = result.room;
-      for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.at);
+      for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.arrival);
     } catch (err) {
       this.logger.error(`could not attach a socket to room ${claims.code}: ${String(err)}`);
       session.close(CloseCode.shuttingDown, 'room unavailable, reconnect later');
     }
   }
 
-  private onFrame(session: SocketSession, room: RoomHandle, data: WebSocket.RawData, isBinary: boolean, receivedAt: number): void {
+  private onFrame(session: SocketSession, room: RoomHandle, data: WebSocket.RawData, isBinary: boolean, arrival: Arrival): void {
     if (session.isClosing) return;
     if (isBinary) return session.close(CloseCode.binaryFrame, 'binary frames are not accepted');
     const parsed = parseFrame(data.toString());
@@ -74,7 +75,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       return session.sendReply(errorReply(parsed.id, parsed.error));
     }
     const { frame } = parsed;
-    if (!session.takeCommandToken(receivedAt)) {
+    if (!session.takeCommandToken(arrival.at)) {
       session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.TooFast, 'too many commands; slow down')));
       return;
     }
@@ -82,7 +83,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting')));
       return;
     }
-    room.submit(frame, receivedAt);
+    room.submit(frame, arrival);
   }
 
   /** Closes every socket with 1001 (server going away): clients reconnect with backoff. */

@@ -1,11 +1,11 @@
 import { CommandFrame } from '@app/protocol';
-import { Viewer } from '@app/room-engine';
+import { Arrival, Viewer } from '@app/room-engine';
 import { SeatClaims } from './seat-token';
 
 /** A socket's handle on the room it joined. */
 export interface RoomHandle {
   /** The room sends the reply to the socket itself, in order with the events it causes. */
-  submit(frame: CommandFrame, receivedAt: number): void;
+  submit(frame: CommandFrame, arrival: Arrival): void;
   detach(): void;
 }
 

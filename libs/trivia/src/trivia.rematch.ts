@@ -39,7 +39,8 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
       players,
       game: undefined,
       standings: undefined,
-      rematch: undefined,
+      // Kept (decided) until the next game starts, so a late vote is told the rematch is closed.
+      rematch: { ...rematch, decided: { accepted: true, playerIds: yes } },
       expiresAt: now + state.settings.expirySeconds * 1000,
     },
     events: [decidedEvent, ...released],

@@ -721,7 +721,6 @@ describe('trivia rules', () => {
       expect(third.state.phase).toBe('lobby');
       expect(third.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
       expect(third.state.players.every((p) => p.score === 0 && p.correct === 0 && p.elapsedSum === 0)).toBe(true);
-      expect(third.state.rematch).toBeUndefined();
       expect(third.state.game).toBeUndefined();
       expect(third.state.expiresAt).toBe(now + 3000 + SETTINGS.expirySeconds * 1000);
       const decision: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };

@@ -146,8 +146,8 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
 
 function vote(state: TriviaState, seat: Seat, commandId: string, yes: boolean, now: number): Outcome {
   const rematch = state.rematch;
+  if (rematch?.decided) refuse(RoomErrorCode.RematchClosed, 'the rematch is already decided');
   if (state.phase !== 'finished' || !rematch) refuse(RoomErrorCode.WrongPhase, 'no rematch vote is open');
-  if (rematch.decided) refuse(RoomErrorCode.RematchClosed, 'the rematch is already decided');
   if (!rematch.voters.includes(seat.id)) refuse(RoomErrorCode.NotInGame, 'you did not play the last game');
   if (rematch.votes[seat.id] !== undefined) refuse(RoomErrorCode.AlreadyVoted, 'you already voted');
   const votes = { ...rematch.votes, [seat.id]: yes };

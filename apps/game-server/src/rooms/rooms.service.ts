@@ -132,7 +132,7 @@ export class RoomsService implements RoomDirectory {
     return {
       ok: true,
       room: {
-        submit: (frame, receivedAt) => room.submit(viewer, frame, receivedAt),
+        submit: (frame, arrival) => room.submit(viewer, frame, arrival),
         detach: () => room.detach(viewer),
       },
     };

@@ -10,7 +10,7 @@ import {
   validateCommand,
 } from '@app/protocol';
 import { DatabaseUnavailableError } from '@app/persistence';
-import { Audience, Clock, Deadline, Letter, Mailbox, ReplyMemory, RoomStats, Viewer } from '@app/room-engine';
+import { Arrival, Audience, Clock, Deadline, Letter, Mailbox, ReplyMemory, RoomStats, Viewer } from '@app/room-engine';
 import {
   batchKindOf,
   decide,
@@ -30,7 +30,7 @@ import {
 import { CommitResult, RoomCommitter } from './room-committer';
 
 type RoomMessage =
-  | { kind: 'command'; viewer: Viewer; command: RoomCommand; receivedAt: number; reply: (r: ReplyFrame) => void }
+  | { kind: 'command'; viewer: Viewer; command: RoomCommand; arrival: Arrival; reply: (r: ReplyFrame) => void }
   | { kind: 'join'; playerId: string; name: string; done: (err?: unknown) => void }
   | { kind: 'deadline' }
   | { kind: 'presence'; playerId: string }
@@ -80,8 +80,9 @@ export class TriviaRoom {
       isBounded: (m) => m.kind === 'command',
       batchKey: (m) => (m.kind === 'command' ? batchKindOf(m.command) : null),
       process: (batch) => this.process(batch),
+      // Mailbox wait is latency, measured on the monotonic clock.
       onError: (err) => deps.log('error', 'room handler failed', { room: this.code, error: String(err) }),
-      now,
+      now: () => performance.now(),
     });
     this.afterChange();
   }
@@ -135,7 +136,7 @@ export class TriviaRoom {
    * the command causes (a `room.leave` reply comes before the 4003 close). Replays get their
    * original reply; shape and role are checked at once; the rest waits its turn in the mailbox.
    */
-  submit(viewer: Viewer, frame: CommandFrame, receivedAt: number): void {
+  submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
     const seat = viewer.role === 'player' ? `p:${viewer.playerId}` : viewer.role === 'host' ? 'host' : `s:${viewer.socketId}`;
     if (this.replies.replay(seat, frame.id, (r) => viewer.sendReply(r))) return;
     this.replies.begin(seat, frame.id);
@@ -147,20 +148,20 @@ export class TriviaRoom {
     try {
       command = validateCommand(frame, viewer.role);
     } catch (err) {
-      return deliver(this.refusal(frame.id, frame.type, err, receivedAt));
+      return deliver(this.refusal(frame.id, frame.type, err, arrival));
     }
     if (command.type === 'ping') {
       // Answered here, never through the mailbox: a ping does not wait behind the room's work.
       const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
-      this.observe(frame.type, reply.status, receivedAt, 0, 0);
+      this.observe(frame.type, reply.status, arrival, 0, 0);
       return deliver(reply);
     }
     if (this.disposed || this.state.phase === 'closed') {
-      return deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.RoomClosed, 'the room is closed'), receivedAt));
+      return deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.RoomClosed, 'the room is closed'), arrival));
     }
-    const posted = this.mailbox.post({ kind: 'command', viewer, command, receivedAt, reply: deliver });
+    const posted = this.mailbox.post({ kind: 'command', viewer, command, arrival, reply: deliver });
     if (!posted) {
-      deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'), receivedAt));
+      deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'), arrival));
     }
   }
 
@@ -201,13 +202,13 @@ export class TriviaRoom {
    * their writes are committed in one statement, and only then does anyone hear of them.
    */
   private async handleCommands(batch: Letter<Extract<RoomMessage, { kind: 'command' }>>[]): Promise<void> {
-    const startedAt = this.deps.clock.now();
+    const startedAt = performance.now();
     let state = this.state;
     const decided: { letter: (typeof batch)[number]; outcome?: Outcome; error?: unknown }[] = [];
     for (const letter of batch) {
       const m = letter.message;
       try {
-        const outcome = decide(state, m.viewer, m.command, m.receivedAt);
+        const outcome = decide(state, m.viewer, m.command, m.arrival.at);
         state = outcome.state;
         decided.push({ letter, outcome });
       } catch (error) {
@@ -313,20 +314,20 @@ export class TriviaRoom {
       result instanceof RoomException ? errorReply(m.command.id, result) : okReply(m.command.id, result ?? {});
     m.reply(reply);
     const waitMs = Math.max(0, startedAt - letter.enqueuedAt);
-    this.observe(m.command.type, reply.status, m.receivedAt, waitMs, roundTrips);
+    this.observe(m.command.type, reply.status, m.arrival, waitMs, roundTrips);
   }
 
-  private refusal(id: string, type: string, err: unknown, receivedAt: number): ReplyFrame {
+  private refusal(id: string, type: string, err: unknown, arrival: Arrival): ReplyFrame {
     const error = err instanceof RoomException ? err : this.unavailable(err);
     const reply = errorReply(id, error);
-    this.observe(type, reply.status, receivedAt, 0, 0);
+    this.observe(type, reply.status, arrival, 0, 0);
     return reply;
   }
 
-  private observe(type: string, status: number, receivedAt: number, waitMs: number, roundTrips: number): void {
-    const now = this.deps.clock.now();
-    const ms = Math.max(0, now - receivedAt);
-    this.stats.record({ type, at: now, mailboxWaitMs: waitMs, ms, status, roundTrips });
+  /** One measurement, two readers: the admin API's last commands and the metrics agree exactly. */
+  private observe(type: string, status: number, arrival: Arrival, waitMs: number, roundTrips: number): void {
+    const ms = Math.max(0, performance.now() - arrival.hr);
+    this.stats.record({ type, at: this.deps.clock.now(), mailboxWaitMs: waitMs, ms, status, roundTrips });
     this.deps.observer.command(type, status, ms / 1000, waitMs / 1000);
     if (statusClass(status) === '5xx') this.deps.log('warn', 'command refused with 503', { room: this.code, command: type });
   }
