@@ -9,7 +9,9 @@ import {
   ROOM_DIRECTORY,
   SEAT_TOKENS,
   SeatTokens,
+  WIRE_OBSERVER,
 } from '@app/gateway';
+import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
 import {
   AnswerRepository,
   Database,
@@ -23,6 +25,9 @@ import {
   StatementMeter,
 } from '@app/persistence';
 import { Clock } from '@app/room-engine';
+import { AdminController } from './admin/admin.controller';
+import { AdminTokenGuard } from './admin/admin-token.guard';
+import { AdminViewService } from './admin/admin-view.service';
 import { DecksController } from './api/decks.controller';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
@@ -33,7 +38,6 @@ import { JsonLog } from './config/json-log';
 import { ServerConfig } from './config/server-config';
 import { RoomCommitter } from './rooms/room-committer';
 import { RoomsService } from './rooms/rooms.service';
-import { CommandObserver } from './rooms/trivia-room';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
 /** What the server is built from; opened before Nest starts so migrations have run. */
@@ -44,7 +48,6 @@ export interface ServerRuntime {
   readonly build: BuildInfo;
   readonly clock: Clock;
   readonly log: JsonLog;
-  readonly commandObserver?: CommandObserver;
 }
 
 const REPOSITORIES = [
@@ -64,14 +67,18 @@ export class AppModule {
     const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, allowedOrigins: runtime.config.allowedOrigins };
     return {
       module: AppModule,
-      controllers: [RoomsController, DecksController, LeaderboardController, HealthController],
+      imports: [prometheusModule()],
+      controllers: [RoomsController, DecksController, LeaderboardController, HealthController, AdminController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },
         { provide: JSON_LOG, useValue: runtime.log },
         { provide: BUILD_INFO, useValue: runtime.build },
         { provide: StatementMeter, useValue: runtime.meter },
-        { provide: COMMAND_OBSERVER, useValue: runtime.commandObserver ?? { command: () => undefined } },
+        ...METRIC_PROVIDERS,
+        GameMetrics,
+        { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
+        { provide: WIRE_OBSERVER, useExisting: GameMetrics },
         { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         {
@@ -85,6 +92,8 @@ export class AppModule {
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
         { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
         GameGateway,
+        AdminTokenGuard,
+        AdminViewService,
         { provide: APP_FILTER, useClass: HttpErrorsFilter },
       ],
     };

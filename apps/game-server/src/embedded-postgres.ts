@@ -35,7 +35,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
     log(`initialising an embedded PostgreSQL under ${databaseDir}`);
     await pg.initialise();
   }
-  await pg.start();
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(
+      `could not start the embedded PostgreSQL in ${databaseDir}: ${err instanceof Error ? err.message : String(err)}. ` +
+        'Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.',
+    );
+  }
   const client = pg.getPgClient();
   await client.connect();
   const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'game'`);

@@ -28,6 +28,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`game-server failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.stderr.write(`game-server failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -3,8 +3,10 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKENS, SeatTokens } from '@app/gateway';
-import { openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
+import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
+import { GameMetrics } from '@app/observability';
 import { Clock, systemClock } from '@app/room-engine';
+import { adminConsole } from './admin/admin-console';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
@@ -55,7 +57,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.useBodyParser('json', { limit: '1mb' });
+  app.use('/admin', adminConsole());
   const rooms = app.get(RoomsService);
+  const metrics = app.get(GameMetrics);
+  const db = app.get(Database);
+  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build);
+  const unobserve = meter.observe({
+    roundTrip: (s) => metrics.roundTrip(s),
+    statement: (s, seconds) => metrics.statement(s, seconds),
+    acquire: (seconds) => metrics.acquired(seconds),
+  });
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), () => rooms.accepting));
   await app.listen(config.port, config.host);
   const listener = new RoomChangeListener(databaseUrl, (change) => rooms.onRoomChange(change), (level, msg) => log[level](msg));
@@ -72,6 +83,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       const until = Date.now() + 2000;
       while (gateway.openSockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       await listener.stop();
+      unobserve();
       await app.close();
       await dataSource.destroy();
       await embedded?.stop();

@@ -103,9 +103,24 @@ export class RoomsService implements RoomDirectory {
    * Closes a room from outside its actor: one statement that also NOTIFYs, so the actor (here
    * or on another instance) tells its sockets. Closing a closed room again is not an error.
    */
-  async closeRoom(target: { roomId: string } | { code: string }, reason: string): Promise<void> {
+  async closeRoom(target: { roomId: string } | { code: string }, reason: string): Promise<boolean> {
     const closed = await this.rooms.closeRoom(target, reason);
     if (closed) this.log.info('room closed', { room: closed.code, reason });
+    return closed !== null;
+  }
+
+  async closeByOperator(rawCode: string): Promise<void> {
+    const code = normalizeRoomCode(rawCode);
+    if (!code || !(await this.closeRoom({ code }, 'operator_closed'))) {
+      throw new RoomException(RoomErrorCode.RoomNotFound, `no open room has code ${rawCode}`);
+    }
+  }
+
+  /** An operator kicks a player: the same command as the host's, taken in the room's turn. */
+  async kickByOperator(rawCode: string, playerId: string): Promise<void> {
+    const room = await this.require(rawCode);
+    const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: 'room.kick', data: { playerId } });
+    if (reply.error) throw new RoomException(reply.error.code as RoomErrorCode, reply.error.message);
   }
 
   async closeByHost(rawCode: string, claims: SeatClaims): Promise<void> {
@@ -159,7 +174,9 @@ export class RoomsService implements RoomDirectory {
     const stored = await this.rooms.loadRooms(codes);
     const live = new Map<string, TriviaRoom>();
     for (const s of stored) {
-      const room = new TriviaRoom(stateFromStored(s, this.config.roomExpirySeconds), {
+      const room = new TriviaRoom(
+        stateFromStored(s, this.config.roomExpirySeconds),
+        {
         committer: this.committer,
         clock: this.clock,
         observer: this.observer,
@@ -167,7 +184,9 @@ export class RoomsService implements RoomDirectory {
         passivateAfterMs: this.config.passivateAfterMs,
         onDispose: (r) => this.registry.remove(r),
         log: (level, msg, fields) => this.log[level](msg, fields),
-      });
+        },
+        s.createdAt,
+      );
       live.set(s.code, room);
       if (!s.closed) this.log.info('room activated', { room: s.code, phase: room.snapshot.phase });
     }

@@ -54,6 +54,16 @@ export interface TriviaRoomDeps {
 
 const RETRY_AFTER_DB_FAILURE_MS = 1000;
 
+/** The admin API acting with the host's rights; it has no socket. */
+const OPERATOR: Viewer = {
+  socketId: 'operator',
+  role: 'host',
+  wire: 'json',
+  sendEvent: () => undefined,
+  sendReply: () => undefined,
+  close: () => undefined,
+};
+
 /**
  * The actor of one live trivia room. It owns the room's state; commands, the question clock and
  * change signals enter its mailbox and are handled one batch at a time. Nothing is told to
@@ -71,6 +81,8 @@ export class TriviaRoom {
   constructor(
     private state: TriviaState,
     private readonly deps: TriviaRoomDeps,
+    /** When the room was opened (epoch ms), for operators. */
+    readonly openedAt: number = deps.clock.now(),
   ) {
     const now = () => deps.clock.now();
     this.stats = new RoomStats(now());
@@ -163,6 +175,18 @@ export class TriviaRoom {
     if (!posted) {
       deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'), arrival));
     }
+  }
+
+  /** A command from an operator (the admin API), taken in turn like any other; resolves with its reply. */
+  operatorCommand(command: RoomCommand): Promise<ReplyFrame> {
+    return new Promise<ReplyFrame>((resolve) => {
+      const arrival: Arrival = { at: this.deps.clock.now(), hr: performance.now() };
+      const fail = (e: RoomException) => resolve(errorReply(command.id, e));
+      if (this.disposed || this.state.phase === 'closed') return fail(new RoomException(RoomErrorCode.RoomClosed, 'the room is closed'));
+      if (!this.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply: resolve })) {
+        fail(new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'));
+      }
+    });
   }
 
   /** A player takes a seat (HTTP join). Resolves once the seat is committed. */

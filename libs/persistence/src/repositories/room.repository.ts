@@ -28,6 +28,7 @@ export interface StoredRoom {
   readonly phase: string;
   readonly gamesPlayed: number;
   readonly lastGameAt: number;
+  readonly createdAt: number;
   readonly closed: boolean;
   readonly closedReason: string | null;
   readonly players: { id: string; name: string }[];
@@ -75,6 +76,7 @@ export class RoomRepository {
               r.reveal_seconds AS "revealSeconds", r.max_players AS "maxPlayers", r.min_players AS "minPlayers",
               r.phase, r.games_played AS "gamesPlayed",
               (extract(epoch FROM r.last_game_at) * 1000)::float8 AS "lastGameAt",
+              (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
               r.closed_at IS NOT NULL AS closed, r.closed_reason AS "closedReason",
               coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name) ORDER BY p.joined_at, p.id)
                         FROM players p WHERE p.room_id = r.id AND p.left_at IS NULL), '[]') AS players,

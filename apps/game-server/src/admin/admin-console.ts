@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import express, { NextFunction, Request, Response } from 'express';
+
+/**
+ * Serves the operator console (web-admin's build) at /admin/ on the game server's own origin:
+ * files as they are, index.html for any other /admin/* path (the console routes by itself), and
+ * /admin/api left to the API.
+ */
+export function adminConsole(dir = process.env.ADMIN_CONSOLE_DIR ?? resolve(process.cwd(), 'web-admin/dist')) {
+  const files = express.static(dir, { index: false, maxAge: '1h' });
+  const index = join(dir, 'index.html');
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.path === '/api' || req.path.startsWith('/api/')) return next();
+    if (req.originalUrl === '/admin' || req.originalUrl.startsWith('/admin?')) {
+      return res.redirect(301, '/admin/' + req.originalUrl.slice('/admin'.length));
+    }
+    if (!existsSync(index)) {
+      res.status(503).json({ statusCode: 503, code: 'console_not_built', message: `the console is not built: run npm run build (looked in ${dir})` });
+      return;
+    }
+    files(req, res, () => {
+      res.setHeader('cache-control', 'no-cache');
+      res.sendFile(index);
+    });
+  };
+}

@@ -1,0 +1,75 @@
+import { Body, Controller, Get, HttpCode, MessageEvent, Param, Post, Query, Sse, UseGuards } from '@nestjs/common';
+import { concatMap, from, interval, Observable, startWith } from 'rxjs';
+import { normalizeRoomCode } from '../rooms/room-code';
+import { RoomsService } from '../rooms/rooms.service';
+import { asObject, invalid } from '../api/body';
+import { AdminTokenGuard } from './admin-token.guard';
+import { AdminViewService } from './admin-view.service';
+
+const PUSH_EVERY_MS = 1000;
+
+@Controller('admin/api')
+@UseGuards(AdminTokenGuard)
+export class AdminController {
+  constructor(
+    private readonly view: AdminViewService,
+    private readonly rooms: RoomsService,
+  ) {}
+
+  @Get('overview')
+  overview() {
+    return this.view.overview();
+  }
+
+  @Get('rooms')
+  roomList() {
+    return this.view.roomList();
+  }
+
+  @Get('rooms/:code')
+  room(@Param('code') code: string) {
+    return this.view.roomDetail(code);
+  }
+
+  @Post('rooms/:code/close')
+  @HttpCode(204)
+  async close(@Param('code') code: string) {
+    await this.rooms.closeByOperator(code);
+  }
+
+  @Post('rooms/:code/kick')
+  @HttpCode(204)
+  async kick(@Param('code') code: string, @Body() body: unknown) {
+    const playerId = asObject(body).playerId;
+    if (typeof playerId !== 'string' || playerId.length === 0) throw invalid('playerId', 'must be a player id');
+    await this.rooms.kickByOperator(code, playerId);
+  }
+
+  /**
+   * The console's live feed (server-sent events): the overview and the room list about once a
+   * second, and one room's detail when `room` is given. The console never polls.
+   */
+  @Sse('stream')
+  stream(@Query('room') room?: string): Observable<MessageEvent> {
+    const code = room ? normalizeRoomCode(room) : null;
+    return interval(PUSH_EVERY_MS).pipe(
+      startWith(0),
+      concatMap(() => from(this.snapshot(room, code))),
+    );
+  }
+
+  private snapshot(asked: string | undefined, code: string | null): MessageEvent[] {
+    const events: MessageEvent[] = [
+      { type: 'overview', data: this.view.overview() },
+      { type: 'rooms', data: this.view.roomList() },
+    ];
+    if (asked !== undefined) {
+      try {
+        events.push({ type: 'room', data: this.view.roomDetail(code ?? asked) });
+      } catch {
+        events.push({ type: 'room-gone', data: { code: code ?? asked } });
+      }
+    }
+    return events;
+  }
+}

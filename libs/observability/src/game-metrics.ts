@@ -1,0 +1,141 @@
+import { Injectable } from '@nestjs/common';
+import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { CommandTally } from './command-tally';
+import { LATENCY_BUCKETS, MetricName } from './metric-names';
+
+export interface PoolReading {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+  readonly max: number;
+}
+
+/** Where the gauges read their values at scrape time. */
+export interface LiveSources {
+  rooms(): number;
+  pool(): PoolReading;
+}
+
+type Role = 'host' | 'player' | 'spectator';
+
+/** The providers that register every family with the Prometheus module. */
+export const METRIC_PROVIDERS = [
+  makeHistogramProvider({ name: MetricName.commandDuration, help: 'Time from a command frame arriving to its reply being sent', labelNames: ['command', 'status_class'], buckets: [...LATENCY_BUCKETS] }),
+  makeHistogramProvider({ name: MetricName.mailboxWait, help: 'Time a command waited in its room mailbox before its batch started', labelNames: ['command'], buckets: [...LATENCY_BUCKETS] }),
+  makeHistogramProvider({ name: MetricName.statementDuration, help: 'Named SQL statement time, pool checkout included', labelNames: ['statement'], buckets: [...LATENCY_BUCKETS] }),
+  makeCounterProvider({ name: MetricName.roundTrips, help: 'Round trips to PostgreSQL, by the named statement that made them', labelNames: ['statement'] }),
+  makeHistogramProvider({ name: MetricName.poolAcquire, help: 'Time to check a connection out of the pool', buckets: [...LATENCY_BUCKETS] }),
+  makeGaugeProvider({ name: MetricName.poolConnections, help: 'Pool connections by state', labelNames: ['state'] }),
+  makeGaugeProvider({ name: MetricName.poolMax, help: 'Pool size limit' }),
+  makeGaugeProvider({ name: MetricName.roomsActive, help: 'Rooms live in this process' }),
+  makeGaugeProvider({ name: MetricName.socketsOpen, help: 'Open game sockets by role', labelNames: ['role'] }),
+  makeCounterProvider({ name: MetricName.outboundBytes, help: 'Bytes sent on game sockets', labelNames: ['kind', 'wire'] }),
+  makeCounterProvider({ name: MetricName.outboundFrames, help: 'Frames sent on game sockets', labelNames: ['kind', 'wire'] }),
+  makeCounterProvider({ name: MetricName.evictions, help: 'Sockets closed because they could not keep up', labelNames: ['reason'] }),
+  makeGaugeProvider({ name: MetricName.buildInfo, help: 'Always 1; the labels name the build', labelNames: ['version', 'sha'] }),
+];
+
+/**
+ * Every measurement the server makes, recorded once and read three ways: Prometheus families,
+ * the admin overview's exact means, and socket counts. Implements the observer interfaces of the
+ * rooms, the gateway and the persistence layer.
+ */
+@Injectable()
+export class GameMetrics {
+  readonly tally = new CommandTally();
+  private readonly sockets: Record<Role, number> = { host: 0, player: 0, spectator: 0 };
+  private readonly acquire = { count: 0, sumSeconds: 0 };
+  private sources?: LiveSources;
+
+  constructor(
+    @InjectMetric(MetricName.commandDuration) private readonly commandDuration: Histogram<string>,
+    @InjectMetric(MetricName.mailboxWait) private readonly mailboxWait: Histogram<string>,
+    @InjectMetric(MetricName.statementDuration) private readonly statementDuration: Histogram<string>,
+    @InjectMetric(MetricName.roundTrips) private readonly roundTrips: Counter<string>,
+    @InjectMetric(MetricName.poolAcquire) private readonly poolAcquire: Histogram<string>,
+    @InjectMetric(MetricName.poolConnections) poolConnections: Gauge<string>,
+    @InjectMetric(MetricName.poolMax) poolMax: Gauge<string>,
+    @InjectMetric(MetricName.roomsActive) roomsActive: Gauge<string>,
+    @InjectMetric(MetricName.socketsOpen) socketsOpen: Gauge<string>,
+    @InjectMetric(MetricName.outboundBytes) private readonly outboundBytes: Counter<string>,
+    @InjectMetric(MetricName.outboundFrames) private readonly outboundFrames: Counter<string>,
+    @InjectMetric(MetricName.evictions) private readonly evictionsTotal: Counter<string>,
+    @InjectMetric(MetricName.buildInfo) private readonly buildInfo: Gauge<string>,
+  ) {
+    // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
+    const self = this;
+    (poolConnections as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
+      const pool = self.sources?.pool();
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.total);
+      this.set({ state: 'idle' }, pool.idle);
+      this.set({ state: 'waiting' }, pool.waiting);
+    };
+    (poolMax as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
+      const pool = self.sources?.pool();
+      if (pool) this.set(pool.max);
+    };
+    (roomsActive as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
+      if (self.sources) this.set(self.sources.rooms());
+    };
+    (socketsOpen as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
+      for (const role of Object.keys(self.sockets) as Role[]) this.set({ role }, self.sockets[role]);
+    };
+  }
+
+  bind(sources: LiveSources, build: { version: string; sha: string }): void {
+    this.sources = sources;
+    this.buildInfo.reset();
+    this.buildInfo.set({ version: build.version, sha: build.sha }, 1);
+  }
+
+  // Rooms: one handled command.
+  command(type: string, status: number, seconds: number, mailboxWaitSeconds: number): void {
+    const statusClass = status < 300 ? '2xx' : status < 500 ? '4xx' : '5xx';
+    this.commandDuration.observe({ command: type, status_class: statusClass }, seconds);
+    this.mailboxWait.observe({ command: type }, mailboxWaitSeconds);
+    this.tally.record(type, seconds * 1000, Date.now());
+  }
+
+  // Persistence.
+  roundTrip(statement: string): void {
+    this.roundTrips.inc({ statement });
+  }
+
+  statement(statement: string, seconds: number): void {
+    this.statementDuration.observe({ statement }, seconds);
+  }
+
+  acquired(seconds: number): void {
+    this.poolAcquire.observe(seconds);
+    this.acquire.count++;
+    this.acquire.sumSeconds += seconds;
+  }
+
+  // Gateway.
+  frameSent(kind: string, wire: string, bytes: number): void {
+    this.outboundBytes.inc({ kind, wire }, bytes);
+    this.outboundFrames.inc({ kind, wire });
+  }
+
+  socketOpened(role: Role): void {
+    this.sockets[role]++;
+  }
+
+  socketClosed(role: Role): void {
+    this.sockets[role] = Math.max(0, this.sockets[role] - 1);
+  }
+
+  evicted(reason: string): void {
+    this.evictionsTotal.inc({ reason });
+  }
+
+  socketCounts(): Record<Role, number> {
+    return { ...this.sockets };
+  }
+
+  acquireSummary(): { count: number; meanMs: number } {
+    return { count: this.acquire.count, meanMs: this.acquire.count ? (this.acquire.sumSeconds / this.acquire.count) * 1000 : 0 };
+  }
+}

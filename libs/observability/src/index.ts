@@ -1,0 +1,4 @@
+export * from './metric-names';
+export * from './command-tally';
+export * from './game-metrics';
+export * from './metrics.module';
