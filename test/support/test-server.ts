@@ -28,3 +28,18 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
   };
   return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });
 }
+
+/**
+ * One server for a describe block: started before its tests, stopped after. `use` receives it
+ * (and is where a spec keeps its own handles).
+ */
+export function withTestServer(use: (server: RunningServer) => void, overrides: Partial<ServerConfig> = {}): void {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(overrides);
+    use(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+}

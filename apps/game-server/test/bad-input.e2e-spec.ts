@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import { GameClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
 import { SeatTokens } from '@app/gateway';
 import { RunningServer } from '../src/server';
-import { startTestServer } from '../../../test/support/test-server';
+import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, SeatedRoom, seatRoom } from './support';
 
 /**
@@ -13,12 +13,7 @@ import { closeAll, queryDb, SeatedRoom, seatRoom } from './support';
 describe('bad input', () => {
   let server: RunningServer;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  withTestServer((s) => (server = s));
 
   /** Runs `action` and asserts that it sent nothing to PostgreSQL. */
   async function changesNothing(action: () => Promise<void>): Promise<void> {

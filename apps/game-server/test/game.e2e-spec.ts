@@ -1,17 +1,14 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { startTestServer } from '../../../test/support/test-server';
+import { withTestServer } from '../../../test/support/test-server';
 
 describe('a whole game over real sockets', () => {
   let server: RunningServer;
   let api: HttpApi;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    api = new HttpApi(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
+  withTestServer((s) => {
+    server = s;
+    api = new HttpApi(s.url);
   });
 
   it('plays three questions for three players, then a rematch vote and leaves', async () => {

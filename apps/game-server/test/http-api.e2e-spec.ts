@@ -1,18 +1,15 @@
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { startTestServer } from '../../../test/support/test-server';
+import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
 
 describe('HTTP API', () => {
   let server: RunningServer;
   let api: HttpApi;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    api = new HttpApi(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
+  withTestServer((s) => {
+    server = s;
+    api = new HttpApi(s.url);
   });
 
   describe('POST /api/rooms', () => {

@@ -1,20 +1,14 @@
-import { Client } from 'pg';
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
-import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom, sleep } from './support';
+import { startTestServer, withTestServer } from '../../../test/support/test-server';
+import { closeAll, holdTable, queryDb, seatRoom, sleep } from './support';
 
 describe('room lifecycle', () => {
   describe('on one server', () => {
     let server: RunningServer;
-    beforeAll(async () => {
-      server = await startTestServer({ mailboxDepth: 1, passivateAfterMs: 300 });
-    });
-    afterAll(async () => {
-      await server.stop();
-    });
+    withTestServer((s) => (server = s), { mailboxDepth: 1, passivateAfterMs: 300 });
 
     it('tells players of a room closed through the HTTP API (NOTIFY): room.closed, then 4004', async () => {
       const room = await seatRoom(server, ['Ann', 'Bob']);
@@ -50,10 +44,7 @@ describe('room lifecycle', () => {
       const room = await seatRoom(server, ['Ann', 'Bob', 'Cy']);
       await room.host.send('room.start');
       await room.host.nextEvent('question.open');
-      const locker = new Client({ connectionString: server.databaseUrl });
-      await locker.connect();
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE answers IN EXCLUSIVE MODE');
+      const release = await holdTable(server, 'answers');
       // Ann's insert blocks on the lock; Bob waits in the mailbox (depth 1); Cy finds it full.
       const ann = room.players[0].send('room.answer', { question: 0, choice: 0 });
       await sleep(100);
@@ -61,8 +52,7 @@ describe('room lifecycle', () => {
       await sleep(50);
       const cy = await room.players[2].send('room.answer', { question: 0, choice: 0 });
       expect(cy).toMatchObject({ status: 503, error: { code: 'mailbox_full' } });
-      await locker.query('COMMIT');
-      await locker.end();
+      await release();
       expect((await ann).status).toBe(200);
       expect((await bob).status).toBe(200);
       // 503 is not remembered: the same id is tried afresh and now accepted.
@@ -128,16 +118,12 @@ describe('room lifecycle', () => {
       await room.host.send('room.start');
       await room.host.nextEvent('question.open');
       // Hold the answer's insert so that it is surely in flight when the stop begins.
-      const locker = new Client({ connectionString: server.databaseUrl });
-      await locker.connect();
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE answers IN EXCLUSIVE MODE');
+      const release = await holdTable(server, 'answers');
       const answer = room.players[0].send('room.answer', { question: 0, choice: 0 });
       await sleep(100);
       const stopped = server.stop();
       await sleep(100);
-      await locker.query('COMMIT');
-      await locker.end();
+      await release();
       expect((await answer).status).toBe(200);
       for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1001);
       await stopped;

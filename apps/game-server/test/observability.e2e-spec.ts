@@ -1,7 +1,7 @@
 import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { Database } from '@app/persistence';
 import { RunningServer } from '../src/server';
-import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
+import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { closeAll, seatRoom } from './support';
 
 const FAMILIES: [string, string, string[]][] = [
@@ -27,12 +27,9 @@ describe('observability', () => {
   let server: RunningServer;
   let api: HttpApi;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    api = new HttpApi(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
+  withTestServer((s) => {
+    server = s;
+    api = new HttpApi(s.url);
   });
 
   describe('/metrics', () => {

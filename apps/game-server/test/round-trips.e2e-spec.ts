@@ -1,7 +1,7 @@
 import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
-import { startTestServer } from '../../../test/support/test-server';
+import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, seatRoom, sleep } from './support';
 
 /**
@@ -12,12 +12,7 @@ import { closeAll, seatRoom, sleep } from './support';
 describe('round-trip budget', () => {
   let server: RunningServer;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  withTestServer((s) => (server = s));
 
   async function counted(action: () => Promise<unknown>): Promise<readonly string[]> {
     const log = server.runtime.meter.capture();

@@ -1,17 +1,12 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { startTestServer } from '../../../test/support/test-server';
+import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
 
 describe('game rules over the wire', () => {
   let server: RunningServer;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  withTestServer((s) => (server = s));
 
   it('closes a question at its deadline when not everyone answers, scoring the silent player 0', async () => {
     const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 1, secondsPerQuestion: 0.4 });

@@ -57,3 +57,18 @@ export async function queryDb<T = any>(server: RunningServer, sql: string, param
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/**
+ * Locks `table` from another connection so that the room's next write to it waits: a way to
+ * hold a command in flight for as long as a test needs. Call the result to let it go.
+ */
+export async function holdTable(server: RunningServer, table: string): Promise<() => Promise<void>> {
+  const locker = new Client({ connectionString: server.databaseUrl });
+  await locker.connect();
+  await locker.query('BEGIN');
+  await locker.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+  return async () => {
+    await locker.query('COMMIT');
+    await locker.end();
+  };
+}
