@@ -1,61 +1,19 @@
-import { decide, gameStarted, onDeadline } from './trivia.rules';
+import { decide, onDeadline } from './trivia.rules';
+import { answer as answerOf, asPlayer, DURATION, HOST, inQuestion as inQuestionOf, lobby as lobbyOf, SETTINGS, SPECTATOR, T0 } from '../test/trivia.fixtures';
 import { viewRoom } from './trivia.projection';
 import { Question, Settings, TriviaState, Viewer } from './trivia.types';
 
-const T0 = 1_700_000_000_000;
-
-const SETTINGS: Settings = {
-  deckId: 'deck-1',
-  questionCount: 2,
-  secondsPerQuestion: 20,
-  revealSeconds: 4,
-  maxPlayers: 8,
-  minPlayers: 2,
-  rematchSeconds: 30,
-  expirySeconds: 300,
-};
-const DURATION = SETTINGS.secondsPerQuestion * 1000;
-
+// This file's own questions: the reveal assertions below rely on their right choices.
 const QUESTIONS: Question[] = [
   { id: 21, text: 'Which planet is red?', choices: ['Venus', 'Mars', 'Jupiter', 'Saturn'], correct: 1 },
   { id: 22, text: 'Which is a prime?', choices: ['4', '6', '7'], correct: 2 },
 ];
+const SHORT_GAME: Partial<Settings> = { questionCount: 2, maxPlayers: 8 };
 
-const HOST: Viewer = { role: 'host' };
-const SPECTATOR: Viewer = { role: 'spectator' };
-const asPlayer = (id: string): Viewer => ({ role: 'player', playerId: id });
-
-function lobby(n: number): TriviaState {
-  return {
-    roomId: 'room-1',
-    code: 'QWERTY',
-    hostName: 'Quizmaster',
-    phase: 'lobby',
-    settings: SETTINGS,
-    players: Array.from({ length: n }, (_, i) => ({
-      id: `p${i + 1}`,
-      name: `Name p${i + 1}`,
-      connected: true,
-      score: 0,
-      correct: 0,
-      elapsedSum: 0,
-    })),
-    gamesPlayed: 0,
-    expiresAt: T0 + SETTINGS.expirySeconds * 1000,
-    playedQuestionIds: [],
-  };
-}
-
-function inQuestion(n: number, now = T0): TriviaState {
-  const started = decide(lobby(n), HOST, { id: 'start', type: 'room.start', data: {} }, now);
-  const write = started.writes[0];
-  if (write.kind !== 'startGame') throw new Error('expected startGame');
-  return gameStarted(started.state, { gameId: 'game-1', gameNo: write.gameNo, questions: QUESTIONS, roster: write.roster }, now).state;
-}
-
-function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number): TriviaState {
-  return decide(state, asPlayer(playerId), { id: `${playerId}-${question}`, type: 'room.answer', data: { question, choice } }, now).state;
-}
+const lobby = (n: number): TriviaState => lobbyOf(n, SHORT_GAME);
+const inQuestion = (n: number): TriviaState => inQuestionOf(n, SHORT_GAME, QUESTIONS);
+const answer = (state: TriviaState, playerId: string, question: number, choice: number, now: number): TriviaState =>
+  answerOf(state, playerId, question, choice, now).state;
 
 /** Every value found under a key named `key`, anywhere in `value`. */
 function valuesUnder(value: unknown, key: string): unknown[] {
@@ -220,7 +178,7 @@ describe(viewRoom.name, () => {
     it('shows code, phase, host, players, settings and serverTime in the lobby', () => {
       const view = viewRoom(lobby(2), asPlayer('p2'), 'json', T0 + 7);
       expect(view).toEqual({
-        code: 'QWERTY',
+        code: 'ABCDEF',
         phase: 'lobby',
         wire: 'json',
         you: { role: 'player', playerId: 'p2' },

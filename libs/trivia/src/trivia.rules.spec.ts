@@ -5,82 +5,8 @@ import { pointsFor, rankStandings } from './trivia.scoring';
 import { Answer, Outcome, Question, QuestionClosed, RematchDecision, Seat, Settings, TriviaState, Viewer, Write } from './trivia.types';
 import { mergeWrites } from './trivia.writes';
 
-// Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
-const T0 = 1_700_000_000_000;
+import { answer, asPlayer, DURATION, HOST, inQuestion, kick, leave, lobby, QUESTIONS, seat, SETTINGS, startCommand, startGame, T0, vote } from '../test/trivia.fixtures';
 
-const SETTINGS: Settings = {
-  deckId: 'deck-1',
-  questionCount: 3,
-  secondsPerQuestion: 20,
-  revealSeconds: 4,
-  maxPlayers: 4,
-  minPlayers: 2,
-  rematchSeconds: 30,
-  expirySeconds: 300,
-};
-const DURATION = SETTINGS.secondsPerQuestion * 1000;
-
-const QUESTIONS: Question[] = [
-  { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
-  { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
-  { id: 13, text: 'Largest ocean?', choices: ['Pacific', 'Atlantic'], correct: 0 },
-];
-
-const HOST: Viewer = { role: 'host' };
-const asPlayer = (id: string): Viewer => ({ role: 'player', playerId: id });
-
-function seat(id: string, overrides: Partial<Seat> = {}): Seat {
-  return { id, name: `Name ${id}`, connected: true, score: 0, correct: 0, elapsedSum: 0, ...overrides };
-}
-
-/** A lobby with players p1..pn, all connected. */
-function lobby(n = 3, settings: Partial<Settings> = {}): TriviaState {
-  return {
-    roomId: 'room-1',
-    code: 'ABCDEF',
-    hostName: 'Quizmaster',
-    phase: 'lobby',
-    settings: { ...SETTINGS, ...settings },
-    players: Array.from({ length: n }, (_, i) => seat(`p${i + 1}`)),
-    gamesPlayed: 0,
-    expiresAt: T0 + SETTINGS.expirySeconds * 1000,
-    playedQuestionIds: [],
-  };
-}
-
-function startCommand(): RoomCommand {
-  return { id: 'h-start', type: 'room.start', data: {} };
-}
-
-/** Starts the game at `now` and opens question 0; `roster` overrides the one the start wrote. */
-function startGame(state: TriviaState, now = T0, roster?: string[], questions: Question[] = QUESTIONS): Outcome {
-  const started = decide(state, HOST, startCommand(), now);
-  const write = started.writes[0];
-  if (write.kind !== 'startGame') throw new Error(`expected a startGame write, got ${write.kind}`);
-  return gameStarted(started.state, { gameId: 'game-1', gameNo: write.gameNo, questions, roster: roster ?? write.roster }, now);
-}
-
-function inQuestion(n = 3, settings: Partial<Settings> = {}): TriviaState {
-  return startGame(lobby(n, settings)).state;
-}
-
-function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number, id = `${playerId}-q${question}`): Outcome {
-  return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, now);
-}
-
-function vote(state: TriviaState, playerId: string, yes: boolean, now: number, id = `${playerId}-vote`): Outcome {
-  return decide(state, asPlayer(playerId), { id, type: 'room.rematch', data: { vote: yes } }, now);
-}
-
-function leave(state: TriviaState, playerId: string, now: number): Outcome {
-  return decide(state, asPlayer(playerId), { id: `${playerId}-leave`, type: 'room.leave', data: {} }, now);
-}
-
-function kick(state: TriviaState, playerId: string, now: number): Outcome {
-  return decide(state, HOST, { id: `kick-${playerId}`, type: 'room.kick', data: { playerId } }, now);
-}
-
-/** Runs `fn`, which must refuse, and returns the refusal's code and status. */
 function refusal(fn: () => unknown): { code: RoomErrorCode; status: number } {
   try {
     fn();

@@ -1,0 +1,82 @@
+// Builders for the rules' unit tests: a room in a known state, and commands to send it.
+import { RoomCommand } from '../src/trivia.rules';
+import { decide, gameStarted } from '../src/trivia.rules';
+import { Outcome, Question, Seat, Settings, TriviaState, Viewer } from '../src/trivia.types';
+
+// Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
+export const T0 = 1_700_000_000_000;
+
+export const SETTINGS: Settings = {
+  deckId: 'deck-1',
+  questionCount: 3,
+  secondsPerQuestion: 20,
+  revealSeconds: 4,
+  maxPlayers: 4,
+  minPlayers: 2,
+  rematchSeconds: 30,
+  expirySeconds: 300,
+};
+export const DURATION = SETTINGS.secondsPerQuestion * 1000;
+
+export const QUESTIONS: Question[] = [
+  { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
+  { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
+  { id: 13, text: 'Largest ocean?', choices: ['Pacific', 'Atlantic'], correct: 0 },
+];
+
+export const HOST: Viewer = { role: 'host' };
+export const SPECTATOR: Viewer = { role: 'spectator' };
+export const asPlayer = (id: string): Viewer => ({ role: 'player', playerId: id });
+
+export function seat(id: string, overrides: Partial<Seat> = {}): Seat {
+  return { id, name: `Name ${id}`, connected: true, score: 0, correct: 0, elapsedSum: 0, ...overrides };
+}
+
+/** A lobby with players p1..pn, all connected. */
+export function lobby(n = 3, settings: Partial<Settings> = {}): TriviaState {
+  return {
+    roomId: 'room-1',
+    code: 'ABCDEF',
+    hostName: 'Quizmaster',
+    phase: 'lobby',
+    settings: { ...SETTINGS, ...settings },
+    players: Array.from({ length: n }, (_, i) => seat(`p${i + 1}`)),
+    gamesPlayed: 0,
+    expiresAt: T0 + SETTINGS.expirySeconds * 1000,
+    playedQuestionIds: [],
+  };
+}
+
+export function startCommand(): RoomCommand {
+  return { id: 'h-start', type: 'room.start', data: {} };
+}
+
+/** Starts the game at `now` and opens question 0; `roster` overrides the one the start wrote. */
+export function startGame(state: TriviaState, now = T0, roster?: string[], questions: Question[] = QUESTIONS): Outcome {
+  const started = decide(state, HOST, startCommand(), now);
+  const write = started.writes[0];
+  if (write.kind !== 'startGame') throw new Error(`expected a startGame write, got ${write.kind}`);
+  return gameStarted(started.state, { gameId: 'game-1', gameNo: write.gameNo, questions, roster: roster ?? write.roster }, now);
+}
+
+export function inQuestion(n = 3, settings: Partial<Settings> = {}, questions: Question[] = QUESTIONS): TriviaState {
+  return startGame(lobby(n, settings), T0, undefined, questions).state;
+}
+
+export function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number, id = `${playerId}-q${question}`): Outcome {
+  return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, now);
+}
+
+export function vote(state: TriviaState, playerId: string, yes: boolean, now: number, id = `${playerId}-vote`): Outcome {
+  return decide(state, asPlayer(playerId), { id, type: 'room.rematch', data: { vote: yes } }, now);
+}
+
+export function leave(state: TriviaState, playerId: string, now: number): Outcome {
+  return decide(state, asPlayer(playerId), { id: `${playerId}-leave`, type: 'room.leave', data: {} }, now);
+}
+
+export function kick(state: TriviaState, playerId: string, now: number): Outcome {
+  return decide(state, HOST, { id: `kick-${playerId}`, type: 'room.kick', data: { playerId } }, now);
+}
+
+/** Runs `fn`, which must refuse, and returns the refusal's code and status. */
