@@ -29,8 +29,9 @@ import {
 } from '@app/trivia';
 import { CommitResult, RoomCommitter } from './room-committer';
 
+type CommandMessage = { kind: 'command'; viewer: Viewer; command: RoomCommand; arrival: Arrival; reply: (r: ReplyFrame) => void };
 type RoomMessage =
-  | { kind: 'command'; viewer: Viewer; command: RoomCommand; arrival: Arrival; reply: (r: ReplyFrame) => void }
+  | CommandMessage
   | { kind: 'join'; playerId: string; name: string; done: (err?: unknown) => void }
   | { kind: 'deadline' }
   | { kind: 'presence'; playerId: string }
@@ -75,6 +76,8 @@ export class TriviaRoom {
   private readonly mailbox: Mailbox<RoomMessage>;
   private readonly deadline: Deadline;
   private readonly replies = new ReplyMemory();
+  /** Letters already replied to: a reply is sent once, whatever happens after. */
+  private readonly answered = new WeakSet<Letter<CommandMessage>>();
   private idleTimer?: NodeJS.Timeout;
   private disposed = false;
 
@@ -206,7 +209,7 @@ export class TriviaRoom {
     const first = batch[0].message;
     switch (first.kind) {
       case 'command':
-        return this.handleCommands(batch as Letter<Extract<RoomMessage, { kind: 'command' }>>[]);
+        return this.handleCommandsSafely(batch as Letter<CommandMessage>[]);
       case 'join':
         return this.handleJoin(first);
       case 'deadline':
@@ -221,11 +224,21 @@ export class TriviaRoom {
     }
   }
 
+  /** Whatever goes wrong, every command in the batch still gets exactly one reply. */
+  private async handleCommandsSafely(batch: Letter<CommandMessage>[]): Promise<void> {
+    try {
+      await this.handleCommands(batch);
+    } catch (err) {
+      const refusal = this.unavailable(err, batch.map((l) => l.message.command.type).join(','));
+      for (const letter of batch) if (!this.answered.has(letter)) this.replyTo(letter, refusal, performance.now(), 0);
+    }
+  }
+
   /**
    * Commands that waited together: each is decided against the state its predecessors leave, all
    * their writes are committed in one statement, and only then does anyone hear of them.
    */
-  private async handleCommands(batch: Letter<Extract<RoomMessage, { kind: 'command' }>>[]): Promise<void> {
+  private async handleCommands(batch: Letter<CommandMessage>[]): Promise<void> {
     const startedAt = performance.now();
     let state = this.state;
     const decided: { letter: (typeof batch)[number]; outcome?: Outcome; error?: unknown }[] = [];
@@ -245,7 +258,7 @@ export class TriviaRoom {
     try {
       results = await this.commitAll(writes);
     } catch (err) {
-      const unavailable = this.unavailable(err);
+      const unavailable = this.unavailable(err, batch[0].message.command.type);
       for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
       return;
     }
@@ -332,7 +345,9 @@ export class TriviaRoom {
     this.scheduleIdle();
   }
 
-  private replyTo(letter: Letter<Extract<RoomMessage, { kind: 'command' }>>, result: unknown, startedAt: number, roundTrips: number): void {
+  private replyTo(letter: Letter<CommandMessage>, result: unknown, startedAt: number, roundTrips: number): void {
+    if (this.answered.has(letter)) return;
+    this.answered.add(letter);
     const m = letter.message;
     const reply =
       result instanceof RoomException ? errorReply(m.command.id, result) : okReply(m.command.id, result ?? {});
@@ -356,9 +371,9 @@ export class TriviaRoom {
     if (statusClass(status) === '5xx') this.deps.log('warn', 'command refused with 503', { room: this.code, command: type });
   }
 
-  private unavailable(err: unknown): RoomException {
+  private unavailable(err: unknown, command?: string): RoomException {
     if (!(err instanceof DatabaseUnavailableError)) {
-      this.deps.log('error', 'command failed unexpectedly', { room: this.code, error: err instanceof Error ? err.stack : String(err) });
+      this.deps.log('error', 'command failed unexpectedly', { room: this.code, command, error: err instanceof Error ? err.stack : String(err) });
     }
     return new RoomException(RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later');
   }
