@@ -108,6 +108,8 @@ describe('HTTP API', () => {
       expect(res.status).toBe(200);
       const builtin = res.body.decks.find((d: any) => d.builtin);
       expect(builtin.questions).toBeGreaterThanOrEqual(200);
+      const shapes = await queryDb(server, `SELECT jsonb_array_length(choices) AS n, count(*)::int AS questions, count(DISTINCT text)::int AS texts FROM questions WHERE deck_id = $1 GROUP BY 1`, [builtin.id]);
+      expect(shapes).toEqual([{ n: 4, questions: builtin.questions, texts: builtin.questions }]);
     });
 
     it('takes a custom deck and plays it', async () => {
