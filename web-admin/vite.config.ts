@@ -1,7 +1,32 @@
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig } from 'vitest/config'
 
-// https://vite.dev/config/
+// The game server serves the built console at /admin/ (one origin, so no CORS and the admin
+// token never leaves it). In `npm run dev` the API and stream are proxied to a running server.
+const apiTarget = process.env.ADMIN_API_TARGET ?? 'http://localhost:3000'
+
 export default defineConfig({
+  base: '/admin/',
   plugins: [react()],
+  server: {
+    proxy: { '/admin/api': { target: apiTarget, changeOrigin: true } },
+  },
+  build: {
+    outDir: 'dist',
+    // recharts is most of the bundle; a separate chunk lets the app code change without
+    // invalidating it in operators' caches.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'charts', test: /node_modules[\\/](recharts|d3-|victory-vendor|@reduxjs|immer|es-toolkit|decimal\.js-light|reselect|react-redux)/ }],
+        },
+      },
+    },
+  },
+  test: {
+    environment: 'happy-dom',
+    setupFiles: ['./src/testing/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
 })

@@ -1,0 +1,77 @@
+import { SignIn } from '../features/auth/components/sign-in'
+import { StreamDownBanner, StreamStatusPill } from '../features/live/components/stream-status'
+import { OverviewPage } from '../features/overview/components/overview-page'
+import { RoomDetailPage } from '../features/room-detail/components/room-detail-page'
+import { RoomsPage } from '../features/rooms/components/rooms-page'
+import { useLive } from '../lib/live-context'
+import { LiveProvider } from '../lib/live-provider'
+import { Link } from '../components/link'
+import { usePath } from '../lib/router'
+import { session, useSession } from '../lib/session'
+import { shortSha } from '../lib/format'
+
+/** Signed out: the token form. Signed in: the console over one admin stream for that token. */
+export function App() {
+  const { token } = useSession()
+  if (!token) return <SignIn />
+  // Keyed by token: a new token gets a new stream and forgets the old one's data.
+  return (
+    <LiveProvider key={token} token={token}>
+      <Shell />
+    </LiveProvider>
+  )
+}
+
+function Shell() {
+  const path = usePath()
+  const route = matchRoute(path)
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Trivia rooms <span className="brand-sub">operator console</span>
+        </Link>
+        <nav className="nav" aria-label="Views">
+          <Link to="/" className={route.view === 'overview' ? 'active' : undefined} aria-current={route.view === 'overview' ? 'page' : undefined}>
+            Overview
+          </Link>
+          <Link to="/rooms" className={route.view !== 'overview' ? 'active' : undefined} aria-current={route.view === 'rooms' ? 'page' : undefined}>
+            Rooms
+          </Link>
+        </nav>
+        <div className="spacer" />
+        <BuildTag />
+        <StreamStatusPill />
+        <button type="button" className="button ghost small" onClick={() => session.signOut()}>
+          Sign out
+        </button>
+      </header>
+      <StreamDownBanner />
+      <main className="content">
+        {route.view === 'overview' && <OverviewPage />}
+        {route.view === 'rooms' && <RoomsPage />}
+        {route.view === 'room' && <RoomDetailPage key={route.code} code={route.code} />}
+      </main>
+    </div>
+  )
+}
+
+function BuildTag() {
+  const build = useLive((s) => s.overview?.build)
+  if (!build) return null
+  return (
+    <span className="build-tag mono" title={`version ${build.version}, commit ${build.sha}`}>
+      {build.version} · {shortSha(build.sha)}
+    </span>
+  )
+}
+
+type Route = { readonly view: 'overview' } | { readonly view: 'rooms' } | { readonly view: 'room'; readonly code: string }
+
+function matchRoute(path: string): Route {
+  const parts = path.split('/').filter(Boolean)
+  if (parts[0] === 'rooms' && parts.length === 2) return { view: 'room', code: decodeURIComponent(parts[1]).toUpperCase() }
+  if (parts[0] === 'rooms' && parts.length === 1) return { view: 'rooms' }
+  return { view: 'overview' }
+}

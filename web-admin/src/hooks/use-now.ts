@@ -1,0 +1,14 @@
+import { useEffect, useState } from 'react'
+
+/**
+ * The local time, re-read every `everyMs`, for countdowns and "12 s ago". A display clock
+ * only: data still arrives by push.
+ */
+export function useNow(everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs)
+    return () => clearInterval(timer)
+  }, [everyMs])
+  return now
+}

@@ -1,0 +1,67 @@
+import type { ApiErrorBody } from './admin-types'
+import { session } from './session'
+
+/** Where the server answers the admin API: fixed by the server, wherever the console is served. */
+export const ADMIN_API = '/admin/api'
+
+/** A non-2xx answer from the admin API, with the server's error code when it sent one. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string | undefined
+
+  constructor(status: number, code: string | undefined, message: string) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+  }
+}
+
+export interface AdminRequest {
+  readonly method?: 'GET' | 'POST'
+  readonly body?: unknown
+  readonly signal?: AbortSignal
+  /** Overrides the session's token (the sign-in form checks a token before keeping it). */
+  readonly token?: string
+}
+
+/**
+ * One request to /admin/api with the bearer token. Resolves with the parsed JSON body, or
+ * undefined for 204. A 401 signs the session out, since every later request would fail too.
+ */
+export async function adminRequest<T>(path: string, request: AdminRequest = {}): Promise<T> {
+  const token = request.token ?? session.token
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (token) headers.authorization = `Bearer ${token}`
+  if (request.body !== undefined) headers['content-type'] = 'application/json'
+  const res = await fetch(`${ADMIN_API}${path}`, {
+    method: request.method ?? 'GET',
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    signal: request.signal,
+  })
+  const text = await res.text()
+  const body = parseJson(text)
+  if (!res.ok) {
+    const error = (body ?? {}) as ApiErrorBody
+    if (res.status === 401 && request.token === undefined) session.refuse()
+    throw new ApiError(res.status, error.code, error.message ?? `HTTP ${res.status}`)
+  }
+  return body as T
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A short line for an operator: "room_not_found (404)". */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.code ? `${error.code} (${error.status})` : error.message
+  if (error instanceof Error) return error.message
+  return String(error)
+}

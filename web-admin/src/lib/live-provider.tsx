@@ -1,0 +1,32 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { AdminStream, adminStreamUrl } from './admin-stream'
+import { ADMIN_API, adminRequest } from './api-client'
+import { LiveContext } from './live-context'
+import { LiveStore } from './live-store'
+
+export interface LiveProviderProps {
+  readonly token: string
+  readonly children: ReactNode
+  /** Tests pass a store over a fake stream. */
+  readonly store?: LiveStore
+}
+
+/** Opens the admin stream for the signed-in token and closes it on sign-out. */
+export function LiveProvider({ token, children, store: given }: LiveProviderProps) {
+  const [store] = useState(() => given ?? createLiveStore(token))
+  useEffect(() => {
+    store.start()
+    return () => store.stop()
+  }, [store])
+  return <LiveContext.Provider value={store}>{children}</LiveContext.Provider>
+}
+
+function createLiveStore(token: string): LiveStore {
+  const stream = new AdminStream({
+    url: (room) => adminStreamUrl(ADMIN_API, token, room),
+    // EventSource cannot tell a 401 from an outage. One plain request can: a 401 there signs
+    // the session out (see adminRequest); anything else is an outage and the stream retries.
+    onClosedByServer: () => void adminRequest('/overview').catch(() => undefined),
+  })
+  return new LiveStore(stream)
+}
