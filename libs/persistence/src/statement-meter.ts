@@ -14,7 +14,6 @@ export interface StatementObserver {
  */
 export class StatementMeter {
   private readonly observers = new Set<StatementObserver>();
-  private readonly totals = new Map<string, number>();
 
   observe(observer: StatementObserver): () => void {
     this.observers.add(observer);
@@ -22,7 +21,6 @@ export class StatementMeter {
   }
 
   roundTrip(statement: string): void {
-    this.totals.set(statement, (this.totals.get(statement) ?? 0) + 1);
     for (const o of this.observers) o.roundTrip?.(statement);
   }
 
@@ -32,11 +30,6 @@ export class StatementMeter {
 
   acquire(seconds: number): void {
     for (const o of this.observers) o.acquire?.(seconds);
-  }
-
-  /** Round trips since start, per statement. */
-  roundTrips(): ReadonlyMap<string, number> {
-    return this.totals;
   }
 
   /** Records the round trips made while it is open: `const log = meter.capture(); ...; log.stop()`. */

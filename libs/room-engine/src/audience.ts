@@ -24,10 +24,6 @@ export class Audience {
     return this.viewers.delete(viewer);
   }
 
-  has(viewer: Viewer): boolean {
-    return this.viewers.has(viewer);
-  }
-
   /** Sends the same event to everyone, serialized once. */
   broadcast(type: string, data: unknown): void {
     if (this.viewers.size === 0) return;
@@ -42,12 +38,6 @@ export class Audience {
   isConnected(playerId: string): boolean {
     for (const v of this.viewers) if (v.playerId === playerId) return true;
     return false;
-  }
-
-  countByRole(): Record<Role, number> {
-    const counts: Record<Role, number> = { host: 0, player: 0, spectator: 0 };
-    for (const v of this.viewers) counts[v.role]++;
-    return counts;
   }
 
   get size(): number {

@@ -29,8 +29,4 @@ export class Deadline {
     this.timer = undefined;
     this.at = undefined;
   }
-
-  get pendingAt(): number | undefined {
-    return this.at;
-  }
 }

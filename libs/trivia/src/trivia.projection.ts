@@ -1,6 +1,6 @@
 import { WireProfile } from '@app/protocol';
 import { publicSeat } from './trivia.rules';
-import { TriviaState, Viewer } from './trivia.types';
+import { Settings, TriviaState, Viewer } from './trivia.types';
 
 /**
  * The whole room as one viewer may see it (`room.state`). Before a question closes, nobody (host
@@ -8,7 +8,7 @@ import { TriviaState, Viewer } from './trivia.types';
  * `you`. Spectators see no choice at all before the reveal.
  */
 export function viewRoom(state: TriviaState, viewer: Viewer, wire: WireProfile, now: number): Record<string, unknown> {
-  const { settings, game } = state;
+  const { game } = state;
   const own = viewer.role === 'player' && viewer.playerId && game ? game.answers[viewer.playerId] : undefined;
   const view: Record<string, unknown> = {
     code: state.code,
@@ -24,14 +24,7 @@ export function viewRoom(state: TriviaState, viewer: Viewer, wire: WireProfile, 
     },
     host: { name: state.hostName },
     players: state.players.map(publicSeat),
-    settings: {
-      deckId: settings.deckId,
-      questionCount: settings.questionCount,
-      secondsPerQuestion: settings.secondsPerQuestion,
-      revealSeconds: settings.revealSeconds,
-      maxPlayers: settings.maxPlayers,
-      minPlayers: settings.minPlayers,
-    },
+    settings: publicSettings(state.settings),
     serverTime: now,
   };
   if (game && state.phase === 'question') {
@@ -61,4 +54,29 @@ export function viewRoom(state: TriviaState, viewer: Viewer, wire: WireProfile, 
     }
   }
   return view;
+}
+
+/** The room as anyone may see it without a seat (`GET /api/rooms/{code}`): no question text. */
+export function publicSummary(state: TriviaState): Record<string, unknown> {
+  const game = state.game;
+  return {
+    code: state.code,
+    phase: state.phase,
+    host: { name: state.hostName },
+    players: state.players.map(publicSeat),
+    settings: publicSettings(state.settings),
+    ...(game && (state.phase === 'question' || state.phase === 'reveal') ? { question: { index: game.index, total: game.questions.length } } : {}),
+  };
+}
+
+/** The settings a client is shown; the clock's internals (rematch window, expiry) stay inside. */
+function publicSettings(settings: Settings): Record<string, unknown> {
+  return {
+    deckId: settings.deckId,
+    questionCount: settings.questionCount,
+    secondsPerQuestion: settings.secondsPerQuestion,
+    revealSeconds: settings.revealSeconds,
+    maxPlayers: settings.maxPlayers,
+    minPlayers: settings.minPlayers,
+  };
 }

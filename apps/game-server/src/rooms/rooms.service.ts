@@ -4,7 +4,7 @@ import { ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } fro
 import { BUILTIN_DECK_ID, RoomChange, RoomRepository } from '@app/persistence';
 import { CloseCode, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, RoomRegistry, Viewer } from '@app/room-engine';
-import { publicSeat } from '@app/trivia';
+import { publicSummary } from '@app/trivia';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
@@ -80,23 +80,7 @@ export class RoomsService implements RoomDirectory {
   }
 
   async summary(rawCode: string): Promise<Record<string, unknown>> {
-    const room = await this.require(rawCode);
-    const s = room.snapshot;
-    return {
-      code: s.code,
-      phase: s.phase,
-      host: { name: s.hostName },
-      players: s.players.map(publicSeat),
-      settings: {
-        deckId: s.settings.deckId,
-        questionCount: s.settings.questionCount,
-        secondsPerQuestion: s.settings.secondsPerQuestion,
-        revealSeconds: s.settings.revealSeconds,
-        maxPlayers: s.settings.maxPlayers,
-        minPlayers: s.settings.minPlayers,
-      },
-      ...(s.game && (s.phase === 'question' || s.phase === 'reveal') ? { question: { index: s.game.index, total: s.game.questions.length } } : {}),
-    };
+    return publicSummary((await this.require(rawCode)).snapshot);
   }
 
   /**

@@ -416,8 +416,4 @@ export class TriviaRoom {
     }
     this.deps.onDispose(this);
   }
-
-  get isDisposed(): boolean {
-    return this.disposed;
-  }
 }
