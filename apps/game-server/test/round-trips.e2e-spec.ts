@@ -2,7 +2,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, seatRoom, sleep } from './support';
+import { closeAll, queryDb, seatRoom, sleep } from './support';
 
 /**
  * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is
@@ -38,6 +38,24 @@ describe('round-trip budget', () => {
     });
     expect(trips).toEqual(['AnswerRepository.recordAnswers']);
     closeAll(room);
+  });
+
+  it('answers of different rooms committing in the same turn share one statement', async () => {
+    const rooms = [await seatRoom(server, ['Ann', 'Bob']), await seatRoom(server, ['Cy', 'Dee'])];
+    for (const room of rooms) {
+      await room.host.send('room.start');
+      await room.host.nextEvent('question.open');
+    }
+    const trips = await counted(async () => {
+      const replies = await Promise.all(rooms.flatMap((room) => room.players.map((p) => p.send('room.answer', { question: 0, choice: 0 }))));
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    });
+    expect(trips).toEqual(['AnswerRepository.recordAnswers']);
+    for (const room of rooms) {
+      const rows = await queryDb(server, 'SELECT count(*)::int AS n FROM answers a JOIN games g ON g.id = a.game_id WHERE g.room_id = $1', [room.roomId]);
+      expect(rows).toEqual([{ n: 2 }]);
+      closeAll(room);
+    }
   });
 
   it('closing a question and opening the next cost nothing; finishing the game costs one', async () => {

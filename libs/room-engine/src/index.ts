@@ -5,3 +5,4 @@ export * from './audience';
 export * from './reply-memory';
 export * from './room-registry';
 export * from './room-stats';
+export * from './turn-batcher';

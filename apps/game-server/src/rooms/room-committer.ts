@@ -1,4 +1,5 @@
-import { AnswerRepository, GameRepository, PlayerRepository, RematchRepository, RoomRepository, StartedGame } from '@app/persistence';
+import { AnswerRepository, GameAnswerRow, GameRepository, PlayerRepository, RematchRepository, RoomRepository, StartedGame } from '@app/persistence';
+import { TurnBatcher } from '@app/room-engine';
 import { Write } from '@app/trivia';
 
 export interface Repositories {
@@ -12,9 +13,17 @@ export interface Repositories {
 /** What a committed write hands back to the rules (only a started game carries data). */
 export type CommitResult = { kind: 'startGame'; started: StartedGame | null } | { kind: 'done' };
 
-/** Turns each of the rules' writes into exactly one repository call: one statement, one round trip. */
+/**
+ * Turns each of the rules' writes into exactly one repository call: one statement, one round
+ * trip. Answers are the busiest write, so the answers of every room that commits in the same
+ * turn share one insert (still one round trip on each room's path).
+ */
 export class RoomCommitter {
-  constructor(private readonly repos: Repositories) {}
+  private readonly answers: TurnBatcher<GameAnswerRow>;
+
+  constructor(private readonly repos: Repositories) {
+    this.answers = new TurnBatcher((rows) => repos.answers.recordAnswers(rows));
+  }
 
   async commit(write: Write): Promise<CommitResult> {
     switch (write.kind) {
@@ -24,7 +33,7 @@ export class RoomCommitter {
       case 'startGame':
         return { kind: 'startGame', started: await this.repos.games.startGame(write) };
       case 'recordAnswers':
-        await this.repos.answers.recordAnswers(write.gameId, write.answers);
+        await this.answers.submit(write.answers.map((a) => ({ ...a, gameId: write.gameId })));
         return { kind: 'done' };
       case 'finishGame':
         await this.repos.games.finishGame(

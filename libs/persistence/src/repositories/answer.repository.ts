@@ -10,19 +10,23 @@ export interface AnswerRow {
   readonly commandId: string;
 }
 
+export interface GameAnswerRow extends AnswerRow {
+  readonly gameId: string;
+}
+
 export class AnswerRepository {
   constructor(private readonly db: Database) {}
 
-  /** Every answer that waited in the mailbox together, in one insert. */
-  async recordAnswers(gameId: string, answers: readonly AnswerRow[]): Promise<void> {
+  /** Answers of any number of games in one insert: a room's batch, or several rooms' at once. */
+  async recordAnswers(answers: readonly GameAnswerRow[]): Promise<void> {
     await this.db.run(
       'AnswerRepository.recordAnswers',
       `INSERT INTO answers (game_id, question_index, player_id, choice, elapsed_ms, correct, points, command_id)
-       SELECT $1, a.question, a."playerId", a.choice, a."elapsedMs", a.correct, a.points, a."commandId"
-       FROM jsonb_to_recordset($2::jsonb)
-            AS a(question int, "playerId" uuid, choice int, "elapsedMs" int, correct boolean, points int, "commandId" text)
+       SELECT a."gameId", a.question, a."playerId", a.choice, a."elapsedMs", a.correct, a.points, a."commandId"
+       FROM jsonb_to_recordset($1::jsonb)
+            AS a("gameId" uuid, question int, "playerId" uuid, choice int, "elapsedMs" int, correct boolean, points int, "commandId" text)
        ON CONFLICT DO NOTHING`,
-      [gameId, JSON.stringify(answers)],
+      [JSON.stringify(answers)],
     );
   }
 }
