@@ -2,3 +2,8 @@ export * from './game-client';
 export * from './http-api';
 export * from './delay-proxy';
 export * from './metrics-snapshot';
+export * from './bots/command-record';
+export * from './bots/human-pause';
+export * from './bots/bot-socket';
+export * from './bots/timed-http';
+export * from './bots/trivia-room.bot';

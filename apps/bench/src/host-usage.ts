@@ -1,0 +1,140 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+
+/**
+ * Where the machine's CPU went during a run (the bench, the server, PostgreSQL and the proxy
+ * share it), and how late the bench's own event loop ran: both are confounds of client timings.
+ */
+let ticks: number | undefined;
+function clockTicks(): number {
+  if (ticks === undefined) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+interface Stat {
+  readonly ppid: number;
+  /** utime + stime of the process itself, and of its reaped children. */
+  readonly own: number;
+  readonly reaped: number;
+}
+
+function readStat(pid: number): Stat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of `pid`, plus its live and reaped children when asked (PostgreSQL's backends). */
+export function cpuSeconds(pid: number, withChildren = false): number | undefined {
+  const stat = readStat(pid);
+  if (!stat) return undefined;
+  let total = stat.own + (withChildren ? stat.reaped : 0);
+  if (withChildren) {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const child = readStat(Number(name));
+      if (child && child.ppid === pid) total += child.own;
+    }
+  }
+  return total / clockTicks();
+}
+
+// The monitor's samples include its own sampling interval; the delay is what lies beyond it.
+const LOOP_RESOLUTION_MS = 10;
+
+export interface UsageReading {
+  readonly wallSeconds: number;
+  /** Percent of one core over the interval. */
+  readonly cpuPercent: Record<string, number | undefined>;
+  readonly loadAverage: readonly number[];
+  /** The bench's event-loop delay in ms. */
+  readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
+}
+
+export interface UsageTargets {
+  readonly server?: number;
+  readonly postgres?: number;
+  readonly proxy?: number;
+}
+
+export class UsageMeter {
+  private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  private started = 0;
+  private before: Record<string, number | undefined> = {};
+
+  constructor(private readonly targets: UsageTargets) {}
+
+  start(): void {
+    this.started = performance.now();
+    this.before = this.sample();
+    this.loop.reset();
+    this.loop.enable();
+  }
+
+  /** The interval since start (the meter keeps running until `stop`). */
+  read(): UsageReading {
+    const wallSeconds = (performance.now() - this.started) / 1000;
+    const now = this.sample();
+    const cpuPercent: Record<string, number | undefined> = {};
+    for (const key of Object.keys(now)) {
+      const a = this.before[key];
+      const b = now[key];
+      cpuPercent[key] = a === undefined || b === undefined || wallSeconds <= 0 ? undefined : ((b - a) / wallSeconds) * 100;
+    }
+    const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+    return {
+      wallSeconds,
+      cpuPercent,
+      loadAverage: loadAverage(),
+      loopDelay: { p50: ms(this.loop.percentile(50)), p99: ms(this.loop.percentile(99)), max: ms(this.loop.max) },
+    };
+  }
+
+  stop(): UsageReading {
+    const reading = this.read();
+    this.loop.disable();
+    return reading;
+  }
+
+  private sample(): Record<string, number | undefined> {
+    const usage = process.cpuUsage();
+    return {
+      // Every process on the machine, so that other people's work shows up as a confound.
+      machine: machineBusySeconds(),
+      bench: (usage.user + usage.system) / 1e6,
+      server: this.targets.server ? cpuSeconds(this.targets.server) : undefined,
+      postgres: this.targets.postgres ? cpuSeconds(this.targets.postgres, true) : undefined,
+      proxy: this.targets.proxy ? cpuSeconds(this.targets.proxy) : undefined,
+    };
+  }
+}
+
+/** CPU seconds the whole machine spent busy (all cores), from /proc/stat. */
+function machineBusySeconds(): number | undefined {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = f;
+    return (user + nice + system + irq + softirq + (steal ?? 0)) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+function loadAverage(): number[] {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  } catch {
+    return [];
+  }
+}

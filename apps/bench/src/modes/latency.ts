@@ -1,0 +1,99 @@
+import { GameReport, playTriviaRoom } from '@app/bot-kit';
+import { Options } from '../cli';
+import { clientRows, rttOf, serverMean } from '../report';
+import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { gamesReport } from './games-report';
+
+/**
+ * Games one after another, one room live at a time: the latency of each command with nothing
+ * else going on, at the database distance of the run.
+ */
+export function latencyMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
+  const bots = botSettings(o, { seats: 3, questions: 10, secondsPerQuestion: 20, revealSeconds: 1, pingSeconds: 15 });
+  const gameCount = o.number('games', 5, 1, 1000);
+  const title = o.string('title', `Latency: ${gameCount} games of ${bots.seats} seats, ${bots.questions} questions, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`);
+  const plots = !o.flag('no-plots');
+  o.assertAllUsed();
+  return (run, command) => runLatency(run, command, { bots, gameCount, title, plots });
+}
+
+async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings; gameCount: number; title: string; plots: boolean }): Promise<void> {
+  const { bots, gameCount, title, plots } = p;
+
+  await run.startServer();
+  const distances = await run.distances();
+  const meter = run.usageMeter();
+  const before = await run.snapshot('before').catch(() => undefined);
+  meter.start();
+  const random = seededRandom(bots.seed);
+  const games: GameReport[] = [];
+  const roomErrors: string[] = [];
+  for (let g = 1; g <= gameCount && !run.signal.aborted; g++) {
+    log(`game ${g} of ${gameCount}`);
+    run.setTag('game', g);
+    const room = await playTriviaRoom({
+      baseUrl: run.baseUrl,
+      seats: bots.seats,
+      questionCount: bots.questions,
+      secondsPerQuestion: bots.secondsPerQuestion,
+      revealSeconds: bots.revealSeconds,
+      pause: bots.pause,
+      commandTimeoutMs: bots.commandTimeoutMs,
+      keepAliveMs: bots.keepAliveMs,
+      record: run.record,
+      random,
+      signal: run.signal,
+    });
+    games.push(...room.games);
+    if (room.error) {
+      roomErrors.push(room.error);
+      log(`game ${g} failed: ${room.error}`);
+    }
+  }
+  run.setTag('game', undefined);
+  const usage = meter.stop();
+  const after = await run.snapshot('after').catch(() => undefined);
+  const figures = BenchRun.delta(before, after);
+  const finishedAt = new Date();
+
+  const { markdown, svgs } = gamesReport({
+    run,
+    title,
+    command,
+    intro: [
+      `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`latency\`: ${gameCount} game(s) one after another, each in a fresh room of ${bots.seats} player seat(s) and a host, ${bots.questions} question(s) each.`,
+    ],
+    distances,
+    records: run.records,
+    games,
+    roomErrors,
+    figures,
+    usage,
+    bots,
+    load: 'One room live at a time: no concurrency between rooms, so nothing here says how the service behaves with many rooms (see the ladder).',
+    plots,
+  });
+  for (const svg of svgs) run.writeFile(svg.name, svg.content);
+  run.writeFile('report.md', markdown);
+  const answers = clientRows(run.records).find((r) => r.type === 'room.answer');
+  run.writeFile(
+    'summary.json',
+    JSON.stringify(
+      {
+        mode: 'latency',
+        command,
+        startedAt: run.startedAt,
+        finishedAt,
+        dbDelayMs: run.db?.delayMs ?? null,
+        build: distances.health ? { version: distances.health.version, sha: distances.health.sha } : null,
+        rttMs: rttOf(distances) ?? null,
+        answer: { client: answers?.summary ?? null, serverMeanMs: serverMean(figures.delta, 'room.answer').meanMs ?? null },
+        rematchSpreadMs: games.map((g) => g.rematch.replySpreadMs),
+        timeouts: run.records.filter((r) => r.timedOut).length,
+        serverRefused: figures.refused ?? null,
+      },
+      null,
+      2,
+    ),
+  );
+}

@@ -1,0 +1,278 @@
+import { setMaxListeners } from 'node:events';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, WriteStream, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { join, relative, resolve } from 'node:path';
+import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink } from '@app/bot-kit';
+import { Options, parseEnvList, splitWords, UsageError } from './cli';
+import { UsageMeter } from './host-usage';
+import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
+import { MetricsDelta } from './stats';
+import { measureDistances, Distances } from './yardstick';
+
+/** Where the server is and how the bench reaches it. */
+export interface TargetSettings {
+  /** Measure this running server instead of starting one. */
+  readonly url?: string;
+  /** With --url: the database for the yardstick. */
+  readonly databaseUrl?: string;
+  readonly dbDelayMs: number;
+  readonly serverCommand: string[];
+  readonly serverEnv: Record<string, string>;
+  readonly pgFast: boolean;
+}
+
+export interface BotSettings {
+  readonly seats: number;
+  readonly questions: number;
+  readonly secondsPerQuestion: number;
+  readonly revealSeconds: number;
+  readonly pause: HumanPause;
+  readonly keepAliveMs: number;
+  readonly commandTimeoutMs: number;
+  readonly seed: number;
+}
+
+export function targetSettings(o: Options, cwd: string): TargetSettings {
+  const url = o.string('url');
+  const dbDelayMs = o.number('db-delay-ms', 0, 0, 10_000);
+  if (url && dbDelayMs > 0) throw new UsageError('--db-delay-ms needs the bench to start the server; it cannot be combined with --url');
+  const serverEnv = parseEnvList(o.string('server-env'));
+  const poolMax = o.string('pool-max');
+  if (poolMax) serverEnv.DB_POOL_MAX = poolMax;
+  const cmd = o.string('server-cmd');
+  return {
+    url: url?.replace(/\/$/, ''),
+    databaseUrl: o.string('database-url'),
+    dbDelayMs,
+    serverCommand: cmd ? splitWords(cmd) : defaultServerCommand(cwd),
+    serverEnv,
+    pgFast: o.flag('pg-fast'),
+  };
+}
+
+export function botSettings(
+  o: Options,
+  d: { seats: number; questions: number; secondsPerQuestion: number; revealSeconds: number; pingSeconds: number },
+): BotSettings {
+  return {
+    seats: o.number('seats', d.seats, 1, 100),
+    questions: o.number('questions', d.questions, 1, 50),
+    secondsPerQuestion: o.number('seconds-per-question', d.secondsPerQuestion, 0.2, 300),
+    revealSeconds: o.number('reveal-seconds', d.revealSeconds, 0, 60),
+    pause: { baseMs: o.number('pause-ms', HUMAN_PAUSE.baseMs, 0, 60_000), spreadMs: o.number('pause-spread-ms', HUMAN_PAUSE.spreadMs, 0, 60_000) },
+    keepAliveMs: o.number('ping-seconds', d.pingSeconds, 0, 3600) * 1000,
+    commandTimeoutMs: o.number('command-timeout-ms', 10_000, 100, 600_000),
+    seed: o.number('seed', 1, 0, 2 ** 31),
+  };
+}
+
+/** A small seeded generator (mulberry32), so pauses and choices can be repeated. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One bench run: its output folder, the JSONL of records, the database and server it started
+ * (or the URL it was given), and the cleanup of all of it, also on Ctrl-C.
+ */
+export class BenchRun {
+  readonly records: CommandRecord[] = [];
+  readonly abort = new AbortController();
+  readonly startedAt = new Date();
+  readonly workDir: string;
+  db?: DatabaseSide;
+  server?: ServerSide;
+  /** How the server's build compares with its sources (when the bench starts a built script). */
+  build?: BuildFreshness;
+  private readonly jsonl: Writable;
+  private readonly file: WriteStream;
+  /** The JSONL's file name in the output folder. */
+  readonly recordsFile: string;
+  private closed = false;
+  private servers = 0;
+  private readonly tags: Record<string, string | number> = {};
+
+  constructor(
+    readonly out: string,
+    readonly target: TargetSettings,
+    readonly cwd: string,
+    gzipRecords = false,
+  ) {
+    mkdirSync(out, { recursive: true });
+    // A ladder makes hundreds of thousands of records: gzip keeps a committed report small.
+    this.recordsFile = gzipRecords ? 'records.jsonl.gz' : 'records.jsonl';
+    this.file = createWriteStream(join(out, this.recordsFile));
+    if (gzipRecords) {
+      const gz = createGzip();
+      gz.pipe(this.file);
+      this.jsonl = gz;
+    } else {
+      this.jsonl = this.file;
+    }
+    this.workDir = mkdtempSync(join(tmpdir(), 'game-bench-'));
+    // Every room and every bot's pause listens for the end of the run.
+    setMaxListeners(0, this.abort.signal);
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get baseUrl(): string {
+    const url = this.target.url ?? this.server?.url;
+    if (!url) throw new Error('no server: start one first');
+    return url;
+  }
+
+  /** Tags added to every record from now on (rung, arm...). */
+  setTag(name: string, value: string | number | undefined): void {
+    if (value === undefined) delete this.tags[name];
+    else this.tags[name] = value;
+  }
+
+  /** Where records go: memory (for the report) and one JSON line each. */
+  readonly record: RecordSink = (r) => {
+    const line: CommandRecord = {
+      ...r,
+      sentAt: Math.round(r.sentAt * 1000) / 1000,
+      ms: Math.round(r.ms * 1000) / 1000,
+      ...this.tags,
+    };
+    this.records.push(line);
+    if (!this.closed) this.jsonl.write(JSON.stringify(line) + '\n');
+  };
+
+  /** Starts PostgreSQL and the proxy unless a URL was given. */
+  async startDatabase(): Promise<void> {
+    if (this.target.url) return;
+    log(`starting PostgreSQL${this.target.dbDelayMs ? ` behind a ${this.target.dbDelayMs} ms delay proxy (each way)` : ''} in ${this.workDir}`);
+    this.db = await startDatabase({ workDir: this.workDir, delayMs: this.target.dbDelayMs, fast: this.target.pgFast });
+  }
+
+  /** Starts (or restarts) the server on the run's database. */
+  async startServer(command = this.target.serverCommand, env: Record<string, string> = this.target.serverEnv): Promise<ServerSide | undefined> {
+    if (this.target.url) return undefined;
+    if (!this.db) await this.startDatabase();
+    await this.stopServer();
+    const n = ++this.servers;
+    const script = command.find((c) => c.endsWith('.js'));
+    this.build = script ? buildFreshness(this.cwd, script) : undefined;
+    if (this.build?.stale) {
+      log(
+        `warning: the server build (${this.build.builtAt.toISOString()}) is older than ${this.build.newestSource!.file} (${this.build.newestSource!.at.toISOString()}); rebuild it (npx nest build game-server) or the report measures old code under a new sha`,
+      );
+    }
+    log(`starting the server: ${command.map((c) => (c === process.execPath ? 'node' : relative(this.cwd, c).startsWith('..') ? c : relative(this.cwd, c))).join(' ')}${Object.keys(env).length ? ` with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+    this.server = await startServer({
+      command,
+      cwd: this.cwd,
+      databaseUrl: this.db!.serverUrl,
+      dataDir: join(this.workDir, 'server'),
+      env,
+      logFile: join(this.out, n === 1 ? 'server.log' : `server-${n}.log`),
+    });
+    this.db!.watch(this.server.pid);
+    log(`server up at ${this.server.url} (pid ${this.server.pid})`);
+    return this.server;
+  }
+
+  async stopServer(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    await s.stop();
+  }
+
+  /** Build, yardstick, TCP connects, client hop. */
+  async distances(): Promise<Distances> {
+    const yardstick = this.db
+      ? { databaseUrl: this.db.serverUrl, path: this.db.delayMs > 0 ? `through the ${this.db.delayMs} ms delay proxy, as the server's queries go` : 'direct over loopback, as the server\'s queries go' }
+      : this.target.databaseUrl
+        ? { databaseUrl: this.target.databaseUrl, path: 'to --database-url from the bench (assumed to be the path the server uses)' }
+        : { path: '', skipped: 'skipped: --url was given without --database-url' };
+    log('measuring the distances (build, 20 x select 1, TCP connects, WebSocket pings)');
+    return measureDistances(this.baseUrl, yardstick);
+  }
+
+  usageMeter(): UsageMeter {
+    return new UsageMeter({ server: this.server?.pid, postgres: this.db?.postmasterPid, proxy: this.db && this.db.delayMs > 0 ? this.db.helperPid : undefined });
+  }
+
+  /** A /metrics snapshot; with a name, its text is kept as metrics/<name>.prom so the server figures can be checked. */
+  async snapshot(name?: string, baseUrl = this.baseUrl): Promise<MetricsSnapshot> {
+    const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(30_000) });
+    if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+    const text = await res.text();
+    if (name) {
+      mkdirSync(join(this.out, 'metrics'), { recursive: true });
+      writeFileSync(join(this.out, 'metrics', `${name}.prom`), text);
+    }
+    return new MetricsSnapshot(text);
+  }
+
+  /** The difference, or why it is refused. */
+  static delta(before: MetricsSnapshot | undefined, after: MetricsSnapshot | undefined): { delta?: MetricsDelta; refused?: string } {
+    if (!before || !after) return { refused: 'a /metrics snapshot could not be taken' };
+    try {
+      return { delta: MetricsDelta.between(before, after) };
+    } catch (err) {
+      return { refused: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  writeFile(name: string, content: string): void {
+    writeFileSync(join(this.out, name), content);
+  }
+
+  /** Stops everything the run started and removes its temporary files. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const flushed = new Promise<void>((r) => this.file.once('close', () => r()));
+    this.jsonl.end();
+    await flushed;
+    try {
+      await this.stopServer();
+    } finally {
+      await this.db?.stop();
+      rmSync(this.workDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Facts about the machine for the confounds. */
+  static machine(): string {
+    const c = cpus();
+    return `${c.length} CPU core(s) (${c[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB memory, Node.js ${process.version}`;
+  }
+
+  /** The file system the temporary database lives on. */
+  static fsOf(path: string): string {
+    try {
+      const mounts = readFileSync('/proc/mounts', 'utf8')
+        .split('\n')
+        .map((l) => l.split(' '))
+        .filter((f) => f.length > 2 && resolve(path).startsWith(f[1]))
+        .sort((a, b) => b[1].length - a[1].length);
+      return mounts[0] ? `${mounts[0][2]} (mounted at ${mounts[0][1]})` : 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  }
+}
+
+export function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+export function defaultOut(cwd: string, mode: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  return resolve(cwd, 'bench', 'runs', `${mode}-${stamp}`);
+}

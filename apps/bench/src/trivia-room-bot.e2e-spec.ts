@@ -1,0 +1,90 @@
+import { CommandRecord, playTriviaRoom } from '@app/bot-kit';
+import { RunningServer } from '../../game-server/src/server';
+import { startTestServer } from '../../../test/support/test-server';
+
+describe('playTriviaRoom against a real server', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('plays a game, votes together, leaves one by one, and records every command', async () => {
+    const records: CommandRecord[] = [];
+    const log = server.runtime.meter.capture();
+    const room = await playTriviaRoom({
+      baseUrl: server.url,
+      seats: 3,
+      questionCount: 2,
+      secondsPerQuestion: 5,
+      revealSeconds: 0,
+      pause: { baseMs: 10, spreadMs: 40 },
+      record: (r) => records.push(r),
+    });
+    log.stop();
+    expect(room.error).toBeUndefined();
+    expect(room.games).toHaveLength(1);
+    const count = (type: string) => records.filter((r) => r.type === type).length;
+    expect(count('http POST /api/rooms')).toBe(1);
+    expect(count('http POST /api/rooms/:code/players')).toBe(3);
+    expect(count('ws.connect')).toBe(4);
+    expect(count('room.start')).toBe(1);
+    expect(count('room.answer')).toBe(6);
+    expect(count('room.rematch')).toBe(3);
+    expect(count('room.leave')).toBe(3);
+    expect(count('http DELETE /api/rooms/:code')).toBe(1);
+    for (const r of records) {
+      expect(r.timedOut).toBe(false);
+      expect(r.status).toBeGreaterThanOrEqual(101);
+      expect(r.status).toBeLessThan(300);
+      expect(r.ms).toBeGreaterThanOrEqual(0);
+      expect(r.room).toBe(room.room);
+    }
+    // The votes went out in one turn and were answered together.
+    const { rematch } = room.games[0];
+    expect(rematch.statuses).toEqual([200, 200, 200]);
+    expect(rematch.sendSpreadMs).toBeLessThan(5);
+    expect(rematch.replySpreadMs).not.toBeNull();
+    expect(rematch.accepted).toBe(true);
+    // The seats left in order, each after the previous one's reply.
+    const leaves = records.filter((r) => r.type === 'room.leave');
+    expect(leaves.map((r) => r.seat)).toEqual([1, 2, 3]);
+    for (let i = 1; i < leaves.length; i++) expect(leaves[i].sentAt).toBeGreaterThanOrEqual(leaves[i - 1].sentAt + leaves[i - 1].ms);
+  });
+
+  it('plays the rematch in the same room when asked, and reports each game', async () => {
+    const games: number[] = [];
+    const room = await playTriviaRoom({
+      baseUrl: server.url,
+      seats: 2,
+      questionCount: 1,
+      secondsPerQuestion: 5,
+      revealSeconds: 0,
+      pause: { baseMs: 0, spreadMs: 20 },
+      anotherGame: (played) => played < 2,
+      onGame: (g) => games.push(g.game),
+    });
+    expect(room.error).toBeUndefined();
+    expect(games).toEqual([1, 2]);
+  });
+
+  it('stops at once when aborted, without calling it an error', async () => {
+    const abort = new AbortController();
+    const playing = playTriviaRoom({
+      baseUrl: server.url,
+      seats: 2,
+      questionCount: 5,
+      secondsPerQuestion: 5,
+      revealSeconds: 0,
+      pause: { baseMs: 1000, spreadMs: 0 },
+      signal: abort.signal,
+      onSeated: () => setTimeout(() => abort.abort(), 100),
+    });
+    const room = await playing;
+    expect(room.aborted).toBe(true);
+    expect(room.error).toBeUndefined();
+  });
+});
