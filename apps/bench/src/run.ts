@@ -4,7 +4,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { join, relative, resolve } from 'node:path';
-import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink } from '@app/bot-kit';
+import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, TriviaRoomBotOptions } from '@app/bot-kit';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
 import { UsageMeter } from './host-usage';
 import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
@@ -69,6 +69,21 @@ export function botSettings(
 }
 
 /** A small seeded generator (mulberry32), so pauses and choices can be repeated. */
+/** What every mode hands each room's bots from the settings it read. */
+export function roomBotOptions(
+  bots: BotSettings,
+): Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs' | 'keepAliveMs'> {
+  return {
+    seats: bots.seats,
+    questionCount: bots.questions,
+    secondsPerQuestion: bots.secondsPerQuestion,
+    revealSeconds: bots.revealSeconds,
+    pause: bots.pause,
+    commandTimeoutMs: bots.commandTimeoutMs,
+    keepAliveMs: bots.keepAliveMs,
+  };
+}
+
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

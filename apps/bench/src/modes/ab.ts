@@ -20,7 +20,7 @@ import {
   table,
   typeOrder,
 } from '../report';
-import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { readHealth } from '../yardstick';
 import { MetricsDelta, summarize } from '../stats';
 import { standardConfounds } from './games-report';
@@ -119,13 +119,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
       for (let g = 1; g <= s.games && !run.signal.aborted; g++) {
         const room = await playTriviaRoom({
           baseUrl,
-          seats: bots.seats,
-          questionCount: bots.questions,
-          secondsPerQuestion: bots.secondsPerQuestion,
-          revealSeconds: bots.revealSeconds,
-          pause: bots.pause,
-          commandTimeoutMs: bots.commandTimeoutMs,
-          keepAliveMs: bots.keepAliveMs,
+          ...roomBotOptions(bots),
           record: run.record,
           random,
           signal: run.signal,

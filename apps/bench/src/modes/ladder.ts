@@ -26,7 +26,7 @@ import {
   table,
   usageText,
 } from '../report';
-import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { MetricsDelta, summarize, Summary } from '../stats';
 import { standardConfounds } from './games-report';
 
@@ -125,13 +125,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     let wasSeated = false;
     const p = playTriviaRoom({
       baseUrl: run.baseUrl,
-      seats: bots.seats,
-      questionCount: bots.questions,
-      secondsPerQuestion: bots.secondsPerQuestion,
-      revealSeconds: bots.revealSeconds,
-      pause: bots.pause,
-      commandTimeoutMs: bots.commandTimeoutMs,
-      keepAliveMs: bots.keepAliveMs,
+      ...roomBotOptions(bots),
       record: run.record,
       random,
       signal: stopRooms.signal,

@@ -1,7 +1,7 @@
 import { GameReport, playTriviaRoom } from '@app/bot-kit';
 import { Options } from '../cli';
 import { clientRows, rttOf, serverMean } from '../report';
-import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { gamesReport } from './games-report';
 
 /**
@@ -33,13 +33,7 @@ async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings
     run.setTag('game', g);
     const room = await playTriviaRoom({
       baseUrl: run.baseUrl,
-      seats: bots.seats,
-      questionCount: bots.questions,
-      secondsPerQuestion: bots.secondsPerQuestion,
-      revealSeconds: bots.revealSeconds,
-      pause: bots.pause,
-      commandTimeoutMs: bots.commandTimeoutMs,
-      keepAliveMs: bots.keepAliveMs,
+      ...roomBotOptions(bots),
       record: run.record,
       random,
       signal: run.signal,

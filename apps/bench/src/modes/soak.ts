@@ -3,7 +3,7 @@ import { epochMs, GameReport, playTriviaRoom, sleep } from '@app/bot-kit';
 import { Options } from '../cli';
 import { linePlot, stackPlots } from '../plot-svg';
 import { clientRows, fmtMs, fmtNum, isError, latencies, rttOf, serverMean, table } from '../report';
-import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { summarize } from '../stats';
 import { gamesReport, Svg } from './games-report';
 
@@ -69,13 +69,7 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
     while (!ending.signal.aborted) {
       const room = await playTriviaRoom({
         baseUrl: run.baseUrl,
-        seats: bots.seats,
-        questionCount: bots.questions,
-        secondsPerQuestion: bots.secondsPerQuestion,
-        revealSeconds: bots.revealSeconds,
-        pause: bots.pause,
-        commandTimeoutMs: bots.commandTimeoutMs,
-        keepAliveMs: bots.keepAliveMs,
+        ...roomBotOptions(bots),
         record: run.record,
         random,
         signal: drop.signal,
