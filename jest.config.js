@@ -17,7 +17,8 @@ module.exports = {
     ],
   },
   moduleNameMapper: {
-    '^@app/(protocol|room-engine|trivia|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
+    '^@app/(protocol|room-engine|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
+    '^@app/games/(trivia)$': '<rootDir>/libs/games/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',

@@ -1,7 +1,8 @@
 import { InitialSchema1764489600000 } from './1764489600000-initial-schema';
 import { BuiltinDeck1764489600001 } from './1764489600001-builtin-deck';
+import { RoomRecovery1764576000000 } from './1764576000000-room-recovery';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
-/** Every migration, in order. The data source runs them at start. */
-export const MIGRATIONS = [InitialSchema1764489600000, BuiltinDeck1764489600001];
+/** Every migration, in order. The app hands them to the data source, which runs them at start. */
+export const MIGRATIONS = [InitialSchema1764489600000, BuiltinDeck1764489600001, RoomRecovery1764576000000];

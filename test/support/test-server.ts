@@ -23,6 +23,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     mailboxDepth: 64,
     passivateAfterMs: 60_000,
     roomExpirySeconds: 300,
+    commandTimeoutMs: 1000,
     logLevel: 'error',
     ...overrides,
   };

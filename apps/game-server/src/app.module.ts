@@ -23,6 +23,7 @@ import {
   RematchRepository,
   RoomRepository,
   StatementMeter,
+  TriviaStore,
 } from '@app/persistence';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
@@ -35,8 +36,7 @@ import { LeaderboardController } from './api/leaderboard.controller';
 import { RoomsController } from './api/rooms.controller';
 import { BuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
-import { ServerConfig } from './config/server-config';
-import { RoomCommitter } from './rooms/room-committer';
+import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { RoomsService } from './rooms/rooms.service';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
@@ -79,12 +79,12 @@ export class AppModule {
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter) },
+        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config)) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         {
-          provide: RoomCommitter,
+          provide: TriviaStore,
           useFactory: (rooms: RoomRepository, players: PlayerRepository, games: GameRepository, answers: AnswerRepository, rematches: RematchRepository) =>
-            new RoomCommitter({ rooms, players, games, answers, rematches }),
+            new TriviaStore({ rooms, players, games, answers, rematches }),
           inject: [RoomRepository, PlayerRepository, GameRepository, AnswerRepository, RematchRepository],
         },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },

@@ -4,13 +4,14 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
+import { MIGRATIONS } from '../../../migrations';
 import { GameMetrics } from '@app/observability';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
-import { ServerConfig } from './config/server-config';
+import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { RoomsService } from './rooms/rooms.service';
 
@@ -42,7 +43,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const meter = new StatementMeter();
   let dataSource: DataSource;
   try {
-    dataSource = await openDataSource({ url: databaseUrl, poolMax: config.poolMax }, meter);
+    dataSource = await openDataSource(
+      { url: databaseUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config) },
+      meter,
+    );
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -69,7 +73,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), () => rooms.accepting));
   await app.listen(config.port, config.host);
-  const listener = new RoomChangeListener(databaseUrl, (change) => rooms.onRoomChange(change), (level, msg) => log[level](msg));
+  const listener = new RoomChangeListener(databaseUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
   await listener.start();
 
   const address = app.getHttpServer().address() as { port: number };

@@ -20,7 +20,7 @@ export class SocketSession implements Viewer {
   constructor(
     private readonly ws: WebSocket,
     readonly role: Role,
-    readonly playerId: string | undefined,
+    readonly seat: string | undefined,
     readonly wire: WireProfile,
     private readonly options: GatewayOptions,
     private readonly observer: WireObserver,

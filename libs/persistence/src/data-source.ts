@@ -1,5 +1,5 @@
-import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '../../../migrations';
+import { DataSource, MigrationInterface } from 'typeorm';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from './database';
 import { instrumentedClientClass } from './instrumented-client';
 import { StatementMeter } from './statement-meter';
 
@@ -10,6 +10,10 @@ export interface DatabaseOptions {
   /** Run pending migrations at start (the server does; tests migrate a template once). */
   readonly migrate?: boolean;
   readonly applicationName?: string;
+  /** The migrations to run, in order (the app hands them over; this library knows no schema). */
+  readonly migrations?: readonly (new () => MigrationInterface)[];
+  /** PostgreSQL's own limit on a statement (it also bounds a lock wait); the runner's limit is the caller's. */
+  readonly statementTimeoutMs?: number;
 }
 
 /**
@@ -20,16 +24,22 @@ export async function openDataSource(options: DatabaseOptions, meter: StatementM
   const dataSource = new DataSource({
     type: 'postgres',
     url: options.url,
-    migrations: MIGRATIONS,
+    migrations: [...(options.migrations ?? [])],
     migrationsRun: options.migrate ?? true,
     migrationsTransactionMode: 'each',
     installExtensions: false,
     applicationName: options.applicationName ?? 'game-server',
     poolSize: options.poolMax ?? 10,
-    connectTimeoutMS: 5000,
+    // A new connection that cannot be made in time counts as an outage, not a wait.
+    connectTimeoutMS: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     extra: {
       Client: instrumentedClientClass(meter),
       idleTimeoutMillis: 30_000,
+      // Dead links (a NAT that forgot us) are found by the kernel, not by a query that hangs.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5_000,
+      // Set per connection at its start; the server's own backstop behind the runner's limit.
+      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
     },
   });
   await dataSource.initialize();

@@ -1,5 +1,6 @@
 import { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
+import { StoreUnavailableError } from '@app/room-engine';
 import { NamedClient } from './instrumented-client';
 import { StatementMeter } from './statement-meter';
 
@@ -10,17 +11,25 @@ export interface PoolStats {
   readonly max: number;
 }
 
-/** Thrown when PostgreSQL cannot be reached or fails in a way a retry may fix. */
-export class DatabaseUnavailableError extends Error {
+/** Thrown when PostgreSQL cannot be reached, fails in a way a retry may fix, or does not answer in time. */
+export class DatabaseUnavailableError extends StoreUnavailableError {
   constructor(readonly statement: string, cause: unknown) {
     super(`database unavailable during ${statement}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'DatabaseUnavailableError';
   }
 }
 
+/** How long a statement may take, checkout included, unless its caller gives less. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
+
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
  * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
+ *
+ * Every statement has a time limit, checkout included: a database that went silent (packets held,
+ * a failover in progress) gets the caller a DatabaseUnavailableError in time, not a wait without
+ * end. A connection whose query ran out of time is reset, not reused: nothing queued on it can
+ * reach PostgreSQL later, so what the caller was told failed was not recorded.
  */
 export class Database {
   readonly pool: Pool;
@@ -28,15 +37,17 @@ export class Database {
   constructor(
     readonly dataSource: DataSource,
     readonly meter: StatementMeter,
+    private readonly defaultTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
   ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
   }
 
-  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
     const started = process.hrtime.bigint();
+    const deadline = performance.now() + timeoutMs;
     let client: PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await this.checkout(timeoutMs);
     } catch (err) {
       this.meter.statement(statement, secondsSince(started), false);
       throw new DatabaseUnavailableError(statement, err);
@@ -47,21 +58,27 @@ export class Database {
     let broken: Error | undefined;
     let ok = false;
     try {
-      const result = await client.query<T>(sql, params as unknown[]);
+      const result = await withinTime(client.query<T>(sql, params as unknown[]), deadline - performance.now(), () => resetConnection(client));
       ok = true;
       return result.rows;
     } catch (err) {
-      if (isConnectionError(err)) {
+      if (isConnectionError(err) || err instanceof TimedOut) {
         broken = err as Error;
         throw new DatabaseUnavailableError(statement, err);
       }
       throw err;
     } finally {
       named.statementName = undefined;
-      // A connection that failed mid-query is destroyed, not handed to the next caller.
+      // A connection that failed or ran out of time mid-query is destroyed, not handed on.
       client.release(broken);
       this.meter.statement(statement, secondsSince(started), ok);
     }
+  }
+
+  /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
+  private checkout(timeoutMs: number): Promise<PoolClient> {
+    const pending = this.pool.connect();
+    return withinTime(pending, timeoutMs, () => pending.then((c) => c.release(), () => undefined));
   }
 
   poolStats(): PoolStats {
@@ -72,6 +89,44 @@ export class Database {
       max: (this.pool.options as { max?: number }).max ?? 10,
     };
   }
+}
+
+class TimedOut extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${Math.round(ms)} ms`);
+    this.name = 'TimedOut';
+  }
+}
+
+/** `promise`, or a TimedOut after `ms` (then `onLate` runs, and a later settlement is ignored). */
+function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Promise<T> {
+  if (ms <= 0) {
+    onLate();
+    promise.catch(() => undefined);
+    return Promise.reject(new TimedOut(0));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onLate();
+      promise.catch(() => undefined);
+      reject(new TimedOut(ms));
+    }, ms);
+    promise.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+/**
+ * Drops a connection at once with a TCP reset: the kernel discards what it still holds for
+ * PostgreSQL, so a statement the caller gave up on cannot arrive after the link heals.
+ */
+function resetConnection(client: PoolClient): void {
+  const stream = (client as unknown as { connection?: { stream?: { resetAndDestroy?: () => void; destroy: () => void } } }).connection?.stream;
+  if (!stream) return;
+  if (typeof stream.resetAndDestroy === 'function') stream.resetAndDestroy();
+  else stream.destroy();
 }
 
 function secondsSince(started: bigint): number {
@@ -87,6 +142,7 @@ export function isConnectionError(err: unknown): boolean {
     code.startsWith('08') || // connection exception
     code === '57P01' || // admin shutdown
     code === '57P03' || // cannot connect now
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(err.message)
+    code === '57014' || // canceled: statement_timeout, a statement that waited too long (a lock, a stall)
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout/.test(err.message)
   );
 }

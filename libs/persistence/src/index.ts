@@ -10,4 +10,4 @@ export * from './repositories/rematch.repository';
 export * from './repositories/deck.repository';
 export * from './repositories/leaderboard.repository';
 export * from './repositories/health.repository';
-export { BUILTIN_DECK_ID } from '../../../migrations';
+export * from './trivia.store';

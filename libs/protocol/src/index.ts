@@ -1,5 +1,5 @@
 export * from './statuses';
 export * from './room-error';
 export * from './wire.types';
-export * from './command.validation';
+export * from './frame';
 export * from './replies';

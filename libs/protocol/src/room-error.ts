@@ -1,15 +1,14 @@
 import { Status, StatusCode } from './statuses';
 
 /**
- * Every refusal the room can give, by wire code. One table maps a code to its reply status;
- * the HTTP layer maps the same codes to HTTP statuses in one other place.
+ * The refusals of the envelope and of any room, whatever its game. A game adds its own codes
+ * (with their statuses) in its own library; every refusal travels as a RoomException.
  */
 export enum RoomErrorCode {
   // 400: the frame or its data is malformed
   BadFrame = 'bad_frame',
   BadId = 'bad_id',
   BadData = 'bad_data',
-  ChoiceOutOfRange = 'choice_out_of_range',
   // 403: this role may not do that
   Forbidden = 'forbidden',
   /** HTTP only: no valid token (401). */
@@ -17,18 +16,7 @@ export enum RoomErrorCode {
   // 404
   UnknownType = 'unknown_type',
   RoomNotFound = 'room_not_found',
-  PlayerNotFound = 'player_not_found',
-  DeckNotFound = 'deck_not_found',
   // 409: valid, but not now
-  WrongPhase = 'wrong_phase',
-  NoPlayers = 'no_players',
-  QuestionClosed = 'question_closed',
-  AlreadyAnswered = 'already_answered',
-  NotInGame = 'not_in_game',
-  RematchClosed = 'rematch_closed',
-  AlreadyVoted = 'already_voted',
-  RoomFull = 'room_full',
-  GameInProgress = 'game_in_progress',
   RoomClosed = 'room_closed',
   SeatGone = 'seat_gone',
   // 429 / 503
@@ -38,49 +26,45 @@ export enum RoomErrorCode {
   ShuttingDown = 'shutting_down',
 }
 
-const REPLY_STATUS: Record<RoomErrorCode, StatusCode> = {
-  [RoomErrorCode.BadFrame]: Status.badRequest,
-  [RoomErrorCode.BadId]: Status.badRequest,
-  [RoomErrorCode.BadData]: Status.badRequest,
-  [RoomErrorCode.ChoiceOutOfRange]: Status.badRequest,
-  [RoomErrorCode.Forbidden]: Status.forbidden,
-  [RoomErrorCode.Unauthorized]: Status.forbidden,
-  [RoomErrorCode.UnknownType]: Status.unknownType,
-  [RoomErrorCode.RoomNotFound]: Status.unknownType,
-  [RoomErrorCode.PlayerNotFound]: Status.conflict,
-  [RoomErrorCode.DeckNotFound]: Status.unknownType,
-  [RoomErrorCode.WrongPhase]: Status.conflict,
-  [RoomErrorCode.NoPlayers]: Status.conflict,
-  [RoomErrorCode.QuestionClosed]: Status.conflict,
-  [RoomErrorCode.AlreadyAnswered]: Status.conflict,
-  [RoomErrorCode.NotInGame]: Status.conflict,
-  [RoomErrorCode.RematchClosed]: Status.conflict,
-  [RoomErrorCode.AlreadyVoted]: Status.conflict,
-  [RoomErrorCode.RoomFull]: Status.conflict,
-  [RoomErrorCode.GameInProgress]: Status.conflict,
-  [RoomErrorCode.RoomClosed]: Status.conflict,
-  [RoomErrorCode.SeatGone]: Status.conflict,
-  [RoomErrorCode.TooFast]: Status.tooFast,
-  [RoomErrorCode.MailboxFull]: Status.unavailable,
-  [RoomErrorCode.DatabaseUnavailable]: Status.unavailable,
-  [RoomErrorCode.ShuttingDown]: Status.unavailable,
-};
-
-export function replyStatusOf(code: RoomErrorCode): StatusCode {
-  return REPLY_STATUS[code];
+/** A refusal's reply status and, where it differs, its HTTP status. */
+export interface ErrorStatus {
+  readonly status: StatusCode;
+  readonly http?: number;
 }
 
-/** A refusal with a wire code and a message a person can act on. */
+const STATUS: Record<RoomErrorCode, ErrorStatus> = {
+  [RoomErrorCode.BadFrame]: { status: Status.badRequest },
+  [RoomErrorCode.BadId]: { status: Status.badRequest },
+  [RoomErrorCode.BadData]: { status: Status.badRequest },
+  [RoomErrorCode.Forbidden]: { status: Status.forbidden },
+  [RoomErrorCode.Unauthorized]: { status: Status.forbidden, http: 401 },
+  [RoomErrorCode.UnknownType]: { status: Status.unknownType },
+  [RoomErrorCode.RoomNotFound]: { status: Status.unknownType },
+  [RoomErrorCode.RoomClosed]: { status: Status.conflict },
+  [RoomErrorCode.SeatGone]: { status: Status.conflict },
+  [RoomErrorCode.TooFast]: { status: Status.tooFast },
+  [RoomErrorCode.MailboxFull]: { status: Status.unavailable },
+  [RoomErrorCode.DatabaseUnavailable]: { status: Status.unavailable },
+  [RoomErrorCode.ShuttingDown]: { status: Status.unavailable },
+};
+
+/**
+ * A refusal with a wire code and a message a person can act on. The code's statuses come from
+ * one table per context: this library's for the envelope, each game's for its own codes.
+ */
 export class RoomException extends Error {
+  readonly status: StatusCode;
+  /** The HTTP status when the same refusal answers an HTTP request. */
+  readonly httpStatus: number;
+
   constructor(
-    readonly code: RoomErrorCode,
+    readonly code: string,
     message: string,
+    statuses: ErrorStatus = STATUS[code as RoomErrorCode] ?? { status: Status.badRequest },
   ) {
     super(message);
     this.name = 'RoomException';
-  }
-
-  get status(): StatusCode {
-    return replyStatusOf(this.code);
+    this.status = statuses.status;
+    this.httpStatus = statuses.http ?? statuses.status;
   }
 }

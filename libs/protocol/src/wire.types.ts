@@ -1,15 +1,15 @@
-/** The shapes that cross the wire (PROTOCOL.md section 3). */
+/** The envelope that crosses the wire, whatever the game (PROTOCOL.md section 3). */
 
 export type Role = 'host' | 'player' | 'spectator';
 
-export type Phase = 'lobby' | 'question' | 'reveal' | 'finished' | 'closed';
-
-export type WireProfile = 'json' | 'compact-v1';
+export const WIRE_PROFILES = ['json', 'compact-v1'] as const;
+export type WireProfile = (typeof WIRE_PROFILES)[number];
 
 export interface CommandFrame {
   readonly id: string;
   readonly type: string;
-  readonly data: Record<string, unknown>;
+  /** As the client sent it: a game checks its shape after the type and the role. */
+  readonly data: unknown;
 }
 
 export interface ReplyError {
@@ -31,37 +31,8 @@ export interface EventFrame<T = unknown> {
   readonly data: T;
 }
 
-export const COMMAND_TYPES = ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick', 'ping'] as const;
-export type CommandType = (typeof COMMAND_TYPES)[number];
-
-/** The validated form of each command's data. */
-export interface CommandData {
-  'room.start': Record<string, never>;
-  'room.answer': { question: number; choice: number };
-  'room.rematch': { vote: boolean };
-  'room.leave': Record<string, never>;
-  'room.kick': { playerId: string };
-  ping: Record<string, never>;
-}
-
-export type Command = {
-  [T in CommandType]: { readonly id: string; readonly type: T; readonly data: CommandData[T] };
-}[CommandType];
-
-export const EVENT_TYPES = [
-  'room.state',
-  'player.joined',
-  'player.left',
-  'player.presence',
-  'question.open',
-  'question.progress',
-  'question.closed',
-  'game.finished',
-  'rematch.open',
-  'rematch.decided',
-  'room.closed',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Answered by every room, whatever its game, without waiting behind the room's work. */
+export const PING = 'ping';
 
 /** Limits of the wire. */
 export const MAX_FRAME_BYTES = 16 * 1024;

@@ -4,11 +4,3 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
-
-/** When a command arrived: on the room's clock (for the game) and monotonic (for latency). */
-export interface Arrival {
-  /** Clock milliseconds: what scoring and deadlines compare against. */
-  readonly at: number;
-  /** performance.now(): what latency is measured from. */
-  readonly hr: number;
-}

@@ -1,6 +1,7 @@
 /**
- * The room's one alarm: the next moment its rules have something to do (the question clock, the
- * reveal, the rematch vote, expiry). Setting it again replaces the previous one.
+ * The room's one alarm: the next moment its rules have something to do (a clock running out, a
+ * bot's turn, expiry). Setting it again replaces the previous one. `fire` is told the moment that
+ * was due, not when the timer ran: rules decide on the schedule, so a replay agrees with them.
  */
 export class Deadline {
   private timer?: NodeJS.Timeout;
@@ -8,7 +9,7 @@ export class Deadline {
 
   constructor(
     private readonly now: () => number,
-    private readonly fire: () => void,
+    private readonly fire: (at: number) => void,
   ) {}
 
   set(at: number | undefined): void {
@@ -20,7 +21,7 @@ export class Deadline {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.at = undefined;
-      this.fire();
+      this.fire(at);
     }, Math.max(0, at - this.now()));
   }
 

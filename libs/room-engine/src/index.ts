@@ -1,4 +1,7 @@
 export * from './clock';
+export * from './game-rules';
+export * from './room-store';
+export * from './room-actor';
 export * from './mailbox';
 export * from './deadline';
 export * from './audience';
@@ -6,3 +9,4 @@ export * from './reply-memory';
 export * from './room-registry';
 export * from './room-stats';
 export * from './turn-batcher';
+export * from './seeded-random';

@@ -29,6 +29,7 @@ export class Mailbox<M> {
   private draining = false;
   private closed = false;
   private deepest = 0;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: MailboxOptions<M>) {}
 
@@ -61,6 +62,12 @@ export class Mailbox<M> {
     return this.draining;
   }
 
+  /** Resolves once nothing is in hand and nothing waits. */
+  whenIdle(): Promise<void> {
+    if (!this.draining) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Stops taking messages and hands back what still waits, so each can be answered. */
   close(): M[] {
     this.closed = true;
@@ -81,6 +88,7 @@ export class Mailbox<M> {
       }
     } finally {
       this.draining = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 

@@ -32,7 +32,7 @@ describe(ReplyMemory.name, () => {
 
   it('remembers refusals that are not 429 or 503', () => {
     const memory = new ReplyMemory();
-    const reply = refused('c-2', RoomErrorCode.AlreadyAnswered);
+    const reply = refused('c-2', RoomErrorCode.SeatGone);
     memory.begin('p1', 'c-2');
     memory.settle('p1', 'c-2', reply);
     const r = recorder();

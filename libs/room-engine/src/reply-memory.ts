@@ -39,6 +39,13 @@ export class ReplyMemory {
     return Array.isArray(waiting) ? waiting : [];
   }
 
+  /** Remembers a reply given before this memory existed (a room rebuilt after a restart). */
+  remember(seat: string, reply: ReplyFrame): void {
+    if (reply.id === null) return;
+    this.begin(seat, reply.id);
+    this.settle(seat, reply.id, reply);
+  }
+
   forgetSeat(seat: string): void {
     this.seats.delete(seat);
   }

@@ -6,14 +6,15 @@
  * more, batches more.
  */
 export class TurnBatcher<T> {
-  private pending: { items: readonly T[]; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private pending: { items: readonly T[]; deadline: number; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private scheduled = false;
 
-  constructor(private readonly flush: (items: T[]) => Promise<void>) {}
+  /** `flush` gets the time the most hurried submitter has left. */
+  constructor(private readonly flush: (items: T[], timeoutMs: number) => Promise<void>) {}
 
-  submit(items: readonly T[]): Promise<void> {
+  submit(items: readonly T[], timeoutMs = Infinity): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ items, resolve, reject });
+      this.pending.push({ items, deadline: performance.now() + timeoutMs, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => void this.run());
@@ -24,8 +25,9 @@ export class TurnBatcher<T> {
     const batch = this.pending;
     this.pending = [];
     this.scheduled = false;
+    const timeoutMs = Math.min(...batch.map((b) => b.deadline)) - performance.now();
     try {
-      await this.flush(batch.flatMap((b) => b.items));
+      await this.flush(batch.flatMap((b) => b.items), timeoutMs);
     } catch (err) {
       for (const b of batch) b.reject(err);
       return;

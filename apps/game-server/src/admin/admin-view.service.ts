@@ -3,8 +3,7 @@ import { GameMetrics } from '@app/observability';
 import { Database } from '@app/persistence';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
-import { RoomsService } from '../rooms/rooms.service';
-import { TriviaRoom } from '../rooms/trivia-room';
+import { RoomsService, TriviaRoom } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
 export interface RoomRow {

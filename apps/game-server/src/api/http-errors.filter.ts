@@ -5,35 +5,6 @@ import { RoomErrorCode, RoomException } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { JSON_LOG } from '../tokens';
 
-/** The one place where a room error code becomes an HTTP status. */
-const HTTP_STATUS: Record<RoomErrorCode, number> = {
-  [RoomErrorCode.BadFrame]: 400,
-  [RoomErrorCode.BadId]: 400,
-  [RoomErrorCode.BadData]: 400,
-  [RoomErrorCode.ChoiceOutOfRange]: 400,
-  [RoomErrorCode.Forbidden]: 403,
-  [RoomErrorCode.Unauthorized]: 401,
-  [RoomErrorCode.UnknownType]: 404,
-  [RoomErrorCode.RoomNotFound]: 404,
-  [RoomErrorCode.PlayerNotFound]: 404,
-  [RoomErrorCode.DeckNotFound]: 404,
-  [RoomErrorCode.WrongPhase]: 409,
-  [RoomErrorCode.NoPlayers]: 409,
-  [RoomErrorCode.QuestionClosed]: 409,
-  [RoomErrorCode.AlreadyAnswered]: 409,
-  [RoomErrorCode.NotInGame]: 409,
-  [RoomErrorCode.RematchClosed]: 409,
-  [RoomErrorCode.AlreadyVoted]: 409,
-  [RoomErrorCode.RoomFull]: 409,
-  [RoomErrorCode.GameInProgress]: 409,
-  [RoomErrorCode.RoomClosed]: 409,
-  [RoomErrorCode.SeatGone]: 409,
-  [RoomErrorCode.TooFast]: 429,
-  [RoomErrorCode.MailboxFull]: 503,
-  [RoomErrorCode.DatabaseUnavailable]: 503,
-  [RoomErrorCode.ShuttingDown]: 503,
-};
-
 /** Every HTTP error as `{statusCode, code, message}`. */
 @Catch()
 export class HttpErrorsFilter implements ExceptionFilter {
@@ -46,7 +17,8 @@ export class HttpErrorsFilter implements ExceptionFilter {
   }
 
   private describe(error: unknown): [number, string, string] {
-    if (error instanceof RoomException) return [HTTP_STATUS[error.code], error.code, error.message];
+    // Each context's table gave the refusal its HTTP status; this is where it is used.
+    if (error instanceof RoomException) return [error.httpStatus, error.code, error.message];
     if (error instanceof DatabaseUnavailableError) {
       return [503, RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later'];
     }

@@ -17,7 +17,17 @@ export interface ServerConfig {
   readonly mailboxDepth: number;
   readonly passivateAfterMs: number;
   readonly roomExpirySeconds: number;
+  /**
+   * Every command, HTTP request and /health is answered within this many ms, whatever PostgreSQL
+   * does (a silent outage gets 503 in time); statements get a little less.
+   */
+  readonly commandTimeoutMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+/** Statements get the command budget less what the reply itself needs. */
+export function statementTimeoutMs(config: ServerConfig): number {
+  return Math.max(1, config.commandTimeoutMs - 100);
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -36,6 +46,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailboxDepth: int(env.MAILBOX_DEPTH, 64, 'MAILBOX_DEPTH'),
     passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
     roomExpirySeconds: int(env.ROOM_EXPIRY_SECONDS, 300, 'ROOM_EXPIRY_SECONDS'),
+    commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
 }

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { BUILTIN_DECK_ID, RoomChange, RoomRepository } from '@app/persistence';
+import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
+import { RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
 import { CloseCode, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, RoomRegistry, Viewer } from '@app/room-engine';
-import { publicSummary } from '@app/trivia';
+import { Clock, CommandObserver, RoomActor, RoomRegistry, Viewer } from '@app/room-engine';
+import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { RoomCommitter } from './room-committer';
 import { newRoomCode, normalizeRoomCode } from './room-code';
-import { stateFromStored } from './room-state.factory';
-import { CommandObserver, TriviaRoom } from './trivia-room';
 
 export interface RoomSettingsInput {
   readonly hostName: string;
@@ -23,9 +21,12 @@ export interface RoomSettingsInput {
   readonly minPlayers: number;
 }
 
+export type TriviaRoom = RoomActor<TriviaState, RoomCommand, Write, TriviaResult, TriviaEntry>;
+
 /**
  * The rooms of this process: opening them, seating players, and handing sockets to the live
- * room that owns them. Live rooms are activated on first use and leave memory when idle.
+ * room that owns them. Live rooms are activated on first use (rebuilt from PostgreSQL as they
+ * were, whatever happened to the process that had them before) and leave memory when idle.
  */
 @Injectable()
 export class RoomsService implements RoomDirectory {
@@ -34,7 +35,7 @@ export class RoomsService implements RoomDirectory {
 
   constructor(
     private readonly rooms: RoomRepository,
-    private readonly committer: RoomCommitter,
+    private readonly store: TriviaStore,
     @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -56,7 +57,7 @@ export class RoomsService implements RoomDirectory {
         return { roomId, code, hostToken: this.tokens.issue({ roomId, code, role: 'host', seat: 'host' }) };
       }
       if (result === 'code_taken') continue;
-      if ('deckNotFound' in result) throw new RoomException(RoomErrorCode.DeckNotFound, `no deck has id ${deckId}`);
+      if ('deckNotFound' in result) throw triviaError(TriviaErrorCode.DeckNotFound, `no deck has id ${deckId}`);
       throw new RoomException(
         RoomErrorCode.BadData,
         `questionCount: the deck has only ${result.deckTooSmall} questions, fewer than the ${input.questionCount} asked for`,
@@ -68,7 +69,7 @@ export class RoomsService implements RoomDirectory {
   async joinRoom(rawCode: string, name: string): Promise<{ playerId: string; playerToken: string }> {
     const room = await this.require(rawCode);
     const playerId = randomUUID();
-    await room.join(playerId, name);
+    await room.propose((state) => join(state, playerId, name));
     return { playerId, playerToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: playerId }) };
   }
 
@@ -88,9 +89,13 @@ export class RoomsService implements RoomDirectory {
    * or on another instance) tells its sockets. Closing a closed room again is not an error.
    */
   async closeRoom(target: { roomId: string } | { code: string }, reason: string): Promise<boolean> {
-    const closed = await this.rooms.closeRoom(target, reason);
-    if (closed) this.log.info('room closed', { room: closed.code, reason });
-    return closed !== null;
+    const closed = await this.rooms.closeRoom(target, reason, this.config.commandTimeoutMs);
+    if (!closed) return false;
+    this.log.info('room closed', { room: closed.code, reason });
+    // The room here hears it now, so that what this request's caller asks next sees it closed;
+    // rooms elsewhere hear it through NOTIFY.
+    await this.onRoomChange({ ...closed, change: 'closed', reason });
+    return true;
   }
 
   async closeByOperator(rawCode: string): Promise<void> {
@@ -104,7 +109,7 @@ export class RoomsService implements RoomDirectory {
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
     const room = await this.require(rawCode);
     const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: 'room.kick', data: { playerId } });
-    if (reply.error) throw new RoomException(reply.error.code as RoomErrorCode, reply.error.message);
+    if (reply.error) throw triviaError(reply.error.code as TriviaErrorCode, reply.error.message);
   }
 
   async closeByHost(rawCode: string, claims: SeatClaims): Promise<void> {
@@ -115,9 +120,9 @@ export class RoomsService implements RoomDirectory {
   }
 
   /** A change made outside the actor, heard through NOTIFY. */
-  onRoomChange(change: RoomChange): void {
+  async onRoomChange(change: RoomChange): Promise<void> {
     const room = this.registry.peek(change.code);
-    if (room && room.roomId === change.roomId && change.change === 'closed') room.closedElsewhere(change.reason);
+    if (room && room.roomId === change.roomId && change.change === 'closed') await room.closedElsewhere(change.reason);
   }
 
   async connect(viewer: Viewer, claims: SeatClaims): Promise<ConnectResult> {
@@ -137,13 +142,13 @@ export class RoomsService implements RoomDirectory {
     };
   }
 
-  /** Stops taking commands and waits (up to `timeoutMs`) for every mailbox to empty. */
+  /** Stops taking commands and waits (up to `timeoutMs`) for every room to finish what it holds. */
   async drain(timeoutMs: number): Promise<void> {
     this.accepting = false;
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until && this.registry.rooms().some((r) => r.mailboxDepth > 0 || r.isBusy)) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(this.registry.rooms().map((r) => r.drain())), timeout]);
+    clearTimeout(timer);
     this.registry.disposeAll();
   }
 
@@ -154,26 +159,38 @@ export class RoomsService implements RoomDirectory {
     return room;
   }
 
+  /**
+   * Rooms asked for together are loaded in one statement and rebuilt as they were; deadlines
+   * that passed while no process had them take effect before anyone sees them.
+   */
   private async activate(codes: string[]): Promise<Map<string, TriviaRoom>> {
-    const stored = await this.rooms.loadRooms(codes);
+    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs);
     const live = new Map<string, TriviaRoom>();
     for (const s of stored) {
-      const room = new TriviaRoom(
-        stateFromStored(s, this.config.roomExpirySeconds),
-        {
-        committer: this.committer,
+      const room = this.restore(s);
+      live.set(s.record.code, room);
+      if (!s.record.closed) this.log.info('room activated', { room: s.record.code, phase: room.snapshot.phase });
+    }
+    await Promise.all([...live.values()].map((r) => r.catchUp()));
+    return live;
+  }
+
+  private restore(s: StoredRoom): TriviaRoom {
+    return RoomActor.restore(
+      { code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt },
+      triviaRules,
+      restoreTrivia(s.record, this.config.roomExpirySeconds),
+      {
+        store: this.store,
         clock: this.clock,
         observer: this.observer,
         mailboxDepth: this.config.mailboxDepth,
         passivateAfterMs: this.config.passivateAfterMs,
-        onDispose: (r) => this.registry.remove(r),
+        commandBudgetMs: this.config.commandTimeoutMs,
+        seed: s.seed,
+        onDispose: (r) => this.registry.remove(r as TriviaRoom),
         log: (level, msg, fields) => this.log[level](msg, fields),
-        },
-        s.createdAt,
-      );
-      live.set(s.code, room);
-      if (!s.closed) this.log.info('room activated', { room: s.code, phase: room.snapshot.phase });
-    }
-    return live;
+      },
+    );
   }
 }

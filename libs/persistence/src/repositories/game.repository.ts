@@ -36,7 +36,9 @@ export class GameRepository {
     questionCount: number;
     roster: readonly string[];
     avoidQuestionIds: readonly number[];
-  }): Promise<StartedGame | null> {
+    startedAt: number;
+    commandId: string | null;
+  }, timeoutMs?: number): Promise<StartedGame | null> {
     const [row] = await this.db.run<{ game_id: string; questions: DrawnQuestion[] }>(
       'GameRepository.startGame',
       `WITH drawn AS (
@@ -44,8 +46,8 @@ export class GameRepository {
          FROM questions WHERE deck_id = $3
          ORDER BY ord LIMIT $4
        ), game AS (
-         INSERT INTO games (room_id, game_no, question_ids, roster)
-         SELECT $1, $2, array_agg(id ORDER BY ord), $6::uuid[] FROM drawn
+         INSERT INTO games (room_id, game_no, question_ids, roster, started_at_ms, start_command_id)
+         SELECT $1, $2, array_agg(id ORDER BY ord), $6::uuid[], $7, $8 FROM drawn
          HAVING count(*) > 0 AND EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND closed_at IS NULL)
          RETURNING id
        ), room AS (
@@ -56,14 +58,15 @@ export class GameRepository {
               (SELECT json_agg(json_build_object('id', d.id, 'text', d.text, 'choices', d.choices, 'correct', d.correct)
                                ORDER BY d.ord) FROM drawn d) AS questions
        FROM game`,
-      [g.roomId, g.gameNo, g.deckId, g.questionCount, g.avoidQuestionIds, g.roster],
+      [g.roomId, g.gameNo, g.deckId, g.questionCount, g.avoidQuestionIds, g.roster, g.startedAt, g.commandId],
+      timeoutMs,
     );
     if (!row) return null;
     return { gameId: row.game_id, questions: row.questions.map((q) => ({ ...q, id: Number(q.id) })) };
   }
 
   /** Records the results and finishes the game, in one statement. */
-  async finishGame(roomId: string, gameId: string, results: readonly ResultRow[]): Promise<void> {
+  async finishGame(roomId: string, gameId: string, results: readonly ResultRow[], timeoutMs?: number): Promise<void> {
     await this.db.run(
       'GameRepository.finishGame',
       `WITH results AS (
@@ -72,10 +75,11 @@ export class GameRepository {
          FROM jsonb_to_recordset($3::jsonb) AS r("playerId" uuid, name text, score int, correct int, rank int, "elapsedMs" int)
          ON CONFLICT DO NOTHING
        ), game AS (
-         UPDATE games SET finished_at = now() WHERE id = $2
+         UPDATE games SET finished_at = coalesce(finished_at, now()) WHERE id = $2
        )
        UPDATE rooms SET phase = 'finished', last_game_at = now() WHERE id = $1 AND closed_at IS NULL`,
       [roomId, gameId, JSON.stringify(results)],
+      timeoutMs,
     );
   }
 }

@@ -1,3 +1,4 @@
+import { TriviaRecord } from '@app/games/trivia';
 import { Database } from '../database';
 
 export interface NewRoom {
@@ -14,26 +15,12 @@ export interface NewRoom {
 
 export type CreateRoomResult = 'created' | 'code_taken' | { deckNotFound: true } | { deckTooSmall: number };
 
-/** A room as the actor needs it on activation: the room, its seats and what it has played. */
+/** A room as its actor needs it on activation: which game, its seed, and the game's own record. */
 export interface StoredRoom {
-  readonly id: string;
-  readonly code: string;
-  readonly hostName: string;
-  readonly deckId: string;
-  readonly questionCount: number;
-  readonly secondsPerQuestion: number;
-  readonly revealSeconds: number;
-  readonly maxPlayers: number;
-  readonly minPlayers: number;
-  readonly phase: string;
-  readonly gamesPlayed: number;
-  readonly lastGameAt: number;
+  readonly game: string;
+  readonly seed: number;
   readonly createdAt: number;
-  readonly closed: boolean;
-  readonly closedReason: string | null;
-  readonly players: { id: string; name: string }[];
-  readonly playedQuestionIds: number[];
-  readonly lastStandings: { playerId: string; name: string; score: number; correct: number; rank: number }[] | null;
+  readonly record: TriviaRecord;
 }
 
 export interface ClosedRoom {
@@ -67,36 +54,66 @@ export class RoomRepository {
     return row.created === 1 ? 'created' : 'code_taken';
   }
 
-  /** Loads many rooms in one statement: rooms that activate together share a round trip. */
-  async loadRooms(codes: readonly string[]): Promise<StoredRoom[]> {
-    const rows = await this.db.run<StoredRoom & { playedQuestionIds: string[] }>(
+  /**
+   * Loads many rooms in one statement: rooms that activate together share a round trip. With each
+   * room comes what its recovery needs: its seats, and its last game with every answer, early
+   * close and vote, each with the time the server recorded for it.
+   */
+  async loadRooms(codes: readonly string[], timeoutMs?: number): Promise<StoredRoom[]> {
+    const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
+    const rows = await this.db.run<Omit<StoredRoom, 'record'> & { record: TriviaRecord & { playedQuestionIds: string[] } }>(
       'RoomRepository.loadRooms',
-      `SELECT r.id, trim(r.code) AS code, r.host_name AS "hostName", r.deck_id AS "deckId",
-              r.question_count AS "questionCount", r.seconds_per_question AS "secondsPerQuestion",
-              r.reveal_seconds AS "revealSeconds", r.max_players AS "maxPlayers", r.min_players AS "minPlayers",
-              r.phase, r.games_played AS "gamesPlayed",
-              (extract(epoch FROM r.last_game_at) * 1000)::float8 AS "lastGameAt",
-              (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
-              r.closed_at IS NOT NULL AS closed, r.closed_reason AS "closedReason",
-              coalesce((SELECT json_agg(json_build_object('id', p.id, 'name', p.name) ORDER BY p.joined_at, p.id)
-                        FROM players p WHERE p.room_id = r.id AND p.left_at IS NULL), '[]') AS players,
-              coalesce((SELECT array_agg(qid) FROM games g, unnest(g.question_ids) AS qid WHERE g.room_id = r.id), '{}') AS "playedQuestionIds",
-              (SELECT json_agg(json_build_object('playerId', gr.player_id, 'name', gr.name, 'score', gr.score,
-                                                 'correct', gr.correct, 'rank', gr.rank) ORDER BY gr.rank, gr.name)
-               FROM game_results gr
-               WHERE gr.game_id = (SELECT g.id FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1)) AS "lastStandings"
+      `SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
+              json_build_object(
+                'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
+                'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
+                                              'secondsPerQuestion', r.seconds_per_question, 'revealSeconds', r.reveal_seconds,
+                                              'maxPlayers', r.max_players, 'minPlayers', r.min_players),
+                'phase', r.phase, 'closed', r.closed_at IS NOT NULL, 'gamesPlayed', r.games_played,
+                'lastGameAt', (extract(epoch FROM r.last_game_at) * 1000)::float8,
+                'playedQuestionIds', coalesce((SELECT array_agg(qid) FROM games g, unnest(g.question_ids) AS qid WHERE g.room_id = r.id), '{}'),
+                'players', coalesce((
+                  SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'left',
+                           CASE WHEN p.left_at IS NULL THEN NULL
+                                ELSE json_build_object('at', ${ms('p.left_at_ms', 'p.left_at')}, 'reason', p.left_reason, 'commandId', p.left_command_id) END)
+                         ORDER BY p.joined_at, p.id)
+                  FROM players p
+                  WHERE p.room_id = r.id AND (p.left_at IS NULL OR (lg.id IS NOT NULL AND p.left_at >= lg.started_at))), '[]'),
+                'lastGame', CASE WHEN lg.id IS NULL THEN NULL ELSE json_build_object(
+                  'id', lg.id, 'no', lg.game_no, 'roster', lg.roster,
+                  'startedAt', ${ms('lg.started_at_ms', 'lg.started_at')}, 'startCommandId', lg.start_command_id,
+                  'questions', (SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY o.ord)
+                                FROM unnest(lg.question_ids) WITH ORDINALITY AS o(qid, ord) JOIN questions q ON q.id = o.qid),
+                  'answers', coalesce((SELECT json_agg(json_build_object('playerId', a.player_id, 'question', a.question_index, 'choice', a.choice,
+                                                                         'at', ${ms('a.answered_at_ms', 'a.answered_at')}, 'commandId', a.command_id))
+                                       FROM answers a WHERE a.game_id = lg.id), '[]'),
+                  'closes', coalesce((SELECT json_agg(json_build_object('index', c.question_index, 'at', c.closed_at_ms))
+                                      FROM question_closes c WHERE c.game_id = lg.id), '[]'),
+                  'votes', coalesce((SELECT json_agg(json_build_object('playerId', v.player_id, 'vote', v.vote,
+                                                                       'at', ${ms('v.voted_at_ms', 'v.voted_at')}, 'commandId', v.command_id))
+                                     FROM rematch_votes v WHERE v.game_id = lg.id), '[]')) END
+              ) AS record
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
-             ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r`,
+             ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
+       LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true`,
       [codes],
+      timeoutMs,
     );
-    return rows.map((r) => ({ ...r, playedQuestionIds: r.playedQuestionIds.map(Number) }));
+    return rows.map((r) => ({
+      ...r,
+      record: {
+        ...r.record,
+        playedQuestionIds: r.record.playedQuestionIds.map(Number),
+        lastGame: r.record.lastGame && { ...r.record.lastGame, questions: r.record.lastGame.questions.map((q) => ({ ...q, id: Number(q.id) })) },
+      },
+    }));
   }
 
   /**
    * Closes an open room and tells its actor, wherever it runs, through NOTIFY, in one statement.
    * Returns null when no open room matched.
    */
-  async closeRoom(target: { roomId: string } | { code: string }, reason: string): Promise<ClosedRoom | null> {
+  async closeRoom(target: { roomId: string } | { code: string }, reason: string, timeoutMs?: number): Promise<ClosedRoom | null> {
     const byId = 'roomId' in target;
     const [row] = await this.db.run<{ id: string; code: string }>(
       byId ? 'RoomRepository.closeRoom' : 'RoomRepository.closeRoomByCode',
@@ -109,6 +126,7 @@ export class RoomRepository {
                                   json_build_object('roomId', id, 'code', code, 'change', 'closed', 'reason', $2::text)::text)
        FROM closed`,
       [byId ? target.roomId : target.code, reason],
+      timeoutMs,
     );
     return row ? { roomId: row.id, code: row.code } : null;
   }

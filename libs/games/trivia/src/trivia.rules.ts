@@ -1,24 +1,14 @@
-import { Command, RoomErrorCode, RoomException } from '@app/protocol';
+import { RoomErrorCode } from '@app/protocol';
+import { Actor, chain, Effect, RoomEvent, unchanged } from '@app/room-engine';
+import { RoomCommand } from './trivia.commands';
+import { refuse, TriviaErrorCode } from './trivia.errors';
 import { rankStandings, pointsFor } from './trivia.scoring';
 import { decideRematch } from './trivia.rematch';
-import {
-  Answer,
-  Effect,
-  Game,
-  Outcome,
-  Question,
-  QuestionClosed,
-  RoomEvent,
-  Seat,
-  TriviaState,
-  Viewer,
-  Write,
-} from './trivia.types';
+import { Answer, Departure, Game, Outcome, Question, QuestionClose, QuestionClosed, Seat, TriviaState, Write } from './trivia.types';
 
 // Trivia rules: pure functions of (state, input, now). No clock reads, no I/O, no randomness:
-// the drawn questions and new ids are passed in.
-
-export type RoomCommand = Exclude<Command, { type: 'ping' }>;
+// the drawn questions and new ids are passed in. `now` is a command's arrival or the moment a
+// deadline was due, so that replaying the same inputs rebuilds the same room.
 
 /** Commands whose writes can be committed together when they wait in the mailbox together. */
 export function batchKindOf(command: RoomCommand): 'answer' | 'vote' | null {
@@ -28,27 +18,27 @@ export function batchKindOf(command: RoomCommand): 'answer' | 'vote' | null {
 }
 
 /** A room command from a viewer, arrived at `now`. Throws RoomException for a refusal. */
-export function decide(state: TriviaState, viewer: Viewer, command: RoomCommand, now: number): Outcome {
+export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, now: number): Outcome {
   switch (command.type) {
     case 'room.start':
-      return start(state);
+      return start(state, command.id, now);
     case 'room.answer':
       return answer(state, seatOf(state, viewer), command.id, command.data.question, command.data.choice, now);
     case 'room.rematch':
       return vote(state, seatOf(state, viewer), command.id, command.data.vote, now);
     case 'room.leave':
-      return release(state, seatOf(state, viewer), 'left', now);
+      return release(state, seatOf(state, viewer), 'left', command.id, now);
     case 'room.kick':
-      return kick(state, command.data.playerId, now);
+      return kick(state, command.data.playerId, command.id, now);
   }
 }
 
 /** A player asks for a seat (through the HTTP API). */
 export function join(state: TriviaState, playerId: string, name: string): Outcome {
   if (state.phase === 'closed') refuse(RoomErrorCode.RoomClosed, 'the room is closed');
-  if (state.phase !== 'lobby') refuse(RoomErrorCode.GameInProgress, 'a game is in progress; join when the room is back in the lobby');
+  if (state.phase !== 'lobby') refuse(TriviaErrorCode.GameInProgress, 'a game is in progress; join when the room is back in the lobby');
   if (state.players.length >= state.settings.maxPlayers) {
-    refuse(RoomErrorCode.RoomFull, `the room is full (${state.settings.maxPlayers} players)`);
+    refuse(TriviaErrorCode.RoomFull, `the room is full (${state.settings.maxPlayers} players)`);
   }
   const seat: Seat = { id: playerId, name, connected: false, score: 0, correct: 0, elapsedSum: 0 };
   return {
@@ -60,9 +50,9 @@ export function join(state: TriviaState, playerId: string, name: string): Outcom
   };
 }
 
-function start(state: TriviaState): Outcome {
-  if (state.phase !== 'lobby') refuse(RoomErrorCode.WrongPhase, `the game can start only in the lobby (phase is ${state.phase})`);
-  if (state.players.length === 0) refuse(RoomErrorCode.NoPlayers, 'at least one player must join before the game starts');
+function start(state: TriviaState, commandId: string, now: number): Outcome {
+  if (state.phase !== 'lobby') refuse(TriviaErrorCode.WrongPhase, `the game can start only in the lobby (phase is ${state.phase})`);
+  if (state.players.length === 0) refuse(TriviaErrorCode.NoPlayers, 'at least one player must join before the game starts');
   const write: Write = {
     kind: 'startGame',
     roomId: state.roomId,
@@ -71,11 +61,16 @@ function start(state: TriviaState): Outcome {
     questionCount: state.settings.questionCount,
     roster: state.players.map((p) => p.id),
     avoidQuestionIds: [...state.playedQuestionIds],
+    startedAt: now,
+    commandId,
   };
   return { state, writes: [write], events: [], effects: [], reply: {} };
 }
 
-/** After the start is committed: the drawn questions are known and the first one opens. */
+/**
+ * After the start is committed: the drawn questions are known and the first one opens, on the
+ * clock the start recorded (`now` is the start's `startedAt`).
+ */
 export function gameStarted(
   state: TriviaState,
   started: { gameId: string; gameNo: number; questions: readonly Question[]; roster: readonly string[] },
@@ -109,13 +104,13 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
   const game = state.game;
   // An answer that arrived after the deadline is late even if the clock's signal is still queued.
   if (state.phase !== 'question' || !game || question !== game.index || now > game.closesAt) {
-    refuse(RoomErrorCode.QuestionClosed, `question ${question} is not open`);
+    refuse(TriviaErrorCode.QuestionClosed, `question ${question} is not open`);
   }
-  if (!game.roster.includes(seat.id)) refuse(RoomErrorCode.NotInGame, 'you are not playing in this game');
-  if (game.answers[seat.id]) refuse(RoomErrorCode.AlreadyAnswered, `you already answered question ${question}`);
+  if (!game.roster.includes(seat.id)) refuse(TriviaErrorCode.NotInGame, 'you are not playing in this game');
+  if (game.answers[seat.id]) refuse(TriviaErrorCode.AlreadyAnswered, `you already answered question ${question}`);
   const q = game.questions[game.index];
   if (choice >= q.choices.length) {
-    refuse(RoomErrorCode.ChoiceOutOfRange, `choice must be from 0 to ${q.choices.length - 1}`);
+    refuse(TriviaErrorCode.ChoiceOutOfRange, `choice must be from 0 to ${q.choices.length - 1}`);
   }
   const elapsedMs = Math.min(Math.max(now - game.openedAt, 0), durationMs(state));
   const correct = choice === q.correct;
@@ -127,6 +122,7 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
     correct,
     points: correct ? pointsFor(elapsedMs, durationMs(state)) : 0,
     commandId,
+    at: now,
   };
   const answers = { ...game.answers, [seat.id]: record };
   const next: TriviaState = { ...state, game: { ...game, answers } };
@@ -134,29 +130,39 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
     type: 'question.progress',
     data: { index: game.index, answered: Object.keys(answers).length, of: game.roster.length },
   };
-  const base: Outcome = {
-    state: next,
-    writes: [{ kind: 'recordAnswers', gameId: game.id, answers: [record] }],
-    events: [progress],
-    effects: [],
+  if (!everyoneAnswered(next)) {
+    return { state: next, writes: [{ kind: 'recordAnswers', gameId: game.id, answers: [record] }], events: [progress], effects: [], reply: { accepted: true } };
+  }
+  // The close rides on the answer's own statement: one round trip still.
+  const closed = closeQuestion(next, now);
+  return {
+    ...closed,
+    writes: [{ kind: 'recordAnswers', gameId: game.id, answers: [record], close: closeRecord(next, now) }],
+    events: [progress, ...closed.events],
     reply: { accepted: true },
   };
-  return everyoneAnswered(next) ? chain(base, closeQuestion(next, now)) : base;
 }
 
-function vote(state: TriviaState, seat: Seat, commandId: string, yes: boolean, now: number): Outcome {
+/** A recorded vote, replayed by the seat that cast it. */
+export function decideVote(state: TriviaState, playerId: string, commandId: string | null, yes: boolean, now: number): Outcome {
+  const seat = state.players.find((p) => p.id === playerId);
+  if (!seat) refuse(RoomErrorCode.SeatGone, 'this seat has left the room');
+  return vote(state, seat, commandId, yes, now);
+}
+
+function vote(state: TriviaState, seat: Seat, commandId: string | null, yes: boolean, now: number): Outcome {
   const rematch = state.rematch;
-  if (rematch?.decided) refuse(RoomErrorCode.RematchClosed, 'the rematch is already decided');
-  if (state.phase !== 'finished' || !rematch) refuse(RoomErrorCode.WrongPhase, 'no rematch vote is open');
-  if (!rematch.voters.includes(seat.id)) refuse(RoomErrorCode.NotInGame, 'you did not play the last game');
-  if (rematch.votes[seat.id] !== undefined) refuse(RoomErrorCode.AlreadyVoted, 'you already voted');
+  if (rematch?.decided) refuse(TriviaErrorCode.RematchClosed, 'the rematch is already decided');
+  if (state.phase !== 'finished' || !rematch) refuse(TriviaErrorCode.WrongPhase, 'no rematch vote is open');
+  if (!rematch.voters.includes(seat.id)) refuse(TriviaErrorCode.NotInGame, 'you did not play the last game');
+  if (rematch.votes[seat.id] !== undefined) refuse(TriviaErrorCode.AlreadyVoted, 'you already voted');
   const votes = { ...rematch.votes, [seat.id]: yes };
   const next: TriviaState = { ...state, rematch: { ...rematch, votes } };
   const decided = decideRematch(next, false, now);
   const recordVotes: Write = {
     kind: 'recordVotes',
     gameId: rematch.gameId,
-    votes: [{ playerId: seat.id, vote: yes, commandId }],
+    votes: [{ playerId: seat.id, vote: yes, commandId, at: now }],
     decision: decided?.decision,
   };
   return {
@@ -169,14 +175,14 @@ function vote(state: TriviaState, seat: Seat, commandId: string, yes: boolean, n
   };
 }
 
-function kick(state: TriviaState, playerId: string, now: number): Outcome {
+function kick(state: TriviaState, playerId: string, commandId: string | null, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
-  if (!seat) refuse(RoomErrorCode.PlayerNotFound, `no seated player has id ${playerId}`);
-  return release(state, seat, 'kicked', now);
+  if (!seat) refuse(TriviaErrorCode.PlayerNotFound, `no seated player has id ${playerId}`);
+  return release(state, seat, 'kicked', commandId, now);
 }
 
 /** A player leaves or is kicked: the seat goes, and the game or the rematch goes on without it. */
-function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', now: number): Outcome {
+export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', commandId: string | null, now: number): Outcome {
   const players = state.players.filter((p) => p.id !== seat.id);
   let next: TriviaState = { ...state, players };
   if (state.game) {
@@ -184,11 +190,14 @@ function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', now:
     next = { ...next, game: { ...state.game, roster: state.game.roster.filter((id) => id !== seat.id), answers } };
   }
   const events: RoomEvent[] = [{ type: 'player.left', data: { playerId: seat.id, reason } }];
-  const effects: Effect[] = [{ kind: 'release', playerIds: [seat.id] }];
-  const releaseWrite: Write = { kind: 'releasePlayers', roomId: state.roomId, playerIds: [seat.id], reason };
+  const effects: Effect[] = [{ kind: 'release', seats: [seat.id] }];
+  const departure: Departure = { playerId: seat.id, reason, at: now, commandId };
+  const releaseWrite: Write = { kind: 'releasePlayers', roomId: state.roomId, departure };
   const base: Outcome = { state: next, writes: [releaseWrite], events, effects, reply: {} };
 
-  if (next.phase === 'question' && everyoneAnswered(next)) return chain(base, closeQuestion(next, now));
+  if (next.phase === 'question' && everyoneAnswered(next)) {
+    return { ...chain(base, closeQuestion(next, now)), writes: [{ ...releaseWrite, close: closeRecord(next, now) }] };
+  }
   const rematch = next.rematch;
   if (next.phase === 'finished' && rematch && !rematch.decided) {
     const voters = rematch.voters.filter((id) => id !== seat.id);
@@ -196,9 +205,8 @@ function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', now:
     const decided = decideRematch(next, false, now);
     if (decided) {
       // One statement still: the release rides on the rematch decision's write.
-      const decision = decided.decision && { ...decided.decision, releaseIds: [...decided.decision.releaseIds, seat.id] };
-      const write: Write = decision
-        ? { kind: 'recordVotes', gameId: rematch.gameId, votes: [], decision }
+      const write: Write = decided.decision
+        ? { kind: 'recordVotes', gameId: rematch.gameId, votes: [], decision: decided.decision, departure }
         : releaseWrite;
       return { ...chain({ ...base, state: next }, { ...decided, writes: [] }), writes: [write] };
     }
@@ -228,7 +236,7 @@ export function onDeadline(state: TriviaState, now: number): Outcome {
       state: { ...state, phase: 'closed' },
       writes: [{ kind: 'closeRoom', roomId: state.roomId, reason: 'expired' }],
       events: [{ type: 'room.closed', data: { reason: 'expired' } }],
-      effects: [{ kind: 'closeRoom', reason: 'expired' }],
+      effects: [{ kind: 'close', reason: 'expired' }],
     };
   }
   return unchanged(state);
@@ -250,13 +258,28 @@ export function nextDeadline(state: TriviaState): number | undefined {
   }
 }
 
-/** A seat's sockets came or went. Presence is not written; it may close the question early. */
+/**
+ * A seat's sockets came or went. Presence is not written, but a question it closes early is
+ * (one statement, off every command's path), since a replay cannot know who was connected.
+ */
 export function setPresence(state: TriviaState, playerId: string, connected: boolean, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
   if (!seat || seat.connected === connected) return unchanged(state);
   const next: TriviaState = { ...state, players: state.players.map((p) => (p.id === playerId ? { ...p, connected } : p)) };
   const base: Outcome = { state: next, writes: [], events: [{ type: 'player.presence', data: { playerId, connected } }], effects: [] };
-  return !connected && next.phase === 'question' && everyoneAnswered(next) ? chain(base, closeQuestion(next, now)) : base;
+  if (connected || next.phase !== 'question' || !everyoneAnswered(next)) return base;
+  return { ...chain(base, closeQuestion(next, now)), writes: [{ kind: 'closeQuestion', close: closeRecord(next, now) }] };
+}
+
+/** A fresh process has the room: nobody is connected until their sockets come back. */
+export function resumed(state: TriviaState): TriviaState {
+  return { ...state, players: state.players.map((p) => ({ ...p, connected: false })) };
+}
+
+/** Closes question `index` as recorded (a replay of an early close); nothing if it is not open. */
+export function closeRecorded(state: TriviaState, index: number, now: number): Outcome {
+  if (state.phase !== 'question' || state.game?.index !== index) return unchanged(state);
+  return closeQuestion(state, now);
 }
 
 /** The room was closed from outside the room (HTTP API, operator): the change is already committed. */
@@ -266,8 +289,12 @@ export function roomClosed(state: TriviaState, reason: string): Outcome {
     state: { ...state, phase: 'closed' },
     writes: [],
     events: [{ type: 'room.closed', data: { reason } }],
-    effects: [{ kind: 'closeRoom', reason }],
+    effects: [{ kind: 'close', reason }],
   };
+}
+
+function closeRecord(state: TriviaState, now: number): QuestionClose {
+  return { gameId: state.game!.id, index: state.game!.index, at: now };
 }
 
 function closeQuestion(state: TriviaState, now: number): Outcome {
@@ -348,8 +375,8 @@ function everyoneAnswered(state: TriviaState): boolean {
   return game.roster.every((id) => game.answers[id] || !state.players.find((p) => p.id === id)?.connected);
 }
 
-function seatOf(state: TriviaState, viewer: Viewer): Seat {
-  const seat = viewer.playerId ? state.players.find((p) => p.id === viewer.playerId) : undefined;
+function seatOf(state: TriviaState, viewer: Actor): Seat {
+  const seat = viewer.seat ? state.players.find((p) => p.id === viewer.seat) : undefined;
   if (!seat) refuse(RoomErrorCode.SeatGone, 'this seat has left the room');
   return seat;
 }
@@ -360,24 +387,4 @@ function durationMs(state: TriviaState): number {
 
 export function publicSeat(seat: Seat): { id: string; name: string; connected: boolean; score: number } {
   return { id: seat.id, name: seat.name, connected: seat.connected, score: seat.score };
-}
-
-/** The outcome of `first` followed by `second`, which already starts from first's state. */
-export function chain(first: Outcome, second: Outcome): Outcome {
-  return {
-    state: second.state,
-    writes: [...first.writes, ...second.writes],
-    events: [...first.events, ...second.events],
-    effects: [...first.effects, ...second.effects],
-    resync: first.resync || second.resync,
-    reply: first.reply ?? second.reply,
-  };
-}
-
-export function unchanged(state: TriviaState): Outcome {
-  return { state, writes: [], events: [], effects: [] };
-}
-
-function refuse(code: RoomErrorCode, message: string): never {
-  throw new RoomException(code, message);
 }

@@ -9,9 +9,14 @@ export function mergeWrites(writes: readonly Write[]): Write[] {
   for (const write of writes) {
     const last = merged[merged.length - 1];
     if (last?.kind === 'recordAnswers' && write.kind === 'recordAnswers' && last.gameId === write.gameId) {
-      merged[merged.length - 1] = { ...last, answers: [...last.answers, ...write.answers] };
+      merged[merged.length - 1] = { ...last, answers: [...last.answers, ...write.answers], ...(write.close ?? last.close ? { close: write.close ?? last.close } : {}) };
     } else if (last?.kind === 'recordVotes' && write.kind === 'recordVotes' && last.gameId === write.gameId) {
-      merged[merged.length - 1] = { ...last, votes: [...last.votes, ...write.votes], decision: write.decision ?? last.decision };
+      merged[merged.length - 1] = {
+        ...last,
+        votes: [...last.votes, ...write.votes],
+        decision: write.decision ?? last.decision,
+        ...(write.departure ?? last.departure ? { departure: write.departure ?? last.departure } : {}),
+      };
     } else {
       merged.push(write);
     }

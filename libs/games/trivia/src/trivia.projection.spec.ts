@@ -1,7 +1,8 @@
 import { decide, onDeadline } from './trivia.rules';
 import { answer as answerOf, asPlayer, DURATION, HOST, inQuestion as inQuestionOf, lobby as lobbyOf, SETTINGS, SPECTATOR, T0 } from '../test/trivia.fixtures';
 import { viewRoom } from './trivia.projection';
-import { Question, Settings, TriviaState, Viewer } from './trivia.types';
+import { Actor as Viewer } from '@app/room-engine';
+import { Question, Settings, TriviaState } from './trivia.types';
 
 // This file's own questions: the reveal assertions below rely on their right choices.
 const QUESTIONS: Question[] = [
@@ -51,13 +52,13 @@ const VIEWERS: [string, Viewer][] = [
 describe(viewRoom.name, () => {
   describe('during a question', () => {
     it.each(VIEWERS)('shows %s no "correct" key anywhere', (_who, viewer) => {
-      const view = viewRoom(midQuestion(), viewer, 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), viewer, T0 + 3000);
       expect(valuesUnder(view, 'correct')).toEqual([]);
       expect(JSON.stringify(view)).not.toContain('"correct"');
     });
 
     it.each(VIEWERS)('shows %s the open question without its right choice', (_who, viewer) => {
-      const view = viewRoom(midQuestion(), viewer, 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), viewer, T0 + 3000);
       expect(view.question).toEqual({
         index: 0,
         total: 2,
@@ -72,7 +73,7 @@ describe(viewRoom.name, () => {
     });
 
     it('shows the host no choice of anyone', () => {
-      const view = viewRoom(midQuestion(), HOST, 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), HOST, T0 + 3000);
       expect(view).not.toHaveProperty('correct');
       expect(valuesUnder(view, 'choice')).toEqual([]);
       expect(valuesUnder(view, 'answer')).toEqual([]);
@@ -80,14 +81,14 @@ describe(viewRoom.name, () => {
     });
 
     it('shows a spectator no choice at all', () => {
-      const view = viewRoom(midQuestion(), SPECTATOR, 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), SPECTATOR, T0 + 3000);
       expect(valuesUnder(view, 'choice')).toEqual([]);
       expect(valuesUnder(view, 'answer')).toEqual([]);
       expect(view.you).toEqual({ role: 'spectator' });
     });
 
     it('shows a player its own choice only under you.answer', () => {
-      const view = viewRoom(midQuestion(), asPlayer('p1'), 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), asPlayer('p1'), T0 + 3000);
       expect(view.you).toEqual({ role: 'player', playerId: 'p1', answer: { question: 0, choice: 1 } });
       // The only choice anywhere in the view is the one under `you`.
       expect(valuesUnder(view, 'choice')).toEqual([1]);
@@ -96,17 +97,17 @@ describe(viewRoom.name, () => {
     });
 
     it("never shows a player another player's choice", () => {
-      const p1 = viewRoom(midQuestion(), asPlayer('p1'), 'json', T0 + 3000);
+      const p1 = viewRoom(midQuestion(), asPlayer('p1'), T0 + 3000);
       expect(valuesUnder(p1, 'choice')).not.toContain(3);
       expect(JSON.stringify(p1)).not.toContain('"choice":3');
 
-      const p2 = viewRoom(midQuestion(), asPlayer('p2'), 'json', T0 + 3000);
+      const p2 = viewRoom(midQuestion(), asPlayer('p2'), T0 + 3000);
       expect(valuesUnder(p2, 'choice')).toEqual([3]);
       expect(JSON.stringify(p2)).not.toContain('"choice":1');
     });
 
     it('shows a player who has not answered no choice at all', () => {
-      const view = viewRoom(midQuestion(), asPlayer('p3'), 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), asPlayer('p3'), T0 + 3000);
       expect(valuesUnder(view, 'choice')).toEqual([]);
       expect(view.you).toEqual({ role: 'player', playerId: 'p3' });
     });
@@ -120,17 +121,17 @@ describe(viewRoom.name, () => {
       expect(state.game!.index).toBe(1);
       state = answer(state, 'p1', 1, 0, state.game!.openedAt + 500);
       for (const [, viewer] of VIEWERS) {
-        const view = viewRoom(state, viewer, 'json', state.game!.openedAt + 1000);
+        const view = viewRoom(state, viewer, state.game!.openedAt + 1000);
         expect(valuesUnder(view, 'correct')).toEqual([]);
         expect(view).not.toHaveProperty('reveal');
         expect(valuesUnder(view, 'counts')).toEqual([]);
         const choices = valuesUnder(view, 'choice');
-        expect(choices).toEqual(viewer.playerId === 'p1' ? [0] : []);
+        expect(choices).toEqual(viewer.seat === 'p1' ? [0] : []);
       }
     });
 
     it("does not show scores changing before the reveal (another player's right answer stays hidden)", () => {
-      const view = viewRoom(midQuestion(), asPlayer('p2'), 'json', T0 + 3000);
+      const view = viewRoom(midQuestion(), asPlayer('p2'), T0 + 3000);
       expect((view.players as { score: number }[]).map((p) => p.score)).toEqual([0, 0, 0]);
     });
   });
@@ -143,7 +144,7 @@ describe(viewRoom.name, () => {
     }
 
     it.each(VIEWERS)('shows %s the reveal with the right choice, counts and scores', (_who, viewer) => {
-      const view = viewRoom(revealing(), viewer, 'json', T0 + DURATION + 1);
+      const view = viewRoom(revealing(), viewer, T0 + DURATION + 1);
       expect(view.reveal).toEqual({
         index: 0,
         correct: 1,
@@ -160,7 +161,7 @@ describe(viewRoom.name, () => {
     });
 
     it('shows the new totals in the players list', () => {
-      const view = viewRoom(revealing(), SPECTATOR, 'json', T0 + DURATION + 1);
+      const view = viewRoom(revealing(), SPECTATOR, T0 + DURATION + 1);
       expect(view.players).toEqual([
         { id: 'p1', name: 'Name p1', connected: true, score: 975 },
         { id: 'p2', name: 'Name p2', connected: true, score: 0 },
@@ -170,17 +171,11 @@ describe(viewRoom.name, () => {
   });
 
   describe('the room around the game', () => {
-    it('echoes the wire profile it was given', () => {
-      expect(viewRoom(lobby(1), HOST, 'json', T0).wire).toBe('json');
-      expect(viewRoom(lobby(1), HOST, 'compact-v1', T0).wire).toBe('compact-v1');
-    });
-
     it('shows code, phase, host, players, settings and serverTime in the lobby', () => {
-      const view = viewRoom(lobby(2), asPlayer('p2'), 'json', T0 + 7);
+      const view = viewRoom(lobby(2), asPlayer('p2'), T0 + 7);
       expect(view).toEqual({
         code: 'ABCDEF',
         phase: 'lobby',
-        wire: 'json',
         you: { role: 'player', playerId: 'p2' },
         host: { name: 'Quizmaster' },
         players: [
@@ -202,14 +197,14 @@ describe(viewRoom.name, () => {
       expect(state.phase).toBe('finished');
       state = decide(state, asPlayer('p1'), { id: 'v1', type: 'room.rematch', data: { vote: true } }, finishedAt + 1).state;
 
-      const p1 = viewRoom(state, asPlayer('p1'), 'json', finishedAt + 2);
+      const p1 = viewRoom(state, asPlayer('p1'), finishedAt + 2);
       expect(p1.standings).toEqual(state.standings);
       expect(p1.rematch).toEqual({ closesAt: finishedAt + SETTINGS.rematchSeconds * 1000, voted: 1, of: 3 });
       expect((p1.you as Record<string, unknown>).rematchVote).toBe(true);
 
-      const p2 = viewRoom(state, asPlayer('p2'), 'json', finishedAt + 2);
+      const p2 = viewRoom(state, asPlayer('p2'), finishedAt + 2);
       expect(p2.you).toEqual({ role: 'player', playerId: 'p2' });
-      expect(valuesUnder(viewRoom(state, HOST, 'json', finishedAt + 2), 'rematchVote')).toEqual([]);
+      expect(valuesUnder(viewRoom(state, HOST, finishedAt + 2), 'rematchVote')).toEqual([]);
     });
   });
 });

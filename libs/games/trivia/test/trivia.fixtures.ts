@@ -1,7 +1,10 @@
 // Builders for the rules' unit tests: a room in a known state, and commands to send it.
-import { RoomCommand } from '../src/trivia.rules';
+import { Actor } from '@app/room-engine';
+import { RoomCommand } from '../src/trivia.commands';
 import { decide, gameStarted } from '../src/trivia.rules';
-import { Outcome, Question, Seat, Settings, TriviaState, Viewer } from '../src/trivia.types';
+import { Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
+
+type Viewer = Actor;
 
 // Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
 export const T0 = 1_700_000_000_000;
@@ -26,7 +29,7 @@ export const QUESTIONS: Question[] = [
 
 export const HOST: Viewer = { role: 'host' };
 export const SPECTATOR: Viewer = { role: 'spectator' };
-export const asPlayer = (id: string): Viewer => ({ role: 'player', playerId: id });
+export const asPlayer = (id: string): Viewer => ({ role: 'player', seat: id });
 
 export function seat(id: string, overrides: Partial<Seat> = {}): Seat {
   return { id, name: `Name ${id}`, connected: true, score: 0, correct: 0, elapsedSum: 0, ...overrides };

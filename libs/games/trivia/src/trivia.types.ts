@@ -1,4 +1,6 @@
-import { Phase, Role } from '@app/protocol';
+import { Outcome as EngineOutcome } from '@app/room-engine';
+
+export type Phase = 'lobby' | 'question' | 'reveal' | 'finished' | 'closed';
 
 /** Room settings fixed when the room is opened. */
 export interface Settings {
@@ -40,6 +42,8 @@ export interface Answer {
   readonly points: number;
   readonly correct: boolean;
   readonly commandId: string;
+  /** When it arrived (epoch ms): what a replay orders it by. */
+  readonly at: number;
 }
 
 export interface Game {
@@ -93,11 +97,6 @@ export interface TriviaState {
   readonly playedQuestionIds: readonly number[];
 }
 
-export interface Viewer {
-  readonly role: Role;
-  readonly playerId?: string;
-}
-
 // Event payloads (PROTOCOL.md section 3, Events).
 export interface QuestionClosed {
   readonly index: number;
@@ -106,20 +105,53 @@ export interface QuestionClosed {
   readonly scores: readonly { playerId: string; points: number; total: number }[];
 }
 
-export interface RoomEvent {
-  readonly type: string;
-  readonly data: unknown;
-}
-
 /** What the room must make durable before anyone hears of a change. */
 export type Write =
   | { kind: 'addPlayer'; roomId: string; playerId: string; name: string }
-  | { kind: 'startGame'; roomId: string; gameNo: number; deckId: string; questionCount: number; roster: string[]; avoidQuestionIds: number[] }
-  | { kind: 'recordAnswers'; gameId: string; answers: Answer[] }
+  | {
+      kind: 'startGame';
+      roomId: string;
+      gameNo: number;
+      deckId: string;
+      questionCount: number;
+      roster: string[];
+      avoidQuestionIds: number[];
+      /** When the first question opens: the game's clock starts here, and a restart resumes from it. */
+      startedAt: number;
+      commandId: string | null;
+    }
+  | { kind: 'recordAnswers'; gameId: string; answers: Answer[]; close?: QuestionClose }
+  | { kind: 'closeQuestion'; close: QuestionClose }
   | { kind: 'finishGame'; roomId: string; gameId: string; standings: Standing[]; elapsedSums: Record<string, number> }
-  | { kind: 'recordVotes'; gameId: string; votes: { playerId: string; vote: boolean; commandId: string | null }[]; decision?: RematchDecision }
-  | { kind: 'releasePlayers'; roomId: string; playerIds: string[]; reason: 'left' | 'kicked' }
+  | {
+      kind: 'recordVotes';
+      gameId: string;
+      votes: { playerId: string; vote: boolean; commandId: string | null; at: number }[];
+      decision?: RematchDecision;
+      /** A player who left, released with the rematch's decision in the same statement. */
+      departure?: Departure;
+    }
+  | { kind: 'releasePlayers'; roomId: string; departure: Departure; close?: QuestionClose }
   | { kind: 'closeRoom'; roomId: string; reason: string };
+
+/**
+ * A question that closed before its deadline. Closing at the deadline needs no record (a replay
+ * knows the clock); closing early does, since who was connected then is not written.
+ */
+export interface QuestionClose {
+  readonly gameId: string;
+  readonly index: number;
+  readonly at: number;
+}
+
+/** A seat that left or was kicked, and when: a replay takes it out of the game at that moment. */
+export interface Departure {
+  readonly playerId: string;
+  readonly reason: 'left' | 'kicked';
+  readonly at: number;
+  /** The command that did it (the player's leave, the host's kick). */
+  readonly commandId: string | null;
+}
 
 export interface RematchDecision {
   readonly roomId: string;
@@ -128,18 +160,5 @@ export interface RematchDecision {
   readonly releaseIds: readonly string[];
 }
 
-/** Side effects beyond events: sockets the transport must close after the events went out. */
-export type Effect =
-  | { kind: 'release'; playerIds: readonly string[] }
-  | { kind: 'closeRoom'; reason: string };
-
 /** The result of a rule: the next state, what to write, what to tell, and what to close. */
-export interface Outcome {
-  readonly state: TriviaState;
-  readonly writes: readonly Write[];
-  readonly events: readonly RoomEvent[];
-  /** Whether every viewer needs a fresh `room.state` (a change a client cannot derive). */
-  readonly resync?: boolean;
-  readonly effects: readonly Effect[];
-  readonly reply?: unknown;
-}
+export type Outcome = EngineOutcome<TriviaState, Write>;

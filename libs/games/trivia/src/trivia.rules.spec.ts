@@ -1,13 +1,19 @@
 import { RoomErrorCode, RoomException } from '@app/protocol';
+import { Actor as Viewer } from '@app/room-engine';
+import { RoomCommand } from './trivia.commands';
+import { TriviaErrorCode } from './trivia.errors';
+import { triviaRules } from './trivia.game';
 import { decideRematch } from './trivia.rematch';
-import { batchKindOf, decide, gameStarted, join, nextDeadline, onDeadline, RoomCommand, roomClosed, setPresence } from './trivia.rules';
+import { decide, gameStarted, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
+
+const batchKindOf = (command: RoomCommand) => triviaRules.batchKey(command);
 import { pointsFor, rankStandings } from './trivia.scoring';
-import { Answer, Outcome, Question, QuestionClosed, RematchDecision, Seat, Settings, TriviaState, Viewer, Write } from './trivia.types';
+import { Answer, Outcome, Question, QuestionClosed, RematchDecision, Seat, Settings, TriviaState, Write } from './trivia.types';
 import { mergeWrites } from './trivia.writes';
 
 import { answer, asPlayer, DURATION, HOST, inQuestion, kick, leave, lobby, QUESTIONS, seat, SETTINGS, startCommand, startGame, T0, vote } from '../test/trivia.fixtures';
 
-function refusal(fn: () => unknown): { code: RoomErrorCode; status: number } {
+function refusal(fn: () => unknown): { code: string; status: number } {
   try {
     fn();
   } catch (err) {
@@ -155,6 +161,8 @@ describe('trivia rules', () => {
           questionCount: 3,
           roster: ['p1', 'p2', 'p3'],
           avoidQuestionIds: [4, 5],
+          startedAt: T0,
+          commandId: 'h-start',
         },
       ]);
       expect(outcome.events).toEqual([]);
@@ -171,21 +179,21 @@ describe('trivia rules', () => {
     });
 
     it('refuses with 409 no_players when nobody has joined', () => {
-      expect(refusal(() => decide(lobby(0), HOST, startCommand(), T0))).toEqual({ code: RoomErrorCode.NoPlayers, status: 409 });
+      expect(refusal(() => decide(lobby(0), HOST, startCommand(), T0))).toEqual({ code: TriviaErrorCode.NoPlayers, status: 409 });
     });
 
     it('refuses with 409 wrong_phase during a question', () => {
-      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), T0 + 1))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), T0 + 1))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
 
     it('refuses with 409 wrong_phase after the game finished', () => {
       const { state, now } = finishedGame(3);
-      expect(refusal(() => decide(state, HOST, startCommand(), now))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(state, HOST, startCommand(), now))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
 
     it('refuses with 409 wrong_phase in a closed room', () => {
       const closed = roomClosed(lobby(2), 'host').state;
-      expect(refusal(() => decide(closed, HOST, startCommand(), T0))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(closed, HOST, startCommand(), T0))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
   });
 
@@ -247,7 +255,7 @@ describe('trivia rules', () => {
         {
           kind: 'recordAnswers',
           gameId: 'game-1',
-          answers: [{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true, commandId: 'c-1' }],
+          answers: [{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true, commandId: 'c-1', at: T0 + 5000 }],
         },
       ]);
     });
@@ -313,58 +321,58 @@ describe('trivia rules', () => {
 
     it('refuses a second answer with 409 already_answered', () => {
       const state = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000).state;
-      expect(refusal(() => answer(state, 'p1', 0, 2, T0 + 2000, 'other-id'))).toEqual({ code: RoomErrorCode.AlreadyAnswered, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 2, T0 + 2000, 'other-id'))).toEqual({ code: TriviaErrorCode.AlreadyAnswered, status: 409 });
     });
 
     it('refuses an answer to another question than the open one with 409 question_closed', () => {
       const state = inQuestion(3);
-      expect(refusal(() => answer(state, 'p1', 1, 0, T0 + 1000))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 1, 0, T0 + 1000))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
     });
 
     it('refuses an answer in the lobby with 409 question_closed', () => {
-      expect(refusal(() => answer(lobby(3), 'p1', 0, 0, T0))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(lobby(3), 'p1', 0, 0, T0))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
     });
 
     it('refuses an answer that arrives after closesAt with 409 question_closed, even before the deadline fired', () => {
       const state = inQuestion(3);
       expect(state.phase).toBe('question');
-      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 1))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 1))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
     });
 
     it('refuses an answer during the reveal with 409 question_closed', () => {
       const state = onDeadline(inQuestion(3), T0 + DURATION).state;
       expect(state.phase).toBe('reveal');
-      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 10))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 1, T0 + DURATION + 10))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
     });
 
     it('refuses a choice past the last one with 400 choice_out_of_range', () => {
       const state = inQuestion(3);
-      expect(refusal(() => answer(state, 'p1', 0, 4, T0 + 1000))).toEqual({ code: RoomErrorCode.ChoiceOutOfRange, status: 400 });
+      expect(refusal(() => answer(state, 'p1', 0, 4, T0 + 1000))).toEqual({ code: TriviaErrorCode.ChoiceOutOfRange, status: 400 });
     });
 
     it('checks the range against the open question (3 choices on question 1)', () => {
       let state = onDeadline(inQuestion(3), T0 + DURATION).state;
       const at = state.game!.revealEndsAt!;
       state = onDeadline(state, at).state;
-      expect(refusal(() => answer(state, 'p1', 1, 3, at + 1))).toEqual({ code: RoomErrorCode.ChoiceOutOfRange, status: 400 });
+      expect(refusal(() => answer(state, 'p1', 1, 3, at + 1))).toEqual({ code: TriviaErrorCode.ChoiceOutOfRange, status: 400 });
       expect(answer(state, 'p1', 1, 2, at + 1).reply).toEqual({ accepted: true });
     });
 
     it('gives the 409 already_answered before the 400 out of range', () => {
       const state = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000).state;
-      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + 2000, 'again'))).toEqual({ code: RoomErrorCode.AlreadyAnswered, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + 2000, 'again'))).toEqual({ code: TriviaErrorCode.AlreadyAnswered, status: 409 });
     });
 
     it('gives the 409 question_closed before the 400 out of range', () => {
       const state = inQuestion(3);
-      expect(refusal(() => answer(state, 'p1', 2, 99, T0 + 1000))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
-      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + DURATION + 1))).toEqual({ code: RoomErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 2, 99, T0 + 1000))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 99, T0 + DURATION + 1))).toEqual({ code: TriviaErrorCode.QuestionClosed, status: 409 });
     });
 
     it('refuses a seated player who is not in the game with 409 not_in_game', () => {
       const state = startGame(lobby(3), T0, ['p1', 'p2']).state;
       expect(state.game!.roster).toEqual(['p1', 'p2']);
-      expect(refusal(() => answer(state, 'p3', 0, 1, T0 + 1000))).toEqual({ code: RoomErrorCode.NotInGame, status: 409 });
+      expect(refusal(() => answer(state, 'p3', 0, 1, T0 + 1000))).toEqual({ code: TriviaErrorCode.NotInGame, status: 409 });
     });
 
     it('refuses a seat that has left with 409', () => {
@@ -413,7 +421,8 @@ describe('trivia rules', () => {
       expect(eventTypes(gone)).toEqual(['player.presence', 'question.closed']);
       expect(gone.events[0].data).toEqual({ playerId: 'p3', connected: false });
       expect(gone.state.phase).toBe('reveal');
-      expect(gone.writes).toEqual([]);
+      // Who was connected is not written, so the early close is: a replay could not know of it.
+      expect(gone.writes).toEqual([{ kind: 'closeQuestion', close: { gameId: 'game-1', index: 0, at: T0 + 3000 } }]);
       // The non-answerer still has an entry, with 0 points.
       expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({ playerId: 'p3', points: 0, total: 0 });
     });
@@ -562,7 +571,7 @@ describe('trivia rules', () => {
       expect(outcome.writes.map((w) => w.kind)).toEqual(['finishGame']);
       expect(outcome.state.phase).toBe('finished');
       expect(outcome.state.rematch!.decided).toEqual({ accepted: false, playerIds: [] });
-      expect(refusal(() => vote(outcome.state, 'p1', true, 1))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+      expect(refusal(() => vote(outcome.state, 'p1', true, 1))).toEqual({ code: TriviaErrorCode.RematchClosed, status: 409 });
     });
 
     describe(nextDeadline.name, () => {
@@ -603,7 +612,7 @@ describe('trivia rules', () => {
       expect(outcome.state.phase).toBe('closed');
       expect(outcome.writes).toEqual([{ kind: 'closeRoom', roomId: 'room-1', reason: 'expired' }]);
       expect(outcome.events).toEqual([{ type: 'room.closed', data: { reason: 'expired' } }]);
-      expect(outcome.effects).toEqual([{ kind: 'closeRoom', reason: 'expired' }]);
+      expect(outcome.effects).toEqual([{ kind: 'close', reason: 'expired' }]);
     });
 
     it('closes a finished room that expired after its rematch was decided', () => {
@@ -625,7 +634,7 @@ describe('trivia rules', () => {
     it('waits for the third voter after two yes votes', () => {
       const { state, now } = finishedGame(3);
       const first = vote(state, 'p1', true, now + 1000, 'v-1');
-      expect(first.writes).toEqual([{ kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p1', vote: true, commandId: 'v-1' }], decision: undefined }]);
+      expect(first.writes).toEqual([{ kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p1', vote: true, commandId: 'v-1', at: now + 1000 }], decision: undefined }]);
       expect(first.events).toEqual([]);
       expect(first.reply).toEqual({});
       const second = vote(first.state, 'p2', true, now + 2000);
@@ -642,7 +651,7 @@ describe('trivia rules', () => {
       const third = vote(current, 'p3', false, now + 3000, 'v-3');
       expect(third.events[0]).toEqual({ type: 'rematch.decided', data: { accepted: true, playerIds: ['p1', 'p2'] } });
       expect(third.events.slice(1)).toEqual([{ type: 'player.left', data: { playerId: 'p3', reason: 'released' } }]);
-      expect(third.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(third.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
       expect(third.resync).toBe(true);
       expect(third.state.phase).toBe('lobby');
       expect(third.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
@@ -651,7 +660,7 @@ describe('trivia rules', () => {
       expect(third.state.expiresAt).toBe(now + 3000 + SETTINGS.expirySeconds * 1000);
       const decision: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };
       expect(third.writes).toEqual([
-        { kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p3', vote: false, commandId: 'v-3' }], decision },
+        { kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p3', vote: false, commandId: 'v-3', at: now + 3000 }], decision },
       ]);
     });
 
@@ -693,7 +702,7 @@ describe('trivia rules', () => {
       const { state, now } = finishedGame(3);
       let current = vote(state, 'p1', false, now + 1).state;
       current = vote(current, 'p2', false, now + 2).state;
-      expect(refusal(() => vote(current, 'p3', true, now + 3))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+      expect(refusal(() => vote(current, 'p3', true, now + 3))).toEqual({ code: TriviaErrorCode.RematchClosed, status: 409 });
     });
 
     it('refuses a vote after an accepted rematch with 409 rematch_closed', () => {
@@ -703,17 +712,17 @@ describe('trivia rules', () => {
       current = vote(current, 'p2', true, now + 2).state;
       current = vote(current, 'p3', false, now + 3).state;
       expect(current.phase).toBe('lobby');
-      expect(refusal(() => vote(current, 'p1', true, now + 4, 'late-vote'))).toEqual({ code: RoomErrorCode.RematchClosed, status: 409 });
+      expect(refusal(() => vote(current, 'p1', true, now + 4, 'late-vote'))).toEqual({ code: TriviaErrorCode.RematchClosed, status: 409 });
     });
 
     it('refuses a second vote by the same player with 409 already_voted', () => {
       const { state, now } = finishedGame(3);
       const current = vote(state, 'p1', true, now + 1).state;
-      expect(refusal(() => vote(current, 'p1', false, now + 2, 'v-again'))).toEqual({ code: RoomErrorCode.AlreadyVoted, status: 409 });
+      expect(refusal(() => vote(current, 'p1', false, now + 2, 'v-again'))).toEqual({ code: TriviaErrorCode.AlreadyVoted, status: 409 });
     });
 
     it('refuses a vote when no rematch is open with 409', () => {
-      expect(refusal(() => vote(lobby(3), 'p1', true, T0))).toEqual({ code: RoomErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => vote(lobby(3), 'p1', true, T0))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
       expect(refusal(() => vote(inQuestion(3), 'p1', true, T0 + 1)).status).toBe(409);
     });
 
@@ -732,7 +741,7 @@ describe('trivia rules', () => {
       const at = current.rematch!.closesAt;
       const outcome = onDeadline(current, at);
       expect(outcome.events[0]).toEqual({ type: 'rematch.decided', data: { accepted: true, playerIds: ['p1', 'p2'] } });
-      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
       expect(outcome.state.phase).toBe('lobby');
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
       expect(outcome.writes).toEqual([
@@ -780,8 +789,8 @@ describe('trivia rules', () => {
       const outcome = leave(lobby(3), 'p2', T0);
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p3']);
       expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p2', reason: 'left' } }]);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p2'], reason: 'left' }]);
-      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p2'] }]);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p2', reason: 'left', at: T0, commandId: 'p2-leave' } }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p2'] }]);
       expect(outcome.reply).toEqual({});
     });
 
@@ -789,12 +798,12 @@ describe('trivia rules', () => {
       const outcome = kick(lobby(3), 'p3', T0);
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
       expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p3', reason: 'kicked' } }]);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p3'], reason: 'kicked' }]);
-      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p3', reason: 'kicked', at: T0, commandId: 'kick-p3' } }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
     });
 
     it('refuses to kick an unknown player id with 409 player_not_found', () => {
-      expect(refusal(() => kick(lobby(3), 'p9', T0))).toEqual({ code: RoomErrorCode.PlayerNotFound, status: 409 });
+      expect(refusal(() => kick(lobby(3), 'p9', T0))).toEqual({ code: TriviaErrorCode.PlayerNotFound, status: 409 });
     });
 
     it('takes a player who leaves mid-question out of the roster', () => {
@@ -848,11 +857,17 @@ describe('trivia rules', () => {
       current = vote(current, 'p2', true, now + 2).state;
       const outcome = leave(current, 'p3', now + 3);
       expect(outcome.writes).toEqual([
-        { kind: 'recordVotes', gameId: 'game-1', votes: [], decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] } },
+        {
+          kind: 'recordVotes',
+          gameId: 'game-1',
+          votes: [],
+          decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: [] },
+          departure: { playerId: 'p3', reason: 'left', at: now + 3, commandId: 'p3-leave' },
+        },
       ]);
       expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
       expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: true, playerIds: ['p1', 'p2'] });
-      expect(outcome.effects).toEqual([{ kind: 'release', playerIds: ['p3'] }]);
+      expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
       expect(outcome.state.phase).toBe('lobby');
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
       expect(outcome.reply).toEqual({});
@@ -863,7 +878,7 @@ describe('trivia rules', () => {
       let current = vote(state, 'p1', true, now + 1).state;
       current = vote(current, 'p2', false, now + 2).state;
       const outcome = leave(current, 'p3', now + 3);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p3'], reason: 'left' }]);
+      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p3', reason: 'left', at: now + 3, commandId: 'p3-leave' } }]);
       expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
       expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: false, playerIds: ['p1'] });
       expect(outcome.state.phase).toBe('finished');
@@ -888,18 +903,18 @@ describe('trivia rules', () => {
     });
 
     it('refuses during a game with 409 game_in_progress', () => {
-      expect(refusal(() => join(inQuestion(2), 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+      expect(refusal(() => join(inQuestion(2), 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
       const revealing = onDeadline(inQuestion(2), T0 + DURATION).state;
-      expect(refusal(() => join(revealing, 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+      expect(refusal(() => join(revealing, 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
     });
 
     it('refuses after the game finished with 409 game_in_progress', () => {
       const { state } = finishedGame(2);
-      expect(refusal(() => join(state, 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.GameInProgress, status: 409 });
+      expect(refusal(() => join(state, 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
     });
 
     it('refuses at maxPlayers with 409 room_full', () => {
-      expect(refusal(() => join(lobby(4), 'p9', 'Zed'))).toEqual({ code: RoomErrorCode.RoomFull, status: 409 });
+      expect(refusal(() => join(lobby(4), 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.RoomFull, status: 409 });
       expect(join(lobby(3), 'p9', 'Zed').state.players).toHaveLength(4);
     });
 
@@ -915,7 +930,7 @@ describe('trivia rules', () => {
       expect(first.state.phase).toBe('closed');
       expect(first.writes).toEqual([]);
       expect(first.events).toEqual([{ type: 'room.closed', data: { reason: 'host' } }]);
-      expect(first.effects).toEqual([{ kind: 'closeRoom', reason: 'host' }]);
+      expect(first.effects).toEqual([{ kind: 'close', reason: 'host' }]);
       expect(roomClosed(first.state, 'host').events).toEqual([]);
     });
   });
@@ -931,12 +946,12 @@ describe('trivia rules', () => {
   });
 
   describe(mergeWrites.name, () => {
-    const ans = (playerId: string): Answer => ({ playerId, question: 0, choice: 1, elapsedMs: 10, points: 1000, correct: true, commandId: `${playerId}-c` });
+    const ans = (playerId: string): Answer => ({ playerId, question: 0, choice: 1, elapsedMs: 10, points: 1000, correct: true, commandId: `${playerId}-c`, at: 10 });
     const recordAnswers = (gameId: string, ...ids: string[]): Write => ({ kind: 'recordAnswers', gameId, answers: ids.map(ans) });
     const recordVotes = (gameId: string, playerId: string, decision?: RematchDecision): Write => ({
       kind: 'recordVotes',
       gameId,
-      votes: [{ playerId, vote: true, commandId: `${playerId}-v` }],
+      votes: [{ playerId, vote: true, commandId: `${playerId}-v`, at: 10 }],
       decision,
     });
     const decisionA: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1'], releaseIds: [] };
@@ -968,7 +983,7 @@ describe('trivia rules', () => {
 
     it('keeps other writes in order and merges only neighbours', () => {
       const add: Write = { kind: 'addPlayer', roomId: 'room-1', playerId: 'p9', name: 'Zed' };
-      const release: Write = { kind: 'releasePlayers', roomId: 'room-1', playerIds: ['p2'], reason: 'left' };
+      const release: Write = { kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p2', reason: 'left', at: 10, commandId: 'p2-leave' } };
       const merged = mergeWrites([add, recordAnswers('g1', 'p1'), release, recordAnswers('g1', 'p3'), recordAnswers('g1', 'p4')]);
       expect(merged.map((w) => w.kind)).toEqual(['addPlayer', 'recordAnswers', 'releasePlayers', 'recordAnswers']);
       expect(merged[0]).toBe(add);

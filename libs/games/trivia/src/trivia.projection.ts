@@ -1,26 +1,24 @@
-import { WireProfile } from '@app/protocol';
+import { Actor } from '@app/room-engine';
 import { publicSeat } from './trivia.rules';
-import { Settings, TriviaState, Viewer } from './trivia.types';
+import { Settings, TriviaState } from './trivia.types';
 
 /**
  * The whole room as one viewer may see it (`room.state`). Before a question closes, nobody (host
  * included) sees its right choice or another player's choice; a player sees its own choice under
  * `you`. Spectators see no choice at all before the reveal.
  */
-export function viewRoom(state: TriviaState, viewer: Viewer, wire: WireProfile, now: number): Record<string, unknown> {
+export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record<string, unknown> {
   const { game } = state;
-  const own = viewer.role === 'player' && viewer.playerId && game ? game.answers[viewer.playerId] : undefined;
+  const playerId = viewer.role === 'player' ? viewer.seat : undefined;
+  const own = playerId && game ? game.answers[playerId] : undefined;
   const view: Record<string, unknown> = {
     code: state.code,
     phase: state.phase,
-    wire,
     you: {
       role: viewer.role,
-      ...(viewer.playerId ? { playerId: viewer.playerId } : {}),
+      ...(playerId ? { playerId } : {}),
       ...(own && state.phase === 'question' ? { answer: { question: own.question, choice: own.choice } } : {}),
-      ...(viewer.role === 'player' && state.rematch?.votes[viewer.playerId ?? ''] !== undefined
-        ? { rematchVote: state.rematch.votes[viewer.playerId ?? ''] }
-        : {}),
+      ...(playerId && state.rematch?.votes[playerId] !== undefined ? { rematchVote: state.rematch.votes[playerId] } : {}),
     },
     host: { name: state.hostName },
     players: state.players.map(publicSeat),

@@ -1,4 +1,5 @@
-import { Effect, Outcome, RematchDecision, RoomEvent, TriviaState } from './trivia.types';
+import { Effect, RoomEvent } from '@app/room-engine';
+import { Outcome, RematchDecision, TriviaState } from './trivia.types';
 
 export type RematchOutcome = Omit<Outcome, 'writes'> & { decision?: RematchDecision };
 
@@ -31,7 +32,7 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
     .filter((p) => yes.includes(p.id))
     .map((p) => ({ ...p, score: 0, correct: 0, elapsedSum: 0 }));
   const released: RoomEvent[] = releaseIds.map((playerId) => ({ type: 'player.left', data: { playerId, reason: 'released' } }));
-  const effects: Effect[] = releaseIds.length ? [{ kind: 'release', playerIds: releaseIds }] : [];
+  const effects: Effect[] = releaseIds.length ? [{ kind: 'release', seats: releaseIds }] : [];
   return {
     state: {
       ...state,

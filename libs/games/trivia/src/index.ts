@@ -1,0 +1,10 @@
+export * from './trivia.types';
+export * from './trivia.errors';
+export * from './trivia.commands';
+export * from './trivia.scoring';
+export * from './trivia.rematch';
+export { join, publicSeat } from './trivia.rules';
+export * from './trivia.projection';
+export * from './trivia.writes';
+export * from './trivia.restore';
+export * from './trivia.game';

@@ -1,0 +1,41 @@
+import { ErrorStatus, RoomErrorCode, RoomException, Status } from '@app/protocol';
+
+/** Trivia's own refusals, beside the envelope's (RoomErrorCode). */
+export enum TriviaErrorCode {
+  ChoiceOutOfRange = 'choice_out_of_range',
+  PlayerNotFound = 'player_not_found',
+  DeckNotFound = 'deck_not_found',
+  WrongPhase = 'wrong_phase',
+  NoPlayers = 'no_players',
+  QuestionClosed = 'question_closed',
+  AlreadyAnswered = 'already_answered',
+  NotInGame = 'not_in_game',
+  RematchClosed = 'rematch_closed',
+  AlreadyVoted = 'already_voted',
+  RoomFull = 'room_full',
+  GameInProgress = 'game_in_progress',
+}
+
+/** The one table from a trivia code to its reply status (and HTTP status where it differs). */
+const STATUS: Record<TriviaErrorCode, ErrorStatus> = {
+  [TriviaErrorCode.ChoiceOutOfRange]: { status: Status.badRequest },
+  [TriviaErrorCode.PlayerNotFound]: { status: Status.conflict, http: 404 },
+  [TriviaErrorCode.DeckNotFound]: { status: Status.unknownType },
+  [TriviaErrorCode.WrongPhase]: { status: Status.conflict },
+  [TriviaErrorCode.NoPlayers]: { status: Status.conflict },
+  [TriviaErrorCode.QuestionClosed]: { status: Status.conflict },
+  [TriviaErrorCode.AlreadyAnswered]: { status: Status.conflict },
+  [TriviaErrorCode.NotInGame]: { status: Status.conflict },
+  [TriviaErrorCode.RematchClosed]: { status: Status.conflict },
+  [TriviaErrorCode.AlreadyVoted]: { status: Status.conflict },
+  [TriviaErrorCode.RoomFull]: { status: Status.conflict },
+  [TriviaErrorCode.GameInProgress]: { status: Status.conflict },
+};
+
+export function triviaError(code: TriviaErrorCode | RoomErrorCode, message: string): RoomException {
+  return new RoomException(code, message, STATUS[code as TriviaErrorCode]);
+}
+
+export function refuse(code: TriviaErrorCode | RoomErrorCode, message: string): never {
+  throw triviaError(code, message);
+}

@@ -1,0 +1,116 @@
+import { okReply } from '@app/protocol';
+import { Recorded, Restored } from '@app/room-engine';
+import { gameStarted, resumed } from './trivia.rules';
+import { Phase, Question, Settings, TriviaState } from './trivia.types';
+
+/**
+ * A trivia room as PostgreSQL holds it: plain data, read in one statement by libs/persistence.
+ * Times are epoch milliseconds on the server's clock, as the rules used them.
+ */
+export interface TriviaRecord {
+  readonly roomId: string;
+  readonly code: string;
+  readonly hostName: string;
+  readonly settings: Omit<Settings, 'rematchSeconds' | 'expirySeconds'>;
+  /** The room row's phase: `question` from a start, `finished` from a finish, `lobby` after an accepted rematch. */
+  readonly phase: string;
+  readonly closed: boolean;
+  readonly gamesPlayed: number;
+  readonly lastGameAt: number;
+  /** Seats taken since the last game started (or seated now, without one), in join order. */
+  readonly players: readonly { id: string; name: string; left?: { at: number; reason: string; commandId: string | null } }[];
+  readonly playedQuestionIds: readonly number[];
+  readonly lastGame?: {
+    readonly id: string;
+    readonly no: number;
+    readonly questions: readonly Question[];
+    readonly roster: readonly string[];
+    readonly startedAt: number;
+    readonly startCommandId: string | null;
+    readonly answers: readonly { playerId: string; question: number; choice: number; at: number; commandId: string }[];
+    readonly closes: readonly { index: number; at: number }[];
+    readonly votes: readonly { playerId: string; vote: boolean; at: number; commandId: string | null }[];
+  };
+}
+
+/** One input a replay applies again, as recorded by the statement that committed it. */
+export type TriviaEntry =
+  | { readonly kind: 'answer'; readonly playerId: string; readonly question: number; readonly choice: number; readonly commandId: string }
+  | { readonly kind: 'close'; readonly index: number }
+  | { readonly kind: 'departure'; readonly playerId: string; readonly reason: 'left' | 'kicked'; readonly commandId: string | null }
+  | { readonly kind: 'vote'; readonly playerId: string; readonly vote: boolean; readonly commandId: string | null };
+
+export const REMATCH_SECONDS = 30;
+
+// Inputs recorded at the same millisecond go in the order they were decided: an answer before
+// the close it caused, a departure before the close it caused.
+const ORDER: Record<TriviaEntry['kind'], number> = { answer: 0, departure: 1, close: 2, vote: 3 };
+
+/**
+ * Turns a record back into the rules' terms: a room in the lobby (or closed) is its seats; a room
+ * whose last game is running or finished with its rematch undecided is that game from its start,
+ * with every recorded answer, early close, departure and vote to replay in order.
+ */
+export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Restored<TriviaState, TriviaEntry> {
+  const settings: Settings = { ...record.settings, rematchSeconds: REMATCH_SECONDS, expirySeconds };
+  const game = record.lastGame;
+  const seated = record.players.filter((p) => !p.left);
+  const lobby = (phase: Phase, players: typeof record.players): TriviaState => ({
+    roomId: record.roomId,
+    code: record.code,
+    hostName: record.hostName,
+    phase,
+    settings,
+    players: players.map((p) => ({ id: p.id, name: p.name, connected: false, score: 0, correct: 0, elapsedSum: 0 })),
+    gamesPlayed: record.gamesPlayed,
+    expiresAt: record.lastGameAt + expirySeconds * 1000,
+    playedQuestionIds: [...record.playedQuestionIds],
+  });
+  const voteAcks = (game?.votes ?? []).flatMap((v) =>
+    v.commandId ? [{ actor: { role: 'player' as const, seat: v.playerId }, reply: okReply(v.commandId, {}) }] : [],
+  );
+  const startAck = game?.startCommandId ? [{ actor: { role: 'host' as const }, reply: okReply(game.startCommandId, {}) }] : [];
+  if (record.closed || !game || (record.phase !== 'question' && record.phase !== 'finished')) {
+    return { state: lobby(record.closed ? 'closed' : 'lobby', seated), journal: [], acknowledged: [...startAck, ...voteAcks] };
+  }
+
+  // Everyone who was seated when the game started plays it from the start, connected (a replay
+  // closes a question early only where a close was recorded or every player answered).
+  const before = lobby('lobby', record.players);
+  const playedBefore = record.playedQuestionIds.filter((id) => !game.questions.some((q) => q.id === id));
+  const atStart: TriviaState = {
+    ...before,
+    players: before.players.map((p) => ({ ...p, connected: true })),
+    gamesPlayed: game.no - 1,
+    playedQuestionIds: playedBefore,
+  };
+  const state = gameStarted(atStart, { gameId: game.id, gameNo: game.no, questions: game.questions, roster: game.roster }, game.startedAt).state;
+
+  const journal: Recorded<TriviaEntry>[] = [
+    ...game.answers.map((a): Recorded<TriviaEntry> => ({
+      at: a.at,
+      entry: { kind: 'answer' as const, playerId: a.playerId, question: a.question, choice: a.choice, commandId: a.commandId },
+      ack: { actor: { role: 'player' as const, seat: a.playerId }, commandId: a.commandId },
+    })),
+    ...game.closes.map((c): Recorded<TriviaEntry> => ({ at: c.at, entry: { kind: 'close' as const, index: c.index } })),
+    ...record.players.flatMap((p): Recorded<TriviaEntry>[] =>
+      p.left && p.left.at >= game.startedAt && (p.left.reason === 'left' || p.left.reason === 'kicked')
+        ? [
+            {
+              at: p.left.at,
+              entry: { kind: 'departure' as const, playerId: p.id, reason: p.left.reason, commandId: p.left.commandId },
+              ...(p.left.reason === 'kicked' && p.left.commandId ? { ack: { actor: { role: 'host' as const }, commandId: p.left.commandId } } : {}),
+            },
+          ]
+        : [],
+    ),
+    ...game.votes.map((v): Recorded<TriviaEntry> => ({
+      at: v.at,
+      entry: { kind: 'vote' as const, playerId: v.playerId, vote: v.vote, commandId: v.commandId },
+      ...(v.commandId ? { ack: { actor: { role: 'player' as const, seat: v.playerId }, commandId: v.commandId } } : {}),
+    })),
+  ].sort((a, b) => a.at - b.at || ORDER[a.entry.kind] - ORDER[b.entry.kind]);
+  return { state, journal, acknowledged: startAck };
+}
+
+export { resumed };

@@ -1,0 +1,51 @@
+import { RoomErrorCode, RoomException } from './room-error';
+import { CommandFrame, MAX_ID_LENGTH } from './wire.types';
+
+export type FrameParse = { ok: true; frame: CommandFrame } | { ok: false; id: string | null; error: RoomException };
+
+/**
+ * Reads one text frame into a command envelope. A frame that is not a JSON object, or has no
+ * usable id, fails with id null; one with a usable id but no type fails with that id. `data` is
+ * passed on as sent: whether its shape is right is decided after the type and the role
+ * (PROTOCOL.md's precedence: 404, then 403, then 400).
+ */
+export function parseFrame(text: string): FrameParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail(null, RoomErrorCode.BadFrame, 'frame is not valid JSON');
+  }
+  if (!isPlainObject(value)) return fail(null, RoomErrorCode.BadFrame, 'frame must be a JSON object');
+  const id = value.id;
+  if (typeof id !== 'string' || id.length < 1 || id.length > MAX_ID_LENGTH) {
+    return fail(null, RoomErrorCode.BadId, `id must be a string of 1 to ${MAX_ID_LENGTH} characters`);
+  }
+  if (typeof value.type !== 'string' || value.type.length === 0) {
+    return fail(id, RoomErrorCode.BadFrame, 'type must be a non-empty string');
+  }
+  return { ok: true, frame: { id, type: value.type, data: value.data === undefined ? {} : value.data } };
+}
+
+/** The object form of a command's data, or a 400 naming it. */
+export function dataObject(frame: CommandFrame): Record<string, unknown> {
+  if (!isPlainObject(frame.data)) throw new RoomException(RoomErrorCode.BadData, 'data must be a JSON object');
+  return frame.data;
+}
+
+export function badData(field: string, why: string): RoomException {
+  return new RoomException(RoomErrorCode.BadData, `data.${field} ${why}`);
+}
+
+/** A client-written string as it may appear in a message, a log line or a label: bounded. */
+export function clip(s: string, max = 40): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function fail(id: string | null, code: RoomErrorCode, message: string): FrameParse {
+  return { ok: false, id, error: new RoomException(code, message) };
+}

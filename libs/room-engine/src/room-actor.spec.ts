@@ -1,0 +1,292 @@
+import { ReplyFrame, Role } from '@app/protocol';
+import { tally, TallyEntry, TallyState, TallyWrite } from '../test/tally.game';
+import { Recorded } from './game-rules';
+import { RoomActor, RoomActorDeps } from './room-actor';
+import { StoreUnavailableError } from './room-store';
+import { Viewer } from './audience';
+
+// The actor's own logic, on a toy game with a stand-in store: ordering, batching, audiences,
+// replies, recovery. What reaches PostgreSQL is tested end to end in apps/game-server/test.
+
+const T0 = 1_700_000_000_000;
+
+function state(overrides: Partial<TallyState> = {}): TallyState {
+  return { code: 'ABCDEF', seats: ['p1', 'p2', 'p3'], total: 0, closed: false, ...overrides };
+}
+
+/** A viewer that records what it was sent, in order. */
+function viewer(role: Role, seat?: string) {
+  const log: string[] = [];
+  const replies: ReplyFrame[] = [];
+  const frames: { type: string; data: unknown }[] = [];
+  const v: Viewer = {
+    socketId: `${role}-${seat ?? ''}`,
+    role,
+    seat,
+    wire: 'json',
+    sendEvent: (type, json) => (frames.push({ type, data: JSON.parse(json) }), log.push(`event:${type}`)),
+    sendReply: (r) => (replies.push(r), log.push(`reply:${r.id}:${r.status}`)),
+    close: (code) => log.push(`close:${code}`),
+  };
+  return { v, log, replies, frames };
+}
+
+type Commit = (writes: readonly TallyWrite[], timeoutMs: number) => Promise<string[]>;
+
+function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
+  const observed: { type: string; status: number }[] = [];
+  const d: RoomActorDeps<TallyWrite, string> = {
+    store: { commit },
+    clock: { now: () => Date.now() },
+    observer: { command: (type, status) => observed.push({ type, status }) },
+    mailboxDepth: 8,
+    passivateAfterMs: 60_000,
+    commandBudgetMs: 1000,
+    seed: 7,
+    onDispose: () => undefined,
+    log: () => undefined,
+    ...overrides,
+  };
+  return { d, observed };
+}
+
+function room(commit: Commit, initial = state(), journal: Recorded<TallyEntry>[] = [], overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
+  const writes: TallyWrite[][] = [];
+  const { d, observed } = deps((w, t) => (writes.push([...w]), commit(w, t)), overrides);
+  const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: initial, journal, acknowledged: [] }, d);
+  return { r, writes, observed };
+}
+
+const ok: Commit = async (w) => w.map(() => 'ok');
+const arrival = () => ({ at: Date.now(), hr: performance.now() });
+const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 400 && !cond(); i++) await new Promise((res) => setTimeout(res, 5));
+  expect(cond()).toBe(true);
+};
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+describe(RoomActor.name, () => {
+  describe('batches', () => {
+    it('commits commands that wait together in one commit and then replies to each', async () => {
+      const { r, writes } = room(ok);
+      const ps = ['p1', 'p2', 'p3'].map((id) => viewer('player', id));
+      for (const p of ps) r.attach(p.v);
+      ps.forEach((p, i) => r.submit(p.v, add(`a${i}`, i + 1), arrival()));
+      await until(() => ps.every((p) => p.replies.length === 1));
+      expect(ps.map((p) => p.replies[0])).toEqual([
+        { type: 'reply', id: 'a0', status: 200, data: { total: 1 } },
+        { type: 'reply', id: 'a1', status: 200, data: { total: 3 } },
+        { type: 'reply', id: 'a2', status: 200, data: { total: 6 } },
+      ]);
+      expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 1 }, { kind: 'add', seat: 'p2', n: 2 }, { kind: 'add', seat: 'p3', n: 3 }]]);
+      expect(r.snapshot.total).toBe(6);
+      r.dispose();
+    });
+
+    it('replies 503 to every command of a batch whose commit fails, and changes nothing', async () => {
+      const { r } = room(async () => {
+        throw new StoreUnavailableError('gone');
+      });
+      const a = viewer('player', 'p1');
+      r.attach(a.v);
+      r.submit(a.v, add('x', 5), arrival());
+      await until(() => a.replies.length === 1);
+      expect(a.replies[0]).toMatchObject({ id: 'x', status: 503, error: { code: 'database_unavailable' } });
+      expect(r.snapshot.total).toBe(0);
+      expect(a.log).not.toContain('event:tally.added');
+      r.dispose();
+    });
+
+    it('gives the store the time left in the budget, and answers 503 without a statement when none is left', async () => {
+      const budgets: number[] = [];
+      const { r, writes } = room(async (w, t) => (budgets.push(t), w.map(() => 'ok')), state(), [], { commandBudgetMs: 1000 });
+      const a = viewer('player', 'p1');
+      r.attach(a.v);
+      // A command that arrived long ago (it waited behind a stalled statement) has no budget left.
+      r.submit(a.v, add('stale', 1), { at: Date.now(), hr: performance.now() - 5000 });
+      r.submit(a.v, add('fresh', 2), arrival());
+      await until(() => a.replies.length === 2);
+      expect(a.replies.map((x) => [x.id, x.status])).toEqual([['stale', 503], ['fresh', 200]]);
+      expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
+      expect(budgets).toHaveLength(1);
+      expect(budgets[0]).toBeLessThanOrEqual(950);
+      r.dispose();
+    });
+  });
+
+  describe('audiences', () => {
+    it('delivers each event to exactly its audience', async () => {
+      const { r } = room(ok);
+      const [p1, p2] = ['p1', 'p2'].map((id) => viewer('player', id));
+      const host = viewer('host');
+      for (const x of [p1, p2, host]) r.attach(x.v);
+      r.submit(p1.v, add('a', 1), arrival());
+      await until(() => p1.replies.length === 1);
+      const types = (x: ReturnType<typeof viewer>) => x.frames.map((f) => f.type).filter((t) => t !== 'tally.state');
+      expect(types(p1)).toEqual(['tally.added', 'tally.secret']);
+      expect(types(p2)).toEqual(['tally.added', 'tally.note']);
+      expect(types(host)).toEqual(['tally.added', 'tally.note']);
+      r.dispose();
+    });
+
+    it('sends the view first, with the profile the socket got', () => {
+      const { r } = room(ok, state({ total: 4 }));
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      expect(p.frames[0]).toEqual({ type: 'tally.state', data: { total: 4, wire: 'json' } });
+      r.dispose();
+    });
+
+    it('refuses a socket the rules do not admit', () => {
+      const { r } = room(ok);
+      expect(r.attach(viewer('player', 'p9').v)).toEqual({ ok: false, closeCode: 4003, reason: 'no seat' });
+      r.dispose();
+    });
+  });
+
+  describe('replies', () => {
+    it('answers the type, the role and the shape at once, in that order, and labels unknown types "unknown"', async () => {
+      const { r, writes, observed } = room(ok);
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      r.submit(p.v, { id: '1', type: 'evil.type.x', data: 'not an object' }, arrival());
+      r.submit(p.v, { id: '2', type: 'tally.close', data: 'not an object' }, arrival());
+      r.submit(p.v, { id: '3', type: 'tally.add', data: 'not an object' }, arrival());
+      expect(p.replies.map((x) => x.status)).toEqual([404, 403, 400]);
+      expect(observed.map((o) => o.type)).toEqual(['unknown', 'tally.close', 'tally.add']);
+      expect(writes).toEqual([]);
+      r.dispose();
+    });
+
+    it('answers a ping at once, without the mailbox', () => {
+      const { r } = room(ok);
+      const p = viewer('spectator');
+      r.attach(p.v);
+      r.submit(p.v, { id: 'p', type: 'ping', data: {} }, arrival());
+      expect(p.replies[0]).toMatchObject({ id: 'p', status: 200, data: { serverTime: expect.any(Number) } });
+      r.dispose();
+    });
+
+    it('gives a resent id its original reply and does not execute it twice', async () => {
+      const { r, writes } = room(ok);
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      r.submit(p.v, add('once', 2), arrival());
+      await until(() => p.replies.length === 1);
+      r.submit(p.v, add('once', 2), arrival());
+      expect(p.replies).toEqual([p.replies[0], p.replies[0]]);
+      expect(writes).toHaveLength(1);
+      r.dispose();
+    });
+
+    it('sends the reply before the events and the events before the close', async () => {
+      const { r } = room(ok);
+      const host = viewer('host');
+      r.attach(host.v);
+      r.submit(host.v, { id: 'bye', type: 'tally.close', data: {} }, arrival());
+      await until(() => host.log.includes('close:4004'));
+      expect(host.log.slice(host.log.indexOf('reply:bye:200'))).toEqual(['reply:bye:200', 'event:tally.closed', 'close:4004']);
+      expect(r.phase).toBe('disposed');
+    });
+
+    it('refuses at once, without waiting for the statement in flight, a command that is refused either way', async () => {
+      const held = deferred<string[]>();
+      let committing = false;
+      const { r } = room(() => ((committing = true), held.promise));
+      const [p1, p2] = ['p1', 'p2'].map((id) => viewer('player', id));
+      r.attach(p1.v);
+      r.attach(p2.v);
+      r.submit(p1.v, add('slow', 1), arrival());
+      await until(() => committing);
+      r.submit(p2.v, add('negative', -1), arrival());
+      expect(p2.replies).toEqual([expect.objectContaining({ id: 'negative', status: 409 })]);
+      expect(p1.replies).toEqual([]);
+      held.resolve(['ok']);
+      await until(() => p1.replies.length === 1);
+      r.dispose();
+    });
+
+    it('answers every command still waiting when the room is disposed', async () => {
+      const held = deferred<string[]>();
+      let committing = false;
+      const { r } = room(() => ((committing = true), held.promise));
+      const a = viewer('player', 'p1');
+      r.attach(a.v);
+      r.submit(a.v, add('first', 1), arrival());
+      await until(() => committing);
+      r.submit(a.v, add('late', 1), arrival());
+      r.dispose();
+      expect(a.replies).toEqual([expect.objectContaining({ id: 'late', status: 409, error: expect.objectContaining({ code: 'room_closed' }) })]);
+      held.resolve(['ok']);
+      await until(() => a.replies.length === 2);
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('drains: takes no new command (503 shutting_down), finishes the one it holds, then is disposed', async () => {
+      const held = deferred<string[]>();
+      let committing = false;
+      const { r } = room(() => ((committing = true), held.promise));
+      const a = viewer('player', 'p1');
+      r.attach(a.v);
+      r.submit(a.v, add('held', 1), arrival());
+      await until(() => committing);
+      const drained = r.drain();
+      expect(r.phase).toBe('draining');
+      r.submit(a.v, add('new', 1), arrival());
+      expect(a.replies).toEqual([expect.objectContaining({ id: 'new', status: 503, error: expect.objectContaining({ code: 'shutting_down' }) })]);
+      held.resolve(['ok']);
+      await drained;
+      expect(a.replies.map((x) => [x.id, x.status])).toEqual([['new', 503], ['held', 200]]);
+      expect(r.phase).toBe('disposed');
+    });
+  });
+
+  describe('deadlines', () => {
+    it('tells the rules the moment the deadline was due, not when its timer ran', async () => {
+      const bellAt = Date.now() + 20;
+      const { r } = room(ok, state({ bellAt }));
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      await until(() => r.snapshot.rungAt !== undefined);
+      expect(r.snapshot.rungAt).toBe(bellAt);
+      expect(p.frames.find((f) => f.type === 'tally.bell')?.data).toEqual({ at: bellAt });
+      r.dispose();
+    });
+
+    it('catches up, before anyone watches, a deadline that passed while no process had the room', async () => {
+      const bellAt = Date.now() - 60_000;
+      const { r } = room(ok, state({ bellAt }));
+      await r.catchUp();
+      expect(r.snapshot.rungAt).toBe(bellAt);
+      r.dispose();
+    });
+  });
+
+  describe('restore', () => {
+    it('replays the journal in order, with deadlines between, and remembers the acknowledged replies', async () => {
+      const bellAt = T0 + 50;
+      const journal: Recorded<TallyEntry>[] = [
+        { at: T0 + 10, entry: { kind: 'add', seat: 'p1', n: 2 }, ack: { actor: { role: 'player', seat: 'p1' }, commandId: 'c1' } },
+        { at: T0 + 100, entry: { kind: 'add', seat: 'p2', n: 3 }, ack: { actor: { role: 'player', seat: 'p2' }, commandId: 'c2' } },
+      ];
+      const { r, writes } = room(ok, state({ bellAt }), journal);
+      expect(r.snapshot.total).toBe(5);
+      // The bell fell between the two inputs, at its own time.
+      expect(r.snapshot.rungAt).toBe(bellAt);
+      const p2 = viewer('player', 'p2');
+      r.attach(p2.v);
+      r.submit(p2.v, add('c2', 3), arrival());
+      expect(p2.replies).toEqual([{ type: 'reply', id: 'c2', status: 200, data: { total: 5 } }]);
+      expect(writes).toEqual([]);
+      r.dispose();
+    });
+  });
+});

@@ -1,0 +1,593 @@
+import {
+  clip,
+  CloseCode,
+  CommandFrame,
+  errorReply,
+  okReply,
+  PING,
+  ReplyFrame,
+  RoomErrorCode,
+  RoomException,
+  statusClass,
+} from '@app/protocol';
+import { Viewer, Viewers } from './audience';
+import { Clock } from './clock';
+import { Deadline } from './deadline';
+import { Actor, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
+import { Letter, Mailbox } from './mailbox';
+import { ReplyMemory } from './reply-memory';
+import { RoomStats } from './room-stats';
+import { RoomStore, StoreUnavailableError } from './room-store';
+import { seededRandom } from './seeded-random';
+
+/** When a command arrived: on the room's clock (for the game) and monotonic (for latency and budgets). */
+export interface Arrival {
+  /** Clock milliseconds: what scoring and deadlines compare against. */
+  readonly at: number;
+  /** performance.now(): what latency and the answer budget are measured from. */
+  readonly hr: number;
+}
+
+/** What a room reports about each command it handles. */
+export interface CommandObserver {
+  command(type: string, status: number, seconds: number, mailboxWaitSeconds: number): void;
+}
+
+export interface RoomActorDeps<W, R> {
+  readonly store: RoomStore<W, R>;
+  readonly clock: Clock;
+  readonly observer: CommandObserver;
+  readonly mailboxDepth: number;
+  readonly passivateAfterMs: number;
+  /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
+  readonly commandBudgetMs: number;
+  /** Seeds the rules' random source. */
+  readonly seed: number;
+  /** Called when the room goes out of memory (passivated, closed or drained). */
+  readonly onDispose: (room: RoomActor<any, any, any, any, any>) => void;
+  readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+}
+
+/** live: takes commands. draining: finishes what it holds, takes nothing new. disposed: gone. */
+export type Lifecycle = 'live' | 'draining' | 'disposed';
+
+type Command = { readonly id: string; readonly type: string };
+
+interface CommandMessage<C> {
+  readonly kind: 'command';
+  readonly viewer: Actor;
+  readonly command: C;
+  readonly arrival: Arrival;
+  readonly reply: (r: ReplyFrame) => void;
+}
+interface ProposalMessage<S, W> {
+  readonly kind: 'proposal';
+  readonly rule: (state: S, ctx: RuleContext) => Outcome<S, W>;
+  readonly arrival: Arrival;
+  readonly done: (err: unknown, reply?: unknown) => void;
+}
+interface SignalMessage {
+  readonly kind: 'signal';
+  readonly signal: Signal;
+  /** For a deadline, the moment it was due. */
+  readonly at?: number;
+}
+type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessage;
+
+/** A timed change that could not be committed is tried again this much later. */
+const RETRY_AFTER_FAILURE_MS = 1000;
+/** What the reply itself needs after a commit gave up: the budget's last slice. */
+const REPLY_MARGIN_MS = 50;
+/** Deadlines that fell due while the room was away (a restart) are caught up in one go, up to this many. */
+const MAX_CATCH_UP = 1000;
+
+const OPERATOR: Actor = { role: 'host' };
+
+/**
+ * The actor of one live room, for any game. It owns the room's state; commands, deadlines and
+ * signals enter its mailbox and are handled one batch at a time. The rules decide; the actor
+ * commits what they decided in one statement per batch and only then tells anyone. An idle room
+ * sends nothing to PostgreSQL.
+ *
+ * @example
+ * const room = RoomActor.restore(triviaRules, restored, deps);
+ * room.attach(viewer);                      // its first frame is the room as it may see it
+ * room.submit(viewer, frame, arrival);      // the reply goes to the viewer, after the commit
+ */
+export class RoomActor<S, C extends Command, W, R, E> {
+  readonly viewers = new Viewers();
+  readonly stats: RoomStats;
+  private lifecycle: Lifecycle = 'live';
+  private readonly mailbox: Mailbox<Message<S, C, W>>;
+  private readonly deadline: Deadline;
+  private readonly replies: ReplyMemory;
+  private readonly known: ReadonlySet<string>;
+  /** Letters already replied to: a reply is sent once, whatever happens after. */
+  private readonly answered = new WeakSet<object>();
+  /** While a batch's statement is out: the state before it and the state it will leave. */
+  private inFlight?: { readonly before: S; readonly after: S };
+  private idleTimer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private drained?: Promise<void>;
+
+  private constructor(
+    readonly code: string,
+    readonly roomId: string,
+    private readonly rules: GameRules<S, C, W, R, E>,
+    private state: S,
+    private readonly deps: RoomActorDeps<W, R>,
+    replies: ReplyMemory,
+    /** When the room was opened (epoch ms), for operators. */
+    readonly openedAt: number,
+  ) {
+    this.replies = replies;
+    this.known = new Set([...rules.commandTypes, PING]);
+    this.stats = new RoomStats(deps.clock.now());
+    this.deadline = new Deadline(
+      () => deps.clock.now(),
+      (at) => this.mailbox.post({ kind: 'signal', signal: { kind: 'deadline' }, at }),
+    );
+    this.mailbox = new Mailbox<Message<S, C, W>>({
+      maxDepth: deps.mailboxDepth,
+      isBounded: (m) => m.kind !== 'signal',
+      batchKey: (m) => (m.kind === 'command' ? rules.batchKey(m.command) : null),
+      process: (batch) => this.process(batch),
+      onError: (err) => deps.log('error', 'room handler failed', { room: this.code, error: String(err) }),
+      // Mailbox wait is latency, measured on the monotonic clock.
+      now: () => performance.now(),
+    });
+    this.afterChange();
+  }
+
+  /**
+   * Rebuilds a room from what PostgreSQL recorded: the game's starting state, then every recorded
+   * input applied again in order, with the deadlines that fell between them, so that the room is
+   * the one that stopped; acknowledged command ids get their original replies again. Deadlines
+   * that passed while no process had the room are taken as soon as it is live (see `catchUp`).
+   */
+  static restore<S, C extends Command, W, R, E>(
+    ids: { code: string; roomId: string; openedAt: number },
+    rules: GameRules<S, C, W, R, E>,
+    restored: Restored<S, E>,
+    deps: RoomActorDeps<W, R>,
+  ): RoomActor<S, C, W, R, E> {
+    const replies = new ReplyMemory();
+    const ctx = (now: number): RuleContext => ({ now, random: seededRandom(deps.seed, now) });
+    let state = restored.state;
+    for (const recorded of restored.journal) {
+      // An input recorded at its deadline's very moment was taken before the deadline fired.
+      state = dueDeadlines(rules, state, (due) => due < recorded.at, ctx);
+      let outcome: Outcome<S, W>;
+      try {
+        outcome = rules.replay(state, recorded.entry, ctx(recorded.at));
+      } catch (err) {
+        deps.log('error', 'a recorded input was refused on replay', { room: ids.code, entry: recorded.entry, error: String(err) });
+        continue;
+      }
+      state = outcome.state;
+      if (recorded.ack) replies.remember(seatKey(recorded.ack.actor), okReply(recorded.ack.commandId, outcome.reply ?? {}));
+    }
+    for (const { actor, reply } of restored.acknowledged) replies.remember(seatKey(actor), reply);
+    state = rules.onSignal(state, { kind: 'resumed' }, ctx(deps.clock.now())).state;
+    return new RoomActor(ids.code, ids.roomId, rules, state, deps, replies, ids.openedAt);
+  }
+
+  get snapshot(): S {
+    return this.state;
+  }
+
+  get phase(): Lifecycle {
+    return this.lifecycle;
+  }
+
+  get kind(): string {
+    return this.rules.kind;
+  }
+
+  get mailboxDepth(): number {
+    return this.mailbox.depth;
+  }
+
+  get mailboxDepthMax(): number {
+    return this.mailbox.depthMax;
+  }
+
+  /** A batch is in hand or letters wait. */
+  get isBusy(): boolean {
+    return this.mailbox.busy;
+  }
+
+  /** Takes the deadlines that fell due while no process had the room, before anyone watches. */
+  async catchUp(): Promise<void> {
+    for (let i = 0; i < MAX_CATCH_UP && this.lifecycle === 'live'; i++) {
+      const due = this.rules.nextDeadline(this.state);
+      if (due === undefined || due > this.deps.clock.now()) return;
+      this.deadline.clear();
+      this.mailbox.post({ kind: 'signal', signal: { kind: 'deadline' }, at: due });
+      const before = this.state;
+      await this.mailbox.whenIdle();
+      // A commit that failed is retried by its timer; do not spin on it here.
+      if (this.state === before) return;
+    }
+  }
+
+  /** A socket joins; its first frame is the room as it may see it. */
+  attach(viewer: Viewer): { ok: true } | { ok: false; closeCode: number; reason: string } {
+    if (this.lifecycle === 'disposed' || this.rules.isOver(this.state)) {
+      return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
+    }
+    const refusal = this.rules.admit(this.state, viewer);
+    if (refusal) return { ok: false, closeCode: refusal.closeCode, reason: refusal.reason };
+    this.viewers.add(viewer);
+    this.cancelIdle();
+    this.sendView(viewer, this.deps.clock.now());
+    if (viewer.seat) this.mailbox.post({ kind: 'signal', signal: { kind: 'presence', seat: viewer.seat, connected: true } });
+    return { ok: true };
+  }
+
+  detach(viewer: Viewer): void {
+    if (!this.viewers.remove(viewer)) return;
+    if (viewer.seat && this.lifecycle !== 'disposed' && !this.viewers.isConnected(viewer.seat)) {
+      this.mailbox.post({ kind: 'signal', signal: { kind: 'presence', seat: viewer.seat, connected: false } });
+    }
+    this.scheduleIdle();
+  }
+
+  /**
+   * One command from a socket. Its reply goes to the socket directly, in order with the events
+   * the command causes. Replays get their original reply; ping, type, role and shape are answered
+   * at once; a command that would be refused whatever the statement in flight does is refused at
+   * once too; the rest waits its turn in the mailbox.
+   */
+  submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
+    const seat = seatKey(viewer, viewer.socketId);
+    if (this.replies.replay(seat, frame.id, (r) => viewer.sendReply(r))) return;
+    this.replies.begin(seat, frame.id);
+    const deliver = (reply: ReplyFrame) => {
+      viewer.sendReply(reply);
+      for (const resend of this.replies.settle(seat, frame.id, reply)) resend(reply);
+    };
+    if (frame.type === PING) {
+      // Never through the mailbox: a ping does not wait behind the room's work.
+      const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
+      this.observe(frame.type, reply.status, arrival, 0, 0);
+      return deliver(reply);
+    }
+    let command: C;
+    try {
+      command = this.rules.parseCommand(frame, viewer.role);
+    } catch (err) {
+      return deliver(this.refusal(frame.id, frame.type, err, arrival));
+    }
+    const closed = this.refuseWhenNotLive();
+    if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival));
+    const certain = this.certainRefusal(viewer, command, arrival);
+    if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival));
+    if (!this.mailbox.post({ kind: 'command', viewer, command, arrival, reply: deliver })) {
+      deliver(this.refusal(frame.id, frame.type, new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'), arrival));
+    }
+  }
+
+  /** A command from an operator (the admin API), taken in turn like any other; resolves with its reply. */
+  operatorCommand(frame: CommandFrame): Promise<ReplyFrame> {
+    return new Promise<ReplyFrame>((resolve) => {
+      const arrival = this.arrivalNow();
+      let command: C;
+      try {
+        command = this.rules.parseCommand(frame, OPERATOR.role);
+      } catch (err) {
+        return resolve(this.refusal(frame.id, frame.type, err, arrival));
+      }
+      const closed = this.refuseWhenNotLive();
+      if (closed) return resolve(errorReply(frame.id, closed));
+      if (!this.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply: resolve })) {
+        resolve(errorReply(frame.id, new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly')));
+      }
+    });
+  }
+
+  /**
+   * A change asked for outside the socket protocol (an HTTP join), decided by `rule` in the room's
+   * turn and committed like a command. Resolves with the rule's reply once it is committed.
+   */
+  propose(rule: (state: S, ctx: RuleContext) => Outcome<S, W>): Promise<unknown> {
+    const closed = this.refuseWhenNotLive();
+    if (closed) return Promise.reject(closed);
+    return new Promise((resolve, reject) => {
+      const done = (err: unknown, reply?: unknown) => (err ? reject(err) : resolve(reply));
+      if (!this.mailbox.post({ kind: 'proposal', rule, arrival: this.arrivalNow(), done })) {
+        reject(new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly'));
+      }
+    });
+  }
+
+  /** The room was closed outside the actor (HTTP API, operator, another instance); resolves once it has heard. */
+  closedElsewhere(reason: string): Promise<void> {
+    this.mailbox.post({ kind: 'signal', signal: { kind: 'closed', reason } });
+    return this.mailbox.whenIdle();
+  }
+
+  /** Takes no new command, finishes what it holds, then leaves memory. */
+  drain(): Promise<void> {
+    if (this.lifecycle === 'disposed') return Promise.resolve();
+    this.lifecycle = 'draining';
+    return (this.drained ??= this.mailbox.whenIdle().then(() => this.dispose()));
+  }
+
+  /** Stops timers, answers whatever still waits, and leaves memory. */
+  dispose(): void {
+    if (this.lifecycle === 'disposed') return;
+    this.lifecycle = 'disposed';
+    this.deadline.clear();
+    this.cancelIdle();
+    clearTimeout(this.retryTimer);
+    for (const m of this.mailbox.close()) {
+      const closed = new RoomException(RoomErrorCode.RoomClosed, 'the room closed while the command waited');
+      if (m.kind === 'command') m.reply(errorReply(m.command.id, closed));
+      if (m.kind === 'proposal') m.done(closed);
+    }
+    this.deps.onDispose(this);
+  }
+
+  private async process(batch: Letter<Message<S, C, W>>[]): Promise<void> {
+    const first = batch[0].message;
+    switch (first.kind) {
+      case 'command':
+        return this.handleCommandsSafely(batch as Letter<CommandMessage<C>>[]);
+      case 'proposal':
+        return this.handleProposal(first);
+      case 'signal':
+        return this.handleSignal(first);
+    }
+  }
+
+  /** Whatever goes wrong, every command in the batch still gets exactly one reply. */
+  private async handleCommandsSafely(batch: Letter<CommandMessage<C>>[]): Promise<void> {
+    try {
+      await this.handleCommands(batch);
+    } catch (err) {
+      const refusal = this.unavailable(err, batch.map((l) => l.message.command.type).join(','));
+      for (const letter of batch) this.replyTo(letter, refusal, performance.now(), 0);
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  /**
+   * Commands that waited together: each is decided against the state its predecessors leave, all
+   * their writes are committed in one statement, and only then does anyone hear of them.
+   */
+  private async handleCommands(letters: Letter<CommandMessage<C>>[]): Promise<void> {
+    const startedAt = performance.now();
+    // A command whose budget is spent (it waited behind a stalled statement) is answered now.
+    const batch = letters.filter((l) => this.remainingBudget(l.message.arrival.hr) > 0);
+    for (const late of letters.filter((l) => !batch.includes(l))) {
+      this.replyTo(late, this.unavailable(new StoreUnavailableError('no time left in the command budget')), startedAt, 0);
+    }
+    if (batch.length === 0) return;
+    let state = this.state;
+    const decided: { letter: Letter<CommandMessage<C>>; outcome?: Outcome<S, W>; error?: unknown }[] = [];
+    for (const letter of batch) {
+      const m = letter.message;
+      try {
+        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
+        state = outcome.state;
+        decided.push({ letter, outcome });
+      } catch (error) {
+        if (!(error instanceof RoomException)) throw error;
+        decided.push({ letter, error });
+      }
+    }
+    const writes = this.rules.mergeWrites(decided.flatMap((d) => d.outcome?.writes ?? []));
+    // The batch is answered within the budget of its oldest command.
+    const timeoutMs = this.remainingBudget(Math.min(...batch.map((l) => l.message.arrival.hr)));
+    this.inFlight = { before: this.state, after: state };
+    let committed: Committed<W, R>[];
+    try {
+      committed = await this.commit(writes, timeoutMs);
+    } catch (err) {
+      const unavailable = this.unavailable(err, batch[0].message.command.type);
+      for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
+      return;
+    }
+    let outcomes = decided.flatMap((d) => (d.outcome ? [d.outcome] : []));
+    const follow = committed.length ? this.rules.afterCommit?.(state, committed, this.context(this.deps.clock.now())) : undefined;
+    if (follow) {
+      state = follow.state;
+      outcomes = [...outcomes, follow];
+    }
+    this.state = state;
+    for (const d of decided) this.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, writes.length);
+    this.publish(outcomes);
+  }
+
+  private async handleProposal(m: ProposalMessage<S, W>): Promise<void> {
+    let outcome: Outcome<S, W>;
+    try {
+      outcome = m.rule(this.state, this.context(this.deps.clock.now()));
+      await this.commit(outcome.writes, this.remainingBudget(m.arrival.hr));
+    } catch (err) {
+      return m.done(err instanceof RoomException ? err : this.unavailable(err));
+    }
+    this.state = outcome.state;
+    m.done(undefined, outcome.reply);
+    this.publish([outcome]);
+  }
+
+  /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
+  private async handleSignal(m: SignalMessage): Promise<void> {
+    const outcome = this.rules.onSignal(this.state, m.signal, this.context(m.at ?? this.deps.clock.now()));
+    try {
+      await this.commit(outcome.writes, this.deps.commandBudgetMs);
+    } catch (err) {
+      this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.code, signal: m.signal.kind, error: String(err) });
+      if (m.signal.kind === 'deadline') this.retryLater(m);
+      return;
+    }
+    this.state = outcome.state;
+    this.publish([outcome]);
+  }
+
+  private retryLater(m: SignalMessage): void {
+    this.deadline.clear();
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.mailbox.post(m), RETRY_AFTER_FAILURE_MS);
+  }
+
+  private async commit(writes: readonly W[], timeoutMs: number): Promise<Committed<W, R>[]> {
+    if (writes.length === 0) return [];
+    if (timeoutMs <= 0) throw new StoreUnavailableError('no time left in the command budget');
+    const results = await this.deps.store.commit(writes, timeoutMs);
+    return writes.map((write, i) => ({ write, result: results[i] }));
+  }
+
+  /** Events to their audiences, fresh views where a client cannot derive them, then sockets to close. */
+  private publish(outcomes: readonly Outcome<S, W>[]): void {
+    const now = this.deps.clock.now();
+    for (const o of outcomes) for (const e of o.events) this.viewers.deliver(e);
+    if (outcomes.some((o) => o.resync)) for (const v of this.viewers) this.sendView(v, now);
+    for (const o of outcomes) {
+      for (const effect of o.effects) {
+        if (effect.kind === 'release') {
+          for (const seat of effect.seats) {
+            this.replies.forgetSeat(seatKey({ role: 'player', seat }));
+            for (const v of this.viewers.ofSeat(seat)) {
+              this.viewers.remove(v);
+              v.close(CloseCode.seatGone, 'seat released');
+            }
+          }
+        } else {
+          for (const v of this.viewers) v.close(CloseCode.roomClosed, `room closed: ${effect.reason}`);
+          this.dispose();
+        }
+      }
+    }
+    this.afterChange();
+  }
+
+  private sendView(viewer: Viewer, now: number): void {
+    // The profile is the socket's, not the game's: the engine says which one the socket got.
+    const view = { ...this.rules.view(this.state, viewer, now), wire: viewer.wire };
+    viewer.sendEvent(this.rules.stateEvent, JSON.stringify(view));
+  }
+
+  private afterChange(): void {
+    if (this.lifecycle === 'disposed') return;
+    this.deadline.set(this.rules.nextDeadline(this.state));
+    this.scheduleIdle();
+  }
+
+  /**
+   * While a statement is out and nothing else waits, a command that both the state before it and
+   * the state it will leave refuse is refused now: it needs no database and need not wait for it.
+   */
+  private certainRefusal(viewer: Actor, command: C, arrival: Arrival): RoomException | undefined {
+    const inFlight = this.inFlight;
+    if (!inFlight || this.mailbox.depth > 0) return undefined;
+    const ctx = this.context(arrival.at);
+    const refusedBy = (state: S): RoomException | undefined => {
+      try {
+        this.rules.decide(state, viewer, command, ctx);
+        return undefined;
+      } catch (err) {
+        return err instanceof RoomException ? err : undefined;
+      }
+    };
+    const after = refusedBy(inFlight.after);
+    return after && refusedBy(inFlight.before) ? after : undefined;
+  }
+
+  private refuseWhenNotLive(): RoomException | undefined {
+    if (this.lifecycle === 'draining') return new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting');
+    if (this.lifecycle === 'disposed' || this.rules.isOver(this.state)) return new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
+    return undefined;
+  }
+
+  private replyTo(letter: Letter<CommandMessage<C>>, result: unknown, startedAt: number, roundTrips: number): void {
+    if (this.answered.has(letter)) return;
+    this.answered.add(letter);
+    const m = letter.message;
+    const reply = result instanceof RoomException ? errorReply(m.command.id, result) : okReply(m.command.id, result ?? {});
+    m.reply(reply);
+    const waitMs = Math.max(0, startedAt - letter.enqueuedAt);
+    this.observe(m.command.type, reply.status, m.arrival, waitMs, roundTrips);
+  }
+
+  private refusal(id: string, type: string, err: unknown, arrival: Arrival): ReplyFrame {
+    const error = err instanceof RoomException ? err : this.unavailable(err);
+    const reply = errorReply(id, error);
+    this.observe(type, reply.status, arrival, 0, 0);
+    return reply;
+  }
+
+  /** One measurement, two readers: the admin API's last commands and the metrics agree exactly. */
+  private observe(type: string, status: number, arrival: Arrival, waitMs: number, roundTrips: number): void {
+    // Labels come from the server's vocabulary only: a client cannot grow /metrics or the console.
+    const label = this.known.has(type) ? type : 'unknown';
+    const ms = Math.max(0, performance.now() - arrival.hr);
+    this.stats.record({ type: label, at: this.deps.clock.now(), mailboxWaitMs: waitMs, ms, status, roundTrips });
+    this.deps.observer.command(label, status, ms / 1000, waitMs / 1000);
+    if (statusClass(status) === '5xx') this.deps.log('warn', 'command refused with 503', { room: this.code, command: clip(label) });
+  }
+
+  private unavailable(err: unknown, command?: string): RoomException {
+    if (!(err instanceof StoreUnavailableError)) {
+      this.deps.log('error', 'command failed unexpectedly', { room: this.code, command, error: err instanceof Error ? err.stack : String(err) });
+    }
+    return new RoomException(RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later');
+  }
+
+  private remainingBudget(arrivedHr: number): number {
+    return this.deps.commandBudgetMs - REPLY_MARGIN_MS - (performance.now() - arrivedHr);
+  }
+
+  private context(now: number): RuleContext {
+    return { now, random: seededRandom(this.deps.seed, now) };
+  }
+
+  private arrivalNow(): Arrival {
+    return { at: this.deps.clock.now(), hr: performance.now() };
+  }
+
+  private scheduleIdle(): void {
+    if (this.lifecycle !== 'live' || this.viewers.size > 0 || this.idleTimer) return;
+    const over = this.rules.isOver(this.state);
+    if (!over && !this.rules.mayPassivate(this.state)) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.viewers.size === 0 && !this.mailbox.busy && this.mailbox.depth === 0) {
+        this.deps.log('info', 'room passivated', { room: this.code, phase: this.rules.summarize(this.state).phase });
+        this.dispose();
+      }
+    }, over ? 0 : this.deps.passivateAfterMs);
+    this.idleTimer.unref();
+  }
+
+  private cancelIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}
+
+/** The replay memory's key: a player's seat, the host, or a spectator's socket. */
+function seatKey(actor: Actor, socketId = ''): string {
+  if (actor.role === 'player') return `p:${actor.seat}`;
+  return actor.role === 'host' ? 'host' : `s:${socketId}`;
+}
+
+/** Fires, in order, the deadlines that `isDue` (their writes were committed before what follows). */
+function dueDeadlines<S, C extends Command, W, R, E>(
+  rules: GameRules<S, C, W, R, E>,
+  state: S,
+  isDue: (due: number) => boolean,
+  ctx: (now: number) => RuleContext,
+): S {
+  for (let i = 0; i < MAX_CATCH_UP; i++) {
+    const due = rules.nextDeadline(state);
+    if (due === undefined || !isDue(due)) return state;
+    const next = rules.onSignal(state, { kind: 'deadline' }, ctx(due)).state;
+    if (next === state) return state;
+    state = next;
+  }
+  return state;
+}

@@ -1,0 +1,75 @@
+import { badData, CloseCode, dataObject, RoomErrorCode, RoomException } from '@app/protocol';
+import { chain, GameRules, Outcome, unchanged } from '../src';
+
+// The smallest game there is, to test the engine without any real one: players add numbers to a
+// shared total, the host may close the table, and a deadline rings the bell once.
+
+export interface TallyState {
+  readonly code: string;
+  readonly seats: readonly string[];
+  readonly total: number;
+  readonly bellAt?: number;
+  readonly rungAt?: number;
+  readonly closed: boolean;
+}
+export type TallyCommand = { id: string; type: 'tally.add'; data: { n: number } } | { id: string; type: 'tally.close'; data: Record<string, never> };
+export type TallyWrite = { kind: 'add'; seat: string; n: number } | { kind: 'close' };
+export type TallyEntry = { kind: 'add'; seat: string; n: number };
+
+export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, TallyEntry> = {
+  kind: 'tally',
+  commandTypes: ['tally.add', 'tally.close'],
+  stateEvent: 'tally.state',
+  parseCommand(frame, role): TallyCommand {
+    if (frame.type !== 'tally.add' && frame.type !== 'tally.close') throw new RoomException(RoomErrorCode.UnknownType, 'unknown');
+    if ((frame.type === 'tally.add') !== (role === 'player')) throw new RoomException(RoomErrorCode.Forbidden, 'not you');
+    const d = dataObject(frame);
+    if (frame.type === 'tally.close') return { id: frame.id, type: frame.type, data: {} };
+    if (typeof d.n !== 'number') throw badData('n', 'must be a number');
+    return { id: frame.id, type: frame.type, data: { n: d.n } };
+  },
+  decide(state, actor, command): Outcome<TallyState, TallyWrite> {
+    if (state.closed) throw new RoomException(RoomErrorCode.RoomClosed, 'closed');
+    if (command.type === 'tally.close') {
+      return { state: { ...state, closed: true }, writes: [{ kind: 'close' }], events: [{ type: 'tally.closed', data: {} }], effects: [{ kind: 'close', reason: 'host' }], reply: {} };
+    }
+    if (command.data.n < 0) throw new RoomException('negative', 'only additions', { status: 409 });
+    return add(state, actor.seat!, command.data.n);
+  },
+  onSignal(state, signal, ctx) {
+    if (signal.kind === 'deadline' && state.bellAt !== undefined && ctx.now >= state.bellAt) {
+      return { state: { ...state, bellAt: undefined, rungAt: ctx.now }, writes: [], events: [{ type: 'tally.bell', data: { at: ctx.now } }], effects: [] };
+    }
+    return unchanged(state);
+  },
+  replay: (state, entry) => add(state, entry.seat, entry.n),
+  nextDeadline: (state) => state.bellAt,
+  batchKey: (command) => (command.type === 'tally.add' ? 'add' : null),
+  mergeWrites: (writes) => writes.slice(),
+  mayPassivate: () => true,
+  isOver: (state) => state.closed,
+  admit: (state, viewer) => (viewer.role === 'player' && !state.seats.includes(viewer.seat!) ? { closeCode: CloseCode.seatGone, reason: 'no seat' } : null),
+  view: (state) => ({ total: state.total }),
+  summarize: (state) => ({ code: state.code, phase: state.closed ? 'closed' : 'open', seats: state.seats.length, seatsConnected: 0, round: null }),
+};
+
+function add(state: TallyState, seat: string, n: number): Outcome<TallyState, TallyWrite> {
+  const next = { ...state, total: state.total + n };
+  const base: Outcome<TallyState, TallyWrite> = {
+    state: next,
+    writes: [{ kind: 'add', seat, n }],
+    events: [{ type: 'tally.added', data: { seat, n } }],
+    effects: [],
+    reply: { total: next.total },
+  };
+  // A secret for the adder alone, and a note for everyone else.
+  return chain(base, {
+    state: next,
+    writes: [],
+    events: [
+      { type: 'tally.secret', data: { seat }, audience: { to: 'seats', seats: [seat] } },
+      { type: 'tally.note', data: {}, audience: { to: 'allBut', seats: [seat] } },
+    ],
+    effects: [],
+  });
+}
