@@ -41,6 +41,10 @@ export class TriviaStore implements RoomStore<Write, TriviaResult> {
     return results;
   }
 
+  recordLateDeadline(roomId: string, due: number, at: number, timeoutMs: number): Promise<void> {
+    return this.repos.rooms.recordLateDeadline(roomId, due, at, timeoutMs);
+  }
+
   private async commitOne(write: Write, timeoutMs: number): Promise<TriviaResult> {
     const done: TriviaResult = { kind: 'done' };
     switch (write.kind) {

@@ -100,6 +100,14 @@ export interface Restored<S, E> {
   readonly journal: readonly Recorded<E>[];
   /** Acknowledged commands that are not replayed, with their replies. */
   readonly acknowledged: readonly { readonly actor: Actor; readonly reply: ReplyFrame }[];
+  /** Deadlines taken late (after a restart) during the recorded stretch: due when, taken when. */
+  readonly lateDeadlines?: readonly LateDeadline[];
+}
+
+/** A deadline that passed while no process had the room, taken when the room came back. */
+export interface LateDeadline {
+  readonly due: number;
+  readonly at: number;
 }
 
 /**

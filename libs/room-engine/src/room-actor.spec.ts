@@ -35,8 +35,9 @@ type Commit = (writes: readonly TallyWrite[], timeoutMs: number) => Promise<stri
 
 function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
   const observed: { type: string; status: number }[] = [];
+  const lateRecords: { roomId: string; due: number; at: number }[] = [];
   const d: RoomActorDeps<TallyWrite, string> = {
-    store: { commit },
+    store: { commit, recordLateDeadline: async (roomId, due, at) => void lateRecords.push({ roomId, due, at }) },
     clock: { now: () => Date.now() },
     observer: { command: (type, status) => observed.push({ type, status }) },
     mailboxDepth: 8,
@@ -47,14 +48,14 @@ function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, strin
     log: () => undefined,
     ...overrides,
   };
-  return { d, observed };
+  return { d, observed, lateRecords };
 }
 
 function room(commit: Commit, initial = state(), journal: Recorded<TallyEntry>[] = [], overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
   const writes: TallyWrite[][] = [];
-  const { d, observed } = deps((w, t) => (writes.push([...w]), commit(w, t)), overrides);
+  const { d, observed, lateRecords } = deps((w, t) => (writes.push([...w]), commit(w, t)), overrides);
   const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: initial, journal, acknowledged: [] }, d);
-  return { r, writes, observed };
+  return { r, writes, observed, lateRecords };
 }
 
 const ok: Commit = async (w) => w.map(() => 'ok');
@@ -261,11 +262,28 @@ describe(RoomActor.name, () => {
       r.dispose();
     });
 
-    it('catches up, before anyone watches, a deadline that passed while no process had the room', async () => {
+    it('takes a deadline that passed while no process had the room now, and records it as taken late', async () => {
       const bellAt = Date.now() - 60_000;
-      const { r } = room(ok, state({ bellAt }));
+      const before = Date.now();
+      const { r, lateRecords } = room(ok, state({ bellAt }));
       await r.catchUp();
-      expect(r.snapshot.rungAt).toBe(bellAt);
+      expect(r.snapshot.rungAt).toBeGreaterThanOrEqual(before);
+      expect(lateRecords).toEqual([{ roomId: 'room-1', due: bellAt, at: r.snapshot.rungAt }]);
+      r.dispose();
+    });
+
+    it('replays a deadline recorded as taken late at the moment it was taken, not when it was due', () => {
+      const bellAt = T0 + 50;
+      const journal: Recorded<TallyEntry>[] = [{ at: T0 + 900, entry: { kind: 'add', seat: 'p1', n: 1 } }];
+      const d = deps(ok).d;
+      const r = RoomActor.restore(
+        { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
+        tally,
+        { state: state({ bellAt }), journal, acknowledged: [], lateDeadlines: [{ due: bellAt, at: T0 + 500 }] },
+        d,
+      );
+      expect(r.snapshot.rungAt).toBe(T0 + 500);
+      expect(r.snapshot.total).toBe(1);
       r.dispose();
     });
   });

@@ -69,8 +69,10 @@ interface ProposalMessage<S, W> {
 interface SignalMessage {
   readonly kind: 'signal';
   readonly signal: Signal;
-  /** For a deadline, the moment it was due. */
+  /** For a deadline, the moment it is taken at: when it was due, or now for a late one. */
   readonly at?: number;
+  /** A deadline taken late: when it was due. */
+  readonly lateDue?: number;
 }
 type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessage;
 
@@ -78,7 +80,7 @@ type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessag
 const RETRY_AFTER_FAILURE_MS = 1000;
 /** What the reply itself needs after a commit gave up: the budget's last slice. */
 const REPLY_MARGIN_MS = 50;
-/** Deadlines that fell due while the room was away (a restart) are caught up in one go, up to this many. */
+/** A replay fires at most this many deadlines between two recorded inputs (a guard against a rule that loops). */
 const MAX_CATCH_UP = 1000;
 
 const OPERATOR: Actor = { role: 'host' };
@@ -136,14 +138,16 @@ export class RoomActor<S, C extends Command, W, R, E> {
       // Mailbox wait is latency, measured on the monotonic clock.
       now: () => performance.now(),
     });
-    this.afterChange();
+    this.resume();
   }
 
   /**
    * Rebuilds a room from what PostgreSQL recorded: the game's starting state, then every recorded
    * input applied again in order, with the deadlines that fell between them, so that the room is
-   * the one that stopped; acknowledged command ids get their original replies again. Deadlines
-   * that passed while no process had the room are taken as soon as it is live (see `catchUp`).
+   * the one that stopped; acknowledged command ids get their original replies again. A deadline
+   * that passed while no process had the room takes effect now, as the room comes back (await
+   * `catchUp` before anyone watches): a question whose time ran out closes now, and the game goes
+   * on from here rather than running out while nobody could play.
    */
   static restore<S, C extends Command, W, R, E>(
     ids: { code: string; roomId: string; openedAt: number },
@@ -154,7 +158,9 @@ export class RoomActor<S, C extends Command, W, R, E> {
     const replies = new ReplyMemory();
     const ctx = (now: number): RuleContext => ({ now, random: seededRandom(deps.seed, now) });
     let state = restored.state;
+    const late = [...(restored.lateDeadlines ?? [])];
     for (const recorded of restored.journal) {
+      state = replayLate(rules, state, late, recorded.at, ctx);
       // An input recorded at its deadline's very moment was taken before the deadline fired.
       state = dueDeadlines(rules, state, (due) => due < recorded.at, ctx);
       let outcome: Outcome<S, W>;
@@ -167,6 +173,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
       state = outcome.state;
       if (recorded.ack) replies.remember(seatKey(recorded.ack.actor), okReply(recorded.ack.commandId, outcome.reply ?? {}));
     }
+    state = replayLate(rules, state, late, Infinity, ctx);
     for (const { actor, reply } of restored.acknowledged) replies.remember(seatKey(actor), reply);
     state = rules.onSignal(state, { kind: 'resumed' }, ctx(deps.clock.now())).state;
     return new RoomActor(ids.code, ids.roomId, rules, state, deps, replies, ids.openedAt);
@@ -197,17 +204,19 @@ export class RoomActor<S, C extends Command, W, R, E> {
     return this.mailbox.busy;
   }
 
-  /** Takes the deadlines that fell due while no process had the room, before anyone watches. */
-  async catchUp(): Promise<void> {
-    for (let i = 0; i < MAX_CATCH_UP && this.lifecycle === 'live'; i++) {
-      const due = this.rules.nextDeadline(this.state);
-      if (due === undefined || due > this.deps.clock.now()) return;
-      this.deadline.clear();
-      this.mailbox.post({ kind: 'signal', signal: { kind: 'deadline' }, at: due });
-      const before = this.state;
-      await this.mailbox.whenIdle();
-      // A commit that failed is retried by its timer; do not spin on it here.
-      if (this.state === before) return;
+  /** Resolves once a deadline that passed while no process had the room has been taken. */
+  catchUp(): Promise<void> {
+    return this.mailbox.whenIdle();
+  }
+
+  /** Arms the deadline, or takes at once (late, and recorded as such) one that already passed. */
+  private resume(): void {
+    const due = this.rules.nextDeadline(this.state);
+    const now = this.deps.clock.now();
+    if (due !== undefined && due < now) {
+      this.mailbox.post({ kind: 'signal', signal: { kind: 'deadline' }, at: now, lateDue: due });
+    } else {
+      this.afterChange();
     }
   }
 
@@ -416,8 +425,10 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
   private async handleSignal(m: SignalMessage): Promise<void> {
-    const outcome = this.rules.onSignal(this.state, m.signal, this.context(m.at ?? this.deps.clock.now()));
+    const at = m.at ?? this.deps.clock.now();
+    const outcome = this.rules.onSignal(this.state, m.signal, this.context(at));
     try {
+      if (m.lateDue !== undefined) await this.deps.store.recordLateDeadline(this.roomId, m.lateDue, at, this.deps.commandBudgetMs);
       await this.commit(outcome.writes, this.deps.commandBudgetMs);
     } catch (err) {
       this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.code, signal: m.signal.kind, error: String(err) });
@@ -431,7 +442,9 @@ export class RoomActor<S, C extends Command, W, R, E> {
   private retryLater(m: SignalMessage): void {
     this.deadline.clear();
     clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.mailbox.post(m), RETRY_AFTER_FAILURE_MS);
+    // A late deadline is taken when the retry succeeds, and recorded with that moment.
+    const again = () => (m.lateDue !== undefined ? { ...m, at: this.deps.clock.now() } : m);
+    this.retryTimer = setTimeout(() => this.mailbox.post(again()), RETRY_AFTER_FAILURE_MS);
   }
 
   private async commit(writes: readonly W[], timeoutMs: number): Promise<Committed<W, R>[]> {
@@ -573,6 +586,26 @@ export class RoomActor<S, C extends Command, W, R, E> {
 function seatKey(actor: Actor, socketId = ''): string {
   if (actor.role === 'player') return `p:${actor.seat}`;
   return actor.role === 'host' ? 'host' : `s:${socketId}`;
+}
+
+/**
+ * Takes, in order, the late deadlines recorded before `until`, each at its own moment, after the
+ * deadlines that fell on time before it; a late deadline that no longer matches is dropped.
+ */
+function replayLate<S, C extends Command, W, R, E>(
+  rules: GameRules<S, C, W, R, E>,
+  state: S,
+  late: { due: number; at: number }[],
+  until: number,
+  ctx: (now: number) => RuleContext,
+): S {
+  late.sort((a, b) => a.at - b.at);
+  while (late.length > 0 && late[0].at <= until) {
+    const { due, at } = late.shift()!;
+    state = dueDeadlines(rules, state, (d) => d < due, ctx);
+    if (rules.nextDeadline(state) === due) state = rules.onSignal(state, { kind: 'deadline' }, ctx(at)).state;
+  }
+  return state;
 }
 
 /** Fires, in order, the deadlines that `isDue` (their writes were committed before what follows). */

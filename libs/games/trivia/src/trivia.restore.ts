@@ -31,6 +31,8 @@ export interface TriviaRecord {
     readonly closes: readonly { index: number; at: number }[];
     readonly votes: readonly { playerId: string; vote: boolean; at: number; commandId: string | null }[];
   };
+  /** Deadlines the room took late after a restart. */
+  readonly lateDeadlines: readonly { due: number; at: number }[];
 }
 
 /** One input a replay applies again, as recorded by the statement that committed it. */
@@ -110,7 +112,8 @@ export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Rest
       ...(v.commandId ? { ack: { actor: { role: 'player' as const, seat: v.playerId }, commandId: v.commandId } } : {}),
     })),
   ].sort((a, b) => a.at - b.at || ORDER[a.entry.kind] - ORDER[b.entry.kind]);
-  return { state, journal, acknowledged: startAck };
+  const lateDeadlines = record.lateDeadlines.filter((l) => l.at >= game.startedAt);
+  return { state, journal, acknowledged: startAck, lateDeadlines };
 }
 
 export { resumed };

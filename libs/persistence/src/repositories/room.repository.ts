@@ -91,7 +91,9 @@ export class RoomRepository {
                                       FROM question_closes c WHERE c.game_id = lg.id), '[]'),
                   'votes', coalesce((SELECT json_agg(json_build_object('playerId', v.player_id, 'vote', v.vote,
                                                                        'at', ${ms('v.voted_at_ms', 'v.voted_at')}, 'commandId', v.command_id))
-                                     FROM rematch_votes v WHERE v.game_id = lg.id), '[]')) END
+                                     FROM rematch_votes v WHERE v.game_id = lg.id), '[]')) END,
+                'lateDeadlines', coalesce((SELECT json_agg(json_build_object('due', l.due_ms, 'at', l.taken_at_ms) ORDER BY l.taken_at_ms)
+                                           FROM late_deadlines l WHERE l.room_id = r.id), '[]')
               ) AS record
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
@@ -107,6 +109,17 @@ export class RoomRepository {
         lastGame: r.record.lastGame && { ...r.record.lastGame, questions: r.record.lastGame.questions.map((q) => ({ ...q, id: Number(q.id) })) },
       },
     }));
+  }
+
+  /** A deadline the room took late, after a restart; taken again later, the later moment counts. */
+  async recordLateDeadline(roomId: string, due: number, at: number, timeoutMs?: number): Promise<void> {
+    await this.db.run(
+      'RoomRepository.recordLateDeadline',
+      `INSERT INTO late_deadlines (room_id, due_ms, taken_at_ms) VALUES ($1, $2, $3)
+       ON CONFLICT (room_id, due_ms) DO UPDATE SET taken_at_ms = excluded.taken_at_ms`,
+      [roomId, due, at],
+      timeoutMs,
+    );
   }
 
   /**
