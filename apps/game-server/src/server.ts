@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
 import { GameMetrics } from '@app/observability';
+import { COMMAND_TYPES, EVENT_TYPES } from '@app/protocol';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
 import { AppModule, ServerRuntime } from './app.module';
@@ -61,7 +62,11 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);
-  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build);
+  // The label vocabulary is the protocol's: a type no game defines is counted as `unknown`.
+  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build, {
+    commands: new Set(COMMAND_TYPES),
+    events: new Set(EVENT_TYPES),
+  });
   const unobserve = meter.observe({
     roundTrip: (s) => metrics.roundTrip(s),
     statement: (s, seconds) => metrics.statement(s, seconds),
