@@ -8,6 +8,7 @@ import { GameMetrics } from '@app/observability';
 import { COMMAND_TYPES, EVENT_TYPES } from '@app/protocol';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
+import { apiCors } from './api/api-cors';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
@@ -59,6 +60,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.useBodyParser('json', { limit: '1mb' });
   app.use('/admin', adminConsole());
+  // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.
+  app.use('/api', apiCors(config.allowedOrigins));
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);
