@@ -43,10 +43,13 @@ describe('playTriviaRoom against a real server', () => {
       expect(r.ms).toBeGreaterThanOrEqual(0);
       expect(r.room).toBe(room.room);
     }
-    // The votes went out in one turn and were answered together.
+    // The votes went out in one turn: every one was written before any reply came back. How close
+    // together they left (sendSpreadMs) is a timing, which the bench prints, not a test's business.
     const { rematch } = room.games[0];
     expect(rematch.statuses).toEqual([200, 200, 200]);
-    expect(rematch.sendSpreadMs).toBeLessThan(5);
+    const replied = rematch.repliedAt.filter((t): t is number => t !== null);
+    expect(replied).toHaveLength(3);
+    expect(Math.max(...rematch.sentAt)).toBeLessThanOrEqual(Math.min(...replied));
     expect(rematch.replySpreadMs).not.toBeNull();
     expect(rematch.accepted).toBe(true);
     // The seats left in order, each after the previous one's reply.

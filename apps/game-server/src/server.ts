@@ -6,8 +6,10 @@ import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKEN
 import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { GameMetrics } from '@app/observability';
+import { COMMAND_TYPES, EVENT_TYPES } from '@app/protocol';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
+import { apiCors } from './api/api-cors';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
@@ -62,10 +64,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.useBodyParser('json', { limit: '1mb' });
   app.use('/admin', adminConsole());
+  // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.
+  app.use('/api', apiCors(config.allowedOrigins));
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);
-  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build);
+  // The label vocabulary is the protocol's: a type no game defines is counted as `unknown`.
+  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build, {
+    commands: new Set(COMMAND_TYPES),
+    events: new Set(EVENT_TYPES),
+  });
   const unobserve = meter.observe({
     roundTrip: (s) => metrics.roundTrip(s),
     statement: (s, seconds) => metrics.statement(s, seconds),

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
 import { RunningServer } from '../src/server';
 import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
-import { closeAll, holdTable, queryDb, seatRoom, SeatedRoom, sleep } from './support';
+import { closeAll, holdTable, seatRoom, SeatedRoom, untilWaitingOnLock } from './support';
 
 // The operator console in a real browser (Debian's Chromium driven by playwright-core) against a
 // real server with a game in progress. Every wait has a hard timeout: WAIT_MS per step.
@@ -35,16 +35,6 @@ function launchChromium(userDataDir: string): Promise<BrowserContext> {
 async function textMatching(locator: Locator, pattern: RegExp): Promise<string> {
   await locator.filter({ hasText: pattern }).first().waitFor({ timeout: WAIT_MS });
   return (await locator.first().innerText()).trim();
-}
-
-/** Resolves once a statement is waiting for a lock on `table` (the held command is in flight). */
-async function untilWaitingOnLock(server: RunningServer, table: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  const sql = `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass`;
-  while ((await queryDb<{ n: number }>(server, sql, [table]))[0].n === 0) {
-    if (Date.now() > deadline) throw new Error(`nothing waited for a lock on ${table} within ${WAIT_MS} ms`);
-    await sleep(20);
-  }
 }
 
 describe('admin console', () => {

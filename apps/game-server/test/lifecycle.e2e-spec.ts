@@ -3,7 +3,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer, withTestServer } from '../../../test/support/test-server';
-import { closeAll, holdTable, queryDb, seatRoom, sleep } from './support';
+import { closeAll, holdTable, queryDb, seatRoom, untilMailboxDepth, untilWaitingOnLock, waitFor } from './support';
 
 describe('room lifecycle', () => {
   describe('on one server', () => {
@@ -47,9 +47,9 @@ describe('room lifecycle', () => {
       const release = await holdTable(server, 'answers');
       // Ann's insert blocks on the lock; Bob waits in the mailbox (depth 1); Cy finds it full.
       const ann = room.players[0].send('room.answer', { question: 0, choice: 0 });
-      await sleep(100);
+      await untilWaitingOnLock(server, 'answers');
       const bob = room.players[1].send('room.answer', { question: 0, choice: 0 });
-      await sleep(50);
+      await untilMailboxDepth(server, room.code, 1);
       const cy = await room.players[2].send('room.answer', { question: 0, choice: 0 });
       expect(cy).toMatchObject({ status: 503, error: { code: 'mailbox_full' } });
       await release();
@@ -66,8 +66,7 @@ describe('room lifecycle', () => {
       const room = await seatRoom(server, ['Ann']);
       const rooms = server.app.get(RoomsService);
       closeAll(room);
-      for (let i = 0; i < 50 && rooms.registry.peek(room.code); i++) await sleep(50);
-      expect(rooms.registry.peek(room.code)).toBeUndefined();
+      await waitFor(() => rooms.registry.peek(room.code) === undefined, `room ${room.code} to passivate`);
       const log = server.runtime.meter.capture();
       const back = await GameClient.connect(server.url, room.playerTokens[0]);
       const state = await back.nextEvent('room.state');
@@ -120,9 +119,10 @@ describe('room lifecycle', () => {
       // Hold the answer's insert so that it is surely in flight when the stop begins.
       const release = await holdTable(server, 'answers');
       const answer = room.players[0].send('room.answer', { question: 0, choice: 0 });
-      await sleep(100);
+      await untilWaitingOnLock(server, 'answers');
       const stopped = server.stop();
-      await sleep(100);
+      const rooms = server.app.get(RoomsService);
+      await waitFor(() => !rooms.accepting, 'the server to start draining');
       await release();
       expect((await answer).status).toBe(200);
       for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1001);

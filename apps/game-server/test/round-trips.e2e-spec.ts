@@ -2,7 +2,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom, sleep } from './support';
+import { closeAll, queryDb, seatRoom } from './support';
 
 /**
  * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is
@@ -106,13 +106,32 @@ describe('round-trip budget', () => {
     closeAll(room);
   });
 
-  it('an idle room sends nothing for several seconds, lobby or mid-question', async () => {
-    const room = await seatRoom(server, ['Ann', 'Bob'], { secondsPerQuestion: 30 });
-    expect(await counted(() => sleep(2000))).toEqual([]);
-    await room.host.send('room.start');
+  it('an idle room sends nothing while a question runs its whole time', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, secondsPerQuestion: 2, revealSeconds: 0 });
+    expect((await room.host.send('room.start')).status).toBe(200);
     await room.host.nextEvent('question.open');
-    expect(await counted(() => sleep(2000))).toEqual([]);
+    // The window is the question's own two seconds: it ends when the room's clock closes it.
+    expect(await counted(() => room.host.nextEvent('question.closed'))).toEqual([]);
+    // Closed at once, so that its clock writes nothing while the next tests count.
+    const closed = await fetch(`${server.url}/api/rooms/${room.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${room.hostToken}` } });
+    expect(closed.status).toBe(204);
     closeAll(room);
+  });
+
+  describe('in the lobby', () => {
+    let expiring: RunningServer;
+    withTestServer((s) => (expiring = s), { roomExpirySeconds: 3 });
+
+    it('an idle lobby sends nothing until its expiry closes it', async () => {
+      const room = await seatRoom(expiring, ['Ann', 'Bob']);
+      const log = expiring.runtime.meter.capture();
+      // The window ends with the room's own expiry, seconds after it opened.
+      expect((await room.host.nextEvent('room.closed')).data).toEqual({ reason: 'expired' });
+      const trips = log.stop();
+      expect(trips.filter((t) => t !== 'RoomRepository.closeRoom')).toEqual([]);
+      expect(trips.length).toBeLessThanOrEqual(1);
+      closeAll(room);
+    });
   });
 
   it('rooms activating in the same moment are loaded with one statement', async () => {

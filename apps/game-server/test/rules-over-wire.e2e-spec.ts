@@ -43,22 +43,28 @@ describe('game rules over the wire', () => {
   it('never shows the right choice or another player\'s choice before the reveal, to anyone', async () => {
     const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 2, secondsPerQuestion: 10 });
     const spectator = await GameClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
-    await room.host.send('room.start');
+    expect((await room.host.send('room.start')).status).toBe(200);
     for (let q = 0; q < 2; q++) {
       await room.players[0].nextEvent('question.open', (e) => e.data.index === q);
       const marks = room.players.map((p) => p.frames.length);
       const watchers = [room.host, spectator].map((c) => c.frames.length);
-      await room.players[0].send('room.answer', { question: q, choice: 2 });
-      await room.players[1].send('room.answer', { question: q, choice: 3 });
+      // The checks below rely on these answers being in the room: each must have been accepted.
+      expect((await room.players[0].send('room.answer', { question: q, choice: 2 })).status).toBe(200);
+      expect((await room.players[1].send('room.answer', { question: q, choice: 3 })).status).toBe(200);
       // A late joiner's socket sees the room mid-question: its own choice under `you` only.
       const again = await GameClient.connect(server.url, room.playerTokens[0]);
       const state = await again.nextEvent('room.state');
       expect(state.data.you.answer).toEqual({ question: q, choice: 2 });
       expect(JSON.stringify(state.data.question)).not.toMatch(/"correct"|"choice"/);
       again.close();
-      await room.players[2].send('room.answer', { question: q, choice: 0 });
-      await room.host.nextEvent('question.closed', (e) => e.data.index === q);
-      const before = (frames: string[]) => frames.slice(0, frames.findIndex((f) => f.includes('"question.closed"')));
+      expect((await room.players[2].send('room.answer', { question: q, choice: 0 })).status).toBe(200);
+      for (const c of [room.host, spectator, ...room.players]) await c.nextEvent('question.closed', (e) => e.data.index === q);
+      // Every frame up to this question's close; each socket has seen the close by now.
+      const before = (frames: string[]) => {
+        const close = frames.findIndex((f) => f.includes('"question.closed"'));
+        expect(close).toBeGreaterThanOrEqual(0);
+        return frames.slice(0, close);
+      };
       for (const [i, p] of room.players.entries()) {
         const seen = before(p.frames.slice(marks[i]));
         for (const f of seen) {

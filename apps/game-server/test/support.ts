@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
+import { TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 
 export interface SeatedRoom {
   readonly code: string;
@@ -56,6 +57,34 @@ export async function queryDb<T = any>(server: RunningServer, sql: string, param
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Resolves once `condition` holds, checking it every few milliseconds; rejects, naming `what`,
+ * if it still does not after `timeoutMs`. A wait on an observable state, never a guess at how
+ * long something takes.
+ */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** Resolves once `n` statements wait for a lock on `table`: the commands that issued them are in flight. */
+export async function untilWaitingOnLock(server: RunningServer, table: string, n = 1): Promise<void> {
+  const sql = 'SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass';
+  await waitFor(async () => (await queryDb<{ n: number }>(server, sql, [table]))[0].n >= n, `${n} statement(s) waiting for a lock on ${table}`);
+}
+
+/** Resolves once the room's mailbox holds `depth` commands, as the admin API reports it. */
+export async function untilMailboxDepth(server: RunningServer, code: string, depth: number): Promise<void> {
+  const api = new HttpApi(server.url);
+  await waitFor(
+    async () => (await api.request('GET', `/admin/api/rooms/${code}`, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body?.mailboxDepth === depth,
+    `room ${code}'s mailbox to hold ${depth} command(s)`,
+  );
 }
 
 /**

@@ -1,16 +1,26 @@
-/** Exact per-command counts and means since start, and a recent rate: what the admin overview shows. */
+import { UNKNOWN_LABEL } from './label-vocabulary';
+
+/**
+ * Exact per-command counts and means since start, and a recent rate: what the admin overview
+ * shows. A command the server does not know is tallied as `unknown`, so the table has at most one
+ * row per known type plus one.
+ */
 export class CommandTally {
   private readonly totals = new Map<string, { count: number; sumMs: number }>();
   /** Commands handled per whole second, for the last `windowSeconds` seconds. */
   private readonly perSecond = new Map<number, number>();
 
-  constructor(private readonly windowSeconds = 5) {}
+  constructor(
+    private readonly isKnown: (command: string) => boolean,
+    private readonly windowSeconds = 5,
+  ) {}
 
   record(command: string, ms: number, nowMs: number): void {
-    const t = this.totals.get(command) ?? { count: 0, sumMs: 0 };
+    const row = this.isKnown(command) ? command : UNKNOWN_LABEL;
+    const t = this.totals.get(row) ?? { count: 0, sumMs: 0 };
     t.count++;
     t.sumMs += ms;
-    this.totals.set(command, t);
+    this.totals.set(row, t);
     const second = Math.floor(nowMs / 1000);
     this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
     for (const s of this.perSecond.keys()) if (s < second - this.windowSeconds) this.perSecond.delete(s);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProvider } from '@willsoto/nestjs-prometheus';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
+import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
 import { LATENCY_BUCKETS, MetricName } from './metric-names';
 
 export interface PoolReading {
@@ -39,11 +40,13 @@ export const METRIC_PROVIDERS = [
 /**
  * Every measurement the server makes, recorded once and read three ways: Prometheus families,
  * the admin overview's exact means, and socket counts. Implements the observer interfaces of the
- * rooms, the gateway and the persistence layer.
+ * rooms, the gateway and the persistence layer. Label values come from the vocabulary given to
+ * `bind`; anything else is `unknown`.
  */
 @Injectable()
 export class GameMetrics {
-  readonly tally = new CommandTally();
+  private vocabulary: LabelVocabulary = EMPTY_VOCABULARY;
+  readonly tally = new CommandTally((command) => this.vocabulary.commands.has(command));
   private readonly sockets: Record<Role, number> = { host: 0, player: 0, spectator: 0 };
   private readonly acquire = { count: 0, sumSeconds: 0 };
   private sources?: LiveSources;
@@ -84,17 +87,19 @@ export class GameMetrics {
     };
   }
 
-  bind(sources: LiveSources, build: { version: string; sha: string }): void {
+  bind(sources: LiveSources, build: { version: string; sha: string }, vocabulary: LabelVocabulary): void {
     this.sources = sources;
+    this.vocabulary = vocabulary;
     this.buildInfo.reset();
     this.buildInfo.set({ version: build.version, sha: build.sha }, 1);
   }
 
-  // Rooms: one handled command.
+  // Rooms: one handled command. `type` is what the client wrote; the label is the server's word.
   command(type: string, status: number, seconds: number, mailboxWaitSeconds: number): void {
     const statusClass = status < 300 ? '2xx' : status < 500 ? '4xx' : '5xx';
-    this.commandDuration.observe({ command: type, status_class: statusClass }, seconds);
-    this.mailboxWait.observe({ command: type }, mailboxWaitSeconds);
+    const command = commandLabel(this.vocabulary, type);
+    this.commandDuration.observe({ command, status_class: statusClass }, seconds);
+    this.mailboxWait.observe({ command }, mailboxWaitSeconds);
     this.tally.record(type, seconds * 1000, Date.now());
   }
 
@@ -114,9 +119,11 @@ export class GameMetrics {
   }
 
   // Gateway.
+  // The gateway passes the event type the room chose, or `reply`; the vocabulary makes sure of it.
   frameSent(kind: string, wire: string, bytes: number): void {
-    this.outboundBytes.inc({ kind, wire }, bytes);
-    this.outboundFrames.inc({ kind, wire });
+    const labels = { kind: frameKindLabel(this.vocabulary, kind), wire };
+    this.outboundBytes.inc(labels, bytes);
+    this.outboundFrames.inc(labels);
   }
 
   socketOpened(role: Role): void {

@@ -8,6 +8,9 @@ export interface CommandRecord {
   readonly roundTrips: number;
 }
 
+/** The longest command type kept: a client's 15,000-character type is not stored 100 times. */
+export const MAX_RECORDED_TYPE_LENGTH = 64;
+
 /** A room's counters for operators: commands handled, their latency, the last 100. */
 export class RoomStats {
   readonly createdAt: number;
@@ -22,7 +25,8 @@ export class RoomStats {
   record(entry: CommandRecord): void {
     this.commands++;
     this.lastCommandMs = entry.ms;
-    this.recent.push(entry);
+    const { type } = entry;
+    this.recent.push(type.length > MAX_RECORDED_TYPE_LENGTH ? { ...entry, type: `${type.slice(0, MAX_RECORDED_TYPE_LENGTH - 1)}…` } : entry);
     if (this.recent.length > this.keep) this.recent.shift();
   }
 

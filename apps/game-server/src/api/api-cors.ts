@@ -1,0 +1,27 @@
+import cors from 'cors';
+import { RequestHandler } from 'express';
+
+/** The methods and request headers a player app on another origin uses against /api. */
+const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'];
+const HEADERS = 'authorization, content-type';
+
+/**
+ * CORS for the player-facing HTTP API, by the same rule as the socket's upgrade: an origin in
+ * ALLOWED_ORIGINS is echoed back (with `Vary: Origin`), any other gets no CORS headers and its
+ * browser keeps the answer from it. An empty list allows every origin, as it does for sockets.
+ * Seat tokens travel in the Authorization header, so credentials (cookies) are never allowed.
+ */
+export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
+  const allowed = new Set(allowedOrigins);
+  const handler = cors({
+    origin: (origin, done) => done(null, origin !== undefined && (allowed.size === 0 || allowed.has(origin))),
+    methods: METHODS,
+    allowedHeaders: HEADERS,
+    maxAge: 600,
+  });
+  return (req, res, next) => {
+    // Every answer depends on the Origin, refused ones too: a shared cache must not hand one origin's to another.
+    res.vary('Origin');
+    handler(req, res, next);
+  };
+}
