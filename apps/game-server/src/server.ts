@@ -6,7 +6,6 @@ import { GameGateway, GameWsAdapter, GATEWAY_OPTIONS, GatewayOptions, SEAT_TOKEN
 import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { GameMetrics } from '@app/observability';
-import { COMMAND_TYPES, EVENT_TYPES } from '@app/protocol';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
 import { apiCors } from './api/api-cors';
@@ -15,6 +14,7 @@ import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import { GAMES, labelVocabulary } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
 
 export interface RunningServer {
@@ -69,11 +69,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);
-  // The label vocabulary is the protocol's: a type no game defines is counted as `unknown`.
-  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build, {
-    commands: new Set(COMMAND_TYPES),
-    events: new Set(EVENT_TYPES),
-  });
+  // The label vocabulary is the games' own: a type no game defines is counted as `unknown`.
+  metrics.bind({ rooms: () => rooms.registry.size, pool: () => db.poolStats() }, runtime.build, labelVocabulary(GAMES));
   const unobserve = meter.observe({
     roundTrip: (s) => metrics.roundTrip(s),
     statement: (s, seconds) => metrics.statement(s, seconds),

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { HttpApi, MetricsSnapshot } from '@app/bot-kit';
-import { COMMAND_TYPES } from '@app/protocol';
+import { GAMES, labelVocabulary } from '../src/rooms/games';
+
+const COMMAND_TYPES = [...labelVocabulary(GAMES).commands];
 import { RunningServer } from '../src/server';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { closeAll, seatRoom } from './support';

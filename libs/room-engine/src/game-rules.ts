@@ -117,7 +117,7 @@ export interface LateDeadline {
  * @example
  * const counter: GameRules<{ n: number; code: string }, { id: string; type: 'add' }, number, void, never> = {
  *   kind: 'counter',
- *   commandTypes: ['add'],
+ *   commandTypes: ['add'], eventTypes: ['added', 'counter.state'],
  *   parseCommand: (frame) => { if (frame.type !== 'add') throw unknownType(frame.type); return { id: frame.id, type: 'add' }; },
  *   decide: (s) => ({ state: { ...s, n: s.n + 1 }, writes: [s.n + 1], events: [{ type: 'added', data: { n: s.n + 1 } }], effects: [], reply: {} }),
  *   onSignal: (s) => unchanged(s),
@@ -134,6 +134,8 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   readonly kind: string;
   /** Every command type the game knows: the metrics' `command` label takes no other value. */
   readonly commandTypes: readonly string[];
+  /** Every event type the game sends (its state frame included): likewise for the `kind` label. */
+  readonly eventTypes: readonly string[];
   /** The frame's type (404), the role (403), the data's shape (400), in that order. */
   parseCommand(frame: CommandFrame, role: Role): C;
   decide(state: S, actor: Actor, command: C, ctx: RuleContext): Outcome<S, W>;

@@ -19,6 +19,7 @@ export type TallyEntry = { kind: 'add'; seat: string; n: number };
 export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, TallyEntry> = {
   kind: 'tally',
   commandTypes: ['tally.add', 'tally.close'],
+  eventTypes: ['tally.state', 'tally.added', 'tally.secret', 'tally.note', 'tally.bell', 'tally.closed'],
   stateEvent: 'tally.state',
   parseCommand(frame, role): TallyCommand {
     if (frame.type !== 'tally.add' && frame.type !== 'tally.close') throw new RoomException(RoomErrorCode.UnknownType, 'unknown');

@@ -1,6 +1,6 @@
 import { CloseCode } from '@app/protocol';
 import { Committed, GameRules, Outcome, RoomSummary, unchanged } from '@app/room-engine';
-import { parseTriviaCommand, RoomCommand, TRIVIA_COMMAND_TYPES } from './trivia.commands';
+import { parseTriviaCommand, RoomCommand, TRIVIA_COMMAND_TYPES, TRIVIA_EVENT_TYPES } from './trivia.commands';
 import { viewRoom } from './trivia.projection';
 import { TriviaEntry } from './trivia.restore';
 import {
@@ -25,6 +25,7 @@ export type TriviaResult = { kind: 'startGame'; started: { gameId: string; quest
 export const triviaRules: GameRules<TriviaState, RoomCommand, Write, TriviaResult, TriviaEntry> = {
   kind: 'trivia',
   commandTypes: TRIVIA_COMMAND_TYPES,
+  eventTypes: TRIVIA_EVENT_TYPES,
   stateEvent: 'room.state',
   parseCommand: parseTriviaCommand,
   decide: (state, actor, command, ctx) => decide(state, actor, command, ctx.now),
