@@ -115,7 +115,10 @@ export class ServerProcess {
     );
     // Settles once: the port from the log line, or the exit or the time limit, whichever is first.
     const port = await new Promise<number>((resolvePort, reject) => {
-      const timer = setTimeout(() => reject(this.failure(`the server did not log "server started" within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL'); // a server that never came up is not left behind
+        reject(this.failure(`the server did not log "server started" within ${START_TIMEOUT_MS} ms`));
+      }, START_TIMEOUT_MS);
       const settle = (f: () => void) => {
         clearTimeout(timer);
         f();
