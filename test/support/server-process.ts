@@ -71,10 +71,6 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.currentPort}`;
   }
 
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
   get isRunning(): boolean {
     return this.child !== undefined;
   }
@@ -158,14 +154,6 @@ export class ServerProcess {
   /** For afterAll/afterEach: the process is gone afterwards, whatever state it was in. */
   async dispose(): Promise<void> {
     if (this.child) await this.kill('SIGKILL');
-  }
-
-  /** The server's JSON log entries so far (every start), for tests that look for one. */
-  logEntries(): Record<string, unknown>[] {
-    return this.output.flatMap((line) => {
-      const entry = parseLogLine(line.replace(/^\[start \d+ stdout\] /, ''));
-      return entry ? [entry] : [];
-    });
   }
 
   /**
