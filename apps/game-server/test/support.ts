@@ -14,7 +14,7 @@ export interface SeatedRoom {
 }
 
 /** A room with its host and players connected, each past its first `room.state`. */
-export async function seatRoom(server: RunningServer, names: string[], settings: Record<string, unknown> = {}): Promise<SeatedRoom> {
+export async function seatRoom(server: Pick<RunningServer, 'url'>, names: string[], settings: Record<string, unknown> = {}): Promise<SeatedRoom> {
   const api = new HttpApi(server.url);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0, ...settings });
   const seats: { playerId: string; playerToken: string }[] = [];
@@ -45,7 +45,7 @@ export function closeAll(room: SeatedRoom): void {
 }
 
 /** Reads the database directly, to check what was (or was not) recorded. */
-export async function queryDb<T = any>(server: RunningServer, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function queryDb<T = any>(server: Pick<RunningServer, 'databaseUrl'>, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: server.databaseUrl });
   await client.connect();
   try {

@@ -1,0 +1,192 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createTestDatabase } from './database';
+
+const REPO = resolve(__dirname, '../..');
+/** What `nest build game-server` produces (scripts/test.mjs builds it before jest runs). */
+export const BUILT_SERVER = join(REPO, 'dist/apps/game-server/apps/game-server/src/main.js');
+
+const START_TIMEOUT_MS = 20_000;
+// SIGTERM drains (up to 5 s for mailboxes, 2 s for sockets) before the process exits.
+const EXIT_TIMEOUT_MS = 15_000;
+// The child's output kept for a failure report: the last lines only, so a chatty server cannot grow it.
+const KEPT_LINES = 200;
+
+/** Children still running, killed when this process exits whatever happened to the tests. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcessOptions {
+  /** Extra environment for the server (ROOM_EXPIRY_SECONDS, PASSIVATE_AFTER_SECONDS...). */
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * The built game server as a real child process over its own fresh database, for tests that must
+ * kill it for real (kill -9 is not something an in-process server can do to itself). Each start
+ * listens on a free port, so `url` changes across restarts; the database, the token secret and
+ * the admin token stay, so seats reconnect with the tokens they were given.
+ *
+ *     const server = await ServerProcess.create();
+ *     await server.start();
+ *     await server.kill('SIGKILL');
+ *     await server.restart();
+ */
+export class ServerProcess {
+  readonly tokenSecret = 'recovery-test-token-secret-0123456789abcdef';
+  readonly adminToken = 'recovery-test-admin-token-0123456789abcdef';
+  private child?: ChildProcess;
+  private exited?: Promise<Exit>;
+  private currentPort?: number;
+  private readonly output: string[] = [];
+  /** Lines written since the first start, kept or not: where a test's own output begins. */
+  private linesWritten = 0;
+  private starts = 0;
+
+  private constructor(
+    readonly databaseUrl: string,
+    readonly dataDir: string,
+    private readonly options: ServerProcessOptions,
+  ) {}
+
+  static async create(options: ServerProcessOptions = {}): Promise<ServerProcess> {
+    if (!existsSync(BUILT_SERVER)) {
+      throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
+    }
+    return new ServerProcess(await createTestDatabase(), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
+  }
+
+  get url(): string {
+    if (this.currentPort === undefined) throw new Error('the server is not running');
+    return `http://127.0.0.1:${this.currentPort}`;
+  }
+
+  get isRunning(): boolean {
+    return this.child !== undefined;
+  }
+
+  /** Starts the server and resolves once it logged `server started` (with the port it got). */
+  async start(): Promise<void> {
+    if (this.child) throw new Error('the server is already running; kill it first');
+    const startNo = ++this.starts;
+    const child = spawn(process.execPath, [BUILT_SERVER], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? tmpdir(),
+        NODE_ENV: 'test',
+        DATABASE_URL: this.databaseUrl,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        TOKEN_SECRET: this.tokenSecret,
+        ADMIN_TOKEN: this.adminToken,
+        DATA_DIR: this.dataDir,
+        LOG_LEVEL: 'info',
+        ...this.options.env,
+      },
+    });
+    this.child = child;
+    running.add(child);
+    this.exited = new Promise<Exit>((resolveExit) =>
+      child.once('exit', (code, signal) => {
+        running.delete(child);
+        if (this.child === child) {
+          this.child = undefined;
+          this.currentPort = undefined;
+        }
+        this.keep(`[start ${startNo}] exited with ${signal ?? `code ${code}`}`);
+        resolveExit({ code, signal });
+      }),
+    );
+    // Settles once: the port from the log line, or the exit or the time limit, whichever is first.
+    const port = await new Promise<number>((resolvePort, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL'); // a server that never came up is not left behind
+        reject(this.failure(`the server did not log "server started" within ${START_TIMEOUT_MS} ms`));
+      }, START_TIMEOUT_MS);
+      const settle = (f: () => void) => {
+        clearTimeout(timer);
+        f();
+      };
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        this.keep(`[start ${startNo} stdout] ${line}`);
+        const entry = parseLogLine(line);
+        if (entry?.msg === 'server started' && typeof entry.port === 'number') settle(() => resolvePort(entry.port as number));
+      });
+      createInterface({ input: child.stderr! }).on('line', (line) => this.keep(`[start ${startNo} stderr] ${line}`));
+      void this.exited!.then((exit) => settle(() => reject(this.failure(`the server exited before it started (${exit.signal ?? `code ${exit.code}`})`))));
+    });
+    this.currentPort = port;
+  }
+
+  /** Sends `signal` to the server and resolves with how it exited. */
+  async kill(signal: 'SIGKILL' | 'SIGTERM'): Promise<Exit> {
+    const child = this.child;
+    if (!child || !this.exited) throw new Error('the server is not running');
+    child.kill(signal);
+    const exited = this.exited;
+    return new Promise<Exit>((resolveExit, reject) => {
+      const timer = setTimeout(() => reject(this.failure(`the server did not exit within ${EXIT_TIMEOUT_MS} ms of ${signal}`)), EXIT_TIMEOUT_MS);
+      void exited.then((exit) => {
+        clearTimeout(timer);
+        resolveExit(exit);
+      });
+    });
+  }
+
+  /** Starts the server again after a kill, on the same database, secret and data directory. */
+  async restart(): Promise<void> {
+    if (this.child) throw new Error('the server is still running; kill it first (with the signal the test means)');
+    await this.start();
+  }
+
+  /** For afterAll/afterEach: the process is gone afterwards, whatever state it was in. */
+  async dispose(): Promise<void> {
+    if (this.child) await this.kill('SIGKILL');
+  }
+
+  /**
+   * Runs a test body; if it fails, the server's recent output is added to the error, so a failure
+   * shows what the server said and a passing test prints nothing.
+   */
+  async explainFailure<T>(body: () => Promise<T>): Promise<T> {
+    const from = this.linesWritten;
+    try {
+      return await body();
+    } catch (err) {
+      const lines = this.output.slice(Math.max(0, this.output.length - (this.linesWritten - from)));
+      if (err instanceof Error) err.message += `\n\n--- the server's output during this test (${lines.length} lines) ---\n${lines.join('\n')}`;
+      throw err;
+    }
+  }
+
+  private failure(message: string): Error {
+    return new Error(`${message}\n--- server output ---\n${this.output.join('\n')}`);
+  }
+
+  private keep(line: string): void {
+    this.output.push(line);
+    this.linesWritten++;
+    if (this.output.length > KEPT_LINES) this.output.splice(0, this.output.length - KEPT_LINES);
+  }
+}
+
+function parseLogLine(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined; // the start-up banner is plain text
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
