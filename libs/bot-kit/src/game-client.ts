@@ -36,6 +36,9 @@ export class GameClient {
   readonly frames: string[] = [];
   readonly closed: Promise<Closed>;
   private nextId = 1;
+  // Ids are unique per seat across reconnects (the server remembers replies by id), so each
+  // client numbers its commands under a prefix of its own.
+  private readonly idPrefix = Math.random().toString(36).slice(2, 8);
   private readonly pending = new Map<string, (r: Reply) => void>();
   private readonly eventWaiters: { match: (e: GameEvent) => boolean; resolve: (e: GameEvent) => void }[] = [];
   private eventCursor = 0;
@@ -58,7 +61,7 @@ export class GameClient {
   }
 
   /** Sends a command and resolves with its reply. */
-  send(type: string, data: unknown = {}, id = `c-${this.nextId++}`): Promise<Reply> {
+  send(type: string, data: unknown = {}, id = `c-${this.idPrefix}-${this.nextId++}`): Promise<Reply> {
     const reply = this.expectReply(id);
     this.ws.send(JSON.stringify({ id, type, data }));
     return reply;
