@@ -92,7 +92,7 @@ const OPERATOR: Actor = { role: 'host' };
  * sends nothing to PostgreSQL.
  *
  * @example
- * const room = RoomActor.restore(triviaRules, restored, deps);
+ * const room = RoomActor.restore({ code, roomId, openedAt }, rules, restored, deps);
  * room.attach(viewer);                      // its first frame is the room as it may see it
  * room.submit(viewer, frame, arrival);      // the reply goes to the viewer, after the commit
  */
