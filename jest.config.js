@@ -19,7 +19,7 @@ module.exports = {
   moduleNameMapper: {
     '^@app/(protocol|room-engine|trivia|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
   },
-  globalSetup: '<rootDir>/test/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/global-teardown.mjs',
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
 };
