@@ -138,6 +138,8 @@ async function serve(binaries: PostgresBinaries, dir: string, port: number, user
   });
   child.stderr!.removeAllListeners('data');
   child.stderr!.resume();
+  // A failed kill at stop is reported through stop's wait, not as an uncaught 'error'.
+  child.on('error', () => undefined);
   return {
     stop: async () => {
       process.removeListener('exit', onExit);
