@@ -1,8 +1,9 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, chmodSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { installedBinaries, PostgresBinaries } from '../src/embedded/postgres-binaries';
+import { startPostgres } from '../src/embedded/postgres-cluster';
 import { canReach, postgresUser } from '../src/embedded/postgres-user';
 import { startEmbeddedPostgres } from '../src/embedded-postgres';
 
@@ -82,6 +83,16 @@ describe('the embedded PostgreSQL from a private folder', () => {
     expect(again.some((m) => m.startsWith('initialising'))).toBe(false);
     expect(statSync(checkout).mode & 0o777).toBe(0o700);
     expect(statSync(tmpdir()).mode).toBe(above);
+  });
+
+  it('removes a fresh cluster on stop, wherever it had to live', async () => {
+    const before = existsSync(clusterRoot) ? readdirSync(clusterRoot) : [];
+    const pg = await startPostgres({ dir: join(checkout, 'scratch', 'pg'), fresh: true, binaries, cacheRoot, clusterRoot });
+    expect(pg.relocated).toBe(root);
+    expect(await query(pg.url('postgres'), 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await pg.stop();
+    expect(existsSync(pg.dir)).toBe(false);
+    expect(existsSync(clusterRoot) ? readdirSync(clusterRoot) : []).toEqual(before);
   });
 
   it('says in one line what to do when this installation has no embedded PostgreSQL', () => {

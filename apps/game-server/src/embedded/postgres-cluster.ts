@@ -24,6 +24,8 @@ export interface PostgresOptions {
 
 export interface RunningPostgres {
   readonly port: number;
+  /** The postmaster's process id. */
+  readonly pid: number;
   /** Where the cluster really is: `dir`, or its place under the cluster root (see `relocated`). */
   readonly dir: string;
   readonly relocated: boolean;
@@ -54,12 +56,14 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   const server = await serve(binaries, place.dir, port, user, options.flags ?? []);
   return {
     port,
+    pid: server.pid,
     dir: place.dir,
     relocated: place.relocated,
     url: (database) => `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: async () => {
       await server.stop();
-      if (options.fresh) rmSync(place.dir, { recursive: true, force: true });
+      // A relocated cluster's folder of its own goes with it.
+      if (options.fresh) rmSync(place.relocated ? dirname(place.dir) : place.dir, { recursive: true, force: true });
     },
   };
 }
@@ -111,7 +115,7 @@ function run(file: string, args: string[], user: RunAs | undefined): Promise<{ c
   });
 }
 
-async function serve(binaries: PostgresBinaries, dir: string, port: number, user: RunAs | undefined, flags: readonly string[]): Promise<{ stop(): Promise<void> }> {
+async function serve(binaries: PostgresBinaries, dir: string, port: number, user: RunAs | undefined, flags: readonly string[]): Promise<{ pid: number; stop(): Promise<void> }> {
   // Its own process group: a Ctrl-C at the terminal reaches the server, which drains first and
   // then stops PostgreSQL itself, instead of both stopping at once.
   const child: ChildProcess = spawn(binaries.postgres, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', ...flags], {
@@ -141,6 +145,7 @@ async function serve(binaries: PostgresBinaries, dir: string, port: number, user
   // A failed kill at stop is reported through stop's wait, not as an uncaught 'error'.
   child.on('error', () => undefined);
   return {
+    pid: child.pid!,
     stop: async () => {
       process.removeListener('exit', onExit);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); // fast shutdown
