@@ -20,7 +20,7 @@ module.exports = {
     '^@app/(protocol|room-engine|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
     '^@app/games/(trivia)$': '<rootDir>/libs/games/$1/src',
   },
-  globalSetup: '<rootDir>/test/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/global-teardown.mjs',
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,
 };

@@ -6,7 +6,7 @@ const TEMPLATE = 'game_template';
 
 function serverUrl(): string {
   const url = process.env.TEST_PG_URL;
-  if (!url) throw new Error('TEST_PG_URL is not set: run the tests through jest (test/global-setup.mjs starts PostgreSQL)');
+  if (!url) throw new Error('TEST_PG_URL is not set: run the tests through jest (test/global-setup.ts starts PostgreSQL)');
   return url;
 }
 

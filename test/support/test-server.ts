@@ -7,6 +7,8 @@ import { RunningServer, startServer, StartOptions } from '../../apps/game-server
 import { createTestDatabase } from './database';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token';
+// Listed among the placeholders readConfig refuses: a test secret must never sign a real deploy's tokens.
+export const TEST_TOKEN_SECRET = 'test-secret-0123456789abcdef-0123456789';
 
 /** A real server on a free port, over a fresh database of the run's PostgreSQL. */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, options: StartOptions = {}): Promise<RunningServer> {
@@ -18,7 +20,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     adminToken: TEST_ADMIN_TOKEN,
     adminTokenGenerated: false,
     allowedOrigins: ['http://allowed.example'],
-    tokenSecret: 'test-secret-0123456789abcdef',
+    tokenSecret: TEST_TOKEN_SECRET,
     poolMax: 10,
     mailboxDepth: 64,
     passivateAfterMs: 60_000,

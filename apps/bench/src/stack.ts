@@ -110,7 +110,8 @@ export async function startServer(options: {
     HOST: '127.0.0.1',
     DATABASE_URL: options.databaseUrl,
     DATA_DIR: options.dataDir,
-    ADMIN_TOKEN: randomBytes(18).toString('base64url'),
+    // 43 characters: the server refuses an admin token shorter than 32.
+    ADMIN_TOKEN: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
     ...options.env,
   };

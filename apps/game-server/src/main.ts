@@ -6,10 +6,14 @@ import { startServer } from './server';
 async function main(): Promise<void> {
   const config = readConfig();
   const log = new JsonLog(config.logLevel);
-  const server = await startServer(config, { log });
+  // The token is printed once, when it is generated (before the database, so a start that fails
+  // later still shows it); after that the log only says where it is kept.
   if (config.adminTokenGenerated) {
-    log.info('ADMIN_TOKEN was not set; generated one for this run', { adminToken: config.adminToken });
+    log.info('ADMIN_TOKEN was not set; generated one and kept it', { adminToken: config.adminToken, file: config.adminTokenFile });
+  } else if (config.adminTokenFile) {
+    log.info('ADMIN_TOKEN was not set; using the one kept in DATA_DIR', { file: config.adminTokenFile });
   }
+  const server = await startServer(config, { log });
   process.stdout.write(`\n  Trivia rooms are up at http://localhost:${server.port}  (WebSocket: ws://localhost:${server.port}/ws)\n\n`);
   let signals = 0;
   const shutdown = (signal: string) => {

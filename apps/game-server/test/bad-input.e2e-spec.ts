@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { GameClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
 import { SeatTokens } from '@app/gateway';
 import { RunningServer } from '../src/server';
-import { withTestServer } from '../../../test/support/test-server';
+import { TEST_TOKEN_SECRET, withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, SeatedRoom, seatRoom } from './support';
 
 /**
@@ -186,12 +187,15 @@ describe('bad input', () => {
       const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0)));
       expect(status).toBe(401);
       expect(await refused('nonsense')).toBe(401);
-      const forged = new SeatTokens('another-secret-entirely-1234').issue({ roomId: room.roomId, code: room.code, role: 'host', seat: 'host' });
+      const forged = new SeatTokens('another-secret-entirely-0123456789abcdef').issue({ roomId: room.roomId, code: room.code, role: 'host', seat: 'host' });
       expect(await refused(forged)).toBe(401);
       const [body, sig] = room.playerTokens[0].split('.');
       const claims = JSON.parse(Buffer.from(body, 'base64url').toString());
-      const altered = `${Buffer.from(JSON.stringify({ ...claims, role: 'host', seat: 'host' })).toString('base64url')}.${sig}`;
-      expect(await refused(altered)).toBe(401);
+      const hostClaims = Buffer.from(JSON.stringify({ ...claims, role: 'host', seat: 'host' })).toString('base64url');
+      expect(await refused(`${hostClaims}.${sig}`)).toBe(401);
+      // Issue 8: a player promoted themself by re-signing with compose's old public fallback secret.
+      const resigned = createHmac('sha256', 'change-me-to-a-long-random-secret').update(hostClaims).digest('base64url');
+      expect(await refused(`${hostClaims}.${resigned}`)).toBe(401);
     });
 
     it('refuses an Origin that is not allowed with 403 and accepts an allowed one', async () => {
@@ -200,7 +204,7 @@ describe('bad input', () => {
     });
 
     it('accepts and then closes an expired token with 4001', async () => {
-      const tokens = new SeatTokens('test-secret-0123456789abcdef', 60);
+      const tokens = new SeatTokens(TEST_TOKEN_SECRET, 60);
       const expired = tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: room.playerIds[0] }, Date.now() - 120_000);
       const c = await GameClient.connect(server.url, expired);
       expect((await c.waitClosed()).code).toBe(4001);

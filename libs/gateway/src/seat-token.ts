@@ -23,7 +23,7 @@ export class SeatTokens {
     private readonly secret: string,
     private readonly ttlSeconds = 24 * 3600,
   ) {
-    if (secret.length < 16) throw new Error('TOKEN_SECRET must be at least 16 characters');
+    if (secret.length < 32) throw new Error('TOKEN_SECRET must be at least 32 characters');
   }
 
   issue(claims: Omit<SeatClaims, 'issuedAt' | 'expiresAt'>, now = Date.now()): string {

@@ -8,10 +8,34 @@ export interface BuildInfo {
 }
 
 /**
- * The version from package.json and the git sha of the tree it runs from, marked `-dirty` when
- * that tree has uncommitted changes. BUILD_SHA overrides (images built without .git).
+ * Written by `npm run build` (scripts/write-build-info.mjs) beside the compiled server. `nest
+ * build` empties that folder first, so the file can never describe an older build than the code.
+ */
+export const BUILD_INFO_FILE = 'dist/apps/game-server/build-info.json';
+
+/**
+ * What this server was built from: BUILD_SHA when set (an override), else the file the build
+ * stamped, else the tree it runs from (see `sourceBuildInfo`), for runs without a build step.
  */
 export function readBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
+  return (env.BUILD_SHA ? undefined : stampedBuildInfo(root)) ?? sourceBuildInfo(root, env);
+}
+
+function stampedBuildInfo(root: string): BuildInfo | undefined {
+  try {
+    const stamped = JSON.parse(readFileSync(join(root, BUILD_INFO_FILE), 'utf8')) as Partial<BuildInfo>;
+    if (typeof stamped.version === 'string' && typeof stamped.sha === 'string') return { version: stamped.version, sha: stamped.sha };
+  } catch {
+    // Not built by `npm run build` (jest, a bare `nest build`): the tree it runs from says.
+  }
+  return undefined;
+}
+
+/**
+ * The version from package.json and the git sha of the tree at `root`, marked `-dirty` when that
+ * tree has uncommitted changes; BUILD_SHA overrides (an image is built without .git).
+ */
+export function sourceBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
   let version = '0.0.0';
   try {
     version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;

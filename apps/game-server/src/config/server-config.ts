@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { checkSecret, keptSecret } from './secrets';
 
 /** Everything the server reads from its environment, with the defaults a newcomer wants. */
 export interface ServerConfig {
@@ -10,7 +9,10 @@ export interface ServerConfig {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
+  /** True only on the start that generated it into `adminTokenFile` (the log shows it once). */
   readonly adminTokenGenerated: boolean;
+  /** Where a generated admin token is kept; unset when ADMIN_TOKEN came from the environment. */
+  readonly adminTokenFile?: string;
   readonly allowedOrigins: string[];
   readonly tokenSecret: string;
   readonly poolMax: number;
@@ -31,17 +33,13 @@ export function statementTimeoutMs(config: ServerConfig): number {
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const dataDir = resolve(env.DATA_DIR || '.data');
-  const adminToken = env.ADMIN_TOKEN || randomBytes(18).toString('base64url');
-  return {
+  // Every variable is checked before anything is written under DATA_DIR: a refused start changes nothing.
+  const given = {
     port: int(env.PORT, 3000, 'PORT'),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir,
-    adminToken,
-    adminTokenGenerated: !env.ADMIN_TOKEN,
+    dataDir: resolve(env.DATA_DIR || '.data'),
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    tokenSecret: env.TOKEN_SECRET || keptSecret(dataDir),
     poolMax: int(env.DB_POOL_MAX, 10, 'DB_POOL_MAX'),
     mailboxDepth: int(env.MAILBOX_DEPTH, 64, 'MAILBOX_DEPTH'),
     passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
@@ -49,17 +47,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
-}
-
-/** A token secret generated once and kept under DATA_DIR, so tokens survive a restart. */
-function keptSecret(dataDir: string): string {
-  const file = join(dataDir, 'token-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+  // An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
+  const tokenSecret = env.TOKEN_SECRET ? checkSecret('TOKEN_SECRET', env.TOKEN_SECRET) : undefined;
+  const adminToken = env.ADMIN_TOKEN ? checkSecret('ADMIN_TOKEN', env.ADMIN_TOKEN) : undefined;
+  const keptToken = tokenSecret === undefined ? keptSecret(given.dataDir, 'token-secret') : undefined;
+  const keptAdmin = adminToken === undefined ? keptSecret(given.dataDir, 'admin-token') : undefined;
+  return {
+    ...given,
+    tokenSecret: tokenSecret ?? keptToken!.value,
+    adminToken: adminToken ?? keptAdmin!.value,
+    adminTokenGenerated: keptAdmin?.generated ?? false,
+    adminTokenFile: keptAdmin?.file,
+  };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {

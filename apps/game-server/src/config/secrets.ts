@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Shorter than this, a secret can be guessed or brute-forced offline from one seat token. */
+export const MIN_SECRET_LENGTH = 32;
+
+// Every literal secret this repository ever shipped (compose fallbacks, docs, tests): anyone can
+// read them, so a server configured with one is as open as a server without one.
+const SHIPPED_PLACEHOLDERS = [
+  'change-me',
+  'change-me-to-a-long-random-secret',
+  'changeme',
+  'test-admin-token',
+  'test-secret-0123456789abcdef',
+  'test-secret-0123456789abcdef-0123456789',
+  'another-secret-entirely-1234',
+  'another-secret-entirely-0123456789abcdef',
+];
+
+/**
+ * Refuses a secret an attacker could know or guess: shorter than 32 characters, or one of the
+ * placeholders shipped in this repository (any case). The message names the variable (or file).
+ */
+export function checkSecret(name: string, value: string): string {
+  const lower = value.trim().toLowerCase();
+  if (SHIPPED_PLACEHOLDERS.includes(lower) || lower.includes('change-me') || lower.includes('changeme')) {
+    throw new Error(`${name} is a placeholder published in this repository; set a random one (e.g. openssl rand -base64 32) or unset it to have one generated`);
+  }
+  if (value.length < MIN_SECRET_LENGTH) {
+    throw new Error(`${name} is ${value.length} characters; it must be at least ${MIN_SECRET_LENGTH} (e.g. openssl rand -base64 32), or unset it to have one generated`);
+  }
+  return value;
+}
+
+export interface KeptSecret {
+  readonly value: string;
+  readonly file: string;
+  /** True when this start generated it (the file did not exist). */
+  readonly generated: boolean;
+}
+
+/**
+ * A secret generated once and kept in `dataDir/<name>` (mode 0600), so what it signed or
+ * authorised survives a restart. A kept file is checked like a variable: an edited, weak one is refused.
+ */
+export function keptSecret(dataDir: string, name: string): KeptSecret {
+  const file = join(dataDir, name);
+  if (existsSync(file)) return { value: checkSecret(file, readFileSync(file, 'utf8').trim()), file, generated: false };
+  mkdirSync(dataDir, { recursive: true });
+  const value = randomBytes(32).toString('base64url');
+  // Written aside, then linked into place: of two servers starting on one DATA_DIR, the second
+  // finds the first one's complete file (link fails with EEXIST) and keeps that secret.
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(aside, value + '\n', { mode: 0o600 });
+  chmodSync(aside, 0o600);
+  try {
+    linkSync(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return keptSecret(dataDir, name);
+    throw err;
+  } finally {
+    unlinkSync(aside);
+  }
+  return { value, file, generated: true };
+}

@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig } from './server-config';
+
+describe(readConfig.name, () => {
+  const strong = 'x'.repeat(16) + 'QpR7s9Tn2Vw4Yz6B';
+  const strongToo = 'a'.repeat(16) + 'Kd83Jf92Lm47Nb61';
+
+  function dataDir(): string {
+    return mkdtempSync(join(tmpdir(), 'server-config-'));
+  }
+
+  describe('secrets from the environment', () => {
+    it.each(['TOKEN_SECRET', 'ADMIN_TOKEN'])('refuses a %s shorter than 32 characters, naming it, and writes nothing', (name) => {
+      const dir = dataDir();
+      const env = { DATA_DIR: dir, TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, [name]: 'x'.repeat(31) };
+      expect(() => readConfig(env)).toThrow(new RegExp(`^${name} is 31 characters; it must be at least 32`));
+      expect(readdirSync(dir)).toEqual([]);
+    });
+
+    // The values docker-compose.yml shipped as fallbacks, and the ones the tests use, in any case.
+    it.each([
+      ['TOKEN_SECRET', 'change-me-to-a-long-random-secret'],
+      ['TOKEN_SECRET', 'CHANGE-ME-TO-A-LONG-RANDOM-SECRET'],
+      ['TOKEN_SECRET', 'test-secret-0123456789abcdef-0123456789'],
+      ['ADMIN_TOKEN', 'change-me'],
+      ['ADMIN_TOKEN', 'Change-Me-please-with-more-than-32-characters'],
+    ])('refuses %s=%s as a placeholder published in this repository', (name, value) => {
+      const dir = dataDir();
+      expect(() => readConfig({ DATA_DIR: dir, TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, [name]: value })).toThrow(
+        new RegExp(`^${name} is a placeholder published in this repository`),
+      );
+      expect(readdirSync(dir)).toEqual([]);
+    });
+
+    it('uses strong ones as given and keeps nothing in DATA_DIR', () => {
+      const dir = dataDir();
+      const config = readConfig({ DATA_DIR: dir, TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo });
+      expect(config).toMatchObject({ tokenSecret: strong, adminToken: strongToo, adminTokenGenerated: false, adminTokenFile: undefined });
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
+
+  describe('secrets kept in DATA_DIR', () => {
+    it('generates both on the first start, in files only the owner can read', () => {
+      const dir = dataDir();
+      const config = readConfig({ DATA_DIR: dir });
+      expect(config.adminTokenGenerated).toBe(true);
+      expect(config.adminTokenFile).toBe(join(dir, 'admin-token'));
+      expect(readdirSync(dir).sort()).toEqual(['admin-token', 'token-secret']);
+      for (const [file, value] of [['admin-token', config.adminToken], ['token-secret', config.tokenSecret]]) {
+        expect(readFileSync(join(dir, file), 'utf8')).toBe(value + '\n');
+        expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
+        expect(value.length).toBeGreaterThanOrEqual(32);
+      }
+      expect(config.adminToken).not.toBe(config.tokenSecret);
+    });
+
+    it('keeps the same ones across a restart, and says the admin token was not generated this time', () => {
+      const dir = dataDir();
+      const first = readConfig({ DATA_DIR: dir });
+      const second = readConfig({ DATA_DIR: dir });
+      expect(second).toMatchObject({ adminToken: first.adminToken, tokenSecret: first.tokenSecret, adminTokenGenerated: false, adminTokenFile: join(dir, 'admin-token') });
+    });
+
+    it('treats an empty variable (compose passing an unset one through) as unset', () => {
+      const dir = dataDir();
+      const config = readConfig({ DATA_DIR: dir, TOKEN_SECRET: '', ADMIN_TOKEN: '' });
+      expect(config.adminTokenGenerated).toBe(true);
+      expect(existsSync(join(dir, 'token-secret'))).toBe(true);
+    });
+
+    it('refuses a kept file that was edited to a weak value, naming the file', () => {
+      const dir = dataDir();
+      writeFileSync(join(dir, 'admin-token'), 'change-me\n');
+      expect(() => readConfig({ DATA_DIR: dir, TOKEN_SECRET: strong })).toThrow(`${join(dir, 'admin-token')} is a placeholder`);
+      writeFileSync(join(dir, 'token-secret'), 'short\n');
+      expect(() => readConfig({ DATA_DIR: dir, ADMIN_TOKEN: strongToo })).toThrow(`${join(dir, 'token-secret')} is 5 characters`);
+    });
+  });
+
+  it('refuses a port that is not a whole number before writing anything', () => {
+    const dir = dataDir();
+    expect(() => readConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow("PORT must be a whole number, got 'eighty'");
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
