@@ -7,11 +7,13 @@ import { Database, openDataSource, RoomChangeListener, StatementMeter } from '@a
 import { GameMetrics } from '@app/observability';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
+import { describeApi } from './api/openapi';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
 import { ServerConfig } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import { peoplePages } from './pages/people-pages';
 import { RoomsService } from './rooms/rooms.service';
 
 export interface RunningServer {
@@ -58,6 +60,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.useBodyParser('json', { limit: '1mb' });
   app.use('/admin', adminConsole());
+  app.use(peoplePages());
+  describeApi(app, runtime.build);
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);

@@ -1,8 +1,9 @@
 import type { CommandFrame, EventFrame, ReplyFrame } from '../wire.types';
 import { SOCKET_OPEN, type FrameSocket } from './frame-socket';
 
-/** Event payloads by event type; a game's client supplies its own map. */
-export type EventMap = Record<string, unknown>;
+// An interface of event types to payloads ({"question.open": {...}}); object, so that an interface
+// without an index signature fits.
+export type EventMap = object;
 
 export type EventListener<T> = (data: T, frame: EventFrame<T>) => void;
 
@@ -30,7 +31,7 @@ export class SessionEndedError extends Error {
  * attached; the server's replay (PROTOCOL.md section 3) makes that safe. Game-agnostic: it
  * knows envelopes, not command or event types.
  */
-export class ClientSession<Events extends EventMap = EventMap> {
+export class ClientSession<Events extends EventMap = Record<string, unknown>> {
   private socket: FrameSocket | undefined;
   private readonly pending = new Map<string, PendingCommand>();
   private readonly listeners = new Map<string, Set<EventListener<never>>>();

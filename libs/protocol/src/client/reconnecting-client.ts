@@ -59,7 +59,7 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
  *   client.on('question.open', (q) => show(q))
  *   const reply = await client.send('room.answer', { question: 0, choice: 2 })
  */
-export class ReconnectingClient<Events extends EventMap = EventMap> {
+export class ReconnectingClient<Events extends EventMap = Record<string, unknown>> {
   private readonly session = new ClientSession<Events>();
   private readonly timers: Timers;
   private readonly random: () => number;
