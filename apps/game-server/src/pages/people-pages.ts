@@ -16,13 +16,14 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  */
 export function peoplePages(dir = process.env.PAGES_DIR ?? resolve(process.cwd(), 'web-admin/dist-pages')) {
   const html = join(dir, 'pages.html');
-  const assets = express.static(join(dir, 'assets'), { index: false, fallthrough: false, immutable: true, maxAge: '365d' });
+  const assets = express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d' });
+  const missing = (res: Response) => res.status(404).json({ statusCode: 404, code: 'not_found', message: 'no such file' });
   const favicon = join(dir, 'favicon.svg');
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path.startsWith('/assets/')) {
       req.url = req.url.slice('/assets'.length);
-      return assets(req, res, next);
+      return assets(req, res, () => missing(res));
     }
     if (req.path === '/favicon.svg' && existsSync(favicon)) {
       res.setHeader('cache-control', 'public, max-age=86400');
