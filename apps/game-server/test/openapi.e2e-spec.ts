@@ -13,7 +13,7 @@ describe('OpenAPI at /api/docs', () => {
   async function spec(): Promise<{ openapi: string; paths: Record<string, Record<string, Operation>> }> {
     const res = await fetch(`${server.url}/api/docs-json`);
     expect(res.status).toBe(200);
-    return res.json();
+    return (await res.json()) as { openapi: string; paths: Record<string, Record<string, Operation>> };
   }
 
   // Each route of PROTOCOL.md section 2 with the statuses docs/protocol.md gives it.

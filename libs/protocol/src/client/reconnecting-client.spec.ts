@@ -2,7 +2,7 @@ import { CloseCode } from '../statuses';
 import type { CommandFrame } from '../wire.types';
 import { ClientSession, SessionEndedError } from './client-session';
 import { SOCKET_OPEN, type FrameSocket, type Timers, type TokenStorage } from './frame-socket';
-import { backoffDelay, ConnectionStatus, ReconnectingClient } from './reconnecting-client';
+import { backoffDelay, ConnectionStatus, ReconnectingClient, ReconnectingClientOptions } from './reconnecting-client';
 
 /** A socket the test opens, feeds and closes by hand; it records what the client sent. */
 class FakeSocket implements FrameSocket {
@@ -81,7 +81,7 @@ interface TestEvents extends Record<string, unknown> {
   'thing.happened': { n: number };
 }
 
-function setup({ token = 'tok-1' as string | null, stored = undefined as string | undefined } = {}) {
+function setup({ token = 'tok-1' as string | null, stored = undefined as string | undefined, heartbeat = false as ReconnectingClientOptions['heartbeat'] } = {}) {
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
   const storage = new MemoryStorage();
@@ -101,6 +101,7 @@ function setup({ token = 'tok-1' as string | null, stored = undefined as string 
     random: () => 0.5,
     idPrefix: 'p',
     backoff: { initialMs: 100, maxMs: 1000 },
+    heartbeat,
   });
   client.onStatus((s) => statuses.push(s));
   client.start();
@@ -245,6 +246,45 @@ describe(ReconnectingClient.name, () => {
     expect(last().closedWith).toBe(1000);
     expect(timers.due.size).toBe(0);
     expect(statuses[statuses.length - 1].state).toBe('ended');
+  });
+});
+
+describe('heartbeat', () => {
+  const heartbeat = { idleMs: 1000, timeoutMs: 300, connectMs: 2000 };
+
+  it('pings a quiet socket and keeps it while frames come', () => {
+    const { timers, sockets, last } = setup({ heartbeat });
+    last().open();
+    last().deliver({ type: 'room.state', seq: 1, data: {} });
+    expect(timers.fire()).toBe(1000);
+    expect(last().sent).toEqual([expect.objectContaining({ type: 'ping' })]);
+    last().deliver({ type: 'reply', id: last().sent[0].id, status: 200, data: { serverTime: 1 } });
+    // The reply re-armed the quiet timer; nothing was dropped.
+    expect([...timers.due.values()].map((t) => t.ms)).toEqual([1000]);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('drops a socket that stays silent after the ping, and reconnects', () => {
+    const { client, timers, sockets, last } = setup({ heartbeat });
+    last().open();
+    last().deliver({ type: 'room.state', seq: 1, data: {} });
+    const pending = client.send('x.do');
+    timers.fire(); // quiet: ping
+    expect(timers.fire()).toBe(300); // no answer: dead
+    expect(sockets[0].closedWith).toBe(4000);
+    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006 });
+    timers.fire(); // the backoff
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(last().sent).toEqual([expect.objectContaining({ id: 'p-1', type: 'x.do' })]);
+    void pending;
+  });
+
+  it('gives up on a socket whose first frame does not come', () => {
+    const { client, timers, sockets } = setup({ heartbeat });
+    expect(timers.fire()).toBe(2000);
+    expect(sockets[0].closedWith).toBe(4000);
+    expect(client.status.state).toBe('reconnecting');
   });
 });
 

@@ -1,7 +1,7 @@
 import { CloseCode } from '../statuses';
 import type { ReplyFrame } from '../wire.types';
 import { ClientSession, type EventListener, type EventMap } from './client-session';
-import { globalTimers, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
+import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
 
 /** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
@@ -29,7 +29,16 @@ export interface ReconnectingClientOptions {
   /** A prefix that no earlier page load of this seat used: command ids must never repeat. */
   readonly idPrefix?: string;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /**
+   * A socket that carries nothing for `idleMs` is asked for a ping; one that then stays silent
+   * for `timeoutMs` (or does not deliver its first frame within `connectMs`) is taken for dead
+   * and replaced. A phone that changes networks can keep a dead TCP connection for minutes
+   * without a close event. `false` turns it off.
+   */
+  readonly heartbeat?: { readonly idleMs: number; readonly timeoutMs: number; readonly connectMs: number } | false;
 }
+
+const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
 
 // The seat or the room is gone (4003, 4004) or the token is refused (4001); a binary or
 // oversized frame (1003, 1009) would be refused again. Anything else is worth another socket:
@@ -67,6 +76,7 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
   private readonly idPrefix: string;
   private socket: FrameSocket | undefined;
   private retryTimer: unknown;
+  private watchdog: unknown;
   private nextId = 1;
   private current: ConnectionStatus = { state: 'connecting', attempt: 0 };
   private readonly statusListeners = new Set<(status: ConnectionStatus) => void>();
@@ -121,6 +131,7 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
   /** Closes for good, from this side: no reconnect. The token stays (a reload may resume). */
   close(): void {
     this.timers.clearTimeout(this.retryTimer);
+    this.timers.clearTimeout(this.watchdog);
     const socket = this.socket;
     this.socket = undefined;
     if (socket) {
@@ -137,6 +148,33 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
     const socket = this.createSocket(this.options.url(token));
     this.socket = socket;
     let delivered = false;
+    const heartbeat = this.options.heartbeat === false ? undefined : (this.options.heartbeat ?? DEFAULT_HEARTBEAT);
+    // Until the next frame is due: first the socket's first frame, then a quiet spell and a ping.
+    const expect = (ms: number, then: () => void) => {
+      this.timers.clearTimeout(this.watchdog);
+      this.watchdog = this.timers.setTimeout(then, ms);
+    };
+    const dead = () => {
+      socket.onclose = socket.onmessage = socket.onopen = socket.onerror = null;
+      socket.close(4000, 'no frame in time');
+      lost(1006);
+    };
+    const quiet = () => {
+      if (socket.readyState === SOCKET_OPEN) socket.send(JSON.stringify({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} }));
+      expect(heartbeat!.timeoutMs, dead);
+    };
+    const lost = (code: number) => {
+      this.timers.clearTimeout(this.watchdog);
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.session.detach();
+      if (FINAL_CLOSES.has(code)) return this.finish(code);
+      const attempt = delivered ? 0 : this.current.attempt;
+      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1 });
+      const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
+      this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
+    };
+    if (heartbeat) expect(heartbeat.connectMs, dead);
     socket.onopen = () => {
       this.session.attach(socket);
       this.setStatus({ state: 'open', attempt: this.current.attempt });
@@ -148,19 +186,11 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
         delivered = true;
         if (this.current.attempt !== 0) this.setStatus({ state: 'open', attempt: 0 });
       }
+      if (heartbeat) expect(heartbeat.idleMs, quiet);
       if (typeof event.data === 'string') this.session.receive(event.data);
     };
     socket.onerror = () => undefined;
-    socket.onclose = (event) => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
-      this.session.detach();
-      if (FINAL_CLOSES.has(event.code)) return this.finish(event.code);
-      const attempt = delivered ? 0 : this.current.attempt;
-      this.setStatus({ state: 'reconnecting', closeCode: event.code, attempt: attempt + 1 });
-      const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
-      this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
-    };
+    socket.onclose = (event) => lost(event.code);
   }
 
   private finish(closeCode: number): void {
