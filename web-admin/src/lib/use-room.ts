@@ -55,8 +55,8 @@ export function useRoom(storageKey: string | null): RoomConnection {
     // The phone says its network is back: no need to sit out the rest of the backoff.
     const online = () => client.retryNow()
     window.addEventListener('online', online)
+    // The status listener is in place, so even an immediate end (no token) is seen.
     client.start()
-    setStatus(client.status)
     return () => {
       window.removeEventListener('online', online)
       for (const off of offs) off()

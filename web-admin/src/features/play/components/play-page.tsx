@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import { ConnectionBanner } from '../../../components/connection-banner'
 import { Link } from '../../../components/link'
 import { StandingsList } from '../../../components/standings-list'
@@ -16,7 +16,7 @@ export function PlayPage({ code }: { readonly code: string }) {
   const [pick, setPick] = useState<Pick | undefined>(undefined)
   const [voting, setVoting] = useState(false)
   // Whether this player said no to a rematch: then a 4003 is the goodbye, not a kick.
-  const saidNo = useRef(false)
+  const [saidNo, setSaidNo] = useState(false)
 
   if (!joined) {
     return (
@@ -37,7 +37,7 @@ export function PlayPage({ code }: { readonly code: string }) {
     return (
       <main className="people-page play">
         <div className="card stack" role="status">
-          <h1 className="title">{farewell(status.closeCode, view?.phase === 'closed', saidNo.current)}</h1>
+          <h1 className="title">{farewell(status.closeCode, view?.phase === 'closed', saidNo)}</h1>
           <Link to="/" className="big-button">
             Join another room
           </Link>
@@ -73,7 +73,7 @@ export function PlayPage({ code }: { readonly code: string }) {
   }
   const vote = async (yes: boolean) => {
     setVoting(true)
-    saidNo.current = !yes
+    setSaidNo(!yes)
     try {
       const reply = await send('room.rematch', { vote: yes })
       if (reply.status === 200) update((v) => withMyVote(v, yes))
