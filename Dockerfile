@@ -1,4 +1,5 @@
-# The game server with its operator console. docker-compose.yml runs it beside a PostgreSQL container.
+# The game server with its pages for hosts and players and its operator console. docker-compose.yml
+# runs it beside a PostgreSQL container.
 #   docker build --build-arg BUILD_SHA=$(git rev-parse --short=12 HEAD) -t game-rooms .
 
 # Compiles the server and the console (everything, dev dependencies included).
@@ -33,6 +34,7 @@ COPY package.json ./
 COPY --from=modules /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web-admin/dist ./web-admin/dist
+COPY --from=build /app/web-admin/dist-pages ./web-admin/dist-pages
 # The generated admin token and token secret are kept in /data (a volume in compose), owned by
 # the unprivileged user the server runs as; the code stays root's and read-only to it.
 RUN mkdir -p /data && chown node:node /data

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { JsonLog } from './config/json-log';
+import { lanUrls, startBanner } from './config/network-addresses';
 import { readConfig } from './config/server-config';
 import { startServer } from './server';
 
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     log.info('ADMIN_TOKEN was not set; using the one kept in DATA_DIR', { file: config.adminTokenFile });
   }
   const server = await startServer(config, { log });
-  process.stdout.write(`\n  Trivia rooms are up at http://localhost:${server.port}  (WebSocket: ws://localhost:${server.port}/ws)\n\n`);
+  process.stdout.write(startBanner(server.port, lanUrls(server.port)));
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second Ctrl-C does not wait

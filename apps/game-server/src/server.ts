@@ -9,12 +9,14 @@ import { GameMetrics } from '@app/observability';
 import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
 import { apiCors } from './api/api-cors';
+import { describeApi } from './api/openapi';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { GAMES, labelVocabulary } from './rooms/games';
+import { peoplePages } from './pages/people-pages';
 import { RoomsService } from './rooms/rooms.service';
 
 export interface RunningServer {
@@ -66,6 +68,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   app.use('/admin', adminConsole());
   // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.
   app.use('/api', apiCors(config.allowedOrigins));
+  app.use(peoplePages());
+  describeApi(app, runtime.build);
   const rooms = app.get(RoomsService);
   const metrics = app.get(GameMetrics);
   const db = app.get(Database);

@@ -203,6 +203,11 @@ describe('bad input', () => {
       expect(await refused(room.playerTokens[0], 'http://allowed.example')).toBe(101);
     });
 
+    it("accepts the server's own origin (its pages) even when it is not in the allowed list", async () => {
+      expect(await refused(room.playerTokens[0], server.url)).toBe(101);
+      expect(await refused(room.playerTokens[0], server.url.replace('127.0.0.1', 'evil.example'))).toBe(403);
+    });
+
     it('accepts and then closes an expired token with 4001', async () => {
       const tokens = new SeatTokens(TEST_TOKEN_SECRET, 60);
       const expired = tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: room.playerIds[0] }, Date.now() - 120_000);

@@ -28,7 +28,8 @@ export class GameWsAdapter extends WsAdapter {
       verifyClient: (info: { origin: string; req: VerifiedRequest }, done: (ok: boolean, code?: number, message?: string) => void) => {
         if (!this.isAccepting()) return done(false, 503, 'Shutting down');
         const origin = info.origin;
-        if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin)) {
+        // The server's own pages are always allowed: their Origin is the Host they connect to.
+        if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin) && !isSameOrigin(origin, info.req.headers.host)) {
           return done(false, 403, 'Origin not allowed');
         }
         const token = new URL(info.req.url ?? '/', 'http://x').searchParams.get('token');
@@ -40,4 +41,8 @@ export class GameWsAdapter extends WsAdapter {
       },
     });
   }
+}
+
+function isSameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
 }

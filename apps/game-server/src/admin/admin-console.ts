@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
+import { IMMUTABLE } from '../pages/people-pages';
 
 /**
  * Serves the operator console (web-admin's build) at /admin/ on the game server's own origin:
@@ -8,7 +9,14 @@ import express, { NextFunction, Request, Response } from 'express';
  * /admin/api left to the API.
  */
 export function adminConsole(dir = process.env.ADMIN_CONSOLE_DIR ?? resolve(process.cwd(), 'web-admin/dist')) {
-  const files = express.static(dir, { index: false, maxAge: '1h' });
+  const files = express.static(dir, {
+    index: false,
+    maxAge: '1h',
+    // Hashed by vite: a new build has new names, so these may be kept for good.
+    setHeaders: (res, path) => {
+      if (path.startsWith(join(dir, 'assets'))) res.setHeader('cache-control', IMMUTABLE);
+    },
+  });
   const index = join(dir, 'index.html');
   return (req: Request, res: Response, next: NextFunction): void => {
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, MessageEvent, Param, Post, Query, Sse,
 import { concatMap, from, interval, Observable, startWith } from 'rxjs';
 import { normalizeRoomCode } from '../rooms/room-code';
 import { RoomsService } from '../rooms/rooms.service';
+import { DescribeAdmin } from '../api/api-docs';
 import { asObject, invalid } from '../api/body';
 import { AdminTokenGuard } from './admin-token.guard';
 import { AdminViewService } from './admin-view.service';
@@ -17,27 +18,32 @@ export class AdminController {
   ) {}
 
   @Get('overview')
+  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, the build')
   overview() {
     return this.view.overview();
   }
 
   @Get('rooms')
+  @DescribeAdmin('The rooms live in this process')
   roomList() {
     return this.view.roomList();
   }
 
   @Get('rooms/:code')
+  @DescribeAdmin('One live room with its players and last 100 commands', [{ status: 404, description: '`room_not_found`: the room is not live' }])
   room(@Param('code') code: string) {
     return this.view.roomDetail(code);
   }
 
   @Post('rooms/:code/close')
+  @DescribeAdmin('Close a room (reason operator_closed)', [{ status: 204, description: 'closed' }, { status: 404, description: '`room_not_found`' }])
   @HttpCode(204)
   async close(@Param('code') code: string) {
     await this.rooms.closeByOperator(code);
   }
 
   @Post('rooms/:code/kick')
+  @DescribeAdmin('Kick a seated player: its sockets close with 4003', [{ status: 204, description: 'kicked' }, { status: 400, description: '`bad_data`: no playerId' }, { status: 404, description: '`room_not_found` or `player_not_found`' }])
   @HttpCode(204)
   async kick(@Param('code') code: string, @Body() body: unknown) {
     const playerId = asObject(body).playerId;
@@ -50,6 +56,7 @@ export class AdminController {
    * second, and one room's detail when `room` is given. The console never polls.
    */
   @Sse('stream')
+  @DescribeAdmin('Server-sent events: overview and rooms each second, and one room with ?room=; the token as ?token=')
   stream(@Query('room') room?: string): Observable<MessageEvent> {
     const code = room ? normalizeRoomCode(room) : null;
     return interval(PUSH_EVERY_MS).pipe(

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { DeckRepository, NewQuestion } from '@app/persistence';
+import { DescribeCreateDeck, DescribeListDecks } from './api-docs';
 import { asObject, invalid, printable, wholeNumber } from './body';
 
 const MAX_QUESTIONS = 500;
@@ -9,11 +10,13 @@ export class DecksController {
   constructor(private readonly decks: DeckRepository) {}
 
   @Get()
+  @DescribeListDecks()
   async list() {
     return { decks: await this.decks.listDecks() };
   }
 
   @Post()
+  @DescribeCreateDeck()
   create(@Body() body: unknown) {
     const b = asObject(body);
     const name = printable(b.name, 'name', 64);

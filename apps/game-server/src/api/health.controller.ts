@@ -3,6 +3,7 @@ import { Response } from 'express';
 import { HealthRepository } from '@app/persistence';
 import { BuildInfo } from '../config/build-info';
 import { BUILD_INFO } from '../tokens';
+import { DescribeHealth } from './api-docs';
 
 @Controller('health')
 export class HealthController {
@@ -15,6 +16,7 @@ export class HealthController {
 
   /** 200 with the database's round-trip time; 503 while the database cannot be reached. */
   @Get()
+  @DescribeHealth()
   async check(@Res() res: Response): Promise<void> {
     const base = { version: this.build.version, sha: this.build.sha, uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000) };
     try {

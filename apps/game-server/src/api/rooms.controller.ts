@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post }
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { RoomsService } from '../rooms/rooms.service';
+import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 import { asObject, decimal, optionalUuid, printable, wholeNumber } from './body';
 
 @Controller('api/rooms')
@@ -12,6 +13,7 @@ export class RoomsController {
   ) {}
 
   @Post()
+  @DescribeCreateRoom()
   create(@Body() body: unknown) {
     const b = asObject(body);
     const maxPlayers = wholeNumber(b.maxPlayers, 'maxPlayers', 1, 100, 20);
@@ -27,21 +29,25 @@ export class RoomsController {
   }
 
   @Post(':code/players')
+  @DescribeJoinRoom()
   join(@Param('code') code: string, @Body() body: unknown) {
     return this.rooms.joinRoom(code, printable(asObject(body).name, 'name', 32));
   }
 
   @Post(':code/spectators')
+  @DescribeSpectate()
   spectate(@Param('code') code: string) {
     return this.rooms.addSpectator(code);
   }
 
   @Get(':code')
+  @DescribeRoomSummary()
   summary(@Param('code') code: string) {
     return this.rooms.summary(code);
   }
 
   @Delete(':code')
+  @DescribeCloseRoom()
   @HttpCode(204)
   async close(@Param('code') code: string, @Headers('authorization') authorization?: string) {
     const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];

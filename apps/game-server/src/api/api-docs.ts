@@ -1,0 +1,232 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+
+// The OpenAPI description of each route, kept out of the controllers so that they stay a line
+// each. Shapes and error codes as docs/protocol.md sections 2 and 8 give them.
+
+const error = (codes: string): SchemaObject => ({
+  type: 'object',
+  required: ['statusCode', 'code', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string', description: codes },
+    message: { type: 'string', description: 'for a person; a 400 names the offending field' },
+  },
+});
+
+const BAD_DATA = { status: 400, description: '`bad_data` (the message names the field) or `bad_json`', schema: error('bad_data | bad_json') };
+const NOT_FOUND = { status: 404, description: '`room_not_found`: no room has this code', schema: error('room_not_found') };
+const UNAVAILABLE = { status: 503, description: '`database_unavailable`: nothing was recorded, retry later', schema: error('database_unavailable') };
+const CODE = ApiParam({ name: 'code', description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
+
+const seat: SchemaObject = {
+  type: 'object',
+  properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, connected: { type: 'boolean' }, score: { type: 'integer' } },
+};
+
+const settings: SchemaObject = {
+  type: 'object',
+  properties: {
+    deckId: { type: 'string', format: 'uuid' },
+    questionCount: { type: 'integer' },
+    secondsPerQuestion: { type: 'number' },
+    revealSeconds: { type: 'number' },
+    maxPlayers: { type: 'integer' },
+    minPlayers: { type: 'integer' },
+  },
+};
+
+const deckSummary: SchemaObject = {
+  type: 'object',
+  properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, builtin: { type: 'boolean' }, questions: { type: 'integer' } },
+};
+
+export const DescribeCreateRoom = () =>
+  applyDecorators(
+    ApiTags('rooms'),
+    ApiOperation({ summary: 'Open a room in its lobby; the answer carries the host token' }),
+    ApiBody({
+      schema: {
+        type: 'object',
+        required: ['hostName'],
+        properties: {
+          hostName: { type: 'string', minLength: 1, maxLength: 32 },
+          deckId: { type: 'string', format: 'uuid', description: 'default: the built-in deck 00000000-0000-4000-8000-000000000001' },
+          questionCount: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+          secondsPerQuestion: { type: 'number', minimum: 0.2, maximum: 300, default: 20, description: 'fractions are for tests and benches' },
+          revealSeconds: { type: 'number', minimum: 0, maximum: 60, default: 4 },
+          maxPlayers: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          minPlayers: { type: 'integer', minimum: 1, maximum: 100, default: 2, description: 'the yes votes a rematch needs' },
+        },
+      },
+    }),
+    ApiResponse({
+      status: 201,
+      description: 'the room is open',
+      schema: { type: 'object', properties: { roomId: { type: 'string', format: 'uuid' }, code: { type: 'string' }, hostToken: { type: 'string' } } },
+    }),
+    ApiResponse({ ...BAD_DATA, description: '`bad_data` (also when the deck has fewer questions than questionCount) or `bad_json`' }),
+    ApiResponse({ status: 404, description: '`deck_not_found`', schema: error('deck_not_found') }),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeJoinRoom = () =>
+  applyDecorators(
+    ApiTags('rooms'),
+    ApiOperation({ summary: 'Take a seat in a room that is in its lobby' }),
+    CODE,
+    ApiBody({ schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 32, description: 'printable characters, trimmed' } } } }),
+    ApiResponse({ status: 201, description: 'seated', schema: { type: 'object', properties: { playerId: { type: 'string', format: 'uuid' }, playerToken: { type: 'string' } } } }),
+    ApiResponse(BAD_DATA),
+    ApiResponse(NOT_FOUND),
+    ApiResponse({ status: 409, description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`', schema: error('room_full | game_in_progress | room_closed') }),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeSpectate = () =>
+  applyDecorators(
+    ApiTags('rooms'),
+    ApiOperation({ summary: 'A token to watch a room' }),
+    CODE,
+    ApiBody({ required: false, schema: { type: 'object' } }),
+    ApiResponse({ status: 201, description: 'a spectator token', schema: { type: 'object', properties: { spectatorToken: { type: 'string' } } } }),
+    ApiResponse(NOT_FOUND),
+    ApiResponse({ status: 409, description: '`room_closed`', schema: error('room_closed') }),
+  );
+
+export const DescribeRoomSummary = () =>
+  applyDecorators(
+    ApiTags('rooms'),
+    ApiOperation({ summary: 'The public summary of a room: phase, players and scores, settings; never a question' }),
+    CODE,
+    ApiResponse({
+      status: 200,
+      description: 'the room; a closed room still answers, with phase "closed"',
+      schema: {
+        type: 'object',
+        properties: {
+          code: { type: 'string' },
+          phase: { type: 'string', enum: ['lobby', 'question', 'reveal', 'finished', 'closed'] },
+          host: { type: 'object', properties: { name: { type: 'string' } } },
+          players: { type: 'array', items: seat },
+          settings,
+          question: { type: 'object', properties: { index: { type: 'integer' }, total: { type: 'integer' } }, description: 'during a game' },
+        },
+      },
+    }),
+    ApiResponse(NOT_FOUND),
+  );
+
+export const DescribeCloseRoom = () =>
+  applyDecorators(
+    ApiTags('rooms'),
+    ApiOperation({ summary: 'Close a room: every socket closes with 4004. Closing a closed room again is 204' }),
+    ApiBearerAuth(),
+    CODE,
+    ApiResponse({ status: 204, description: 'closed' }),
+    ApiResponse({ status: 401, description: '`unauthorized`: no valid token', schema: error('unauthorized') }),
+    ApiResponse({ status: 403, description: '`forbidden`: the token is not this room host’s', schema: error('forbidden') }),
+    ApiResponse({ ...NOT_FOUND, description: '`room_not_found`, also for a host token of another room' }),
+  );
+
+export const DescribeListDecks = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'The decks a host can choose from: the built-in one and those added' }),
+    ApiResponse({ status: 200, description: 'the decks', schema: { type: 'object', properties: { decks: { type: 'array', items: deckSummary } } } }),
+  );
+
+export const DescribeCreateDeck = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'Add a custom deck' }),
+    ApiBody({
+      schema: {
+        type: 'object',
+        required: ['name', 'questions'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 64 },
+          questions: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 500,
+            items: {
+              type: 'object',
+              required: ['text', 'choices', 'correct'],
+              properties: {
+                text: { type: 'string', minLength: 1, maxLength: 300 },
+                choices: { type: 'array', minItems: 2, maxItems: 6, items: { type: 'string', minLength: 1, maxLength: 120 }, description: 'all different' },
+                correct: { type: 'integer', minimum: 0, description: 'the index of the right choice' },
+              },
+            },
+          },
+        },
+      },
+    }),
+    ApiResponse({ status: 201, description: 'the new deck', schema: deckSummary }),
+    ApiResponse({ ...BAD_DATA, description: '`bad_data` (the message names the field, e.g. questions[0].correct) or `bad_json`' }),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeLeaderboard = () =>
+  applyDecorators(
+    ApiTags('results'),
+    ApiOperation({ summary: 'The best players over finished games, best total first' }),
+    ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } }),
+    ApiResponse({
+      status: 200,
+      description: 'one entry per seat',
+      schema: {
+        type: 'object',
+        properties: {
+          players: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                playerId: { type: 'string', format: 'uuid' },
+                name: { type: 'string' },
+                games: { type: 'integer' },
+                wins: { type: 'integer' },
+                totalScore: { type: 'integer' },
+                bestScore: { type: 'integer' },
+              },
+            },
+          },
+        },
+      },
+    }),
+    ApiResponse({ ...BAD_DATA, description: '`bad_data`: limit out of 1-100' }),
+  );
+
+export const DescribeHealth = () =>
+  applyDecorators(
+    ApiTags('operations'),
+    ApiOperation({ summary: 'Liveness with the database round trip' }),
+    ApiResponse({
+      status: 200,
+      description: 'up, with the database reachable',
+      schema: {
+        type: 'object',
+        properties: {
+          status: { type: 'string', enum: ['ok'] },
+          version: { type: 'string' },
+          sha: { type: 'string' },
+          uptimeSeconds: { type: 'integer' },
+          db: { type: 'object', properties: { ok: { type: 'boolean' }, roundTripMs: { type: 'number' } } },
+        },
+      },
+    }),
+    ApiResponse({ status: 503, description: 'the database is unreachable: `status: "unavailable"`, `db.ok: false`' }),
+  );
+
+export const DescribeAdmin = (summary: string, extra: { status: number; description: string }[] = []) =>
+  applyDecorators(
+    ApiTags('operators'),
+    ApiBearerAuth(),
+    ApiOperation({ summary }),
+    ApiResponse({ status: 401, description: '`unauthorized`: no admin token, or a wrong one', schema: error('unauthorized') }),
+    ...extra.map((r) => ApiResponse(r)),
+  );
+

@@ -1,0 +1,70 @@
+import { RunningServer } from '../src/server';
+import { withTestServer } from '../../../test/support/test-server';
+
+// /api/docs: the OpenAPI description generated from the controllers, and its UI served from
+// this server alone (no CDN), so it works on a machine without the internet.
+
+type Operation = { responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>; requestBody?: unknown };
+
+describe('OpenAPI at /api/docs', () => {
+  let server: RunningServer;
+  withTestServer((s) => (server = s));
+
+  async function spec(): Promise<{ openapi: string; paths: Record<string, Record<string, Operation>> }> {
+    const res = await fetch(`${server.url}/api/docs-json`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as { openapi: string; paths: Record<string, Record<string, Operation>> };
+  }
+
+  // Each route of PROTOCOL.md section 2 with the statuses docs/protocol.md gives it.
+  const ROUTES: [string, string, string[]][] = [
+    ['post', '/api/rooms', ['201', '400', '404', '503']],
+    ['post', '/api/rooms/{code}/players', ['201', '400', '404', '409', '503']],
+    ['post', '/api/rooms/{code}/spectators', ['201', '404']],
+    ['get', '/api/rooms/{code}', ['200', '404']],
+    ['delete', '/api/rooms/{code}', ['204', '401', '403', '404']],
+    ['get', '/api/decks', ['200']],
+    ['post', '/api/decks', ['201', '400']],
+    ['get', '/api/leaderboard', ['200', '400']],
+    ['get', '/health', ['200', '503']],
+    ['get', '/metrics', ['200']],
+  ];
+
+  it.each(ROUTES)('describes %s %s with its responses', async (method, path, statuses) => {
+    const op = (await spec()).paths[path]?.[method];
+    expect(op).toBeDefined();
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(statuses));
+    for (const status of statuses) expect(op.responses[status].description).toBeTruthy();
+  });
+
+  it('gives the shapes: request bodies, success bodies, and errors with their codes', async () => {
+    const { openapi, paths } = await spec();
+    expect(openapi).toMatch(/^3\./);
+    const create = paths['/api/rooms'].post;
+    expect(JSON.stringify(create.requestBody)).toContain('secondsPerQuestion');
+    expect(JSON.stringify(create.responses['201'].content)).toContain('hostToken');
+    const join = paths['/api/rooms/{code}/players'].post;
+    expect(join.responses['409'].description).toMatch(/room_full.*game_in_progress.*room_closed/);
+    expect(JSON.stringify(join.responses['409'].content)).toContain('statusCode');
+    expect(JSON.stringify(paths['/api/decks'].post.requestBody)).toContain('correct');
+    // The operators' API is described too.
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/admin/api/overview', '/admin/api/rooms/{code}/kick']));
+  });
+
+  it('serves the UI and every file it loads from this server', async () => {
+    const res = await fetch(`${server.url}/api/docs`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('swagger-ui');
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref).not.toMatch(/^(https?:)?\/\//);
+      const asset = await fetch(new URL(ref, `${server.url}/api/docs/`));
+      expect([ref, asset.status]).toEqual([ref, 200]);
+    }
+    // The init script points the UI at the JSON served here.
+    const init = await (await fetch(`${server.url}/api/docs/swagger-ui-init.js`)).text();
+    expect(init).not.toMatch(/https?:\/\/(?!localhost|127\.0\.0\.1)/);
+  });
+});

@@ -1,0 +1,213 @@
+import { CloseCode } from '../statuses';
+import type { ReplyFrame } from '../wire.types';
+import { ClientSession, type EventListener, type EventMap } from './client-session';
+import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
+
+/** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
+
+export interface ConnectionStatus {
+  readonly state: ConnectionState;
+  /** The close that ended the session, or that the client is recovering from. */
+  readonly closeCode?: number;
+  /** Failed attempts since the last socket that got a frame through. */
+  readonly attempt: number;
+}
+
+export interface ReconnectingClientOptions {
+  /** The WebSocket URL for a token: `/ws?token=...` on the page's origin. */
+  readonly url: (token: string) => string;
+  readonly storage: TokenStorage;
+  /** The storage key of this seat's token. */
+  readonly storageKey: string;
+  /** A new token (just issued by the HTTP API) to keep; without it the stored one is used. */
+  readonly token?: string;
+  readonly createSocket?: SocketFactory;
+  readonly timers?: Timers;
+  /** In [0, 1): the jitter of each backoff delay. */
+  readonly random?: () => number;
+  /** A prefix that no earlier page load of this seat used: command ids must never repeat. */
+  readonly idPrefix?: string;
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /**
+   * A socket that carries nothing for `idleMs` is asked for a ping; one that then stays silent
+   * for `timeoutMs` (or does not deliver its first frame within `connectMs`) is taken for dead
+   * and replaced. A phone that changes networks can keep a dead TCP connection for minutes
+   * without a close event. `false` turns it off.
+   */
+  readonly heartbeat?: { readonly idleMs: number; readonly timeoutMs: number; readonly connectMs: number } | false;
+}
+
+const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
+
+// The seat or the room is gone (4003, 4004) or the token is refused (4001); a binary or
+// oversized frame (1003, 1009) would be refused again. Anything else is worth another socket:
+// a drop, a server going away (1001), a room moving to another instance (1012).
+const FINAL_CLOSES: ReadonlySet<number> = new Set([
+  CloseCode.tokenInvalid,
+  CloseCode.seatGone,
+  CloseCode.roomClosed,
+  CloseCode.binaryFrame,
+  CloseCode.frameTooLarge,
+]);
+
+/** The delay before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in [half, full]. */
+export function backoffDelay(attempt: number, random: number, initialMs = 250, maxMs = 5000): number {
+  const full = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
+  return Math.round(full / 2 + (full / 2) * random);
+}
+
+/**
+ * A seat's connection that survives a bad network: keeps the seat's token in session storage,
+ * opens a new socket with backoff after a drop, and resends, under the same id, every command
+ * that got no reply. Stops for good on 4001, 4003 and 4004 (and forgets the token then).
+ *
+ * @example
+ *   const client = new ReconnectingClient<TriviaEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
+ *     storage: sessionStorage, storageKey: 'seat:K7QMPD', token: playerToken })
+ *   client.on('question.open', (q) => show(q))
+ *   const reply = await client.send('room.answer', { question: 0, choice: 2 })
+ */
+export class ReconnectingClient<Events extends EventMap = Record<string, unknown>> {
+  private readonly session = new ClientSession<Events>();
+  private readonly timers: Timers;
+  private readonly random: () => number;
+  private readonly createSocket: SocketFactory;
+  private readonly idPrefix: string;
+  private socket: FrameSocket | undefined;
+  private retryTimer: unknown;
+  private watchdog: unknown;
+  private nextId = 1;
+  private current: ConnectionStatus = { state: 'connecting', attempt: 0 };
+  private readonly statusListeners = new Set<(status: ConnectionStatus) => void>();
+  private readonly options: ReconnectingClientOptions;
+
+  constructor(options: ReconnectingClientOptions) {
+    this.options = options;
+    this.timers = options.timers ?? globalTimers;
+    this.random = options.random ?? Math.random;
+    this.createSocket = options.createSocket ?? ((url) => new WebSocket(url) as unknown as FrameSocket);
+    this.idPrefix = options.idPrefix ?? randomPrefix();
+    if (options.token) options.storage.setItem(options.storageKey, options.token);
+  }
+
+  /** The stored token, if this seat has one. */
+  get token(): string | null {
+    return this.options.storage.getItem(this.options.storageKey);
+  }
+
+  get status(): ConnectionStatus {
+    return this.current;
+  }
+
+  /** Opens the first socket. Ends at once (4001) when no token is stored. */
+  start(): void {
+    if (this.socket || this.current.state === 'ended') return;
+    this.connect();
+  }
+
+  /** Sends a command; resolves with its one reply, however many sockets that takes. */
+  send(type: string, data: Record<string, unknown> = {}): Promise<ReplyFrame> {
+    if (this.current.state === 'ended') return Promise.reject(new Error('the connection has ended'));
+    return this.session.request({ id: `${this.idPrefix}-${this.nextId++}`, type, data });
+  }
+
+  on<K extends keyof Events & string>(type: K, listener: EventListener<Events[K]>): () => void {
+    return this.session.on(type, listener);
+  }
+
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => void this.statusListeners.delete(listener);
+  }
+
+  /** The network is back (the page saw `online`): try now instead of at the end of the backoff. */
+  retryNow(): void {
+    if (this.current.state !== 'reconnecting' || this.socket) return;
+    this.timers.clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
+  /** Closes for good, from this side: no reconnect. The token stays (a reload may resume). */
+  close(): void {
+    this.timers.clearTimeout(this.retryTimer);
+    this.timers.clearTimeout(this.watchdog);
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      socket.onclose = socket.onmessage = socket.onopen = socket.onerror = null;
+      socket.close(1000, 'client closed');
+    }
+    this.session.end(1000);
+    this.setStatus({ state: 'ended', closeCode: 1000, attempt: this.current.attempt });
+  }
+
+  private connect(): void {
+    const token = this.token;
+    if (!token) return this.finish(CloseCode.tokenInvalid);
+    const socket = this.createSocket(this.options.url(token));
+    this.socket = socket;
+    let delivered = false;
+    const heartbeat = this.options.heartbeat === false ? undefined : (this.options.heartbeat ?? DEFAULT_HEARTBEAT);
+    // Until the next frame is due: first the socket's first frame, then a quiet spell and a ping.
+    const expect = (ms: number, then: () => void) => {
+      this.timers.clearTimeout(this.watchdog);
+      this.watchdog = this.timers.setTimeout(then, ms);
+    };
+    const dead = () => {
+      socket.onclose = socket.onmessage = socket.onopen = socket.onerror = null;
+      socket.close(4000, 'no frame in time');
+      lost(1006);
+    };
+    const quiet = () => {
+      if (socket.readyState === SOCKET_OPEN) socket.send(JSON.stringify({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} }));
+      expect(heartbeat!.timeoutMs, dead);
+    };
+    const lost = (code: number) => {
+      this.timers.clearTimeout(this.watchdog);
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.session.detach();
+      if (FINAL_CLOSES.has(code)) return this.finish(code);
+      const attempt = delivered ? 0 : this.current.attempt;
+      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1 });
+      const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
+      this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
+    };
+    if (heartbeat) expect(heartbeat.connectMs, dead);
+    socket.onopen = () => {
+      this.session.attach(socket);
+      this.setStatus({ state: 'open', attempt: this.current.attempt });
+    };
+    socket.onmessage = (event) => {
+      // A socket counts as healthy once a frame came through, not merely on open: a server
+      // that accepts and then closes at once must still be backed off from.
+      if (!delivered) {
+        delivered = true;
+        if (this.current.attempt !== 0) this.setStatus({ state: 'open', attempt: 0 });
+      }
+      if (heartbeat) expect(heartbeat.idleMs, quiet);
+      if (typeof event.data === 'string') this.session.receive(event.data);
+    };
+    socket.onerror = () => undefined;
+    socket.onclose = (event) => lost(event.code);
+  }
+
+  private finish(closeCode: number): void {
+    this.options.storage.removeItem(this.options.storageKey);
+    this.session.end(closeCode);
+    this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt });
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    this.current = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+}
+
+function randomPrefix(): string {
+  const bytes = new Uint8Array(6);
+  // getRandomValues, unlike randomUUID, works on a plain-http page (a phone on the LAN).
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}

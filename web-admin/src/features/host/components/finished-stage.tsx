@@ -1,0 +1,24 @@
+import { Countdown } from '../../../components/countdown'
+import { StandingsList } from '../../../components/standings-list'
+import type { RoomView } from '../../../lib/room-view'
+
+/** The final standings and the rematch vote, then its outcome. */
+export function FinishedStage({ view }: { readonly view: RoomView }) {
+  const names = new Map((view.standings ?? []).map((s) => [s.playerId, s.name]))
+  const decided = view.rematch?.decided
+  return (
+    <section className="stage finished-stage" aria-label="Final standings">
+      <div className="stage-head">
+        <span className="stage-kicker">Game over</span>
+        {view.rematch && !decided && <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} />}
+      </div>
+      <StandingsList standings={view.standings ?? []} className="big" />
+      <p className="rematch-outcome" role="status">
+        {!view.rematch && 'Waiting for the rematch vote…'}
+        {view.rematch && !decided && 'Players are voting on a rematch…'}
+        {decided?.accepted && `Rematch accepted: ${decided.playerIds.map((id) => names.get(id) ?? id).join(', ')}`}
+        {decided && !decided.accepted && 'No rematch this time.'}
+      </p>
+    </section>
+  )
+}

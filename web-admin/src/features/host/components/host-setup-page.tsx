@@ -1,0 +1,98 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { explain } from '../../../lib/game-api'
+import { navigate } from '../../../lib/router'
+import { seatKey } from '../../../lib/use-room'
+import { createRoom } from '../api/create-room'
+import { getDecks, type DeckSummary } from '../api/get-decks'
+
+/** `/host`: pick a deck and the clock, and open a room. */
+export function HostSetupPage() {
+  const [decks, setDecks] = useState<readonly DeckSummary[] | null>(null)
+  const [hostName, setHostName] = useState('')
+  const [deckId, setDeckId] = useState('')
+  const [questionCount, setQuestionCount] = useState('10')
+  const [seconds, setSeconds] = useState('20')
+  const [reveal, setReveal] = useState('4')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  useEffect(() => {
+    let live = true
+    getDecks().then(
+      (list) => {
+        if (!live) return
+        setDecks(list)
+        setDeckId((id) => id || (list.find((d) => d.builtin) ?? list[0])?.id || '')
+      },
+      (err) => live && setError(explain(err)),
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+
+  const deck = decks?.find((d) => d.id === deckId)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      const room = await createRoom({
+        hostName: hostName.trim() || 'Host',
+        deckId: deckId || undefined,
+        questionCount: Number(questionCount),
+        secondsPerQuestion: Number(seconds),
+        revealSeconds: Number(reveal),
+      })
+      window.sessionStorage.setItem(seatKey('host', room.code), room.hostToken)
+      navigate(`/host/${room.code}`)
+    } catch (err) {
+      setError(explain(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main className="people-page host-setup">
+      <h1 className="title">Host a game</h1>
+      <form className="card stack" onSubmit={submit}>
+        <label className="field">
+          <span>Host name</span>
+          <input className="input" value={hostName} onChange={(e) => setHostName(e.target.value)} maxLength={32} placeholder="Host" autoComplete="nickname" />
+        </label>
+        <label className="field">
+          <span>Deck</span>
+          <select className="input" value={deckId} onChange={(e) => setDeckId(e.target.value)} disabled={!decks}>
+            {(decks ?? []).map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name} ({d.questions} questions{d.builtin ? ', built in' : ''})
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="field-row">
+          <label className="field">
+            <span>Questions</span>
+            <input className="input" type="number" min={1} max={Math.min(50, deck?.questions ?? 50)} step={1} value={questionCount} onChange={(e) => setQuestionCount(e.target.value)} required />
+          </label>
+          <label className="field">
+            <span>Seconds per question</span>
+            <input className="input" type="number" min={1} max={300} step="any" value={seconds} onChange={(e) => setSeconds(e.target.value)} required />
+          </label>
+          <label className="field">
+            <span>Seconds of reveal</span>
+            <input className="input" type="number" min={0} max={60} step="any" value={reveal} onChange={(e) => setReveal(e.target.value)} required />
+          </label>
+        </div>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="big-button primary" disabled={busy || !decks}>
+          Open room
+        </button>
+      </form>
+    </main>
+  )
+}

@@ -1,0 +1,11 @@
+import { gameRequest } from '../../../lib/game-api'
+
+export interface Seat {
+  readonly playerId: string
+  readonly playerToken: string
+}
+
+/** POST /api/rooms/{code}/players: a seat in the room's lobby, and its token. */
+export function joinRoom(code: string, name: string): Promise<Seat> {
+  return gameRequest<Seat>('POST', `/api/rooms/${encodeURIComponent(code)}/players`, { name })
+}

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+// The pages for people (/, /host, /play/{code}): a second entry of this app, built on its own so
+// that the console keeps its build, its base (/admin/) and its charts, and a phone never loads
+// any of them. The game server serves dist-pages at the root of its origin.
+const apiTarget = process.env.ADMIN_API_TARGET ?? 'http://localhost:3000'
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  resolve: {
+    // The browser client lives in the protocol library; the pages build it from its source.
+    alias: { '@app/protocol': fileURLToPath(new URL('../libs/protocol/src/browser.ts', import.meta.url)) },
+  },
+  server: {
+    proxy: { '/api': { target: apiTarget, changeOrigin: true }, '/ws': { target: apiTarget, ws: true } },
+  },
+  build: {
+    outDir: 'dist-pages',
+    rolldownOptions: { input: fileURLToPath(new URL('./pages.html', import.meta.url)) },
+  },
+})
