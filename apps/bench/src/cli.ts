@@ -1,6 +1,6 @@
 /** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
 
-export const MODES = ['latency', 'ladder', 'ab', 'soak'] as const;
+export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage'] as const;
 export type Mode = (typeof MODES)[number];
 
 export class UsageError extends Error {}
@@ -126,6 +126,7 @@ modes
   ladder    rungs of concurrent rooms         --rungs 10,50,100,250,500,1000,1250,1500,2000 --hold-seconds 30
   ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
   soak      rooms playing for a while         --minutes 10 --rooms 20
+  outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
 
 where the server is
   (default)             the bench starts PostgreSQL (embedded, fresh data dir), an optional delay

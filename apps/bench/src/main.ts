@@ -3,6 +3,7 @@ import { runDbHelper } from './db-helper';
 import { abMode } from './modes/ab';
 import { ladderMode } from './modes/ladder';
 import { latencyMode } from './modes/latency';
+import { outageMode } from './modes/outage';
 import { soakMode } from './modes/soak';
 import { BenchRun, defaultOut, log, targetSettings } from './run';
 import { HELPER_ARG } from './stack';
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 

@@ -108,6 +108,8 @@ export class BenchRun {
   server?: ServerSide;
   /** How the server's build compares with its sources (when the bench starts a built script). */
   build?: BuildFreshness;
+  /** Where the server's database link goes instead of the run's own (a mode with a proxy of its own). */
+  databaseOverride?: string;
   private readonly jsonl: Writable;
   private readonly file: WriteStream;
   /** The JSONL's file name in the output folder. */
@@ -190,7 +192,7 @@ export class BenchRun {
     this.server = await startServer({
       command,
       cwd: this.cwd,
-      databaseUrl: this.db!.serverUrl,
+      databaseUrl: this.databaseOverride ?? this.db!.serverUrl,
       dataDir: join(this.workDir, 'server'),
       env,
       logFile: join(this.out, n === 1 ? 'server.log' : `server-${n}.log`),

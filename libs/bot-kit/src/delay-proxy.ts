@@ -3,12 +3,14 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 /**
  * A TCP proxy that delays every chunk by `delayMs` in each direction, so a database next door
  * behaves like one `2 * delayMs` away. It can also cut every connection and refuse new ones,
- * to play a database that went away.
+ * to play a database that went away, or go silent: connections stay up (and new ones are
+ * accepted) but nothing gets through either way, as with a dead NAT or a failover in progress.
  */
 export class DelayProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private cut = false;
+  private silent = false;
 
   constructor(
     private readonly target: { host: string; port: number },
@@ -45,8 +47,14 @@ export class DelayProxy {
     this.sockets.clear();
   }
 
+  /** Until `restore()`, every byte either way is dropped: the link is up but nothing answers. */
+  blackHole(): void {
+    this.silent = true;
+  }
+
   restore(): void {
     this.cut = false;
+    this.silent = false;
   }
 
   async stop(): Promise<void> {
@@ -76,6 +84,7 @@ export class DelayProxy {
   /** Each chunk leaves `delayMs` after it arrived; equal delays keep the order. */
   private pipe(from: Socket, to: Socket): void {
     from.on('data', (chunk) => {
+      if (this.silent) return;
       if (this.delayMs <= 0) return void (to.destroyed || to.write(chunk));
       setTimeout(() => to.destroyed || to.write(chunk), this.delayMs);
     });

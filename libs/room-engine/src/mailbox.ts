@@ -68,6 +68,17 @@ export class Mailbox<M> {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /**
+   * Takes out the letters at the head of the queue for which `settle` returns true (it answers
+   * them), up to the first for which it returns false.
+   */
+  settleLeading(settle: (letter: Letter<M>) => boolean): void {
+    while (this.queue.length > 0 && settle(this.queue[0])) {
+      const [letter] = this.queue.splice(0, 1);
+      if (this.options.isBounded(letter.message)) this.bounded--;
+    }
+  }
+
   /** Stops taking messages and hands back what still waits, so each can be answered. */
   close(): M[] {
     this.closed = true;

@@ -214,6 +214,25 @@ describe(RoomActor.name, () => {
       r.dispose();
     });
 
+    it('refuses at once a command that queued behind the statement in flight when it is refused either way', async () => {
+      const held = deferred<string[]>();
+      let committing = false;
+      const { r } = room(() => ((committing = true), held.promise));
+      const [p1, p2] = ['p1', 'p2'].map((id) => viewer('player', id));
+      r.attach(p1.v);
+      r.attach(p2.v);
+      // Both arrive in the same turn: the subtraction waits in the mailbox behind the addition.
+      r.submit(p1.v, add('slow', 1), arrival());
+      r.submit(p2.v, add('negative', -1), arrival());
+      await until(() => committing);
+      expect(p2.replies).toEqual([expect.objectContaining({ id: 'negative', status: 409 })]);
+      expect(p1.replies).toEqual([]);
+      expect(r.mailboxDepth).toBe(0);
+      held.resolve(['ok']);
+      await until(() => p1.replies.length === 1);
+      r.dispose();
+    });
+
     it('answers every command still waiting when the room is disposed', async () => {
       const held = deferred<string[]>();
       let committing = false;

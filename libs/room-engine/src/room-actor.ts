@@ -74,6 +74,11 @@ interface SignalMessage {
   /** A deadline taken late: when it was due. */
   readonly lateDue?: number;
 }
+interface Decided<S, C, W> {
+  readonly letter: Letter<CommandMessage<C>>;
+  readonly outcome?: Outcome<S, W>;
+  readonly error?: unknown;
+}
 type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessage;
 
 /** A timed change that could not be committed is tried again this much later. */
@@ -368,32 +373,29 @@ export class RoomActor<S, C extends Command, W, R, E> {
    */
   private async handleCommands(letters: Letter<CommandMessage<C>>[]): Promise<void> {
     const startedAt = performance.now();
-    // A command whose budget is spent (it waited behind a stalled statement) is answered now.
-    const batch = letters.filter((l) => this.remainingBudget(l.message.arrival.hr) > 0);
-    for (const late of letters.filter((l) => !batch.includes(l))) {
-      this.replyTo(late, this.unavailable(new StoreUnavailableError('no time left in the command budget')), startedAt, 0);
+    let decided = this.decideAll(letters);
+    // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
+    // a statement it has no time for; one the rules refuse, or that writes nothing, is answered.
+    const late = decided.filter((d) => d.outcome?.writes.length && this.remainingBudget(d.letter.message.arrival.hr) <= 0);
+    if (late.length) {
+      const unavailable = this.unavailable(new StoreUnavailableError('no time left in the command budget'));
+      for (const d of late) this.replyTo(d.letter, unavailable, startedAt, 0);
+      decided = this.decideAll(letters.filter((l) => !late.some((d) => d.letter === l)));
     }
+    const batch = decided.map((d) => d.letter);
     if (batch.length === 0) return;
-    let state = this.state;
-    const decided: { letter: Letter<CommandMessage<C>>; outcome?: Outcome<S, W>; error?: unknown }[] = [];
-    for (const letter of batch) {
-      const m = letter.message;
-      try {
-        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
-        state = outcome.state;
-        decided.push({ letter, outcome });
-      } catch (error) {
-        if (!(error instanceof RoomException)) throw error;
-        decided.push({ letter, error });
-      }
-    }
+    let state = decided.reduce<S>((s, d) => d.outcome?.state ?? s, this.state);
     const writes = this.rules.mergeWrites(decided.flatMap((d) => d.outcome?.writes ?? []));
-    // The batch is answered within the budget of its oldest command.
-    const timeoutMs = this.remainingBudget(Math.min(...batch.map((l) => l.message.arrival.hr)));
+    // The statement has the budget of the oldest command that writes.
+    const writers = decided.filter((d) => d.outcome?.writes.length);
+    const timeoutMs = this.remainingBudget(Math.min(...writers.map((d) => d.letter.message.arrival.hr)));
     this.inFlight = { before: this.state, after: state };
+    const committing = this.commit(writes, timeoutMs);
+    // Commands that queued behind this statement and that it cannot make acceptable need not wait for it.
+    if (writes.length) this.mailbox.settleLeading((l) => this.settleIfRefused(l.message));
     let committed: Committed<W, R>[];
     try {
-      committed = await this.commit(writes, timeoutMs);
+      committed = await committing;
     } catch (err) {
       const unavailable = this.unavailable(err, batch[0].message.command.type);
       for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
@@ -408,6 +410,22 @@ export class RoomActor<S, C extends Command, W, R, E> {
     this.state = state;
     for (const d of decided) this.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, writes.length);
     this.publish(outcomes);
+  }
+
+  /** Each command decided against the state its predecessors leave. */
+  private decideAll(letters: Letter<CommandMessage<C>>[]): Decided<S, C, W>[] {
+    let state = this.state;
+    return letters.map((letter) => {
+      const m = letter.message;
+      try {
+        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
+        state = outcome.state;
+        return { letter, outcome };
+      } catch (error) {
+        if (!(error instanceof RoomException)) throw error;
+        return { letter, error };
+      }
+    });
   }
 
   private async handleProposal(m: ProposalMessage<S, W>): Promise<void> {
@@ -494,9 +512,9 @@ export class RoomActor<S, C extends Command, W, R, E> {
    * While a statement is out and nothing else waits, a command that both the state before it and
    * the state it will leave refuse is refused now: it needs no database and need not wait for it.
    */
-  private certainRefusal(viewer: Actor, command: C, arrival: Arrival): RoomException | undefined {
+  private certainRefusal(viewer: Actor, command: C, arrival: Arrival, ahead = this.mailbox.depth): RoomException | undefined {
     const inFlight = this.inFlight;
-    if (!inFlight || this.mailbox.depth > 0) return undefined;
+    if (!inFlight || ahead > 0) return undefined;
     const ctx = this.context(arrival.at);
     const refusedBy = (state: S): RoomException | undefined => {
       try {
@@ -508,6 +526,17 @@ export class RoomActor<S, C extends Command, W, R, E> {
     };
     const after = refusedBy(inFlight.after);
     return after && refusedBy(inFlight.before) ? after : undefined;
+  }
+
+  /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
+  private settleIfRefused(m: Message<S, C, W>): boolean {
+    if (m.kind !== 'command') return false;
+    const refusal = this.certainRefusal(m.viewer, m.command, m.arrival, 0);
+    if (!refusal) return false;
+    const reply = errorReply(m.command.id, refusal);
+    m.reply(reply);
+    this.observe(m.command.type, reply.status, m.arrival, 0, 0);
+    return true;
   }
 
   private refuseWhenNotLive(): RoomException | undefined {

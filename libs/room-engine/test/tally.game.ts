@@ -45,7 +45,8 @@ export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, Tall
   },
   replay: (state, entry) => add(state, entry.seat, entry.n),
   nextDeadline: (state) => state.bellAt,
-  batchKey: (command) => (command.type === 'tally.add' ? 'add' : null),
+  // Additions wait together; a subtraction (always refused) never batches.
+  batchKey: (command) => (command.type === 'tally.add' && command.data.n >= 0 ? 'add' : null),
   mergeWrites: (writes) => writes.slice(),
   mayPassivate: () => true,
   isOver: (state) => state.closed,

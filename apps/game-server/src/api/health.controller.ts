@@ -20,20 +20,11 @@ export class HealthController {
   async check(@Res() res: Response): Promise<void> {
     const base = { version: this.build.version, sha: this.build.sha, uptimeSeconds: Math.round((Date.now() - this.startedAt) / 1000) };
     try {
-      const roundTripMs = await withTimeout(this.health.ping(), 3000);
+      // The ping has the statement time limit of every query: a silent database is a 503 in time.
+      const roundTripMs = await this.health.ping();
       res.status(200).json({ status: 'ok', ...base, db: { ok: true, roundTripMs: Math.round(roundTripMs * 100) / 100 } });
     } catch (err) {
       res.status(503).json({ status: 'unavailable', ...base, db: { ok: false, error: err instanceof Error ? err.message : String(err) } });
     }
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
 }

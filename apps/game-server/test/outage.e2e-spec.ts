@@ -1,0 +1,82 @@
+import { DelayProxy, HttpApi } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { createTestDatabase } from '../../../test/support/database';
+import { startTestServer } from '../../../test/support/test-server';
+import { closeAll, queryDb, seatRoom } from './support';
+
+// PostgreSQL goes away in the two ways production sees: refused (the link is cut, connections
+// are refused) and silent (the link stays up and nothing answers: a dead NAT, a failover in
+// progress). Either way every command and request is answered (503 where PostgreSQL is needed,
+// at once where it is not), nothing that got 503 is ever recorded, and the room goes on after.
+// How long the answers take is the bench's to measure (`npm run bench -- outage`).
+
+describe.each([
+  ['refused', (p: DelayProxy) => p.cutAll()],
+  ['silent', (p: DelayProxy) => p.blackHole()],
+])('when PostgreSQL is %s', (_kind, outage) => {
+  let server: RunningServer;
+  let proxy: DelayProxy;
+  let direct: { databaseUrl: string };
+
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    direct = { databaseUrl: url.toString() };
+    proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
+    await proxy.start();
+    server = await startTestServer({ databaseUrl: proxy.proxiedUrl(url.toString()) });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await server.stop();
+    await proxy.stop();
+  });
+
+  it('answers every command and request, records nothing it refused, and plays on when it is back', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob', 'Cy']);
+    expect((await room.host.send('room.start')).status).toBe(200);
+    await room.host.nextEvent('question.open');
+    const [ann, bob, cy] = room.players;
+    outage(proxy);
+
+    // Bob's answer waits behind Ann's statement; both are answered, neither is recorded.
+    const annAnswer = ann.send('room.answer', { question: 0, choice: 1 }, 'ann-1');
+    const bobAnswer = bob.send('room.answer', { question: 0, choice: 2 }, 'bob-1');
+    // A command that needs no database is not held behind one that does.
+    const start = room.host.send('room.start', {}, 'start-again');
+    expect(await start).toMatchObject({ status: 409, error: { code: 'wrong_phase' } });
+    expect(await annAnswer).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+    expect(await bobAnswer).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+    expect((await ann.send('ping')).status).toBe(200);
+
+    const api = new HttpApi(server.url);
+    expect((await fetch(`${server.url}/health`)).status).toBe(503);
+    expect(await api.request('POST', '/api/rooms', { hostName: 'Dee' })).toMatchObject({ status: 503, body: { code: 'database_unavailable' } });
+    // The live room answers what it knows without PostgreSQL.
+    expect(await api.request('GET', `/api/rooms/${room.code}`)).toMatchObject({ status: 200, body: { phase: 'question' } });
+
+    proxy.restore();
+    // 503 is not remembered: Ann's same id is tried afresh and now accepted; Cy answers too.
+    expect(await ann.send('room.answer', { question: 0, choice: 1 }, 'ann-1')).toMatchObject({ status: 200 });
+    expect(await cy.send('room.answer', { question: 0, choice: 0 }, 'cy-1')).toMatchObject({ status: 200 });
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await api.request('POST', '/api/rooms', { hostName: 'Dee' })).status).toBe(201);
+
+    // Bob was told 503 and did not retry: his answer is not there, now or after more traffic.
+    const answers = async () =>
+      (await queryDb(direct, 'SELECT player_id, choice FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY choice', [room.roomId])).map(
+        (r) => [r.player_id, r.choice],
+      );
+    expect(await answers()).toEqual([
+      [room.playerIds[2], 0],
+      [room.playerIds[0], 1],
+    ]);
+    expect(await bob.send('room.answer', { question: 0, choice: 2 }, 'bob-1')).toMatchObject({ status: 200 });
+    await room.host.nextEvent('question.closed');
+    expect(await answers()).toEqual([
+      [room.playerIds[2], 0],
+      [room.playerIds[0], 1],
+      [room.playerIds[1], 2],
+    ]);
+    closeAll(room);
+  });
+});
