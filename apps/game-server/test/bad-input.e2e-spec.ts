@@ -81,6 +81,16 @@ describe('bad input', () => {
       });
     });
 
+    it('answers data that is not an object in the documented order: 404 unknown type, then 403 role, then 400', async () => {
+      const p = room.players[0];
+      await changesNothing(async () => {
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-1', type: 'room.dance', data: 'x' }), 'd-1')).toMatchObject({ status: 404, error: { code: 'unknown_type' } });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-2', type: 'room.start', data: [1, 2] }), 'd-2')).toMatchObject({ status: 403, error: { code: 'forbidden' } });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-3', type: 'room.answer', data: null }), 'd-3')).toMatchObject({ status: 400, error: { code: 'bad_data' } });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-4', type: 'ping', data: 7 }), 'd-4')).toMatchObject({ status: 200 });
+      });
+    });
+
     it('answers a command in the wrong phase with 409', async () => {
       await changesNothing(async () => {
         expect(await room.players[0].send('room.answer', { question: 0, choice: 0 })).toMatchObject({ status: 409, error: { code: 'question_closed' } });
