@@ -40,6 +40,22 @@ describe('round-trip budget', () => {
     closeAll(room);
   });
 
+  it('a question closed early by a socket leaving costs one statement off every command path, recorded for recovery', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob']);
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    expect((await room.players[0].send('room.answer', { question: 0, choice: 1 })).status).toBe(200);
+    const trips = await counted(async () => {
+      // Bob, the last who has not answered, goes: every connected player has answered.
+      room.players[1].close();
+      await room.host.nextEvent('question.closed');
+    });
+    expect(trips).toEqual(['AnswerRepository.recordClose']);
+    const rows = await queryDb(server, 'SELECT question_index FROM question_closes c JOIN games g ON g.id = c.game_id WHERE g.room_id = $1', [room.roomId]);
+    expect(rows).toEqual([{ question_index: 0 }]);
+    closeAll(room);
+  });
+
   it('answers of different rooms committing in the same turn share one statement', async () => {
     const rooms = [await seatRoom(server, ['Ann', 'Bob']), await seatRoom(server, ['Cy', 'Dee'])];
     for (const room of rooms) {
