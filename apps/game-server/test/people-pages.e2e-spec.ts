@@ -253,6 +253,8 @@ describe('pages for people', () => {
       // Kim plays with the keyboard only: Tab to a control, Enter or Space to use it.
       const { page: kim } = await newPage(PHONE);
       await kim.goto(`${server.url}/play/${code}`);
+      // The form must be on the page before the first key, or the Tab lands on nothing.
+      await kim.getByLabel('Your name').waitFor();
       await kim.keyboard.press('Tab');
       // Whether the page's focus is on what a locator finds (the test runs without DOM types).
       const hasFocus = (locator: ReturnType<Page['locator']>) => locator.evaluate((el: any) => el === el.ownerDocument.activeElement);
