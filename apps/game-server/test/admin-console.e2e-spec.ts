@@ -46,7 +46,9 @@ describe('admin console', () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-    server = await startTestServer();
+// It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
+    // the command budget, which is there for outages (outage.e2e-spec.ts).
+    server = await startTestServer({ commandTimeoutMs: 60_000 });
     userDataDir = mkdtempSync(join(tmpdir(), 'admin-console-chromium-'));
     context = await launchChromium(userDataDir);
     page = context.pages()[0] ?? (await context.newPage());

@@ -8,7 +8,8 @@ import { closeAll, holdTable, queryDb, seatRoom, untilMailboxDepth, untilWaiting
 describe('room lifecycle', () => {
   describe('on one server', () => {
     let server: RunningServer;
-    withTestServer((s) => (server = s), { mailboxDepth: 1, passivateAfterMs: 300 });
+    // Holds table locks on purpose: a held lock must not run into the command budget, which is for outages.
+    withTestServer((s) => (server = s), { mailboxDepth: 1, passivateAfterMs: 300, commandTimeoutMs: 60_000 });
 
     it('tells players of a room closed through the HTTP API (NOTIFY): room.closed, then 4004', async () => {
       const room = await seatRoom(server, ['Ann', 'Bob']);
@@ -112,7 +113,7 @@ describe('room lifecycle', () => {
 
   describe('shutdown', () => {
     it('finishes the command in flight, then closes every socket with 1001', async () => {
-      const server = await startTestServer();
+      const server = await startTestServer({ commandTimeoutMs: 60_000 });
       const room = await seatRoom(server, ['Ann', 'Bob']);
       await room.host.send('room.start');
       await room.host.nextEvent('question.open');

@@ -6,7 +6,7 @@ import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { startTestServer } from '../../../test/support/test-server';
-import { holdTable, queryDb, sleep } from './support';
+import { holdTable, queryDb, untilWaitingOnLock } from './support';
 
 // The pages for people in a real browser (Debian's Chromium driven by playwright-core): a host
 // screen and players' phones play whole games by clicking, against a real server and database.
@@ -41,15 +41,6 @@ function ensurePagesBuilt(): void {
   if (built.status !== 0) throw new Error('could not build web-admin (npm run build -w web-admin)');
 }
 
-async function untilWaitingOnLock(server: RunningServer, table: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  const sql = `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass`;
-  while ((await queryDb<{ n: number }>(server, sql, [table]))[0].n === 0) {
-    if (Date.now() > deadline) throw new Error(`nothing waited for a lock on ${table} within ${WAIT_MS} ms`);
-    await sleep(20);
-  }
-}
-
 describe('pages for people', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -58,7 +49,9 @@ describe('pages for people', () => {
   beforeAll(async () => {
     ensurePagesBuilt();
     mkdirSync(SCREENSHOTS, { recursive: true });
-    server = await startTestServer();
+// It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
+    // the command budget, which is there for outages (outage.e2e-spec.ts).
+    server = await startTestServer({ commandTimeoutMs: 60_000 });
     expect((await new HttpApi(server.url).request('POST', '/api/decks', DECK)).status).toBe(201);
     if (!CHROMIUM) throw new Error('Chromium is missing: `apt-get install -y chromium` (npm test installs it when run as root)');
     browser = await chromium.launch({

@@ -33,6 +33,7 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
  */
 export class Database {
   readonly pool: Pool;
+  private readonly prepared = new Map<string, string>();
 
   constructor(
     readonly dataSource: DataSource,
@@ -58,7 +59,9 @@ export class Database {
     let broken: Error | undefined;
     let ok = false;
     try {
-      const result = await withinTime(client.query<T>(sql, params as unknown[]), deadline - performance.now(), () => resetConnection(client));
+      // Named, so PostgreSQL parses and plans it once per connection (still one round trip).
+      const query = { name: this.preparedName(statement, sql), text: sql, values: params as unknown[] };
+      const result = await withinTime(client.query<T>(query), deadline - performance.now(), () => resetConnection(client));
       ok = true;
       return result.rows;
     } catch (err) {
@@ -73,6 +76,14 @@ export class Database {
       client.release(broken);
       this.meter.statement(statement, secondsSince(started), ok);
     }
+  }
+
+  /** A statement's name is its prepared statement's: one name, one SQL text, or it is a bug. */
+  private preparedName(statement: string, sql: string): string {
+    const known = this.prepared.get(statement);
+    if (known === undefined) this.prepared.set(statement, sql);
+    else if (known !== sql) throw new Error(`statement ${statement} was given two different SQL texts`);
+    return statement;
   }
 
   /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
