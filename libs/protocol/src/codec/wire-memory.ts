@@ -1,0 +1,80 @@
+import { type CodeTable, type GameCodes, gameOfStateEvent } from './code-table';
+
+/**
+ * What one socket's compact stream remembers, kept alike at both ends: the game its first state
+ * frame announced, the last value of each sticky field, the last state frame, and (compact-v2)
+ * the ids it was sent, numbered in order. Both ends update it from the JSON data of every frame
+ * actually sent, after the frame; a new socket starts empty, so a reconnect starts clean.
+ */
+export class WireMemory {
+  game: GameCodes | undefined;
+  lastState: string | undefined;
+  private readonly sticky = new Map<string, Map<string, string>>();
+  private readonly idList: string[] = [];
+  private readonly idNumbers = new Map<string, number>();
+  private idsKey = '';
+
+  readonly table: CodeTable;
+  private readonly numbersIds: boolean;
+
+  constructor(table: CodeTable, numbersIds: boolean) {
+    this.table = table;
+    this.numbersIds = numbersIds;
+  }
+
+  /** Before a frame of `type` is encoded or decoded: the first state frame fixes the game. */
+  see(type: string): GameCodes | undefined {
+    this.game ??= gameOfStateEvent(this.table, type);
+    return this.game;
+  }
+
+  stickyJson(type: string, field: string): string | undefined {
+    return this.sticky.get(type)?.get(field);
+  }
+
+  idNumber(id: string): number | undefined {
+    return this.idNumbers.get(id);
+  }
+
+  idAt(n: number): string | undefined {
+    return this.idList[n];
+  }
+
+  /** Everything an encoding of `type` depends on besides the data: sockets that agree here get the same bytes. */
+  key(type: string): string {
+    const sticky = this.sticky.get(type);
+    const values = sticky ? [...sticky.values()].join('\u0001') : '';
+    return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}`;
+  }
+
+  /** After a frame of `type` with this data was sent (or received). */
+  remember(type: string, data: unknown): void {
+    const game = this.game;
+    if (!game || !isObject(data)) return;
+    if (type === game.stateEvent) this.lastState = JSON.stringify(data);
+    const codes = game.events[type];
+    if (codes?.sticky) {
+      let fields = this.sticky.get(type);
+      if (!fields) this.sticky.set(type, (fields = new Map()));
+      for (const field of codes.sticky) if (field in data) fields.set(field, JSON.stringify(data[field]));
+    }
+    if (this.numbersIds) this.learnIds(game, data);
+  }
+
+  private learnIds(game: GameCodes, value: unknown, key?: string): void {
+    if (Array.isArray(value)) {
+      for (const v of value) this.learnIds(game, v, key);
+    } else if (isObject(value)) {
+      for (const k of Object.keys(value)) this.learnIds(game, value[k], k);
+    } else if (typeof value === 'string' && key !== undefined && game.ids.includes(key)) {
+      if (this.idNumbers.has(value) || this.idList.length >= this.table.maxIds) return;
+      this.idNumbers.set(value, this.idList.length);
+      this.idList.push(value);
+      this.idsKey = this.idList.join('\u0001');
+    }
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
