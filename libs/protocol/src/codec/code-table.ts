@@ -6,9 +6,9 @@ export interface EventCodes {
   /** compact-v2's code for the type: the index it is sent as. */
   readonly code: number;
   /**
-   * Top-level fields that every frame of this type carries and that rarely change (a question's
-   * `total`, the players `of`): omitted when equal to their value in this type's last frame on
-   * the socket.
+   * Fields that rarely change (a question's `total`, the players `of`), top-level or a column of a
+   * list (`scores[].playerId`, the roster in order): omitted when equal to their value in this
+   * type's last frame on the socket.
    */
   readonly sticky?: readonly string[];
   /** Fields omitted when equal to their default, by path: `points` or `scores[].points`. */
@@ -51,7 +51,7 @@ const TRIVIA: GameCodes = {
     'player.presence': { code: 3 },
     'question.open': { code: 4, sticky: ['total'] },
     'question.progress': { code: 5, sticky: ['index', 'of'] },
-    'question.closed': { code: 6, defaults: { 'scores[].points': 0 } },
+    'question.closed': { code: 6, sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 } },
     'game.finished': { code: 7, defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
     'rematch.open': { code: 8 },
     'rematch.decided': { code: 9 },

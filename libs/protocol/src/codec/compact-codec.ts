@@ -1,6 +1,6 @@
 import type { EventFrame, ReplyFrame } from '../wire.types';
 import { type EventCodes, type GameCodes, KEY_LETTERS } from './code-table';
-import { isObject, WireMemory } from './wire-memory';
+import { isObject, stickyValue, WireMemory } from './wire-memory';
 
 /** The compact profiles this codec speaks. */
 export type CompactProfile = 'compact-v1' | 'compact-v2';
@@ -106,10 +106,12 @@ function omitKnown(memory: WireMemory, type: string, codes: EventCodes | undefin
   if (!codes) return data;
   let out = data;
   for (const field of codes.sticky ?? []) {
-    if (field in out && memory.stickyJson(type, field) === JSON.stringify(out[field])) {
-      if (out === data) out = { ...data };
-      delete out[field];
-    }
+    const value = stickyValue(out, field);
+    if (value === undefined || memory.stickyJson(type, field) !== JSON.stringify(value)) continue;
+    if (out === data) out = { ...data };
+    const [list, column] = field.split('[].');
+    if (column === undefined) delete out[field];
+    else out[list] = (out[list] as Record<string, unknown>[]).map(({ [column]: _, ...rest }) => rest);
   }
   for (const [path, value] of Object.entries(codes.defaults ?? {})) out = omitAt(out, parsePath(path), value) as Record<string, unknown>;
   return out;
@@ -120,7 +122,16 @@ function restoreKnown(memory: WireMemory, type: string, codes: EventCodes | unde
   const out = { ...body };
   for (const field of codes.sticky ?? []) {
     const kept = memory.stickyJson(type, field);
-    if (!(field in out) && kept !== undefined) out[field] = JSON.parse(kept);
+    if (kept === undefined) continue;
+    const [list, column] = field.split('[].');
+    if (column === undefined) {
+      if (!(field in out)) out[field] = JSON.parse(kept);
+      continue;
+    }
+    const values = JSON.parse(kept) as unknown[];
+    const entries = out[list];
+    if (!Array.isArray(entries) || entries.length !== values.length || entries.some((e) => !isObject(e) || column in e)) continue;
+    out[list] = entries.map((e, i) => ({ [column]: values[i], ...(e as Record<string, unknown>) }));
   }
   for (const [path, value] of Object.entries(codes.defaults ?? {})) fillAt(out, parsePath(path), value);
   return out;

@@ -56,7 +56,10 @@ export class WireMemory {
     if (codes?.sticky) {
       let fields = this.sticky.get(type);
       if (!fields) this.sticky.set(type, (fields = new Map()));
-      for (const field of codes.sticky) if (field in data) fields.set(field, JSON.stringify(data[field]));
+      for (const field of codes.sticky) {
+        const value = stickyValue(data, field);
+        if (value !== undefined) fields.set(field, JSON.stringify(value));
+      }
     }
     if (this.numbersIds) this.learnIds(game, data);
   }
@@ -73,6 +76,18 @@ export class WireMemory {
       this.idsKey = this.idList.join('\u0001');
     }
   }
+}
+
+/**
+ * A sticky field's value: a top-level field (`total`), or a column of a list (`scores[].playerId`:
+ * every entry's playerId, in order) when every entry has it.
+ */
+export function stickyValue(data: Record<string, unknown>, field: string): unknown {
+  const column = field.split('[].');
+  if (column.length === 1) return data[field];
+  const list = data[column[0]];
+  if (!Array.isArray(list) || !list.every((e) => isObject(e) && column[1] in e)) return undefined;
+  return list.map((e) => (e as Record<string, unknown>)[column[1]]);
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {
