@@ -2,6 +2,7 @@ import { GameClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
 import { WireProfile } from '@app/protocol';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
+import { decodeLines } from '../../wire/src/decode';
 
 const PROFILES: readonly WireProfile[] = ['json', 'compact-v1', 'compact-v2'];
 type Sockets = Record<WireProfile, GameClient>;
@@ -89,6 +90,8 @@ describe('wire profiles over real sockets', () => {
         const client = sockets[wire];
         expect([who, wire, client.decoded.find((f) => f.type === 'room.state')?.data.wire]).toEqual([who, wire, wire]);
         expect([who, wire, events(client)]).toEqual([who, wire, json]);
+        // `npm run wire -- decode` reads the same recording, one frame per line.
+        expect(decodeLines(wire, client.frames.join('\n')).map((l) => JSON.parse(l))).toEqual(client.decoded);
         // Replies keep id and status on the wire, in every profile.
         for (const [i, f] of client.decoded.entries()) {
           if (f.type === 'reply') expect(JSON.parse(client.frames[i])).toMatchObject({ id: (f as Reply).id, status: (f as Reply).status });
