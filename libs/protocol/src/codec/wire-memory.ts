@@ -64,17 +64,28 @@ export class WireMemory {
     if (this.numbersIds) this.learnIds(game, data);
   }
 
-  private learnIds(game: GameCodes, value: unknown, key?: string): void {
-    if (Array.isArray(value)) {
-      for (const v of value) this.learnIds(game, v, key);
-    } else if (isObject(value)) {
-      for (const k of Object.keys(value)) this.learnIds(game, value[k], k);
-    } else if (typeof value === 'string' && key !== undefined && game.ids.includes(key)) {
-      if (this.idNumbers.has(value) || this.idList.length >= this.table.maxIds) return;
-      this.idNumbers.set(value, this.idList.length);
-      this.idList.push(value);
-      this.idsKey = this.idList.join('\u0001');
+  // A frame's new ids are numbered in sorted order, not in the order the frame carries them: two
+  // viewers whose frames carry the same ids (each its own `you` first) get the same numbers, so
+  // their sockets keep sharing encodings.
+  private learnIds(game: GameCodes, data: unknown): void {
+    const fresh = new Set<string>();
+    collectIds(game, data, undefined, fresh);
+    for (const id of [...fresh].filter((id) => !this.idNumbers.has(id)).sort()) {
+      if (this.idList.length >= this.table.maxIds) break;
+      this.idNumbers.set(id, this.idList.length);
+      this.idList.push(id);
     }
+    if (fresh.size > 0) this.idsKey = this.idList.join('\u0001');
+  }
+}
+
+function collectIds(game: GameCodes, value: unknown, key: string | undefined, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const v of value) collectIds(game, v, key, into);
+  } else if (isObject(value)) {
+    for (const k of Object.keys(value)) collectIds(game, value[k], k, into);
+  } else if (typeof value === 'string' && key !== undefined && game.ids.includes(key)) {
+    into.add(value);
   }
 }
 
