@@ -32,4 +32,15 @@ describe(SocketEncoder.name, () => {
     expect(JSON.parse(early.event(progress, 3)!)).toEqual({ type: 'question.progress', data: { answered: 2 } });
     expect(JSON.parse(late.event(progress, 2)!)).toEqual({ type: 'question.progress', data: { index: 0, answered: 2, of: 2 } });
   });
+
+  it('drops a broadcast state frame only for the socket whose last state frame it repeats', () => {
+    const seen = new SocketEncoder('compact-v2');
+    const other = new SocketEncoder('compact-v2');
+    const same = state({ role: 'host' });
+    seen.event(outboundEvent('room.state', same), 1);
+    const first = other.event(outboundEvent('room.state', { ...same, phase: 'question' }), 1)!;
+    const again = outboundEvent('room.state', same);
+    expect(seen.event(again, 2)).toBeNull();
+    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!])[1]).toEqual({ type: 'room.state', seq: 2, data: same });
+  });
 });

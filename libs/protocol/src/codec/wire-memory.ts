@@ -44,7 +44,9 @@ export class WireMemory {
   key(type: string): string {
     const sticky = this.sticky.get(type);
     const values = sticky ? [...sticky.values()].join('\u0001') : '';
-    return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}`;
+    // A state frame identical to the last is dropped: the last one is part of what its bytes depend on.
+    const state = type === this.game?.stateEvent ? (this.lastState ?? '') : '';
+    return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}\u0002${state}`;
   }
 
   /** After a frame of `type` with this data was sent (or received). */
