@@ -202,8 +202,9 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       try {
         frame = decoder.decode(event.data);
       } catch {
-        // A stream this client cannot read any further: a fresh socket starts one it can.
-        return dead();
+        // A JSON frame that does not parse is ignored, as ever; a compact stream this client
+        // cannot read any further is replaced: a fresh socket starts one it can.
+        return wire === 'json' ? undefined : dead();
       }
       this.session.receiveFrame(frame);
     };
