@@ -27,6 +27,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     roomExpirySeconds: 300,
     commandTimeoutMs: 1000,
     logLevel: 'error',
+    sendQueueBytes: 256 * 1024,
+    sendQueueFrames: 1024,
     ...overrides,
   };
   return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });

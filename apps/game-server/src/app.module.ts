@@ -64,7 +64,12 @@ const REPOSITORIES = [
 @Module({})
 export class AppModule {
   static forRoot(runtime: ServerRuntime): DynamicModule {
-    const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, allowedOrigins: runtime.config.allowedOrigins };
+    const gatewayOptions: GatewayOptions = {
+      ...DEFAULT_GATEWAY_OPTIONS,
+      allowedOrigins: runtime.config.allowedOrigins,
+      sendQueueBytes: runtime.config.sendQueueBytes,
+      sendQueueFrames: runtime.config.sendQueueFrames,
+    };
     return {
       module: AppModule,
       imports: [prometheusModule()],

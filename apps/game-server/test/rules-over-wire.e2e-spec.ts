@@ -1,3 +1,5 @@
+import WebSocket from 'ws';
+import { EventFrame, FrameDecoder } from '@app/protocol';
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
@@ -81,11 +83,18 @@ describe('game rules over the wire', () => {
     closeAll(room);
   });
 
-  it('answers a socket that asks for the compact profile in plain JSON and says so', async () => {
+  it('gives a socket the profile it asks for, JSON for one it does not know, and says which in the first room.state', async () => {
     const room = await new HttpApi(server.url).createRoom({ hostName: 'H' });
-    const host = await GameClient.connect(server.url, room.hostToken, { wire: 'compact-v1' });
-    expect((await host.nextEvent('room.state')).data.wire).toBe('json');
-    host.close();
+    for (const [asked, got] of [['compact-v1', 'compact-v1'], ['compact-v2', 'compact-v2'], ['compact-v9', 'json'], ['', 'json']] as const) {
+      const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(room.hostToken)}&wire=${asked}`);
+      const first = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (data) => resolve(data.toString()));
+        ws.once('error', reject);
+      });
+      const state = new FrameDecoder(got).decode(first);
+      expect([asked, state.type, (state as EventFrame<{ wire: string }>).data.wire]).toEqual([asked, 'room.state', got]);
+      ws.close();
+    }
   });
 
   it('numbers each socket\'s events from 1 without gaps', async () => {

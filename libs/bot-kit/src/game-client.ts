@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { FrameDecoder, WireProfile } from '@app/protocol';
 
 export interface Reply {
   readonly type: 'reply';
@@ -20,7 +21,8 @@ export interface Closed {
 }
 
 export interface ConnectOptions {
-  readonly wire?: 'json' | 'compact-v1';
+  /** The profile to ask for; frames are decoded back into JSON frames on receipt. */
+  readonly wire?: WireProfile;
   readonly timeoutMs?: number;
   readonly origin?: string;
 }
@@ -32,8 +34,10 @@ export interface ConnectOptions {
 export class GameClient {
   readonly events: GameEvent[] = [];
   readonly replies: Reply[] = [];
-  /** Every frame received, in order, as text. */
+  /** Every frame received, in order, as text (as the wire carried it). */
   readonly frames: string[] = [];
+  /** Every frame received, decoded into the JSON frame it stands for. */
+  readonly decoded: (Reply | GameEvent)[] = [];
   readonly closed: Promise<Closed>;
   private nextId = 1;
   // Ids are unique per seat across reconnects (the server remembers replies by id), so each
@@ -43,7 +47,10 @@ export class GameClient {
   private readonly eventWaiters: { match: (e: GameEvent) => boolean; resolve: (e: GameEvent) => void }[] = [];
   private eventCursor = 0;
 
-  private constructor(readonly ws: WebSocket, private readonly timeoutMs: number) {
+  private readonly decoder: FrameDecoder;
+
+  private constructor(readonly ws: WebSocket, private readonly timeoutMs: number, readonly wire: WireProfile) {
+    this.decoder = new FrameDecoder(wire);
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     ws.on('message', (data) => this.onFrame(data.toString()));
   }
@@ -52,7 +59,7 @@ export class GameClient {
   static connect(baseUrl: string, token: string, options: ConnectOptions = {}): Promise<GameClient> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}${options.wire ? `&wire=${options.wire}` : ''}`;
     const ws = new WebSocket(url, { headers: options.origin ? { origin: options.origin } : {} });
-    const client = new GameClient(ws, options.timeoutMs ?? 5000);
+    const client = new GameClient(ws, options.timeoutMs ?? 5000, options.wire ?? 'json');
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (_req, res) => reject(new UpgradeRefused(res.statusCode ?? 0)));
@@ -112,7 +119,8 @@ export class GameClient {
 
   private onFrame(text: string): void {
     this.frames.push(text);
-    const frame = JSON.parse(text) as Reply | GameEvent;
+    const frame = this.decoder.decode(text) as Reply | GameEvent;
+    this.decoded.push(frame);
     if (frame.type === 'reply') {
       const reply = frame as Reply;
       this.replies.push(reply);

@@ -3,7 +3,7 @@ import { Inject, Logger, Optional } from '@nestjs/common';
 import { OnGatewayConnection, WebSocketGateway } from '@nestjs/websockets';
 import WebSocket from 'ws';
 import { Arrival } from '@app/room-engine';
-import { CloseCode, errorReply, parseFrame, RoomErrorCode, RoomException, WireProfile } from '@app/protocol';
+import { CloseCode, errorReply, parseFrame, RoomErrorCode, RoomException, WireProfile, wireProfileOf } from '@app/protocol';
 import { GATEWAY_OPTIONS, GatewayOptions, ROOM_DIRECTORY, RoomDirectory, RoomHandle } from './room-directory';
 import { SeatClaims } from './seat-token';
 import { SocketSession } from './socket-session';
@@ -34,9 +34,8 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     if (!verified) return ws.close(CloseCode.tokenInvalid, 'token invalid');
     if (verified.expired) return ws.close(CloseCode.tokenInvalid, 'token expired');
     const { claims } = verified;
-    // The compact profile is not served yet: a socket that asks for it gets JSON, and its first
-    // room.state says so, as PROTOCOL.md section 7 allows for any profile the server lacks.
-    const wire: WireProfile = 'json';
+    // A socket that asks for no profile, or one the server lacks, gets JSON; its first state frame says which.
+    const wire: WireProfile = wireProfileOf(new URL(req.url ?? '/', 'http://x').searchParams.get('wire')) ?? 'json';
     const session = new SocketSession(ws, claims.role, claims.role === 'player' ? claims.seat : undefined, wire, this.options, this.observer, Date.now());
 
     // Frames that arrive while the room is being activated wait for it, in order.
@@ -51,6 +50,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     this.observer.socketOpened(session.role);
     ws.on('close', () => {
       this.sessions.delete(session);
+      session.closed();
       this.observer.socketClosed(session.role);
       room?.detach();
     });

@@ -33,8 +33,12 @@ export interface GatewayOptions {
   readonly commandBurst: number;
   /** Bad frames a socket may send before it is closed with 4008. */
   readonly badFrameLimit: number;
-  /** Bytes a socket may have waiting to be sent before it is evicted with 4009. */
-  readonly maxBufferedBytes: number;
+  /**
+   * What a socket may have sent that its client has not read yet (in this process or in the
+   * kernel's buffers), in bytes and in frames; one more frame past either evicts it with 4009.
+   */
+  readonly sendQueueBytes: number;
+  readonly sendQueueFrames: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -42,5 +46,6 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   commandsPerSecond: 20,
   commandBurst: 40,
   badFrameLimit: 20,
-  maxBufferedBytes: 1 << 20,
+  sendQueueBytes: 256 * 1024,
+  sendQueueFrames: 1024,
 };

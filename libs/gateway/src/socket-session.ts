@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { CloseCode, ReplyFrame, Role, WireProfile } from '@app/protocol';
-import { Viewer } from '@app/room-engine';
+import { OutboundEvent, Viewer } from '@app/room-engine';
 import { GatewayOptions } from './room-directory';
+import { SendQueue } from './send-queue';
+import { SocketEncoder } from './socket-encoder';
 import { WireObserver } from './wire-observer';
 
 /**
- * One open socket: numbers its events from 1 without gaps, writes frames, and evicts itself
- * when the client cannot keep up.
+ * One open socket: encodes for its profile, numbers the events it sends from 1 without gaps,
+ * and evicts itself (4009) when the client cannot keep up.
  */
 export class SocketSession implements Viewer {
   readonly socketId = randomUUID();
@@ -16,6 +18,8 @@ export class SocketSession implements Viewer {
   private lastRefill: number;
   private badFrames = 0;
   private closing = false;
+  private readonly encoder: SocketEncoder;
+  private readonly queue: SendQueue;
 
   constructor(
     private readonly ws: WebSocket,
@@ -28,16 +32,21 @@ export class SocketSession implements Viewer {
   ) {
     this.tokens = options.commandBurst;
     this.lastRefill = now;
+    this.encoder = new SocketEncoder(wire);
+    this.queue = new SendQueue(ws, options, observer);
   }
 
-  sendEvent(type: string, dataJson: string): void {
-    // The data is serialized once per broadcast; only the envelope is per socket.
-    this.write(type, `{"type":${JSON.stringify(type)},"seq":${++this.seq},"data":${dataJson}}`);
+  sendEvent(event: OutboundEvent): void {
+    if (this.isClosing) return;
+    const frame = this.encoder.event(event, this.seq + 1);
+    if (frame === null) return;
+    this.seq++;
+    this.write(event.type, frame);
   }
 
   /** A 400 reply counts as a bad frame: past the limit the socket closes with 4008. */
   sendReply(reply: ReplyFrame): void {
-    this.write('reply', JSON.stringify(reply));
+    if (!this.isClosing) this.write('reply', this.encoder.reply(reply));
     if (reply.status === 400) this.badFrame();
   }
 
@@ -45,6 +54,11 @@ export class SocketSession implements Viewer {
     if (this.closing) return;
     this.closing = true;
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code, reason);
+  }
+
+  /** The socket is gone: what it still held queued no longer counts. */
+  closed(): void {
+    this.queue.release();
   }
 
   get isClosing(): boolean {
@@ -67,12 +81,14 @@ export class SocketSession implements Viewer {
 
   private write(kind: string, frame: string): void {
     if (this.isClosing) return;
-    if (this.ws.bufferedAmount > this.options.maxBufferedBytes) {
-      this.observer.evicted('send_buffer_full');
+    const bytes = Buffer.byteLength(frame);
+    const full = this.queue.refuses(bytes);
+    if (full) {
+      this.observer.evicted(full);
       this.close(CloseCode.evicted, 'could not keep up');
       return;
     }
-    this.ws.send(frame);
-    this.observer.frameSent(kind, this.wire, Buffer.byteLength(frame));
+    this.queue.send(frame, bytes);
+    this.observer.frameSent(kind, this.wire, bytes);
   }
 }

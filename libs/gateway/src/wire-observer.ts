@@ -6,6 +6,8 @@ export interface WireObserver {
   socketOpened(role: Role): void;
   socketClosed(role: Role): void;
   evicted(reason: string): void;
+  /** Sent but not yet read by the client changed by this much, over all sockets. */
+  queued(bytes: number, frames: number): void;
 }
 
 export const WIRE_OBSERVER = Symbol('WIRE_OBSERVER');
@@ -15,4 +17,5 @@ export const noWireObserver: WireObserver = {
   socketOpened: () => undefined,
   socketClosed: () => undefined,
   evicted: () => undefined,
+  queued: () => undefined,
 };

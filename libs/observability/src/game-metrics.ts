@@ -34,6 +34,8 @@ export const METRIC_PROVIDERS = [
   makeCounterProvider({ name: MetricName.outboundBytes, help: 'Bytes sent on game sockets', labelNames: ['kind', 'wire'] }),
   makeCounterProvider({ name: MetricName.outboundFrames, help: 'Frames sent on game sockets', labelNames: ['kind', 'wire'] }),
   makeCounterProvider({ name: MetricName.evictions, help: 'Sockets closed because they could not keep up', labelNames: ['reason'] }),
+  makeGaugeProvider({ name: MetricName.sendQueueBytes, help: 'Bytes sent on game sockets that their clients have not read yet (acknowledged by pong)' }),
+  makeGaugeProvider({ name: MetricName.sendQueueFrames, help: 'Frames sent on game sockets that their clients have not read yet' }),
   makeGaugeProvider({ name: MetricName.buildInfo, help: 'Always 1; the labels name the build', labelNames: ['version', 'sha'] }),
 ];
 
@@ -64,6 +66,8 @@ export class GameMetrics {
     @InjectMetric(MetricName.outboundBytes) private readonly outboundBytes: Counter<string>,
     @InjectMetric(MetricName.outboundFrames) private readonly outboundFrames: Counter<string>,
     @InjectMetric(MetricName.evictions) private readonly evictionsTotal: Counter<string>,
+    @InjectMetric(MetricName.sendQueueBytes) private readonly sendQueueBytes: Gauge<string>,
+    @InjectMetric(MetricName.sendQueueFrames) private readonly sendQueueFrames: Gauge<string>,
     @InjectMetric(MetricName.buildInfo) private readonly buildInfo: Gauge<string>,
   ) {
     // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
@@ -134,8 +138,14 @@ export class GameMetrics {
     this.sockets[role] = Math.max(0, this.sockets[role] - 1);
   }
 
+  // The gateway's reasons only (send_queue_bytes, send_queue_frames): never a client's word.
   evicted(reason: string): void {
     this.evictionsTotal.inc({ reason });
+  }
+
+  queued(bytes: number, frames: number): void {
+    this.sendQueueBytes.inc(bytes);
+    this.sendQueueFrames.inc(frames);
   }
 
   socketCounts(): Record<Role, number> {

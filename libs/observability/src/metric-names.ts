@@ -12,6 +12,8 @@ export const MetricName = {
   outboundBytes: 'game_ws_outbound_bytes_total',
   outboundFrames: 'game_ws_outbound_frames_total',
   evictions: 'game_ws_evictions_total',
+  sendQueueBytes: 'game_ws_send_queue_bytes',
+  sendQueueFrames: 'game_ws_send_queue_frames',
   buildInfo: 'game_build_info',
 } as const;
 

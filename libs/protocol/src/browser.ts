@@ -6,3 +6,4 @@ export * from './wire.types';
 export * from './client/frame-socket';
 export * from './client/client-session';
 export * from './client/reconnecting-client';
+export * from './codec';

@@ -7,10 +7,25 @@ export interface Viewer extends Actor {
   readonly role: Role;
   readonly seat?: string;
   readonly wire: WireProfile;
-  /** `dataJson` is the event's data, already serialized: a group of sockets shares one string. */
-  sendEvent(type: string, dataJson: string): void;
+  /** The transport encodes it for its profile; sockets that would encode it alike share `encodings`. */
+  sendEvent(event: OutboundEvent): void;
   sendReply(reply: ReplyFrame): void;
   close(code: number, reason: string): void;
+}
+
+/** One event on its way to the sockets of its audience. */
+export interface OutboundEvent {
+  readonly type: string;
+  readonly data: unknown;
+  /**
+   * The encodings made for this event so far, by the transport's key (profile and whatever else
+   * the bytes depend on): each group of sockets that would send the same bytes serializes once.
+   */
+  readonly encodings: Map<string, string | null>;
+}
+
+export function outboundEvent(type: string, data: unknown): OutboundEvent {
+  return { type, data, encodings: new Map() };
 }
 
 export function isInAudience(viewer: Actor, audience: Audience): boolean {
@@ -38,13 +53,12 @@ export class Viewers {
     return this.viewers.delete(viewer);
   }
 
-  /** Sends an event to exactly its audience, serialized once for all of them. */
+  /** Sends an event to exactly its audience, serialized once per group of sockets that send the same bytes. */
   deliver(event: RoomEvent): void {
-    let json: string | undefined;
+    const out = outboundEvent(event.type, event.data);
     for (const v of this.viewers) {
       if (event.audience && !isInAudience(v, event.audience)) continue;
-      json ??= JSON.stringify(event.data);
-      v.sendEvent(event.type, json);
+      v.sendEvent(out);
     }
   }
 

@@ -24,7 +24,7 @@ function viewer(role: Role, seat?: string) {
     role,
     seat,
     wire: 'json',
-    sendEvent: (type, json) => (frames.push({ type, data: JSON.parse(json) }), log.push(`event:${type}`)),
+    sendEvent: ({ type, data }) => (frames.push({ type, data: JSON.parse(JSON.stringify(data)) }), log.push(`event:${type}`)),
     sendReply: (r) => (replies.push(r), log.push(`reply:${r.id}:${r.status}`)),
     close: (code) => log.push(`close:${code}`),
   };

@@ -10,7 +10,7 @@ import {
   RoomException,
   statusClass,
 } from '@app/protocol';
-import { Viewer, Viewers } from './audience';
+import { outboundEvent, Viewer, Viewers } from './audience';
 import { Clock } from './clock';
 import { Deadline } from './deadline';
 import { Actor, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
@@ -499,7 +499,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
   private sendView(viewer: Viewer, now: number): void {
     // The profile is the socket's, not the game's: the engine says which one the socket got.
     const view = { ...this.rules.view(this.state, viewer, now), wire: viewer.wire };
-    viewer.sendEvent(this.rules.stateEvent, JSON.stringify(view));
+    viewer.sendEvent(outboundEvent(this.rules.stateEvent, view));
   }
 
   private afterChange(): void {

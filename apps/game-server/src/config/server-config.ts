@@ -25,6 +25,9 @@ export interface ServerConfig {
    */
   readonly commandTimeoutMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
+  readonly sendQueueBytes: number;
+  readonly sendQueueFrames: number;
 }
 
 /** Statements get the command budget less what the reply itself needs. */
@@ -45,6 +48,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
     roomExpirySeconds: int(env.ROOM_EXPIRY_SECONDS, 300, 'ROOM_EXPIRY_SECONDS'),
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),
+    sendQueueBytes: int(env.SEND_QUEUE_BYTES, 256 * 1024, 'SEND_QUEUE_BYTES'),
+    sendQueueFrames: int(env.SEND_QUEUE_FRAMES, 1024, 'SEND_QUEUE_FRAMES'),
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
   // An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.

@@ -83,6 +83,11 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     } catch {
       return;
     }
+    this.receiveFrame(value);
+  }
+
+  /** One frame already parsed (and decoded from a compact profile, if the socket has one). */
+  receiveFrame(value: unknown): void {
     if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') return;
     const frame = value as ReplyFrame | EventFrame;
     if (frame.type === 'reply') return this.settle(frame as ReplyFrame);

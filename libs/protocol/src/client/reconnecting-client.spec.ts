@@ -81,7 +81,12 @@ interface TestEvents extends Record<string, unknown> {
   'thing.happened': { n: number };
 }
 
-function setup({ token = 'tok-1' as string | null, stored = undefined as string | undefined, heartbeat = false as ReconnectingClientOptions['heartbeat'] } = {}) {
+function setup({
+  token = 'tok-1' as string | null,
+  stored = undefined as string | undefined,
+  heartbeat = false as ReconnectingClientOptions['heartbeat'],
+  wire = undefined as ReconnectingClientOptions['wire'],
+} = {}) {
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
   const storage = new MemoryStorage();
@@ -102,6 +107,7 @@ function setup({ token = 'tok-1' as string | null, stored = undefined as string 
     idPrefix: 'p',
     backoff: { initialMs: 100, maxMs: 1000 },
     heartbeat,
+    wire,
   });
   client.onStatus((s) => statuses.push(s));
   client.start();
@@ -246,6 +252,31 @@ describe(ReconnectingClient.name, () => {
     expect(last().closedWith).toBe(1000);
     expect(timers.due.size).toBe(0);
     expect(statuses[statuses.length - 1].state).toBe('ended');
+  });
+});
+
+describe('wire profiles', () => {
+  it('asks for the profile and decodes each socket with a memory of its own', () => {
+    const { client, sockets, timers, last } = setup({ wire: 'compact-v2' });
+    expect(last().url).toBe('ws://server/ws?token=tok-1&wire=compact-v2');
+    const seen: unknown[] = [];
+    for (const type of ['room.state', 'question.progress']) client.on(type, (data, e) => seen.push([type, e.seq, data]));
+    last().open();
+    const state = ['room.state', { z: 2 }];
+    last().deliver(state);
+    last().deliver([5, { g: 1 }]);
+    last().drop(1006);
+    timers.fire();
+    last().open();
+    last().deliver(state);
+    expect(seen).toEqual([
+      ['room.state', 1, { wire: 'compact-v2' }],
+      ['question.progress', 2, { answered: 1 }],
+      ['room.state', 1, { wire: 'compact-v2' }],
+    ]);
+    // A frame that cannot be decoded replaces the socket.
+    last().deliver([99]);
+    expect(sockets[1].closedWith).toBe(4000);
   });
 });
 

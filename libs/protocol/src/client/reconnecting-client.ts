@@ -1,5 +1,6 @@
 import { CloseCode } from '../statuses';
-import type { ReplyFrame } from '../wire.types';
+import { FrameDecoder } from '../codec/frame-decoder';
+import type { ReplyFrame, WireProfile } from '../wire.types';
 import { ClientSession, type EventListener, type EventMap } from './client-session';
 import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
 
@@ -36,6 +37,11 @@ export interface ReconnectingClientOptions {
    * without a close event. `false` turns it off.
    */
   readonly heartbeat?: { readonly idleMs: number; readonly timeoutMs: number; readonly connectMs: number } | false;
+  /**
+   * The wire profile to ask for (PROTOCOL.md section 7): added to the URL as `wire=`, and each
+   * socket's frames are decoded with a memory of their own. JSON when absent.
+   */
+  readonly wire?: WireProfile;
 }
 
 const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
@@ -145,8 +151,12 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
   private connect(): void {
     const token = this.token;
     if (!token) return this.finish(CloseCode.tokenInvalid);
-    const socket = this.createSocket(this.options.url(token));
+    const wire = this.options.wire ?? 'json';
+    const url = this.options.url(token);
+    const socket = this.createSocket(wire === 'json' ? url : `${url}${url.includes('?') ? '&' : '?'}wire=${wire}`);
     this.socket = socket;
+    // A new socket starts a new compact stream: its memory starts empty.
+    const decoder = new FrameDecoder(wire);
     let delivered = false;
     const heartbeat = this.options.heartbeat === false ? undefined : (this.options.heartbeat ?? DEFAULT_HEARTBEAT);
     // Until the next frame is due: first the socket's first frame, then a quiet spell and a ping.
@@ -187,7 +197,16 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
         if (this.current.attempt !== 0) this.setStatus({ state: 'open', attempt: 0 });
       }
       if (heartbeat) expect(heartbeat.idleMs, quiet);
-      if (typeof event.data === 'string') this.session.receive(event.data);
+      if (typeof event.data !== 'string') return;
+      let frame: unknown;
+      try {
+        frame = decoder.decode(event.data);
+      } catch {
+        // A JSON frame that does not parse is ignored, as ever; a compact stream this client
+        // cannot read any further is replaced: a fresh socket starts one it can.
+        return wire === 'json' ? undefined : dead();
+      }
+      this.session.receiveFrame(frame);
     };
     socket.onerror = () => undefined;
     socket.onclose = (event) => lost(event.code);

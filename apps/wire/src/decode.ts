@@ -1,0 +1,17 @@
+import { FrameDecoder, WireDecodeError, WireProfile } from '@app/protocol';
+
+/** Each non-empty line is one frame a socket received, in order; each output line is its JSON frame. */
+export function decodeLines(profile: WireProfile, text: string): string[] {
+  const decoder = new FrameDecoder(profile);
+  const out: string[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.stringify(decoder.decode(line)));
+    } catch (err) {
+      if (err instanceof WireDecodeError) throw new WireDecodeError(`line ${i + 1}: ${err.message}`);
+      throw err;
+    }
+  }
+  return out;
+}

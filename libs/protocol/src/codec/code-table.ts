@@ -1,0 +1,82 @@
+// The compact profiles' tables (PROTOCOL.md section 7; docs/wire-profiles.md). Only erasable
+// TypeScript and no Node imports: the browser client decodes with these very tables.
+
+/** What a compact profile knows of one event type of a game. */
+export interface EventCodes {
+  /** compact-v2's code for the type: the index it is sent as. */
+  readonly code: number;
+  /**
+   * Fields that rarely change (a question's `total`, the players `of`), top-level or a column of a
+   * list (`scores[].playerId`, the roster in order): omitted when equal to their value in this
+   * type's last frame on the socket.
+   */
+  readonly sticky?: readonly string[];
+  /** Fields omitted when equal to their default, by path: `points` or `scores[].points`. */
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  /** The frame changes nothing for its viewer when this top-level field is null: it is not sent. */
+  readonly noopWhenNull?: string;
+}
+
+/** One game's section of a table: announced by its state frame, the first frame of a socket. */
+export interface GameCodes {
+  readonly kind: string;
+  readonly stateEvent: string;
+  readonly events: Readonly<Record<string, EventCodes>>;
+  /** Keys of data objects, at any depth, sent as one letter: the i-th key as KEY_LETTERS[i]. */
+  readonly keys: readonly string[];
+  /** String values of these keys sent as their index in the list. */
+  readonly enums: Readonly<Record<string, readonly string[]>>;
+  /** Keys whose string values (or arrays of strings) are ids: each socket numbers the ids it was sent. */
+  readonly ids: readonly string[];
+}
+
+export interface CodeTable {
+  readonly version: number;
+  readonly games: readonly GameCodes[];
+  /** Ids one socket numbers at most; later ones are sent in full. */
+  readonly maxIds: number;
+}
+
+/** One-letter key codes, in the order of a section's `keys`. */
+export const KEY_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+// Codes are positions: a list only ever grows at its end, and any other change is a new version.
+const TRIVIA: GameCodes = {
+  kind: 'trivia',
+  stateEvent: 'room.state',
+  events: {
+    'room.state': { code: 0, sticky: ['code', 'host', 'settings'], defaults: { 'players[].connected': true, 'players[].score': 0 } },
+    'player.joined': { code: 1, defaults: { 'player.connected': true, 'player.score': 0 } },
+    'player.left': { code: 2 },
+    'player.presence': { code: 3 },
+    'question.open': { code: 4, sticky: ['total'] },
+    'question.progress': { code: 5, sticky: ['index', 'of'] },
+    'question.closed': { code: 6, sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 } },
+    'game.finished': { code: 7, defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
+    'rematch.open': { code: 8 },
+    'rematch.decided': { code: 9 },
+    'room.closed': { code: 10 },
+  },
+  keys: [
+    'index', 'total', 'text', 'choices', 'closesAt', 'serverTime', 'answered', 'of', 'correct', 'counts',
+    'scores', 'playerId', 'points', 'standings', 'name', 'score', 'rank', 'accepted', 'playerIds', 'reason',
+    'player', 'connected', 'id', 'code', 'phase', 'wire', 'you', 'role', 'host', 'players',
+    'settings', 'question', 'reveal', 'nextAt', 'rematch', 'voted', 'decided', 'answer', 'choice', 'rematchVote',
+    'deckId', 'questionCount', 'secondsPerQuestion', 'revealSeconds', 'maxPlayers', 'minPlayers',
+  ],
+  enums: {
+    phase: ['lobby', 'question', 'reveal', 'finished', 'closed'],
+    role: ['host', 'player', 'spectator'],
+    wire: ['json', 'compact-v1', 'compact-v2'],
+    reason: ['left', 'kicked', 'expired', 'closed'],
+  },
+  ids: ['id', 'playerId', 'playerIds'],
+};
+
+/** compact-v2's table, version 1: one section per game. A second game adds its own section. */
+export const CODE_TABLE_V1: CodeTable = { version: 1, games: [TRIVIA], maxIds: 64 };
+
+/** The section of the game whose state frame this type is, if any. */
+export function gameOfStateEvent(table: CodeTable, type: string): GameCodes | undefined {
+  return table.games.find((g) => g.stateEvent === type);
+}

@@ -1,0 +1,53 @@
+import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types';
+import { CODE_TABLE_V1, type CodeTable } from './code-table';
+import { type CompactProfile, decodeCompactFrame, WireDecodeError } from './compact-codec';
+import { WireMemory } from './wire-memory';
+
+export type DecodedFrame = ReplyFrame | EventFrame;
+
+/**
+ * One socket's received frames turned back into the JSON frames: keeps the socket's memory, so
+ * feed it every frame of one socket, in order, from its first. Events get the `seq` the server
+ * numbered them with (compact profiles leave it off the wire: it counts the events sent on the
+ * socket, from 1 without gaps, in every profile).
+ *
+ * @example
+ * const decoder = new FrameDecoder('compact-v2');
+ * socket.onmessage = (e) => handle(decoder.decode(e.data));
+ */
+export class FrameDecoder {
+  readonly profile: WireProfile;
+  private readonly memory: WireMemory;
+  private seq = 0;
+
+  constructor(profile: WireProfile, table: CodeTable = CODE_TABLE_V1) {
+    this.profile = profile;
+    this.memory = new WireMemory(table, profile === 'compact-v2');
+  }
+
+  decode(text: string): DecodedFrame {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new WireDecodeError('a frame is one JSON text');
+    }
+    if (this.profile === 'json') return parsed as DecodedFrame;
+    const frame = decodeCompactFrame(this.profile as CompactProfile, this.memory, parsed);
+    if (frame.type === 'reply') return frame as ReplyFrame;
+    const event = frame as Omit<EventFrame, 'seq'>;
+    this.memory.remember(event.type, event.data);
+    return { type: event.type, seq: ++this.seq, data: event.data };
+  }
+}
+
+/** The JSON frames a socket of `profile` would have shown, from the frames it received (all of them, in order). */
+export function decodeFrames(profile: WireProfile, frames: readonly string[], table: CodeTable = CODE_TABLE_V1): DecodedFrame[] {
+  const decoder = new FrameDecoder(profile, table);
+  return frames.map((f) => decoder.decode(f));
+}
+
+/** A profile this library speaks, from a client's or a command line's word; undefined for any other. */
+export function wireProfileOf(word: string | null | undefined): WireProfile | undefined {
+  return word === 'json' || word === 'compact-v1' || word === 'compact-v2' ? word : undefined;
+}
