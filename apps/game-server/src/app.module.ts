@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { WIRE_CODES } from '@app/wire-codes';
 import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import {
@@ -69,6 +70,7 @@ export class AppModule {
       allowedOrigins: runtime.config.allowedOrigins,
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
+      codes: WIRE_CODES,
     };
     return {
       module: AppModule,

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { EventFrame, FrameDecoder } from '@app/protocol';
+import { WIRE_CODES } from '@app/wire-codes';
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
@@ -91,7 +92,7 @@ describe('game rules over the wire', () => {
         ws.once('message', (data) => resolve(data.toString()));
         ws.once('error', reject);
       });
-      const state = new FrameDecoder(got).decode(first);
+      const state = new FrameDecoder(got, WIRE_CODES).decode(first);
       expect([asked, state.type, (state as EventFrame<{ wire: string }>).data.wire]).toEqual([asked, 'room.state', got]);
       ws.close();
     }

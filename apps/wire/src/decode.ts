@@ -1,8 +1,9 @@
 import { FrameDecoder, WireDecodeError, WireProfile } from '@app/protocol';
+import { WIRE_CODES } from '@app/wire-codes';
 
 /** Each non-empty line is one frame a socket received, in order; each output line is its JSON frame. */
 export function decodeLines(profile: WireProfile, text: string): string[] {
-  const decoder = new FrameDecoder(profile);
+  const decoder = new FrameDecoder(profile, WIRE_CODES);
   const out: string[] = [];
   for (const [i, line] of text.split('\n').entries()) {
     if (line.trim() === '') continue;

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { FrameDecoder, WireProfile } from '@app/protocol';
+import { WIRE_CODES } from '@app/wire-codes';
 
 export interface Reply {
   readonly type: 'reply';
@@ -50,7 +51,7 @@ export class GameClient {
   private readonly decoder: FrameDecoder;
 
   private constructor(readonly ws: WebSocket, private readonly timeoutMs: number, readonly wire: WireProfile) {
-    this.decoder = new FrameDecoder(wire);
+    this.decoder = new FrameDecoder(wire, WIRE_CODES);
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     ws.on('message', (data) => this.onFrame(data.toString()));
   }

@@ -1,4 +1,4 @@
-import { CommandFrame } from '@app/protocol';
+import { codeTable, CodeTable, CommandFrame } from '@app/protocol';
 import { Arrival, Viewer } from '@app/room-engine';
 import { SeatClaims } from './seat-token';
 
@@ -39,6 +39,8 @@ export interface GatewayOptions {
    */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
+  /** The compact-v2 code table: each game's section, handed over by the app (the gateway knows no game). */
+  readonly codes: CodeTable;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -48,4 +50,5 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   badFrameLimit: 20,
   sendQueueBytes: 256 * 1024,
   sendQueueFrames: 1024,
+  codes: codeTable(1, []),
 };

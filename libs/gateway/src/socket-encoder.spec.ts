@@ -1,3 +1,4 @@
+import { WIRE_CODES } from '@app/wire-codes';
 import { decodeFrames, WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { outboundEvent } from '@app/room-engine';
 import { SocketEncoder } from './socket-encoder';
@@ -11,7 +12,7 @@ describe(SocketEncoder.name, () => {
     const viewers: { wire: WireProfile; encoder: SocketEncoder; frames: string[] }[] = [];
     for (const wire of WIRE_PROFILES) {
       for (const you of [{ role: 'player', playerId: ids[1] }, { role: 'player', playerId: ids[0] }, { role: 'spectator' }]) {
-        const encoder = new SocketEncoder(wire);
+        const encoder = new SocketEncoder(wire, WIRE_CODES);
         viewers.push({ wire, encoder, frames: [encoder.event(outboundEvent('room.state', state(you)), 1)!] });
       }
     }
@@ -19,12 +20,12 @@ describe(SocketEncoder.name, () => {
     for (const v of viewers) v.frames.push(v.encoder.event(closed, 2)!);
     // One string per profile: JSON's data, and one encoding for each compact profile.
     expect(closed.encodings.size).toBe(WIRE_PROFILES.length);
-    for (const v of viewers) expect(decodeFrames(v.wire, v.frames)[1]).toEqual({ type: 'question.closed', seq: 2, data: closed.data });
+    for (const v of viewers) expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'question.closed', seq: 2, data: closed.data });
   });
 
   it('does not share an encoding between sockets whose memories differ', () => {
-    const early = new SocketEncoder('compact-v1');
-    const late = new SocketEncoder('compact-v1');
+    const early = new SocketEncoder('compact-v1', WIRE_CODES);
+    const late = new SocketEncoder('compact-v1', WIRE_CODES);
     early.event(outboundEvent('room.state', state({ role: 'host' })), 1);
     late.event(outboundEvent('room.state', state({ role: 'host' })), 1);
     early.event(outboundEvent('question.progress', { index: 0, answered: 1, of: 2 }), 2);
@@ -34,13 +35,13 @@ describe(SocketEncoder.name, () => {
   });
 
   it('drops a broadcast state frame only for the socket whose last state frame it repeats', () => {
-    const seen = new SocketEncoder('compact-v2');
-    const other = new SocketEncoder('compact-v2');
+    const seen = new SocketEncoder('compact-v2', WIRE_CODES);
+    const other = new SocketEncoder('compact-v2', WIRE_CODES);
     const same = state({ role: 'host' });
     seen.event(outboundEvent('room.state', same), 1);
     const first = other.event(outboundEvent('room.state', { ...same, phase: 'question' }), 1)!;
     const again = outboundEvent('room.state', same);
     expect(seen.event(again, 2)).toBeNull();
-    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!])[1]).toEqual({ type: 'room.state', seq: 2, data: same });
+    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!], WIRE_CODES)[1]).toEqual({ type: 'room.state', seq: 2, data: same });
   });
 });

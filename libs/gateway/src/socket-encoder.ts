@@ -1,4 +1,4 @@
-import { CODE_TABLE_V1, CompactProfile, encodeCompactEvent, encodeCompactReply, ReplyFrame, WireMemory, WireProfile } from '@app/protocol';
+import { CodeTable, CompactProfile, encodeCompactEvent, encodeCompactReply, ReplyFrame, WireMemory, WireProfile } from '@app/protocol';
 import { OutboundEvent } from '@app/room-engine';
 
 /**
@@ -9,8 +9,11 @@ import { OutboundEvent } from '@app/room-engine';
 export class SocketEncoder {
   private readonly memory: WireMemory | undefined;
 
-  constructor(readonly wire: WireProfile) {
-    if (wire !== 'json') this.memory = new WireMemory(CODE_TABLE_V1, wire === 'compact-v2');
+  constructor(
+    readonly wire: WireProfile,
+    codes: CodeTable,
+  ) {
+    if (wire !== 'json') this.memory = new WireMemory(codes, wire === 'compact-v2');
   }
 
   /**

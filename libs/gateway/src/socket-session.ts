@@ -32,7 +32,7 @@ export class SocketSession implements Viewer {
   ) {
     this.tokens = options.commandBurst;
     this.lastRefill = now;
-    this.encoder = new SocketEncoder(wire);
+    this.encoder = new SocketEncoder(wire, options.codes);
     this.queue = new SendQueue(ws, options, observer);
   }
 

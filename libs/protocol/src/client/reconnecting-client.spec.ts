@@ -1,3 +1,4 @@
+import { WIRE_CODES } from '@app/wire-codes';
 import { CloseCode } from '../statuses';
 import type { CommandFrame } from '../wire.types';
 import { ClientSession, SessionEndedError } from './client-session';
@@ -86,6 +87,7 @@ function setup({
   stored = undefined as string | undefined,
   heartbeat = false as ReconnectingClientOptions['heartbeat'],
   wire = undefined as ReconnectingClientOptions['wire'],
+  codes = undefined as ReconnectingClientOptions['codes'],
 } = {}) {
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
@@ -97,6 +99,7 @@ function setup({
     storage,
     storageKey: 'seat:ABCDEF',
     token: token ?? undefined,
+    codes,
     createSocket: (url) => {
       const socket = new FakeSocket(url);
       sockets.push(socket);
@@ -257,7 +260,7 @@ describe(ReconnectingClient.name, () => {
 
 describe('wire profiles', () => {
   it('asks for the profile and decodes each socket with a memory of its own', () => {
-    const { client, sockets, timers, last } = setup({ wire: 'compact-v2' });
+    const { client, sockets, timers, last } = setup({ wire: 'compact-v2', codes: WIRE_CODES });
     expect(last().url).toBe('ws://server/ws?token=tok-1&wire=compact-v2');
     const seen: unknown[] = [];
     for (const type of ['room.state', 'question.progress']) client.on(type, (data, e) => seen.push([type, e.seq, data]));

@@ -1,4 +1,5 @@
 import { CloseCode } from '../statuses';
+import { codeTable, type CodeTable } from '../codec/code-table';
 import { FrameDecoder } from '../codec/frame-decoder';
 import type { ReplyFrame, WireProfile } from '../wire.types';
 import { ClientSession, type EventListener, type EventMap } from './client-session';
@@ -42,6 +43,8 @@ export interface ReconnectingClientOptions {
    * socket's frames are decoded with a memory of their own. JSON when absent.
    */
   readonly wire?: WireProfile;
+  /** The compact-v2 code table to decode with (the server's `WIRE_CODES`); needed for a compact profile. */
+  readonly codes?: CodeTable;
 }
 
 const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
@@ -69,7 +72,7 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
  * that got no reply. Stops for good on 4001, 4003 and 4004 (and forgets the token then).
  *
  * @example
- *   const client = new ReconnectingClient<TriviaEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
+ *   const client = new ReconnectingClient<MyGameEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
  *     storage: sessionStorage, storageKey: 'seat:K7QMPD', token: playerToken })
  *   client.on('question.open', (q) => show(q))
  *   const reply = await client.send('room.answer', { question: 0, choice: 2 })
@@ -156,7 +159,7 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
     const socket = this.createSocket(wire === 'json' ? url : `${url}${url.includes('?') ? '&' : '?'}wire=${wire}`);
     this.socket = socket;
     // A new socket starts a new compact stream: its memory starts empty.
-    const decoder = new FrameDecoder(wire);
+    const decoder = new FrameDecoder(wire, this.options.codes ?? codeTable(0, []));
     let delivered = false;
     const heartbeat = this.options.heartbeat === false ? undefined : (this.options.heartbeat ?? DEFAULT_HEARTBEAT);
     // Until the next frame is due: first the socket's first frame, then a quiet spell and a ping.

@@ -1,5 +1,5 @@
-// The compact profiles' tables (PROTOCOL.md section 7; docs/wire-profiles.md). Only erasable
-// TypeScript and no Node imports: the browser client decodes with these very tables.
+// The shape of the compact profiles' tables (PROTOCOL.md section 7; docs/wire-profiles.md). Only
+// erasable TypeScript and no Node imports: the browser client decodes with these very tables.
 
 /** What a compact profile knows of one event type of a game. */
 export interface EventCodes {
@@ -40,41 +40,14 @@ export interface CodeTable {
 /** One-letter key codes, in the order of a section's `keys`. */
 export const KEY_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-// Codes are positions: a list only ever grows at its end, and any other change is a new version.
-const TRIVIA: GameCodes = {
-  kind: 'trivia',
-  stateEvent: 'room.state',
-  events: {
-    'room.state': { code: 0, sticky: ['code', 'host', 'settings'], defaults: { 'players[].connected': true, 'players[].score': 0 } },
-    'player.joined': { code: 1, defaults: { 'player.connected': true, 'player.score': 0 } },
-    'player.left': { code: 2 },
-    'player.presence': { code: 3 },
-    'question.open': { code: 4, sticky: ['total'] },
-    'question.progress': { code: 5, sticky: ['index', 'of'] },
-    'question.closed': { code: 6, sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 } },
-    'game.finished': { code: 7, defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
-    'rematch.open': { code: 8 },
-    'rematch.decided': { code: 9 },
-    'room.closed': { code: 10 },
-  },
-  keys: [
-    'index', 'total', 'text', 'choices', 'closesAt', 'serverTime', 'answered', 'of', 'correct', 'counts',
-    'scores', 'playerId', 'points', 'standings', 'name', 'score', 'rank', 'accepted', 'playerIds', 'reason',
-    'player', 'connected', 'id', 'code', 'phase', 'wire', 'you', 'role', 'host', 'players',
-    'settings', 'question', 'reveal', 'nextAt', 'rematch', 'voted', 'decided', 'answer', 'choice', 'rematchVote',
-    'deckId', 'questionCount', 'secondsPerQuestion', 'revealSeconds', 'maxPlayers', 'minPlayers',
-  ],
-  enums: {
-    phase: ['lobby', 'question', 'reveal', 'finished', 'closed'],
-    role: ['host', 'player', 'spectator'],
-    wire: ['json', 'compact-v1', 'compact-v2'],
-    reason: ['left', 'kicked', 'expired', 'closed'],
-  },
-  ids: ['id', 'playerId', 'playerIds'],
-};
-
-/** compact-v2's table, version 1: one section per game. A second game adds its own section. */
-export const CODE_TABLE_V1: CodeTable = { version: 1, games: [TRIVIA], maxIds: 64 };
+/**
+ * A table of compact-v2 codes: one section per game, each the game's own (it lives with the
+ * game). Codes are positions: a list only ever grows at its end, and any other change is a new
+ * version.
+ */
+export function codeTable(version: number, games: readonly GameCodes[], maxIds = 64): CodeTable {
+  return { version, games, maxIds };
+}
 
 /** The section of the game whose state frame this type is, if any. */
 export function gameOfStateEvent(table: CodeTable, type: string): GameCodes | undefined {

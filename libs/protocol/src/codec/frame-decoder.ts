@@ -1,5 +1,5 @@
 import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types';
-import { CODE_TABLE_V1, type CodeTable } from './code-table';
+import type { CodeTable } from './code-table';
 import { type CompactProfile, decodeCompactFrame, WireDecodeError } from './compact-codec';
 import { WireMemory } from './wire-memory';
 
@@ -12,7 +12,7 @@ export type DecodedFrame = ReplyFrame | EventFrame;
  * socket, from 1 without gaps, in every profile).
  *
  * @example
- * const decoder = new FrameDecoder('compact-v2');
+ * const decoder = new FrameDecoder('compact-v2', WIRE_CODES);
  * socket.onmessage = (e) => handle(decoder.decode(e.data));
  */
 export class FrameDecoder {
@@ -20,7 +20,7 @@ export class FrameDecoder {
   private readonly memory: WireMemory;
   private seq = 0;
 
-  constructor(profile: WireProfile, table: CodeTable = CODE_TABLE_V1) {
+  constructor(profile: WireProfile, table: CodeTable) {
     this.profile = profile;
     this.memory = new WireMemory(table, profile === 'compact-v2');
   }
@@ -42,7 +42,7 @@ export class FrameDecoder {
 }
 
 /** The JSON frames a socket of `profile` would have shown, from the frames it received (all of them, in order). */
-export function decodeFrames(profile: WireProfile, frames: readonly string[], table: CodeTable = CODE_TABLE_V1): DecodedFrame[] {
+export function decodeFrames(profile: WireProfile, frames: readonly string[], table: CodeTable): DecodedFrame[] {
   const decoder = new FrameDecoder(profile, table);
   return frames.map((f) => decoder.decode(f));
 }

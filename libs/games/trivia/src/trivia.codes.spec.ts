@@ -1,5 +1,5 @@
+import { WIRE_CODES } from '@app/wire-codes';
 import {
-  CODE_TABLE_V1,
   CodeTable,
   CompactProfile,
   decodeFrames,
@@ -37,7 +37,7 @@ function stream(): ({ type: string; data: unknown } | ReplyFrame)[] {
 }
 
 /** What the server's encoder sends for `frames` on one socket of `profile`, and the JSON frames it stands for. */
-function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, table: CodeTable = CODE_TABLE_V1) {
+function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, table: CodeTable = WIRE_CODES) {
   const memory = new WireMemory(table, profile === 'compact-v2');
   const sent: string[] = [];
   const json: unknown[] = [];
@@ -61,7 +61,7 @@ function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, tabl
 describe('compact profiles', () => {
   it.each(['compact-v1', 'compact-v2'] as const)('%s decodes back into exactly the JSON frames', (profile) => {
     const { sent, json } = encode(profile, stream());
-    expect(decodeFrames(profile, sent)).toEqual(json);
+    expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
   });
 
   it('leaves out a state frame identical to the last one, and numbers what is sent without gaps', () => {
@@ -96,7 +96,7 @@ describe('compact profiles', () => {
     const odd = [stream()[0], { type: 'question.progress', data: { index: 'zero', answered: 1 } }, { type: 'question.closed', data: { index: 0, correct: 1, counts: [], scores: [{ playerId: 7 }] } }];
     for (const profile of ['compact-v1', 'compact-v2'] as const) {
       const { sent, json } = encode(profile, odd as never);
-      expect(decodeFrames(profile, sent)).toEqual(json);
+      expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
     }
     const { sent } = encode('compact-v2', odd as never);
     expect(JSON.parse(sent[2])[2]).toBe(0);
@@ -105,7 +105,7 @@ describe('compact profiles', () => {
   it('escapes keys that look like codes, and keys unknown to the table pass as they are', () => {
     const frames = [stream()[0], { type: 'question.open', data: { a: 1, '~b': 2, novel: { index: 3 } } }];
     const { sent, json } = encode('compact-v2', frames as never);
-    expect(decodeFrames('compact-v2', sent)).toEqual(json);
+    expect(decodeFrames('compact-v2', sent, WIRE_CODES)).toEqual(json);
   });
 
   it('drops a frame that changes nothing for its viewer, where a game says so', () => {
@@ -127,12 +127,12 @@ describe('compact profiles', () => {
 
   it('a fresh decoder (a reconnect) knows nothing of an earlier socket', () => {
     const { sent } = encode('compact-v2', stream());
-    const decoder = new FrameDecoder('compact-v2');
+    const decoder = new FrameDecoder('compact-v2', WIRE_CODES);
     expect(() => decoder.decode(sent[5])).toThrow(WireDecodeError);
   });
 
   it('json frames decode as they are', () => {
     const frame = { type: 'question.open', seq: 4, data: { index: 0 } };
-    expect(decodeFrames('json', [JSON.stringify(frame)])).toEqual([frame]);
+    expect(decodeFrames('json', [JSON.stringify(frame)], WIRE_CODES)).toEqual([frame]);
   });
 });

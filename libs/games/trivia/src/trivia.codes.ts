@@ -1,0 +1,37 @@
+import type { GameCodes } from '../../../protocol/src/codec/code-table';
+
+/**
+ * Trivia's section of the compact-v2 code table. Codes are positions: a list only ever grows at
+ * its end, and any other change is a new version of the table. Plain data, for the browser too.
+ */
+export const TRIVIA_WIRE_CODES: GameCodes = {
+  kind: 'trivia',
+  stateEvent: 'room.state',
+  events: {
+    'room.state': { code: 0, sticky: ['code', 'host', 'settings'], defaults: { 'players[].connected': true, 'players[].score': 0 } },
+    'player.joined': { code: 1, defaults: { 'player.connected': true, 'player.score': 0 } },
+    'player.left': { code: 2 },
+    'player.presence': { code: 3 },
+    'question.open': { code: 4, sticky: ['total'] },
+    'question.progress': { code: 5, sticky: ['index', 'of'] },
+    'question.closed': { code: 6, sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 } },
+    'game.finished': { code: 7, defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
+    'rematch.open': { code: 8 },
+    'rematch.decided': { code: 9 },
+    'room.closed': { code: 10 },
+  },
+  keys: [
+    'index', 'total', 'text', 'choices', 'closesAt', 'serverTime', 'answered', 'of', 'correct', 'counts',
+    'scores', 'playerId', 'points', 'standings', 'name', 'score', 'rank', 'accepted', 'playerIds', 'reason',
+    'player', 'connected', 'id', 'code', 'phase', 'wire', 'you', 'role', 'host', 'players',
+    'settings', 'question', 'reveal', 'nextAt', 'rematch', 'voted', 'decided', 'answer', 'choice', 'rematchVote',
+    'deckId', 'questionCount', 'secondsPerQuestion', 'revealSeconds', 'maxPlayers', 'minPlayers',
+  ],
+  enums: {
+    phase: ['lobby', 'question', 'reveal', 'finished', 'closed'],
+    role: ['host', 'player', 'spectator'],
+    wire: ['json', 'compact-v1', 'compact-v2'],
+    reason: ['left', 'kicked', 'expired', 'closed'],
+  },
+  ids: ['id', 'playerId', 'playerIds'],
+};

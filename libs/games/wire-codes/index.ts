@@ -1,0 +1,8 @@
+import { codeTable } from '../../protocol/src/codec/code-table';
+import { TRIVIA_WIRE_CODES } from '../trivia/src/trivia.codes';
+
+// The compact-v2 code table this server and its clients speak: each game's own section, in one
+// versioned table. Relative imports and plain data, so the browser pages can take it as it is.
+
+/** Version 1 of the table. A second game adds its own section at the end. */
+export const WIRE_CODES = codeTable(1, [TRIVIA_WIRE_CODES]);
