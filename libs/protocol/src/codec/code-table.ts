@@ -1,4 +1,4 @@
-// The shape of the compact profiles' tables (PROTOCOL.md section 7; docs/wire-profiles.md). Only
+// The shape of the compact profiles' tables (PROTOCOL.md section 7; docs/protocol.md section 11). Only
 // erasable TypeScript and no Node imports: the browser client decodes with these very tables.
 
 /** What a compact profile knows of one event type of a game. */
