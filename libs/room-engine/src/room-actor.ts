@@ -13,7 +13,7 @@ import {
 import { Viewer, Viewers } from './audience';
 import { Clock } from './clock';
 import { Deadline } from './deadline';
-import { Actor, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
+import { Actor, chain, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
 import { Letter, Mailbox } from './mailbox';
 import { ReplyMemory } from './reply-memory';
 import { RoomStats } from './room-stats';
@@ -376,18 +376,24 @@ export class RoomActor<S, C extends Command, W, R, E> {
     if (batch.length === 0) return;
     let state = this.state;
     const decided: { letter: Letter<CommandMessage<C>>; outcome?: Outcome<S, W>; error?: unknown }[] = [];
+    // What the batch changes, in order: overdue deadlines and accepted commands.
+    const taken: Outcome<S, W>[] = [];
     for (const letter of batch) {
       const m = letter.message;
+      const overdue = this.overdue(state, m.arrival.at);
+      taken.push(...overdue);
+      state = overdue.at(-1)?.state ?? state;
       try {
         const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
         state = outcome.state;
         decided.push({ letter, outcome });
+        taken.push(outcome);
       } catch (error) {
         if (!(error instanceof RoomException)) throw error;
         decided.push({ letter, error });
       }
     }
-    const writes = this.rules.mergeWrites(decided.flatMap((d) => d.outcome?.writes ?? []));
+    const writes = this.rules.mergeWrites(taken.flatMap((o) => o.writes));
     // The batch is answered within the budget of its oldest command.
     const timeoutMs = this.remainingBudget(Math.min(...batch.map((l) => l.message.arrival.hr)));
     this.inFlight = { before: this.state, after: state };
@@ -399,7 +405,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
       for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
       return;
     }
-    let outcomes = decided.flatMap((d) => (d.outcome ? [d.outcome] : []));
+    let outcomes = taken;
     const follow = committed.length ? this.rules.afterCommit?.(state, committed, this.context(this.deps.clock.now())) : undefined;
     if (follow) {
       state = follow.state;
@@ -413,7 +419,10 @@ export class RoomActor<S, C extends Command, W, R, E> {
   private async handleProposal(m: ProposalMessage<S, W>): Promise<void> {
     let outcome: Outcome<S, W>;
     try {
-      outcome = m.rule(this.state, this.context(this.deps.clock.now()));
+      const now = this.deps.clock.now();
+      const overdue = this.overdue(this.state, now);
+      const decided = m.rule(overdue.at(-1)?.state ?? this.state, this.context(now));
+      outcome = overdue.reduceRight((after, before) => chain(before, after), decided);
       await this.commit(outcome.writes, this.remainingBudget(m.arrival.hr));
     } catch (err) {
       return m.done(err instanceof RoomException ? err : this.unavailable(err));
@@ -426,7 +435,11 @@ export class RoomActor<S, C extends Command, W, R, E> {
   /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
   private async handleSignal(m: SignalMessage): Promise<void> {
     const at = m.at ?? this.deps.clock.now();
-    const outcome = this.rules.onSignal(this.state, m.signal, this.context(at));
+    // A deadline an earlier input already took (it was overdue when that input came) is spent.
+    if (m.signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(this.state) !== at) return;
+    const overdue = m.signal.kind === 'deadline' ? [] : this.overdue(this.state, at);
+    const signalled = this.rules.onSignal(overdue.at(-1)?.state ?? this.state, m.signal, this.context(at));
+    const outcome = overdue.reduceRight((after, before) => chain(before, after), signalled);
     try {
       if (m.lateDue !== undefined) await this.deps.store.recordLateDeadline(this.roomId, m.lateDue, at, this.deps.commandBudgetMs);
       await this.commit(outcome.writes, this.deps.commandBudgetMs);
@@ -552,6 +565,24 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   private remainingBudget(arrivedHr: number): number {
     return this.deps.commandBudgetMs - REPLY_MARGIN_MS - (performance.now() - arrivedHr);
+  }
+
+  /**
+   * The deadlines due before `at` that the timer has not brought yet (a busy event loop), taken in
+   * order at the moments they were due, so that an input never overtakes one: a replay takes them
+   * the same way before an input recorded at `at`.
+   */
+  private overdue(state: S, at: number): Outcome<S, W>[] {
+    const taken: Outcome<S, W>[] = [];
+    for (let i = 0; i < MAX_CATCH_UP; i++) {
+      const due = this.rules.nextDeadline(state);
+      if (due === undefined || due >= at) break;
+      const outcome = this.rules.onSignal(state, { kind: 'deadline' }, this.context(due));
+      if (outcome.state === state) break;
+      taken.push(outcome);
+      state = outcome.state;
+    }
+    return taken;
   }
 
   private context(now: number): RuleContext {
