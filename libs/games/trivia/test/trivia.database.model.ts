@@ -205,7 +205,8 @@ export class TriviaDatabase {
       playedQuestionIds: this.games.flatMap((g) => g.questionIds),
       // json_build_object writes a null `left`, as the SQL does.
       players: players as TriviaRecord['players'],
-      lastGame: lg && {
+      // Without a game, the SQL's CASE yields null, as `left` does.
+      lastGame: !lg ? (null as unknown as undefined) : {
         id: lg.id,
         no: lg.no,
         roster: lg.roster,
