@@ -87,20 +87,20 @@ function fireDue(state: TriviaState, until: number): TriviaState {
 
 /**
  * What must survive a restart. Presence is not written: `resumed` marks every seat disconnected on
- * both sides. Two things legitimately differ and are left out:
+ * both sides. These legitimately differ and are left out:
  * - a closed room comes back as a closed shell (its phase only: it takes no command and leaves
  *   memory as soon as nobody watches);
  * - in the lobby after an accepted rematch, the live room keeps the decided rematch until the next
- *   game starts (a late vote gets rematch_closed), the restored lobby has none (wrong_phase): both 409.
+ *   game starts (a late vote gets rematch_closed), the restored lobby has none (wrong_phase): both 409;
  * - while a game runs, the expiry is not used (nothing expires mid-game; finishing sets it anew):
- *   the live room still holds the lobby's, the restored one counts from the game's start.
+ *   the live room still holds the lobby's, the restored one counts from the game's start;
  * - the reveal of a question that closed early in the same millisecond as a seat left
  *   (`ambiguities.reveal`): question_closes does not say whether the close came before the
  *   departure (an answer's or a socket's close, then a leave: the leaver is in the reveal) or was
  *   caused by it (the leaver is not); the replay takes the departure first. Only the reveal's
  *   counts and per-question points, shown to a client that connects during those seconds, differ;
- *   the seats' scores do not. (One seat's: its socket closes the question, then it leaves.
- *   Different seats' inputs never share a millisecond here: see LiveRoom.turnOf.)
+ *   the seats' scores do not. Only one seat's inputs share a millisecond here (its socket closes
+ *   the question, then it leaves): different seats' never do, see LiveRoom.turnOf.
  * Played question ids are what the next draw avoids, a set: the live list repeats a question that a
  * small deck had to deal again, and its order is the database's (array_agg without ORDER BY).
  */
@@ -148,7 +148,9 @@ describe('trivia recovery (property)', () => {
         const { actor, commits } = restoreAt(live, killedAt);
         // loadRooms reads the last game and the seats that left since it started: what was
         // acknowledged before that (a kick in the lobby before any game, an earlier game's
-        // commands) is decided again if resent, and refused, not executed twice.
+        // commands) is not remembered after a restart. Resent, it is decided afresh: refused,
+        // except a start or a vote resent a whole game later, which no client that resends on
+        // reconnecting does.
         const since = live.lastStartSeq ?? Infinity;
         const resent: { expected: ReplyFrame; got: ReplyFrame[] }[] = [];
         for (const acks of live.acks.values()) {
