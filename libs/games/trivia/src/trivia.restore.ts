@@ -46,8 +46,8 @@ export const REMATCH_SECONDS = 30;
 
 // Inputs recorded at the same millisecond go in the order they were decided: an answer before
 // the close it caused, a departure before the close it caused. A vote goes before a departure: a
-// seat that voted and left in the same millisecond did so in that order (the other order refuses
-// the vote), and between two seats a vote taken first never decides the rematch earlier.
+// seat that voted and left in the same millisecond did so in that order (the other refuses the
+// vote). Two seats' inputs in one millisecond may have come in either order: nothing records it.
 const ORDER: Record<TriviaEntry['kind'], number> = { answer: 0, vote: 1, departure: 2, close: 3 };
 
 /**
