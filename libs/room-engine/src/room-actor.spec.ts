@@ -268,6 +268,32 @@ describe(RoomActor.name, () => {
       r.dispose();
     });
 
+    it('takes a deadline due before a command first, at its own moment, even when its timer has not rung yet', async () => {
+      // A busy event loop runs the timer late: the command must not overtake it, as a replay would not.
+      const bellAt = Date.now() + 60_000;
+      const { r, writes } = room(ok, state({ bellAt }));
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      r.submit(p.v, add('c1', 2), { at: bellAt + 5, hr: performance.now() });
+      await until(() => p.replies.length === 1);
+      expect(r.snapshot).toMatchObject({ rungAt: bellAt, total: 2 });
+      expect(p.log.filter((l) => l.startsWith('event:tally.bell') || l.startsWith('event:tally.added'))).toEqual(['event:tally.bell', 'event:tally.added']);
+      expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
+      r.dispose();
+    });
+
+    it('decides a command stamped with the deadline\'s very millisecond before the deadline, as a replay orders them', async () => {
+      const bellAt = Date.now() + 60_000;
+      const { r } = room(ok, state({ bellAt }));
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      r.submit(p.v, add('c1', 2), { at: bellAt, hr: performance.now() });
+      await until(() => p.replies.length === 1);
+      expect(r.snapshot).toMatchObject({ bellAt, total: 2 });
+      expect(r.snapshot.rungAt).toBeUndefined();
+      r.dispose();
+    });
+
     it('takes a deadline that passed while no process had the room now, and records it as taken late', async () => {
       const bellAt = Date.now() - 60_000;
       const before = Date.now();

@@ -13,7 +13,7 @@ import {
 import { outboundEvent, Viewer, Viewers } from './audience';
 import { Clock } from './clock';
 import { Deadline } from './deadline';
-import { Actor, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
+import { Actor, chain, Committed, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
 import { Letter, Mailbox } from './mailbox';
 import { ReplyMemory } from './reply-memory';
 import { RoomStats } from './room-stats';
@@ -373,19 +373,21 @@ export class RoomActor<S, C extends Command, W, R, E> {
    */
   private async handleCommands(letters: Letter<CommandMessage<C>>[]): Promise<void> {
     const startedAt = performance.now();
-    let decided = this.decideAll(letters);
+    let round = this.decideAll(letters);
+    let decided = round.decided;
     // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
     // a statement it has no time for; one the rules refuse, or that writes nothing, is answered.
     const late = decided.filter((d) => d.outcome?.writes.length && this.remainingBudget(d.letter.message.arrival.hr) <= 0);
     if (late.length) {
       const unavailable = this.unavailable(new StoreUnavailableError('no time left in the command budget'));
       for (const d of late) this.replyTo(d.letter, unavailable, startedAt, 0);
-      decided = this.decideAll(letters.filter((l) => !late.some((d) => d.letter === l)));
+      round = this.decideAll(letters.filter((l) => !late.some((d) => d.letter === l)));
+      decided = round.decided;
     }
     const batch = decided.map((d) => d.letter);
     if (batch.length === 0) return;
-    let state = decided.reduce<S>((s, d) => d.outcome?.state ?? s, this.state);
-    const writes = this.rules.mergeWrites(decided.flatMap((d) => d.outcome?.writes ?? []));
+    let state = round.state;
+    const writes = this.rules.mergeWrites(round.taken.flatMap((o) => o.writes));
     // The statement has the budget of the oldest command that writes.
     const writers = decided.filter((d) => d.outcome?.writes.length);
     const timeoutMs = this.remainingBudget(Math.min(...writers.map((d) => d.letter.message.arrival.hr)));
@@ -401,7 +403,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
       for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
       return;
     }
-    let outcomes = decided.flatMap((d) => (d.outcome ? [d.outcome] : []));
+    let outcomes = round.taken;
     const follow = committed.length ? this.rules.afterCommit?.(state, committed, this.context(this.deps.clock.now())) : undefined;
     if (follow) {
       state = follow.state;
@@ -412,26 +414,39 @@ export class RoomActor<S, C extends Command, W, R, E> {
     this.publish(outcomes);
   }
 
-  /** Each command decided against the state its predecessors leave. */
-  private decideAll(letters: Letter<CommandMessage<C>>[]): Decided<S, C, W>[] {
+  /**
+   * Each command decided against the state its predecessors leave, after the deadlines due before
+   * it (taken at the moments they were due): an input never overtakes a deadline, as in a replay.
+   * `taken` is everything that changed the room, in order.
+   */
+  private decideAll(letters: Letter<CommandMessage<C>>[]): { decided: Decided<S, C, W>[]; taken: Outcome<S, W>[]; state: S } {
     let state = this.state;
-    return letters.map((letter) => {
+    const taken: Outcome<S, W>[] = [];
+    const decided = letters.map((letter): Decided<S, C, W> => {
       const m = letter.message;
+      const overdue = this.overdue(state, m.arrival.at);
+      taken.push(...overdue);
+      state = overdue.at(-1)?.state ?? state;
       try {
         const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
         state = outcome.state;
+        taken.push(outcome);
         return { letter, outcome };
       } catch (error) {
         if (!(error instanceof RoomException)) throw error;
         return { letter, error };
       }
     });
+    return { decided, taken, state };
   }
 
   private async handleProposal(m: ProposalMessage<S, W>): Promise<void> {
     let outcome: Outcome<S, W>;
     try {
-      outcome = m.rule(this.state, this.context(this.deps.clock.now()));
+      const now = this.deps.clock.now();
+      const overdue = this.overdue(this.state, now);
+      const decided = m.rule(overdue.at(-1)?.state ?? this.state, this.context(now));
+      outcome = overdue.reduceRight((after, before) => chain(before, after), decided);
       await this.commit(outcome.writes, this.remainingBudget(m.arrival.hr));
     } catch (err) {
       return m.done(err instanceof RoomException ? err : this.unavailable(err));
@@ -444,7 +459,11 @@ export class RoomActor<S, C extends Command, W, R, E> {
   /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
   private async handleSignal(m: SignalMessage): Promise<void> {
     const at = m.at ?? this.deps.clock.now();
-    const outcome = this.rules.onSignal(this.state, m.signal, this.context(at));
+    // A deadline an earlier input already took (it was overdue when that input came) is spent.
+    if (m.signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(this.state) !== at) return;
+    const overdue = m.signal.kind === 'deadline' ? [] : this.overdue(this.state, at);
+    const signalled = this.rules.onSignal(overdue.at(-1)?.state ?? this.state, m.signal, this.context(at));
+    const outcome = overdue.reduceRight((after, before) => chain(before, after), signalled);
     try {
       if (m.lateDue !== undefined) await this.deps.store.recordLateDeadline(this.roomId, m.lateDue, at, this.deps.commandBudgetMs);
       await this.commit(outcome.writes, this.deps.commandBudgetMs);
@@ -518,7 +537,8 @@ export class RoomActor<S, C extends Command, W, R, E> {
     const ctx = this.context(arrival.at);
     const refusedBy = (state: S): RoomException | undefined => {
       try {
-        this.rules.decide(state, viewer, command, ctx);
+        // As it would be decided: after the deadlines due before it.
+        this.rules.decide(this.overdue(state, arrival.at).at(-1)?.state ?? state, viewer, command, ctx);
         return undefined;
       } catch (err) {
         return err instanceof RoomException ? err : undefined;
@@ -581,6 +601,24 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   private remainingBudget(arrivedHr: number): number {
     return this.deps.commandBudgetMs - REPLY_MARGIN_MS - (performance.now() - arrivedHr);
+  }
+
+  /**
+   * The deadlines due before `at` that the timer has not brought yet (a busy event loop), taken in
+   * order at the moments they were due, so that an input never overtakes one: a replay takes them
+   * the same way before an input recorded at `at`.
+   */
+  private overdue(state: S, at: number): Outcome<S, W>[] {
+    const taken: Outcome<S, W>[] = [];
+    for (let i = 0; i < MAX_CATCH_UP; i++) {
+      const due = this.rules.nextDeadline(state);
+      if (due === undefined || due >= at) break;
+      const outcome = this.rules.onSignal(state, { kind: 'deadline' }, this.context(due));
+      if (outcome.state === state) break;
+      taken.push(outcome);
+      state = outcome.state;
+    }
+    return taken;
   }
 
   private context(now: number): RuleContext {

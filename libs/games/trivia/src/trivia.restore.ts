@@ -45,8 +45,10 @@ export type TriviaEntry =
 export const REMATCH_SECONDS = 30;
 
 // Inputs recorded at the same millisecond go in the order they were decided: an answer before
-// the close it caused, a departure before the close it caused.
-const ORDER: Record<TriviaEntry['kind'], number> = { answer: 0, departure: 1, close: 2, vote: 3 };
+// the close it caused, a departure before the close it caused. A vote goes before a departure: a
+// seat that voted and left in the same millisecond did so in that order (the other refuses the
+// vote). Two seats' inputs in one millisecond may have come in either order: nothing records it.
+const ORDER: Record<TriviaEntry['kind'], number> = { answer: 0, vote: 1, departure: 2, close: 3 };
 
 /**
  * Turns a record back into the rules' terms: a room in the lobby (or closed) is its seats; a room
@@ -73,7 +75,14 @@ export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Rest
   );
   const startAck = game?.startCommandId ? [{ actor: { role: 'host' as const }, reply: okReply(game.startCommandId, {}) }] : [];
   if (record.closed || !game || (record.phase !== 'question' && record.phase !== 'finished')) {
-    return { state: lobby(record.closed ? 'closed' : 'lobby', seated), journal: [], acknowledged: [...startAck, ...voteAcks] };
+    // The last game is not replayed, but the replies its commands got are still owed to a resend.
+    const answerAcks = (game?.answers ?? []).map((a) => ({ actor: { role: 'player' as const, seat: a.playerId }, reply: okReply(a.commandId, { accepted: true }) }));
+    const kickAcks = game
+      ? record.players.flatMap((p) =>
+          p.left?.reason === 'kicked' && p.left.commandId && p.left.at >= game.startedAt ? [{ actor: { role: 'host' as const }, reply: okReply(p.left.commandId, {}) }] : [],
+        )
+      : [];
+    return { state: lobby(record.closed ? 'closed' : 'lobby', seated), journal: [], acknowledged: [...startAck, ...answerAcks, ...kickAcks, ...voteAcks] };
   }
 
   // Everyone who was seated when the game started plays it from the start, connected (a replay
