@@ -218,6 +218,10 @@ function botAct(state: CardsState, seat: number, now: number): Outcome {
 }
 
 /** One seat's action, then whatever follows from it: the next turn, the next street, or the hand's end. */
+export function seatAction(state: CardsState, seat: number, action: ActionKind, amount: number | undefined, now: number): Outcome {
+  return act(state, seat, action, amount, now, false);
+}
+
 function act(state: CardsState, seat: number, action: ActionKind, amount: number | undefined, now: number, timeout: boolean): Outcome {
   const hand = state.hand!;
   const stack = state.seats[seat].stack;
