@@ -177,6 +177,11 @@ export class TableSim {
     return { type: 'table.snapshot', data: JSON.parse(JSON.stringify(cardsRules.view(this.state, actor, this.now))) };
   }
 
+  /** Every viewer connects again: its first frame is the table as it may see it. */
+  reconnect(): void {
+    for (const [key, actor] of this.viewers) this.frames.get(key)!.push(this.snapshot(actor));
+  }
+
   /** One thing happens: the human acts if it is its turn and its delay is up, else the next deadline fires. */
   step(): SimStep | undefined {
     const due = cardsRules.nextDeadline(this.state);
