@@ -125,6 +125,36 @@ describe('restoreCards', () => {
     }
   });
 
+  it('replays a human action taken in the very millisecond its turn began, after the deadline that began it', () => {
+    // Run the table by its deadlines alone up to the human's first turn.
+    let state = fromCheckpoint(IDS, FAST, openingCheckpoint(FAST, 1_000_000));
+    while (!(state.phase === 'playing' && state.hand!.toAct === HUMAN_SEAT)) state = cardsRules.onSignal(state, { kind: 'deadline' }, { now: cardsRules.nextDeadline(state)!, random: Math.random }).state;
+    const turnAt = state.hand!.turnAt;
+    const live = cardsRules.decide(state, { role: 'player', seat: PLAYER_ID }, { id: 'c-1', type: 'table.act', data: { action: 'fold' } }, { now: turnAt, random: Math.random });
+    const record = recordWrite(openedRecord(IDS, FAST, openingCheckpoint(FAST, 1_000_000)), live.writes[0]);
+    const logged: string[] = [];
+    const store = { record };
+    const restored: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt: 0 }, cardsRules, restoreCards(record), {
+      ...deps(store, () => turnAt),
+      log: (_level, msg) => void logged.push(msg),
+    });
+    restored.dispose();
+    expect(logged).toEqual([]);
+    expect(restored.snapshot).toEqual(resumed(live.state));
+  });
+
+  it('takes an action that arrives a hair before its turn began (a timer fired early) at the turn’s moment', () => {
+    let state = fromCheckpoint(IDS, FAST, openingCheckpoint(FAST, 1_000_000));
+    while (!(state.phase === 'playing' && state.hand!.toAct === HUMAN_SEAT)) state = cardsRules.onSignal(state, { kind: 'deadline' }, { now: cardsRules.nextDeadline(state)!, random: Math.random }).state;
+    const turnAt = state.hand!.turnAt;
+    const early = cardsRules.decide(state, { role: 'player', seat: PLAYER_ID }, { id: 'c-1', type: 'table.act', data: { action: 'fold' } }, { now: turnAt - 1, random: Math.random });
+    expect(early.writes[0]).toMatchObject({ kind: 'act', at: turnAt });
+    const record = recordWrite(openedRecord(IDS, FAST, openingCheckpoint(FAST, 1_000_000)), early.writes[0]);
+    const restored: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt: 0 }, cardsRules, restoreCards(record), deps({ record }, () => turnAt));
+    restored.dispose();
+    expect(restored.snapshot).toEqual(resumed(early.state));
+  });
+
   it('restores a closed table as closed, and a table between hands at its checkpoint', () => {
     const record = openedRecord(IDS, FAST, openingCheckpoint(FAST, 1000));
     const between = restoreCards(record);
