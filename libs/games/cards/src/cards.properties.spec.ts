@@ -1,6 +1,9 @@
+import { seededRandom } from '@app/room-engine';
 import fc from 'fast-check';
 import { prng, TableSim, wildHuman, SimStep } from '../test/cards.fixtures';
-import { potOf } from './cards.betting';
+import { legalMove, potOf } from './cards.betting';
+import { chooseBotAction } from './cards.bot';
+import { pokersolverEvaluator } from './cards.evaluator';
 import { buyInsOf, chipsAtTable, HUMAN_SEAT } from './cards.rules';
 import { ActionKind, CardsState } from './cards.types';
 
@@ -112,6 +115,24 @@ describe('card table properties', () => {
           const probe = extra[s.steps.length % Math.max(1, extra.length)];
           if (probe && probe.early) check(s.human(s.now, probe));
         });
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('has bots that only ever choose legal actions', () => {
+    fc.assert(
+      fc.property(tables, fc.integer(), (t, draws) => {
+        const sim = simOf(t);
+        let choices = 0;
+        sim.runHands(8, 4000, (_step, s) => {
+          const hand = s.state.hand;
+          if (s.state.phase !== 'playing' || !hand || hand.toAct === null || hand.toAct === HUMAN_SEAT) return;
+          const stack = s.state.seats[hand.toAct].stack;
+          const choice = chooseBotAction(hand, hand.toAct, stack, s.state.settings.bigBlind, pokersolverEvaluator, seededRandom(draws, choices++));
+          expect(() => legalMove(hand, hand.toAct!, stack, choice.action, choice.amount)).not.toThrow();
+        });
+        expect(choices).toBeGreaterThan(0);
       }),
       { numRuns: 25 },
     );

@@ -1,5 +1,5 @@
 import { okReply } from '@app/protocol';
-import { Actor, chain, Outcome as EngineOutcome, Recorded, Restored, unchanged } from '@app/room-engine';
+import { Actor, chain, Recorded, Restored, unchanged } from '@app/room-engine';
 import { TableCommand } from './cards.commands';
 import { decide, fromCheckpoint, HUMAN_SEAT, nextDeadline, onDeadline, resumed } from './cards.rules';
 import { ActionKind, CardsState, CardsWrite, HandCheckpoint, Outcome, TableSettings } from './cards.types';
@@ -131,5 +131,4 @@ export function replayEntry(state: CardsState, entry: CardsEntry, now: number): 
   return chain(caught, decide(s, actor, { id: entry.commandId, type: 'table.rebuy', data: {} }, now));
 }
 
-export type CardsOutcome = EngineOutcome<CardsState, CardsWrite>;
 export { resumed };
