@@ -18,7 +18,7 @@ module.exports = {
   },
   moduleNameMapper: {
     '^@app/(protocol|room-engine|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
-    '^@app/games/(trivia)$': '<rootDir>/libs/games/$1/src',
+    '^@app/games/(trivia|cards)$': '<rootDir>/libs/games/$1/src',
     '^@app/wire-codes$': '<rootDir>/libs/games/wire-codes',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -1,0 +1,28 @@
+import { ErrorStatus, RoomErrorCode, RoomException, Status } from '@app/protocol';
+
+/** The card table's own refusals, beside the envelope's (RoomErrorCode). */
+export enum CardsErrorCode {
+  NotYourTurn = 'not_your_turn',
+  IllegalAction = 'illegal_action',
+  BadAmount = 'bad_amount',
+  /** A rebuy while a hand is on, or with chips left. */
+  NotBetweenHands = 'not_between_hands',
+  HasChips = 'has_chips',
+}
+
+/** The one table from a card-table code to its reply status. */
+const STATUS: Record<CardsErrorCode, ErrorStatus> = {
+  [CardsErrorCode.NotYourTurn]: { status: Status.conflict },
+  [CardsErrorCode.IllegalAction]: { status: Status.conflict },
+  [CardsErrorCode.BadAmount]: { status: Status.badRequest },
+  [CardsErrorCode.NotBetweenHands]: { status: Status.conflict },
+  [CardsErrorCode.HasChips]: { status: Status.conflict },
+};
+
+export function cardsError(code: CardsErrorCode | RoomErrorCode, message: string): RoomException {
+  return new RoomException(code, message, STATUS[code as CardsErrorCode]);
+}
+
+export function refuse(code: CardsErrorCode | RoomErrorCode, message: string): never {
+  throw cardsError(code, message);
+}

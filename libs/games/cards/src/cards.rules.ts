@@ -1,0 +1,482 @@
+import { RoomErrorCode } from '@app/protocol';
+import { Actor, RoomEvent, seededRandom, unchanged } from '@app/room-engine';
+import { applyMove, bettingDone, isActive, legalMove, minRaiseOf, nextToAct, playerOf, potOf } from './cards.betting';
+import { chooseBotAction } from './cards.bot';
+import { TableCommand } from './cards.commands';
+import { dealHand, deckFor } from './cards.deck';
+import { CardsErrorCode, refuse } from './cards.errors';
+import { HandEvaluator, pokersolverEvaluator } from './cards.evaluator';
+import { awardPots, AwardedPot, formPots } from './cards.pots';
+import {
+  ActionKind,
+  Card,
+  CardsState,
+  CardsWrite,
+  HandCheckpoint,
+  HandState,
+  Outcome,
+  SeatInHand,
+  Street,
+  TableSeat,
+  TableSettings,
+} from './cards.types';
+
+// The card table's rules: pure functions of (state, input, now). No clock reads, no I/O. Every
+// draw comes from the table's seed: each hand's deck from (seed, hand number), each bot's choice
+// and think time from (seed, hand number, the action's place in the hand). So the same seed and
+// the same human actions give the same hands, whatever the timing, and a replay after a restart
+// rebuilds them from the human's recorded actions alone.
+
+/** The human sits at seat 0; the bots at 1..bots. */
+export const HUMAN_SEAT = 0;
+
+const evaluator: HandEvaluator = pokersolverEvaluator;
+
+export interface TableIds {
+  readonly tableId: string;
+  readonly code: string;
+  readonly playerId: string;
+}
+
+/** The first checkpoint of a table: every seat bought in, no hand played, opened at `at`. */
+export function openingCheckpoint(settings: TableSettings, at: number): HandCheckpoint {
+  const seatCount = settings.bots + 1;
+  return {
+    number: 0,
+    // So that the first hand's button is seat 0.
+    button: seatCount - 1,
+    at,
+    seats: Array.from({ length: seatCount }, (_, seat) => ({ seat, stack: settings.buyIn, buyInTotal: settings.buyIn, hands: 0 })),
+  };
+}
+
+/** A table between hands, as a checkpoint left it (its opening, or a hand's end). */
+export function fromCheckpoint(ids: TableIds, settings: TableSettings, checkpoint: HandCheckpoint): CardsState {
+  const seats: TableSeat[] = checkpoint.seats.map((s) => ({
+    ...s,
+    name: s.seat === HUMAN_SEAT ? settings.name : `Bot ${s.seat}`,
+    human: s.seat === HUMAN_SEAT,
+    connected: false,
+  }));
+  const base: CardsState = {
+    ...ids,
+    settings,
+    phase: 'between',
+    seats,
+    handsPlayed: checkpoint.number,
+    button: checkpoint.button,
+    lastHandAt: checkpoint.at,
+  };
+  return afterHand(base, checkpoint.at);
+}
+
+/** A new table, opened at `now`: its first hand is dealt after the pause. */
+export function openTable(ids: TableIds, settings: TableSettings, now: number): CardsState {
+  return fromCheckpoint(ids, settings, openingCheckpoint(settings, now));
+}
+
+function afterHand(state: CardsState, now: number): CardsState {
+  const human = state.seats[HUMAN_SEAT];
+  if (human.stack === 0) return { ...state, phase: 'waiting', hand: undefined, nextHandAt: undefined, expiresAt: now + state.settings.idleCloseMs };
+  return { ...state, phase: 'between', hand: undefined, nextHandAt: now + pauseMs(state.settings), expiresAt: undefined };
+}
+
+// Every deadline lies at least a millisecond after the moment that sets it, so that inputs and
+// deadlines of one millisecond have one order, live and in a replay.
+const pauseMs = (s: TableSettings) => Math.max(1, s.handPauseMs);
+const clockMs = (s: TableSettings) => Math.max(1, Math.round(s.actionSeconds * 1000));
+
+/** The generator of one hand's bot draws: `slot` is the action's place in the hand. */
+function handRandom(state: CardsState, number: number, slot: number): () => number {
+  return seededRandom(Math.imul(state.settings.seed | 0, 31) ^ number, slot);
+}
+
+/** A command from the human (the only seated player). Throws RoomException for a refusal. */
+export function decide(state: CardsState, actor: Actor, command: TableCommand, now: number): Outcome {
+  if (state.phase === 'closed') refuse(RoomErrorCode.RoomClosed, 'the table is closed');
+  if (actor.role !== 'player' || actor.seat !== state.playerId) refuse(RoomErrorCode.SeatGone, 'this seat is not at the table');
+  switch (command.type) {
+    case 'table.act':
+      return humanAct(state, command.id, command.data.action, command.data.amount, now);
+    case 'table.rebuy':
+      return rebuy(state, command.id, now);
+    case 'table.leave':
+      return leave(state, command.id, now);
+  }
+}
+
+/** The moment a human input takes effect: never before what the table already did (a timer may fire a hair early). */
+function effectiveNow(state: CardsState, now: number): number {
+  return Math.max(now, state.hand?.turnAt ?? state.lastHandAt);
+}
+
+function humanAct(state: CardsState, commandId: string, action: ActionKind, amount: number | undefined, arrivedAt: number): Outcome {
+  const hand = state.hand;
+  if (state.phase !== 'playing' || !hand || hand.toAct !== HUMAN_SEAT) refuse(CardsErrorCode.NotYourTurn, 'it is not your turn');
+  const now = effectiveNow(state, arrivedAt);
+  if (hand.actionDeadline !== null && now > hand.actionDeadline) refuse(CardsErrorCode.NotYourTurn, 'your clock ran out');
+  const outcome = act(state, HUMAN_SEAT, action, amount, now, false);
+  const finished = outcome.writes.find((w) => w.kind === 'finishHand');
+  // One statement: the action, and the hand's end when the action brought it.
+  const write: CardsWrite = {
+    kind: 'act',
+    tableId: state.tableId,
+    hand: hand.number,
+    seq: hand.actions,
+    action,
+    amount: amount ?? null,
+    at: now,
+    commandId,
+    ...(finished?.kind === 'finishHand' ? { finished: finished.checkpoint } : {}),
+  };
+  return { ...outcome, writes: [write], reply: {} };
+}
+
+function rebuy(state: CardsState, commandId: string, arrivedAt: number): Outcome {
+  if (state.phase !== 'between' && state.phase !== 'waiting') refuse(CardsErrorCode.NotBetweenHands, 'you can buy in again only between hands');
+  const human = state.seats[HUMAN_SEAT];
+  if (human.stack > 0) refuse(CardsErrorCode.HasChips, `you still have ${human.stack} chips`);
+  const now = effectiveNow(state, arrivedAt);
+  const stack = state.settings.buyIn;
+  const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, stack, buyInTotal: s.buyInTotal + stack } : s));
+  const next: CardsState = state.phase === 'waiting' ? { ...state, seats, phase: 'between', nextHandAt: now + pauseMs(state.settings), expiresAt: undefined } : { ...state, seats };
+  return {
+    state: next,
+    writes: [{ kind: 'rebuy', tableId: state.tableId, afterHand: state.handsPlayed, stack, at: now, commandId }],
+    events: [standingsEvent(next)],
+    effects: [],
+    reply: { stack },
+  };
+}
+
+function leave(state: CardsState, commandId: string, arrivedAt: number): Outcome {
+  const now = effectiveNow(state, arrivedAt);
+  return {
+    state: { ...state, phase: 'closed', hand: undefined },
+    writes: [{ kind: 'closeTable', tableId: state.tableId, reason: 'left', at: now, commandId }],
+    events: [{ type: 'table.closed', data: { reason: 'left' } }],
+    effects: [
+      { kind: 'release', seats: [state.playerId] },
+      { kind: 'close', reason: 'left' },
+    ],
+    reply: {},
+  };
+}
+
+/** The table's one alarm went off at `now`: a bot acts, the human's clock runs out, a hand is dealt, or the table expires. */
+export function onDeadline(state: CardsState, now: number): Outcome {
+  const hand = state.hand;
+  if (state.phase === 'playing' && hand && hand.toAct !== null) {
+    const seat = hand.toAct;
+    if (seat !== HUMAN_SEAT && hand.botActsAt !== null && now >= hand.botActsAt) return botAct(state, seat, now);
+    if (seat === HUMAN_SEAT && hand.actionDeadline !== null && now >= hand.actionDeadline) {
+      // Out of time: check if that is free, else fold.
+      const toCall = hand.currentBet - playerOf(hand, seat).committed;
+      return act(state, seat, toCall === 0 ? 'check' : 'fold', undefined, now, true);
+    }
+  }
+  if (state.phase === 'between' && state.nextHandAt !== undefined && now >= state.nextHandAt) return startHand(state, now);
+  if (state.phase === 'waiting' && state.expiresAt !== undefined && now >= state.expiresAt) {
+    return {
+      state: { ...state, phase: 'closed' },
+      writes: [{ kind: 'closeTable', tableId: state.tableId, reason: 'expired', at: now, commandId: null }],
+      events: [{ type: 'table.closed', data: { reason: 'expired' } }],
+      effects: [{ kind: 'close', reason: 'expired' }],
+    };
+  }
+  return unchanged(state);
+}
+
+export function nextDeadline(state: CardsState): number | undefined {
+  switch (state.phase) {
+    case 'playing': {
+      const hand = state.hand!;
+      if (hand.toAct === null) return undefined;
+      return hand.toAct === HUMAN_SEAT ? (hand.actionDeadline ?? undefined) : (hand.botActsAt ?? undefined);
+    }
+    case 'between':
+      return state.nextHandAt;
+    case 'waiting':
+      return state.expiresAt;
+    case 'closed':
+      return undefined;
+  }
+}
+
+function botAct(state: CardsState, seat: number, now: number): Outcome {
+  const hand = state.hand!;
+  const stack = state.seats[seat].stack;
+  const choice = chooseBotAction(hand, seat, stack, state.settings.bigBlind, evaluator, handRandom(state, hand.number, 2 * hand.actions));
+  try {
+    legalMove(hand, seat, stack, choice.action, choice.amount);
+    return act(state, seat, choice.action, choice.amount, now, false);
+  } catch {
+    // The strategy asked for something the rules refuse: the bot plays safe instead.
+    const toCall = hand.currentBet - playerOf(hand, seat).committed;
+    return act(state, seat, toCall === 0 ? 'check' : 'fold', undefined, now, false);
+  }
+}
+
+/** One seat's action, then whatever follows from it: the next turn, the next street, or the hand's end. */
+export function seatAction(state: CardsState, seat: number, action: ActionKind, amount: number | undefined, now: number): Outcome {
+  return act(state, seat, action, amount, now, false);
+}
+
+function act(state: CardsState, seat: number, action: ActionKind, amount: number | undefined, now: number, timeout: boolean): Outcome {
+  const hand = state.hand!;
+  const stack = state.seats[seat].stack;
+  const move = legalMove(hand, seat, stack, action, amount);
+  const stackAfter = stack - move.chips;
+  const seats = state.seats.map((s) => (s.seat === seat ? { ...s, stack: stackAfter } : s));
+  let next: HandState = applyMove(hand, move, stackAfter);
+  const live = next.players.filter((p) => !p.folded);
+  const roundOver = live.length === 1 || bettingDone(next);
+  const toAct = roundOver ? null : nextToAct(next, seat, seats.length);
+  next = { ...next, toAct: null, actionDeadline: null, botActsAt: null };
+  const base: CardsState = { ...state, seats, hand: next };
+  const turned = toAct === null ? undefined : turn(base, toAct, now);
+  const after = turned?.state ?? base;
+  const applied: RoomEvent = {
+    type: 'action.applied',
+    data: {
+      seat,
+      action: move.action,
+      amount: move.to,
+      stack: stackAfter,
+      pot: potOf(next),
+      currentBet: next.currentBet,
+      toAct,
+      actionDeadline: after.hand?.actionDeadline ?? null,
+      ...(timeout ? { timeout: true } : {}),
+    },
+  };
+  if (turned) return { ...turned, events: [applied, ...turned.events] };
+  const rest = live.length === 1 ? finishUncontested(base, now) : advance(base, now);
+  return { ...rest, events: [applied, ...rest.events] };
+}
+
+/** The turn passes to `seat`, with its clock; a bot's think time is drawn from the seed. */
+function turn(state: CardsState, seat: number, now: number): Outcome {
+  const hand = state.hand!;
+  const clock = clockMs(state.settings);
+  let botActsAt: number | null = null;
+  if (seat !== HUMAN_SEAT) {
+    const [min, max] = state.settings.botThinkMs;
+    const think = min + Math.floor(handRandom(state, hand.number, 2 * hand.actions + 1)() * (max - min + 1));
+    botActsAt = now + Math.min(clock, Math.max(1, think));
+  }
+  const next: CardsState = { ...state, hand: { ...hand, toAct: seat, actionDeadline: now + clock, botActsAt, turnAt: now } };
+  return { state: next, writes: [], events: [{ type: 'time_bank', data: { seat, remainingMs: clock } }], effects: [] };
+}
+
+const NEXT_STREET: Record<Street, Street | null> = { preflop: 'flop', flop: 'turn', turn: 'river', river: null };
+const BOARD_SIZE: Record<Street, number> = { preflop: 0, flop: 3, turn: 4, river: 5 };
+
+/** The hand's five board cards, of which only `board` has been dealt. */
+function boardOf(hand: HandState, seatCount: number): Card[] {
+  return dealHand(hand.deck, dealingOrder(hand.button, seatCount)).board;
+}
+
+/**
+ * The street's betting is over: the next street is dealt, and dealt on while fewer than two seats
+ * can still bet, until the showdown.
+ */
+function advance(state: CardsState, now: number): Outcome {
+  let current = state;
+  const events: RoomEvent[] = [];
+  for (;;) {
+    const hand = current.hand!;
+    const street = NEXT_STREET[hand.street];
+    if (street === null) {
+      const shown = showdown(current, now);
+      return { ...shown, events: [...events, ...shown.events] };
+    }
+    const board = boardOf(hand, current.seats.length).slice(0, BOARD_SIZE[street]);
+    const players = hand.players.map((p) => ({ ...p, committed: 0 }));
+    const active = players.filter(isActive).map((p) => p.seat);
+    const betting = active.length >= 2;
+    const next: HandState = {
+      ...hand,
+      street,
+      board,
+      players,
+      currentBet: 0,
+      lastRaise: current.settings.bigBlind,
+      pending: betting ? active : [],
+      raiseClosed: [],
+      // The showdown order follows the last street on which anyone could bet.
+      lastAggressor: betting ? null : hand.lastAggressor,
+    };
+    current = { ...current, hand: next };
+    events.push({ type: 'street.dealt', data: { street, board, pot: potOf(next) } });
+    if (betting) {
+      const first = nextToAct(next, next.button, current.seats.length)!;
+      const turned = turn(current, first, now);
+      return { ...turned, events: [...events, ...turned.events] };
+    }
+  }
+}
+
+function showdown(state: CardsState, now: number): Outcome {
+  const hand = state.hand!;
+  const seatCount = state.seats.length;
+  const cardsOf = (seat: number) => [...playerOf(hand, seat).cards, ...hand.board];
+  const pots = awardPots(
+    formPots(hand.players),
+    (eligible) => evaluator.best(eligible.map(cardsOf)).map((i) => eligible[i]),
+    hand.button,
+    seatCount,
+  );
+  const live = hand.players.filter((p) => !p.folded).map((p) => p.seat);
+  // Shown in the order of the last aggression, else from the button's left; folded hands never.
+  const first = hand.lastAggressor !== null && live.includes(hand.lastAggressor) ? hand.lastAggressor : (hand.button + 1) % seatCount;
+  const order = Array.from({ length: seatCount }, (_, i) => (first + i) % seatCount).filter((s) => live.includes(s));
+  const shown = order.map((seat) => ({ seat, cards: [...playerOf(hand, seat).cards], rank: evaluator.rank(cardsOf(seat)).description }));
+  return finishHand(state, pots, shown, now);
+}
+
+function finishUncontested(state: CardsState, now: number): Outcome {
+  const hand = state.hand!;
+  const winner = hand.players.find((p) => !p.folded)!.seat;
+  const pot = potOf(hand);
+  return finishHand(state, [{ amount: pot, winners: [{ seat: winner, amount: pot }] }], [], now);
+}
+
+/** The pots are paid, busted bots buy in again, and the table pauses before the next hand (one write). */
+function finishHand(state: CardsState, pots: readonly AwardedPot[], shown: readonly { seat: number; cards: Card[]; rank: string }[], now: number): Outcome {
+  const hand = state.hand!;
+  const won = new Map<number, number>();
+  for (const pot of pots) for (const w of pot.winners) won.set(w.seat, (won.get(w.seat) ?? 0) + w.amount);
+  const paid = state.seats.map((s) => ({ ...s, stack: s.stack + (won.get(s.seat) ?? 0), hands: s.hands + 1 }));
+  const finished = { number: hand.number, pots, shown, stacks: paid.map((s) => ({ seat: s.seat, stack: s.stack })) };
+  const seats = paid.map((s) => (!s.human && s.stack === 0 ? { ...s, stack: state.settings.buyIn, buyInTotal: s.buyInTotal + state.settings.buyIn } : s));
+  const next = afterHand({ ...state, seats, handsPlayed: hand.number, button: hand.button, lastHandAt: now }, now);
+  const checkpoint: HandCheckpoint = {
+    number: hand.number,
+    button: hand.button,
+    at: now,
+    seats: seats.map((s) => ({ seat: s.seat, stack: s.stack, buyInTotal: s.buyInTotal, hands: s.hands })),
+  };
+  return {
+    state: next,
+    writes: [{ kind: 'finishHand', tableId: state.tableId, checkpoint }],
+    events: [
+      { type: 'hand.finished', data: finished },
+      standingsEvent(next),
+    ],
+    effects: [],
+  };
+}
+
+/** Seats from the button's left, once round the table. */
+export function dealingOrder(button: number, seatCount: number): number[] {
+  return Array.from({ length: seatCount }, (_, i) => (button + 1 + i) % seatCount);
+}
+
+/** The next hand: the button moves one seat, the cards are dealt from the hand's own deck, the blinds are posted. */
+export function startHand(state: CardsState, now: number): Outcome {
+  const seatCount = state.seats.length;
+  const number = state.handsPlayed + 1;
+  const button = (state.button + 1) % seatCount;
+  const deck = deckFor(state.settings.seed, number);
+  const order = dealingOrder(button, seatCount);
+  const { hole } = dealHand(deck, order);
+  // Heads-up, the button posts the small blind.
+  const sb = seatCount === 2 ? button : order[0];
+  const bb = seatCount === 2 ? order[0] : order[1];
+  let seats = [...state.seats];
+  const blinds: { seat: number; amount: number }[] = [];
+  const players: SeatInHand[] = seats.map((s) => {
+    const blind = s.seat === sb ? state.settings.smallBlind : s.seat === bb ? state.settings.bigBlind : 0;
+    const amount = Math.min(blind, s.stack);
+    if (blind > 0) blinds.push({ seat: s.seat, amount });
+    return { seat: s.seat, cards: hole.get(s.seat)!, committed: amount, totalIn: amount, folded: false, allIn: amount === s.stack };
+  });
+  const posted = new Map(players.map((p) => [p.seat, p.committed]));
+  seats = seats.map((s) => ({ ...s, stack: s.stack - posted.get(s.seat)! }));
+  blinds.sort((a, b) => (a.seat === sb ? -1 : b.seat === sb ? 1 : 0));
+  const hand: HandState = {
+    number,
+    button,
+    street: 'preflop',
+    deck,
+    board: [],
+    players,
+    currentBet: Math.max(...players.map((p) => p.committed)),
+    lastRaise: state.settings.bigBlind,
+    pending: players.filter(isActive).map((p) => p.seat),
+    raiseClosed: [],
+    lastAggressor: null,
+    toAct: null,
+    actionDeadline: null,
+    botActsAt: null,
+    turnAt: now,
+    actions: 0,
+  };
+  const started: CardsState = { ...state, phase: 'playing', seats, hand, nextHandAt: undefined, expiresAt: undefined };
+  const events: RoomEvent[] = [
+    { type: 'hand.started', data: { number, button, blinds, pot: potOf(hand), currentBet: hand.currentBet, minRaise: minRaiseOf(hand) } },
+    ...order.flatMap((seat) => holeCardEvents(state, seat, hole.get(seat)!)),
+  ];
+  const rest = bettingDone(hand) ? advance(started, now) : turn(started, nextToAct(hand, bb, seatCount)!, now);
+  return { ...rest, events: [...events, ...rest.events] };
+}
+
+/** A seat's cards to its owner; to everyone else only that it has cards. */
+function holeCardEvents(state: CardsState, seat: number, cards: readonly [Card, Card]): RoomEvent[] {
+  if (seat !== HUMAN_SEAT) return [{ type: 'hole_cards.dealt', data: { seat, cards: null } }];
+  return [
+    { type: 'hole_cards.dealt', data: { seat, cards: [...cards] }, audience: { to: 'seats', seats: [state.playerId] } },
+    { type: 'hole_cards.dealt', data: { seat, cards: null }, audience: { to: 'allBut', seats: [state.playerId] } },
+  ];
+}
+
+export function standingsEvent(state: CardsState): RoomEvent {
+  return {
+    type: 'standings',
+    data: {
+      seats: state.seats.map((s) => ({
+        seat: s.seat,
+        name: s.name,
+        human: s.human,
+        buyInTotal: s.buyInTotal,
+        stack: s.stack,
+        net: s.stack - s.buyInTotal,
+        hands: s.hands,
+        connected: s.connected,
+      })),
+    },
+  };
+}
+
+/** The human's sockets came or went: not written (the rules do not depend on it); every viewer sees it in a fresh snapshot. */
+export function setPresence(state: CardsState, seatId: string, connected: boolean): Outcome {
+  if (seatId !== state.playerId || state.seats[HUMAN_SEAT].connected === connected) return unchanged(state);
+  const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, connected } : s));
+  return { state: { ...state, seats }, writes: [], events: [], effects: [], resync: true };
+}
+
+/** A fresh process has the table: nobody is connected until their sockets come back. */
+export function resumed(state: CardsState): CardsState {
+  return { ...state, seats: state.seats.map((s) => ({ ...s, connected: false })) };
+}
+
+/** The table was closed outside the room (HTTP DELETE, an operator): already committed. */
+export function tableClosed(state: CardsState, reason: string): Outcome {
+  if (state.phase === 'closed') return unchanged(state);
+  return {
+    state: { ...state, phase: 'closed', hand: undefined },
+    writes: [],
+    events: [{ type: 'table.closed', data: { reason } }],
+    effects: [{ kind: 'close', reason }],
+  };
+}
+
+/** Every chip at the table: the stacks and the pot. Equal to the buy-ins at every moment. */
+export function chipsAtTable(state: CardsState): number {
+  return state.seats.reduce((sum, s) => sum + s.stack, 0) + (state.hand ? potOf(state.hand) : 0);
+}
+
+export function buyInsOf(state: CardsState): number {
+  return state.seats.reduce((sum, s) => sum + s.buyInTotal, 0);
+}

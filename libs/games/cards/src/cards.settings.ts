@@ -1,0 +1,69 @@
+import { badData, isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
+import { TableSettings } from './cards.types';
+
+export const DEFAULT_SETTINGS: Omit<TableSettings, 'name' | 'seed'> = {
+  bots: 5,
+  smallBlind: 1,
+  bigBlind: 2,
+  buyIn: 200,
+  actionSeconds: 15,
+  botThinkMs: [400, 1500],
+  handPauseMs: 2000,
+  idleCloseMs: 5 * 60_000,
+};
+
+const PRINTABLE = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+$/u;
+const MAX_CHIPS = 1_000_000;
+const MAX_MS = 60_000;
+
+/**
+ * The body of `POST /api/tables` as settings, or a 400 naming the first bad field. `seed` is the
+ * caller's for tests; otherwise the server passes its own (`randomSeed`).
+ */
+export function tableSettings(body: unknown, randomSeed: number): TableSettings {
+  if (!isPlainObject(body)) throw new RoomException(RoomErrorCode.BadData, 'the body must be a JSON object');
+  const name = body.name;
+  if (typeof name !== 'string' || name.trim().length === 0 || [...name].length > 32 || !PRINTABLE.test(name)) {
+    throw badData('name', 'must be 1-32 printable characters');
+  }
+  const bots = whole(body, 'bots', DEFAULT_SETTINGS.bots, 1, 8);
+  const smallBlind = whole(body, 'smallBlind', DEFAULT_SETTINGS.smallBlind, 1, MAX_CHIPS);
+  const bigBlind = whole(body, 'bigBlind', Math.max(DEFAULT_SETTINGS.bigBlind, smallBlind), 1, MAX_CHIPS);
+  if (bigBlind < smallBlind) throw badData('bigBlind', 'must be at least the small blind');
+  const buyIn = whole(body, 'buyIn', Math.max(DEFAULT_SETTINGS.buyIn, bigBlind), 1, MAX_CHIPS);
+  if (buyIn < bigBlind) throw badData('buyIn', 'must be at least the big blind');
+  const actionSeconds = body.actionSeconds ?? DEFAULT_SETTINGS.actionSeconds;
+  if (typeof actionSeconds !== 'number' || !Number.isFinite(actionSeconds) || actionSeconds < 0.2 || actionSeconds > 600) {
+    throw badData('actionSeconds', 'must be a number of seconds from 0.2 to 600');
+  }
+  const think = body.botThinkMs ?? DEFAULT_SETTINGS.botThinkMs;
+  if (
+    !Array.isArray(think) ||
+    think.length !== 2 ||
+    !think.every((t) => Number.isInteger(t) && t >= 0 && t <= MAX_MS) ||
+    think[0] > think[1]
+  ) {
+    throw badData('botThinkMs', `must be [min, max] whole milliseconds, 0 <= min <= max <= ${MAX_MS}`);
+  }
+  const handPauseMs = whole(body, 'handPauseMs', DEFAULT_SETTINGS.handPauseMs, 0, MAX_MS);
+  const seed = body.seed ?? randomSeed;
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) throw badData('seed', 'must be an integer');
+  return {
+    name,
+    bots,
+    smallBlind,
+    bigBlind,
+    buyIn,
+    actionSeconds,
+    botThinkMs: [think[0], think[1]],
+    handPauseMs,
+    seed,
+    idleCloseMs: DEFAULT_SETTINGS.idleCloseMs,
+  };
+}
+
+function whole(body: Record<string, unknown>, field: string, fallback: number, min: number, max: number): number {
+  const v = body[field] ?? fallback;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw badData(field, `must be a whole number from ${min} to ${max}`);
+  return v;
+}

@@ -1,0 +1,146 @@
+import { Outcome as EngineOutcome } from '@app/room-engine';
+
+/** A card as the wire spells it: rank (2-9, T, J, Q, K, A) and suit (s, h, d, c), like "As" or "Td". */
+export type Card = string;
+
+export type Street = 'preflop' | 'flop' | 'turn' | 'river';
+
+export type ActionKind = 'fold' | 'check' | 'call' | 'bet' | 'raise' | 'all_in';
+
+/**
+ * between: the pause after a hand (or before the first); waiting: the human has no chips and
+ * has not bought in again; playing: a hand is on; closed: the table is gone.
+ */
+export type TablePhase = 'between' | 'playing' | 'waiting' | 'closed';
+
+/** A table's settings, fixed when it is opened (PROTOCOL.md section 8, `POST /api/tables`). */
+export interface TableSettings {
+  /** The human's name at the table. */
+  readonly name: string;
+  readonly bots: number;
+  readonly smallBlind: number;
+  readonly bigBlind: number;
+  readonly buyIn: number;
+  readonly actionSeconds: number;
+  readonly botThinkMs: readonly [number, number];
+  readonly handPauseMs: number;
+  /** Deals every hand and drives every bot's choice: the same seed and human actions, the same hands. */
+  readonly seed: number;
+  /** A table whose human has no chips closes as expired after this long without a rebuy. */
+  readonly idleCloseMs: number;
+}
+
+export interface TableSeat {
+  /** From 0, in the direction the button moves. */
+  readonly seat: number;
+  readonly name: string;
+  readonly human: boolean;
+  readonly stack: number;
+  /** Every chip this seat was given: the first buy-in and every rebuy. */
+  readonly buyInTotal: number;
+  /** Hands this seat was dealt into. */
+  readonly hands: number;
+  readonly connected: boolean;
+}
+
+/** One seat's part in the hand being played. */
+export interface SeatInHand {
+  readonly seat: number;
+  readonly cards: readonly [Card, Card];
+  /** Put in on the current street. */
+  readonly committed: number;
+  /** Put in during the whole hand, blinds included. */
+  readonly totalIn: number;
+  readonly folded: boolean;
+  readonly allIn: boolean;
+}
+
+export interface HandState {
+  readonly number: number;
+  readonly button: number;
+  readonly street: Street;
+  /** The hand's whole deck in dealing order; what is not on the board yet is never shown. */
+  readonly deck: readonly Card[];
+  readonly board: readonly Card[];
+  readonly players: readonly SeatInHand[];
+  readonly currentBet: number;
+  /** The size of the last full bet or raise on this street (the big blind at its start). */
+  readonly lastRaise: number;
+  /** Seats that still have to act on this street. */
+  readonly pending: readonly number[];
+  /** Seats that may only call or fold: a short all-in did not reopen the betting for them. */
+  readonly raiseClosed: readonly number[];
+  /** Who bet or raised last on the last street with betting: shows first at the showdown. */
+  readonly lastAggressor: number | null;
+  readonly toAct: number | null;
+  /** The clock of the seat to act, as every viewer is told. */
+  readonly actionDeadline: number | null;
+  /** A bot acts at this moment, after its think time (never later than its clock). */
+  readonly botActsAt: number | null;
+  /** When the current seat's turn began: an action is never taken earlier than that. */
+  readonly turnAt: number;
+  /** Actions taken in this hand (blinds excluded): a recorded action names its place in the hand. */
+  readonly actions: number;
+}
+
+export interface CardsState {
+  readonly tableId: string;
+  readonly code: string;
+  /** The human's seat id as the engine knows it (the token's seat). */
+  readonly playerId: string;
+  readonly settings: TableSettings;
+  readonly phase: TablePhase;
+  readonly seats: readonly TableSeat[];
+  readonly handsPlayed: number;
+  /** The button of the last hand dealt (the next hand's is the seat after it). */
+  readonly button: number;
+  readonly hand?: HandState;
+  /** During `between`: when the next hand is dealt. */
+  readonly nextHandAt?: number;
+  /** During `waiting`: when the table closes if the human has not bought in again. */
+  readonly expiresAt?: number;
+  /** When the last hand finished (or the table opened): the moment of the last checkpoint. */
+  readonly lastHandAt: number;
+}
+
+/** What a table must keep after a hand, so that recovery starts from the hand in play. */
+export interface HandCheckpoint {
+  readonly number: number;
+  readonly button: number;
+  /** When the hand finished: the next one is dealt `handPauseMs` later. */
+  readonly at: number;
+  readonly seats: readonly { seat: number; stack: number; buyInTotal: number; hands: number }[];
+}
+
+/**
+ * What a table makes durable before anyone hears of a change. A bot's action writes nothing:
+ * the seed and the human's actions determine it, and the next write (the human's next action or
+ * the hand's end) stands for everything before it.
+ */
+export type CardsWrite =
+  | {
+      readonly kind: 'act';
+      readonly tableId: string;
+      readonly hand: number;
+      /** The action's place in the hand: a replay checks that it lands where it was taken. */
+      readonly seq: number;
+      readonly action: ActionKind;
+      readonly amount: number | null;
+      readonly at: number;
+      readonly commandId: string;
+      /** The hand this action finished, recorded in the same statement. */
+      readonly finished?: HandCheckpoint;
+    }
+  | { readonly kind: 'finishHand'; readonly tableId: string; readonly checkpoint: HandCheckpoint }
+  | {
+      readonly kind: 'rebuy';
+      readonly tableId: string;
+      /** Hands played when the rebuy was taken: it follows that hand's checkpoint. */
+      readonly afterHand: number;
+      readonly stack: number;
+      readonly at: number;
+      readonly commandId: string;
+    }
+  | { readonly kind: 'closeTable'; readonly tableId: string; readonly reason: string; readonly at: number; readonly commandId: string | null };
+
+export type Outcome = EngineOutcome<CardsState, CardsWrite>;

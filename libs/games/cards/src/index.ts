@@ -1,0 +1,23 @@
+export * from './cards.types';
+export * from './cards.errors';
+export * from './cards.commands';
+export * from './cards.settings';
+export * from './cards.deck';
+export * from './cards.evaluator';
+export * from './cards.pots';
+export * from './cards.betting';
+export * from './cards.bot';
+export type { TableIds } from './cards.rules';
+export {
+  HUMAN_SEAT,
+  openingCheckpoint,
+  openTable,
+  fromCheckpoint,
+  chipsAtTable,
+  buyInsOf,
+  dealingOrder,
+} from './cards.rules';
+export * from './cards.projection';
+export * from './cards.privacy';
+export * from './cards.restore';
+export * from './cards.game';
