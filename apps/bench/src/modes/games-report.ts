@@ -181,7 +181,7 @@ export function standardConfounds(i: StandardConfoundsInput): string[] {
     const logs = run.server.logSummary();
     const env = run.server.env;
     items.push(
-      `One server instance; the bots speak JSON (the compact profiles are measured by `npm run wire -- measure`), DB_POOL_MAX=${env.DB_POOL_MAX ?? '10 (default)'}, MAILBOX_DEPTH=${env.MAILBOX_DEPTH ?? '64 (default)'}, LOG_LEVEL=${env.LOG_LEVEL}. Its log during the run: ${
+      `One server instance; the bots speak JSON (the compact profiles are measured by \`npm run wire -- measure\`), DB_POOL_MAX=${env.DB_POOL_MAX ?? '10 (default)'}, MAILBOX_DEPTH=${env.MAILBOX_DEPTH ?? '64 (default)'}, LOG_LEVEL=${env.LOG_LEVEL}. Its log during the run: ${
         Object.entries(logs.byLevel)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ') || 'no lines'
