@@ -1,6 +1,7 @@
 import { dealHand, dealingOrder, deckFor, HUMAN_SEAT, privacyLeaks, TrueHand } from '@app/games/cards';
 import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
+import { ServerProcess } from '../../../test/support/server-process';
 import { withTestServer } from '../../../test/support/test-server';
 import { queryDb } from './support';
 
@@ -169,4 +170,70 @@ describe('card practice tables', () => {
     human.close();
     spectator.close();
   });
+});
+
+describe('a card table after kill -9 of a real server process', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await ServerProcess.create();
+    await server.start();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('comes back mid-hand: same hand and hole cards, every acknowledged action kept, chips conserved, a resent id gets its original reply', () =>
+    server.explainFailure(async () => {
+      const api = new HttpApi(server.url);
+      // A long clock: the human's turn outlasts the restart.
+      const { code, tableId, playerToken } = (await api.request('POST', '/api/tables', { ...FAST, actionSeconds: 60 })).body;
+      const human = await GameClient.connect(server.url, playerToken);
+      await human.nextEvent('table.snapshot');
+
+      // The human acts once in a hand, then the server dies at its next turn in that same hand.
+      const cursor = { at: 0 };
+      const acknowledged: string[] = [];
+      const actedIn = new Set<number>();
+      let hand = 0;
+      for (;;) {
+        const next = await nextOf(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT));
+        if (next.type === 'hand.started') {
+          hand = next.data.number;
+          continue;
+        }
+        if (actedIn.has(hand)) break;
+        const id = `act-${hand}-${acknowledged.length}`;
+        let reply = await human.send('table.act', { action: 'check' }, id);
+        if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' }, `${id}-call`);
+        expect(reply.status).toBe(200);
+        acknowledged.push(reply.id!);
+        actedIn.add(hand);
+      }
+      const cards = events(human).filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards;
+
+      expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
+      await server.restart();
+
+      const back = await GameClient.connect(server.url, playerToken, { timeoutMs: 10_000 });
+      const snapshot = await back.nextEvent('table.snapshot');
+      expect(snapshot.data.hand.number).toBe(hand);
+      // The bots' actions since the human's last one were never written: they are taken again on
+      // their schedule from the restart, as they were, and the turn comes back to the human.
+      if (snapshot.data.hand.toAct !== HUMAN_SEAT) await back.nextEvent('time_bank', (e) => e.data.seat === HUMAN_SEAT);
+      expect(events(back).some((e) => e.type === 'hand.finished' || e.type === 'hand.started')).toBe(false);
+      expect(snapshot.data.yourCards).toEqual(cards);
+      const stacks = snapshot.data.seats.reduce((sum: number, s: any) => sum + s.stack, 0);
+      const buyIns = snapshot.data.seats.reduce((sum: number, s: any) => sum + s.buyInTotal, 0);
+      expect(stacks + snapshot.data.hand.pot).toBe(buyIns);
+      const recorded = await queryDb(server, 'SELECT command_id FROM table_actions WHERE room_id = $1', [tableId]);
+      expect(recorded.map((r) => r.command_id).sort()).toEqual([...acknowledged].sort());
+
+      // The last acknowledged action, sent again, is answered as before and not taken twice.
+      const again = await back.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1]);
+      expect(again).toMatchObject({ status: 200, data: {} });
+      expect((await new HttpApi(server.url).request('GET', `/api/tables/${code}`)).body.phase).toBe('playing');
+      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM table_actions WHERE room_id = $1', [tableId])).toEqual([{ n: acknowledged.length }]);
+      back.close();
+    }));
 });
