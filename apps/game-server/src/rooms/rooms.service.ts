@@ -199,25 +199,36 @@ export class RoomsService implements RoomDirectory {
     return live;
   }
 
+  // Each game's record goes back through its own restore; the engine and its deps are shared.
   private restore(s: StoredRoom): GameRoom {
     if (s.game === 'cards') {
-      const room: CardsRoom = RoomActor.restore({ code: s.record.code, roomId: s.record.tableId, openedAt: s.createdAt }, cardsRules, restoreCards(s.record), this.deps(s, this.cardsStore));
-      return room;
+      const table: CardsRoom = RoomActor.restore(
+        { code: s.record.code, roomId: s.record.tableId, openedAt: s.createdAt },
+        cardsRules,
+        restoreCards(s.record),
+        this.deps(s, this.cardsStore),
+      );
+      return table;
     }
-    return RoomActor.restore({ code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt }, triviaRules, restoreTrivia(s.record, this.config.roomExpirySeconds), this.deps(s, this.store));
+    return RoomActor.restore(
+      { code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt },
+      triviaRules,
+      restoreTrivia(s.record, this.config.roomExpirySeconds),
+      this.deps(s, this.store),
+    );
   }
 
   private deps<W, R>(s: StoredRoom, store: RoomStore<W, R>): RoomActorDeps<W, R> {
     return {
-        store,
-        clock: this.clock,
-        observer: this.observer,
-        mailboxDepth: this.config.mailboxDepth,
-        passivateAfterMs: this.config.passivateAfterMs,
-        commandBudgetMs: this.config.commandTimeoutMs,
-        seed: s.seed,
-        onDispose: (r) => this.registry.remove(r as GameRoom),
-        log: (level, msg, fields) => this.log[level](msg, fields),
+      store,
+      clock: this.clock,
+      observer: this.observer,
+      mailboxDepth: this.config.mailboxDepth,
+      passivateAfterMs: this.config.passivateAfterMs,
+      commandBudgetMs: this.config.commandTimeoutMs,
+      seed: s.seed,
+      onDispose: (r) => this.registry.remove(r as GameRoom),
+      log: (level, msg, fields) => this.log[level](msg, fields),
     };
   }
 }
