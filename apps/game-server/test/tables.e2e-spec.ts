@@ -2,7 +2,7 @@ import { dealHand, dealingOrder, deckFor, HUMAN_SEAT, privacyLeaks, TrueHand } f
 import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { ServerProcess } from '../../../test/support/server-process';
-import { withTestServer } from '../../../test/support/test-server';
+import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { queryDb } from './support';
 
 // A card practice table over real HTTP, real sockets and real PostgreSQL (PROTOCOL.md section 8).
@@ -165,6 +165,14 @@ describe('card practice tables', () => {
     const summary = (await api.request('GET', `/api/tables/${code}`)).body;
     expect(JSON.stringify(summary)).not.toMatch(/"[2-9TJQKA][shdc]"/);
     expect(summary.seats).toHaveLength(BOTS + 1);
+    // Operators see the live table beside trivia's rooms, without a card.
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    const listed = (await api.request('GET', '/admin/api/rooms', undefined, admin)).body.rooms.find((r: any) => r.code === code);
+    expect(listed).toMatchObject({ code, players: 1, playersConnected: 1 });
+    const detail = await api.request('GET', `/admin/api/rooms/${code}`, undefined, admin);
+    expect(detail.status).toBe(200);
+    expect(detail.body.table.seats).toHaveLength(BOTS + 1);
+    expect(JSON.stringify(detail.body.table)).not.toMatch(/"[2-9TJQKA][shdc]"/);
     const rows = await queryDb(server, 'SELECT count(*)::int AS n FROM table_actions WHERE room_id = $1', [tableId]);
     expect(rows[0].n).toBe(acted);
     human.close();
