@@ -15,6 +15,8 @@ import {
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
 import {
   AnswerRepository,
+  CardsStore,
+  CardTableRepository,
   Database,
   DeckRepository,
   GameRepository,
@@ -35,10 +37,12 @@ import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
 import { RoomsController } from './api/rooms.controller';
+import { TablesController } from './api/tables.controller';
 import { BuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { RoomsService } from './rooms/rooms.service';
+import { TablesService } from './rooms/tables.service';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
 /** What the server is built from; opened before Nest starts so migrations have run. */
@@ -60,6 +64,7 @@ const REPOSITORIES = [
   DeckRepository,
   LeaderboardRepository,
   HealthRepository,
+  CardTableRepository,
 ];
 
 @Module({})
@@ -75,7 +80,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, DecksController, LeaderboardController, HealthController, AdminController],
+      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, HealthController, AdminController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },
@@ -94,8 +99,14 @@ export class AppModule {
             new TriviaStore({ rooms, players, games, answers, rematches }),
           inject: [RoomRepository, PlayerRepository, GameRepository, AnswerRepository, RematchRepository],
         },
+        {
+          provide: CardsStore,
+          useFactory: (tables: CardTableRepository, rooms: RoomRepository) => new CardsStore({ tables, rooms }),
+          inject: [CardTableRepository, RoomRepository],
+        },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
         RoomsService,
+        TablesService,
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
         { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
         GameGateway,

@@ -10,4 +10,6 @@ export * from './repositories/rematch.repository';
 export * from './repositories/deck.repository';
 export * from './repositories/leaderboard.repository';
 export * from './repositories/health.repository';
+export * from './repositories/card-table.repository';
 export * from './trivia.store';
+export * from './cards.store';

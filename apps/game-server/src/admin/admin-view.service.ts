@@ -3,7 +3,8 @@ import { GameMetrics } from '@app/observability';
 import { Database } from '@app/persistence';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
-import { RoomsService, TriviaRoom } from '../rooms/rooms.service';
+import { cardsRules, publicTableSummary } from '@app/games/cards';
+import { CardsRoom, GameRoom, isCards, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
 export interface RoomRow {
@@ -50,6 +51,7 @@ export class AdminViewService {
   roomDetail(code: string) {
     const room = this.rooms.registry.peek(code.toUpperCase());
     if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no live room has code ${code}`);
+    if (isCards(room)) return { ...this.row(room), table: publicTableSummary(room.snapshot), lastCommands: room.stats.lastCommands() };
     const s = room.snapshot;
     const q = s.game && s.phase === 'question' ? s.game.questions[s.game.index] : undefined;
     return {
@@ -61,7 +63,8 @@ export class AdminViewService {
     };
   }
 
-  private row(room: TriviaRoom): RoomRow {
+  private row(room: GameRoom): RoomRow {
+    if (isCards(room)) return this.tableRow(room);
     const s = room.snapshot;
     return {
       code: s.code,
@@ -69,6 +72,23 @@ export class AdminViewService {
       playersConnected: s.players.filter((p) => p.connected).length,
       players: s.players.length,
       question: s.game && (s.phase === 'question' || s.phase === 'reveal') ? s.game.index : null,
+      mailboxDepth: room.mailboxDepth,
+      mailboxDepthMax: room.mailboxDepthMax,
+      commands: room.stats.commands,
+      lastCommandMs: room.stats.lastCommandMs,
+      ageSeconds: Math.round((Date.now() - room.openedAt) / 1000),
+    };
+  }
+
+  // A card table: its one human is its player; the hand number stands where a question would.
+  private tableRow(room: CardsRoom): RoomRow {
+    const summary = cardsRules.summarize(room.snapshot);
+    return {
+      code: summary.code,
+      phase: summary.phase,
+      playersConnected: summary.seatsConnected,
+      players: 1,
+      question: summary.round,
       mailboxDepth: room.mailboxDepth,
       mailboxDepthMax: room.mailboxDepthMax,
       commands: room.stats.commands,

@@ -230,3 +230,100 @@ export const DescribeAdmin = (summary: string, extra: { status: number; descript
     ...extra.map((r) => ApiResponse(r)),
   );
 
+
+// Card practice tables (PROTOCOL.md section 8).
+
+const TABLE_CODE = ApiParam({ name: 'code', description: 'the table code, 6 characters; case is ignored', example: 'K7QMPD' });
+const TABLE_NOT_FOUND = { status: 404, description: '`room_not_found`: no table has this code', schema: error('room_not_found') };
+
+export const DescribeOpenTable = () =>
+  applyDecorators(
+    ApiTags('tables'),
+    ApiOperation({ summary: 'Open a card practice table: one human against bots; the answer carries the player token' }),
+    ApiBody({
+      schema: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 32 },
+          bots: { type: 'integer', minimum: 1, maximum: 8, default: 5 },
+          smallBlind: { type: 'integer', minimum: 1, default: 1 },
+          bigBlind: { type: 'integer', minimum: 1, default: 2, description: 'at least the small blind' },
+          buyIn: { type: 'integer', minimum: 1, default: 200, description: 'at least the big blind' },
+          actionSeconds: { type: 'number', minimum: 0.2, maximum: 600, default: 15, description: 'fractions are for tests' },
+          botThinkMs: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 60000 }, minItems: 2, maxItems: 2, default: [400, 1500] },
+          handPauseMs: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
+          seed: { type: 'integer', description: 'for tests: the same seed and human actions deal and play the same hands' },
+        },
+      },
+    }),
+    ApiResponse({
+      status: 201,
+      description: 'the table is open',
+      schema: { type: 'object', properties: { tableId: { type: 'string', format: 'uuid' }, code: { type: 'string' }, playerToken: { type: 'string' } } },
+    }),
+    ApiResponse(BAD_DATA),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeSpectateTable = () =>
+  applyDecorators(
+    ApiTags('tables'),
+    ApiOperation({ summary: 'A token to watch a table: never a hole card before the showdown' }),
+    TABLE_CODE,
+    ApiBody({ required: false, schema: { type: 'object' } }),
+    ApiResponse({ status: 201, description: 'a spectator token', schema: { type: 'object', properties: { spectatorToken: { type: 'string' } } } }),
+    ApiResponse(TABLE_NOT_FOUND),
+    ApiResponse({ status: 409, description: '`room_closed`', schema: error('room_closed') }),
+  );
+
+export const DescribeTableSummary = () =>
+  applyDecorators(
+    ApiTags('tables'),
+    ApiOperation({ summary: 'The public summary of a table: seats, stacks, hands played; never a card' }),
+    TABLE_CODE,
+    ApiResponse({
+      status: 200,
+      description: 'the table; a closed table still answers, with phase "closed"',
+      schema: {
+        type: 'object',
+        properties: {
+          code: { type: 'string' },
+          phase: { type: 'string', enum: ['between', 'playing', 'waiting', 'closed'] },
+          rules: {
+            type: 'object',
+            properties: { smallBlind: { type: 'integer' }, bigBlind: { type: 'integer' }, buyIn: { type: 'integer' }, actionSeconds: { type: 'number' } },
+          },
+          handsPlayed: { type: 'integer' },
+          seats: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                seat: { type: 'integer' },
+                name: { type: 'string' },
+                human: { type: 'boolean' },
+                stack: { type: 'integer' },
+                buyInTotal: { type: 'integer' },
+                hands: { type: 'integer' },
+                connected: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+    }),
+    ApiResponse(TABLE_NOT_FOUND),
+  );
+
+export const DescribeCloseTable = () =>
+  applyDecorators(
+    ApiTags('tables'),
+    ApiOperation({ summary: 'Close a table: every socket closes with 4004. Closing a closed table again is 204' }),
+    ApiBearerAuth(),
+    TABLE_CODE,
+    ApiResponse({ status: 204, description: 'closed' }),
+    ApiResponse({ status: 401, description: '`unauthorized`: no valid token', schema: error('unauthorized') }),
+    ApiResponse({ status: 403, description: '`forbidden`: the token is not this table’s player’s', schema: error('forbidden') }),
+    ApiResponse({ ...TABLE_NOT_FOUND, description: '`room_not_found`, also for a token of another table' }),
+  );

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
-import { RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
+import { CardsEntry, CardsResult, cardsRules, CardsState, CardsWrite, restoreCards, TableCommand } from '@app/games/cards';
+import { CardsStore, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
 import { CloseCode, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, RoomActor, RoomRegistry, Viewer } from '@app/room-engine';
+import { Clock, CommandObserver, RoomActor, RoomActorDeps, RoomRegistry, RoomStore, Viewer } from '@app/room-engine';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
@@ -22,6 +23,12 @@ export interface RoomSettingsInput {
 }
 
 export type TriviaRoom = RoomActor<TriviaState, RoomCommand, Write, TriviaResult, TriviaEntry>;
+export type CardsRoom = RoomActor<CardsState, TableCommand, CardsWrite, CardsResult, CardsEntry>;
+/** A live room of either game; `kind` says which. */
+export type GameRoom = TriviaRoom | CardsRoom;
+
+export const isTrivia = (room: GameRoom): room is TriviaRoom => room.kind === triviaRules.kind;
+export const isCards = (room: GameRoom): room is CardsRoom => room.kind === cardsRules.kind;
 
 /**
  * The rooms of this process: opening them, seating players, and handing sockets to the live
@@ -30,12 +37,13 @@ export type TriviaRoom = RoomActor<TriviaState, RoomCommand, Write, TriviaResult
  */
 @Injectable()
 export class RoomsService implements RoomDirectory {
-  readonly registry: RoomRegistry<TriviaRoom>;
+  readonly registry: RoomRegistry<GameRoom>;
   accepting = true;
 
   constructor(
     private readonly rooms: RoomRepository,
     private readonly store: TriviaStore,
+    private readonly cardsStore: CardsStore,
     @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -75,6 +83,11 @@ export class RoomsService implements RoomDirectory {
 
   async addSpectator(rawCode: string): Promise<{ spectatorToken: string }> {
     const room = await this.require(rawCode);
+    return this.spectatorOf(room);
+  }
+
+  /** A spectator's token for a live room of either game that is not closed. */
+  spectatorOf(room: GameRoom): { spectatorToken: string } {
     if (room.snapshot.phase === 'closed') throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
     const seat = `s-${randomUUID()}`;
     return { spectatorToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'spectator', seat }) };
@@ -153,19 +166,30 @@ export class RoomsService implements RoomDirectory {
   }
 
   private async require(rawCode: string): Promise<TriviaRoom> {
-    const code = normalizeRoomCode(rawCode);
-    const room = code ? await this.registry.get(code) : undefined;
-    if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no room has code ${rawCode}`);
+    const room = await this.find(rawCode);
+    if (!room || !isTrivia(room)) throw new RoomException(RoomErrorCode.RoomNotFound, `no room has code ${rawCode}`);
     return room;
+  }
+
+  /** The card table with this code, activated if it is not live here; 404 for a trivia room's code. */
+  async requireTable(rawCode: string): Promise<CardsRoom> {
+    const room = await this.find(rawCode);
+    if (!room || !isCards(room)) throw new RoomException(RoomErrorCode.RoomNotFound, `no table has code ${rawCode}`);
+    return room;
+  }
+
+  private async find(rawCode: string): Promise<GameRoom | undefined> {
+    const code = normalizeRoomCode(rawCode);
+    return code ? await this.registry.get(code) : undefined;
   }
 
   /**
    * Rooms asked for together are loaded in one statement and rebuilt as they were; deadlines
    * that passed while no process had them take effect before anyone sees them.
    */
-  private async activate(codes: string[]): Promise<Map<string, TriviaRoom>> {
+  private async activate(codes: string[]): Promise<Map<string, GameRoom>> {
     const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs);
-    const live = new Map<string, TriviaRoom>();
+    const live = new Map<string, GameRoom>();
     for (const s of stored) {
       const room = this.restore(s);
       live.set(s.record.code, room);
@@ -175,22 +199,36 @@ export class RoomsService implements RoomDirectory {
     return live;
   }
 
-  private restore(s: StoredRoom): TriviaRoom {
+  // Each game's record goes back through its own restore; the engine and its deps are shared.
+  private restore(s: StoredRoom): GameRoom {
+    if (s.game === 'cards') {
+      const table: CardsRoom = RoomActor.restore(
+        { code: s.record.code, roomId: s.record.tableId, openedAt: s.createdAt },
+        cardsRules,
+        restoreCards(s.record),
+        this.deps(s, this.cardsStore),
+      );
+      return table;
+    }
     return RoomActor.restore(
       { code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt },
       triviaRules,
       restoreTrivia(s.record, this.config.roomExpirySeconds),
-      {
-        store: this.store,
-        clock: this.clock,
-        observer: this.observer,
-        mailboxDepth: this.config.mailboxDepth,
-        passivateAfterMs: this.config.passivateAfterMs,
-        commandBudgetMs: this.config.commandTimeoutMs,
-        seed: s.seed,
-        onDispose: (r) => this.registry.remove(r as TriviaRoom),
-        log: (level, msg, fields) => this.log[level](msg, fields),
-      },
+      this.deps(s, this.store),
     );
+  }
+
+  private deps<W, R>(s: StoredRoom, store: RoomStore<W, R>): RoomActorDeps<W, R> {
+    return {
+      store,
+      clock: this.clock,
+      observer: this.observer,
+      mailboxDepth: this.config.mailboxDepth,
+      passivateAfterMs: this.config.passivateAfterMs,
+      commandBudgetMs: this.config.commandTimeoutMs,
+      seed: s.seed,
+      onDispose: (r) => this.registry.remove(r as GameRoom),
+      log: (level, msg, fields) => this.log[level](msg, fields),
+    };
   }
 }

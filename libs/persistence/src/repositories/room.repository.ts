@@ -1,3 +1,4 @@
+import { CardsRecord } from '@app/games/cards';
 import { TriviaRecord } from '@app/games/trivia';
 import { Database } from '../database';
 
@@ -16,16 +17,45 @@ export interface NewRoom {
 export type CreateRoomResult = 'created' | 'code_taken' | { deckNotFound: true } | { deckTooSmall: number };
 
 /** A room as its actor needs it on activation: which game, its seed, and the game's own record. */
-export interface StoredRoom {
-  readonly game: string;
-  readonly seed: number;
-  readonly createdAt: number;
-  readonly record: TriviaRecord;
-}
+export type StoredRoom = { readonly seed: number; readonly createdAt: number } & (
+  | { readonly game: 'trivia'; readonly record: TriviaRecord }
+  | { readonly game: 'cards'; readonly record: CardsRecord }
+);
 
 export interface ClosedRoom {
   readonly roomId: string;
   readonly code: string;
+}
+
+/**
+ * A card table's record (libs/games/cards' CardsRecord), built in the statement that loads rooms:
+ * the human's actions and rebuys since the checkpoint, and every acknowledged command's reply.
+ */
+const CARDS_RECORD = `json_build_object(
+  'tableId', r.id, 'code', trim(r.code), 'playerId', r.player_id, 'settings', r.table_settings,
+  'closed', r.closed_at IS NOT NULL, 'checkpoint', r.checkpoint,
+  'actions', coalesce((SELECT json_agg(json_build_object('hand', a.hand, 'seq', a.seq, 'action', a.action, 'amount', a.amount,
+                                                         'at', a.at_ms, 'commandId', a.command_id) ORDER BY a.hand, a.seq)
+                       FROM table_actions a WHERE a.room_id = r.id AND a.hand > (r.checkpoint->>'number')::int), '[]'),
+  'rebuys', coalesce((SELECT json_agg(json_build_object('afterHand', b.after_hand, 'stack', b.stack, 'at', b.at_ms, 'commandId', b.command_id) ORDER BY b.at_ms)
+                      FROM table_rebuys b WHERE b.room_id = r.id AND b.after_hand = (r.checkpoint->>'number')::int), '[]'),
+  'acknowledged', (SELECT coalesce(json_agg(k.ack), '[]') FROM (
+                     SELECT json_build_object('commandId', a.command_id, 'reply', '{}'::json) AS ack FROM table_actions a WHERE a.room_id = r.id
+                     UNION ALL
+                     SELECT json_build_object('commandId', b.command_id, 'reply', json_build_object('stack', b.stack)) FROM table_rebuys b WHERE b.room_id = r.id
+                     UNION ALL
+                     SELECT json_build_object('commandId', r.closed_command_id, 'reply', '{}'::json) WHERE r.closed_command_id IS NOT NULL) AS k),
+  'lateDeadlines', coalesce((SELECT json_agg(json_build_object('due', l.due_ms, 'at', l.taken_at_ms) ORDER BY l.taken_at_ms)
+                             FROM late_deadlines l WHERE l.room_id = r.id), '[]'))`;
+
+// PostgreSQL's bigint question ids arrive as strings.
+function triviaRecord(record: TriviaRecord): TriviaRecord {
+  const raw = record as TriviaRecord & { playedQuestionIds: unknown[] };
+  return {
+    ...record,
+    playedQuestionIds: raw.playedQuestionIds.map(Number),
+    lastGame: record.lastGame && { ...record.lastGame, questions: record.lastGame.questions.map((q) => ({ ...q, id: Number(q.id) })) },
+  };
 }
 
 /** The channel on which a change made outside a room's actor reaches it. */
@@ -61,10 +91,10 @@ export class RoomRepository {
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number): Promise<StoredRoom[]> {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
-    const rows = await this.db.run<Omit<StoredRoom, 'record'> & { record: TriviaRecord & { playedQuestionIds: string[] } }>(
+    const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
       `SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
-              json_build_object(
+              CASE r.game WHEN 'cards' THEN ${CARDS_RECORD} ELSE json_build_object(
                 'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
                 'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
                                               'secondsPerQuestion', r.seconds_per_question, 'revealSeconds', r.reveal_seconds,
@@ -94,21 +124,14 @@ export class RoomRepository {
                                      FROM rematch_votes v WHERE v.game_id = lg.id), '[]')) END,
                 'lateDeadlines', coalesce((SELECT json_agg(json_build_object('due', l.due_ms, 'at', l.taken_at_ms) ORDER BY l.taken_at_ms)
                                            FROM late_deadlines l WHERE l.room_id = r.id), '[]')
-              ) AS record
+              ) END AS record
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
        LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true`,
       [codes],
       timeoutMs,
     );
-    return rows.map((r) => ({
-      ...r,
-      record: {
-        ...r.record,
-        playedQuestionIds: r.record.playedQuestionIds.map(Number),
-        lastGame: r.record.lastGame && { ...r.record.lastGame, questions: r.record.lastGame.questions.map((q) => ({ ...q, id: Number(q.id) })) },
-      },
-    }));
+    return rows.map((r) => (r.game === 'cards' ? r : { ...r, record: triviaRecord(r.record) }));
   }
 
   /** A deadline the room took late, after a restart; taken again later, the later moment counts. */

@@ -1,0 +1,63 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
+import { openingCheckpoint, publicTableSummary, tableSettings } from '@app/games/cards';
+import { CardTableRepository } from '@app/persistence';
+import { RoomErrorCode, RoomException } from '@app/protocol';
+import { Clock } from '@app/room-engine';
+import { ServerConfig } from '../config/server-config';
+import { JsonLog } from '../config/json-log';
+import { CLOCK, JSON_LOG, SERVER_CONFIG } from '../tokens';
+import { newRoomCode, normalizeRoomCode } from './room-code';
+import { RoomsService } from './rooms.service';
+
+/**
+ * Card practice tables over HTTP (PROTOCOL.md section 8): opening one, spectating, its public
+ * summary, and closing it with the player's token. The live tables are RoomsService's rooms.
+ */
+@Injectable()
+export class TablesService {
+  constructor(
+    private readonly rooms: RoomsService,
+    private readonly tables: CardTableRepository,
+    @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(JSON_LOG) private readonly log: JsonLog,
+  ) {}
+
+  async openTable(body: unknown): Promise<{ tableId: string; code: string; playerToken: string }> {
+    const settings = tableSettings(body, randomInt(2 ** 31 - 1));
+    const playerId = randomUUID();
+    // Codes are shared with trivia's rooms; a clash with an open room is rare and simply retried.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const tableId = randomUUID();
+      const code = newRoomCode();
+      const checkpoint = openingCheckpoint(settings, this.clock.now());
+      if ((await this.tables.openTable({ id: tableId, code, playerId, settings, checkpoint }, this.config.commandTimeoutMs)) === 'created') {
+        this.log.info('table opened', { room: code });
+        return { tableId, code, playerToken: this.tokens.issue({ roomId: tableId, code, role: 'player', seat: playerId }) };
+      }
+    }
+    throw new RoomException(RoomErrorCode.DatabaseUnavailable, 'could not find a free table code; retry');
+  }
+
+  async addSpectator(rawCode: string): Promise<{ spectatorToken: string }> {
+    return this.rooms.spectatorOf(await this.rooms.requireTable(rawCode));
+  }
+
+  async summary(rawCode: string): Promise<Record<string, unknown>> {
+    return publicTableSummary((await this.rooms.requireTable(rawCode)).snapshot);
+  }
+
+  /** The human closes its table: one statement that also NOTIFYs, as for a host closing a room. */
+  async closeByPlayer(rawCode: string, claims: SeatClaims): Promise<void> {
+    const code = normalizeRoomCode(rawCode);
+    if (!code || code !== claims.code) throw new RoomException(RoomErrorCode.RoomNotFound, 'this token is not for that table');
+    const table = await this.rooms.requireTable(code);
+    if (claims.role !== 'player' || table.roomId !== claims.roomId || claims.seat !== table.snapshot.playerId) {
+      throw new RoomException(RoomErrorCode.Forbidden, 'only the table’s player may close it');
+    }
+    await this.rooms.closeRoom({ roomId: claims.roomId }, 'player_closed');
+  }
+}

@@ -1,0 +1,247 @@
+import { dealHand, dealingOrder, deckFor, HUMAN_SEAT, privacyLeaks, TrueHand } from '@app/games/cards';
+import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { ServerProcess } from '../../../test/support/server-process';
+import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
+import { queryDb } from './support';
+
+// A card practice table over real HTTP, real sockets and real PostgreSQL (PROTOCOL.md section 8).
+
+const SEED = 4242;
+const BOTS = 3;
+const FAST = { name: 'Ann', bots: BOTS, seed: SEED, actionSeconds: 0.5, botThinkMs: [5, 20], handPauseMs: 50 };
+
+const events = (c: GameClient) => c.decoded.filter((f): f is GameEvent => f.type !== 'reply');
+
+/** What was really dealt in a hand, from the seed, with the folds every viewer saw. */
+function truthOf(frames: readonly GameEvent[]): Map<number, TrueHand> {
+  const deal = new Map<number, TrueHand>();
+  let current: { number: number; button: number; folded: number[] } | undefined;
+  for (const f of frames) {
+    if (f.type === 'hand.started') current = { number: f.data.number, button: f.data.button, folded: [] };
+    // A viewer that connected mid-hand learns of it from its first snapshot (folds before it as well).
+    if (f.type === 'table.snapshot' && f.data.hand && current?.number !== f.data.hand.number) {
+      current = { number: f.data.hand.number, button: f.data.hand.button, folded: f.data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
+    }
+    if (f.type === 'action.applied' && f.data.action === 'fold') current?.folded.push(f.data.seat);
+    if (f.type === 'hand.finished' && current) {
+      const { hole, board } = dealHand(deckFor(SEED, current.number), dealingOrder(current.button, BOTS + 1));
+      deal.set(current.number, {
+        number: current.number,
+        hole: Object.fromEntries([...hole].map(([seat, cards]) => [seat, cards])),
+        board,
+        folded: current.folded,
+        showdown: BOTS + 1 - current.folded.length >= 2,
+      });
+    }
+  }
+  return deal;
+}
+
+const ACTION_STATEMENTS = ['CardTableRepository.recordAction', 'CardTableRepository.recordFinishingAction'];
+
+/** The next event from `cursor.at` on that `match` accepts, waiting for frames as they arrive. */
+function nextOf(c: GameClient, cursor: { at: number }, match: (e: GameEvent) => boolean): Promise<GameEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (c.ws.off('message', look), reject(new Error('no such event within 10 s'))), 10_000);
+    const look = () => {
+      while (cursor.at < c.decoded.length) {
+        const f = c.decoded[cursor.at++];
+        if (f.type !== 'reply' && match(f as GameEvent)) {
+          clearTimeout(timer);
+          c.ws.off('message', look);
+          return resolve(f as GameEvent);
+        }
+      }
+    };
+    c.ws.on('message', look);
+    look();
+  });
+}
+
+describe('card practice tables', () => {
+  let server: RunningServer;
+  let api: HttpApi;
+
+  withTestServer((s) => {
+    server = s;
+    api = new HttpApi(s.url);
+  });
+
+  it('refuses a bad body with a 400 naming the field, and opens nothing', async () => {
+    for (const [body, field] of [
+      [{}, 'name'],
+      [{ name: 'Ann', bots: 9 }, 'bots'],
+      [{ name: 'Ann', bigBlind: 1, smallBlind: 2 }, 'bigBlind'],
+      [{ name: 'Ann', actionSeconds: 0.1 }, 'actionSeconds'],
+      [{ name: 'Ann', botThinkMs: [20, 5] }, 'botThinkMs'],
+      [{ name: 'Ann', seed: 1.5 }, 'seed'],
+    ] as const) {
+      const res = await api.request('POST', '/api/tables', body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('bad_data');
+      expect(res.body.message).toContain(field);
+    }
+    expect(await queryDb(server, `SELECT count(*)::int AS n FROM rooms WHERE game = 'cards'`)).toEqual([{ n: 0 }]);
+  });
+
+  it('answers 404 for an unknown table and for a trivia room’s code, and closes a table only with its player’s token', async () => {
+    expect((await api.request('GET', '/api/tables/ZZZZZZ')).status).toBe(404);
+    const room = await api.createRoom({ hostName: 'Host' });
+    expect((await api.request('GET', `/api/tables/${room.code}`)).status).toBe(404);
+    expect((await api.request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
+
+    const table = (await api.request('POST', '/api/tables', { ...FAST, handPauseMs: 60_000 })).body;
+    expect((await api.request('GET', `/api/rooms/${table.code}`)).status).toBe(404);
+    expect((await api.request('DELETE', `/api/tables/${table.code}`)).status).toBe(401);
+    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(404);
+    const spectator = (await api.request('POST', `/api/tables/${table.code}/spectators`, {})).body;
+    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${spectator.spectatorToken}` })).status).toBe(403);
+    const human = await GameClient.connect(server.url, table.playerToken);
+    await human.nextEvent('table.snapshot');
+    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
+    expect((await human.nextEvent('table.closed')).data).toEqual({ reason: 'player_closed' });
+    expect((await human.waitClosed()).code).toBe(4004);
+    expect((await api.request('GET', `/api/tables/${table.code}`)).body.phase).toBe('closed');
+    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
+  });
+
+  it('plays hands with a human and a spectator: own cards only, one statement per human action, none per bot action, at most one per hand’s end', async () => {
+    const opened = await api.request('POST', '/api/tables', FAST);
+    expect(opened.status).toBe(201);
+    const { code, tableId, playerToken } = opened.body;
+    const { spectatorToken } = (await api.request('POST', `/api/tables/${code}/spectators`, {})).body;
+    const log = server.runtime.meter.capture();
+    const human = await GameClient.connect(server.url, playerToken);
+    const spectator = await GameClient.connect(server.url, spectatorToken);
+    await human.nextEvent('table.snapshot');
+    await spectator.nextEvent('table.snapshot');
+
+    // The human checks when it can, else calls, until it has acted in a finished hand and two were played.
+    const cursor = { at: 0 };
+    let acted = 0;
+    let actedInFinished = 0;
+    let hands = 0;
+    while (actedInFinished === 0 || hands < 2) {
+      const next = await nextOf(human, cursor, (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT));
+      if (next.type === 'hand.finished') {
+        hands++;
+        actedInFinished = acted;
+        continue;
+      }
+      const one = server.runtime.meter.capture();
+      let reply = await human.send('table.act', { action: 'check' });
+      if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' });
+      const statements = one.stop();
+      if (reply.status === 200) {
+        acted++;
+        expect(statements).toHaveLength(1);
+        expect(ACTION_STATEMENTS).toContain(statements[0]);
+      } else {
+        // Half a second's clock may run out on a noisy machine: the refusal then costs nothing.
+        expect(reply.error?.code).toBe('not_your_turn');
+        expect(statements).toEqual([]);
+      }
+    }
+    const trips = log.stop();
+
+    // Bots' actions cost nothing; each hand's end at most one statement; each human action one.
+    expect(trips.filter((t) => ACTION_STATEMENTS.includes(t))).toHaveLength(acted);
+    const others = trips.filter((t) => !ACTION_STATEMENTS.includes(t));
+    expect(others.every((t) => t === 'CardTableRepository.finishHand')).toBe(true);
+    const finishedHands = events(human).filter((e) => e.type === 'hand.finished').length;
+    expect(others.length).toBeLessThanOrEqual(finishedHands);
+
+    // The human saw its own cards; the spectator never a hole card before the showdown.
+    const dealt = events(human).filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT);
+    expect(dealt.length).toBeGreaterThan(0);
+    expect(dealt[0].data.cards).toHaveLength(2);
+    const truth = truthOf(events(human));
+    expect(privacyLeaks(events(human), truth, HUMAN_SEAT)).toEqual([]);
+    expect(privacyLeaks(events(spectator), new Map([...truthOf(events(spectator)), ...truth]), undefined)).toEqual([]);
+    expect(events(spectator).some((e) => e.type === 'hole_cards.dealt' && e.data.cards !== null)).toBe(false);
+
+    // The summary shows stacks and hands, never a card; chips are conserved between hands.
+    const summary = (await api.request('GET', `/api/tables/${code}`)).body;
+    expect(JSON.stringify(summary)).not.toMatch(/"[2-9TJQKA][shdc]"/);
+    expect(summary.seats).toHaveLength(BOTS + 1);
+    // Operators see the live table beside trivia's rooms, without a card.
+    const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    const listed = (await api.request('GET', '/admin/api/rooms', undefined, admin)).body.rooms.find((r: any) => r.code === code);
+    expect(listed).toMatchObject({ code, players: 1, playersConnected: 1 });
+    const detail = await api.request('GET', `/admin/api/rooms/${code}`, undefined, admin);
+    expect(detail.status).toBe(200);
+    expect(detail.body.table.seats).toHaveLength(BOTS + 1);
+    expect(JSON.stringify(detail.body.table)).not.toMatch(/"[2-9TJQKA][shdc]"/);
+    const rows = await queryDb(server, 'SELECT count(*)::int AS n FROM table_actions WHERE room_id = $1', [tableId]);
+    expect(rows[0].n).toBe(acted);
+    human.close();
+    spectator.close();
+  });
+});
+
+describe('a card table after kill -9 of a real server process', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await ServerProcess.create();
+    await server.start();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('comes back mid-hand: same hand and hole cards, every acknowledged action kept, chips conserved, a resent id gets its original reply', () =>
+    server.explainFailure(async () => {
+      const api = new HttpApi(server.url);
+      // A long clock: the human's turn outlasts the restart.
+      const { code, tableId, playerToken } = (await api.request('POST', '/api/tables', { ...FAST, actionSeconds: 60 })).body;
+      const human = await GameClient.connect(server.url, playerToken);
+      await human.nextEvent('table.snapshot');
+
+      // The human acts once in a hand, then the server dies at its next turn in that same hand.
+      const cursor = { at: 0 };
+      const acknowledged: string[] = [];
+      const actedIn = new Set<number>();
+      let hand = 0;
+      for (;;) {
+        const next = await nextOf(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT));
+        if (next.type === 'hand.started') {
+          hand = next.data.number;
+          continue;
+        }
+        if (actedIn.has(hand)) break;
+        const id = `act-${hand}-${acknowledged.length}`;
+        let reply = await human.send('table.act', { action: 'check' }, id);
+        if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' }, `${id}-call`);
+        expect(reply.status).toBe(200);
+        acknowledged.push(reply.id!);
+        actedIn.add(hand);
+      }
+      const cards = events(human).filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards;
+
+      expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
+      await server.restart();
+
+      const back = await GameClient.connect(server.url, playerToken, { timeoutMs: 10_000 });
+      const snapshot = await back.nextEvent('table.snapshot');
+      expect(snapshot.data.hand.number).toBe(hand);
+      // The bots' actions since the human's last one were never written: they are taken again on
+      // their schedule from the restart, as they were, and the turn comes back to the human.
+      if (snapshot.data.hand.toAct !== HUMAN_SEAT) await back.nextEvent('time_bank', (e) => e.data.seat === HUMAN_SEAT);
+      expect(events(back).some((e) => e.type === 'hand.finished' || e.type === 'hand.started')).toBe(false);
+      expect(snapshot.data.yourCards).toEqual(cards);
+      const stacks = snapshot.data.seats.reduce((sum: number, s: any) => sum + s.stack, 0);
+      const buyIns = snapshot.data.seats.reduce((sum: number, s: any) => sum + s.buyInTotal, 0);
+      expect(stacks + snapshot.data.hand.pot).toBe(buyIns);
+      const recorded = await queryDb(server, 'SELECT command_id FROM table_actions WHERE room_id = $1', [tableId]);
+      expect(recorded.map((r) => r.command_id).sort()).toEqual([...acknowledged].sort());
+
+      // The last acknowledged action, sent again, is answered as before and not taken twice.
+      const again = await back.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1]);
+      expect(again).toMatchObject({ status: 200, data: {} });
+      expect((await new HttpApi(server.url).request('GET', `/api/tables/${code}`)).body.phase).toBe('playing');
+      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM table_actions WHERE room_id = $1', [tableId])).toEqual([{ n: acknowledged.length }]);
+      back.close();
+    }));
+});
