@@ -82,6 +82,23 @@ describe('the card table page', () => {
     await page.getByRole('heading', { name: 'No seat at this table' }).waitFor();
   });
 
+  it('opens a table from the start page’s "Practice cards" form and sits the human at it', async () => {
+    const page = await newPhone();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('button', { name: 'Practice cards' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter a name to sit down with.' }).waitFor();
+    expect(page.url()).toBe(`${server.url}/`);
+    await page.getByLabel('Name at the table').fill('Bea');
+    await page.getByRole('button', { name: 'Practice cards' }).click();
+    await page.waitForURL(/\/table\/[A-Z0-9]{6}$/);
+    const code = page.url().split('/').pop()!;
+    await page.getByLabel('Your cards').locator('[data-card]').nth(1).waitFor();
+    await page.getByTestId('my-seat').getByText('Bea').waitFor();
+    const summary = await new HttpApi(server.url).request('GET', `/api/tables/${code}`);
+    expect(summary.status).toBe(200);
+    expect((summary.body as { seats: { name: string; human: boolean }[] }).seats.filter((s) => s.human).map((s) => s.name)).toEqual(['Bea']);
+  });
+
   it('plays a whole hand by clicking, showing the own cards and no other seat’s before the result', async () => {
     const opened = await new HttpApi(server.url).request('POST', '/api/tables', TABLE);
     expect(opened.status).toBe(201);

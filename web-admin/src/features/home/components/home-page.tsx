@@ -3,8 +3,9 @@ import { explain } from '../../../lib/game-api'
 import { isRoomCode, normalizeCode } from '../../../lib/room-code'
 import { navigate } from '../../../lib/router'
 import { getRoomSummary } from '../api/get-room-summary'
+import { PracticeForm } from '../../table/components/practice-form'
 
-/** `/`: join a room by its code, or host one. */
+/** `/`: join a room by its code, host one, or sit at a card practice table. */
 export function HomePage() {
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -62,6 +63,7 @@ export function HomePage() {
           Host a game
         </button>
       </div>
+      <PracticeForm />
     </main>
   )
 }

@@ -1,0 +1,12 @@
+import { gameRequest } from '../../../lib/game-api'
+
+export interface OpenedTable {
+  readonly tableId: string
+  readonly code: string
+  readonly playerToken: string
+}
+
+/** POST /api/tables: a practice table with the server's default bots and blinds, and the human's token. */
+export function openTable(name: string): Promise<OpenedTable> {
+  return gameRequest<OpenedTable>('POST', '/api/tables', { name })
+}
