@@ -108,7 +108,7 @@ describe('the card table page', () => {
     await page.goto(`${server.url}/table/${code}?token=${encodeURIComponent(playerToken)}`);
     // The token leaves the address bar for session storage.
     await page.waitForURL(`${server.url}/table/${code}`);
-    expect(await page.evaluate((key) => window.sessionStorage.getItem(key), `cards:player:${code}`)).toBe(playerToken);
+    expect(await page.evaluate(`sessionStorage.getItem(${JSON.stringify(`cards:player:${code}`)})`)).toBe(playerToken);
 
     const mine = page.getByLabel('Your cards').locator('[data-card]');
     await mine.nth(1).waitFor();
@@ -120,12 +120,8 @@ describe('the card table page', () => {
     const result = page.getByTestId('hand-result');
     let clicks = 0;
     for (;;) {
-      // The human's turn (Check or Call enabled), or the hand's end.
-      await page.waitForFunction(() => {
-        if (document.querySelector('[data-testid="hand-result"]')) return true;
-        const enabled = (name: string) => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === name && !b.disabled);
-        return enabled('Check') || enabled('Call');
-      });
+      // The human's turn with the buttons enabled (nothing in flight), or the hand's end.
+      await page.locator('[data-testid="hand-result"], [aria-label="Your move"][data-ready="true"]').first().waitFor();
       expect(await othersCards(page)).toEqual([]);
       if (await result.count()) break;
       const check = page.getByRole('button', { name: 'Check', exact: true });
@@ -141,10 +137,7 @@ describe('the card table page', () => {
       await (checkable ? check : call).click();
       clicks++;
       // The action was applied (the betting moved on), or the hand ended with it.
-      await page.waitForFunction(
-        (seen) => !!document.querySelector('[data-testid="hand-result"]') || document.querySelector('[aria-label="Your move"]')?.getAttribute('data-moves') !== seen,
-        before,
-      );
+      await page.locator(`[data-testid="hand-result"], [aria-label="Your move"]:not([data-moves="${before}"])`).first().waitFor();
     }
     expect(clicks).toBeGreaterThan(0);
     await result.getByRole('heading', { name: 'Hand 1 finished' }).waitFor();

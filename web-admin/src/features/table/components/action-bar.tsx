@@ -13,7 +13,7 @@ export function ActionBar({ view, busy, onAct }: { readonly view: TableView; rea
     onAct(c.canBet ? 'bet' : 'raise', Number.isInteger(n) ? n : undefined)
   }
   return (
-    <section className="action-bar" aria-label="Your move" data-moves={view.moves} data-my-turn={c.myTurn ? 'true' : 'false'}>
+    <section className="action-bar" aria-label="Your move" data-moves={view.moves} data-ready={off ? 'false' : 'true'}>
       <div className="action-buttons">
         <button type="button" className="big-button" disabled={off} onClick={() => onAct('fold')}>
           Fold
