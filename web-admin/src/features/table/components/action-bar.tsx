@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { choicesOf, type TableAction, type TableView } from '../../../lib/table-view'
 
-/** The human's buttons: only what the rules allow now is enabled; the amount starts at the minimum raise. */
+/**
+ * The human's buttons: only what the rules allow now is enabled; the amount starts at the minimum
+ * raise. The page keys it by the betting situation, so a new turn starts the field afresh.
+ */
 export function ActionBar({ view, busy, onAct }: { readonly view: TableView; readonly busy: boolean; readonly onAct: (action: TableAction, amount?: number) => void }) {
   const c = choicesOf(view)
   const [amount, setAmount] = useState(String(c.minTotal || ''))
-  // A new turn (or a new bet to face) starts the field again at its minimum.
-  useEffect(() => setAmount(String(c.minTotal || '')), [view.moves, c.minTotal])
   const off = busy || !c.myTurn
   const sized = () => {
     const n = Number(amount)

@@ -105,7 +105,7 @@ export function TablePage({ code }: { readonly code: string }) {
             {error}
           </p>
         )}
-        {hand && <ActionBar view={view} busy={busy} onAct={act} />}
+        {hand && <ActionBar key={`${hand.number}-${hand.street}-${hand.currentBet}-${hand.toAct}`} view={view} busy={busy} onAct={act} />}
         {!hand && me && me.stack === 0 && (
           <button type="button" className="big-button primary" disabled={busy} onClick={() => void rebuy()}>
             Rebuy
