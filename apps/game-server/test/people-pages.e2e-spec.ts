@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { join } from 'node:path';
+import { Page } from 'playwright-core';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
+import { ensurePagesBuilt, screenshotsDir, TestBrowser, WAIT_MS } from './browser';
 import { startTestServer } from '../../../test/support/test-server';
 import { holdTable, queryDb, untilWaitingOnLock } from './support';
 
@@ -12,11 +10,7 @@ import { holdTable, queryDb, untilWaitingOnLock } from './support';
 // screen and players' phones play whole games by clicking, against a real server and database.
 // Every wait is on a page state with a hard timeout (WAIT_MS), never on a sleep.
 
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
-const WEB_ADMIN = resolve(__dirname, '../../../web-admin');
-const WAIT_MS = 10_000;
 // `UPDATE_SCREENSHOTS=1 npx jest people-pages` refreshes the README's pictures.
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? resolve(__dirname, '../../../docs/screenshots') : join(tmpdir(), 'people-pages-screenshots');
 
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
@@ -34,31 +28,19 @@ const rightAnswer = (text: string) => {
   return { right: q.choices[q.correct], wrong: q.choices[(q.correct + 1) % q.choices.length] };
 };
 
-/** The server serves web-admin's two builds; the test command builds them, a bare jest run may not have. */
-function ensurePagesBuilt(): void {
-  if (existsSync(join(WEB_ADMIN, 'dist-pages/pages.html')) && existsSync(join(WEB_ADMIN, 'dist/index.html'))) return;
-  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], { cwd: resolve(WEB_ADMIN, '..'), stdio: 'inherit', timeout: 120_000 });
-  if (built.status !== 0) throw new Error('could not build web-admin (npm run build -w web-admin)');
-}
-
 describe('pages for people', () => {
   let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  let browser: TestBrowser;
+  let SCREENSHOTS: string;
 
   beforeAll(async () => {
     ensurePagesBuilt();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-// It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
+    SCREENSHOTS = screenshotsDir('people-pages');
+    // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
     // the command budget, which is there for outages (outage.e2e-spec.ts).
     server = await startTestServer({ commandTimeoutMs: 60_000 });
     expect((await new HttpApi(server.url).request('POST', '/api/decks', DECK)).status).toBe(201);
-    if (!CHROMIUM) throw new Error('Chromium is missing: `apt-get install -y chromium` (npm test installs it when run as root)');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await TestBrowser.launch();
   }, 120_000);
 
   afterAll(async () => {
@@ -67,17 +49,11 @@ describe('pages for people', () => {
   });
 
   afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
+    await browser.closeContexts();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext(options);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    page.setDefaultNavigationTimeout(WAIT_MS);
-    return { context, page };
-  }
+  const newPage = (options: Parameters<TestBrowser['newPage']>[0] = {}) => browser.newPage(options);
+
 
   /** Opens a room from the host page's form, as a host would; returns its code. */
   async function hostRoom(page: Page, questions: number, revealSeconds: number): Promise<string> {

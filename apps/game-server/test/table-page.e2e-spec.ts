@@ -1,21 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { join } from 'node:path';
+import { Page } from 'playwright-core';
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
+import { ensurePagesBuilt, screenshotsDir, TestBrowser, WAIT_MS } from './browser';
 import { startTestServer } from '../../../test/support/test-server';
 
 // The card table's page (`/table/{code}`) in a real browser (Debian's Chromium driven by
 // playwright-core): a whole hand played by clicking, against a real server and database.
 // Every wait is on a page state with a hard timeout (WAIT_MS), never on a sleep.
 
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) => existsSync(p));
-const WEB_ADMIN = resolve(__dirname, '../../../web-admin');
-const WAIT_MS = 10_000;
 // `UPDATE_SCREENSHOTS=1 npx jest table-page` refreshes the README's picture.
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS ? resolve(__dirname, '../../../docs/screenshots') : join(tmpdir(), 'table-page-screenshots');
 
 // The narrowest phone the page is made for.
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -23,28 +17,16 @@ const TABLE = { name: 'Ann', seed: 20261201, botThinkMs: [5, 20], handPauseMs: 2
 /** A card as the page prints it: "A♠", "10♦". */
 const CARD_TEXT = /(10|[2-9JQKA])[♠♥♦♣]/;
 
-/** The server serves web-admin's two builds; the test command builds them, a bare jest run may not have. */
-function ensurePagesBuilt(): void {
-  if (existsSync(join(WEB_ADMIN, 'dist-pages/pages.html')) && existsSync(join(WEB_ADMIN, 'dist/index.html'))) return;
-  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], { cwd: resolve(WEB_ADMIN, '..'), stdio: 'inherit', timeout: 120_000 });
-  if (built.status !== 0) throw new Error('could not build web-admin (npm run build -w web-admin)');
-}
-
 describe('the card table page', () => {
   let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  let browser: TestBrowser;
+  let SCREENSHOTS: string;
 
   beforeAll(async () => {
     ensurePagesBuilt();
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    SCREENSHOTS = screenshotsDir('table-page');
     server = await startTestServer();
-    if (!CHROMIUM) throw new Error('Chromium is missing: `apt-get install -y chromium` (npm test installs it when run as root)');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await TestBrowser.launch();
   }, 120_000);
 
   afterAll(async () => {
@@ -53,16 +35,11 @@ describe('the card table page', () => {
   });
 
   afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
+    await browser.closeContexts();
   });
 
   async function newPhone(): Promise<Page> {
-    const context = await browser.newContext(PHONE);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(WAIT_MS);
-    page.setDefaultNavigationTimeout(WAIT_MS);
-    return page;
+    return (await browser.newPage(PHONE)).page;
   }
 
   /** Card text or card elements in any seat but the human's: there must be none before the result. */

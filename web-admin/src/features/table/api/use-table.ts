@@ -1,7 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { ReconnectingClient, type ConnectionStatus, type ReplyFrame } from '@app/protocol'
 import { applyTableEvent, TABLE_EVENT_TYPES, type TableEvent, type TableView } from '../../../lib/table-view'
-import { wsUrl } from '../../../lib/use-room'
+import { type SeatConnection, useSeat } from '../../../lib/use-seat'
 
 type TableEvents = { [E in TableEvent as E['type']]: E['data'] }
 
@@ -23,42 +21,12 @@ export function adoptTableToken(code: string, location: Location = window.locati
   if (token.trim()) window.sessionStorage.setItem(tableKey(code), token.trim())
 }
 
-export interface TableConnection {
-  readonly view: TableView | undefined
-  readonly status: ConnectionStatus
-  readonly send: (type: string, data?: Record<string, unknown>) => Promise<ReplyFrame>
-  readonly update: (change: (view: TableView) => TableView) => void
-}
+export type TableConnection = SeatConnection<TableView>
 
-/** The human's live table: a ReconnectingClient for the stored token, its events folded into a TableView. */
+const applyTable = (view: TableView | undefined, type: keyof TableEvents & string, data: unknown, now: number) =>
+  applyTableEvent(view, { type, data } as TableEvent, now)
+
+/** The human's live table: its events folded into a TableView. */
 export function useTable(storageKey: string | null): TableConnection {
-  const [view, setView] = useState<TableView | undefined>(undefined)
-  const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', attempt: 0 })
-  const clientRef = useRef<ReconnectingClient<TableEvents> | null>(null)
-
-  useEffect(() => {
-    if (!storageKey) return
-    const client = new ReconnectingClient<TableEvents>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
-    clientRef.current = client
-    const offs = TABLE_EVENT_TYPES.map((type) =>
-      client.on(type, (data) => setView((v) => applyTableEvent(v, { type, data } as TableEvent, Date.now()))),
-    )
-    offs.push(client.onStatus(setStatus))
-    const online = () => client.retryNow()
-    window.addEventListener('online', online)
-    client.start()
-    return () => {
-      window.removeEventListener('online', online)
-      for (const off of offs) off()
-      client.close()
-      clientRef.current = null
-    }
-  }, [storageKey])
-
-  const send = useCallback((type: string, data: Record<string, unknown> = {}) => {
-    const client = clientRef.current
-    return client ? client.send(type, data) : Promise.reject(new Error('not connected'))
-  }, [])
-  const update = useCallback((change: (view: TableView) => TableView) => setView((v) => (v ? change(v) : v)), [])
-  return { view, status, send, update }
+  return useSeat<TableView, TableEvents>(storageKey, TABLE_EVENT_TYPES, applyTable)
 }

@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { ReconnectingClient, type ConnectionStatus, type EventMap, type ReplyFrame } from '@app/protocol'
+
+export function wsUrl(token: string, location: Location = window.location): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
+  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`
+}
+
+export interface SeatConnection<V> {
+  readonly view: V | undefined
+  readonly status: ConnectionStatus
+  readonly send: (type: string, data?: Record<string, unknown>) => Promise<ReplyFrame>
+  /** Lets a page apply a confirmed change of its own (its answer, its vote) to the view. */
+  readonly update: (change: (view: V) => V) => void
+}
+
+/**
+ * One seat's live connection, whatever the game: a ReconnectingClient for the token kept under
+ * `storageKey`, each of `eventTypes` folded into a view by `apply`. Null storageKey: nothing to
+ * connect yet. `eventTypes` and `apply` must be stable (module-level).
+ */
+export function useSeat<V, Events extends EventMap>(
+  storageKey: string | null,
+  eventTypes: readonly (keyof Events & string)[],
+  apply: (view: V | undefined, type: keyof Events & string, data: unknown, now: number) => V | undefined,
+): SeatConnection<V> {
+  const [view, setView] = useState<V | undefined>(undefined)
+  const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', attempt: 0 })
+  const clientRef = useRef<ReconnectingClient<Events> | null>(null)
+
+  useEffect(() => {
+    if (!storageKey) return
+    const client = new ReconnectingClient<Events>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
+    clientRef.current = client
+    const offs = eventTypes.map((type) => client.on(type, (data) => setView((v) => apply(v, type, data, Date.now()))))
+    offs.push(client.onStatus(setStatus))
+    // The phone says its network is back: no need to sit out the rest of the backoff.
+    const online = () => client.retryNow()
+    window.addEventListener('online', online)
+    // The status listener is in place, so even an immediate end (no token) is seen.
+    client.start()
+    return () => {
+      window.removeEventListener('online', online)
+      for (const off of offs) off()
+      client.close()
+      clientRef.current = null
+    }
+  }, [storageKey, eventTypes, apply])
+
+  const send = useCallback((type: string, data: Record<string, unknown> = {}) => {
+    const client = clientRef.current
+    return client ? client.send(type, data) : Promise.reject(new Error('not connected'))
+  }, [])
+  const update = useCallback((change: (view: V) => V) => setView((v) => (v ? change(v) : v)), [])
+  return { view, status, send, update }
+}
