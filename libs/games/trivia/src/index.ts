@@ -3,7 +3,7 @@ export * from './trivia.errors';
 export * from './trivia.commands';
 export * from './trivia.scoring';
 export * from './trivia.rematch';
-export { join, publicSeat } from './trivia.rules';
+export { join, publicSeat, resumed } from './trivia.rules';
 export * from './trivia.projection';
 export * from './trivia.writes';
 export * from './trivia.restore';

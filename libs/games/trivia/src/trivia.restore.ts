@@ -1,6 +1,6 @@
 import { okReply } from '@app/protocol';
 import { Recorded, Restored } from '@app/room-engine';
-import { gameStarted, resumed } from './trivia.rules';
+import { gameStarted } from './trivia.rules';
 import { Phase, Question, Settings, TriviaState } from './trivia.types';
 
 /**
@@ -124,5 +124,3 @@ export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Rest
   const lateDeadlines = record.lateDeadlines.filter((l) => l.at >= game.startedAt);
   return { state, journal, acknowledged: startAck, lateDeadlines };
 }
-
-export { resumed };
