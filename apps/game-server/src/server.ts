@@ -98,6 +98,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await listener.stop();
       unobserve();
       await app.close();
+      await db.close();
       await dataSource.destroy();
       await embedded?.stop();
       log.info('server stopped');

@@ -1,5 +1,5 @@
 import { CardsResult, CardsWrite } from '@app/games/cards';
-import { RoomStore } from '@app/room-engine';
+import { RoomPosition, RoomStore } from '@app/room-engine';
 import { CardTableRepository } from './repositories/card-table.repository';
 import { RoomRepository } from './repositories/room.repository';
 
@@ -11,30 +11,26 @@ import { RoomRepository } from './repositories/room.repository';
 export class CardsStore implements RoomStore<CardsWrite, CardsResult> {
   constructor(private readonly repos: { readonly tables: CardTableRepository; readonly rooms: RoomRepository }) {}
 
-  async commit(writes: readonly CardsWrite[], timeoutMs: number): Promise<CardsResult[]> {
-    const deadline = performance.now() + timeoutMs;
-    const results: CardsResult[] = [];
-    for (const write of writes) {
-      await this.commitOne(write, deadline - performance.now());
-      results.push({ kind: 'done' });
-    }
-    return results;
+  async commit(writes: readonly CardsWrite[], at: RoomPosition, timeoutMs: number): Promise<CardsResult[]> {
+    // Sent together, in order, on the table's ordered path: one round trip between them.
+    await Promise.all(writes.map((write, i) => this.commitOne(write, { roomId: at.roomId, seq: at.seq + i }, timeoutMs)));
+    return writes.map(() => ({ kind: 'done' }));
   }
 
-  recordLateDeadline(roomId: string, due: number, at: number, timeoutMs: number): Promise<void> {
-    return this.repos.rooms.recordLateDeadline(roomId, due, at, timeoutMs);
+  recordLateDeadline(position: RoomPosition, due: number, at: number, timeoutMs: number): Promise<void> {
+    return this.repos.rooms.recordLateDeadline(position.roomId, due, at, timeoutMs, position);
   }
 
-  private commitOne(write: CardsWrite, timeoutMs: number): Promise<void> {
+  private commitOne(write: CardsWrite, position: RoomPosition, timeoutMs: number): Promise<void> {
     switch (write.kind) {
       case 'act':
-        return this.repos.tables.recordAction(write.tableId, write, write.finished, timeoutMs);
+        return this.repos.tables.recordAction(write.tableId, write, write.finished, timeoutMs, position);
       case 'finishHand':
-        return this.repos.tables.finishHand(write.tableId, write.checkpoint, timeoutMs);
+        return this.repos.tables.finishHand(write.tableId, write.checkpoint, timeoutMs, position);
       case 'rebuy':
-        return this.repos.tables.recordRebuy(write.tableId, write, timeoutMs);
+        return this.repos.tables.recordRebuy(write.tableId, write, timeoutMs, position);
       case 'closeTable':
-        return this.repos.tables.closeTable(write.tableId, write.reason, write.commandId, timeoutMs);
+        return this.repos.tables.closeTable(write.tableId, write.reason, write.commandId, timeoutMs, position);
     }
   }
 }

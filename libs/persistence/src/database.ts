@@ -1,7 +1,8 @@
 import { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
-import { StoreUnavailableError } from '@app/room-engine';
+import { RoomPosition, StoreUnavailableError } from '@app/room-engine';
 import { NamedClient } from './instrumented-client';
+import { OrderedStatement, OrderedStatements } from './ordered-statements';
 import { StatementMeter } from './statement-meter';
 
 export interface PoolStats {
@@ -22,6 +23,9 @@ export class DatabaseUnavailableError extends StoreUnavailableError {
 /** How long a statement may take, checkout included, unless its caller gives less. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 
+/** Pipelined connections that carry rooms' writes (each room always on the same one). */
+export const DEFAULT_COMMIT_LANES = 4;
+
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
  * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
@@ -34,13 +38,45 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 export class Database {
   readonly pool: Pool;
   private readonly prepared = new Map<string, string>();
+  private readonly ordered: OrderedStatements;
 
   constructor(
     readonly dataSource: DataSource,
     readonly meter: StatementMeter,
     private readonly defaultTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+    commitLanes = DEFAULT_COMMIT_LANES,
   ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+    // The lanes connect as the pool's connections do (same server, limits and keepalive).
+    const { Client: _client, max: _max, ...connection } = this.pool.options as unknown as Record<string, unknown>;
+    this.ordered = new OrderedStatements(connection, commitLanes, defaultTimeoutMs, meter, {
+      unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause),
+      isConnectionError,
+    });
+  }
+
+  /**
+   * A room's write: on the room's ordered path when its position is given (the room actor's
+   * statements, which may be pipelined), otherwise like any other statement.
+   */
+  write<T extends QueryResultRow>(
+    statement: Omit<OrderedStatement, 'position'> & { readonly position?: RoomPosition },
+    timeoutMs = this.defaultTimeoutMs,
+  ): Promise<T[]> {
+    const { position } = statement;
+    if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs);
+    this.preparedName(statement.name, statement.sql);
+    return this.ordered.run<T>({ ...statement, position }, timeoutMs);
+  }
+
+  /** Rooms' statements in flight on the ordered path. */
+  get orderedInFlight(): number {
+    return this.ordered.inFlight;
+  }
+
+  /** Ends the ordered path's connections (the pool is the data source's to end). */
+  close(): Promise<void> {
+    return this.ordered.close();
   }
 
   async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {

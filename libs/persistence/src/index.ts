@@ -1,5 +1,6 @@
 export * from './statement-meter';
 export * from './database';
+export * from './ordered-statements';
 export * from './data-source';
 export * from './room-change.listener';
 export * from './repositories/room.repository';

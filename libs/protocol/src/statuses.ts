@@ -15,6 +15,8 @@ export const CloseCode = {
   shuttingDown: 1001,
   binaryFrame: 1003,
   frameTooLarge: 1009,
+  /** This process let the room go (its picture of the room was not the database's): reconnect, and it loads again. */
+  roomReloading: 1012,
   tokenInvalid: 4001,
   seatGone: 4003,
   roomClosed: 4004,

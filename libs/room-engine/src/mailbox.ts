@@ -12,16 +12,21 @@ export interface MailboxOptions<M> {
   /** Messages with the same non-null key that wait together are handed over as one batch. */
   readonly batchKey: (message: M) => string | null;
   /** Handles one batch; the next batch starts only when this one has settled. */
-  readonly process: (batch: Letter<M>[]) => Promise<void>;
+  readonly process: (batch: Letter<M>[]) => Promise<void> | void;
+  /**
+   * Awaited, when it returns a promise, before each batch is taken: the owner may hold the next
+   * batch back (its statements are in flight) so that more of what arrives joins it.
+   */
+  readonly beforeBatch?: () => Promise<void> | undefined;
   readonly onError: (err: unknown) => void;
   readonly now: () => number;
 }
 
 /**
  * The room actor's mailbox: messages are handled one batch at a time, in arrival order, and a
- * handler never interleaves with another. While a batch waits on PostgreSQL, later arrivals
- * queue up; compatible ones (answers to a question, rematch votes) then go in one batch, which is
- * what keeps simultaneous commands from queueing into a staircase.
+ * handler never interleaves with another. While the owner holds the next batch back (its
+ * statements are in flight), later arrivals queue up; compatible ones (answers to a question,
+ * rematch votes) then go in one batch, which keeps simultaneous commands in one statement.
  */
 export class Mailbox<M> {
   private readonly queue: Letter<M>[] = [];
@@ -90,6 +95,9 @@ export class Mailbox<M> {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0 && !this.closed) {
+        const held = this.options.beforeBatch?.();
+        if (held) await held;
+        if (this.queue.length === 0 || this.closed) break;
         const batch = this.takeBatch();
         try {
           await this.options.process(batch);

@@ -2,7 +2,7 @@ import { ReplyFrame, Role } from '@app/protocol';
 import { tally, TallyEntry, TallyState, TallyWrite } from '../test/tally.game';
 import { Recorded } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
-import { StoreUnavailableError } from './room-store';
+import { RoomPosition, StoreUnavailableError } from './room-store';
 import { Viewer } from './audience';
 
 // The actor's own logic, on a toy game with a stand-in store: ordering, batching, audiences,
@@ -31,19 +31,20 @@ function viewer(role: Role, seat?: string) {
   return { v, log, replies, frames };
 }
 
-type Commit = (writes: readonly TallyWrite[], timeoutMs: number) => Promise<string[]>;
+type Commit = (writes: readonly TallyWrite[], at: RoomPosition, timeoutMs: number) => Promise<string[]>;
 
 function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
   const observed: { type: string; status: number }[] = [];
   const lateRecords: { roomId: string; due: number; at: number }[] = [];
   const d: RoomActorDeps<TallyWrite, string> = {
-    store: { commit, recordLateDeadline: async (roomId, due, at) => void lateRecords.push({ roomId, due, at }) },
+    store: { commit, recordLateDeadline: async ({ roomId }, due, at) => void lateRecords.push({ roomId, due, at }) },
     clock: { now: () => Date.now() },
     observer: { command: (type, status) => observed.push({ type, status }) },
     mailboxDepth: 8,
     passivateAfterMs: 60_000,
     commandBudgetMs: 1000,
     seed: 7,
+    committedStatements: 0,
     onDispose: () => undefined,
     log: () => undefined,
     ...overrides,
@@ -53,7 +54,7 @@ function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, strin
 
 function room(commit: Commit, initial = state(), journal: Recorded<TallyEntry>[] = [], overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
   const writes: TallyWrite[][] = [];
-  const { d, observed, lateRecords } = deps((w, t) => (writes.push([...w]), commit(w, t)), overrides);
+  const { d, observed, lateRecords } = deps((w, at, t) => (writes.push([...w]), commit(w, at, t)), overrides);
   const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: initial, journal, acknowledged: [] }, d);
   return { r, writes, observed, lateRecords };
 }
@@ -107,7 +108,7 @@ describe(RoomActor.name, () => {
 
     it('gives the store the time left in the budget, and answers 503 without a statement when none is left', async () => {
       const budgets: number[] = [];
-      const { r, writes } = room(async (w, t) => (budgets.push(t), w.map(() => 'ok')), state(), [], { commandBudgetMs: 1000 });
+      const { r, writes } = room(async (w, _at, t) => (budgets.push(t), w.map(() => 'ok')), state(), [], { commandBudgetMs: 1000 });
       const a = viewer('player', 'p1');
       r.attach(a.v);
       // A command that arrived long ago (it waited behind a stalled statement) has no budget left.

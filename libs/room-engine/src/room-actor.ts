@@ -17,7 +17,7 @@ import { Actor, chain, Committed, GameRules, Outcome, Restored, RuleContext, Sig
 import { Letter, Mailbox } from './mailbox';
 import { ReplyMemory } from './reply-memory';
 import { RoomStats } from './room-stats';
-import { RoomStore, StoreUnavailableError } from './room-store';
+import { RoomOutOfOrderError, RoomStore, StoreUnavailableError } from './room-store';
 import { seededRandom } from './seeded-random';
 
 /** When a command arrived: on the room's clock (for the game) and monotonic (for latency and budgets). */
@@ -43,6 +43,8 @@ export interface RoomActorDeps<W, R> {
   readonly commandBudgetMs: number;
   /** Seeds the rules' random source. */
   readonly seed: number;
+  /** The room's statements PostgreSQL has applied (rooms.commit_seq): where its next one goes. */
+  readonly committedStatements: number;
   /** Called when the room goes out of memory (passivated, closed or drained). */
   readonly onDispose: (room: RoomActor<any, any, any, any, any>) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -81,12 +83,39 @@ interface Decided<S, C, W> {
 }
 type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessage;
 
+/**
+ * A decision whose statements are on their way: it is confirmed (replies, events) when they
+ * commit and every step before it was confirmed, in the order the steps were taken.
+ */
+interface Step<S, W, R> {
+  readonly statements: number;
+  /** The room's state once this step commits. */
+  readonly after: S;
+  /** Nothing may be decided behind it until it commits (the rules need its result). */
+  readonly barrier: boolean;
+  readonly sentAt: number;
+  result?: { readonly ok: true; readonly committed: Committed<W, R>[] } | { readonly ok: false; readonly error: unknown };
+  readonly confirm: (committed: Committed<W, R>[]) => void;
+  readonly refuse: (error: unknown, behindFailure: boolean) => void;
+}
+
 /** A timed change that could not be committed is tried again this much later. */
 const RETRY_AFTER_FAILURE_MS = 1000;
 /** What the reply itself needs after a commit gave up: the budget's last slice. */
 const REPLY_MARGIN_MS = 50;
 /** A replay fires at most this many deadlines between two recorded inputs (a guard against a rule that loops). */
 const MAX_CATCH_UP = 1000;
+/**
+ * While a statement of the room is in flight, the next batch gathers for at most this fraction of
+ * a recent commit's time before it follows: votes and answers that arrive milliseconds apart share
+ * a statement, and none waits more than a tenth of a round trip for it. A command that arrives
+ * while nothing is in flight never waits.
+ */
+const GATHER_FRACTION = 0.1;
+/** ...and never longer than this, whatever the database's distance. */
+const MAX_GATHER_MS = 20;
+/** Steps in flight at most: more waiting commands then gather in the mailbox, as without pipelining. */
+const MAX_STEPS_IN_FLIGHT = 8;
 
 const OPERATOR: Actor = { role: 'host' };
 
@@ -111,8 +140,19 @@ export class RoomActor<S, C extends Command, W, R, E> {
   private readonly known: ReadonlySet<string>;
   /** Letters already replied to: a reply is sent once, whatever happens after. */
   private readonly answered = new WeakSet<object>();
-  /** While a batch's statement is out: the state before it and the state it will leave. */
-  private inFlight?: { readonly before: S; readonly after: S };
+  /**
+   * What PostgreSQL has confirmed: what viewers are shown. `state` is what every decision starts
+   * from: the room once every step in flight commits.
+   */
+  private confirmed: S;
+  /** Steps in flight, oldest first. */
+  private readonly steps: Step<S, W, R>[] = [];
+  private settledWaiters: (() => void)[] = [];
+  /** Statements confirmed, and statements sent (the next statement's position). */
+  private committedStatements: number;
+  private sentStatements: number;
+  /** A recent commit's duration (ms, moving average): what the gathering window is a fraction of. */
+  private commitMs = 0;
   private idleTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
   private drained?: Promise<void>;
@@ -128,6 +168,8 @@ export class RoomActor<S, C extends Command, W, R, E> {
     readonly openedAt: number,
   ) {
     this.replies = replies;
+    this.confirmed = state;
+    this.committedStatements = this.sentStatements = deps.committedStatements;
     this.known = new Set([...rules.commandTypes, PING]);
     this.stats = new RoomStats(deps.clock.now());
     this.deadline = new Deadline(
@@ -139,6 +181,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
       isBounded: (m) => m.kind !== 'signal',
       batchKey: (m) => (m.kind === 'command' ? rules.batchKey(m.command) : null),
       process: (batch) => this.process(batch),
+      beforeBatch: () => this.readyForNextBatch(),
       onError: (err) => deps.log('error', 'room handler failed', { room: this.code, error: String(err) }),
       // Mailbox wait is latency, measured on the monotonic clock.
       now: () => performance.now(),
@@ -184,8 +227,14 @@ export class RoomActor<S, C extends Command, W, R, E> {
     return new RoomActor(ids.code, ids.roomId, rules, state, deps, replies, ids.openedAt);
   }
 
+  /** The room as PostgreSQL has it (not counting steps in flight). */
   get snapshot(): S {
-    return this.state;
+    return this.confirmed;
+  }
+
+  /** Statements of this room in flight. */
+  get statementsInFlight(): number {
+    return this.sentStatements - this.committedStatements;
   }
 
   get phase(): Lifecycle {
@@ -206,12 +255,21 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   /** A batch is in hand or letters wait. */
   get isBusy(): boolean {
-    return this.mailbox.busy;
+    return this.mailbox.busy || this.steps.length > 0;
   }
 
   /** Resolves once a deadline that passed while no process had the room has been taken. */
   catchUp(): Promise<void> {
-    return this.mailbox.whenIdle();
+    return this.idle();
+  }
+
+  /** Resolves once nothing waits in the mailbox and no step is in flight. */
+  private async idle(): Promise<void> {
+    for (;;) {
+      await this.mailbox.whenIdle();
+      if (this.steps.length === 0) return;
+      await this.settledOnce();
+    }
   }
 
   /** Arms the deadline, or takes at once (late, and recorded as such) one that already passed. */
@@ -227,10 +285,10 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   /** A socket joins; its first frame is the room as it may see it. */
   attach(viewer: Viewer): { ok: true } | { ok: false; closeCode: number; reason: string } {
-    if (this.lifecycle === 'disposed' || this.rules.isOver(this.state)) {
+    if (this.lifecycle === 'disposed' || this.rules.isOver(this.confirmed)) {
       return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
     }
-    const refusal = this.rules.admit(this.state, viewer);
+    const refusal = this.rules.admit(this.confirmed, viewer);
     if (refusal) return { ok: false, closeCode: refusal.closeCode, reason: refusal.reason };
     this.viewers.add(viewer);
     this.cancelIdle();
@@ -318,14 +376,14 @@ export class RoomActor<S, C extends Command, W, R, E> {
   /** The room was closed outside the actor (HTTP API, operator, another instance); resolves once it has heard. */
   closedElsewhere(reason: string): Promise<void> {
     this.mailbox.post({ kind: 'signal', signal: { kind: 'closed', reason } });
-    return this.mailbox.whenIdle();
+    return this.idle();
   }
 
   /** Takes no new command, finishes what it holds, then leaves memory. */
   drain(): Promise<void> {
     if (this.lifecycle === 'disposed') return Promise.resolve();
     this.lifecycle = 'draining';
-    return (this.drained ??= this.mailbox.whenIdle().then(() => this.dispose()));
+    return (this.drained ??= this.idle().then(() => this.dispose()));
   }
 
   /** Stops timers, answers whatever still waits, and leaves memory. */
@@ -356,22 +414,21 @@ export class RoomActor<S, C extends Command, W, R, E> {
   }
 
   /** Whatever goes wrong, every command in the batch still gets exactly one reply. */
-  private async handleCommandsSafely(batch: Letter<CommandMessage<C>>[]): Promise<void> {
+  private handleCommandsSafely(batch: Letter<CommandMessage<C>>[]): void {
     try {
-      await this.handleCommands(batch);
+      this.handleCommands(batch);
     } catch (err) {
       const refusal = this.unavailable(err, batch.map((l) => l.message.command.type).join(','));
       for (const letter of batch) this.replyTo(letter, refusal, performance.now(), 0);
-    } finally {
-      this.inFlight = undefined;
     }
   }
 
   /**
    * Commands that waited together: each is decided against the state its predecessors leave, all
-   * their writes are committed in one statement, and only then does anyone hear of them.
+   * their writes go in one statement, and only once it (and every statement before it) has
+   * committed does anyone hear of them.
    */
-  private async handleCommands(letters: Letter<CommandMessage<C>>[]): Promise<void> {
+  private handleCommands(letters: Letter<CommandMessage<C>>[]): void {
     const startedAt = performance.now();
     let round = this.decideAll(letters);
     let decided = round.decided;
@@ -384,34 +441,34 @@ export class RoomActor<S, C extends Command, W, R, E> {
       round = this.decideAll(letters.filter((l) => !late.some((d) => d.letter === l)));
       decided = round.decided;
     }
-    const batch = decided.map((d) => d.letter);
-    if (batch.length === 0) return;
-    let state = round.state;
+    if (decided.length === 0) return;
+    const after = round.state;
     const writes = this.rules.mergeWrites(round.taken.flatMap((o) => o.writes));
     // The statement has the budget of the oldest command that writes.
     const writers = decided.filter((d) => d.outcome?.writes.length);
-    const timeoutMs = this.remainingBudget(Math.min(...writers.map((d) => d.letter.message.arrival.hr)));
-    this.inFlight = { before: this.state, after: state };
-    const committing = this.commit(writes, timeoutMs);
+    const timeoutMs = writers.length ? this.remainingBudget(Math.min(...writers.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
+    this.take({
+      writes,
+      after,
+      timeoutMs,
+      confirm: (committed) => {
+        let outcomes = round.taken;
+        const follow = committed.length ? this.rules.afterCommit?.(after, committed, this.context(this.deps.clock.now())) : undefined;
+        if (follow) {
+          outcomes = [...outcomes, follow];
+          this.confirmed = this.state = follow.state;
+        }
+        for (const d of decided) this.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, writes.length);
+        this.publish(outcomes);
+      },
+      refuse: (err, behindFailure) => {
+        const unavailable = this.unavailable(err, decided[0].letter.message.command.type);
+        // Behind a failed statement, even a refusal was decided against a state that never was.
+        for (const d of decided) this.replyTo(d.letter, d.outcome || behindFailure ? unavailable : d.error, startedAt, 0);
+      },
+    });
     // Commands that queued behind this statement and that it cannot make acceptable need not wait for it.
     if (writes.length) this.mailbox.settleLeading((l) => this.settleIfRefused(l.message));
-    let committed: Committed<W, R>[];
-    try {
-      committed = await committing;
-    } catch (err) {
-      const unavailable = this.unavailable(err, batch[0].message.command.type);
-      for (const d of decided) this.replyTo(d.letter, d.outcome ? unavailable : d.error, startedAt, 0);
-      return;
-    }
-    let outcomes = round.taken;
-    const follow = committed.length ? this.rules.afterCommit?.(state, committed, this.context(this.deps.clock.now())) : undefined;
-    if (follow) {
-      state = follow.state;
-      outcomes = [...outcomes, follow];
-    }
-    this.state = state;
-    for (const d of decided) this.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, writes.length);
-    this.publish(outcomes);
   }
 
   /**
@@ -440,40 +497,47 @@ export class RoomActor<S, C extends Command, W, R, E> {
     return { decided, taken, state };
   }
 
-  private async handleProposal(m: ProposalMessage<S, W>): Promise<void> {
+  private handleProposal(m: ProposalMessage<S, W>): void {
     let outcome: Outcome<S, W>;
     try {
       const now = this.deps.clock.now();
       const overdue = this.overdue(this.state, now);
       const decided = m.rule(overdue.at(-1)?.state ?? this.state, this.context(now));
       outcome = overdue.reduceRight((after, before) => chain(before, after), decided);
-      await this.commit(outcome.writes, this.remainingBudget(m.arrival.hr));
     } catch (err) {
       return m.done(err instanceof RoomException ? err : this.unavailable(err));
     }
-    this.state = outcome.state;
-    m.done(undefined, outcome.reply);
-    this.publish([outcome]);
+    this.take({
+      writes: outcome.writes,
+      after: outcome.state,
+      timeoutMs: this.remainingBudget(m.arrival.hr),
+      confirm: () => {
+        m.done(undefined, outcome.reply);
+        this.publish([outcome]);
+      },
+      refuse: (err) => m.done(err instanceof RoomException ? err : this.unavailable(err)),
+    });
   }
 
   /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
-  private async handleSignal(m: SignalMessage): Promise<void> {
+  private handleSignal(m: SignalMessage): void {
     const at = m.at ?? this.deps.clock.now();
     // A deadline an earlier input already took (it was overdue when that input came) is spent.
     if (m.signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(this.state) !== at) return;
     const overdue = m.signal.kind === 'deadline' ? [] : this.overdue(this.state, at);
     const signalled = this.rules.onSignal(overdue.at(-1)?.state ?? this.state, m.signal, this.context(at));
     const outcome = overdue.reduceRight((after, before) => chain(before, after), signalled);
-    try {
-      if (m.lateDue !== undefined) await this.deps.store.recordLateDeadline(this.roomId, m.lateDue, at, this.deps.commandBudgetMs);
-      await this.commit(outcome.writes, this.deps.commandBudgetMs);
-    } catch (err) {
-      this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.code, signal: m.signal.kind, error: String(err) });
-      if (m.signal.kind === 'deadline') this.retryLater(m);
-      return;
-    }
-    this.state = outcome.state;
-    this.publish([outcome]);
+    this.take({
+      writes: outcome.writes,
+      after: outcome.state,
+      timeoutMs: this.deps.commandBudgetMs,
+      late: m.lateDue !== undefined ? { due: m.lateDue, at } : undefined,
+      confirm: () => this.publish([outcome]),
+      refuse: (err) => {
+        this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.code, signal: m.signal.kind, error: String(err) });
+        if (m.signal.kind === 'deadline') this.retryLater(m);
+      },
+    });
   }
 
   private retryLater(m: SignalMessage): void {
@@ -484,11 +548,106 @@ export class RoomActor<S, C extends Command, W, R, E> {
     this.retryTimer = setTimeout(() => this.mailbox.post(again()), RETRY_AFTER_FAILURE_MS);
   }
 
-  private async commit(writes: readonly W[], timeoutMs: number): Promise<Committed<W, R>[]> {
-    if (writes.length === 0) return [];
-    if (timeoutMs <= 0) throw new StoreUnavailableError('no time left in the command budget');
-    const results = await this.deps.store.commit(writes, timeoutMs);
-    return writes.map((write, i) => ({ write, result: results[i] }));
+  /**
+   * A decision is taken: the room's state becomes the one it leaves, and its statements leave now,
+   * behind any still in flight (their order is kept on the way to PostgreSQL). It is confirmed
+   * once they and every step before it have committed; if one before it fails, it is refused.
+   */
+  private take(decision: {
+    writes: readonly W[];
+    after: S;
+    timeoutMs: number;
+    late?: { due: number; at: number };
+    confirm: (committed: Committed<W, R>[]) => void;
+    refuse: (error: unknown, behindFailure: boolean) => void;
+  }): void {
+    const { writes, late } = decision;
+    const statements = writes.length + (late ? 1 : 0);
+    let committing: Promise<Committed<W, R>[]>;
+    if (statements === 0) {
+      committing = Promise.resolve([]);
+    } else if (decision.timeoutMs <= 0) {
+      committing = Promise.reject(new StoreUnavailableError('no time left in the command budget'));
+    } else {
+      const roomId = this.roomId;
+      let seq = this.sentStatements;
+      const recorded = late ? this.deps.store.recordLateDeadline({ roomId, seq: seq++ }, late.due, late.at, decision.timeoutMs) : undefined;
+      const results = writes.length ? this.deps.store.commit(writes, { roomId, seq }, decision.timeoutMs) : Promise.resolve([] as R[]);
+      this.sentStatements += statements;
+      committing = Promise.all([recorded, results]).then(([, r]) => writes.map((write, i) => ({ write, result: r[i] })));
+    }
+    const step: Step<S, W, R> = {
+      statements: decision.timeoutMs <= 0 ? 0 : statements,
+      after: decision.after,
+      barrier: writes.some((w) => this.rules.needsResult?.(w) ?? false),
+      sentAt: performance.now(),
+      confirm: decision.confirm,
+      refuse: decision.refuse,
+    };
+    this.steps.push(step);
+    this.state = decision.after;
+    committing.then(
+      (committed) => ((step.result = { ok: true, committed }), this.settle()),
+      (error) => ((step.result = { ok: false, error }), this.settle()),
+    );
+    this.afterChange();
+  }
+
+  /** Confirms or refuses, in order, the steps at the head whose statements have answered. */
+  private settle(): void {
+    while (this.steps[0]?.result) {
+      const step = this.steps.shift()!;
+      const result = step.result!;
+      if (result.ok) {
+        this.committedStatements += step.statements;
+        this.confirmed = step.after;
+        if (step.statements > 0) this.commitMs = this.commitMs * 0.8 + (performance.now() - step.sentAt) * 0.2;
+        step.confirm(result.committed);
+        continue;
+      }
+      // Nothing decided after a failed statement is confirmed: every step behind it is refused
+      // (its statements cannot apply: they extend a position the database never reached), and
+      // the room is again what the database has.
+      const behind = this.steps.splice(0);
+      this.state = this.confirmed;
+      this.sentStatements = this.committedStatements;
+      step.refuse(result.error, false);
+      for (const b of behind) b.refuse(new StoreUnavailableError('a statement before it failed'), true);
+      if (result.error instanceof RoomOutOfOrderError) this.letGo();
+      else this.afterChange();
+    }
+    for (const resolve of this.settledWaiters.splice(0)) resolve();
+  }
+
+  private settledOnce(): Promise<void> {
+    return new Promise((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /**
+   * Before the mailbox hands over its next batch: at once when nothing is in flight; behind a
+   * step whose result the rules need, or a full pipeline, once that has settled; otherwise after
+   * a short gathering window, so that commands arriving milliseconds apart share a statement.
+   */
+  private readyForNextBatch(): Promise<void> | undefined {
+    const last = this.steps.at(-1);
+    if (!last) return undefined;
+    if (last.barrier || this.steps.length >= MAX_STEPS_IN_FLIGHT) return this.settledOnce().then(() => this.readyForNextBatch());
+    const wait = Math.min(MAX_GATHER_MS, this.commitMs * GATHER_FRACTION) - (performance.now() - last.sentAt);
+    if (wait <= 0) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      this.settledOnce().then(() => (this.steps.length === 0 ? (clearTimeout(timer), resolve()) : undefined));
+    });
+  }
+
+  /**
+   * The database holds another history of this room than this process does: the room goes, its
+   * sockets are told to reconnect, and the next one to come loads it from what the database has.
+   */
+  private letGo(): void {
+    this.deps.log('warn', 'room let go: the database holds another history of it; it loads again on the next connection', { room: this.code });
+    for (const v of this.viewers) v.close(CloseCode.roomReloading, 'room reloading');
+    this.dispose();
   }
 
   /** Events to their audiences, fresh views where a client cannot derive them, then sockets to close. */
@@ -517,7 +676,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   private sendView(viewer: Viewer, now: number): void {
     // The profile is the socket's, not the game's: the engine says which one the socket got.
-    const view = { ...this.rules.view(this.state, viewer, now), wire: viewer.wire };
+    const view = { ...this.rules.view(this.confirmed, viewer, now), wire: viewer.wire };
     viewer.sendEvent(outboundEvent(this.rules.stateEvent, view));
   }
 
@@ -532,8 +691,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
    * the state it will leave refuse is refused now: it needs no database and need not wait for it.
    */
   private certainRefusal(viewer: Actor, command: C, arrival: Arrival, ahead = this.mailbox.depth): RoomException | undefined {
-    const inFlight = this.inFlight;
-    if (!inFlight || ahead > 0) return undefined;
+    if (this.steps.length === 0 || ahead > 0) return undefined;
     const ctx = this.context(arrival.at);
     const refusedBy = (state: S): RoomException | undefined => {
       try {
@@ -544,8 +702,8 @@ export class RoomActor<S, C extends Command, W, R, E> {
         return err instanceof RoomException ? err : undefined;
       }
     };
-    const after = refusedBy(inFlight.after);
-    return after && refusedBy(inFlight.before) ? after : undefined;
+    const after = refusedBy(this.state);
+    return after && refusedBy(this.confirmed) ? after : undefined;
   }
 
   /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
@@ -631,12 +789,12 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   private scheduleIdle(): void {
     if (this.lifecycle !== 'live' || this.viewers.size > 0 || this.idleTimer) return;
-    const over = this.rules.isOver(this.state);
-    if (!over && !this.rules.mayPassivate(this.state)) return;
+    const over = this.rules.isOver(this.confirmed);
+    if (!over && !this.rules.mayPassivate(this.confirmed)) return;
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
-      if (this.viewers.size === 0 && !this.mailbox.busy && this.mailbox.depth === 0) {
-        this.deps.log('info', 'room passivated', { room: this.code, phase: this.rules.summarize(this.state).phase });
+      if (this.viewers.size === 0 && !this.isBusy && this.mailbox.depth === 0) {
+        this.deps.log('info', 'room passivated', { room: this.code, phase: this.rules.summarize(this.confirmed).phase });
         this.dispose();
       }
     }, over ? 0 : this.deps.passivateAfterMs);

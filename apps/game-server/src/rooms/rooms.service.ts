@@ -227,6 +227,7 @@ export class RoomsService implements RoomDirectory {
       passivateAfterMs: this.config.passivateAfterMs,
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,
+      committedStatements: s.commitSeq,
       onDispose: (r) => this.registry.remove(r as GameRoom),
       log: (level, msg, fields) => this.log[level](msg, fields),
     };

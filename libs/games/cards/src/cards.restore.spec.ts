@@ -33,6 +33,7 @@ function deps(store: { record: CardsRecord }, clock: () => number, onDispose = (
     passivateAfterMs: 60_000,
     commandBudgetMs: 5000,
     seed: 99,
+    committedStatements: 0,
     onDispose,
     log: () => undefined,
   };

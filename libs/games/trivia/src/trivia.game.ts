@@ -43,6 +43,9 @@ export const triviaRules: GameRules<TriviaState, RoomCommand, Write, TriviaResul
     }
   },
 
+  // The questions and the game's id come from the database: nothing follows a start until it commits.
+  needsResult: (write) => write.kind === 'startGame',
+
   afterCommit(state, committed: readonly Committed<Write, TriviaResult>[]) {
     const start = committed.find((c) => c.write.kind === 'startGame');
     if (!start || start.write.kind !== 'startGame' || start.result.kind !== 'startGame') return undefined;

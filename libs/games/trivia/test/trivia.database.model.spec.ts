@@ -15,15 +15,17 @@ describe('TriviaDatabase (the model) against PostgreSQL', () => {
   let dataSource: DataSource;
   let repos: { rooms: RoomRepository; players: PlayerRepository; games: GameRepository; answers: AnswerRepository; rematches: RematchRepository };
   let store: TriviaStore;
+  let db: Database;
 
   beforeAll(async () => {
     dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 2, migrations: MIGRATIONS }, new StatementMeter());
-    const db = new Database(dataSource, new StatementMeter(), 5000);
+    db = new Database(dataSource, new StatementMeter(), 5000);
     repos = { rooms: new RoomRepository(db), players: new PlayerRepository(db), games: new GameRepository(db), answers: new AnswerRepository(db), rematches: new RematchRepository(db) };
     store = new TriviaStore(repos);
   });
 
   afterAll(async () => {
+    await db?.close();
     await dataSource?.destroy();
   });
 
@@ -41,8 +43,9 @@ describe('TriviaDatabase (the model) against PostgreSQL', () => {
           id: ids.get('room-1')!, code, hostName: 'Quizmaster', deckId: BUILTIN_DECK_ID,
           questionCount: s.questionCount, secondsPerQuestion: s.secondsPerQuestion, revealSeconds: s.revealSeconds, maxPlayers: s.maxPlayers, minPlayers: s.minPlayers,
         });
+        let seq = 0;
         for (const { write } of live.committed) {
-          const [result] = (await store.commit([toDb(write)], 5000)) as TriviaResult[];
+          const [result] = (await store.commit([toDb(write)], { roomId: ids.get('room-1')!, seq: seq++ }, 5000)) as TriviaResult[];
           // The game's id is PostgreSQL's: later writes name it by the model's.
           if (write.kind === 'startGame' && result.kind === 'startGame' && result.started) ids.set(`game-${write.gameNo}`, result.started.gameId);
         }

@@ -40,6 +40,7 @@ function restoreAt(live: LiveRoom, now: number) {
     passivateAfterMs: 60_000,
     commandBudgetMs: 1000,
     seed: SEED,
+    committedStatements: 0,
     onDispose: () => undefined,
     log: (level, msg, fields) => level === 'error' && errors.push({ msg, ...fields }),
   };

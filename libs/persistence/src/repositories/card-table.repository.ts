@@ -1,3 +1,4 @@
+import { RoomPosition } from '@app/room-engine';
 import { ActionKind, HandCheckpoint, TableSettings } from '@app/games/cards';
 import { Database } from '../database';
 
@@ -49,44 +50,56 @@ export class CardTableRepository {
   }
 
   /** The human's action; when it finished the hand, that hand's checkpoint in the same statement. */
-  async recordAction(tableId: string, action: TableAction, finished: HandCheckpoint | undefined, timeoutMs?: number): Promise<void> {
+  async recordAction(tableId: string, action: TableAction, finished: HandCheckpoint | undefined, timeoutMs?: number, position?: RoomPosition): Promise<void> {
     const insert = `INSERT INTO table_actions (room_id, hand, seq, action, amount, at_ms, command_id)
                     VALUES ($1, $2, $3, $4, $5, $6, $7)`;
     const params = [tableId, action.hand, action.seq, action.action, action.amount, action.at, action.commandId];
-    await this.db.run(
-      finished ? 'CardTableRepository.recordFinishingAction' : 'CardTableRepository.recordAction',
-      finished ? `WITH acted AS (${insert}) UPDATE rooms SET checkpoint = $8::jsonb, games_played = $9, last_game_at = now() WHERE id = $1` : insert,
-      finished ? [...params, JSON.stringify(finished), finished.number] : params,
+    await this.db.write(
+      {
+        name: finished ? 'CardTableRepository.recordFinishingAction' : 'CardTableRepository.recordAction',
+        sql: finished ? `WITH acted AS (${insert}) UPDATE rooms SET checkpoint = $8::jsonb, games_played = $9, last_game_at = now() WHERE id = $1` : insert,
+        params: finished ? [...params, JSON.stringify(finished), finished.number] : params,
+        position,
+      },
       timeoutMs,
     );
   }
 
   /** A hand's end that no human action finished (a bot's action or a clock): its checkpoint. */
-  async finishHand(tableId: string, checkpoint: HandCheckpoint, timeoutMs?: number): Promise<void> {
-    await this.db.run(
-      'CardTableRepository.finishHand',
-      `UPDATE rooms SET checkpoint = $2::jsonb, games_played = $3, last_game_at = now() WHERE id = $1`,
-      [tableId, JSON.stringify(checkpoint), checkpoint.number],
+  async finishHand(tableId: string, checkpoint: HandCheckpoint, timeoutMs?: number, position?: RoomPosition): Promise<void> {
+    await this.db.write(
+      {
+        name: 'CardTableRepository.finishHand',
+        sql: `UPDATE rooms SET checkpoint = $2::jsonb, games_played = $3, last_game_at = now() WHERE id = $1`,
+        params: [tableId, JSON.stringify(checkpoint), checkpoint.number],
+        position,
+      },
       timeoutMs,
     );
   }
 
-  async recordRebuy(tableId: string, rebuy: TableRebuy, timeoutMs?: number): Promise<void> {
-    await this.db.run(
-      'CardTableRepository.recordRebuy',
-      `INSERT INTO table_rebuys (room_id, after_hand, stack, at_ms, command_id) VALUES ($1, $2, $3, $4, $5)`,
-      [tableId, rebuy.afterHand, rebuy.stack, rebuy.at, rebuy.commandId],
+  async recordRebuy(tableId: string, rebuy: TableRebuy, timeoutMs?: number, position?: RoomPosition): Promise<void> {
+    await this.db.write(
+      {
+        name: 'CardTableRepository.recordRebuy',
+        sql: `INSERT INTO table_rebuys (room_id, after_hand, stack, at_ms, command_id) VALUES ($1, $2, $3, $4, $5)`,
+        params: [tableId, rebuy.afterHand, rebuy.stack, rebuy.at, rebuy.commandId],
+        position,
+      },
       timeoutMs,
     );
   }
 
   /** The table closed itself (the human left, or it expired); closing a closed table changes nothing. */
-  async closeTable(tableId: string, reason: string, commandId: string | null, timeoutMs?: number): Promise<void> {
-    await this.db.run(
-      'CardTableRepository.closeTable',
-      `UPDATE rooms SET closed_at = now(), closed_reason = $2, closed_command_id = $3, phase = 'closed'
+  async closeTable(tableId: string, reason: string, commandId: string | null, timeoutMs?: number, position?: RoomPosition): Promise<void> {
+    await this.db.write(
+      {
+        name: 'CardTableRepository.closeTable',
+        sql: `UPDATE rooms SET closed_at = now(), closed_reason = $2, closed_command_id = $3, phase = 'closed'
        WHERE id = $1 AND closed_at IS NULL`,
-      [tableId, reason, commandId],
+        params: [tableId, reason, commandId],
+        position,
+      },
       timeoutMs,
     );
   }

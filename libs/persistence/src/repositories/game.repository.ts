@@ -1,3 +1,4 @@
+import { RoomPosition } from '@app/room-engine';
 import { Database } from '../database';
 
 export interface DrawnQuestion {
@@ -38,10 +39,11 @@ export class GameRepository {
     avoidQuestionIds: readonly number[];
     startedAt: number;
     commandId: string | null;
-  }, timeoutMs?: number): Promise<StartedGame | null> {
-    const [row] = await this.db.run<{ game_id: string; questions: DrawnQuestion[] }>(
-      'GameRepository.startGame',
-      `WITH drawn AS (
+  }, timeoutMs?: number, position?: RoomPosition): Promise<StartedGame | null> {
+    const [row] = await this.db.write<{ game_id: string; questions: DrawnQuestion[] }>(
+      {
+        name: 'GameRepository.startGame',
+        sql: `WITH drawn AS (
          SELECT id, text, choices, correct, row_number() OVER (ORDER BY (id = ANY($5::bigint[])), random()) AS ord
          FROM questions WHERE deck_id = $3
          ORDER BY ord LIMIT $4
@@ -58,7 +60,9 @@ export class GameRepository {
               (SELECT json_agg(json_build_object('id', d.id, 'text', d.text, 'choices', d.choices, 'correct', d.correct)
                                ORDER BY d.ord) FROM drawn d) AS questions
        FROM game`,
-      [g.roomId, g.gameNo, g.deckId, g.questionCount, g.avoidQuestionIds, g.roster, g.startedAt, g.commandId],
+        params: [g.roomId, g.gameNo, g.deckId, g.questionCount, g.avoidQuestionIds, g.roster, g.startedAt, g.commandId],
+        position,
+      },
       timeoutMs,
     );
     if (!row) return null;
@@ -66,10 +70,11 @@ export class GameRepository {
   }
 
   /** Records the results and finishes the game, in one statement. */
-  async finishGame(roomId: string, gameId: string, results: readonly ResultRow[], timeoutMs?: number): Promise<void> {
-    await this.db.run(
-      'GameRepository.finishGame',
-      `WITH results AS (
+  async finishGame(roomId: string, gameId: string, results: readonly ResultRow[], timeoutMs?: number, position?: RoomPosition): Promise<void> {
+    await this.db.write(
+      {
+        name: 'GameRepository.finishGame',
+        sql: `WITH results AS (
          INSERT INTO game_results (game_id, player_id, name, score, correct, rank, elapsed_ms)
          SELECT $2, r."playerId", r.name, r.score, r.correct, r.rank, r."elapsedMs"
          FROM jsonb_to_recordset($3::jsonb) AS r("playerId" uuid, name text, score int, correct int, rank int, "elapsedMs" int)
@@ -78,7 +83,9 @@ export class GameRepository {
          UPDATE games SET finished_at = coalesce(finished_at, now()) WHERE id = $2
        )
        UPDATE rooms SET phase = 'finished', last_game_at = now() WHERE id = $1 AND closed_at IS NULL`,
-      [roomId, gameId, JSON.stringify(results)],
+        params: [roomId, gameId, JSON.stringify(results)],
+        position,
+      },
       timeoutMs,
     );
   }

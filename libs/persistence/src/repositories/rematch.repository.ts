@@ -1,3 +1,4 @@
+import { RoomPosition } from '@app/room-engine';
 import { Database } from '../database';
 import { DepartureRow } from './player.repository';
 
@@ -27,10 +28,12 @@ export class RematchRepository {
     accepted?: AcceptedRematch,
     departure?: DepartureRow & { roomId: string },
     timeoutMs?: number,
+    position?: RoomPosition,
   ): Promise<void> {
-    await this.db.run(
-      'RematchRepository.recordVotes',
-      `WITH votes AS (
+    await this.db.write(
+      {
+        name: 'RematchRepository.recordVotes',
+        sql: `WITH votes AS (
          INSERT INTO rematch_votes (game_id, player_id, vote, command_id, voted_at_ms)
          SELECT $1, v."playerId", v.vote, v."commandId", v.at
          FROM jsonb_to_recordset($2::jsonb) AS v("playerId" uuid, vote boolean, "commandId" text, at float8)
@@ -44,7 +47,7 @@ export class RematchRepository {
        )
        UPDATE rooms SET phase = 'lobby', last_game_at = now()
        WHERE $3::uuid IS NOT NULL AND id = $3 AND closed_at IS NULL`,
-      [
+        params: [
         gameId,
         JSON.stringify(votes),
         accepted?.roomId ?? null,
@@ -55,6 +58,8 @@ export class RematchRepository {
         departure?.commandId ?? null,
         departure?.roomId ?? null,
       ],
+        position,
+      },
       timeoutMs,
     );
   }

@@ -1,3 +1,4 @@
+import { RoomPosition } from '@app/room-engine';
 import { CardsRecord } from '@app/games/cards';
 import { TriviaRecord } from '@app/games/trivia';
 import { Database } from '../database';
@@ -17,7 +18,12 @@ export interface NewRoom {
 export type CreateRoomResult = 'created' | 'code_taken' | { deckNotFound: true } | { deckTooSmall: number };
 
 /** A room as its actor needs it on activation: which game, its seed, and the game's own record. */
-export type StoredRoom = { readonly seed: number; readonly createdAt: number } & (
+export type StoredRoom = {
+  readonly seed: number;
+  readonly createdAt: number;
+  /** The room's statements applied so far: where the actor's next one goes (see the ordered-commits migration). */
+  readonly commitSeq: number;
+} & (
   | { readonly game: 'trivia'; readonly record: TriviaRecord }
   | { readonly game: 'cards'; readonly record: CardsRecord }
 );
@@ -93,7 +99,7 @@ export class RoomRepository {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
-      `SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
+      `SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", r.commit_seq::float8 AS "commitSeq",
               CASE r.game WHEN 'cards' THEN ${CARDS_RECORD} ELSE json_build_object(
                 'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
                 'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
@@ -135,12 +141,15 @@ export class RoomRepository {
   }
 
   /** A deadline the room took late, after a restart; taken again later, the later moment counts. */
-  async recordLateDeadline(roomId: string, due: number, at: number, timeoutMs?: number): Promise<void> {
-    await this.db.run(
-      'RoomRepository.recordLateDeadline',
-      `INSERT INTO late_deadlines (room_id, due_ms, taken_at_ms) VALUES ($1, $2, $3)
+  async recordLateDeadline(roomId: string, due: number, at: number, timeoutMs?: number, position?: RoomPosition): Promise<void> {
+    await this.db.write(
+      {
+        name: 'RoomRepository.recordLateDeadline',
+        sql: `INSERT INTO late_deadlines (room_id, due_ms, taken_at_ms) VALUES ($1, $2, $3)
        ON CONFLICT (room_id, due_ms) DO UPDATE SET taken_at_ms = excluded.taken_at_ms`,
-      [roomId, due, at],
+        params: [roomId, due, at],
+        position,
+      },
       timeoutMs,
     );
   }
@@ -149,11 +158,12 @@ export class RoomRepository {
    * Closes an open room and tells its actor, wherever it runs, through NOTIFY, in one statement.
    * Returns null when no open room matched.
    */
-  async closeRoom(target: { roomId: string } | { code: string }, reason: string, timeoutMs?: number): Promise<ClosedRoom | null> {
+  async closeRoom(target: { roomId: string } | { code: string }, reason: string, timeoutMs?: number, position?: RoomPosition): Promise<ClosedRoom | null> {
     const byId = 'roomId' in target;
-    const [row] = await this.db.run<{ id: string; code: string }>(
-      byId ? 'RoomRepository.closeRoom' : 'RoomRepository.closeRoomByCode',
-      `WITH closed AS (
+    const [row] = await this.db.write<{ id: string; code: string }>(
+      {
+        name: byId ? 'RoomRepository.closeRoom' : 'RoomRepository.closeRoomByCode',
+        sql: `WITH closed AS (
          UPDATE rooms SET closed_at = now(), closed_reason = $2, phase = 'closed'
          WHERE ${byId ? 'id = $1::uuid' : 'code = $1::char(6)'} AND closed_at IS NULL
          RETURNING id, trim(code) AS code
@@ -161,7 +171,9 @@ export class RoomRepository {
        SELECT id, code, pg_notify('${ROOM_CHANGES_CHANNEL}',
                                   json_build_object('roomId', id, 'code', code, 'change', 'closed', 'reason', $2::text)::text)
        FROM closed`,
-      [byId ? target.roomId : target.code, reason],
+        params: [byId ? target.roomId : target.code, reason],
+        position,
+      },
       timeoutMs,
     );
     return row ? { roomId: row.id, code: row.code } : null;

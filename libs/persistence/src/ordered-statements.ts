@@ -1,0 +1,155 @@
+import { ClientConfig, QueryResultRow } from 'pg';
+import { RoomOutOfOrderError, RoomPosition } from '@app/room-engine';
+import { CommitLane, LaneBroken } from './commit-lane';
+import { StatementMeter } from './statement-meter';
+
+/** A write of one or more rooms, sent on their ordered path. */
+export interface OrderedStatement {
+  readonly name: string;
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  /** The room whose history this statement extends, and where it stands. */
+  readonly position: RoomPosition;
+  /**
+   * Statements of the same name from different rooms, sent in the same turn of the event loop,
+   * may travel as one: how their params combine into one statement's (answers of many rooms in
+   * one insert, which is what keeps PostgreSQL's work per answer low when many rooms are busy).
+   */
+  readonly merge?: (params: readonly (readonly unknown[])[]) => unknown[];
+}
+
+/** Checks and advances every room's position in the statement's own transaction (the migration's `advance_rooms`). */
+const ADVANCE = { name: 'advance_rooms', text: 'SELECT advance_rooms($1::uuid[], $2::bigint[])' };
+const OUT_OF_ORDER = 'GR001';
+
+interface Waiting {
+  readonly statement: OrderedStatement;
+  readonly deadline: number;
+  readonly resolve: (rows: QueryResultRow[]) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+export interface OrderedFailure {
+  /** A failure the caller sees as "the database is unavailable" (nothing recorded; retry later). */
+  unavailable(statement: string, cause: unknown): Error;
+  isConnectionError(err: unknown): boolean;
+}
+
+/**
+ * The ordered path of rooms' writes: a few pipelined connections (lanes), each room always on the
+ * same one, so its statements reach PostgreSQL in the order they were decided, without waiting
+ * for each other. What is sent in one turn of the event loop leaves at the end of that turn,
+ * in order; same-named statements of different rooms then merge where that keeps every room's
+ * order.
+ */
+export class OrderedStatements {
+  private readonly lanes: CommitLane[];
+  private readonly waiting: Waiting[][];
+  private readonly scheduled: boolean[];
+
+  constructor(
+    config: ClientConfig,
+    laneCount: number,
+    connectTimeoutMs: number,
+    private readonly meter: StatementMeter,
+    private readonly failure: OrderedFailure,
+  ) {
+    this.lanes = Array.from({ length: laneCount }, () => new CommitLane(config, connectTimeoutMs));
+    this.waiting = this.lanes.map(() => []);
+    this.scheduled = this.lanes.map(() => false);
+  }
+
+  run<T extends QueryResultRow>(statement: OrderedStatement, timeoutMs: number): Promise<T[]> {
+    const lane = laneOf(statement.position.roomId, this.lanes.length);
+    return new Promise<T[]>((resolve, reject) => {
+      this.waiting[lane].push({ statement, deadline: performance.now() + timeoutMs, resolve: resolve as (rows: QueryResultRow[]) => void, reject });
+      if (this.scheduled[lane]) return;
+      this.scheduled[lane] = true;
+      setImmediate(() => this.flush(lane));
+    });
+  }
+
+  /** Statements in flight on every lane. */
+  get inFlight(): number {
+    return this.lanes.reduce((n, l) => n + l.inFlight, 0);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.map((l) => l.close()));
+  }
+
+  private flush(lane: number): void {
+    this.scheduled[lane] = false;
+    for (const unit of mergeInOrder(this.waiting[lane].splice(0))) void this.send(lane, unit);
+  }
+
+  private async send(lane: number, unit: Waiting[]): Promise<void> {
+    const first = unit[0].statement;
+    const started = process.hrtime.bigint();
+    const params = unit.length === 1 ? first.params : first.merge!(unit.map((w) => w.statement.params));
+    const positions = unit.map((w) => w.statement.position);
+    const timeoutMs = Math.min(...unit.map((w) => w.deadline)) - performance.now();
+    this.meter.roundTrip(first.name);
+    let ok = false;
+    try {
+      const [, rows] = await this.lanes[lane].send(
+        [
+          { ...ADVANCE, values: [positions.map((p) => p.roomId), positions.map((p) => p.seq)] },
+          { name: first.name, text: first.sql, values: params },
+        ],
+        timeoutMs,
+      );
+      ok = true;
+      for (const w of unit) w.resolve(rows);
+    } catch (err) {
+      for (const w of unit) w.reject(this.describe(err, w.statement));
+    } finally {
+      this.meter.statement(first.name, Number(process.hrtime.bigint() - started) / 1e9, ok);
+    }
+  }
+
+  /** What a failed unit means to each of its rooms. */
+  private describe(err: unknown, statement: OrderedStatement): unknown {
+    const code = (err as { code?: string }).code;
+    if (code === OUT_OF_ORDER) {
+      const rooms = String((err as { detail?: string }).detail ?? '').split(',').filter(Boolean);
+      if (rooms.includes(statement.position.roomId)) return new RoomOutOfOrderError([statement.position.roomId]);
+      // Another room of the shared statement was out of order: this one's statement simply did not run.
+      return this.failure.unavailable(statement.name, new Error('a room that shared the statement was out of order'));
+    }
+    if (err instanceof LaneBroken || this.failure.isConnectionError(err)) return this.failure.unavailable(statement.name, err);
+    return err;
+  }
+}
+
+/**
+ * Groups the statements sent in one turn into units, in order. A statement joins an earlier one
+ * of the same name (taking its place in the order) only if no other statement of its room came in
+ * between, and its room is not in that unit yet: every room's statements keep their order.
+ */
+export function mergeInOrder<W extends { readonly statement: Pick<OrderedStatement, 'name' | 'position' | 'merge'> }>(waiting: readonly W[]): W[][] {
+  const units: W[][] = [];
+  const open = new Map<string, { unit: W[]; closedTo: Set<string> }>();
+  for (const w of waiting) {
+    const room = w.statement.position.roomId;
+    const group = w.statement.merge ? open.get(w.statement.name) : undefined;
+    for (const g of open.values()) if (g !== group) g.closedTo.add(room);
+    if (group && !group.closedTo.has(room)) {
+      group.unit.push(w);
+      group.closedTo.add(room);
+      continue;
+    }
+    const unit = [w];
+    units.push(unit);
+    if (group) group.closedTo.add(room);
+    if (w.statement.merge) open.set(w.statement.name, { unit, closedTo: new Set([room]) });
+  }
+  return units;
+}
+
+/** A room's lane: the same one for its whole life in this process. */
+export function laneOf(roomId: string, lanes: number): number {
+  let h = 0;
+  for (let i = 0; i < roomId.length; i++) h = (Math.imul(h, 31) + roomId.charCodeAt(i)) | 0;
+  return Math.abs(h) % lanes;
+}
