@@ -23,6 +23,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     tokenSecret: TEST_TOKEN_SECRET,
     poolMax: 10,
     mailboxDepth: 64,
+    pipelineDepth: 8,
+    commitLanes: 4,
     passivateAfterMs: 60_000,
     roomExpirySeconds: 300,
     commandTimeoutMs: 1000,

@@ -91,7 +91,7 @@ export class AppModule {
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config)) },
+        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         {
           provide: TriviaStore,

@@ -48,7 +48,7 @@ describe('admin console', () => {
     ensureConsoleBuilt();
 // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
     // the command budget, which is there for outages (outage.e2e-spec.ts).
-    server = await startTestServer({ commandTimeoutMs: 60_000 });
+    server = await startTestServer({ commandTimeoutMs: 60_000, pipelineDepth: 1 });
     userDataDir = mkdtempSync(join(tmpdir(), 'admin-console-chromium-'));
     context = await launchChromium(userDataDir);
     page = context.pages()[0] ?? (await context.newPage());

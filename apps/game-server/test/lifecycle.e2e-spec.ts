@@ -9,7 +9,8 @@ describe('room lifecycle', () => {
   describe('on one server', () => {
     let server: RunningServer;
     // Holds table locks on purpose: a held lock must not run into the command budget, which is for outages.
-    withTestServer((s) => (server = s), { mailboxDepth: 1, passivateAfterMs: 300, commandTimeoutMs: 60_000 });
+    // Without pipelining (depth 1), a command behind the statement in flight waits in the mailbox, whose bound is tested here.
+    withTestServer((s) => (server = s), { mailboxDepth: 1, pipelineDepth: 1, passivateAfterMs: 300, commandTimeoutMs: 60_000 });
 
     it('tells players of a room closed through the HTTP API (NOTIFY): room.closed, then 4004', async () => {
       const room = await seatRoom(server, ['Ann', 'Bob']);

@@ -38,6 +38,8 @@ export interface RoomActorDeps<W, R> {
   readonly clock: Clock;
   readonly observer: CommandObserver;
   readonly mailboxDepth: number;
+  /** Decisions with statements in flight at most (1: none pipelined); more waiting commands gather in the mailbox. */
+  readonly pipelineDepth?: number;
   readonly passivateAfterMs: number;
   /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
   readonly commandBudgetMs: number;
@@ -114,8 +116,8 @@ const MAX_CATCH_UP = 1000;
 const GATHER_FRACTION = 0.1;
 /** ...and never longer than this, whatever the database's distance. */
 const MAX_GATHER_MS = 20;
-/** Steps in flight at most: more waiting commands then gather in the mailbox, as without pipelining. */
-const MAX_STEPS_IN_FLIGHT = 8;
+/** Steps in flight at most, unless the deps say otherwise: more waiting commands then gather in the mailbox. */
+const PIPELINE_DEPTH = 8;
 
 const OPERATOR: Actor = { role: 'host' };
 
@@ -631,7 +633,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
   private readyForNextBatch(): Promise<void> | undefined {
     const last = this.steps.at(-1);
     if (!last) return undefined;
-    if (last.barrier || this.steps.length >= MAX_STEPS_IN_FLIGHT) return this.settledOnce().then(() => this.readyForNextBatch());
+    if (last.barrier || this.steps.length >= (this.deps.pipelineDepth ?? PIPELINE_DEPTH)) return this.settledOnce().then(() => this.readyForNextBatch());
     const wait = Math.min(MAX_GATHER_MS, this.commitMs * GATHER_FRACTION) - (performance.now() - last.sentAt);
     if (wait <= 0) return undefined;
     return new Promise<void>((resolve) => {

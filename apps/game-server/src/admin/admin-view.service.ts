@@ -15,6 +15,8 @@ export interface RoomRow {
   question: number | null;
   mailboxDepth: number;
   mailboxDepthMax: number;
+  /** The room's statements sent and not yet answered (pipelined commits). */
+  statementsInFlight: number;
   commands: number;
   lastCommandMs: number | null;
   ageSeconds: number;
@@ -74,6 +76,7 @@ export class AdminViewService {
       question: s.game && (s.phase === 'question' || s.phase === 'reveal') ? s.game.index : null,
       mailboxDepth: room.mailboxDepth,
       mailboxDepthMax: room.mailboxDepthMax,
+      statementsInFlight: room.statementsInFlight,
       commands: room.stats.commands,
       lastCommandMs: room.stats.lastCommandMs,
       ageSeconds: Math.round((Date.now() - room.openedAt) / 1000),
@@ -91,6 +94,7 @@ export class AdminViewService {
       question: summary.round,
       mailboxDepth: room.mailboxDepth,
       mailboxDepthMax: room.mailboxDepthMax,
+      statementsInFlight: room.statementsInFlight,
       commands: room.stats.commands,
       lastCommandMs: room.stats.lastCommandMs,
       ageSeconds: Math.round((Date.now() - room.openedAt) / 1000),

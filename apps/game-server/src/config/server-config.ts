@@ -17,6 +17,13 @@ export interface ServerConfig {
   readonly tokenSecret: string;
   readonly poolMax: number;
   readonly mailboxDepth: number;
+  /**
+   * How many of a room's decisions may have statements in flight at once (pipelined commits);
+   * 1 turns pipelining off: a batch then waits for the statement before it.
+   */
+  readonly pipelineDepth: number;
+  /** Pipelined connections that carry rooms' writes, each room always on the same one. */
+  readonly commitLanes: number;
   readonly passivateAfterMs: number;
   readonly roomExpirySeconds: number;
   /**
@@ -45,6 +52,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     poolMax: int(env.DB_POOL_MAX, 10, 'DB_POOL_MAX'),
     mailboxDepth: int(env.MAILBOX_DEPTH, 64, 'MAILBOX_DEPTH'),
+    pipelineDepth: int(env.PIPELINE_DEPTH, 8, 'PIPELINE_DEPTH'),
+    commitLanes: int(env.DB_COMMIT_LANES, 4, 'DB_COMMIT_LANES'),
     passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
     roomExpirySeconds: int(env.ROOM_EXPIRY_SECONDS, 300, 'ROOM_EXPIRY_SECONDS'),
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),

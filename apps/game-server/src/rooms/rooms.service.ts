@@ -224,6 +224,7 @@ export class RoomsService implements RoomDirectory {
       clock: this.clock,
       observer: this.observer,
       mailboxDepth: this.config.mailboxDepth,
+      pipelineDepth: this.config.pipelineDepth,
       passivateAfterMs: this.config.passivateAfterMs,
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,
