@@ -21,3 +21,4 @@ export * from './cards.projection';
 export * from './cards.privacy';
 export * from './cards.restore';
 export * from './cards.game';
+export * from './cards.codes';

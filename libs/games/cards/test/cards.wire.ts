@@ -1,0 +1,33 @@
+// What a card table's compact socket shows once decoded, written from PROTOCOL.md section 7
+// rather than from the code table, so that the tests check the table against the contract.
+
+export interface WireEvent {
+  readonly type: string;
+  readonly seq?: number;
+  readonly data: unknown;
+}
+
+/**
+ * The events a compact socket of a card table decodes to, from the events its viewer's JSON
+ * stream carries: a deal that tells this viewer nothing (`hole_cards.dealt` with `cards: null`)
+ * and a `table.snapshot` identical to the last one sent are not sent, and `seq` counts what is.
+ */
+export function compactStreamOf(events: readonly WireEvent[]): { type: string; seq: number; data: unknown }[] {
+  const out: { type: string; seq: number; data: unknown }[] = [];
+  let lastSnapshot: string | undefined;
+  for (const e of events) {
+    if (e.type === 'hole_cards.dealt' && isObject(e.data) && e.data.cards === null) continue;
+    if (e.type === 'table.snapshot' && isObject(e.data)) {
+      // The server builds a snapshot's fields in one order: identical means the same JSON text.
+      const text = JSON.stringify(e.data);
+      if (text === lastSnapshot) continue;
+      lastSnapshot = text;
+    }
+    out.push({ type: e.type, seq: out.length + 1, data: e.data });
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
