@@ -8,5 +8,4 @@ export * from './audience';
 export * from './reply-memory';
 export * from './room-registry';
 export * from './room-stats';
-export * from './turn-batcher';
 export * from './seeded-random';
