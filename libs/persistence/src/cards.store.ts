@@ -13,7 +13,7 @@ export class CardsStore implements RoomStore<CardsWrite, CardsResult> {
 
   async commit(writes: readonly CardsWrite[], at: RoomPosition, timeoutMs: number): Promise<CardsResult[]> {
     // Sent together, in order, on the table's ordered path: one round trip between them.
-    await Promise.all(writes.map((write, i) => this.commitOne(write, { roomId: at.roomId, seq: at.seq + i }, timeoutMs)));
+    await Promise.all(writes.map((write, i) => this.commitOne(write, { ...at, seq: at.seq + i }, timeoutMs)));
     return writes.map(() => ({ kind: 'done' }));
   }
 

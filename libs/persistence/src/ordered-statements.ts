@@ -18,8 +18,8 @@ export interface OrderedStatement {
   readonly merge?: (params: readonly (readonly unknown[])[]) => unknown[];
 }
 
-/** Checks and advances every room's position in the statement's own transaction (the migration's `advance_rooms`). */
-const ADVANCE = { name: 'advance_rooms', text: 'SELECT advance_rooms($1::uuid[], $2::bigint[])' };
+/** Checks every room's position and fence and advances the position, in the statement's own transaction (the migration's `advance_rooms`). */
+const ADVANCE = { name: 'advance_rooms', text: 'SELECT advance_rooms($1::uuid[], $2::bigint[], $3::bigint[])' };
 const OUT_OF_ORDER = 'GR001';
 
 interface Waiting {
@@ -94,7 +94,7 @@ export class OrderedStatements {
     try {
       const [, rows] = await this.lanes[lane].send(
         [
-          { ...ADVANCE, values: [positions.map((p) => p.roomId), positions.map((p) => p.seq)] },
+          { ...ADVANCE, values: [positions.map((p) => p.roomId), positions.map((p) => p.seq), positions.map((p) => p.fence)] },
           { name: first.name, text: first.sql, values: params },
         ],
         timeoutMs,

@@ -24,7 +24,7 @@ export class TriviaStore implements RoomStore<Write, TriviaResult> {
   constructor(private readonly repos: TriviaRepositories) {}
 
   commit(writes: readonly Write[], at: RoomPosition, timeoutMs: number): Promise<TriviaResult[]> {
-    return Promise.all(writes.map((write, i) => this.commitOne(write, { roomId: at.roomId, seq: at.seq + i }, timeoutMs)));
+    return Promise.all(writes.map((write, i) => this.commitOne(write, { ...at, seq: at.seq + i }, timeoutMs)));
   }
 
   recordLateDeadline(position: RoomPosition, due: number, at: number, timeoutMs: number): Promise<void> {

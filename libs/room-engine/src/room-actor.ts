@@ -47,6 +47,8 @@ export interface RoomActorDeps<W, R> {
   readonly seed: number;
   /** The room's statements PostgreSQL has applied (rooms.commit_seq): where its next one goes. */
   readonly committedStatements: number;
+  /** The fencing number of this process's lease on the room, carried by every statement. */
+  readonly fence?: number;
   /** Called when the room goes out of memory (passivated, closed or drained). */
   readonly onDispose: (room: RoomActor<any, any, any, any, any>) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -577,9 +579,10 @@ export class RoomActor<S, C extends Command, W, R, E> {
       committing = Promise.reject(new StoreUnavailableError('no time left in the command budget'));
     } else {
       const roomId = this.roomId;
+      const fence = this.deps.fence ?? 0;
       let seq = this.sentStatements;
-      const recorded = late ? this.deps.store.recordLateDeadline({ roomId, seq: seq++ }, late.due, late.at, decision.timeoutMs) : undefined;
-      const results = writes.length ? this.deps.store.commit(writes, { roomId, seq }, decision.timeoutMs) : Promise.resolve([] as R[]);
+      const recorded = late ? this.deps.store.recordLateDeadline({ roomId, seq: seq++, fence }, late.due, late.at, decision.timeoutMs) : undefined;
+      const results = writes.length ? this.deps.store.commit(writes, { roomId, seq, fence }, decision.timeoutMs) : Promise.resolve([] as R[]);
       this.sentStatements += statements;
       committing = Promise.all([recorded, results]).then(([, r]) => writes.map((write, i) => ({ write, result: r[i] })));
     }
@@ -649,11 +652,13 @@ export class RoomActor<S, C extends Command, W, R, E> {
   }
 
   /**
-   * The database holds another history of this room than this process does: the room goes, its
-   * sockets are told to reconnect, and the next one to come loads it from what the database has.
+   * The database holds another history of this room than this process does, or this process no
+   * longer holds its lease: the room goes, its sockets are told to reconnect (1012), and the next
+   * one to come loads it from what the database has, wherever the room is owned then.
    */
-  private letGo(): void {
-    this.deps.log('warn', 'room let go: the database holds another history of it; it loads again on the next connection', { room: this.code });
+  letGo(why = 'the database holds another history of it'): void {
+    if (this.lifecycle === 'disposed') return;
+    this.deps.log('warn', `room let go: ${why}; it loads again on the next connection`, { room: this.code });
     for (const v of this.viewers) v.close(CloseCode.roomReloading, 'room reloading');
     this.dispose();
   }

@@ -7,6 +7,8 @@ export interface RoomPosition {
   readonly roomId: string;
   /** The statements of this room applied before this one. */
   readonly seq: number;
+  /** The fencing number of this process's lease on the room: a stale one is refused. */
+  readonly fence: number;
 }
 
 /**
@@ -40,8 +42,9 @@ export class StoreUnavailableError extends Error {
 
 /**
  * The database's history of the room is not the one this process holds (a statement whose
- * outcome was never heard did commit, or, with several instances, another one wrote): nothing
- * was recorded, and the room must be let go and loaded again from what the database has.
+ * outcome was never heard did commit), or this process's lease on it is stale (another instance
+ * took the room): nothing was recorded, and the room must be let go and loaded again from what
+ * the database has, by whichever instance owns it.
  */
 export class RoomOutOfOrderError extends StoreUnavailableError {
   constructor(readonly roomIds: readonly string[]) {

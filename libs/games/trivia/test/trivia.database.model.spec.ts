@@ -45,7 +45,7 @@ describe('TriviaDatabase (the model) against PostgreSQL', () => {
         });
         let seq = 0;
         for (const { write } of live.committed) {
-          const [result] = (await store.commit([toDb(write)], { roomId: ids.get('room-1')!, seq: seq++ }, 5000)) as TriviaResult[];
+          const [result] = (await store.commit([toDb(write)], { roomId: ids.get('room-1')!, seq: seq++, fence: 0 }, 5000)) as TriviaResult[];
           // The game's id is PostgreSQL's: later writes name it by the model's.
           if (write.kind === 'startGame' && result.kind === 'startGame' && result.started) ids.set(`game-${write.gameNo}`, result.started.gameId);
         }

@@ -23,6 +23,10 @@ export type StoredRoom = {
   readonly createdAt: number;
   /** The room's statements applied so far: where the actor's next one goes (see the ordered-commits migration). */
   readonly commitSeq: number;
+  /** The fencing number of the lease this load took (the room's current one if it took none). */
+  readonly fence: number;
+  /** An open room whose lease another instance holds: it may not be served here now. */
+  readonly heldBy: string | null;
 } & (
   | { readonly game: 'trivia'; readonly record: TriviaRecord }
   | { readonly game: 'cards'; readonly record: CardsRecord }
@@ -94,12 +98,24 @@ export class RoomRepository {
    * Loads many rooms in one statement: rooms that activate together share a round trip. With each
    * room comes what its recovery needs: its seats, and its last game with every answer, early
    * close and vote, each with the time the server recorded for it.
+   *
+   * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, expired,
+   * or already its own), raising its fencing number; an open room whose lease another instance
+   * still holds comes back with `heldBy` set.
    */
-  async loadRooms(codes: readonly string[], timeoutMs?: number): Promise<StoredRoom[]> {
+  async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: { readonly owner: string; readonly ms: number }): Promise<StoredRoom[]> {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
-      `SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", r.commit_seq::float8 AS "commitSeq",
+      `WITH taken AS (
+         UPDATE rooms SET lease_owner = $2, lease_fence = lease_fence + 1, lease_expires = now() + make_interval(secs => $3::float8 / 1000)
+         WHERE $2::text IS NOT NULL AND code = ANY($1::char(6)[]) AND closed_at IS NULL
+           AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires < now())
+         RETURNING id, lease_fence
+       )
+       SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", r.commit_seq::float8 AS "commitSeq",
+              coalesce(t.lease_fence, r.lease_fence)::float8 AS fence,
+              CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN r.lease_owner END AS "heldBy",
               CASE r.game WHEN 'cards' THEN ${CARDS_RECORD} ELSE json_build_object(
                 'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
                 'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
@@ -133,11 +149,42 @@ export class RoomRepository {
               ) END AS record
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
-       LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true`,
-      [codes],
+       LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true
+       LEFT JOIN taken t ON t.id = r.id`,
+      [codes, lease?.owner ?? null, lease?.ms ?? 0],
       timeoutMs,
     );
     return rows.map((r) => (r.game === 'cards' ? r : { ...r, record: triviaRecord(r.record) }));
+  }
+
+  /**
+   * Renews, in one statement, every lease `owner` holds on the rooms it serves (as long as each is
+   * still its own, with the same fencing number), and hands back the ids it renewed: a room missing
+   * from them is no longer this instance's to serve.
+   */
+  async renewLeases(owner: string, rooms: readonly { id: string; fence: number }[], ms: number, timeoutMs?: number): Promise<Set<string>> {
+    const rows = await this.db.run<{ id: string }>(
+      'RoomRepository.renewLeases',
+      `UPDATE rooms r SET lease_expires = now() + make_interval(secs => $4::float8 / 1000)
+       FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
+       WHERE r.id = l.id AND r.lease_owner = $1 AND r.lease_fence = l.fence AND r.closed_at IS NULL
+       RETURNING r.id`,
+      [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence), ms],
+      timeoutMs,
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at once. */
+  async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
+    await this.db.run(
+      'RoomRepository.releaseLeases',
+      `UPDATE rooms r SET lease_owner = NULL, lease_expires = NULL
+       FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
+       WHERE r.id = l.id AND r.lease_owner = $1 AND r.lease_fence = l.fence`,
+      [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence)],
+      timeoutMs,
+    );
   }
 
   /** A deadline the room took late, after a restart; taken again later, the later moment counts. */
