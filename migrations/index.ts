@@ -3,8 +3,16 @@ import { BuiltinDeck1764489600001 } from './1764489600001-builtin-deck';
 import { RoomRecovery1764576000000 } from './1764576000000-room-recovery';
 import { CardTables1764662400000 } from './1764662400000-card-tables';
 import { OrderedCommits1764748800000 } from './1764748800000-ordered-commits';
+import { Instances1764752400000 } from './1764752400000-instances';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
 /** Every migration, in order. The app hands them to the data source, which runs them at start. */
-export const MIGRATIONS = [InitialSchema1764489600000, BuiltinDeck1764489600001, RoomRecovery1764576000000, CardTables1764662400000, OrderedCommits1764748800000];
+export const MIGRATIONS = [
+  InitialSchema1764489600000,
+  BuiltinDeck1764489600001,
+  RoomRecovery1764576000000,
+  CardTables1764662400000,
+  OrderedCommits1764748800000,
+  Instances1764752400000,
+];

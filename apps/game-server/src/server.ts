@@ -16,6 +16,8 @@ import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { GAMES, labelVocabulary } from './rooms/games';
+import { InstanceHeartbeat } from './cluster/instance-heartbeat';
+import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
 import { RoomsService } from './rooms/rooms.service';
 
@@ -82,20 +84,27 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   });
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), () => rooms.accepting));
   await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address() as { port: number };
+  // The instance's default name needs the port it got; its first beat writes its registry row.
+  const identity = app.get(InstanceIdentity);
+  identity.settle(address.port);
+  const heartbeat = app.get(InstanceHeartbeat);
+  await heartbeat.start();
   const listener = new RoomChangeListener(databaseUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
   await listener.start();
 
-  const address = app.getHttpServer().address() as { port: number };
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       log.info('server stopping');
+      await heartbeat.draining();
       await rooms.drain(5000);
       const gateway = app.get(GameGateway);
       gateway.closeAll();
       const until = Date.now() + 2000;
       while (gateway.openSockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       await listener.stop();
+      await heartbeat.stop();
       unobserve();
       await app.close();
       await db.close();
@@ -103,6 +112,6 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await embedded?.stop();
       log.info('server stopped');
     })());
-  log.info('server started', { port: address.port, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
+  log.info('server started', { port: address.port, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
   return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, databaseUrl, runtime, stop };
 }

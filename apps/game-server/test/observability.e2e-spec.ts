@@ -137,7 +137,7 @@ describe('observability', () => {
       expect((await api.request('POST', `/admin/api/rooms/${room.code}/close`, undefined, admin)).status).toBe(404);
     });
 
-    it('pushes the overview, the rooms and a room by server-sent events', async () => {
+    it('pushes the overview, the rooms, the instances and a room by server-sent events', async () => {
       const room = await seatRoom(server, ['Ann']);
       const controller = new AbortController();
       const res = await fetch(`${server.url}/admin/api/stream?token=${TEST_ADMIN_TOKEN}&room=${room.code}`, { signal: controller.signal });
@@ -147,13 +147,13 @@ describe('observability', () => {
       let text = '';
       const seen = new Set<string>();
       const deadline = Date.now() + 5000;
-      while (Date.now() < deadline && !(seen.has('overview') && seen.has('rooms') && seen.has('room'))) {
+      while (Date.now() < deadline && !(seen.has('overview') && seen.has('rooms') && seen.has('instances') && seen.has('room'))) {
         const { value } = await reader.read();
         text += new TextDecoder().decode(value);
         for (const m of text.matchAll(/^event: (\S+)$/gm)) seen.add(m[1]);
       }
       controller.abort();
-      expect([...seen].sort()).toEqual(['overview', 'room', 'rooms']);
+      expect([...seen].sort()).toEqual(['instances', 'overview', 'room', 'rooms']);
       const roomEvent = /^event: room\n(?:\w+: .*\n)*?data: (.*)$/m.exec(text)![1];
       expect(JSON.parse(roomEvent)).toMatchObject({ code: room.code, players: [{ name: 'Ann' }] });
       closeAll(room);

@@ -26,6 +26,8 @@ export interface ConnectOptions {
   readonly wire?: WireProfile;
   readonly timeoutMs?: number;
   readonly origin?: string;
+  /** The room's code, sent as `room=` beside the token so a proxy can route by it (PROTOCOL.md section 10). */
+  readonly room?: string;
 }
 
 /**
@@ -58,7 +60,8 @@ export class GameClient {
 
   /** Opens a socket; rejects with the HTTP status when the upgrade is refused. */
   static connect(baseUrl: string, token: string, options: ConnectOptions = {}): Promise<GameClient> {
-    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}${options.wire ? `&wire=${options.wire}` : ''}`;
+    const room = options.room === undefined ? '' : `room=${encodeURIComponent(options.room)}&`;
+    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?${room}token=${encodeURIComponent(token)}${options.wire ? `&wire=${options.wire}` : ''}`;
     const ws = new WebSocket(url, { headers: options.origin ? { origin: options.origin } : {} });
     const client = new GameClient(ws, options.timeoutMs ?? 5000, options.wire ?? 'json');
     return new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@ import { WsAdapter } from '@nestjs/platform-ws';
 import { MAX_FRAME_BYTES } from '@app/protocol';
 import { CLAIMS_KEY, VerifiedRequest } from './game.gateway';
 import { GatewayOptions } from './room-directory';
-import { SeatTokens } from './seat-token';
+import { roomMatches, SeatTokens } from './seat-token';
 
 /**
  * The ws adapter with the checks that must happen before a socket exists: a missing, forged or
@@ -32,8 +32,12 @@ export class GameWsAdapter extends WsAdapter {
         if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin) && !isSameOrigin(origin, info.req.headers.host)) {
           return done(false, 403, 'Origin not allowed');
         }
-        const token = new URL(info.req.url ?? '/', 'http://x').searchParams.get('token');
-        const check = this.tokens.check(token);
+        const params = new URL(info.req.url ?? '/', 'http://x').searchParams;
+        const check = this.tokens.check(params.get('token'));
+        // A `room` that is not the token's own is refused like a bad token: 401, no socket.
+        if (check.ok || check.reason === 'expired') {
+          if (!roomMatches(check.claims, params.get('room'))) return done(false, 401, 'Unauthorized');
+        }
         if (check.ok) info.req[CLAIMS_KEY] = { claims: check.claims, expired: false };
         else if (check.reason === 'expired') info.req[CLAIMS_KEY] = { claims: check.claims, expired: true };
         else return done(false, 401, 'Unauthorized');

@@ -54,3 +54,13 @@ export class SeatTokens {
     return createHmac('sha256', this.secret).update(body).digest('base64url');
   }
 }
+
+/**
+ * Whether the `room` a client put in the WebSocket URL beside its token (for the proxy to route
+ * by, PROTOCOL.md section 10) names the token's room. No `room` at all is fine (one instance
+ * needs none); a code for another room is refused at the upgrade, so a proxy that routed by it
+ * can never attach a socket to a room its instance should not serve. Codes ignore case.
+ */
+export function roomMatches(claims: Pick<SeatClaims, 'code'>, asked: string | null): boolean {
+  return asked === null || asked.trim().toUpperCase() === claims.code;
+}

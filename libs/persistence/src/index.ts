@@ -14,3 +14,4 @@ export * from './repositories/health.repository';
 export * from './repositories/card-table.repository';
 export * from './trivia.store';
 export * from './cards.store';
+export * from './repositories/instance.repository';

@@ -1,5 +1,6 @@
 import { SignIn } from '../features/auth/components/sign-in'
 import { StreamDownBanner, StreamStatusPill } from '../features/live/components/stream-status'
+import { InstancesPage } from '../features/instances/components/instances-page'
 import { OverviewPage } from '../features/overview/components/overview-page'
 import { RoomDetailPage } from '../features/room-detail/components/room-detail-page'
 import { RoomsPage } from '../features/rooms/components/rooms-page'
@@ -36,8 +37,11 @@ function Shell() {
           <Link to="/" className={route.view === 'overview' ? 'active' : undefined} aria-current={route.view === 'overview' ? 'page' : undefined}>
             Overview
           </Link>
-          <Link to="/rooms" className={route.view !== 'overview' ? 'active' : undefined} aria-current={route.view === 'rooms' ? 'page' : undefined}>
+          <Link to="/rooms" className={route.view === 'rooms' || route.view === 'room' ? 'active' : undefined} aria-current={route.view === 'rooms' ? 'page' : undefined}>
             Rooms
+          </Link>
+          <Link to="/instances" className={route.view === 'instances' ? 'active' : undefined} aria-current={route.view === 'instances' ? 'page' : undefined}>
+            Instances
           </Link>
         </nav>
         <div className="spacer" />
@@ -51,6 +55,7 @@ function Shell() {
       <main className="content">
         {route.view === 'overview' && <OverviewPage />}
         {route.view === 'rooms' && <RoomsPage />}
+        {route.view === 'instances' && <InstancesPage />}
         {route.view === 'room' && <RoomDetailPage key={route.code} code={route.code} />}
       </main>
     </div>
@@ -67,11 +72,12 @@ function BuildTag() {
   )
 }
 
-type Route = { readonly view: 'overview' } | { readonly view: 'rooms' } | { readonly view: 'room'; readonly code: string }
+type Route = { readonly view: 'overview' } | { readonly view: 'rooms' } | { readonly view: 'instances' } | { readonly view: 'room'; readonly code: string }
 
 function matchRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean)
   if (parts[0] === 'rooms' && parts.length === 2) return { view: 'room', code: decodeURIComponent(parts[1]).toUpperCase() }
   if (parts[0] === 'rooms' && parts.length === 1) return { view: 'rooms' }
+  if (parts[0] === 'instances' && parts.length === 1) return { view: 'instances' }
   return { view: 'overview' }
 }

@@ -1,16 +1,17 @@
-import type { Overview, RoomDetail, RoomsSnapshot } from './admin-types'
+import type { InstancesSnapshot, Overview, RoomDetail, RoomsSnapshot } from './admin-types'
 
 // The admin push stream (server-sent events). One connection feeds every view: `overview` and
-// `rooms` about once a second, plus `room` / `room-gone` for the room being watched. Nothing in
+// `rooms` and `instances` about once a second, plus `room` / `room-gone` for the room being watched. Nothing in
 // the console polls; when this stream is down the views say so and keep their last data.
 
 export type StreamMessage =
   | { readonly type: 'overview'; readonly data: Overview }
   | { readonly type: 'rooms'; readonly data: RoomsSnapshot }
+  | { readonly type: 'instances'; readonly data: InstancesSnapshot }
   | { readonly type: 'room'; readonly data: RoomDetail }
   | { readonly type: 'room-gone'; readonly data: { readonly code: string } }
 
-const MESSAGE_TYPES: readonly StreamMessage['type'][] = ['overview', 'rooms', 'room', 'room-gone']
+const MESSAGE_TYPES: readonly StreamMessage['type'][] = ['overview', 'rooms', 'instances', 'room', 'room-gone']
 
 export type StreamPhase = 'connecting' | 'live' | 'down'
 

@@ -97,3 +97,24 @@ export interface ApiErrorBody {
   readonly code?: string
   readonly message?: string
 }
+
+/** One server process sharing the database, as its own heartbeat last wrote it (PROTOCOL.md section 10). */
+export interface InstanceRow {
+  readonly name: string
+  readonly url: string
+  readonly pid: number
+  /** Epoch ms. */
+  readonly startedAt: number
+  readonly rooms: number
+  /** What the instance says of itself. */
+  readonly health: 'ok' | 'draining' | 'stopped'
+  readonly seenSecondsAgo: number
+  /** `silent`: no heartbeat for three beats, so down, cut off or frozen. */
+  readonly status: 'up' | 'silent' | 'stopped'
+  /** The instance serving this console. */
+  readonly self: boolean
+}
+
+export interface InstancesSnapshot {
+  readonly instances: readonly InstanceRow[]
+}

@@ -1,5 +1,5 @@
 import type { AdminStream, StreamMessage } from './admin-stream'
-import type { Overview, RoomDetail, RoomsSnapshot } from './admin-types'
+import type { InstancesSnapshot, Overview, RoomDetail, RoomsSnapshot } from './admin-types'
 import { SampleHistory, type LiveSample } from './live-samples'
 
 // What the views read: the latest snapshot of each kind and the charts' samples, fed by the
@@ -17,13 +17,15 @@ export interface LiveState {
   readonly rooms: RoomsSnapshot | null
   /** When `rooms` last changed (epoch ms, local clock). */
   readonly roomsAt: number | null
+  /** Every instance sharing the database, from the serving instance's last heartbeat. */
+  readonly instances: InstancesSnapshot | null
   readonly room: WatchedRoom | null
   readonly samples: readonly LiveSample[]
   /** The server's clock minus ours, to show deadlines the server set. */
   readonly serverOffsetMs: number
 }
 
-const EMPTY: LiveState = { overview: null, rooms: null, roomsAt: null, room: null, samples: [], serverOffsetMs: 0 }
+const EMPTY: LiveState = { overview: null, rooms: null, roomsAt: null, instances: null, room: null, samples: [], serverOffsetMs: 0 }
 
 export class LiveStore {
   private state: LiveState = EMPTY
@@ -72,6 +74,10 @@ export class LiveStore {
     if (!this.state.rooms) this.apply({ type: 'rooms', data: rooms })
   }
 
+  seedInstances(instances: InstancesSnapshot): void {
+    if (!this.state.instances) this.apply({ type: 'instances', data: instances })
+  }
+
   seedRoom(detail: RoomDetail): void {
     const watched = this.state.room
     if (watched?.code === detail.code.toUpperCase() && !watched.detail && !watched.gone) this.apply({ type: 'room', data: detail })
@@ -92,6 +98,9 @@ export class LiveStore {
       case 'rooms':
         this.history.addRooms(message.data)
         this.set({ rooms: message.data, roomsAt: t, samples: this.history.samples })
+        return
+      case 'instances':
+        this.set({ instances: message.data })
         return
       case 'room': {
         const code = message.data.code.toUpperCase()

@@ -1,9 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { ReconnectingClient, type ConnectionStatus, type EventMap, type ReplyFrame } from '@app/protocol'
 
-export function wsUrl(token: string, location: Location = window.location): string {
+/**
+ * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,
+ * /table/CODE); it goes beside the token as `room=`, so a proxy in front of several instances
+ * sends the socket where it sent the page (PROTOCOL.md section 10).
+ */
+export function wsUrl(token: string, location: Pick<Location, 'protocol' | 'host' | 'pathname'> = window.location): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
-  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`
+  const [page, code] = location.pathname.split('/').filter(Boolean)
+  const room = code && ['play', 'host', 'table'].includes(page) ? `room=${encodeURIComponent(code)}&` : ''
+  return `${scheme}://${location.host}/ws?${room}token=${encodeURIComponent(token)}`
 }
 
 export interface SeatConnection<V> {

@@ -6,6 +6,7 @@ import { DescribeAdmin } from '../api/api-docs';
 import { asObject, invalid } from '../api/body';
 import { AdminTokenGuard } from './admin-token.guard';
 import { AdminViewService } from './admin-view.service';
+import { InstanceHeartbeat } from '../cluster/instance-heartbeat';
 
 const PUSH_EVERY_MS = 1000;
 
@@ -15,12 +16,19 @@ export class AdminController {
   constructor(
     private readonly view: AdminViewService,
     private readonly rooms: RoomsService,
+    private readonly heartbeat: InstanceHeartbeat,
   ) {}
 
   @Get('overview')
   @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, the build')
   overview() {
     return this.view.overview();
+  }
+
+  @Get('instances')
+  @DescribeAdmin('Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance\'s last heartbeat')
+  instances() {
+    return { instances: this.heartbeat.instances() };
   }
 
   @Get('rooms')
@@ -56,7 +64,7 @@ export class AdminController {
    * second, and one room's detail when `room` is given. The console never polls.
    */
   @Sse('stream')
-  @DescribeAdmin('Server-sent events: overview and rooms each second, and one room with ?room=; the token as ?token=')
+  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; the token as ?token=')
   stream(@Query('room') room?: string): Observable<MessageEvent> {
     const code = room ? normalizeRoomCode(room) : null;
     return interval(PUSH_EVERY_MS).pipe(
@@ -69,6 +77,7 @@ export class AdminController {
     const events: MessageEvent[] = [
       { type: 'overview', data: this.view.overview() },
       { type: 'rooms', data: this.view.roomList() },
+      { type: 'instances', data: { instances: this.heartbeat.instances() } },
     ];
     if (asked !== undefined) {
       try {

@@ -211,6 +211,8 @@ export const DescribeHealth = () =>
         type: 'object',
         properties: {
           status: { type: 'string', enum: ['ok'] },
+          instance: { type: 'string', description: 'this instance\'s stable name (INSTANCE_NAME, default hostname-port)' },
+          pid: { type: 'integer' },
           version: { type: 'string' },
           sha: { type: 'string' },
           uptimeSeconds: { type: 'integer' },

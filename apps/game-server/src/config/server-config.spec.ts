@@ -85,4 +85,22 @@ describe(readConfig.name, () => {
     expect(() => readConfig({ DATA_DIR: dir, PORT: 'eighty' })).toThrow("PORT must be a whole number, got 'eighty'");
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  describe('the instance among several', () => {
+    it('takes INSTANCE_NAME, INSTANCE_URL and the heartbeat as given', () => {
+      const config = readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_NAME: 'game-server-1', INSTANCE_URL: 'http://game-server-1:3000', INSTANCE_HEARTBEAT_SECONDS: '2' });
+      expect(config).toMatchObject({ instanceName: 'game-server-1', instanceUrl: 'http://game-server-1:3000', heartbeatMs: 2000 });
+    });
+
+    it('leaves the name and URL to the server (hostname and port) when unset or empty, and beats every 5 s', () => {
+      const config = readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_NAME: '' });
+      expect(config).toMatchObject({ instanceName: undefined, instanceUrl: undefined, heartbeatMs: 5000 });
+    });
+
+    it.each(['has space', '-leading-dash', 'x'.repeat(64), 'name/with/slash', 'ünïcode'])('refuses INSTANCE_NAME %p before writing anything', (name) => {
+      const dir = dataDir();
+      expect(() => readConfig({ DATA_DIR: dir, INSTANCE_NAME: name })).toThrow('INSTANCE_NAME must be 1 to 63 letters');
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
 });

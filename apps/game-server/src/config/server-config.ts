@@ -35,6 +35,12 @@ export interface ServerConfig {
   /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
+  /** This instance's stable name in the registry and on /health; unset: `<hostname>-<port>`. */
+  readonly instanceName?: string;
+  /** Where other instances and operators reach this one; unset: `http://<hostname>:<port>`. */
+  readonly instanceUrl?: string;
+  /** How often the instance writes its registry row; unset or 0: once at start and once at stop. */
+  readonly heartbeatMs?: number;
 }
 
 /** Statements get the command budget less what the reply itself needs. */
@@ -59,6 +65,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),
     sendQueueBytes: int(env.SEND_QUEUE_BYTES, 256 * 1024, 'SEND_QUEUE_BYTES'),
     sendQueueFrames: int(env.SEND_QUEUE_FRAMES, 1024, 'SEND_QUEUE_FRAMES'),
+    instanceName: instanceName(env.INSTANCE_NAME),
+    instanceUrl: env.INSTANCE_URL || undefined,
+    heartbeatMs: int(env.INSTANCE_HEARTBEAT_SECONDS, 5, 'INSTANCE_HEARTBEAT_SECONDS') * 1000,
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
   // An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
@@ -80,4 +89,13 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${value}'`);
   return n;
+}
+
+// A name is a label of the registry, the console and /health: short, and plain enough to read in a log.
+function instanceName(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value)) {
+    throw new Error(`INSTANCE_NAME must be 1 to 63 letters, digits, '.', '_' or '-' (starting with a letter or digit), got '${value}'`);
+  }
+  return value;
 }

@@ -1,0 +1,64 @@
+import { InstanceBeat, InstanceRepository, InstanceRow } from '@app/persistence';
+import { JsonLog } from '../config/json-log';
+import { InstanceHeartbeat } from './instance-heartbeat';
+import { InstanceIdentity } from './instance-identity';
+
+/** The registry's reading of its rows, with the database replaced by a list of answers. */
+describe(InstanceHeartbeat.name, () => {
+  const row = (name: string, over: Partial<InstanceRow> = {}): InstanceRow => ({ name, url: `http://${name}`, pid: 1, startedAt: 0, rooms: 0, health: 'ok', seenSecondsAgo: 0, ...over });
+
+  function setup(answers: (InstanceRow[] | Error)[], intervalMs = 1000) {
+    const beats: InstanceBeat[] = [];
+    const repository = {
+      beat: async (me: InstanceBeat) => {
+        beats.push(me);
+        const next = answers.shift() ?? [];
+        if (next instanceof Error) throw next;
+        return next;
+      },
+    } as unknown as InstanceRepository;
+    const identity = new InstanceIdentity({ instanceName: 'me' });
+    identity.settle(3000);
+    const warnings: string[] = [];
+    const log = { warn: (msg: string) => warnings.push(msg) } as unknown as JsonLog;
+    let rooms = 2;
+    const heartbeat = new InstanceHeartbeat(repository, identity, () => rooms, intervalMs, log);
+    return { heartbeat, beats, warnings, setRooms: (n: number) => (rooms = n) };
+  }
+
+  it('counts another instance silent after three missed beats, by the database’s age plus the time since', async () => {
+    const { heartbeat } = setup([[row('me'), row('other', { seenSecondsAgo: 1 })]]);
+    await heartbeat.start();
+    const at = Date.now();
+    const other = (now: number) => heartbeat.instances(now).find((i) => i.name === 'other');
+    expect(other(at)).toMatchObject({ status: 'up', self: false });
+    expect(other(at + 2500)).toMatchObject({ status: 'silent' });
+    expect(other(at + 2500)!.seenSecondsAgo).toBeGreaterThanOrEqual(3.5);
+    await heartbeat.stop();
+  });
+
+  it('shows its own row as fresh, with its rooms and health as of now', async () => {
+    const { heartbeat, setRooms } = setup([[row('me', { rooms: 2, seenSecondsAgo: 0 })]], 0);
+    await heartbeat.start();
+    setRooms(5);
+    expect(heartbeat.instances(Date.now() + 60_000)).toEqual([expect.objectContaining({ name: 'me', rooms: 5, health: 'ok', status: 'up', self: true, seenSecondsAgo: 0 })]);
+  });
+
+  it('shows a stopped instance as stopped however long ago it beat', async () => {
+    const { heartbeat } = setup([[row('me'), row('gone', { health: 'stopped', seenSecondsAgo: 500 })]]);
+    await heartbeat.start();
+    expect(heartbeat.instances().find((i) => i.name === 'gone')?.status).toBe('stopped');
+    await heartbeat.stop();
+  });
+
+  it('logs a failed beat, keeps the rows it had, and writes draining then stopped, in that order', async () => {
+    const { heartbeat, beats, warnings } = setup([[row('me'), row('other')], new Error('connection refused'), [], []], 0);
+    await heartbeat.start();
+    await heartbeat.draining();
+    expect(warnings).toEqual(['instance heartbeat failed']);
+    expect(heartbeat.instances().map((i) => i.name)).toEqual(['me', 'other']);
+    await heartbeat.stop();
+    expect(beats.map((b) => b.health)).toEqual(['ok', 'draining', 'stopped']);
+    expect(beats[0]).toMatchObject({ name: 'me', url: expect.stringMatching(/:3000$/), pid: process.pid, rooms: 2 });
+  });
+});

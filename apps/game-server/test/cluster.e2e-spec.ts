@@ -1,0 +1,153 @@
+import { GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterProcess } from '../../../test/support/cluster-process';
+import { waitFor } from './support';
+
+/**
+ * Issue 14 items 2 and 4, for real: `npm run cluster` (scripts/cluster.mjs) with three
+ * instances behind HAProxy running deploy/haproxy.cfg.template. Everything a room's clients
+ * send through the proxy, pages, API calls and sockets, lands on one instance, chosen by the
+ * code; rooms spread over the instances; and when an instance dies its codes hash elsewhere.
+ */
+jest.setTimeout(90_000);
+
+const ROOM = { hostName: 'Host', questionCount: 2, secondsPerQuestion: 10, revealSeconds: 0 };
+
+describe('a cluster of three instances behind the proxy', () => {
+  let cluster: ClusterProcess;
+  let proxy: HttpApi;
+
+  beforeAll(async () => {
+    cluster = await ClusterProcess.start(3);
+    proxy = new HttpApi(cluster.proxy);
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  /** Which instances have the room live, asking each directly (not through the proxy). */
+  async function holders(code: string): Promise<string[]> {
+    const lists = await Promise.all(
+      cluster.instances.map(async (i) => ({ name: i.instance, rooms: (await new HttpApi(i.url).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[] })),
+    );
+    return lists.filter((l) => l.rooms.some((r) => r.code === code)).map((l) => l.name);
+  }
+
+  async function liveRoom(instance: string, code: string): Promise<Record<string, any>> {
+    const { status, body } = await new HttpApi(cluster.instance(instance).url).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
+    expect(status).toBe(200);
+    return body;
+  }
+
+  it('prints each instance with its pid and url, each answering /health with its own name', async () => {
+    expect(cluster.instances.map((i) => i.instance)).toEqual(['instance-1', 'instance-2', 'instance-3']);
+    for (const i of cluster.instances) {
+      const health = await new HttpApi(i.url).request('GET', '/health');
+      expect(health.body).toMatchObject({ status: 'ok', instance: i.instance, pid: i.pid });
+    }
+    // The proxy answers /health from whichever instance it picks: one of the three.
+    const { body } = await proxy.request('GET', '/health');
+    expect(cluster.instances.map((i) => i.instance)).toContain(body.instance);
+  });
+
+  it('serves all of one room’s HTTP and WebSocket traffic from one instance', async () => {
+    const room = await proxy.createRoom(ROOM);
+    const seats = [await proxy.join(room.code, 'Ann'), await proxy.join(room.code.toLowerCase(), 'Bob')];
+    const [owner] = await holders(room.code);
+    expect(await holders(room.code)).toEqual([owner]);
+    // Every path that names the code, in either case, reaches the same instance.
+    // The proxy names the instance that answered each request: always the owner.
+    const servedBy = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(cluster.proxy + path, init);
+      expect(res.status).toBeLessThan(300);
+      await res.arrayBuffer();
+      return res.headers.get('x-served-by');
+    };
+    const paths = [`/play/${room.code}`, `/host/${room.code.toLowerCase()}`, `/api/rooms/${room.code}`, `/api/rooms/${room.code.toLowerCase()}`];
+    for (const path of paths) expect(await servedBy(path)).toBe(owner);
+    expect(await servedBy(`/api/rooms/${room.code}/spectators`, { method: 'POST' })).toBe(owner);
+    expect(await servedBy(`/admin/api/rooms/${room.code}`, { headers: cluster.admin })).toBe(owner);
+    expect(await holders(room.code)).toEqual([owner]);
+
+    const clients = [await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code })];
+    for (const s of seats) clients.push(await GameClient.connect(cluster.proxy, s.playerToken, { room: room.code }));
+    for (const c of clients) await c.nextEvent('room.state');
+    await waitFor(async () => (await liveRoom(owner, room.code)).playersConnected === 2, `both players connected on ${owner}`);
+    expect(await holders(room.code)).toEqual([owner]);
+    // The registry, read through the proxy from any instance, counts the room on its owner.
+    await waitFor(async () => {
+      const { body } = await proxy.request('GET', '/admin/api/instances', undefined, cluster.admin);
+      return (body.instances as any[]).find((i) => i.name === owner)?.rooms >= 1;
+    }, `the registry to count a room on ${owner}`);
+    for (const c of clients) c.close();
+  });
+
+  it('refuses, through the proxy, a socket whose room= is not its token’s', async () => {
+    const a = await proxy.createRoom(ROOM);
+    const b = await proxy.createRoom(ROOM);
+    await expect(GameClient.connect(cluster.proxy, a.hostToken, { room: b.code })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('plays a whole game through the proxy', async () => {
+    const room = await proxy.createRoom(ROOM);
+    const seats = [];
+    for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await proxy.join(room.code, name));
+    const host = await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code });
+    const players = await Promise.all(seats.map((s) => GameClient.connect(cluster.proxy, s.playerToken, { room: room.code })));
+    await host.nextEvent('room.state');
+    for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
+    expect((await host.send('room.start')).status).toBe(200);
+    for (let q = 0; q < ROOM.questionCount; q++) {
+      expect((await players[0].nextEvent('question.open')).data.index).toBe(q);
+      const replies = await Promise.all(players.map((p, i) => p.send('room.answer', { question: q, choice: i % 2 })));
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect((await host.nextEvent('question.closed')).data.scores).toHaveLength(3);
+    }
+    expect((await host.nextEvent('game.finished')).data.standings).toHaveLength(3);
+    expect(await holders(room.code)).toHaveLength(1);
+    for (const c of [host, ...players]) c.close();
+  });
+
+  it('spreads rooms over the instances, each room on exactly one', async () => {
+    const codes: string[] = [];
+    for (let n = 0; n < 30; n++) {
+      const room = await proxy.createRoom(ROOM);
+      expect((await proxy.request('GET', `/api/rooms/${room.code}`)).status).toBe(200); // activates it on its instance
+      codes.push(room.code);
+    }
+    const owners = new Map<string, string[]>();
+    for (const code of codes) owners.set(code, await holders(code));
+    for (const code of codes) expect(owners.get(code)).toHaveLength(1);
+    const used = new Set([...owners.values()].map(([o]) => o));
+    expect(used.size).toBeGreaterThan(1);
+  });
+
+  it('sends a dead instance’s rooms to the others once its health checks fail', async () => {
+    const codes: string[] = [];
+    while (codes.length < 20) {
+      const room = await proxy.createRoom(ROOM);
+      await proxy.request('GET', `/api/rooms/${room.code}`);
+      codes.push(room.code);
+    }
+    const owners = new Map<string, string>();
+    for (const code of codes) owners.set(code, (await holders(code))[0]);
+    const victim = owners.get(codes[0])!;
+    const moved = codes.filter((c) => owners.get(c) === victim);
+    const stayed = codes.filter((c) => owners.get(c) !== victim);
+    process.kill(cluster.instance(victim).pid, 'SIGKILL');
+    // Consistent hashing: the victim's codes are answered by the others, the rest stay put.
+    // Until the checks fail, the proxy still tries the victim: 503, or a connection cut.
+    const answered = (code: string) => proxy.request('GET', `/api/rooms/${code}`).then((r) => r.status === 200, () => false);
+    await waitFor(() => answered(moved[0]), `the proxy to drop ${victim}`, 20_000);
+    const alive = cluster.instances.filter((i) => i.instance !== victim);
+    const holdersAmong = async (code: string) =>
+      (await Promise.all(alive.map(async (i) => ((await new HttpApi(i.url).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[]).some((r) => r.code === code) ? [i.instance] : []))).flat();
+    for (const code of moved) {
+      expect((await proxy.request('GET', `/api/rooms/${code}`)).status).toBe(200);
+      expect(await holdersAmong(code)).toHaveLength(1);
+    }
+    for (const code of stayed) {
+      expect((await proxy.request('GET', `/api/rooms/${code}`)).status).toBe(200);
+      expect(await holdersAmong(code)).toEqual([owners.get(code)]);
+    }
+  });
+});

@@ -1,0 +1,180 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dump, load } from 'js-yaml';
+import { MetricName } from '@app/observability';
+
+/**
+ * Issue 14 item 5's files, checked by the tools that run them, since no Docker engine runs here:
+ * HAProxy's configuration with `haproxy -c`, Prometheus's with `promtool check config`, its
+ * alert rules with `promtool check rules` and their unit tests with `promtool test rules`, the
+ * dashboard's queries as PromQL, and the compose file's services and mounts as YAML. The test
+ * command (scripts/test.mjs) installs haproxy and promtool from Debian when they are missing.
+ */
+const repo = join(__dirname, '../../..');
+const read = (file: string) => readFileSync(join(repo, file), 'utf8');
+const yaml = (file: string) => load(read(file)) as any;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { renderHaproxyConfig, composeHaproxyConfig } = require('../../../scripts/haproxy-config.cjs') as {
+  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[] }): string;
+  composeHaproxyConfig(): string;
+};
+
+function tool(command: string, args: string[], cwd = repo): { status: number | null; output: string } {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  if (result.error) throw new Error(`${command} could not run (${result.error.message}): npm test installs it with apt (scripts/test.mjs)`);
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+function expectTool(command: string, args: string[], cwd = repo): string {
+  const { status, output } = tool(command, args, cwd);
+  expect({ command: `${command} ${args.join(' ')}`, status, output }).toEqual({ command: `${command} ${args.join(' ')}`, status: 0, output });
+  return output;
+}
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'deploy-config-'));
+const FAMILIES = new Set<string>(Object.values(MetricName));
+/** Metric names a PromQL expression reads: identifiers that are followed by `{`, `[` or `)` or stand alone. */
+function metricsIn(expr: string): string[] {
+  const withoutStrings = expr.replace(/"[^"]*"/g, '""');
+  const names = [...withoutStrings.matchAll(/\b(game_[a-z_]+|up)\b/g)].map((m) => m[1]);
+  // Histogram and counter series carry suffixes of their family.
+  return names.map((n) => n.replace(/_(bucket|sum|count)$/, ''));
+}
+
+describe('the HAProxy configuration', () => {
+  const compose = composeHaproxyConfig();
+
+  it('is the template rendered for the compose services, as committed', () => {
+    expect(read('deploy/haproxy/haproxy.cfg')).toBe(compose);
+  });
+
+  it.each([
+    ['the compose stack', compose],
+    ['a local cluster', renderHaproxyConfig({ bind: '127.0.0.1:8080', servers: [1, 2, 3].map((n) => ({ name: `instance-${n}`, address: `127.0.0.1:${4000 + n}` })) })],
+  ])('passes haproxy -c for %s', (_, config) => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'haproxy.cfg'), config);
+    expect(expectTool('haproxy', ['-c', '-f', join(dir, 'haproxy.cfg')])).toContain('Configuration file is valid');
+  });
+
+  it('hashes one key by consistent hashing, checks /health, and keeps WebSocket tunnels open', () => {
+    const lines = compose.split('\n').map((l) => l.trim());
+    for (const line of ['balance hdr(X-Room-Code)', 'hash-type consistent', 'option httpchk GET /health', 'http-check expect status 200', 'timeout tunnel 1h']) expect(lines).toContain(line);
+    // The key comes from room= on the socket and the console's stream, and from every path that names a room.
+    expect(compose).toMatch(/set-var\(txn\.room\) url_param\(room\),upper if \{ path \/ws \}/);
+    for (const prefix of ['/api/rooms/ /api/tables/', '/play/ /host/ /table/', '/admin/api/rooms/']) expect(compose).toContain(`path_beg ${prefix} }`);
+    // A client cannot choose the instance by sending the header itself.
+    expect(compose.indexOf('http-request del-header X-Room-Code')).toBeLessThan(compose.indexOf('http-request set-header X-Room-Code'));
+  });
+
+  it('numbers the servers in the order given, so a list always maps a code to the same instance', () => {
+    const config = renderHaproxyConfig({ bind: '*:80', servers: [{ name: 'b', address: 'b:1' }, { name: 'a', address: 'a:1' }] });
+    expect(config).toContain('    server b b:1 id 1\n    server a a:1 id 2');
+  });
+
+  it.each([
+    [{ bind: '*:80', servers: [] }, 'at least one instance'],
+    [{ bind: '*:80\n    bind *:81', servers: [{ name: 'a', address: 'a:1' }] }, 'bind must be host:port'],
+    [{ bind: '*:80', servers: [{ name: 'a b', address: 'a:1' }] }, 'an instance name must be'],
+    [{ bind: '*:80', servers: [{ name: 'a', address: 'a:1 backup' }] }, 'an instance address must be host:port'],
+  ])('refuses to render a config from bad input (%#)', (input, message) => {
+    expect(() => renderHaproxyConfig(input)).toThrow(message);
+  });
+});
+
+describe('Prometheus', () => {
+  it('passes promtool check config, with its rule file', () => {
+    expect(expectTool('promtool', ['check', 'config', 'prometheus.yml'], join(repo, 'deploy/prometheus'))).toContain('SUCCESS: 1 rule files found');
+  });
+
+  it('scrapes every instance of the compose stack directly, not through the proxy', () => {
+    const services = yaml('docker-compose.yml').services as Record<string, any>;
+    const instances = Object.keys(services).filter((name) => services[name].environment?.INSTANCE_NAME);
+    const [job] = yaml('deploy/prometheus/prometheus.yml').scrape_configs;
+    expect(job.metrics_path).toBe('/metrics');
+    expect(job.static_configs.flatMap((c: any) => c.targets)).toEqual(instances.map((name) => `${name}:3000`));
+  });
+
+  it('has alert rules that pass promtool check rules, on the contract’s metric families only', () => {
+    expect(expectTool('promtool', ['check', 'rules', 'alert-rules.yml'], join(repo, 'deploy/prometheus'))).toContain('SUCCESS: 4 rules found');
+    const rules = yaml('deploy/prometheus/alert-rules.yml').groups.flatMap((g: any) => g.rules);
+    expect(rules.map((r: any) => r.alert).sort()).toEqual(['GameServerCommandErrors', 'GameServerDown', 'GameServerMailboxWait', 'GameServerPoolWaiting']);
+    for (const rule of rules) for (const name of metricsIn(rule.expr)) expect([rule.alert, name === 'up' || FAMILIES.has(name)]).toEqual([rule.alert, true]);
+  });
+
+  it('fires each alert on its trouble and not on a healthy instance (promtool test rules)', () => {
+    expect(expectTool('promtool', ['test', 'rules', 'alert-rules.test.yml'], join(repo, 'deploy/prometheus'))).toContain('SUCCESS');
+  });
+});
+
+describe('Grafana', () => {
+  const dashboard = JSON.parse(read('deploy/grafana/dashboards/game-rooms.json'));
+  const exprs: string[] = dashboard.panels.flatMap((p: any) => p.targets.map((t: any) => t.expr));
+
+  it('is provisioned with the compose Prometheus as its datasource, and the dashboard folder the stack mounts', () => {
+    const [datasource] = yaml('deploy/grafana/provisioning/datasources/prometheus.yml').datasources;
+    expect(datasource).toMatchObject({ uid: 'prometheus', type: 'prometheus', url: 'http://prometheus:9090' });
+    const [provider] = yaml('deploy/grafana/provisioning/dashboards/game-rooms.yml').providers;
+    const grafana = yaml('docker-compose.yml').services.grafana;
+    expect(grafana.volumes).toContain(`./deploy/grafana/dashboards:${provider.options.path}:ro`);
+    for (const panel of dashboard.panels) expect(panel.datasource).toEqual({ type: 'prometheus', uid: datasource.uid });
+  });
+
+  it('shows commands and latency, mailbox wait, round trips per command, pool, sockets, rooms per instance, evictions and bytes by kind', () => {
+    const read = new Set(exprs.flatMap(metricsIn));
+    for (const family of ['commandDuration', 'mailboxWait', 'roundTrips', 'poolConnections', 'poolMax', 'socketsOpen', 'roomsActive', 'evictions', 'outboundBytes'] as const) {
+      expect([family, read.has(MetricName[family])]).toEqual([family, true]);
+    }
+    expect(exprs).toContain('game_rooms_active');
+    expect(exprs).toContain('sum by (kind) (rate(game_ws_outbound_bytes_total[1m]))');
+    for (const name of read) expect([name, name === 'up' || FAMILIES.has(name)]).toEqual([name, true]);
+  });
+
+  it('queries only valid PromQL (each checked by promtool as a recording rule)', () => {
+    const dir = scratch();
+    const rules = { groups: [{ name: 'dashboard', rules: exprs.map((expr, i) => ({ record: `dashboard:query_${i}`, expr })) }] };
+    writeFileSync(join(dir, 'dashboard-rules.yml'), dump(rules));
+    expect(expectTool('promtool', ['check', 'rules', join(dir, 'dashboard-rules.yml')])).toContain(`SUCCESS: ${exprs.length} rules found`);
+  });
+});
+
+describe('the compose stack', () => {
+  const services = yaml('docker-compose.yml').services as Record<string, any>;
+  const instances = Object.entries(services).filter(([, s]) => s.environment?.INSTANCE_NAME);
+
+  it('runs PostgreSQL, two instances, the proxy, Prometheus and Grafana', () => {
+    expect(Object.keys(services).sort()).toEqual(['game-server-1', 'game-server-2', 'grafana', 'postgres', 'prometheus', 'proxy']);
+    expect(instances.map(([name]) => name)).toEqual(['game-server-1', 'game-server-2']);
+  });
+
+  it('gives each instance its own name on one database, with one set of secrets', () => {
+    for (const [name, s] of instances) {
+      expect(s.environment).toMatchObject({ INSTANCE_NAME: name, INSTANCE_URL: `http://${name}:3000`, PORT: '3000', DATABASE_URL: 'postgres://game:game@postgres:5432/game' });
+      expect(s.environment).toMatchObject({ ADMIN_TOKEN: '${ADMIN_TOKEN:-}', TOKEN_SECRET: '${TOKEN_SECRET:-}' });
+      // Generated secrets are kept where both read them.
+      expect(s.volumes).toEqual(['serverdata:/data']);
+      expect(s.ports).toBeUndefined(); // reached through the proxy only
+    }
+  });
+
+  it('starts the second instance after the first is healthy, so migrations never race', () => {
+    expect(services['game-server-1'].depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    expect(services['game-server-2'].depends_on).toEqual({ 'game-server-1': { condition: 'service_healthy' } });
+  });
+
+  it('mounts, in the proxy, Prometheus and Grafana, files that exist', () => {
+    expect(services.proxy.image).toMatch(/^haproxy:2\.6/);
+    expect(services.proxy.volumes).toEqual(['./deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro']);
+    expect(services.proxy.ports).toEqual(['8080:8080']);
+    expect(services.prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
+    expect(services.prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
+    for (const service of Object.values(services)) {
+      for (const volume of (service.volumes ?? []) as string[]) {
+        const source = volume.split(':')[0];
+        if (source.startsWith('./')) expect([source, existsSync(join(repo, source))]).toEqual([source, true]);
+      }
+    }
+  });
+});

@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// `npm run cluster -- --instances N [--port P] [--data DIR] [--fresh]`: on one machine without
+// Docker, an embedded PostgreSQL, N game-server instances (the built server, each its own
+// process, PORT, INSTANCE_NAME and DATA_DIR, all on one DATABASE_URL with one TOKEN_SECRET and
+// ADMIN_TOKEN, so a token works on any of them) and HAProxy in front, routing by room code
+// (deploy/haproxy.cfg.template). Prints one JSON line per instance ({"instance","pid","url"})
+// and then {"proxy": URL} on stdout; everything else goes to stderr and to DIR/*.log.
+// SIGINT or SIGTERM stops it all: the proxy, the instances (they drain), then PostgreSQL.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+const require = createRequire(import.meta.url);
+const REPO = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const BUILT = join(REPO, 'dist/apps/game-server/apps/game-server/src');
+const SERVER = join(BUILT, 'main.js');
+const MAX_INSTANCES = 16;
+const START_TIMEOUT_MS = 30_000;
+
+const say = (msg) => process.stderr.write(`[cluster] ${msg}\n`);
+
+function fail(msg) {
+  say(msg);
+  process.exit(1);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      instances: { type: 'string', default: '2' },
+      port: { type: 'string', default: '8080' },
+      data: { type: 'string', default: join(REPO, '.data', 'cluster') },
+      fresh: { type: 'boolean', default: false },
+    },
+  });
+  const instances = Number(values.instances);
+  const port = Number(values.port);
+  if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) fail(`--instances must be a whole number from 1 to ${MAX_INSTANCES}, got '${values.instances}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number (0: any free one), got '${values.port}'`);
+  return { instances, port, data: resolve(values.data), fresh: values.fresh };
+}
+
+/** Debian's HAProxy; installed with apt when missing, as the test command does for Chromium. */
+function ensureHaproxy() {
+  if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0) return;
+  if (process.getuid?.() !== 0) fail('haproxy is missing and this is not root: run `apt-get install -y haproxy` first');
+  say('haproxy is missing: installing it with apt');
+  const apt = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (apt.status !== 0) fail('apt-get install haproxy failed');
+}
+
+function freePort() {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** A child whose output goes to its own log file; `exited` settles when it ends. */
+function launch(name, command, args, env, logFile) {
+  // Each in its own process group: a Ctrl-C at the terminal reaches this script only, which
+  // then stops the children in order (an instance drains on one signal, exits at once on two).
+  const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  child.stderr.pipe(log);
+  child.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  child.exited.then(({ code, signal }) => !stopping && say(`${name} exited (${signal ?? `code ${code}`}); see ${logFile}`));
+  child.name = name;
+  child.log = log;
+  return child;
+}
+
+/** Resolves once the server logs `server started`; rejects if it exits or takes too long first. */
+function started(child, logFile) {
+  return new Promise((done, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${child.name} did not start within ${START_TIMEOUT_MS} ms; see ${logFile}`)), START_TIMEOUT_MS);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      child.log.write(line + '\n');
+      if (!line.startsWith('{')) return;
+      try {
+        if (JSON.parse(line).msg === 'server started') {
+          clearTimeout(timer);
+          done();
+        }
+      } catch {
+        // a line of the banner
+      }
+    });
+    void child.exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${child.name} exited before it started (${signal ?? `code ${code}`}); see ${logFile}`));
+    });
+  });
+}
+
+/** Resolves once the proxy answers /health with 200: it is up and has an instance up behind it. */
+async function proxyReady(url, proxy) {
+  const until = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (proxy.exitCode !== null || proxy.signalCode !== null) throw new Error('haproxy exited while starting; see its log');
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the proxy at ${url} did not answer /health within ${START_TIMEOUT_MS} ms`);
+}
+
+let stopping = false;
+const children = [];
+let database;
+// However this script ends, no child is left behind.
+process.once('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+async function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  say('stopping');
+  // The proxy first (no new traffic), then the instances (each drains), then their database.
+  const proxy = children.find((c) => c.name === 'haproxy');
+  const instances = children.filter((c) => c !== proxy);
+  if (proxy) {
+    proxy.kill('SIGTERM');
+    await proxy.exited;
+  }
+  for (const c of instances) c.kill('SIGTERM');
+  await Promise.all(instances.map((c) => c.exited));
+  await database?.stop();
+  if (opts.fresh) rmSync(opts.data, { recursive: true, force: true });
+  process.exit(code);
+}
+
+const opts = options();
+
+async function main() {
+  if (!existsSync(SERVER)) fail(`${SERVER} is missing: run \`npm run build\` (npm run cluster does) or \`npx nest build game-server\``);
+  ensureHaproxy();
+  mkdirSync(opts.data, { recursive: true });
+  // As root the embedded PostgreSQL runs as the `postgres` user, which must reach its folder.
+  chmodSync(opts.data, 0o755);
+  process.once('SIGINT', () => void stopAll(0));
+  process.once('SIGTERM', () => void stopAll(0));
+
+  // The server's own code: the same embedded PostgreSQL and the same kept secrets as `npm start`.
+  const { startEmbeddedPostgres } = require(join(BUILT, 'embedded-postgres.js'));
+  const { checkSecret, keptSecret } = require(join(BUILT, 'config/secrets.js'));
+  database = await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
+  const secret = (name, file) => (process.env[name] ? checkSecret(name, process.env[name]) : keptSecret(opts.data, file).value);
+  const shared = { TOKEN_SECRET: secret('TOKEN_SECRET', 'token-secret'), ADMIN_TOKEN: secret('ADMIN_TOKEN', 'admin-token') };
+  if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);
+
+  const instances = [];
+  for (let i = 1; i <= opts.instances; i++) {
+    const port = await freePort();
+    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}` });
+  }
+  const start = (instance) => {
+    const dataDir = join(opts.data, instance.name);
+    const logFile = join(opts.data, `${instance.name}.log`);
+    const child = launch(instance.name, process.execPath, [SERVER], {
+      ...process.env,
+      ...shared,
+      HOST: '127.0.0.1',
+      PORT: String(instance.port),
+      INSTANCE_NAME: instance.name,
+      INSTANCE_URL: instance.url,
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+    }, logFile);
+    children.push(child);
+    instance.pid = child.pid;
+    return started(child, logFile);
+  };
+  // The first instance migrates the database alone; the others find it migrated.
+  await start(instances[0]);
+  await Promise.all(instances.slice(1).map(start));
+
+  const proxyPort = opts.port || (await freePort());
+  const { renderHaproxyConfig } = require(join(REPO, 'scripts/haproxy-config.cjs'));
+  const config = join(opts.data, 'haproxy.cfg');
+  writeFileSync(config, renderHaproxyConfig({ bind: `127.0.0.1:${proxyPort}`, servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })) }));
+  // -db: in the foreground, so it stops with this script; -W would fork a master.
+  const proxy = launch('haproxy', 'haproxy', ['-db', '-f', config], process.env, join(opts.data, 'haproxy.log'));
+  proxy.stdout.pipe(proxy.log);
+  children.push(proxy);
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+  await proxyReady(proxyUrl, proxy);
+
+  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url }) + '\n');
+  process.stdout.write(JSON.stringify({ proxy: proxyUrl }) + '\n');
+  say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything`);
+}
+
+main().catch((err) => {
+  say(err instanceof Error ? err.message : String(err));
+  void stopAll(1);
+});
