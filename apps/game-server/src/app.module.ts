@@ -115,7 +115,7 @@ export class AppModule {
         {
           provide: InstanceHeartbeat,
           useFactory: (instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService) =>
-            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log),
+            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log, rooms),
           inject: [InstanceRepository, InstanceIdentity, RoomsService],
         },
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },

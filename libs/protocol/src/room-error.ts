@@ -24,6 +24,8 @@ export enum RoomErrorCode {
   MailboxFull = 'mailbox_full',
   DatabaseUnavailable = 'database_unavailable',
   ShuttingDown = 'shutting_down',
+  /** Another instance holds the room's lease (section 10): retry shortly, it moves or comes here. */
+  RoomElsewhere = 'room_elsewhere',
 }
 
 /** A refusal's reply status and, where it differs, its HTTP status. */
@@ -46,6 +48,7 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
   [RoomErrorCode.MailboxFull]: { status: Status.unavailable },
   [RoomErrorCode.DatabaseUnavailable]: { status: Status.unavailable },
   [RoomErrorCode.ShuttingDown]: { status: Status.unavailable },
+  [RoomErrorCode.RoomElsewhere]: { status: Status.unavailable },
 };
 
 /**

@@ -241,6 +241,11 @@ export class RoomActor<S, C extends Command, W, R, E> {
     return this.confirmed;
   }
 
+  /** The fencing number of this process's lease on the room. */
+  get fence(): number {
+    return this.deps.fence ?? 0;
+  }
+
   /** Statements of this room in flight. */
   get statementsInFlight(): number {
     return this.sentStatements - this.committedStatements;

@@ -16,7 +16,11 @@ export class RoomRegistry<R extends ManagedRoom> {
   private flushScheduled = false;
   private loading = false;
 
-  constructor(private readonly load: (codes: string[]) => Promise<Map<string, R>>) {}
+  /**
+   * `load` hands back the rooms it found; a code mapped to an Error exists but cannot be live here
+   * now (another instance holds it), and its callers get that error.
+   */
+  constructor(private readonly load: (codes: string[]) => Promise<Map<string, R | Error>>) {}
 
   /** The live room, activating it when needed; undefined when no such room exists. */
   get(code: string): Promise<R | undefined> {
@@ -71,9 +75,13 @@ export class RoomRegistry<R extends ManagedRoom> {
       for (const [code, waiter] of batch) {
         // A room may have gone live meanwhile through another path; keep the first.
         const existing = this.live.get(code);
-        const room = existing ?? loaded.get(code);
-        if (room && !existing) this.live.set(code, room);
-        waiter.resolve(room);
+        const found = existing ?? loaded.get(code);
+        if (found instanceof Error) {
+          waiter.reject(found);
+          continue;
+        }
+        if (found && !existing) this.live.set(code, found);
+        waiter.resolve(found);
       }
     } catch (err) {
       for (const waiter of batch.values()) waiter.reject(err);

@@ -13,6 +13,8 @@ export class HttpErrorsFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const [statusCode, code, message] = this.describe(error);
+    // The room is moving between instances: worth trying again in a moment, not later.
+    if (code === RoomErrorCode.RoomElsewhere) res.setHeader('Retry-After', '1');
     res.status(statusCode).json({ statusCode, code, message });
   }
 

@@ -1,4 +1,4 @@
-import { InstanceHealth, InstanceRepository, InstanceRow } from '@app/persistence';
+import { InstanceHealth, InstanceRepository, InstanceRow, Leases } from '@app/persistence';
 import { JsonLog } from '../config/json-log';
 import { InstanceIdentity } from './instance-identity';
 
@@ -13,16 +13,28 @@ export interface InstanceView extends InstanceRow {
 /** With no periodic beat (tests), another instance counts as silent after this long. */
 const DEFAULT_SILENT_AFTER_SECONDS = 15;
 
+/** What the heartbeat renews: the leases of the rooms live here, and what to do with the answer. */
+export interface LeaseHolder {
+  /** The rooms this instance serves, each with its lease's fence, and how long a renewal lasts. */
+  leases(): Leases;
+  /** The beat renewed these of the rooms it was given (`asked`); the others are someone else's now. */
+  renewed(asked: Leases, renewed: ReadonlySet<string>): void;
+  /** No beat has renewed the leases for this long (PostgreSQL away): they may have run out. */
+  unrenewedFor(ms: number): void;
+}
+
 /**
  * The one place an instance writes the registry: one statement at start, one every
  * `intervalMs`, one at stop, never on a command's path. Each beat also reads every instance's
- * row, which the console is served from, so watching the console costs no query.
+ * row, which the console is served from, so watching the console costs no query, and renews the
+ * leases of every room live here (PROTOCOL.md section 10), all in the same statement.
  */
 export class InstanceHeartbeat {
   private timer?: NodeJS.Timeout;
   private inFlight?: Promise<void>;
   private last: { rows: InstanceRow[]; at: number } = { rows: [], at: 0 };
   private health: InstanceHealth = 'ok';
+  private renewedAt = performance.now();
 
   constructor(
     private readonly repository: InstanceRepository,
@@ -30,6 +42,7 @@ export class InstanceHeartbeat {
     private readonly rooms: () => number,
     private readonly intervalMs: number,
     private readonly log: JsonLog,
+    private readonly holder?: LeaseHolder,
   ) {}
 
   /** The first beat (awaited, so the row exists once the server says it started), then the timer. */
@@ -76,17 +89,21 @@ export class InstanceHeartbeat {
   }
 
   private async write(): Promise<void> {
+    const leases = this.health === 'stopped' || !this.holder ? undefined : this.holder.leases();
     try {
-      const rows = await this.repository.beat({
+      const { rows, renewed } = await this.repository.beat({
         name: this.identity.name,
         url: this.identity.url,
         pid: this.identity.pid,
         startedAt: this.identity.startedAt,
         rooms: this.rooms(),
         health: this.health,
-      });
+      }, leases);
       this.last = { rows, at: Date.now() };
+      this.renewedAt = performance.now();
+      if (leases) this.holder!.renewed(leases, renewed);
     } catch (err) {
+      if (leases) this.holder!.unrenewedFor(performance.now() - this.renewedAt);
       // The registry is for operators: a missed beat is logged, and the rooms carry on.
       this.log.warn('instance heartbeat failed', { error: err instanceof Error ? err.message : String(err) });
     }

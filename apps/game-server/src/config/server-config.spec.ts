@@ -94,7 +94,11 @@ describe(readConfig.name, () => {
 
     it('leaves the name and URL to the server (hostname and port) when unset or empty, and beats every 5 s', () => {
       const config = readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_NAME: '' });
-      expect(config).toMatchObject({ instanceName: undefined, instanceUrl: undefined, heartbeatMs: 5000 });
+      expect(config).toMatchObject({ instanceName: undefined, instanceUrl: undefined, heartbeatMs: 2000, leaseMs: 6000 });
+    });
+
+    it('refuses a lease shorter than two heartbeats: it would run out between renewals', () => {
+      expect(() => readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_HEARTBEAT_SECONDS: '5', LEASE_SECONDS: '6' })).toThrow(/LEASE_SECONDS \(6\) must be at least two heartbeats/);
     });
 
     it.each(['has space', '-leading-dash', 'x'.repeat(64), 'name/with/slash', 'ünïcode'])('refuses INSTANCE_NAME %p before writing anything', (name) => {

@@ -39,8 +39,13 @@ export interface ServerConfig {
   readonly instanceName?: string;
   /** Where other instances and operators reach this one; unset: `http://<hostname>:<port>`. */
   readonly instanceUrl?: string;
-  /** How often the instance writes its registry row; unset or 0: once at start and once at stop. */
+  /** How often the instance writes its registry row and renews its leases; unset or 0: once at start and once at stop. */
   readonly heartbeatMs?: number;
+  /**
+   * How long a room's lease lasts unless renewed (PROTOCOL.md section 10): a dead instance's rooms
+   * may be taken by another this long after its last beat. At least two beats.
+   */
+  readonly leaseMs?: number;
 }
 
 /** Statements get the command budget less what the reply itself needs. */
@@ -67,9 +72,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sendQueueFrames: int(env.SEND_QUEUE_FRAMES, 1024, 'SEND_QUEUE_FRAMES'),
     instanceName: instanceName(env.INSTANCE_NAME),
     instanceUrl: env.INSTANCE_URL || undefined,
-    heartbeatMs: int(env.INSTANCE_HEARTBEAT_SECONDS, 5, 'INSTANCE_HEARTBEAT_SECONDS') * 1000,
+    heartbeatMs: int(env.INSTANCE_HEARTBEAT_SECONDS, 2, 'INSTANCE_HEARTBEAT_SECONDS') * 1000,
+    leaseMs: int(env.LEASE_SECONDS, 6, 'LEASE_SECONDS') * 1000,
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
+  if (given.heartbeatMs > 0 && given.leaseMs < 2 * given.heartbeatMs) {
+    throw new Error(`LEASE_SECONDS (${given.leaseMs / 1000}) must be at least two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${given.heartbeatMs / 1000}): a lease would run out between two renewals`);
+  }
   // An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
   const tokenSecret = env.TOKEN_SECRET ? checkSecret('TOKEN_SECRET', env.TOKEN_SECRET) : undefined;
   const adminToken = env.ADMIN_TOKEN ? checkSecret('ADMIN_TOKEN', env.ADMIN_TOKEN) : undefined;

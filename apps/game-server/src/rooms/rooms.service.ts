@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
 import { CardsEntry, CardsResult, cardsRules, CardsState, CardsWrite, restoreCards, TableCommand } from '@app/games/cards';
-import { CardsStore, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
+import { CardsStore, Leases, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
 import { CloseCode, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, RoomActor, RoomActorDeps, RoomRegistry, RoomStore, Viewer } from '@app/room-engine';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
@@ -11,6 +11,8 @@ import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
 import { newRoomCode, normalizeRoomCode } from './room-code';
+import { InstanceIdentity } from '../cluster/instance-identity';
+import { LeaseHolder } from '../cluster/instance-heartbeat';
 
 export interface RoomSettingsInput {
   readonly hostName: string;
@@ -30,13 +32,21 @@ export type GameRoom = TriviaRoom | CardsRoom;
 export const isTrivia = (room: GameRoom): room is TriviaRoom => room.kind === triviaRules.kind;
 export const isCards = (room: GameRoom): room is CardsRoom => room.kind === cardsRules.kind;
 
+/** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
+const DEFAULT_LEASE_MS = 6000;
+
 /**
  * The rooms of this process: opening them, seating players, and handing sockets to the live
  * room that owns them. Live rooms are activated on first use (rebuilt from PostgreSQL as they
  * were, whatever happened to the process that had them before) and leave memory when idle.
+ *
+ * A room is live here only while this instance holds its lease: taken in the statement that
+ * loads it, renewed by the instance's heartbeat, carried (its fencing number) by every write. A
+ * room whose lease another instance holds is refused (503 `room_elsewhere`, retry); a room whose
+ * lease this instance lost is let go (its sockets close with 1012, and reconnect to its owner).
  */
 @Injectable()
-export class RoomsService implements RoomDirectory {
+export class RoomsService implements RoomDirectory, LeaseHolder {
   readonly registry: RoomRegistry<GameRoom>;
   accepting = true;
 
@@ -49,6 +59,7 @@ export class RoomsService implements RoomDirectory {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(COMMAND_OBSERVER) private readonly observer: CommandObserver,
     @Inject(JSON_LOG) private readonly log: JsonLog,
+    private readonly identity: InstanceIdentity,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -139,7 +150,14 @@ export class RoomsService implements RoomDirectory {
   }
 
   async connect(viewer: Viewer, claims: SeatClaims): Promise<ConnectResult> {
-    const room = await this.registry.get(claims.code);
+    let room: GameRoom | undefined;
+    try {
+      room = await this.registry.get(claims.code);
+    } catch (err) {
+      // Another instance serves the room now: reconnect (through the proxy, that is its owner).
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere) return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
+      throw err;
+    }
     if (!room || room.roomId !== claims.roomId) {
       // The code now names another room: this token's room is gone.
       return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
@@ -160,9 +178,44 @@ export class RoomsService implements RoomDirectory {
     this.accepting = false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    const held = this.leases();
     await Promise.race([Promise.all(this.registry.rooms().map((r) => r.drain())), timeout]);
     clearTimeout(timer);
     this.registry.disposeAll();
+    // Given up at once, so that another instance takes these rooms without waiting for expiry.
+    if (held.rooms.length) {
+      await this.rooms.releaseLeases(this.identity.name, held.rooms, this.config.commandTimeoutMs).catch((err) =>
+        this.log.warn('could not release the leases at drain; they run out by themselves', { error: String(err) }),
+      );
+    }
+  }
+
+  /** The leases of every open room live here, for the heartbeat to renew. */
+  leases(): Leases {
+    const rooms = this.registry
+      .rooms()
+      .filter((r) => r.phase !== 'disposed' && r.snapshot.phase !== 'closed')
+      .map((r) => ({ id: r.roomId, fence: r.fence }));
+    return { rooms, ms: this.leaseMs };
+  }
+
+  renewed(asked: Leases, renewed: ReadonlySet<string>): void {
+    for (const { id, fence } of asked.rooms) {
+      if (renewed.has(id)) continue;
+      const room = this.registry.rooms().find((r) => r.roomId === id && r.fence === fence);
+      // Closed meanwhile, or already gone: nothing to give up.
+      if (room && room.snapshot.phase !== 'closed') room.letGo('another instance holds its lease now');
+    }
+  }
+
+  unrenewedFor(ms: number): void {
+    // Given up before the lease can run out: past that, another instance may already serve them.
+    if (ms < (this.leaseMs * 2) / 3) return;
+    for (const room of this.registry.rooms()) room.letGo(`its lease could not be renewed for ${Math.round(ms)} ms`);
+  }
+
+  private get leaseMs(): number {
+    return this.config.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   private async require(rawCode: string): Promise<TriviaRoom> {
@@ -187,16 +240,21 @@ export class RoomsService implements RoomDirectory {
    * Rooms asked for together are loaded in one statement and rebuilt as they were; deadlines
    * that passed while no process had them take effect before anyone sees them.
    */
-  private async activate(codes: string[]): Promise<Map<string, GameRoom>> {
-    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs);
+  private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
+    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs });
     const live = new Map<string, GameRoom>();
+    const elsewhere = new Map<string, Error>();
     for (const s of stored) {
+      if (s.heldBy !== null) {
+        elsewhere.set(s.record.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
+        continue;
+      }
       const room = this.restore(s);
       live.set(s.record.code, room);
       if (!s.record.closed) this.log.info('room activated', { room: s.record.code, phase: room.snapshot.phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
-    return live;
+    return new Map<string, GameRoom | Error>([...live, ...elsewhere]);
   }
 
   // Each game's record goes back through its own restore; the engine and its deps are shared.
@@ -229,6 +287,7 @@ export class RoomsService implements RoomDirectory {
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,
       committedStatements: s.commitSeq,
+      fence: s.fence,
       onDispose: (r) => this.registry.remove(r as GameRoom),
       log: (level, msg, fields) => this.log[level](msg, fields),
     };

@@ -18,6 +18,15 @@ export interface InstanceRow extends InstanceBeat {
   readonly seenSecondsAgo: number;
 }
 
+/** The room leases an instance holds, to renew in its beat: each room with the fence its lease gave. */
+export interface Leases {
+  readonly rooms: readonly { readonly id: string; readonly fence: number }[];
+  /** How long a renewed lease lasts. */
+  readonly ms: number;
+}
+
+const NO_LEASES: Leases = { rooms: [], ms: 0 };
+
 /** Rows of instances silent for this long are deleted by the next beat of any instance. */
 export const FORGET_INSTANCE_AFTER = '1 day';
 
@@ -27,14 +36,21 @@ export class InstanceRepository {
   /**
    * The heartbeat: one statement writes this instance's row, forgets instances silent for a
    * day, and reads every other row, so the registry costs each instance one round trip per
-   * beat and nothing else. Part 2 renews this instance's room leases in this same statement.
+   * beat and nothing else. The same statement renews every room lease the instance holds, and
+   * says which it renewed: a room missing from them is another instance's now.
    */
-  async beat(me: InstanceBeat): Promise<InstanceRow[]> {
+  async beat(me: InstanceBeat, leases: Leases = NO_LEASES): Promise<{ rows: InstanceRow[]; renewed: Set<string> }> {
     // A data-modifying CTE's effects are invisible to the statement's own reads: the last
     // SELECT filters by age itself, and this instance's row comes from RETURNING.
-    return this.db.run<InstanceRow>(
+    const rows = await this.db.run<InstanceRow & { renewed: string[] }>(
       'InstanceRepository.beat',
-      `WITH me AS (
+      `WITH renewed AS (
+         -- The room leases this instance still holds, each with the fence it was given, last longer.
+         UPDATE rooms r SET lease_expires = now() + make_interval(secs => $9::float8 / 1000)
+         FROM unnest($7::uuid[], $8::bigint[]) AS l(id, fence)
+         WHERE r.id = l.id AND r.lease_owner = $1 AND r.lease_fence = l.fence AND r.closed_at IS NULL
+         RETURNING r.id
+       ), me AS (
          INSERT INTO instances (name, url, pid, started_at, last_seen, rooms, health)
          VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), now(), $5, $6)
          ON CONFLICT (name) DO UPDATE SET url = EXCLUDED.url, pid = EXCLUDED.pid, started_at = EXCLUDED.started_at,
@@ -44,12 +60,15 @@ export class InstanceRepository {
          DELETE FROM instances WHERE name <> $1 AND last_seen < now() - interval '${FORGET_INSTANCE_AFTER}'
        )
        SELECT name, url, pid, (extract(epoch FROM started_at) * 1000)::float8 AS "startedAt", rooms, health,
-              extract(epoch FROM now() - last_seen)::float8 AS "seenSecondsAgo"
+              extract(epoch FROM now() - last_seen)::float8 AS "seenSecondsAgo",
+              (SELECT coalesce(array_agg(id), '{}') FROM renewed) AS renewed
        FROM (SELECT * FROM me UNION ALL
              SELECT name, url, pid, started_at, rooms, health, last_seen FROM instances
              WHERE name <> $1 AND last_seen >= now() - interval '${FORGET_INSTANCE_AFTER}') AS everyone
        ORDER BY name`,
-      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health],
+      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, leases.rooms.map((r) => r.id), leases.rooms.map((r) => r.fence), leases.ms],
     );
+    const renewed = new Set(rows[0]?.renewed ?? []);
+    return { rows: rows.map(({ renewed: _r, ...row }) => row), renewed };
   }
 }

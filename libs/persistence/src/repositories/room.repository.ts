@@ -157,24 +157,6 @@ export class RoomRepository {
     return rows.map((r) => (r.game === 'cards' ? r : { ...r, record: triviaRecord(r.record) }));
   }
 
-  /**
-   * Renews, in one statement, every lease `owner` holds on the rooms it serves (as long as each is
-   * still its own, with the same fencing number), and hands back the ids it renewed: a room missing
-   * from them is no longer this instance's to serve.
-   */
-  async renewLeases(owner: string, rooms: readonly { id: string; fence: number }[], ms: number, timeoutMs?: number): Promise<Set<string>> {
-    const rows = await this.db.run<{ id: string }>(
-      'RoomRepository.renewLeases',
-      `UPDATE rooms r SET lease_expires = now() + make_interval(secs => $4::float8 / 1000)
-       FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
-       WHERE r.id = l.id AND r.lease_owner = $1 AND r.lease_fence = l.fence AND r.closed_at IS NULL
-       RETURNING r.id`,
-      [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence), ms],
-      timeoutMs,
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
   /** Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at once. */
   async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
     await this.db.run(

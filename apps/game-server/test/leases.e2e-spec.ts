@@ -1,0 +1,102 @@
+import { GameClient, HttpApi } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { RoomsService } from '../src/rooms/rooms.service';
+import { createTestDatabase } from '../../../test/support/database';
+import { startTestServer } from '../../../test/support/test-server';
+import { closeAll, queryDb, seatRoom, SeatedRoom, waitFor } from './support';
+
+/**
+ * Room ownership by lease with fencing (PROTOCOL.md section 10), with two real instances on one
+ * real PostgreSQL: a room is live on the instance that holds its lease; another instance is
+ * refused it while the lease holds; an instance that lost the lease has its writes refused by the
+ * database (fencing) and lets the room go, and so does one whose heartbeat did not renew it.
+ */
+describe('room leases', () => {
+  let databaseUrl: string;
+  let a: RunningServer;
+  let b: RunningServer;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    // A beats (and renews) every 100 ms; B does not beat on a timer: it only takes what is free.
+    a = await startTestServer({ databaseUrl, instanceName: 'a', heartbeatMs: 100, leaseMs: 2000 });
+    b = await startTestServer({ databaseUrl, instanceName: 'b', leaseMs: 2000 });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  const lease = async (room: SeatedRoom) =>
+    (await queryDb<{ owner: string; fence: number }>({ databaseUrl }, 'SELECT lease_owner AS owner, lease_fence::int AS fence FROM rooms WHERE id = $1', [room.roomId]))[0];
+  const answers = async (room: SeatedRoom) =>
+    queryDb<{ command_id: string }>({ databaseUrl }, 'SELECT a.command_id FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY 1', [room.roomId]);
+  const expire = (room: SeatedRoom) => queryDb({ databaseUrl }, `UPDATE rooms SET lease_expires = now() - interval '1 second' WHERE id = $1`, [room.roomId]);
+  async function started(server: RunningServer, names: string[]): Promise<SeatedRoom> {
+    const room = await seatRoom(server, names);
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    return room;
+  }
+
+  it('takes the lease in the statement that loads the room, and refuses the room to another instance while it holds', async () => {
+    const room = await started(a, ['Ann']);
+    expect(await lease(room)).toMatchObject({ owner: 'a' });
+    const res = await fetch(`${b.url}/api/rooms/${room.code}`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect((await res.json()).code).toBe('room_elsewhere');
+    // A socket that reaches the wrong instance is told to reconnect.
+    const stray = await GameClient.connect(b.url, room.playerTokens[0]);
+    expect((await stray.waitClosed()).code).toBe(1012);
+    expect(await lease(room)).toMatchObject({ owner: 'a' });
+    closeAll(room);
+  });
+
+  it('refuses a stale owner’s write by its fencing number: the room is let go, and its owner serves it', async () => {
+    const room = await started(b, ['Ann', 'Bob']);
+    const before = await lease(room);
+    expect(before.owner).toBe('b');
+    expect((await room.players[0].send('room.answer', { question: 0, choice: 0 }, 'ann-on-b')).status).toBe(200);
+    // B's lease runs out (it does not renew); A takes the room, with the next fencing number.
+    await expire(room);
+    expect((await new HttpApi(a.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
+    expect(await lease(room)).toEqual({ owner: 'a', fence: before.fence + 1 });
+    // B still has the room in memory: its write carries the old fence and is refused.
+    const stale = await room.players[1].send('room.answer', { question: 0, choice: 1 }, 'bob-on-b');
+    expect(stale).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+    for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
+    expect(await answers(room)).toEqual([{ command_id: 'ann-on-b' }]);
+    // Reconnected to the owner: the game goes on where it was, the acknowledged answer kept.
+    const bob = await GameClient.connect(a.url, room.playerTokens[1]);
+    await bob.nextEvent('room.state');
+    expect((await bob.send('room.answer', { question: 0, choice: 1 }, 'bob-on-b')).status).toBe(200);
+    const ann = await GameClient.connect(a.url, room.playerTokens[0]);
+    await ann.nextEvent('room.state');
+    // Ann's answer was acknowledged on B: its id gets the original reply, not a second answer.
+    expect((await ann.send('room.answer', { question: 0, choice: 0 }, 'ann-on-b')).status).toBe(200);
+    expect(await answers(room)).toEqual([{ command_id: 'ann-on-b' }, { command_id: 'bob-on-b' }]);
+    bob.close();
+    ann.close();
+  });
+
+  it('lets a room go at the first beat that cannot renew its lease, without waiting for a write', async () => {
+    const room = await started(a, ['Ann']);
+    await expire(room);
+    // B takes it while A's lease has run out; A's next renewal finds the lease is not its own.
+    expect((await new HttpApi(b.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
+    for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
+    await waitFor(() => !a.app.get(RoomsService).registry.peek(room.code), 'A to let the room go');
+    expect(await lease(room)).toMatchObject({ owner: 'b' });
+  });
+
+  it('releases its leases when it drains, so that another instance takes the rooms at once', async () => {
+    const c = await startTestServer({ databaseUrl, instanceName: 'c', leaseMs: 60_000 });
+    const room = await started(c, ['Ann']);
+    expect(await lease(room)).toMatchObject({ owner: 'c' });
+    await c.stop();
+    expect(await lease(room)).toMatchObject({ owner: null });
+    expect((await new HttpApi(b.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
+    expect(await lease(room)).toMatchObject({ owner: 'b' });
+  });
+});
