@@ -45,7 +45,7 @@ describe('room leases', () => {
     const res = await fetch(`${b.url}/api/rooms/${room.code}`);
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect((await res.json()).code).toBe('room_elsewhere');
+    expect(((await res.json()) as { code: string }).code).toBe('room_elsewhere');
     // A socket that reaches the wrong instance is told to reconnect.
     const stray = await GameClient.connect(b.url, room.playerTokens[0]);
     expect((await stray.waitClosed()).code).toBe(1012);
