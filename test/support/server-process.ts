@@ -93,6 +93,8 @@ export class ServerProcess {
         ADMIN_TOKEN: this.adminToken,
         DATA_DIR: this.dataDir,
         LOG_LEVEL: 'info',
+        // The same server after a restart (a deployment's stable name): it takes its rooms' leases back at once.
+        INSTANCE_NAME: 'restarted-server',
         ...this.options.env,
       },
     });

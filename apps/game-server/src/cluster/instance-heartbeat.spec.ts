@@ -14,7 +14,7 @@ describe(InstanceHeartbeat.name, () => {
         beats.push(me);
         const next = answers.shift() ?? [];
         if (next instanceof Error) throw next;
-        return next;
+        return { rows: next, renewed: new Set<string>() };
       },
     } as unknown as InstanceRepository;
     const identity = new InstanceIdentity({ instanceName: 'me' });
@@ -60,5 +60,37 @@ describe(InstanceHeartbeat.name, () => {
     await heartbeat.stop();
     expect(beats.map((b) => b.health)).toEqual(['ok', 'draining', 'stopped']);
     expect(beats[0]).toMatchObject({ name: 'me', url: expect.stringMatching(/:3000$/), pid: process.pid, rooms: 2 });
+  });
+
+  it('renews the leases of the rooms live here in its beat, and tells which were not renewed; a failed beat says for how long', async () => {
+    const asked = { rooms: [{ id: 'r1', fence: 3 }, { id: 'r2', fence: 1 }], ms: 6000 };
+    const sent: unknown[] = [];
+    const heard: { renewed?: string[]; unrenewedFor?: number }[] = [];
+    let fail = false;
+    const repository = {
+      beat: async (_me: InstanceBeat, leases: unknown) => {
+        sent.push(leases);
+        if (fail) throw new Error('connection refused');
+        return { rows: [row('me')], renewed: new Set(['r1']) };
+      },
+    } as unknown as InstanceRepository;
+    const identity = new InstanceIdentity({ instanceName: 'me' });
+    identity.settle(3000);
+    const log = { warn: () => undefined } as unknown as JsonLog;
+    const holder = {
+      leases: () => asked,
+      renewed: (_asked: unknown, renewed: ReadonlySet<string>) => heard.push({ renewed: [...renewed] }),
+      unrenewedFor: (ms: number) => heard.push({ unrenewedFor: ms }),
+    };
+    const heartbeat = new InstanceHeartbeat(repository, identity, () => 2, 0, log, holder);
+    await heartbeat.start();
+    fail = true;
+    await heartbeat.draining();
+    expect(sent).toEqual([asked, asked]);
+    expect(heard[0]).toEqual({ renewed: ['r1'] });
+    expect(heard[1].unrenewedFor).toBeGreaterThanOrEqual(0);
+    // The last beat, once the rooms are gone, renews nothing.
+    await heartbeat.stop();
+    expect(sent[2]).toBeUndefined();
   });
 });
