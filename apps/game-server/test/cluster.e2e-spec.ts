@@ -96,8 +96,14 @@ describe('a cluster of three instances behind the proxy', () => {
     const seats = [];
     for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await proxy.join(room.code, name));
     const host = await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code });
-    const players = await Promise.all(seats.map((s) => GameClient.connect(cluster.proxy, s.playerToken, { room: room.code })));
+    // The host is attached (its first frame came) before the players, so it hears each of them arrive.
     await host.nextEvent('room.state');
+    // One after another, each attached before the next: the host hears them in this order.
+    const players: GameClient[] = [];
+    for (const s of seats) {
+      players.push(await GameClient.connect(cluster.proxy, s.playerToken, { room: room.code }));
+      await players.at(-1)!.nextEvent('room.state');
+    }
     for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
     expect((await host.send('room.start')).status).toBe(200);
     for (let q = 0; q < ROOM.questionCount; q++) {
@@ -162,8 +168,12 @@ describe('a cluster of three instances behind the proxy', () => {
     for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await proxy.join(room.code, name));
     const connect = (token: string) => GameClient.connect(cluster.proxy, token, { room: room.code });
     const host = await connect(room.hostToken);
-    const players = await Promise.all(seats.map((s) => connect(s.playerToken)));
     await host.nextEvent('room.state');
+    const players: GameClient[] = [];
+    for (const s of seats) {
+      players.push(await connect(s.playerToken));
+      await players.at(-1)!.nextEvent('room.state');
+    }
     for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
     expect((await host.send('room.start')).status).toBe(200);
     await players[0].nextEvent('question.open');

@@ -49,6 +49,19 @@ describe(RoomRegistry.name, () => {
     expect((await Promise.all(later)).map((r) => r?.code)).toEqual(['BBBBBB', 'CCCCCC']);
   });
 
+  it('never loads a room twice: a code asked for again while its load is in flight shares that load', async () => {
+    const { calls, finishers, load } = controlledLoader();
+    const registry = new RoomRegistry(load);
+    const first = registry.get('AAAAAA');
+    await tick();
+    const again = registry.get('AAAAAA');
+    await tick();
+    finishers[0]();
+    expect(await again).toBe(await first);
+    await tick();
+    expect(calls).toEqual([['AAAAAA']]);
+  });
+
   it('shares one activation between callers of the same code and keeps the room live', async () => {
     const { calls, finishers, load } = controlledLoader();
     const registry = new RoomRegistry(load);

@@ -15,6 +15,8 @@ export class RoomRegistry<R extends ManagedRoom> {
   private pending = new Map<string, { promise: Promise<R | undefined>; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }>();
   private flushScheduled = false;
   private loading = false;
+  /** The codes of the load in flight, and their waiters: asked for again, they share it. */
+  private inFlight = new Map<string, { promise: Promise<R | undefined> }>();
 
   /**
    * `load` hands back the rooms it found; a code mapped to an Error exists but cannot be live here
@@ -26,7 +28,7 @@ export class RoomRegistry<R extends ManagedRoom> {
   get(code: string): Promise<R | undefined> {
     const room = this.live.get(code);
     if (room) return Promise.resolve(room);
-    const waiting = this.pending.get(code);
+    const waiting = this.pending.get(code) ?? this.inFlight.get(code);
     if (waiting) return waiting.promise;
     let resolve!: (r: R | undefined) => void;
     let reject!: (e: unknown) => void;
@@ -69,7 +71,17 @@ export class RoomRegistry<R extends ManagedRoom> {
     const batch = this.pending;
     this.pending = new Map();
     this.flushScheduled = false;
+    // Asked for while the load before went on, and live since: not loaded again (a second load
+    // would be a second copy, and would take the room's lease from the first).
+    for (const [code, waiter] of batch) {
+      const room = this.live.get(code);
+      if (!room) continue;
+      waiter.resolve(room);
+      batch.delete(code);
+    }
+    if (batch.size === 0) return this.scheduleFlush();
     this.loading = true;
+    this.inFlight = batch;
     try {
       const loaded = await this.load([...batch.keys()]);
       for (const [code, waiter] of batch) {
@@ -87,6 +99,7 @@ export class RoomRegistry<R extends ManagedRoom> {
       for (const waiter of batch.values()) waiter.reject(err);
     } finally {
       this.loading = false;
+      this.inFlight = new Map();
       this.scheduleFlush();
     }
   }
