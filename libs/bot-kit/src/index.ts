@@ -8,3 +8,4 @@ export * from './bots/human-pause';
 export * from './bots/bot-socket';
 export * from './bots/timed-http';
 export * from './bots/trivia-room.bot';
+export * from './bots/card-table.bot';
