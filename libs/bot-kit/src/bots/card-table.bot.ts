@@ -32,6 +32,8 @@ export interface CardTableBotOptions {
   /** Every frame the socket received: its kind (the decoded type, `reply` for replies) and its UTF-8 length. */
   readonly onFrame?: (kind: string, bytes: number) => void;
   readonly onHandFinished?: () => void;
+  /** A command's frame was just handed to the socket (its record follows when it is answered or given up). */
+  readonly onCommandSent?: (type: string, sentAt: number) => void;
   /** Once the socket is open and its first snapshot in. */
   readonly onSeated?: () => void;
 }
@@ -138,6 +140,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
             status: f?.status ?? null,
             timedOut,
             ...(f?.error ? { error: f.error.code } : why ? { error: why } : {}),
+            ...(isObject(data) && typeof data.action === 'string' ? { action: data.action } : {}),
             ...tags,
           });
           resolve(f);
@@ -145,6 +148,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
         if (socket.readyState !== WebSocket.OPEN) return finish(null, `socket not open${closeCode ? ` (${closeCode})` : ''}`);
         // Timed from the moment the frame is handed to the socket.
         socket.send(JSON.stringify({ id, type, data }));
+        o.onCommandSent?.(type, sentAt);
         const timer = setTimeout(() => {
           pending.delete(id);
           finish(null, 'timed out', true);
@@ -273,7 +277,8 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
           actedThisStreet = false;
           break;
         case 'time_bank':
-          if (!hand) break;
+          // The clock of the seat already to act (after its action.applied named it) is the same turn.
+          if (!hand || hand.toAct === d.seat) break;
           hand.toAct = d.seat;
           hand.moves++;
           break;
@@ -356,6 +361,10 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
 }
 
 const RANKS = '23456789TJQKA';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
 
 /**
  * 0 weak, 1 playable, 2 strong: a pair or better with the board, or before the flop a pocket
