@@ -148,13 +148,13 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
       },
       onHandFinished: () => inWindow(epochMs()) && hands++,
       onCommandSent: (_type, sentAt) => inWindow(sentAt) && unresolved++,
-      onSeated: () => {
+      onSeated: (wire) => {
         isSeated = true;
         seated++;
+        if (wire) granted[wire] = (granted[wire] ?? 0) + 1;
       },
     }).then((report) => {
       if (isSeated) seated--;
-      if (report.wire) granted[report.wire] = (granted[report.wire] ?? 0) + 1;
       if (report.closeCode !== undefined) {
         const entry = (closes[String(report.closeCode)] ??= { inWindow: 0, total: 0 });
         entry.total++;

@@ -34,8 +34,8 @@ export interface CardTableBotOptions {
   readonly onHandFinished?: () => void;
   /** A command's frame was just handed to the socket (its record follows when it is answered or given up). */
   readonly onCommandSent?: (type: string, sentAt: number) => void;
-  /** Once the socket is open and its first snapshot in. */
-  readonly onSeated?: () => void;
+  /** Once the socket is open and its first snapshot in, with the profile that snapshot named. */
+  readonly onSeated?: (wire: string | undefined) => void;
 }
 
 export interface CardTableReport {
@@ -342,7 +342,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
       socket.once('error', (err) => (record(null, err.message, /timed out/i.test(err.message)), reject(err)));
     });
     await Promise.race([seatedPromise, closed]);
-    if (seated) o.onSeated?.();
+    if (seated) o.onSeated?.(granted);
 
     // Play until told to stop or the server closes the socket.
     const stopped = new Promise<void>((resolve) => (o.signal?.aborted ? resolve() : o.signal?.addEventListener('abort', () => resolve(), { once: true })));
