@@ -147,6 +147,12 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
         k.bytes += bytes;
       },
       onHandFinished: () => inWindow(epochMs()) && hands++,
+      // Counted when the close arrives, not when the table's cleanup is over.
+      onClosed: (code) => {
+        const entry = (closes[String(code)] ??= { inWindow: 0, total: 0 });
+        entry.total++;
+        if (inWindow(epochMs())) entry.inWindow++;
+      },
       onCommandSent: (_type, sentAt) => inWindow(sentAt) && unresolved++,
       onSeated: (wire) => {
         isSeated = true;
@@ -155,11 +161,6 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
       },
     }).then((report) => {
       if (isSeated) seated--;
-      if (report.closeCode !== undefined) {
-        const entry = (closes[String(report.closeCode)] ??= { inWindow: 0, total: 0 });
-        entry.total++;
-        if (inWindow(epochMs())) entry.inWindow++;
-      }
       if (report.error && !report.aborted) {
         failures++;
         if (samples.size < MAX_FAILURE_SAMPLES) samples.add(report.error);

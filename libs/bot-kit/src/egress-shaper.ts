@@ -166,7 +166,12 @@ export class EgressShaper extends EventEmitter {
     });
     const close = () => this.close(link);
     client.on('close', close).on('error', close);
-    upstream.on('close', close).on('error', close);
+    upstream.on('error', close);
+    // What the server sent before it closed is still on the link: it reaches the client first.
+    upstream.on('close', () => {
+      link.upstreamEnded = true;
+      if (link.queued === 0) close();
+    });
   }
 
   /** Bytes read from the server: queued for the bucket; false pauses the read when the queue is full. */
@@ -227,7 +232,7 @@ export class EgressShaper extends EventEmitter {
       link.client.write(slice);
       this.maxHeld = Math.max(this.maxHeld, this.held(link));
       if (link.queued > 0) this.ready.push(link);
-      else if (link.upstreamEnded) link.client.end();
+      else if (link.upstreamEnded) link.client.end(() => (link.upstream.destroyed ? this.close(link) : undefined));
       this.resumeIfRoom(link);
     }
     if (this.timer || !this.ready.some((l) => !l.client.writableNeedDrain)) return;

@@ -352,6 +352,7 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
       `- Durability: a 200 to \`table.act\` is sent after its statement commits; the server sent ${durableTrips === null ? 'n/a' : fmtRatio(durableTrips)} round trips per \`table.act\` (\`${ACT_STATEMENTS.join('` or `')}\`), server exact mean ${fmtMs(c.server.actMeanMs ?? undefined) || '-'} ms.`,
       `- CPU (percent of one core over the window): server ${c.server.cpuPercent === null ? 'not measured' : fmtNum(c.server.cpuPercent)}, PostgreSQL ${c.postgresCpuPercent === null ? '-' : fmtNum(c.postgresCpuPercent)}, bench ${fmtNum(c.bench.cpuPercentTotal)} (${c.bench.shards.map((x) => `shard ${x.shard} ${fmtNum(x.cpuPercent)}`).join(', ')}, coordinator${s.egressMbps !== undefined ? ' and shaper' : ''} ${fmtNum(c.bench.coordinator.cpuPercent ?? undefined)}), whole machine ${c.machineCpuPercent === null ? '-' : fmtNum(c.machineCpuPercent)}.`,
       `- Event-loop delay: server ${c.server.loopDelayMs ? `p50 ${fmtMs(c.server.loopDelayMs.p50)} / p99 ${fmtMs(c.server.loopDelayMs.p99)} / max ${fmtMs(c.server.loopDelayMs.max)} ms` : 'not exposed'}; bench worst process p99 ${fmtMs(c.bench.loopDelayP99MaxMs)} ms.`,
+      ...(c.server.refused ? [`- **Server figures refused:** ${c.server.refused}. The bench's own figures stand; every server figure of this window (bytes sent, evictions counted, CPU means, round trips) is left out.`] : []),
       ...(c.failures || c.shardErrors.length || c.unresolved
         ? [`- **Problems:** ${fmtNum(c.failures)} table(s) failed${c.failureSamples.length ? ` (${c.failureSamples.join('; ')})` : ''}${c.shardErrors.length ? `; ${c.shardErrors.join('; ')}` : ''}${c.unresolved ? `; ${c.unresolved} command(s) of the window unresolved when the shards reported` : ''}.`]
         : []),
@@ -436,10 +437,16 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
   out.push(`${h}# Closes`, '');
   out.push(
     Object.keys(c.closeCodes).length
-      ? table(['close code', 'in the window', 'over the run'], Object.entries(c.closeCodes).map(([k, v]) => [k, fmtNum(v.inWindow), fmtNum(v.total)]), ['l', 'r', 'r'])
+      ? table(['close code', 'in the window', 'until the shards reported'], Object.entries(c.closeCodes).map(([k, v]) => [k, fmtNum(v.inWindow), fmtNum(v.total)]), ['l', 'r', 'r'])
       : 'No socket was closed by the server while the bench played (the bench closes its own at the end).',
     '',
   );
+  if (s.egressMbps !== undefined) {
+    out.push(
+      "Behind a saturated link a 4009 reaches the client only after everything queued before its close frame, so the bench's count lags the server's; the server's `game_ws_evictions_total` is the timely figure, and the knee takes the larger of the two.",
+      '',
+    );
+  }
   out.push(serverSection({ delta: cell.figures.delta, refused: cell.figures.refused }, `${h}#`));
   return out;
 }

@@ -32,6 +32,8 @@ export interface CardTableBotOptions {
   /** Every frame the socket received: its kind (the decoded type, `reply` for replies) and its UTF-8 length. */
   readonly onFrame?: (kind: string, bytes: number) => void;
   readonly onHandFinished?: () => void;
+  /** The server closed the socket (not the bot at the end), with this code: 4009 is an eviction. */
+  readonly onClosed?: (code: number) => void;
   /** A command's frame was just handed to the socket (its record follows when it is answered or given up). */
   readonly onCommandSent?: (type: string, sentAt: number) => void;
   /** Once the socket is open and its first snapshot in, with the profile that snapshot named. */
@@ -91,6 +93,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
   let granted: string | undefined;
   let ws: WebSocket | undefined;
   let closeCode: number | undefined;
+  let closingByUs = false;
   try {
     const created = await timedHttp<{ code: string; playerToken: string }>(o.baseUrl, 'POST', '/api/tables', {
       type: 'http POST /api/tables',
@@ -322,6 +325,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     const closed = new Promise<number>((resolve) =>
       socket.on('close', (c) => {
         closeCode = c;
+        if (!closingByUs) o.onClosed?.(c);
         for (const [id, waiter] of [...pending]) {
           pending.delete(id);
           waiter(null);
@@ -352,6 +356,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
   } catch (err) {
     return { table: code, wire: granted, actions, hands, closeCode, aborted: !!o.signal?.aborted, error: err instanceof Error ? err.message : String(err) };
   } finally {
+    closingByUs = true;
     ws?.close(1000);
     // The table is closed so that it stops dealing (not timed: cleanup is no part of the figures).
     if (code && token) {
