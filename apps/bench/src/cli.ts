@@ -1,6 +1,6 @@
 /** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
 
-export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage'] as const;
+export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables'] as const;
 export type Mode = (typeof MODES)[number];
 
 export class UsageError extends Error {}
@@ -127,6 +127,19 @@ modes
   ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
   soak      rooms playing for a while         --minutes 10 --rooms 20
   outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
+  tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
+            or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v1,compact-v2 --egress-mbps 2
+
+tables (each table: POST /api/tables, five server bots, one simulated human on one socket)
+  --tables N | --ladder N1,N2,..           one run, or rungs (every profile at every rung, interleaved)
+  --seconds S (60)      the steady window of each run or cell; --ramp-seconds R (10, or tables/50 + 6)
+  --shards K (4, at most the cores)        child processes the sockets are split over
+  --wire P[,P..]        json, compact-v1, compact-v2 (several: each at every rung, same sitting)
+  --egress-mbps M       a token-bucket shaper limits the server's outbound bytes to M Mbit/s
+  --shaper-buffer-kib 64                   the shaper's queue per connection
+  --knee-ms 250         a ladder's knee: first rung with action p99 over this, an eviction, or a failed action
+  --bots 5 --bot-think-ms 400,1500 --hand-pause-ms 2000 --action-seconds 15   the tables' settings
+  --pause-ms / --pause-spread-ms           the human's pause before acting (300 + up to 3,200 ms)
 
 where the server is
   (default)             the bench starts PostgreSQL (embedded, fresh data dir), an optional delay

@@ -5,14 +5,21 @@ import { ladderMode } from './modes/ladder';
 import { latencyMode } from './modes/latency';
 import { outageMode } from './modes/outage';
 import { soakMode } from './modes/soak';
+import { tablesMode } from './modes/tables';
 import { BenchRun, defaultOut, log, targetSettings } from './run';
 import { HELPER_ARG } from './stack';
+import { runShard, SHARD_ARG } from './tables-shard';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === HELPER_ARG) {
     // The database side of a run, started by the bench itself (see stack.ts).
     await runDbHelper(JSON.parse(process.env.BENCH_DB_CONFIG ?? '{}'));
     return -1;
+  }
+  if (argv[0] === SHARD_ARG) {
+    // One shard of a `tables` run, started by the bench itself (see tables-shard.ts).
+    await runShard();
+    return 0;
   }
   const args = parseArgs(argv);
   if (args.flags.has('help') || !args.mode || args.mode === 'help') {
@@ -27,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 
