@@ -54,9 +54,12 @@ function expectConsistent(summary: any, tables: number, shards: number): void {
   expect(summary.bytesPerHand).toBeCloseTo(summary.bytes / summary.handsCompleted, 6);
   expect(summary.framesPerHand).toBeCloseTo(summary.frames / summary.handsCompleted, 6);
   expect(summary.mbps).toBeCloseTo((summary.bytes * 8) / summary.window.seconds / 1e6, 9);
-  // Every human action durable: one statement each, and nothing evicted.
+  // Every human action durable: one statement each, and nothing evicted. The server counts a
+  // statement when it is sent and a command when it is answered, so an action in flight at either
+  // edge of the window (at most one per table) may be in one count and not the other; the exact
+  // budget, one statement per action, is asserted by tables.e2e-spec.ts.
   expect(summary.server.refused).toBeNull();
-  expect(summary.server.roundTripsPerAct).toBe(1);
+  expect(Math.abs(summary.server.roundTripsPerAct - 1)).toBeLessThanOrEqual((2 * tables) / summary.actions.n);
   expect(summary.evictions).toEqual({ client4009: 0, server: {}, total: 0 });
   expect(summary.bench.shards).toHaveLength(shards);
 }

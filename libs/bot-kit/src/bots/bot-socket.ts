@@ -3,6 +3,8 @@ import { Closed, GameEvent, Reply, UpgradeRefused } from '../game-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 
 export interface BotSocketOptions {
+  /** The room's code, sent as `room=` so that a proxy in front of several instances routes the socket to its owner. */
+  readonly room?: string;
   /** A command without a reply after this long counts as timed out (the field report used 10 s). */
   readonly commandTimeoutMs?: number;
   /** Default wait for an event. */
@@ -83,7 +85,8 @@ export class BotSocket {
 
   /** Opens a socket and records how long the upgrade took (`ws.connect`). */
   static connect(baseUrl: string, token: string, options: BotSocketOptions = {}): Promise<BotSocket> {
-    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`;
+    const room = options.room ? `room=${encodeURIComponent(options.room)}&` : '';
+    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?${room}token=${encodeURIComponent(token)}`;
     const sentAt = epochMs();
     const started = performance.now();
     const ws = new WebSocket(url, { handshakeTimeout: options.commandTimeoutMs ?? 10_000 });

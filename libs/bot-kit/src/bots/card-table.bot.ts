@@ -108,7 +108,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     tags = { ...o.tags, table: code };
     if (o.signal?.aborted) return { table: code, actions, hands, aborted: true };
 
-    const url = `${(o.socketUrl ?? o.baseUrl).replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}&wire=${wire}`;
+    const url = `${(o.socketUrl ?? o.baseUrl).replace(/^http/, 'ws')}/ws?room=${code}&token=${encodeURIComponent(token)}&wire=${wire}`;
     const connectSent = epochMs();
     const connectStarted = performance.now();
     const socket = new WebSocket(url, { handshakeTimeout: commandTimeoutMs });

@@ -118,13 +118,13 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       else if (e.type === 'player.joined') connected.set(e.data.player.id, !!e.data.player.connected);
     };
     const common = { commandTimeoutMs, eventTimeoutMs, record: o.record, keepAliveMs: o.keepAliveMs };
-    const host = await BotSocket.connect(o.baseUrl, hostToken, { ...common, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
+    const host = await BotSocket.connect(o.baseUrl, hostToken, { ...common, room: code, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
     sockets.push(host);
     await host.nextEvent('room.state');
     const players: BotSocket[] = [];
     for (let i = 0; i < seats.length; i++) {
       throwIfAborted(o.signal);
-      const p = await BotSocket.connect(o.baseUrl, seats[i].playerToken, { ...common, tags: { ...tags, seat: i + 1 }, idPrefix: `p${i + 1}` });
+      const p = await BotSocket.connect(o.baseUrl, seats[i].playerToken, { ...common, room: code, tags: { ...tags, seat: i + 1 }, idPrefix: `p${i + 1}` });
       sockets.push(p);
       players.push(p);
       await p.nextEvent('room.state');
