@@ -147,6 +147,7 @@ where the server is
   --db-delay-ms N       put a TCP delay proxy of N ms each way between the server and PostgreSQL
   --url URL             measure a server already running instead (no proxy)
   --database-url URL    with --url: the database, for the select-1 yardstick (skipped without it)
+  --instance-urls A,B   with --url of a cluster's proxy: each instance's own URL; the report gives figures per instance (npm run cluster prints them)
   --server-cmd CMD      how to start the server (default: node dist/apps/game-server/apps/game-server/src/main.js)
   --server-env "K=V .." extra environment for the server (e.g. "DB_POOL_MAX=20 MAILBOX_DEPTH=64")
   --pool-max N          DB_POOL_MAX for the server

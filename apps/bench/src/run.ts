@@ -15,6 +15,8 @@ import { measureDistances, Distances } from './yardstick';
 export interface TargetSettings {
   /** Measure this running server instead of starting one. */
   readonly url?: string;
+  /** With --url of a cluster's proxy: every instance, read directly for per-instance figures. */
+  readonly instanceUrls: readonly string[];
   /** With --url: the database for the yardstick. */
   readonly databaseUrl?: string;
   readonly dbDelayMs: number;
@@ -42,8 +44,10 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
   const poolMax = o.string('pool-max');
   if (poolMax) serverEnv.DB_POOL_MAX = poolMax;
   const cmd = o.string('server-cmd');
+  if (o.string('instance-urls') && !url) throw new UsageError('--instance-urls goes with --url (the proxy in front of them)');
   return {
     url: url?.replace(/\/$/, ''),
+    instanceUrls: (o.string('instance-urls') ?? '').split(',').map((u) => u.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: o.string('database-url'),
     dbDelayMs,
     serverCommand: cmd ? splitWords(cmd) : defaultServerCommand(cwd),

@@ -28,10 +28,10 @@ describe('room leases', () => {
   });
 
   const lease = async (room: SeatedRoom) =>
-    (await queryDb<{ owner: string; fence: number }>({ databaseUrl }, 'SELECT lease_owner AS owner, lease_fence::int AS fence FROM rooms WHERE id = $1', [room.roomId]))[0];
+    (await queryDb<{ owner: string; fence: number }>({ databaseUrl }, 'SELECT lease_owner AS owner, lease_fence::int AS fence FROM room_heads WHERE room_id = $1', [room.roomId]))[0];
   const answers = async (room: SeatedRoom) =>
     queryDb<{ command_id: string }>({ databaseUrl }, 'SELECT a.command_id FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY 1', [room.roomId]);
-  const expire = (room: SeatedRoom) => queryDb({ databaseUrl }, `UPDATE rooms SET lease_expires = now() - interval '1 second' WHERE id = $1`, [room.roomId]);
+  const expire = (room: SeatedRoom) => queryDb({ databaseUrl }, `UPDATE room_heads SET lease_expires = now() - interval '1 second' WHERE room_id = $1`, [room.roomId]);
   async function started(server: RunningServer, names: string[]): Promise<SeatedRoom> {
     const room = await seatRoom(server, names);
     await room.host.send('room.start');

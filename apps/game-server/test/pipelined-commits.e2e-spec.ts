@@ -26,7 +26,7 @@ describe('pipelined commits', () => {
     return queryDb(server, 'SELECT a.command_id FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY a.command_id', [room.roomId]);
   }
   async function commitSeq(room: SeatedRoom): Promise<number> {
-    const [row] = await queryDb<{ n: number }>(server, 'SELECT commit_seq::int AS n FROM rooms WHERE id = $1', [room.roomId]);
+    const [row] = await queryDb<{ n: number }>(server, 'SELECT commit_seq::int AS n FROM room_heads WHERE room_id = $1', [room.roomId]);
     return row.n;
   }
   async function started(names: string[]): Promise<SeatedRoom> {
@@ -111,7 +111,7 @@ describe('pipelined commits', () => {
     const room = await started(['Ann', 'Bob']);
     const [ann] = room.players;
     // Another writer moved the room on (what a statement whose answer was lost would do).
-    await queryDb(server, 'UPDATE rooms SET commit_seq = commit_seq + 1 WHERE id = $1', [room.roomId]);
+    await queryDb(server, 'UPDATE room_heads SET commit_seq = commit_seq + 1 WHERE room_id = $1', [room.roomId]);
     const refused = await ann.send('room.answer', { question: 0, choice: 0 }, 'ann-stale');
     expect(refused).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
     for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);

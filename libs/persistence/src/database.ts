@@ -24,7 +24,7 @@ export class DatabaseUnavailableError extends StoreUnavailableError {
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 
 /** Pipelined connections that carry rooms' writes (each room always on the same one). */
-export const DEFAULT_COMMIT_LANES = 4;
+export const DEFAULT_COMMIT_LANES = 16;
 
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`

@@ -3,6 +3,7 @@ import { Options } from '../cli';
 import { clientRows, rttOf, serverMean } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { gamesReport } from './games-report';
+import { InstanceFigures } from '../instances';
 
 /**
  * Games one after another, one room live at a time: the latency of each command with nothing
@@ -23,6 +24,7 @@ async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings
   await run.startServer();
   const distances = await run.distances();
   const meter = run.usageMeter();
+  const instances = run.target.instanceUrls.length ? await InstanceFigures.before(run, run.target.instanceUrls) : undefined;
   const before = await run.snapshot('before').catch(() => undefined);
   meter.start();
   const random = seededRandom(bots.seed);
@@ -47,7 +49,9 @@ async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings
   run.setTag('game', undefined);
   const usage = meter.stop();
   const after = await run.snapshot('after').catch(() => undefined);
-  const figures = BenchRun.delta(before, after);
+  await instances?.after();
+  // Through a cluster's proxy, /metrics comes from whichever instance the proxy picks each time.
+  const figures = instances ? { refused: 'a cluster behind a proxy: its figures are per instance (section "Per instance")' } : BenchRun.delta(before, after);
   const finishedAt = new Date();
 
   const { markdown, svgs } = gamesReport({
@@ -66,6 +70,7 @@ async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings
     bots,
     load: 'One room live at a time: no concurrency between rooms, so nothing here says how the service behaves with many rooms (see the ladder).',
     plots,
+    extraSections: instances ? [instances.section()] : undefined,
   });
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', markdown);

@@ -64,7 +64,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     poolMax: int(env.DB_POOL_MAX, 10, 'DB_POOL_MAX'),
     mailboxDepth: int(env.MAILBOX_DEPTH, 64, 'MAILBOX_DEPTH'),
     pipelineDepth: int(env.PIPELINE_DEPTH, 8, 'PIPELINE_DEPTH'),
-    commitLanes: int(env.DB_COMMIT_LANES, 4, 'DB_COMMIT_LANES'),
+    commitLanes: int(env.DB_COMMIT_LANES, 16, 'DB_COMMIT_LANES'),
     passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
     roomExpirySeconds: int(env.ROOM_EXPIRY_SECONDS, 300, 'ROOM_EXPIRY_SECONDS'),
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),

@@ -108,14 +108,15 @@ export class RoomRepository {
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
       `WITH taken AS (
-         UPDATE rooms SET lease_owner = $2, lease_fence = lease_fence + 1, lease_expires = now() + make_interval(secs => $3::float8 / 1000)
-         WHERE $2::text IS NOT NULL AND code = ANY($1::char(6)[]) AND closed_at IS NULL
-           AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires < now())
-         RETURNING id, lease_fence
+         UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1, lease_expires = now() + make_interval(secs => $3::float8 / 1000)
+         FROM rooms o
+         WHERE $2::text IS NOT NULL AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
+           AND (h.lease_owner IS NULL OR h.lease_owner = $2 OR h.lease_expires < now())
+         RETURNING h.room_id AS id, h.lease_fence
        )
-       SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", r.commit_seq::float8 AS "commitSeq",
-              coalesce(t.lease_fence, r.lease_fence)::float8 AS fence,
-              CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN r.lease_owner END AS "heldBy",
+       SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", coalesce(rh.commit_seq, 0)::float8 AS "commitSeq",
+              coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
+              CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
               CASE r.game WHEN 'cards' THEN ${CARDS_RECORD} ELSE json_build_object(
                 'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
                 'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
@@ -150,7 +151,8 @@ export class RoomRepository {
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
        LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true
-       LEFT JOIN taken t ON t.id = r.id`,
+       LEFT JOIN taken t ON t.id = r.id
+       LEFT JOIN room_heads rh ON rh.room_id = r.id`,
       [codes, lease?.owner ?? null, lease?.ms ?? 0],
       timeoutMs,
     );
@@ -161,9 +163,9 @@ export class RoomRepository {
   async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
     await this.db.run(
       'RoomRepository.releaseLeases',
-      `UPDATE rooms r SET lease_owner = NULL, lease_expires = NULL
+      `UPDATE room_heads h SET lease_owner = NULL, lease_expires = NULL
        FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
-       WHERE r.id = l.id AND r.lease_owner = $1 AND r.lease_fence = l.fence`,
+       WHERE h.room_id = l.id AND h.lease_owner = $1 AND h.lease_fence = l.fence`,
       [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence)],
       timeoutMs,
     );
