@@ -1,5 +1,5 @@
-import { dealHand, dealingOrder, deckFor, HUMAN_SEAT, privacyLeaks, TrueHand } from '@app/games/cards';
-import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
+import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
+import { GameClient, GameEvent, HttpApi, nextEventFrom } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { ServerProcess } from '../../../test/support/server-process';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
@@ -13,51 +13,9 @@ const FAST = { name: 'Ann', bots: BOTS, seed: SEED, actionSeconds: 0.5, botThink
 
 const events = (c: GameClient) => c.decoded.filter((f): f is GameEvent => f.type !== 'reply');
 
-/** What was really dealt in a hand, from the seed, with the folds every viewer saw. */
-function truthOf(frames: readonly GameEvent[]): Map<number, TrueHand> {
-  const deal = new Map<number, TrueHand>();
-  let current: { number: number; button: number; folded: number[] } | undefined;
-  for (const f of frames) {
-    if (f.type === 'hand.started') current = { number: f.data.number, button: f.data.button, folded: [] };
-    // A viewer that connected mid-hand learns of it from its first snapshot (folds before it as well).
-    if (f.type === 'table.snapshot' && f.data.hand && current?.number !== f.data.hand.number) {
-      current = { number: f.data.hand.number, button: f.data.hand.button, folded: f.data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
-    }
-    if (f.type === 'action.applied' && f.data.action === 'fold') current?.folded.push(f.data.seat);
-    if (f.type === 'hand.finished' && current) {
-      const { hole, board } = dealHand(deckFor(SEED, current.number), dealingOrder(current.button, BOTS + 1));
-      deal.set(current.number, {
-        number: current.number,
-        hole: Object.fromEntries([...hole].map(([seat, cards]) => [seat, cards])),
-        board,
-        folded: current.folded,
-        showdown: BOTS + 1 - current.folded.length >= 2,
-      });
-    }
-  }
-  return deal;
-}
+const truthOf = (frames: readonly GameEvent[]) => truthFromFrames(frames, SEED, BOTS + 1);
 
 const ACTION_STATEMENTS = ['CardTableRepository.recordAction', 'CardTableRepository.recordFinishingAction'];
-
-/** The next event from `cursor.at` on that `match` accepts, waiting for frames as they arrive. */
-function nextOf(c: GameClient, cursor: { at: number }, match: (e: GameEvent) => boolean): Promise<GameEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (c.ws.off('message', look), reject(new Error('no such event within 10 s'))), 10_000);
-    const look = () => {
-      while (cursor.at < c.decoded.length) {
-        const f = c.decoded[cursor.at++];
-        if (f.type !== 'reply' && match(f as GameEvent)) {
-          clearTimeout(timer);
-          c.ws.off('message', look);
-          return resolve(f as GameEvent);
-        }
-      }
-    };
-    c.ws.on('message', look);
-    look();
-  });
-}
 
 describe('card practice tables', () => {
   let server: RunningServer;
@@ -123,7 +81,7 @@ describe('card practice tables', () => {
     let actedInFinished = 0;
     let hands = 0;
     while (actedInFinished === 0 || hands < 2) {
-      const next = await nextOf(human, cursor, (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT));
+      const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), 10_000);
       if (next.type === 'hand.finished') {
         hands++;
         actedInFinished = acted;
@@ -205,7 +163,7 @@ describe('a card table after kill -9 of a real server process', () => {
       const actedIn = new Set<number>();
       let hand = 0;
       for (;;) {
-        const next = await nextOf(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT));
+        const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), 10_000);
         if (next.type === 'hand.started') {
           hand = next.data.number;
           continue;

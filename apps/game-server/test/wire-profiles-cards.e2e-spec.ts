@@ -1,4 +1,4 @@
-import { dealHand, dealingOrder, deckFor, HUMAN_SEAT, privacyLeaks, TrueHand } from '@app/games/cards';
+import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
 import { GameClient, GameEvent, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { compactStreamOf } from '../../../libs/games/cards/test/cards.wire';
@@ -29,29 +29,7 @@ function events(client: GameClient): GameEvent[] {
     .map((e) => (e.type === 'table.snapshot' ? { ...e, data: { ...e.data, wire: 'compared', ...(e.seq === 1 ? { serverTime: 0 } : {}) } } : e));
 }
 
-/** What was really dealt in each hand, from the seed, with the folds the viewer saw (copied from tables.e2e-spec.ts). */
-function truthOf(frames: readonly GameEvent[]): Map<number, TrueHand> {
-  const deal = new Map<number, TrueHand>();
-  let current: { number: number; button: number; folded: number[] } | undefined;
-  for (const f of frames) {
-    if (f.type === 'hand.started') current = { number: f.data.number, button: f.data.button, folded: [] };
-    if (f.type === 'table.snapshot' && f.data.hand && current?.number !== f.data.hand.number) {
-      current = { number: f.data.hand.number, button: f.data.hand.button, folded: f.data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
-    }
-    if (f.type === 'action.applied' && f.data.action === 'fold') current?.folded.push(f.data.seat);
-    if (f.type === 'hand.finished' && current) {
-      const { hole, board } = dealHand(deckFor(SEED, current.number), dealingOrder(current.button, BOTS + 1));
-      deal.set(current.number, {
-        number: current.number,
-        hole: Object.fromEntries(hole),
-        board,
-        folded: current.folded,
-        showdown: BOTS + 1 - current.folded.length >= 2,
-      });
-    }
-  }
-  return deal;
-}
+const truthOf = (frames: readonly GameEvent[]) => truthFromFrames(frames, SEED, BOTS + 1);
 
 describe('wire profiles on a card table, over real sockets', () => {
   let server: RunningServer;

@@ -1,4 +1,4 @@
-import { GameClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
+import { GameClient, GameEvent, HttpApi, nextEventFrom, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 
 // One card table played on a running server, watched by the human and a spectator with one
@@ -62,7 +62,7 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
   // open once the table waits for the human, and stay the same from there on.
   const holder = await GameClient.connect(baseUrl, playerToken, { timeoutMs });
   const holderCursor = { at: 0 };
-  await nextOf(holder, holderCursor, isHumanTurn, timeoutMs);
+  await nextEventFrom(holder, holderCursor, isHumanTurn, timeoutMs);
   const open = async (token: string): Promise<Sockets> => {
     const sockets = {} as Sockets;
     for (const wire of WIRE_PROFILES) {
@@ -83,7 +83,7 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
   const cursor = { at: 0 };
   const turn = (e: GameEvent) => isHumanTurn(e) || e.type === 'standings' || e.type === 'hand.started';
   for (;;) {
-    const e = await nextOf(human.json, cursor, turn, timeoutMs);
+    const e = await nextEventFrom(human.json, cursor, turn, timeoutMs);
     if (e.type === 'hand.started') {
       hand = e.data.number;
       continue;
@@ -117,25 +117,6 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
 
 function isHumanTurn(e: GameEvent): boolean {
   return (e.type === 'time_bank' && e.data.seat === 0) || (e.type === 'table.snapshot' && e.data.hand?.toAct === 0);
-}
-
-/** The next event from `cursor.at` on that `match` accepts, waiting for frames as they arrive. */
-function nextOf(c: GameClient, cursor: { at: number }, match: (e: GameEvent) => boolean, timeoutMs: number): Promise<GameEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (c.ws.off('message', look), reject(new Error(`no such event within ${timeoutMs} ms`))), timeoutMs);
-    const look = () => {
-      while (cursor.at < c.decoded.length) {
-        const f = c.decoded[cursor.at++];
-        if (f.type !== 'reply' && match(f as GameEvent)) {
-          clearTimeout(timer);
-          c.ws.off('message', look);
-          return resolve(f as GameEvent);
-        }
-      }
-    };
-    c.ws.on('message', look);
-    look();
-  });
 }
 
 /** Bytes a socket received during the counted hands, by kind (an event's type, or `reply`). */

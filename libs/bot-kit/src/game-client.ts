@@ -158,3 +158,22 @@ export class UpgradeRefused extends Error {
     super(`the server refused the WebSocket upgrade with HTTP ${status}`);
   }
 }
+
+/** The next event from `cursor.at` on that `match` accepts, waiting for frames as they arrive. */
+export function nextEventFrom(c: GameClient, cursor: { at: number }, match: (e: GameEvent) => boolean, timeoutMs: number): Promise<GameEvent> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (c.ws.off('message', look), reject(new Error(`no such event within ${timeoutMs} ms`))), timeoutMs);
+    const look = () => {
+      while (cursor.at < c.decoded.length) {
+        const f = c.decoded[cursor.at++];
+        if (f.type !== 'reply' && match(f as GameEvent)) {
+          clearTimeout(timer);
+          c.ws.off('message', look);
+          return resolve(f as GameEvent);
+        }
+      }
+    };
+    c.ws.on('message', look);
+    look();
+  });
+}

@@ -1,4 +1,4 @@
-import { CARD_PATTERN, dealHand } from './cards.deck';
+import { CARD_PATTERN, dealHand, deckFor } from './cards.deck';
 import { dealingOrder } from './cards.rules';
 import { Card, HandState } from './cards.types';
 
@@ -27,6 +27,34 @@ export function trueHandOf(hand: HandState, seatCount: number, folded: readonly 
     folded,
     showdown: hand.players.length - folded.length >= 2,
   };
+}
+
+/**
+ * What was really dealt in each hand a viewer saw, from the table's seed and the public frames
+ * (who had the button, who folded): what `privacyLeaks` checks that viewer's frames against.
+ * A viewer that connected mid-hand learns of it from its first snapshot (folds before it too).
+ */
+export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seatCount: number): Map<number, TrueHand> {
+  const deal = new Map<number, TrueHand>();
+  let current: { number: number; button: number; folded: number[] } | undefined;
+  for (const { type, data } of frames as readonly { type: string; data: any }[]) {
+    if (type === 'hand.started') current = { number: data.number, button: data.button, folded: [] };
+    if (type === 'table.snapshot' && data.hand && current?.number !== data.hand.number) {
+      current = { number: data.hand.number, button: data.hand.button, folded: data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
+    }
+    if (type === 'action.applied' && data.action === 'fold') current?.folded.push(data.seat);
+    if (type === 'hand.finished' && current) {
+      const { hole, board } = dealHand(deckFor(seed, current.number), dealingOrder(current.button, seatCount));
+      deal.set(current.number, {
+        number: current.number,
+        hole: Object.fromEntries([...hole].map(([seat, cards]) => [seat, cards])),
+        board,
+        folded: current.folded,
+        showdown: seatCount - current.folded.length >= 2,
+      });
+    }
+  }
+  return deal;
 }
 
 const BOARD_SIZE: Record<string, number> = { preflop: 0, flop: 3, turn: 4, river: 5 };
