@@ -99,4 +99,43 @@ describe('room leases', () => {
     expect((await new HttpApi(b.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
     expect(await lease(room)).toMatchObject({ owner: 'b' });
   });
+
+  it('loses nothing in a rolling restart: each instance drains in turn, the game goes on at the other, every acknowledged answer kept', async () => {
+    let first = await startTestServer({ databaseUrl, instanceName: 'roll-1', leaseMs: 60_000 });
+    let second = await startTestServer({ databaseUrl, instanceName: 'roll-2', leaseMs: 60_000 });
+    const room = await seatRoom(first, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: 30, revealSeconds: 0 });
+    expect((await room.host.send('room.start')).status).toBe(200);
+    const acked: string[] = [];
+    /** Every seat reconnects to `server` with its token (what the proxy does once the old owner is out) and answers `question`. */
+    async function answerOn(server: RunningServer, question: number, clients: GameClient[]): Promise<GameClient[]> {
+      const seats: GameClient[] = [];
+      for (const token of room.playerTokens) {
+        const c = await GameClient.connect(server.url, token);
+        const state = await c.nextEvent('room.state');
+        expect(state.data).toMatchObject({ phase: 'question', question: { index: question } });
+        seats.push(c);
+      }
+      for (const [i, c] of seats.entries()) {
+        const id = `roll-q${question}-${i}`;
+        expect((await c.send('room.answer', { question, choice: i % 2 }, id)).status).toBe(200);
+        acked.push(id);
+      }
+      for (const c of clients) c.close();
+      return seats;
+    }
+    await room.players[0].nextEvent('question.open');
+    let seats = await answerOn(first, 0, room.players);
+    room.host.close();
+    // roll-1 drains (SIGTERM's path): its sockets close with 1001 and its leases are released at once.
+    await first.stop();
+    for (const c of seats) expect((await c.waitClosed()).code).toBe(1001);
+    seats = await answerOn(second, 1, []);
+    first = await startTestServer({ databaseUrl, instanceName: 'roll-1', leaseMs: 60_000 });
+    await second.stop();
+    for (const c of seats) expect((await c.waitClosed()).code).toBe(1001);
+    seats = await answerOn(first, 2, []);
+    expect((await answers(room)).map((a) => a.command_id).sort()).toEqual([...acked].sort());
+    for (const c of seats) c.close();
+    await first.stop();
+  });
 });
