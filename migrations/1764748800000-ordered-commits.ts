@@ -10,7 +10,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * a process whose picture of the room is not the database's finds out at its next write.
  *
  * The same guard fences rooms between instances (PROTOCOL.md section 10): a room is owned by the
- * instance that holds its lease (`room_heads.lease_owner` until `lease_expires`), taken in the statement that
+ * instance that holds its lease (`room_heads.lease_owner`, alive while that instance's registry row is), taken in the statement that
  * loads the room, which also raises `lease_fence`. Every statement carries the fence its instance
  * was given, so a write from an instance that lost the room is refused.
  */
@@ -25,8 +25,7 @@ export class OrderedCommits1764748800000 implements MigrationInterface {
         room_id       uuid PRIMARY KEY REFERENCES rooms(id),
         commit_seq    bigint NOT NULL DEFAULT 0,
         lease_owner   text,
-        lease_fence   bigint NOT NULL DEFAULT 0,
-        lease_expires timestamptz
+        lease_fence   bigint NOT NULL DEFAULT 0
       ) WITH (fillfactor = 50);
       INSERT INTO room_heads (room_id) SELECT id FROM rooms;
 

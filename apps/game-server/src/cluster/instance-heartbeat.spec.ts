@@ -14,7 +14,7 @@ describe(InstanceHeartbeat.name, () => {
         beats.push(me);
         const next = answers.shift() ?? [];
         if (next instanceof Error) throw next;
-        return { rows: next, renewed: new Set<string>(), busy: new Set<string>() };
+        return { rows: next, renewed: new Set<string>() };
       },
     } as unknown as InstanceRepository;
     const identity = new InstanceIdentity({ instanceName: 'me' });
@@ -71,7 +71,7 @@ describe(InstanceHeartbeat.name, () => {
       beat: async (_me: InstanceBeat, leases: unknown) => {
         sent.push(leases);
         if (fail) throw new Error('connection refused');
-        return { rows: [row('me')], renewed: new Set(['r1']), busy: new Set<string>() };
+        return { rows: [row('me')], renewed: new Set(['r1']) };
       },
     } as unknown as InstanceRepository;
     const identity = new InstanceIdentity({ instanceName: 'me' });

@@ -17,11 +17,8 @@ const DEFAULT_SILENT_AFTER_SECONDS = 15;
 export interface LeaseHolder {
   /** The rooms this instance serves, each with its lease's fence, and how long a renewal lasts. */
   leases(): Leases;
-  /**
-   * The beat renewed these of the rooms it was given (`asked`); it left the `busy` ones (a commit of
-   * theirs held the row) for the next beat; the others are someone else's now.
-   */
-  renewed(asked: Leases, renewed: ReadonlySet<string>, busy: ReadonlySet<string>): void;
+  /** The beat renewed these of the rooms it was given (`asked`); the others are someone else's now. */
+  renewed(asked: Leases, renewed: ReadonlySet<string>): void;
   /** No beat has renewed the leases for this long (PostgreSQL away): they may have run out. */
   unrenewedFor(ms: number): void;
 }
@@ -94,7 +91,7 @@ export class InstanceHeartbeat {
   private async write(): Promise<void> {
     const leases = this.health === 'stopped' || !this.holder ? undefined : this.holder.leases();
     try {
-      const { rows, renewed, busy } = await this.repository.beat({
+      const { rows, renewed } = await this.repository.beat({
         name: this.identity.name,
         url: this.identity.url,
         pid: this.identity.pid,
@@ -104,7 +101,7 @@ export class InstanceHeartbeat {
       }, leases);
       this.last = { rows, at: Date.now() };
       this.renewedAt = performance.now();
-      if (leases) this.holder!.renewed(leases, renewed, busy);
+      if (leases) this.holder!.renewed(leases, renewed);
     } catch (err) {
       if (leases) this.holder!.unrenewedFor(performance.now() - this.renewedAt);
       // The registry is for operators: a missed beat is logged, and the rooms carry on.

@@ -199,10 +199,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return { rooms, ms: this.leaseMs };
   }
 
-  renewed(asked: Leases, renewed: ReadonlySet<string>, busy: ReadonlySet<string>): void {
+  renewed(asked: Leases, renewed: ReadonlySet<string>): void {
     for (const { id, fence } of asked.rooms) {
-      // Busy: its own commit held the row; the next beat renews it (a lease lasts three beats).
-      if (renewed.has(id) || busy.has(id)) continue;
+      if (renewed.has(id)) continue;
       const room = this.registry.rooms().find((r) => r.roomId === id && r.fence === fence);
       // Closed meanwhile, or already gone: nothing to give up.
       if (room && room.snapshot.phase !== 'closed') room.letGo('another instance holds its lease now');

@@ -21,7 +21,7 @@ export interface InstanceRow extends InstanceBeat {
 /** The room leases an instance holds, to renew in its beat: each room with the fence its lease gave. */
 export interface Leases {
   readonly rooms: readonly { readonly id: string; readonly fence: number }[];
-  /** How long a renewed lease lasts. */
+  /** How long a lease lasts past its instance's last beat. */
   readonly ms: number;
 }
 
@@ -36,25 +36,16 @@ export class InstanceRepository {
   /**
    * The heartbeat: one statement writes this instance's row, forgets instances silent for a
    * day, and reads every other row, so the registry costs each instance one round trip per
-   * beat and nothing else. The same statement renews every room lease the instance holds, and
-   * says which it renewed: a room missing from them is another instance's now.
+   * beat and nothing else. An instance's room leases live as long as its row is fresh (not
+   * stopped, seen within the lease), so this one row renews all of them, whatever their number;
+   * the statement also says which of the rooms it serves are another instance's now.
    */
-  async beat(me: InstanceBeat, leases: Leases = NO_LEASES): Promise<{ rows: InstanceRow[]; renewed: Set<string>; busy: Set<string> }> {
+  async beat(me: InstanceBeat, leases: Leases = NO_LEASES): Promise<{ rows: InstanceRow[]; renewed: Set<string> }> {
     // A data-modifying CTE's effects are invisible to the statement's own reads: the last
     // SELECT filters by age itself, and this instance's row comes from RETURNING.
-    const rows = await this.db.run<InstanceRow & { renewed: string[]; busy: string[] }>(
+    const rows = await this.db.run<InstanceRow & { lost: string[] }>(
       'InstanceRepository.beat',
-      `WITH free AS (
-         -- A room whose row a commit of its own holds right now is left for the next beat: the
-         -- heartbeat never waits for a room's statement, nor makes one wait long.
-         SELECT room_id AS id FROM room_heads WHERE room_id = ANY($7::uuid[]) FOR NO KEY UPDATE SKIP LOCKED
-       ), renewed AS (
-         -- The room leases this instance still holds, each with the fence it was given, last longer.
-         UPDATE room_heads h SET lease_expires = now() + make_interval(secs => $9::float8 / 1000)
-         FROM unnest($7::uuid[], $8::bigint[]) AS l(id, fence)
-         WHERE h.room_id = l.id AND h.room_id IN (SELECT id FROM free) AND h.lease_owner = $1 AND h.lease_fence = l.fence
-         RETURNING h.room_id AS id
-       ), me AS (
+      `WITH me AS (
          INSERT INTO instances (name, url, pid, started_at, last_seen, rooms, health)
          VALUES ($1, $2, $3, to_timestamp($4::float8 / 1000), now(), $5, $6)
          ON CONFLICT (name) DO UPDATE SET url = EXCLUDED.url, pid = EXCLUDED.pid, started_at = EXCLUDED.started_at,
@@ -65,16 +56,18 @@ export class InstanceRepository {
        )
        SELECT name, url, pid, (extract(epoch FROM started_at) * 1000)::float8 AS "startedAt", rooms, health,
               extract(epoch FROM now() - last_seen)::float8 AS "seenSecondsAgo",
-              (SELECT coalesce(array_agg(id), '{}') FROM renewed) AS renewed,
-              (SELECT coalesce(array_agg(i), '{}') FROM unnest($7::uuid[]) AS i WHERE i NOT IN (SELECT id FROM free)) AS busy
+              -- This row is the renewal of every lease the instance holds; these it no longer holds.
+              (SELECT coalesce(array_agg(l.id), '{}') FROM unnest($7::uuid[], $8::bigint[]) AS l(id, fence)
+                 LEFT JOIN room_heads h ON h.room_id = l.id
+                 WHERE h.room_id IS NULL OR h.lease_owner IS DISTINCT FROM $1 OR h.lease_fence <> l.fence) AS lost
        FROM (SELECT * FROM me UNION ALL
              SELECT name, url, pid, started_at, rooms, health, last_seen FROM instances
              WHERE name <> $1 AND last_seen >= now() - interval '${FORGET_INSTANCE_AFTER}') AS everyone
        ORDER BY name`,
-      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, leases.rooms.map((r) => r.id), leases.rooms.map((r) => r.fence), leases.ms],
+      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, leases.rooms.map((r) => r.id), leases.rooms.map((r) => r.fence)],
     );
-    const renewed = new Set(rows[0]?.renewed ?? []);
-    const busy = new Set(rows[0]?.busy ?? []);
-    return { rows: rows.map(({ renewed: _r, busy: _b, ...row }) => row), renewed, busy };
+    const lost = new Set(rows[0]?.lost ?? []);
+    const renewed = new Set(leases.rooms.map((r) => r.id).filter((id) => !lost.has(id)));
+    return { rows: rows.map(({ lost: _l, ...row }) => row), renewed };
   }
 }

@@ -99,19 +99,23 @@ export class RoomRepository {
    * room comes what its recovery needs: its seats, and its last game with every answer, early
    * close and vote, each with the time the server recorded for it.
    *
-   * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, expired,
-   * or already its own), raising its fencing number; an open room whose lease another instance
-   * still holds comes back with `heldBy` set.
+   * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, already
+   * its own, or held by an instance that stopped or has not beaten for `lease.ms`), raising its
+   * fencing number; an open room whose lease another live instance holds comes back with `heldBy`.
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: { readonly owner: string; readonly ms: number }): Promise<StoredRoom[]> {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
       `WITH taken AS (
-         UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1, lease_expires = now() + make_interval(secs => $3::float8 / 1000)
+         UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1
          FROM rooms o
          WHERE $2::text IS NOT NULL AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
-           AND (h.lease_owner IS NULL OR h.lease_owner = $2 OR h.lease_expires < now())
+           -- Free, already ours, or its owner's lease ran out: that instance stopped, or has not
+           -- beaten for a whole lease (one beat renews every lease an instance holds).
+           AND (h.lease_owner IS NULL OR h.lease_owner = $2 OR NOT EXISTS (
+                  SELECT 1 FROM instances i WHERE i.name = h.lease_owner AND i.health <> 'stopped'
+                  AND i.last_seen > now() - make_interval(secs => $3::float8 / 1000)))
          RETURNING h.room_id AS id, h.lease_fence
        )
        SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", coalesce(rh.commit_seq, 0)::float8 AS "commitSeq",
@@ -163,7 +167,7 @@ export class RoomRepository {
   async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
     await this.db.run(
       'RoomRepository.releaseLeases',
-      `UPDATE room_heads h SET lease_owner = NULL, lease_expires = NULL
+      `UPDATE room_heads h SET lease_owner = NULL
        FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
        WHERE h.room_id = l.id AND h.lease_owner = $1 AND h.lease_fence = l.fence`,
       [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence)],
