@@ -10,6 +10,7 @@ import { UsageMeter } from './host-usage';
 import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
+export { seededRandom } from './seeded-random';
 
 /** Where the server is and how the bench reaches it. */
 export interface TargetSettings {
@@ -88,16 +89,6 @@ export function roomBotOptions(
   };
 }
 
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * One bench run: its output folder, the JSONL of records, the database and server it started

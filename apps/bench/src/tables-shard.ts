@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { CardTableReport, CardTableSettings, CommandRecord, epochMs, HumanPause, playCardTable, sleep } from '@app/bot-kit';
 import { WireProfile } from '@app/protocol';
+import { seededRandom } from './seeded-random';
 
 /**
  * One shard of a `tables` run: a child process of the bench that plays its share of the tables,
@@ -228,14 +229,3 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   flush();
 }
 
-/** mulberry32, as the rest of the bench uses (run.ts), kept here so a shard needs nothing else. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -34,10 +34,7 @@ export class DelayProxy {
 
   /** Rewrites a postgres:// URL to go through this proxy. */
   proxiedUrl(url: string): string {
-    const u = new URL(url);
-    u.hostname = '127.0.0.1';
-    u.port = String(this.port);
-    return u.toString();
+    return viaLoopbackPort(url, this.port);
   }
 
   /** Drops every connection and refuses new ones until `restore()`. */
@@ -89,4 +86,12 @@ export class DelayProxy {
       setTimeout(() => to.destroyed || to.write(chunk), this.delayMs);
     });
   }
+}
+
+/** `url` with its host and port replaced by 127.0.0.1:`port`: the same URL, through a local proxy. */
+export function viaLoopbackPort(url: string, port: number): string {
+  const u = new URL(url);
+  u.hostname = '127.0.0.1';
+  u.port = String(port);
+  return u.toString();
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createConnection, createServer, Server, Socket } from 'node:net';
+import { viaLoopbackPort } from './delay-proxy';
 
 export interface EgressShaperOptions {
   /** What the server may send, all connections together, in megabits (10^6 bits) per second. */
@@ -116,10 +117,7 @@ export class EgressShaper extends EventEmitter {
 
   /** The server's http:// (or ws://) URL rewritten to go through the shaper. */
   shapedUrl(url: string): string {
-    const u = new URL(url);
-    u.hostname = '127.0.0.1';
-    u.port = String(this.port);
-    return u.toString().replace(/\/$/, '');
+    return viaLoopbackPort(url, this.port).replace(/\/$/, '');
   }
 
   stats(): EgressShaperStats {

@@ -15,7 +15,7 @@ const DEFAULT_SILENT_AFTER_SECONDS = 15;
 
 /** What the heartbeat renews: the leases of the rooms live here, and what to do with the answer. */
 export interface LeaseHolder {
-  /** The rooms this instance serves, each with its lease's fence, and how long a renewal lasts. */
+  /** The rooms this instance serves, each with its lease's fence. */
   leases(): Leases;
   /** The beat renewed these of the rooms it was given (`asked`); the others are someone else's now. */
   renewed(asked: Leases, renewed: ReadonlySet<string>): void;

@@ -196,7 +196,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       .rooms()
       .filter((r) => r.phase !== 'disposed' && r.snapshot.phase !== 'closed')
       .map((r) => ({ id: r.roomId, fence: r.fence }));
-    return { rooms, ms: this.leaseMs };
+    return { rooms };
   }
 
   renewed(asked: Leases, renewed: ReadonlySet<string>): void {

@@ -21,11 +21,9 @@ export interface InstanceRow extends InstanceBeat {
 /** The room leases an instance holds, to renew in its beat: each room with the fence its lease gave. */
 export interface Leases {
   readonly rooms: readonly { readonly id: string; readonly fence: number }[];
-  /** How long a lease lasts past its instance's last beat. */
-  readonly ms: number;
 }
 
-const NO_LEASES: Leases = { rooms: [], ms: 0 };
+const NO_LEASES: Leases = { rooms: [] };
 
 /** Rows of instances silent for this long are deleted by the next beat of any instance. */
 export const FORGET_INSTANCE_AFTER = '1 day';
