@@ -77,8 +77,9 @@ describe('two instances on one database', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    a = await startTestServer({ databaseUrl, instanceName: 'a', instanceUrl: 'http://a.internal:3000', heartbeatMs: 100 });
-    b = await startTestServer({ databaseUrl, instanceName: 'b', heartbeatMs: 100 });
+    a = await startTestServer({ databaseUrl, instanceName: 'a', instanceUrl: 'http://a.internal:3000', heartbeatMs: 1000 });
+    // A beat every second: another instance reads silent only after three missed ones, which even a busy machine does not miss.
+    b = await startTestServer({ databaseUrl, instanceName: 'b', heartbeatMs: 1000 });
   });
   afterAll(async () => {
     await a?.stop();
@@ -91,7 +92,7 @@ describe('two instances on one database', () => {
   }
 
   it('each shows both, whichever serves the console', async () => {
-    await waitFor(async () => Object.keys(await instancesSeenBy(a)).length === 2, 'instance a to see b');
+    await waitFor(async () => Object.keys(await instancesSeenBy(a)).length === 2 && Object.keys(await instancesSeenBy(b)).length === 2, 'each instance to see the other');
     const seenByA = await instancesSeenBy(a);
     const seenByB = await instancesSeenBy(b);
     expect(seenByA.a).toMatchObject({ url: 'http://a.internal:3000', self: true, status: 'up' });
