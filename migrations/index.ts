@@ -4,6 +4,7 @@ import { RoomRecovery1764576000000 } from './1764576000000-room-recovery';
 import { CardTables1764662400000 } from './1764662400000-card-tables';
 import { OrderedCommits1764748800000 } from './1764748800000-ordered-commits';
 import { Instances1764752400000 } from './1764752400000-instances';
+import { GuardByKey1764838800000 } from './1764838800000-guard-by-key';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CardTables1764662400000,
   OrderedCommits1764748800000,
   Instances1764752400000,
+  GuardByKey1764838800000,
 ];

@@ -18,8 +18,24 @@ export interface OrderedStatement {
   readonly merge?: (params: readonly (readonly unknown[])[]) => unknown[];
 }
 
-/** Checks every room's position and fence and advances the position, in the statement's own transaction (the migration's `advance_rooms`). */
-const ADVANCE = { name: 'advance_rooms', text: 'SELECT advance_rooms($1::uuid[], $2::bigint[], $3::bigint[])' };
+/**
+ * The guard that opens every unit's transaction: advances each room's `commit_seq` where the room
+ * is at the position and fence its statement was decided at, and refuses the whole unit (GR001,
+ * DETAIL the rooms that were not) otherwise. Rooms are found by primary key (`= ANY`, never a
+ * join with `unnest`, which the planner cannot size and answered with a scan of every room's
+ * row), and PL/pgSQL runs only to refuse (migration 1764838800000).
+ */
+const ADVANCE = {
+  name: 'advance_rooms',
+  text: `WITH advanced AS (
+    UPDATE room_heads h SET commit_seq = h.commit_seq + 1
+    WHERE h.room_id = ANY($1::uuid[])
+      AND h.commit_seq = ($2::bigint[])[array_position($1::uuid[], h.room_id)]
+      AND h.lease_fence = ($3::bigint[])[array_position($1::uuid[], h.room_id)]
+    RETURNING h.room_id
+  )
+  SELECT refuse_rooms_out_of_order($1::uuid[], array_agg(room_id)) FROM advanced HAVING count(*) < cardinality($1::uuid[])`,
+};
 const OUT_OF_ORDER = 'GR001';
 
 interface Waiting {
@@ -80,7 +96,10 @@ export class OrderedStatements {
 
   private flush(lane: number): void {
     this.scheduled[lane] = false;
-    for (const unit of mergeInOrder(this.waiting[lane].splice(0))) void this.send(lane, unit);
+    const units = mergeInOrder(this.waiting[lane].splice(0));
+    this.lanes[lane].together(() => {
+      for (const unit of units) void this.send(lane, unit);
+    });
   }
 
   private async send(lane: number, unit: Waiting[]): Promise<void> {
