@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { GatewayOptions } from './room-directory';
+import { turnCork } from './turn-cork';
 import { WireObserver } from './wire-observer';
 
 /** Why a socket was evicted: the `reason` label of game_ws_evictions_total. */
@@ -47,6 +48,7 @@ export class SendQueue {
   }
 
   send(frame: string, bytes: number): void {
+    turnCork.hold(this.ws);
     this.ws.send(frame);
     this.sentBytes += bytes;
     this.sentFrames++;

@@ -60,10 +60,25 @@ export class CommitLane {
 
   constructor(private readonly config: ClientConfig, private readonly connectTimeoutMs: number) {}
 
-  /** Sends a unit now; resolves with each statement's rows once its Sync has been answered. */
-  async send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
-    const connection = await this.connection(timeoutMs);
-    return connection.send(statements, timeoutMs);
+  /**
+   * Sends a unit now (written before this returns when the lane is connected); resolves with each
+   * statement's rows once its Sync has been answered.
+   */
+  send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
+    const open = this.current && !this.current.broken ? this.current : undefined;
+    if (open) return open.send(statements, timeoutMs);
+    return this.connection(timeoutMs).then((c) => c.send(statements, timeoutMs));
+  }
+
+  /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */
+  together(send: () => void): void {
+    const stream = this.current && !this.current.broken ? this.current.stream : undefined;
+    stream?.cork();
+    try {
+      send();
+    } finally {
+      stream?.uncork();
+    }
   }
 
   /** Units in flight on this lane. */
@@ -143,6 +158,10 @@ class LaneConnection {
   }
 
   private readonly con: PgConnection;
+
+  get stream(): PgConnection['stream'] {
+    return this.con.stream;
+  }
 
   get inFlight(): number {
     return this.units.length;
