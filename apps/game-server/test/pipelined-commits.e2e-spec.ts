@@ -57,9 +57,11 @@ describe('pipelined commits', () => {
     await untilInFlight(room.code, 2);
     await release();
     expect([(await first).status, (await second).status]).toEqual([200, 200]);
-    // The host heard of them in commit order: one answered, then two.
-    const progress = room.host.events.filter((e) => e.type === 'question.progress').map((e) => e.data.answered);
-    expect(progress).toEqual([1, 2]);
+    // The host heard of them in commit order: one answered, then two. (The host's socket is not
+    // the players': its frames can be read after their replies, so wait until both are in.)
+    const progress = () => room.host.events.filter((e) => e.type === 'question.progress').map((e) => e.data.answered);
+    await waitFor(async () => progress().length >= 2, 'the host to hear of both answers');
+    expect(progress()).toEqual([1, 2]);
     expect(await answersOf(room)).toEqual([{ command_id: 'ann-1' }, { command_id: 'bob-1' }]);
     expect(await inFlight(room.code)).toBe(0);
     closeAll(room);
