@@ -80,10 +80,21 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   );
   lines.push(
     table(
-      ['room', 'served by', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
-      [...r.failover.moved].sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity)).map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
-      ['l', 'l', 'r', 'r', 'r'],
+      ['room', 'served by', 'proxy routes elsewhere, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+      [...r.failover.moved]
+        .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
+        .map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
     ),
+    '',
+    '"Proxy routes elsewhere": the first socket of the room that another instance accepted (HAProxy had marked the dead one down). Until the dead instance\'s lease ran out, such a socket was closed with 1012 before its first frame (the room was still held), and the seat tried again. The seats\' failed reconnects after the kill, by how they failed: ' +
+      (Object.keys(r.failover.failedReconnects).length
+        ? Object.entries(r.failover.failedReconnects)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([why, n]) => `\`${why}\` ${fmtNum(n)}`)
+            .join(', ')
+        : 'none') +
+      ' (`upgrade 503`: the proxy still tried the dead instance; `close 1012`: accepted, the room not yet free).',
     '',
   );
 

@@ -30,6 +30,8 @@ const MOVED_ON = new Set(['question_closed', 'wrong_phase', 'rematch_closed', 'n
 
 export interface MovedRoom {
   readonly code: string;
+  /** Kill to the first socket of the room another instance accepted (the proxy had dropped the dead one). */
+  readonly proxyMovedMs?: number;
   /** Kill to the first `room.state` on a socket of another instance. */
   readonly resumedMs?: number;
   /** Kill to the first 2xx reply of the room's commands, served by another instance. */
@@ -98,6 +100,8 @@ export interface FailoverResult {
     readonly minMs?: number;
     readonly p50Ms?: number;
     readonly maxMs?: number;
+    /** How the seats' failed reconnects after the kill failed, summed (`upgrade 503`, `close 1012`...). */
+    readonly failedReconnects: Readonly<Record<string, number>>;
   };
   readonly games: { readonly rooms: number; readonly started: number; readonly finished: number; readonly failed: number; readonly errors: readonly string[] };
   readonly perInstance: readonly InstanceRow[];
@@ -220,7 +224,9 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
   log('counting the acknowledged commands in PostgreSQL');
   const accounting = await account(cluster.databaseUrl(), rooms, outcomes);
   const movedCodes = [...(ownersAtKill.get(victim) ?? [])];
-  const moved = movedCodes.map((code) => movedRoom(code, victim!, killedAt!, outcomes, resumes));
+  const moved = movedCodes.map((code) => movedRoom(code, victim!, killedAt!, outcomes, resumes, records));
+  const failedReconnects: Record<string, number> = {};
+  for (const r of resumes.filter((x) => x.at > killedAt!)) for (const [why, n] of Object.entries(r.failed)) failedReconnects[why] = (failedReconnects[why] ?? 0) + n;
   const served = moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!);
   const summary = summarize(served);
   const retried = outcomes.filter((o) => o.busy > 0 || o.unanswered > 0);
@@ -232,6 +238,7 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
     minMs: summary.min,
     p50Ms: summary.p50,
     maxMs: summary.max,
+    failedReconnects,
   };
   const errors = reports.filter((r) => r.error).map((r) => `${r.room ?? '?'}: ${r.error}`);
   const failures: string[] = [];
@@ -272,15 +279,24 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
 }
 
 /** Kill to a moved room's first socket back and first 2xx reply, each from another instance. */
-function movedRoom(code: string, victim: string, killedAt: number, outcomes: readonly SeatCommandOutcome[], resumes: readonly SeatResume[]): MovedRoom {
+function movedRoom(
+  code: string,
+  victim: string,
+  killedAt: number,
+  outcomes: readonly SeatCommandOutcome[],
+  resumes: readonly SeatResume[],
+  records: readonly CommandRecord[],
+): MovedRoom {
   const elsewhere = (servedBy: string | undefined) => servedBy !== undefined && servedBy !== victim;
   const after = outcomes.filter((o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > killedAt && elsewhere(o.servedBy) && o.status !== null && o.status >= 200 && o.status < 300);
   const first = (list: readonly SeatCommandOutcome[]) => (list.length ? list.reduce((a, b) => (b.repliedAt! < a.repliedAt! ? b : a)) : undefined);
   const firstOk = first(after);
   const firstCommit = first(after.filter((o) => DURABLE_COMMANDS.has(o.type)));
   const back = resumes.filter((r) => r.room === code && r.at > killedAt && elsewhere(r.servedBy)).map((r) => r.at);
+  const accepted = records.filter((r) => r.type === 'ws.connect' && r.status === 101 && r.room === code && r.sentAt > killedAt && elsewhere(r.servedBy as string | undefined)).map((r) => r.sentAt + r.ms);
   return {
     code,
+    ...(accepted.length ? { proxyMovedMs: Math.min(...accepted) - killedAt } : {}),
     ...(back.length ? { resumedMs: Math.min(...back) - killedAt } : {}),
     ...(firstOk ? { firstOkMs: firstOk.repliedAt! - killedAt, servedBy: firstOk.servedBy } : {}),
     ...(firstCommit ? { firstCommitMs: firstCommit.repliedAt! - killedAt } : {}),

@@ -54,6 +54,8 @@ export interface SeatResume {
   readonly after?: number;
   /** Sockets tried before this one got in. */
   readonly tries: number;
+  /** How those tries failed: `upgrade 503` (the proxy had no live instance for it), `close 1012` (accepted, but the room was still another instance's), `error`... */
+  readonly failed: Readonly<Record<string, number>>;
 }
 
 export interface ResumingSeatOptions {
@@ -195,6 +197,8 @@ export class ResumingSeat {
 
   private async reconnect(after: number | undefined): Promise<BotSocket | undefined> {
     const since = performance.now();
+    const failed: Record<string, number> = {};
+    const count = (why: string) => (failed[why] = (failed[why] ?? 0) + 1);
     for (let tries = 0; ; tries++) {
       if (this.endedWith) return undefined;
       if (tries > 0) {
@@ -222,6 +226,7 @@ export class ResumingSeat {
           this.end('token refused (401)');
           return undefined;
         }
+        count(err instanceof UpgradeRefused ? `upgrade ${err.status}` : 'error');
         continue;
       }
       // Every later record of this socket names the instance that serves it.
@@ -235,6 +240,7 @@ export class ResumingSeat {
           this.end(`closed ${code}`);
           return undefined;
         }
+        count(`close ${code}`);
         continue;
       }
       if (this.endedWith) {
@@ -243,7 +249,7 @@ export class ResumingSeat {
       }
       this.socket = socket;
       void socket.closed.then(({ code }) => this.onDrop(socket, code));
-      this.o.onResume?.({ room: this.o.room, seat: this.o.seat, at: epochMs(), ...(socket.servedBy ? { servedBy: socket.servedBy } : {}), ...(after !== undefined ? { after } : {}), tries });
+      this.o.onResume?.({ room: this.o.room, seat: this.o.seat, at: epochMs(), ...(socket.servedBy ? { servedBy: socket.servedBy } : {}), ...(after !== undefined ? { after } : {}), tries, failed });
       this.changed();
       return socket;
     }
