@@ -22,8 +22,9 @@ describe('the failover mode', () => {
       {
         instances: 2,
         games: 4,
-        // Six questions of up to 4 s, each answered after 0.4-1.2 s: the kill lands mid-game.
-        bots: { seats: 2, questions: 6, secondsPerQuestion: 4, revealSeconds: 0.5, pause: { baseMs: 400, spreadMs: 800 }, keepAliveMs: 0, commandTimeoutMs: 10_000, seed: 7 },
+        // Eight questions of up to 4 s, each answered after 0.4-1.2 s: the kill lands mid-game
+        // (a busy machine slows the games as much as it delays the kill).
+        bots: { seats: 2, questions: 8, secondsPerQuestion: 4, revealSeconds: 0.5, pause: { baseMs: 400, spreadMs: 800 }, keepAliveMs: 0, commandTimeoutMs: 10_000, seed: 7 },
         killAfterMs: 3000,
         kill: 'busiest',
         staggerMs: 100,

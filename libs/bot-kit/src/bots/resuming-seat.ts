@@ -93,11 +93,12 @@ export class ResumingSeat {
   private readonly watchers = new Set<() => void>();
   private readonly backoff: SeatBackoff;
   private readonly random: () => number;
+  private readonly onAbort = () => this.end('aborted');
 
   constructor(private readonly o: ResumingSeatOptions) {
     this.backoff = o.backoff ?? SEAT_BACKOFF;
     this.random = o.random ?? Math.random;
-    o.signal?.addEventListener('abort', () => this.end('aborted'), { once: true });
+    o.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   /** Why the seat is over (a final close, given up, aborted), or undefined while it plays. */
@@ -190,7 +191,11 @@ export class ResumingSeat {
   /** The open socket, or the next one (reconnecting if none is under way); undefined once ended. */
   private live(): Promise<BotSocket | undefined> {
     if (this.endedWith) return Promise.resolve(undefined);
-    if (this.socket?.isOpen) return Promise.resolve(this.socket);
+    const socket = this.socket;
+    if (socket?.isOpen) return Promise.resolve(socket);
+    // Closing under a command whose reply it took with it: its close is handled first (onDrop
+    // reconnects, knowing the code), then the command goes on the next socket.
+    if (socket) return socket.closed.then(() => this.live());
     this.reconnecting ??= this.reconnect(undefined).finally(() => (this.reconnecting = undefined));
     return this.reconnecting;
   }
@@ -276,6 +281,8 @@ export class ResumingSeat {
   private end(why: string): void {
     if (this.endedWith) return;
     this.endedWith = why;
+    // A run's signal outlives its thousands of seats: each lets go of it when it ends.
+    this.o.signal?.removeEventListener('abort', this.onAbort);
     const socket = this.socket;
     this.socket = undefined;
     socket?.close();
