@@ -1,6 +1,6 @@
 /** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
 
-export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables'] as const;
+export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover'] as const;
 export type Mode = (typeof MODES)[number];
 
 export class UsageError extends Error {}
@@ -127,6 +127,7 @@ modes
   ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
   soak      rooms playing for a while         --minutes 10 --rooms 20
   outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
+  failover  a cluster, kill -9 during play    --instances 3 --games 30 --seats 4 --kill-after-s 10 --kill busiest
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
             or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v1,compact-v2 --egress-mbps 2
 
@@ -140,6 +141,13 @@ tables (each table: POST /api/tables, five server bots, one simulated human on o
   --knee-ms 250         a ladder's knee: first rung with action p99 over this, an eviction, or a failed action
   --bots 5 --bot-think-ms 400,1500 --hand-pause-ms 2000 --action-seconds 15   the tables' settings
   --pause-ms / --pause-spread-ms           the human's pause before acting (300 + up to 3,200 ms)
+
+failover (starts npm run cluster itself; every room plays through its proxy; exits non-zero on a loss)
+  --instances N (3)     --games N (30): rooms playing at once, one game each, --stagger-ms 100 apart
+  --kill-after-s S (10) from the first room's opening; --kill busiest|instance-N (busiest: most of the run's rooms)
+  --lease-seconds S     LEASE_SECONDS for the instances (default: the server's, 6); --cluster-env "K=V .." more
+  --resume-timeout-s 60 a seat that cannot get back in for this long gives up
+  defaults here: --questions 8 --seconds-per-question 5 --reveal-seconds 1 --ping-seconds 0
 
 where the server is
   (default)             the bench starts PostgreSQL (embedded, fresh data dir), an optional delay

@@ -1,6 +1,7 @@
 import { commandLine, MODES, Options, parseArgs, USAGE, UsageError } from './cli';
 import { runDbHelper } from './db-helper';
 import { abMode } from './modes/ab';
+import { failoverMode } from './modes/failover';
 import { ladderMode } from './modes/ladder';
 import { latencyMode } from './modes/latency';
 import { outageMode } from './modes/outage';
@@ -34,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 

@@ -9,3 +9,5 @@ export * from './bots/bot-socket';
 export * from './bots/timed-http';
 export * from './bots/trivia-room.bot';
 export * from './bots/card-table.bot';
+export * from './bots/resuming-seat';
+export * from './bots/resuming-trivia.bot';

@@ -62,6 +62,8 @@ export class BotSocket {
   private readonly commandTimeoutMs: number;
   private readonly eventTimeoutMs: number;
   private readonly idPrefix: string;
+  /** The instance that accepted the upgrade, as a proxy names it (`X-Served-By`); unset without one. */
+  servedBy?: string;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -92,7 +94,12 @@ export class BotSocket {
     const ws = new WebSocket(url, { handshakeTimeout: options.commandTimeoutMs ?? 10_000 });
     const socket = new BotSocket(ws, options);
     const record = (status: number | null, error?: string, timedOut = false) =>
-      options.record?.({ type: 'ws.connect', sentAt, ms: performance.now() - started, status, timedOut, ...(error ? { error } : {}), ...options.tags });
+      options.record?.({ type: 'ws.connect', sentAt, ms: performance.now() - started, status, timedOut, ...(error ? { error } : {}), ...(socket.servedBy ? { servedBy: socket.servedBy } : {}), ...options.tags });
+    // Read before 'open' fires, so the connect's record and every later one can name it.
+    ws.once('upgrade', (res) => {
+      const served = res.headers['x-served-by'];
+      socket.servedBy = Array.isArray(served) ? served[0] : served;
+    });
     return new Promise((resolve, reject) => {
       ws.once('open', () => {
         record(101);
@@ -118,10 +125,11 @@ export class BotSocket {
 
   /**
    * Sends a command now (the frame is written before this returns) and resolves with its reply,
-   * or as timed out. Every outcome is recorded.
+   * or as timed out. Every outcome is recorded. `id` (default: the next of this socket's own)
+   * lets a client resend a command under the id it had, as a replay (PROTOCOL.md section 3).
    */
-  command(type: string, data: unknown = {}): Promise<CommandResult> {
-    const prepared = this.prepare(type, data);
+  command(type: string, data: unknown = {}, id?: string): Promise<CommandResult> {
+    const prepared = this.prepare(type, data, id);
     prepared.send();
     return prepared.result;
   }
@@ -131,8 +139,8 @@ export class BotSocket {
    * so several sockets' commands can leave within microseconds of each other (simultaneous votes).
    * The timing starts at `send()`.
    */
-  prepare(type: string, data: unknown = {}): { send: () => void; result: Promise<CommandResult> } {
-    const id = `${this.idPrefix}-${this.nextId++}`;
+  prepare(type: string, data: unknown = {}, givenId?: string): { send: () => void; result: Promise<CommandResult> } {
+    const id = givenId ?? `${this.idPrefix}-${this.nextId++}`;
     const frame = JSON.stringify({ id, type, data });
     let sendNow!: () => void;
     const result = new Promise<CommandResult>((resolve) => {

@@ -1,0 +1,133 @@
+import { BenchRun } from '../run';
+import { fmtMs, fmtNum, table } from '../report';
+import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover';
+
+/** report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, each instance. */
+export function failoverReport(p: { title: string; command: string; settings: FailoverSettings; result: FailoverResult; recordsFile: string }): string {
+  const { settings: s, result: r } = p;
+  const at = (ms: number) => new Date(ms).toISOString();
+  const killS = (r.killedAt - r.startedAt) / 1000;
+  const lines = [`# ${p.title}`, '', `Made by: \`${p.command}\``, ''];
+  lines.push(
+    `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover\`: scripts/cluster.mjs started with ${s.instances} instances behind HAProxy (a fresh embedded PostgreSQL of its own${Object.keys(s.clusterEnv).length ? `, instances with ${Object.entries(s.clusterEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ', instances with the default lease (LEASE_SECONDS 6)'}); ${s.games} rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.staggerMs} ms apart, each playing one game of ${s.bots.questions} question(s) (${s.bots.secondsPerQuestion} s each, ${s.bots.revealSeconds} s reveal) through the proxy only. **${r.victim}** was killed with SIGKILL ${killS.toFixed(1)} s after the first room opened (${s.kill === 'busiest' ? 'the instance holding the most of the run\'s rooms' : 'named on the command line'}).`,
+    '',
+    `Machine: ${BenchRun.machine()}.`,
+    '',
+    '## Verdict',
+    '',
+    r.passed ? '**Passed**: no acknowledged command was lost, and every moved room was served again.' : `**Failed**: ${r.failures.join('; ')}.`,
+    '',
+    table(
+      ['what', 'measured', 'goal'],
+      [
+        ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
+        ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
+        ['lost', fmtNum(r.accounting.lost), '0'],
+        ['rooms live on the killed instance (moved)', fmtNum(r.failover.moved.length), 'at least 1'],
+        ['moved rooms served again by another instance', fmtNum(r.failover.servedAgain), 'all'],
+        ['kill to first successful command of a moved room: min / p50 / max', `${fmtMs(r.failover.minMs)} / ${fmtMs(r.failover.p50Ms)} / ${fmtMs(r.failover.maxMs)} ms`, `within ${FAILOVER_GOAL_MS / 1000} s`],
+        ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'all'],
+      ],
+      ['l', 'r', 'l'],
+    ),
+    '',
+  );
+
+  lines.push('## Accounting against PostgreSQL', '');
+  lines.push(
+    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id: `room.answer` in `answers`, `room.start` in `games.start_command_id`, `room.rematch` in `rematch_votes`, `room.leave` in `players.left_command_id`. A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
+    '',
+  );
+  lines.push(
+    table(
+      ['command', 'acknowledged', 'found', 'lost'],
+      Object.entries(r.accounting.byType)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([type, t]) => [`\`${type}\``, fmtNum(t.acknowledged), fmtNum(t.found), fmtNum(t.acknowledged - t.found)]),
+      ['l', 'r', 'r', 'r'],
+    ),
+    '',
+  );
+  if (r.accounting.lostCommands.length) {
+    lines.push('Lost (up to 50):', '', table(['room', 'seat', 'command', 'id'], r.accounting.lostCommands.map((l) => [l.room, l.seat, l.type, l.id])), '');
+  }
+
+  lines.push('## Retries', '');
+  lines.push(
+    'A seat whose socket closes with anything but a final code (4001, 4003, 4004) opens another through the proxy with the token it has, backing off from 100 ms (doubling, capped at 2 s, with jitter); the proxy routes it by `room=CODE`. A command that got no reply (its socket closed under it, or it timed out) or a 503 is sent again under the **same id**: the server replays the original reply if it had committed it, and executes it afresh otherwise (section 3). HTTP calls are retried on 502/503/504 or no response, after `Retry-After` when the server sends one.',
+    '',
+    table(
+      ['what', 'count'],
+      [
+        ['503 replies to commands (each retried under its id)', fmtNum(r.retries.refused503)],
+        ['commands that got a 503 at least once', fmtNum(r.retries.commandsRefused503)],
+        ['... of them succeeded on retry', fmtNum(r.retries.succeededAfter503)],
+        ['commands resent under their id after a send got no reply', fmtNum(r.retries.resent)],
+        ['... of them succeeded (a replay, or a first execution)', fmtNum(r.retries.succeededAfterResend)],
+        ['... refused because the game had moved on meanwhile (a question closed by its deadline while the room was unserved): not a loss, nothing was acknowledged', fmtNum(r.retries.refusedMovedOn)],
+        ['commands that never got a final reply (their seat gave up)', fmtNum(r.retries.unresolved)],
+        ['HTTP calls answered 502/503/504 or not at all (retried)', fmtNum(r.retries.httpRefused)],
+      ],
+      ['l', 'r'],
+    ),
+    '',
+  );
+
+  lines.push('## Failover per moved room', '');
+  lines.push(
+    `Times from the kill (the timestamp taken right before \`process.kill\`) to: the first \`room.state\` on a socket another instance accepted (the proxy's \`X-Served-By\` on the upgrade), the first 2xx reply of any of the room's commands served by another instance (each seat pings as soon as it is back, so this is not held back by a bot's pause), and the first committed write (a durable command's 200). The lease is LEASE_SECONDS (default 6 s) from its last renewal; the proxy drops a dead instance after two failed checks a second apart.`,
+    '',
+  );
+  lines.push(
+    table(
+      ['room', 'served by', 'proxy routes elsewhere, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+      [...r.failover.moved]
+        .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
+        .map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    '"Proxy routes elsewhere": the first socket of the room that another instance accepted (HAProxy had marked the dead one down). Until the dead instance\'s lease ran out, such a socket was closed with 1012 before its first frame (the room was still held), and the seat tried again. The seats\' failed reconnects after the kill, by how they failed: ' +
+      (Object.keys(r.failover.failedReconnects).length
+        ? Object.entries(r.failover.failedReconnects)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([why, n]) => `\`${why}\` ${fmtNum(n)}`)
+            .join(', ')
+        : 'none') +
+      ' (`upgrade 503`: the proxy still tried the dead instance; `close 1012`: accepted, the room not yet free).',
+    '',
+  );
+
+  lines.push('## Per instance', '');
+  lines.push(
+    'From the bots\' records: the run\'s rooms each instance held live at the kill (its admin API, asked directly) and those it served after (a reply on one of its sockets), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) before and after the kill. p99 is left empty when n <= 11.',
+    '',
+    table(
+      ['instance', 'rooms at the kill', 'rooms after', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after'],
+      r.perInstance.map((i) => [
+        i.killed ? `${i.instance} (killed)` : i.instance,
+        fmtNum(i.roomsAtKill),
+        fmtNum(i.roomsAfter),
+        fmtNum(i.answersBefore),
+        fmtMs(i.p50Before),
+        fmtMs(i.p99Before),
+        fmtNum(i.answersAfter),
+        fmtMs(i.p50After),
+        fmtMs(i.p99After),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  );
+
+  lines.push('## Games', '');
+  lines.push(`${r.games.rooms} room(s): ${r.games.started} game(s) started, ${r.games.finished} finished, ${r.games.failed} room(s) failed.`, '');
+  if (r.games.errors.length) lines.push(...r.games.errors.slice(0, 30).map((e) => `- ${e}`), '');
+  lines.push(
+    '## Files',
+    '',
+    `\`${p.recordsFile}\`: one line per command, HTTP call and socket connect (tagged with room, seat and \`servedBy\`); \`summary.json\`: every figure above; \`instance-*.log\`, \`haproxy.log\`: the cluster's own logs.`,
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,377 @@
+import { Client } from 'pg';
+import { CommandRecord, DURABLE_COMMANDS, epochMs, playResumingTriviaRoom, RecordSink, ResumingRoom, ResumingRoomReport, SeatCommandOutcome, SeatResume, sleep } from '@app/bot-kit';
+import { Options, parseEnvList, UsageError } from '../cli';
+import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
+import { summarize } from '../stats';
+import { BenchCluster, ClusterMember } from './failover-cluster';
+import { failoverReport } from './failover-report';
+
+export interface FailoverSettings {
+  readonly instances: number;
+  /** Rooms, one game each, all playing at once (opened `staggerMs` apart). */
+  readonly games: number;
+  readonly bots: BotSettings;
+  /** From the first room's opening to the kill. */
+  readonly killAfterMs: number;
+  /** An instance's name (`instance-2`), or `busiest`: the one holding the most of the run's rooms. */
+  readonly kill: string;
+  readonly staggerMs: number;
+  /** A seat that cannot get back in for this long gives up. */
+  readonly resumeTimeoutMs: number;
+  /** Extra environment for the cluster's instances (LEASE_SECONDS, INSTANCE_HEARTBEAT_SECONDS...). */
+  readonly clusterEnv: Record<string, string>;
+}
+
+/** The cut-off of the issue: a moved room is served again within this long of the failure. */
+export const FAILOVER_GOAL_MS = 10_000;
+
+/** Refusals of a resent command that mean the game moved on while it was unanswered, not a loss. */
+const MOVED_ON = new Set(['question_closed', 'wrong_phase', 'rematch_closed', 'not_in_game']);
+
+export interface MovedRoom {
+  readonly code: string;
+  /** Kill to the first socket of the room another instance accepted (the proxy had dropped the dead one). */
+  readonly proxyMovedMs?: number;
+  /** Kill to the first `room.state` on a socket of another instance. */
+  readonly resumedMs?: number;
+  /** Kill to the first 2xx reply of the room's commands, served by another instance. */
+  readonly firstOkMs?: number;
+  /** Kill to the first 2xx durable command (a committed write) served by another instance. */
+  readonly firstCommitMs?: number;
+  readonly servedBy?: string;
+}
+
+export interface InstanceRow {
+  readonly instance: string;
+  readonly killed: boolean;
+  /** The run's rooms it held live at the kill, and those it served after. */
+  readonly roomsAtKill: number;
+  readonly roomsAfter: number;
+  readonly answersBefore: number;
+  readonly answersAfter: number;
+  readonly p50Before?: number;
+  readonly p99Before?: number;
+  readonly p50After?: number;
+  readonly p99After?: number;
+}
+
+export interface LostCommand {
+  readonly room: string;
+  readonly seat: string;
+  readonly type: string;
+  readonly id: string;
+}
+
+export interface FailoverResult {
+  readonly proxy: string;
+  readonly instances: readonly ClusterMember[];
+  readonly victim: string;
+  /** Epoch ms, taken right before `process.kill`. */
+  readonly killedAt: number;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly rooms: readonly (ResumingRoomReport & { readonly movedFrom?: string })[];
+  readonly accounting: {
+    readonly acknowledged: number;
+    readonly found: number;
+    readonly lost: number;
+    readonly byType: Readonly<Record<string, { acknowledged: number; found: number }>>;
+    readonly lostCommands: readonly LostCommand[];
+  };
+  readonly retries: {
+    /** 503 (or 429) replies to commands, each retried under the same id. */
+    readonly refused503: number;
+    readonly commandsRefused503: number;
+    readonly succeededAfter503: number;
+    /** Commands sent again under their id after a send got no reply (socket closed, timed out). */
+    readonly resent: number;
+    readonly succeededAfterResend: number;
+    /** Resent commands refused because the game had moved on (a question closed meanwhile): not losses. */
+    readonly refusedMovedOn: number;
+    /** Commands that never got a final reply (their seat gave up). */
+    readonly unresolved: number;
+    /** HTTP calls answered 502/503/504 or not at all through the proxy (each retried). */
+    readonly httpRefused: number;
+  };
+  readonly failover: {
+    readonly moved: readonly MovedRoom[];
+    readonly servedAgain: number;
+    readonly notServedAgain: readonly string[];
+    readonly minMs?: number;
+    readonly p50Ms?: number;
+    readonly maxMs?: number;
+    /** How the seats' failed reconnects after the kill failed, summed (`upgrade 503`, `close 1012`...). */
+    readonly failedReconnects: Readonly<Record<string, number>>;
+  };
+  readonly games: { readonly rooms: number; readonly started: number; readonly finished: number; readonly failed: number; readonly errors: readonly string[] };
+  readonly perInstance: readonly InstanceRow[];
+  /** Whether the run passes: nothing acknowledged lost, a room moved, every moved room served again. */
+  readonly passed: boolean;
+  readonly failures: readonly string[];
+}
+
+export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
+  if (target.url) throw new UsageError('failover starts its own cluster (npm run cluster); it cannot be combined with --url');
+  const bots = botSettings(o, { seats: 4, questions: 8, secondsPerQuestion: 5, revealSeconds: 1, pingSeconds: 0 });
+  const instances = o.number('instances', 3, 2, 16);
+  const lease = o.string('lease-seconds');
+  const clusterEnv = { ...parseEnvList(o.string('cluster-env')), ...(lease ? { LEASE_SECONDS: lease } : {}) };
+  const s: FailoverSettings = {
+    instances,
+    games: o.number('games', 30, 1, 2000),
+    bots,
+    killAfterMs: o.number('kill-after-s', 10, 0.5, 3600) * 1000,
+    kill: o.string('kill', 'busiest'),
+    staggerMs: o.number('stagger-ms', 100, 0, 60_000),
+    resumeTimeoutMs: o.number('resume-timeout-s', 60, 5, 3600) * 1000,
+    clusterEnv,
+  };
+  if (s.kill !== 'busiest' && !/^instance-\d+$/.test(s.kill)) throw new UsageError(`--kill must be 'busiest' or an instance's name (instance-1 .. instance-${instances}), got '${s.kill}'`);
+  if (s.kill !== 'busiest' && Number(s.kill.slice('instance-'.length)) > instances) throw new UsageError(`--kill ${s.kill}: the cluster has ${instances} instance(s)`);
+  const gameMs = bots.questions * (bots.secondsPerQuestion + bots.revealSeconds) * 1000;
+  if (s.killAfterMs >= gameMs) throw new UsageError(`--kill-after-s ${s.killAfterMs / 1000} is past the end of a game (${bots.questions} x (${bots.secondsPerQuestion} + ${bots.revealSeconds}) s): no room would be live to move`);
+  const title = o.string('title', `Failover: ${s.games} games of ${bots.seats} seats through the proxy of ${instances} instances, kill -9 of ${s.kill === 'busiest' ? 'the busiest' : s.kill} at ${s.killAfterMs / 1000} s`);
+  o.assertAllUsed();
+  return async (run, command) => {
+    const result = await playFailover(s, { repo: run.cwd, record: run.record, signal: run.signal, keepLogsIn: run.out });
+    run.writeFile('report.md', failoverReport({ title, command, settings: s, result, recordsFile: run.recordsFile }));
+    run.writeFile('summary.json', JSON.stringify({ mode: 'failover', command, settings: s, ...result, rooms: undefined }, null, 2) + '\n');
+    log(`acknowledged ${result.accounting.acknowledged}, found ${result.accounting.found}, lost ${result.accounting.lost}; ${result.failover.moved.length} room(s) moved, kill to first command served elsewhere p50 ${fmt(result.failover.p50Ms)} ms, max ${fmt(result.failover.maxMs)} ms`);
+    if (!result.passed) throw new Error(`the failover run did not pass: ${result.failures.join('; ')} (see ${run.out}/report.md)`);
+  };
+}
+
+const fmt = (v: number | undefined) => (v === undefined ? '-' : String(Math.round(v)));
+
+/**
+ * The mode's core, also run by its e2e test: starts the cluster, plays every room through the
+ * proxy, kills one instance with SIGKILL at the set time, lets every room play on, then counts
+ * against PostgreSQL what was acknowledged, and times each moved room's return.
+ */
+export async function playFailover(
+  s: FailoverSettings,
+  io: { repo: string; record?: RecordSink; signal?: AbortSignal; keepLogsIn?: string },
+): Promise<FailoverResult> {
+  log(`starting the cluster: ${s.instances} instance(s) behind HAProxy (scripts/cluster.mjs)`);
+  const cluster = await BenchCluster.start(io.repo, s.instances, s.clusterEnv, log);
+  try {
+    log(`proxy at ${cluster.proxy}`);
+    return await playOn(cluster, s, io);
+  } finally {
+    if (io.keepLogsIn) cluster.keepLogs(io.keepLogsIn);
+    await cluster.stop();
+  }
+}
+
+async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?: RecordSink; signal?: AbortSignal }): Promise<FailoverResult> {
+  const random = seededRandom(s.bots.seed);
+  const records: CommandRecord[] = [];
+  const record: RecordSink = (r) => {
+    records.push(r);
+    io.record?.(r);
+  };
+  const outcomes: SeatCommandOutcome[] = [];
+  const resumes: SeatResume[] = [];
+  const rooms = new Map<string, ResumingRoom>();
+  const startedAt = epochMs();
+  const plays: Promise<ResumingRoomReport>[] = [];
+  let victim: string | undefined;
+  let killedAt: number | undefined;
+  let ownersAtKill = new Map<string, Set<string>>();
+
+  const kill = (async () => {
+    await sleep(Math.max(0, startedAt + s.killAfterMs - epochMs()), io.signal);
+    if (io.signal?.aborted) return;
+    const held = await cluster.roomsByInstance();
+    // Only this run's rooms count (the instances hold nothing else, but say so).
+    for (const [name, codes] of held) held.set(name, new Set([...codes].filter((c) => rooms.has(c))));
+    ownersAtKill = held;
+    victim = s.kill === 'busiest' ? [...held].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))[0][0] : s.kill;
+    const target = cluster.member(victim);
+    log(`kill -9 ${victim} (pid ${target.pid}), which holds ${held.get(victim)?.size ?? 0} of the run's rooms`);
+    killedAt = epochMs();
+    process.kill(target.pid, 'SIGKILL');
+  })();
+
+  for (let g = 0; g < s.games && !io.signal?.aborted; g++) {
+    plays.push(
+      playResumingTriviaRoom({
+        baseUrl: cluster.proxy,
+        seats: s.bots.seats,
+        questionCount: s.bots.questions,
+        secondsPerQuestion: s.bots.secondsPerQuestion,
+        revealSeconds: s.bots.revealSeconds,
+        pause: s.bots.pause,
+        commandTimeoutMs: s.bots.commandTimeoutMs,
+        resumeTimeoutMs: s.resumeTimeoutMs,
+        record,
+        tags: { game: g + 1 },
+        random,
+        signal: io.signal,
+        onRoom: (r) => rooms.set(r.code, r),
+        onCommand: (c) => outcomes.push(c),
+        onResume: (r) => resumes.push(r),
+      }),
+    );
+    if (s.staggerMs > 0) await sleep(s.staggerMs, io.signal);
+  }
+  log(`${plays.length} room(s) opened; waiting for every game to end`);
+  const reports = await Promise.all(plays);
+  await kill;
+  const finishedAt = epochMs();
+  if (!victim || killedAt === undefined) throw new Error('the run ended before the kill (interrupted?)');
+
+  log('counting the acknowledged commands in PostgreSQL');
+  const accounting = await account(cluster.databaseUrl(), rooms, outcomes);
+  const movedCodes = [...(ownersAtKill.get(victim) ?? [])];
+  const moved = movedCodes.map((code) => movedRoom(code, victim!, killedAt!, outcomes, resumes, records));
+  const failedReconnects: Record<string, number> = {};
+  for (const r of resumes.filter((x) => x.at > killedAt!)) for (const [why, n] of Object.entries(r.failed)) failedReconnects[why] = (failedReconnects[why] ?? 0) + n;
+  const served = moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!);
+  const summary = summarize(served);
+  const retried = outcomes.filter((o) => o.busy > 0 || o.unanswered > 0);
+  const ok = (o: SeatCommandOutcome) => o.status !== null && o.status >= 200 && o.status < 300;
+  const failover = {
+    moved,
+    servedAgain: served.length,
+    notServedAgain: moved.filter((m) => m.firstOkMs === undefined).map((m) => m.code),
+    minMs: summary.min,
+    p50Ms: summary.p50,
+    maxMs: summary.max,
+    failedReconnects,
+  };
+  const errors = reports.filter((r) => r.error).map((r) => `${r.room ?? '?'}: ${r.error}`);
+  const failures: string[] = [];
+  if (accounting.lost > 0) failures.push(`${accounting.lost} acknowledged command(s) are not in the database`);
+  if (!moved.length) failures.push(`no room of the run was live on ${victim} at the kill`);
+  if (failover.notServedAgain.length) failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
+  return {
+    proxy: cluster.proxy,
+    instances: cluster.instances,
+    victim,
+    killedAt,
+    startedAt,
+    finishedAt,
+    rooms: reports.map((r) => ({ ...r, ...(r.room && movedCodes.includes(r.room) ? { movedFrom: victim } : {}) })),
+    accounting,
+    retries: {
+      refused503: outcomes.reduce((n, o) => n + o.busy, 0),
+      commandsRefused503: outcomes.filter((o) => o.busy > 0).length,
+      succeededAfter503: outcomes.filter((o) => o.busy > 0 && ok(o)).length,
+      resent: outcomes.filter((o) => o.unanswered > 0).length,
+      succeededAfterResend: outcomes.filter((o) => o.unanswered > 0 && ok(o)).length,
+      refusedMovedOn: retried.filter((o) => o.status === 409 && MOVED_ON.has(o.error ?? '')).length,
+      unresolved: outcomes.filter((o) => o.status === null).length,
+      httpRefused: records.filter((r) => r.type.startsWith('http ') && (r.status === null || r.status === 502 || r.status === 503 || r.status === 504)).length,
+    },
+    failover,
+    games: {
+      rooms: reports.length,
+      started: reports.filter((r) => r.started).length,
+      finished: reports.filter((r) => r.finished).length,
+      failed: errors.length,
+      errors,
+    },
+    perInstance: perInstance(cluster.instances, victim, killedAt, ownersAtKill, outcomes, records),
+    passed: failures.length === 0,
+    failures,
+  };
+}
+
+/** Kill to a moved room's first socket back and first 2xx reply, each from another instance. */
+function movedRoom(
+  code: string,
+  victim: string,
+  killedAt: number,
+  outcomes: readonly SeatCommandOutcome[],
+  resumes: readonly SeatResume[],
+  records: readonly CommandRecord[],
+): MovedRoom {
+  const elsewhere = (servedBy: string | undefined) => servedBy !== undefined && servedBy !== victim;
+  const after = outcomes.filter((o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > killedAt && elsewhere(o.servedBy) && o.status !== null && o.status >= 200 && o.status < 300);
+  const first = (list: readonly SeatCommandOutcome[]) => (list.length ? list.reduce((a, b) => (b.repliedAt! < a.repliedAt! ? b : a)) : undefined);
+  const firstOk = first(after);
+  const firstCommit = first(after.filter((o) => DURABLE_COMMANDS.has(o.type)));
+  const back = resumes.filter((r) => r.room === code && r.at > killedAt && elsewhere(r.servedBy)).map((r) => r.at);
+  const accepted = records.filter((r) => r.type === 'ws.connect' && r.status === 101 && r.room === code && r.sentAt > killedAt && elsewhere(r.servedBy as string | undefined)).map((r) => r.sentAt + r.ms);
+  return {
+    code,
+    ...(accepted.length ? { proxyMovedMs: Math.min(...accepted) - killedAt } : {}),
+    ...(back.length ? { resumedMs: Math.min(...back) - killedAt } : {}),
+    ...(firstOk ? { firstOkMs: firstOk.repliedAt! - killedAt, servedBy: firstOk.servedBy } : {}),
+    ...(firstCommit ? { firstCommitMs: firstCommit.repliedAt! - killedAt } : {}),
+  };
+}
+
+/**
+ * Every durable command acknowledged 2xx, looked for in PostgreSQL by its room, seat and id:
+ * answers, the game's start, rematch votes and leaves each keep the id they were committed under.
+ */
+async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingRoom>, outcomes: readonly SeatCommandOutcome[]): Promise<FailoverResult['accounting']> {
+  const key = (roomId: string, who: string, id: string) => `${roomId}|${who}|${id}`;
+  const acked = new Map<string, { type: string; lost: LostCommand }>();
+  for (const o of outcomes) {
+    if (!DURABLE_COMMANDS.has(o.type) || o.status === null || o.status < 200 || o.status >= 300) continue;
+    const room = rooms.get(o.room);
+    if (!room) continue;
+    const who = o.seat === 'host' ? 'host' : room.players[o.seat];
+    acked.set(key(room.roomId, who, o.id), { type: o.type, lost: { room: o.room, seat: o.seat, type: o.type, id: o.id } });
+  }
+  const ids = [...rooms.values()].map((r) => r.roomId);
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const found = new Set<string>();
+  try {
+    const queries = [
+      `SELECT g.room_id::text AS room, a.player_id::text AS who, a.command_id AS id FROM answers a JOIN games g ON g.id = a.game_id WHERE g.room_id = ANY($1::uuid[])`,
+      `SELECT room_id::text AS room, 'host' AS who, start_command_id AS id FROM games WHERE room_id = ANY($1::uuid[]) AND start_command_id IS NOT NULL`,
+      `SELECT g.room_id::text AS room, v.player_id::text AS who, v.command_id AS id FROM rematch_votes v JOIN games g ON g.id = v.game_id WHERE g.room_id = ANY($1::uuid[]) AND v.command_id IS NOT NULL`,
+      `SELECT room_id::text AS room, id::text AS who, left_command_id AS id FROM players WHERE room_id = ANY($1::uuid[]) AND left_command_id IS NOT NULL`,
+    ];
+    for (const sql of queries) for (const row of (await db.query<{ room: string; who: string; id: string }>(sql, [ids])).rows) found.add(key(row.room, row.who, row.id));
+  } finally {
+    await db.end();
+  }
+  const byType: Record<string, { acknowledged: number; found: number }> = {};
+  const lostCommands: LostCommand[] = [];
+  for (const [k, { type, lost }] of acked) {
+    const t = (byType[type] ??= { acknowledged: 0, found: 0 });
+    t.acknowledged++;
+    if (found.has(k)) t.found++;
+    else lostCommands.push(lost);
+  }
+  const acknowledged = acked.size;
+  const foundCount = acknowledged - lostCommands.length;
+  return { acknowledged, found: foundCount, lost: lostCommands.length, byType, lostCommands: lostCommands.slice(0, 50) };
+}
+
+/** Rooms, acknowledged answers and their client latency per instance, before and after the kill. */
+function perInstance(
+  instances: readonly ClusterMember[],
+  victim: string,
+  killedAt: number,
+  ownersAtKill: ReadonlyMap<string, ReadonlySet<string>>,
+  outcomes: readonly SeatCommandOutcome[],
+  records: readonly CommandRecord[],
+): InstanceRow[] {
+  return instances.map(({ instance }) => {
+    const answers = records.filter((r) => r.type === 'room.answer' && r.status === 200 && r.servedBy === instance);
+    const before = answers.filter((r) => r.sentAt < killedAt).map((r) => r.ms);
+    const after = answers.filter((r) => r.sentAt >= killedAt).map((r) => r.ms);
+    const b = summarize(before);
+    const a = summarize(after);
+    const roomsAfter = new Set(outcomes.filter((o) => o.servedBy === instance && o.repliedAt !== undefined && o.repliedAt > killedAt).map((o) => o.room));
+    return {
+      instance,
+      killed: instance === victim,
+      roomsAtKill: ownersAtKill.get(instance)?.size ?? 0,
+      roomsAfter: roomsAfter.size,
+      answersBefore: before.length,
+      answersAfter: after.length,
+      p50Before: b.p50,
+      p99Before: b.p99,
+      p50After: a.p50,
+      p99After: a.p99,
+    };
+  });
+}
