@@ -52,16 +52,24 @@ export interface OrderedFailure {
 }
 
 /**
- * The ordered path of rooms' writes: a few pipelined connections (lanes), each room always on the
- * same one, so its statements reach PostgreSQL in the order they were decided, without waiting
- * for each other. What is sent in one turn of the event loop leaves at the end of that turn,
- * in order; same-named statements of different rooms then merge where that keeps every room's
- * order.
+ * The ordered path of rooms' writes: a few pipelined connections (lanes). While a room has a
+ * statement in flight, its next ones follow on the same lane, so they reach PostgreSQL in the
+ * order they were decided, without waiting for each other. A room with nothing in flight may
+ * start on any lane (its earlier statements have all answered), and every such room of one turn
+ * takes the same lane: what is sent in one turn leaves at the end of that turn, in order, and
+ * same-named statements of different rooms merge where that keeps every room's order. So busy
+ * rooms' answers share statements as they did before lanes (fewer transactions is most of what
+ * PostgreSQL's work per answer is), and a lane that is slow gets no new rooms.
  */
 export class OrderedStatements {
   private readonly lanes: CommitLane[];
   private readonly waiting: Waiting[][];
   private readonly scheduled: boolean[];
+  /** The lane of every room with a statement queued or in flight, and how many it has. */
+  private readonly held = new Map<string, { readonly lane: number; statements: number }>();
+  /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
+  private gathering: number | undefined;
+  private nextLane = 0;
 
   constructor(
     config: ClientConfig,
@@ -76,13 +84,41 @@ export class OrderedStatements {
   }
 
   run<T extends QueryResultRow>(statement: OrderedStatement, timeoutMs: number): Promise<T[]> {
-    const lane = laneOf(statement.position.roomId, this.lanes.length);
+    const lane = this.take(statement.position.roomId);
     return new Promise<T[]>((resolve, reject) => {
       this.waiting[lane].push({ statement, deadline: performance.now() + timeoutMs, resolve: resolve as (rows: QueryResultRow[]) => void, reject });
       if (this.scheduled[lane]) return;
       this.scheduled[lane] = true;
       setImmediate(() => this.flush(lane));
     });
+  }
+
+  private take(roomId: string): number {
+    const held = this.held.get(roomId);
+    if (held) {
+      held.statements++;
+      return held.lane;
+    }
+    this.gathering ??= this.leastBusyLane();
+    this.held.set(roomId, { lane: this.gathering, statements: 1 });
+    return this.gathering;
+  }
+
+  /** A statement of the room answered (or failed): with none left, the room is free of its lane. */
+  private settled(roomId: string): void {
+    const held = this.held.get(roomId);
+    if (held && --held.statements === 0) this.held.delete(roomId);
+  }
+
+  /** The lane with the fewest units in flight, taking turns among equals. */
+  private leastBusyLane(): number {
+    let best = this.nextLane;
+    for (let i = 1; i < this.lanes.length; i++) {
+      const lane = (this.nextLane + i) % this.lanes.length;
+      if (this.lanes[lane].inFlight < this.lanes[best].inFlight) best = lane;
+    }
+    this.nextLane = (best + 1) % this.lanes.length;
+    return best;
   }
 
   /** Statements in flight on every lane. */
@@ -96,6 +132,7 @@ export class OrderedStatements {
 
   private flush(lane: number): void {
     this.scheduled[lane] = false;
+    if (this.gathering === lane) this.gathering = undefined;
     const units = mergeInOrder(this.waiting[lane].splice(0));
     this.lanes[lane].together(() => {
       for (const unit of units) void this.send(lane, unit);
@@ -105,12 +142,12 @@ export class OrderedStatements {
   private async send(lane: number, unit: Waiting[]): Promise<void> {
     const first = unit[0].statement;
     const started = process.hrtime.bigint();
-    const params = unit.length === 1 ? first.params : first.merge!(unit.map((w) => w.statement.params));
     const positions = unit.map((w) => w.statement.position);
     const timeoutMs = Math.min(...unit.map((w) => w.deadline)) - performance.now();
     this.meter.roundTrip(first.name);
     let ok = false;
     try {
+      const params = unit.length === 1 ? first.params : first.merge!(unit.map((w) => w.statement.params));
       const [, rows] = await this.lanes[lane].send(
         [
           { ...ADVANCE, values: [positions.map((p) => p.roomId), positions.map((p) => p.seq), positions.map((p) => p.fence)] },
@@ -119,8 +156,10 @@ export class OrderedStatements {
         timeoutMs,
       );
       ok = true;
+      for (const w of unit) this.settled(w.statement.position.roomId);
       for (const w of unit) w.resolve(rows);
     } catch (err) {
+      for (const w of unit) this.settled(w.statement.position.roomId);
       for (const w of unit) w.reject(this.describe(err, w.statement));
     } finally {
       this.meter.statement(first.name, Number(process.hrtime.bigint() - started) / 1e9, ok);
@@ -164,11 +203,4 @@ export function mergeInOrder<W extends { readonly statement: Pick<OrderedStateme
     if (w.statement.merge) open.set(w.statement.name, { unit, closedTo: new Set([room]) });
   }
   return units;
-}
-
-/** A room's lane: the same one for its whole life in this process. */
-export function laneOf(roomId: string, lanes: number): number {
-  let h = 0;
-  for (let i = 0; i < roomId.length; i++) h = (Math.imul(h, 31) + roomId.charCodeAt(i)) | 0;
-  return Math.abs(h) % lanes;
 }

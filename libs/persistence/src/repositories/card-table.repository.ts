@@ -1,6 +1,7 @@
 import { RoomPosition } from '@app/room-engine';
 import { ActionKind, HandCheckpoint, TableSettings } from '@app/games/cards';
 import { Database } from '../database';
+import { OPEN_ROOM } from './open-room';
 
 export interface NewTable {
   readonly id: string;
@@ -96,7 +97,7 @@ export class CardTableRepository {
       {
         name: 'CardTableRepository.closeTable',
         sql: `UPDATE rooms SET closed_at = now(), closed_reason = $2, closed_command_id = $3, phase = 'closed'
-       WHERE id = $1 AND closed_at IS NULL`,
+       WHERE id = $1 AND ${OPEN_ROOM}`,
         params: [tableId, reason, commandId],
         position,
       },

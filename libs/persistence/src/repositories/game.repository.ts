@@ -1,5 +1,6 @@
 import { RoomPosition } from '@app/room-engine';
 import { Database } from '../database';
+import { OPEN_ROOM } from './open-room';
 
 export interface DrawnQuestion {
   readonly id: number;
@@ -50,11 +51,11 @@ export class GameRepository {
        ), game AS (
          INSERT INTO games (room_id, game_no, question_ids, roster, started_at_ms, start_command_id)
          SELECT $1, $2, array_agg(id ORDER BY ord), $6::uuid[], $7, $8 FROM drawn
-         HAVING count(*) > 0 AND EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND closed_at IS NULL)
+         HAVING count(*) > 0 AND EXISTS (SELECT 1 FROM rooms WHERE id = $1 AND ${OPEN_ROOM})
          RETURNING id
        ), room AS (
          UPDATE rooms SET phase = 'question', games_played = $2, last_game_at = now()
-         WHERE id = $1 AND closed_at IS NULL AND EXISTS (SELECT 1 FROM game)
+         WHERE id = $1 AND ${OPEN_ROOM} AND EXISTS (SELECT 1 FROM game)
        )
        SELECT game.id AS game_id,
               (SELECT json_agg(json_build_object('id', d.id, 'text', d.text, 'choices', d.choices, 'correct', d.correct)
@@ -82,7 +83,7 @@ export class GameRepository {
        ), game AS (
          UPDATE games SET finished_at = coalesce(finished_at, now()) WHERE id = $2
        )
-       UPDATE rooms SET phase = 'finished', last_game_at = now() WHERE id = $1 AND closed_at IS NULL`,
+       UPDATE rooms SET phase = 'finished', last_game_at = now() WHERE id = $1 AND ${OPEN_ROOM}`,
         params: [roomId, gameId, JSON.stringify(results)],
         position,
       },

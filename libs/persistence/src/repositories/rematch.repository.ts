@@ -1,6 +1,7 @@
 import { RoomPosition } from '@app/room-engine';
 import { Database } from '../database';
 import { DepartureRow } from './player.repository';
+import { OPEN_ROOM } from './open-room';
 
 export interface VoteRow {
   readonly playerId: string;
@@ -46,7 +47,7 @@ export class RematchRepository {
          WHERE $3::uuid IS NOT NULL AND room_id = $3 AND id = ANY($4::uuid[]) AND left_at IS NULL
        )
        UPDATE rooms SET phase = 'lobby', last_game_at = now()
-       WHERE $3::uuid IS NOT NULL AND id = $3 AND closed_at IS NULL`,
+       WHERE $3::uuid IS NOT NULL AND id = $3 AND ${OPEN_ROOM}`,
         params: [
         gameId,
         JSON.stringify(votes),

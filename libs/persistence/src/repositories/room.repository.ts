@@ -2,6 +2,7 @@ import { RoomPosition } from '@app/room-engine';
 import { CardsRecord } from '@app/games/cards';
 import { TriviaRecord } from '@app/games/trivia';
 import { Database } from '../database';
+import { OPEN_ROOM } from './open-room';
 
 export interface NewRoom {
   readonly id: string;
@@ -200,7 +201,7 @@ export class RoomRepository {
         name: byId ? 'RoomRepository.closeRoom' : 'RoomRepository.closeRoomByCode',
         sql: `WITH closed AS (
          UPDATE rooms SET closed_at = now(), closed_reason = $2, phase = 'closed'
-         WHERE ${byId ? 'id = $1::uuid' : 'code = $1::char(6)'} AND closed_at IS NULL
+         WHERE ${byId ? `id = $1::uuid AND ${OPEN_ROOM}` : 'code = $1::char(6) AND closed_at IS NULL'}
          RETURNING id, trim(code) AS code
        )
        SELECT id, code, pg_notify('${ROOM_CHANGES_CHANNEL}',
