@@ -12,7 +12,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['help', 'pg-fast', 'no-plots', 'gzip-records']);
+const FLAGS = new Set(['help', 'pg-fast', 'pg-statements', 'no-plots', 'gzip-records']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [mode, ...rest] = argv[0]?.startsWith('--') ? ['', ...argv] : argv;
@@ -160,6 +160,7 @@ where the server is
   --server-env "K=V .." extra environment for the server (e.g. "DB_POOL_MAX=20 MAILBOX_DEPTH=64")
   --pool-max N          DB_POOL_MAX for the server
   --pg-fast             PostgreSQL with fsync and synchronous_commit off (default: durable, as in production)
+  --pg-statements       PostgreSQL with pg_stat_statements; the ladder's report lists each window's costliest statements
 
 bots
   --seats N --questions N --seconds-per-question S --reveal-seconds S

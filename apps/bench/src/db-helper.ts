@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DelayProxy } from '@app/bot-kit';
 import { startPostgres } from '../../game-server/src/embedded/postgres-cluster';
+import { PG_STATEMENTS_FLAGS } from './pg-statements';
 
 /**
  * The database side of a bench run, in its own process: an embedded PostgreSQL in a fresh data
@@ -15,6 +16,8 @@ export interface DbHelperConfig {
   readonly delayMs: number;
   /** fsync and synchronous_commit off (not production-like; said so in the report). */
   readonly fast: boolean;
+  /** pg_stat_statements loaded (`--pg-statements`). */
+  readonly statements?: boolean;
 }
 
 export interface DbHelperReady {
@@ -35,7 +38,7 @@ export async function runDbHelper(config: DbHelperConfig): Promise<void> {
   const pg = await startPostgres({
     dir: join(config.dataDir, 'pg'),
     fresh: true,
-    flags: ['-c', 'max_connections=200', ...flags],
+    flags: ['-c', 'max_connections=200', ...flags, ...(config.statements ? PG_STATEMENTS_FLAGS : [])],
     log: (msg) => process.stderr.write(`postgres: ${msg}\n`),
   });
   const port = pg.port;

@@ -1,3 +1,4 @@
+import { installPgStatements } from './pg-statements';
 import { setMaxListeners } from 'node:events';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, WriteStream, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -24,6 +25,8 @@ export interface TargetSettings {
   readonly serverCommand: string[];
   readonly serverEnv: Record<string, string>;
   readonly pgFast: boolean;
+  /** PostgreSQL's per-statement account of each window (pg_stat_statements). */
+  readonly pgStatements: boolean;
 }
 
 export interface BotSettings {
@@ -54,6 +57,7 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
     serverCommand: cmd ? splitWords(cmd) : defaultServerCommand(cwd),
     serverEnv,
     pgFast: o.flag('pg-fast'),
+    pgStatements: o.flag('pg-statements'),
   };
 }
 
@@ -167,7 +171,8 @@ export class BenchRun {
   async startDatabase(): Promise<void> {
     if (this.target.url) return;
     log(`starting PostgreSQL${this.target.dbDelayMs ? ` behind a ${this.target.dbDelayMs} ms delay proxy (each way)` : ''} in ${this.workDir}`);
-    this.db = await startDatabase({ workDir: this.workDir, delayMs: this.target.dbDelayMs, fast: this.target.pgFast });
+    this.db = await startDatabase({ workDir: this.workDir, delayMs: this.target.dbDelayMs, fast: this.target.pgFast, statements: this.target.pgStatements });
+    if (this.target.pgStatements) await installPgStatements(this.db.directUrl);
   }
 
   /** Starts (or restarts) the server on the run's database. */

@@ -25,8 +25,8 @@ export interface DatabaseSide {
 
 export const HELPER_ARG = '__db';
 
-export async function startDatabase(options: { workDir: string; delayMs: number; fast: boolean }): Promise<DatabaseSide> {
-  const config: DbHelperConfig = { dataDir: join(options.workDir, 'db'), delayMs: options.delayMs, fast: options.fast };
+export async function startDatabase(options: { workDir: string; delayMs: number; fast: boolean; statements?: boolean }): Promise<DatabaseSide> {
+  const config: DbHelperConfig = { dataDir: join(options.workDir, 'db'), delayMs: options.delayMs, fast: options.fast, statements: options.statements };
   // Its own process group: a Ctrl-C reaches the bench, which stops things in order.
   const child = spawn(process.execPath, [process.argv[1], HELPER_ARG], {
     env: { ...process.env, BENCH_DB_CONFIG: JSON.stringify(config) },

@@ -1,3 +1,4 @@
+import { pgStatementsTable, readPgStatements, resetPgStatements, StatementCost } from '../pg-statements';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -53,6 +54,8 @@ interface Rung {
   windowEnd: number;
   readonly figures: ServerFigures;
   readonly usage?: UsageReading;
+  /** PostgreSQL's statements over the window, with --pg-statements. */
+  readonly pgStatements?: StatementCost[];
   /** Why the ladder stopped here, if it did. */
   stoppedBecause?: string;
   /** Filled at the end, when late replies and timeouts are in. */
@@ -220,6 +223,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     }
 
     const before = await run.snapshot(`rung-${target}-before`).catch(() => undefined);
+    const pgUrl = run.target.pgStatements ? run.db?.directUrl : undefined;
+    if (pgUrl) await resetPgStatements(pgUrl);
     meter.start();
     const windowStart = epochMs();
     const roomsAtStart = live;
@@ -233,6 +238,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     const windowEnd = epochMs();
     const usage = meter.stop();
     const after = await run.snapshot(`rung-${target}-after`).catch(() => undefined);
+    const pgStatements = pgUrl ? await readPgStatements(pgUrl) : undefined;
     const sockets = after?.value('game_sockets_open');
     const rung: Rung = {
       rooms: target,
@@ -242,6 +248,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
       windowEnd,
       figures: BenchRun.delta(before, after),
       usage,
+      pgStatements,
       records: [],
     };
     rungs.push(rung);
@@ -513,6 +520,12 @@ function ladderReport(i: {
     md.push(serverSection(rung.figures, '###'));
     md.push(roundTripsSection(rung.figures.delta, rttOf(i.distances), 0, '###'));
     md.push(bytesSection(rung.figures.delta, '###'));
+    if (rung.pgStatements) {
+      const seconds = (rung.windowEnd - rung.windowStart) / 1000;
+      md.push(`### PostgreSQL's statements over the window (pg_stat_statements, --pg-statements)`, '');
+      md.push(`Execution time only (not parsing, commits or the protocol), over ${fmtNum(seconds, 0)} s; a statement run inside a function (the guard's update, a foreign-key check) is listed on its own as well.`, '');
+      md.push(...pgStatementsTable(rung.pgStatements, seconds), '');
+    }
   }
   const items = standardConfounds({
     run,
