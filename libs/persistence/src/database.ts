@@ -53,6 +53,7 @@ export class Database {
       unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause),
       isConnectionError,
     });
+    this.ordered.warm();
   }
 
   /**

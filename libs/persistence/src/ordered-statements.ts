@@ -110,15 +110,30 @@ export class OrderedStatements {
     if (held && --held.statements === 0) this.held.delete(roomId);
   }
 
-  /** The lane with the fewest units in flight, taking turns among equals. */
+  /**
+   * The connected lane with the fewest units in flight, taking turns among equals; lanes not
+   * connected yet are opened in the background and used once they are (a room placed on one
+   * would wait for its connection). With none connected, the first lane, which then connects.
+   */
   private leastBusyLane(): number {
-    let best = this.nextLane;
-    for (let i = 1; i < this.lanes.length; i++) {
+    let best: number | undefined;
+    for (let i = 0; i < this.lanes.length; i++) {
       const lane = (this.nextLane + i) % this.lanes.length;
-      if (this.lanes[lane].inFlight < this.lanes[best].inFlight) best = lane;
+      const l = this.lanes[lane];
+      if (!l.ready) {
+        l.warm();
+        continue;
+      }
+      if (best === undefined || l.inFlight < this.lanes[best].inFlight) best = lane;
     }
+    if (best === undefined) return 0;
     this.nextLane = (best + 1) % this.lanes.length;
     return best;
+  }
+
+  /** Opens every lane in the background, so that the first rooms' statements do not wait for a connection. */
+  warm(): void {
+    for (const lane of this.lanes) lane.warm();
   }
 
   /** Statements in flight on every lane. */
