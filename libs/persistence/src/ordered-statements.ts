@@ -56,7 +56,7 @@ export interface OrderedFailure {
  * statement in flight, its next ones follow on the same lane, so they reach PostgreSQL in the
  * order they were decided, without waiting for each other. A room with nothing in flight may
  * start on any lane (its earlier statements have all answered), and every such room of one turn
- * takes the same lane: what is sent in one turn leaves at the end of that turn, in order, and
+ * takes the same lane (the least busy): what is sent in one turn leaves at the end of that turn, in order, and
  * same-named statements of different rooms merge where that keeps every room's order. So busy
  * rooms' answers share statements as they did before lanes (fewer transactions is most of what
  * PostgreSQL's work per answer is), and a lane that is slow gets no new rooms.
@@ -69,7 +69,6 @@ export class OrderedStatements {
   private readonly held = new Map<string, { readonly lane: number; statements: number }>();
   /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
   private gathering: number | undefined;
-  private nextLane = 0;
 
   constructor(
     config: ClientConfig,
@@ -111,14 +110,15 @@ export class OrderedStatements {
   }
 
   /**
-   * The connected lane with the fewest units in flight, taking turns among equals; lanes not
-   * connected yet are opened in the background and used once they are (a room placed on one
-   * would wait for its connection). With none connected, the first lane, which then connects.
+   * The connected lane with the fewest units in flight, the first such among equals: a quiet
+   * server keeps to its first lanes, whose connections have their plans and caches warm (a
+   * backend's first statements cost PostgreSQL more), and more lanes come into use as load grows.
+   * Lanes not connected yet are opened in the background and used once they are (a room placed
+   * on one would wait for its connection). With none connected, the first, which then connects.
    */
   private leastBusyLane(): number {
     let best: number | undefined;
-    for (let i = 0; i < this.lanes.length; i++) {
-      const lane = (this.nextLane + i) % this.lanes.length;
+    for (let lane = 0; lane < this.lanes.length; lane++) {
       const l = this.lanes[lane];
       if (!l.ready) {
         l.warm();
@@ -126,9 +126,7 @@ export class OrderedStatements {
       }
       if (best === undefined || l.inFlight < this.lanes[best].inFlight) best = lane;
     }
-    if (best === undefined) return 0;
-    this.nextLane = (best + 1) % this.lanes.length;
-    return best;
+    return best ?? 0;
   }
 
   /** Opens every lane in the background, so that the first rooms' statements do not wait for a connection. */
