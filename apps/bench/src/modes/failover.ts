@@ -358,13 +358,13 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
       failedReconnects: failedReconnects(resumes, firstDrain),
     };
     for (const r of restarts) if (r.error) failures.push(`restarting ${r.instance} failed: ${r.error}`);
-    const notRestarted = cluster.instances.filter((i) => !restarts.some((r) => r.instance === i.instance && !r.error)).map((i) => i.instance);
-    if (notRestarted.length) failures.push(`${notRestarted.length} instance(s) were not restarted and served again: ${notRestarted.join(', ')}`);
+    const notReached = cluster.instances.filter((i) => !restarts.some((r) => r.instance === i.instance)).map((i) => i.instance);
+    if (notReached.length) failures.push(`${notReached.length} instance(s) were never restarted (the rolling restart stopped before them): ${notReached.join(', ')}`);
     if (restarts.length && !rolling.moved) failures.push('no room of the run was asked anything of an instance while it restarted');
     for (const r of restarts) if (r.notServedAgain.length) failures.push(`${r.notServedAgain.length} room(s) moved off ${r.instance} were not served again: ${r.notServedAgain.join(', ')}`);
     if (games.started > games.finished) failures.push(`${games.started - games.finished} game(s) started and did not finish (dropped)`);
     if (errors.length) failures.push(`${errors.length} room(s) failed: ${errors.slice(0, 3).join('; ')}`);
-    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].backAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false }]));
+    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].backAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false, restarted: !r.error }]));
     return {
       disruption: 'rolling',
       ...common,
@@ -392,7 +392,7 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
   };
   if (!moved.length) failures.push(`no room of the run was live on ${victim} at the kill`);
   if (failover.notServedAgain.length) failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
-  const cuts = new Map(cluster.instances.map((i) => [i.instance, { at: killedAt!, afterFrom: killedAt!, rooms: ownersAtKill.get(i.instance) ?? new Set<string>(), killed: i.instance === victim }]));
+  const cuts = new Map(cluster.instances.map((i) => [i.instance, { at: killedAt!, afterFrom: killedAt!, rooms: ownersAtKill.get(i.instance) ?? new Set<string>(), killed: i.instance === victim, restarted: false }]));
   return {
     disruption: 'kill',
     ...common,
@@ -527,6 +527,7 @@ interface InstanceCut {
   readonly afterFrom: number;
   readonly rooms: ReadonlySet<string>;
   readonly killed: boolean;
+  readonly restarted: boolean;
 }
 
 /** Rooms, acknowledged answers and their client latency per instance, before and after its cut. */
@@ -538,7 +539,7 @@ function perInstance(
 ): InstanceRow[] {
   return instances.map(({ instance }) => {
     // An instance a rolling restart never reached: everything is "before".
-    const cut = cuts.get(instance) ?? { at: Infinity, afterFrom: Infinity, rooms: new Set<string>(), killed: false };
+    const cut = cuts.get(instance) ?? { at: Infinity, afterFrom: Infinity, rooms: new Set<string>(), killed: false, restarted: false };
     const answers = records.filter((r) => r.type === 'room.answer' && r.status === 200 && r.servedBy === instance);
     const before = answers.filter((r) => r.sentAt < cut.at).map((r) => r.ms);
     const after = answers.filter((r) => r.sentAt >= cut.at).map((r) => r.ms);
@@ -548,7 +549,7 @@ function perInstance(
     return {
       instance,
       killed: cut.killed,
-      restarted: cuts.has(instance) && !cut.killed,
+      restarted: cut.restarted,
       roomsAtKill: cut.rooms.size,
       roomsAfter: roomsAfter.size,
       answersBefore: before.length,
