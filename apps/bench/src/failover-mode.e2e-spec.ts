@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { CommandRecord } from '@app/bot-kit';
 import { FailoverResult, playFailover } from './modes/failover';
+import { BenchCluster } from './modes/failover-cluster';
 
 /**
  * The failover mode's core for real, small: `npm run cluster` with two instances behind HAProxy,
@@ -128,5 +129,40 @@ describe('the failover mode, rolling', () => {
     expect(result.games.finished).toBe(4);
     expect(result.failures).toEqual([]);
     expect(result.passed).toBe(true);
+  });
+});
+
+describe('the cluster script, restarting an instance in place', () => {
+  let cluster: BenchCluster;
+
+  beforeAll(async () => {
+    cluster = await BenchCluster.start(REPO, 1, {}, () => undefined);
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  const health = async (url: string) => (await fetch(`${url}/health`)).json() as Promise<{ instance: string; pid: number }>;
+
+  it('refuses a bad line with a message on stderr, and changes nothing', async () => {
+    const before = cluster.member('instance-1');
+    const unknownName = cluster.lineWith(`no instance is named 'instance-9'`);
+    const unknownCommand = cluster.lineWith(`unknown command 'reboot instance-1'`);
+    cluster.send('restart instance-9');
+    cluster.send('reboot instance-1');
+    expect(await unknownName).toMatch(/^\[cluster\] /);
+    expect(await unknownCommand).toContain('restart <instance-name>');
+    expect(await health(before.url)).toMatchObject({ instance: 'instance-1', pid: before.pid });
+    expect(cluster.member('instance-1')).toEqual(before);
+  });
+
+  it('drains the instance and starts it again with the same name and port, then says so on stdout', async () => {
+    const before = cluster.member('instance-1');
+    const back = await cluster.restart('instance-1');
+    expect(back).toMatchObject({ instance: 'instance-1', url: before.url });
+    expect(back.pid).not.toBe(before.pid);
+    expect(back.downMs).toBeGreaterThan(0);
+    expect(await health(back.url)).toMatchObject({ instance: 'instance-1', pid: back.pid });
+    expect(cluster.recentOutput()).toContain(`{"restarted":"instance-1","pid":${back.pid}`);
   });
 });

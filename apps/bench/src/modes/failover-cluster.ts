@@ -45,6 +45,8 @@ export class BenchCluster {
   private exited!: Promise<number | null>;
   /** Whoever waits for the script's next JSON lines (the start, a restart). */
   private readonly readers = new Set<(line: ScriptLine) => void>();
+  /** Whoever waits for a line of the script's output (stdout or stderr) holding some text. */
+  private readonly watchers = new Set<(line: string) => void>();
 
   private constructor(
     private readonly script: ChildProcess,
@@ -115,12 +117,17 @@ export class BenchCluster {
       else if (line.restarted === name && typeof line.pid === 'number' && line.url && typeof line.downMs === 'number') back = { instance: name, pid: line.pid, url: line.url, downMs: line.downMs };
       return failed !== undefined || back !== undefined;
     });
-    this.script.stdin!.write(`restart ${name}\n`);
+    this.send(`restart ${name}`);
     await waiting;
     if (failed !== undefined) throw new Error(`the cluster could not restart ${name}: ${failed}\n${this.tail.join('\n')}`);
     // The new pid replaces the old: a later kill, or the cleanup at exit, reaches the live process.
     this.instances = this.instances.map((i) => (i === member ? { instance: name, pid: back!.pid, url: back!.url } : i));
     return back!;
+  }
+
+  /** One line on the script's stdin (`restart` sends its own; a test sends bad ones). */
+  send(line: string): void {
+    this.script.stdin!.write(`${line}\n`);
   }
 
   /**
@@ -217,7 +224,25 @@ export class BenchCluster {
     this.script.kill('SIGKILL');
   }
 
+  /** Resolves with the first line of the script's output from now on that holds `text`. */
+  lineWith(text: string, timeoutMs = 30_000): Promise<string> {
+    return new Promise((done, reject) => {
+      const timer = setTimeout(() => {
+        this.watchers.delete(watch);
+        reject(new Error(`the cluster printed no line with '${text}' within ${timeoutMs} ms\n${this.tail.join('\n')}`));
+      }, timeoutMs);
+      const watch = (line: string) => {
+        if (!line.includes(text)) return;
+        clearTimeout(timer);
+        this.watchers.delete(watch);
+        done(line);
+      };
+      this.watchers.add(watch);
+    });
+  }
+
   private keep(line: string): void {
+    for (const watch of [...this.watchers]) watch(line);
     this.tail.push(line);
     if (this.tail.length > 200) this.tail.splice(0, this.tail.length - 200);
   }

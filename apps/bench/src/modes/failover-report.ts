@@ -118,7 +118,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
       'In order. "Down": SIGTERM to the new process\'s first 200 on `/health`, asked of it directly (the cluster script\'s figure: the drain, the exit, the start). "Served again": the drain\'s start (the timestamp taken right before the `restart` line was written) to the first request the proxy sent the new process (`/health` through the proxy, which balances requests without a room code over the instances it holds up, and names the one that answered in `X-Served-By`): HAProxy takes it back after two good checks a second apart. "Rooms": the run\'s rooms the instance held live at the drain\'s start (its admin API); "moved": those asked anything after it (each had to be served again, by another instance or by the new process), timed from the drain\'s start to the first 2xx reply of any of their commands served so (a 2xx from the draining process itself, a command it had taken before the drain, is not a return); "ended meanwhile": rooms with nothing more to ask (their game over, their seats gone).',
       '',
       table(
-        ['instance', 'pid old -> new', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'served again', 'unserved min / p50 / max, ms'],
+        ['instance', 'pid old -> new', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'moved rooms served again', 'unserved min / p50 / max, ms'],
         rolling.restarts.map((x) => [
           x.instance,
           `${x.oldPid} -> ${x.newPid ?? '**none**'}`,
