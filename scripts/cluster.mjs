@@ -8,7 +8,7 @@
 // SIGINT or SIGTERM stops it all: the proxy, the instances (they drain), then PostgreSQL.
 // A line `restart <instance-name>` on stdin restarts that instance in place: SIGTERM (it drains
 // and releases its leases), then the same name, port, env and data dir again; once its /health
-// answers 200 it prints {"restarted","pid","url","downMs"} (or {"restartFailed","error"}).
+// answers 200 it prints {"restarted","pid","url","downMs","stoppedMs"} (or {"restartFailed","error"}).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -249,11 +249,14 @@ function acceptRestarts(instances, start) {
  * SIGTERM (the instance drains: commands refused with 503, its rooms finish what they hold, its
  * leases released, sockets closed with 1001), then the same instance again. An instance that had
  * died already (a kill -9) is just started. `downMs`: the signal to the new process's first 200
- * on /health, asked of it directly (the proxy takes two more checks a second apart to send it traffic).
+ * on /health, asked of it directly (the proxy takes two more checks a second apart to send it traffic);
+ * `stoppedMs`: the signal to the old process's exit (its drain), after which whatever this name
+ * serves is the new process's.
  */
 async function restart(instance, start) {
   const old = instance.child;
   const since = performance.now();
+  let stoppedMs = 0;
   if (alive(old)) {
     say(`restarting ${instance.name} (pid ${old.pid}): SIGTERM, it drains`);
     old.restarting = true;
@@ -266,6 +269,7 @@ async function restart(instance, start) {
       await old.exited;
     }
     clearTimeout(timer);
+    stoppedMs = Math.round(performance.now() - since);
   } else {
     say(`restarting ${instance.name}: it had exited already, starting it again`);
   }
@@ -275,7 +279,7 @@ async function restart(instance, start) {
   await healthy(instance.url, instance.child, instance.name);
   const downMs = Math.round(performance.now() - since);
   say(`${instance.name} is back (pid ${instance.pid}), ${downMs} ms after the signal`);
-  return { restarted: instance.name, pid: instance.pid, url: instance.url, downMs };
+  return { restarted: instance.name, pid: instance.pid, url: instance.url, downMs, stoppedMs };
 }
 
 main().catch((err) => {

@@ -24,9 +24,11 @@ export interface ClusterMember {
 export interface RestartedMember extends ClusterMember {
   /** SIGTERM to the new process's first 200 on /health (asked directly, not through the proxy). */
   readonly downMs: number;
+  /** SIGTERM to the old process's exit: its drain (0 if it had died already). */
+  readonly stoppedMs: number;
 }
 
-type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number };
+type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
 
 /** Scripts and instances still running when the bench exits: killed, whatever happened. */
 const running = new Set<BenchCluster>();
@@ -114,7 +116,9 @@ export class BenchCluster {
     let back: RestartedMember | undefined;
     const waiting = this.next(`restart ${name}`, RESTART_TIMEOUT_MS, (line) => {
       if (line.restartFailed === name) failed = line.error ?? 'no reason given';
-      else if (line.restarted === name && typeof line.pid === 'number' && line.url && typeof line.downMs === 'number') back = { instance: name, pid: line.pid, url: line.url, downMs: line.downMs };
+      else if (line.restarted === name && typeof line.pid === 'number' && line.url && typeof line.downMs === 'number' && typeof line.stoppedMs === 'number') {
+        back = { instance: name, pid: line.pid, url: line.url, downMs: line.downMs, stoppedMs: line.stoppedMs };
+      }
       return failed !== undefined || back !== undefined;
     });
     this.send(`restart ${name}`);

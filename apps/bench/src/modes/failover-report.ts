@@ -36,6 +36,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
           ['instances restarted and served again through the proxy', `${rolling.restarts.filter((x) => !x.error).length} of ${r.instances.length}`, 'all'],
           ['rooms moved off a restarting instance (over all restarts)', fmtNum(rolling.moved), 'at least 1'],
           ['... served again', fmtNum(rolling.servedAgain), 'all'],
+          ['... of them by another instance / by the restarted instance\'s new process', `${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedElsewhere, 0))} / ${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedByNewProcess, 0))}`, ''],
           ['drain start to first successful command of a moved room: min / p50 / max', `${fmtMs(rolling.minMs)} / ${fmtMs(rolling.p50Ms)} / ${fmtMs(rolling.maxMs)} ms`, ''],
           ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'every game that started finished'],
         ],
@@ -115,22 +116,23 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   if (rolling) {
     lines.push('## Each restart', '');
     lines.push(
-      'In order. "Down": SIGTERM to the new process\'s first 200 on `/health`, asked of it directly (the cluster script\'s figure: the drain, the exit, the start). "Served again": the drain\'s start (the timestamp taken right before the `restart` line was written) to the first request the proxy sent the new process (`/health` through the proxy, which balances requests without a room code over the instances it holds up, and names the one that answered in `X-Served-By`): HAProxy takes it back after two good checks a second apart. "Rooms": the run\'s rooms the instance held live at the drain\'s start (its admin API); "moved": those asked anything after it (each had to be served again, by another instance or by the new process), timed from the drain\'s start to the first 2xx reply of any of their commands served so (a 2xx from the draining process itself, a command it had taken before the drain, is not a return); "ended meanwhile": rooms with nothing more to ask (their game over, their seats gone).',
+      'In order. "Drain": SIGTERM to the old process\'s exit; "down": SIGTERM to the new process\'s first 200 on `/health`, asked of it directly (the cluster script\'s figures: the drain, the exit, the start). "Served again": the drain\'s start (the timestamp taken right before the `restart` line was written) to the first request the proxy sent the new process (`/health` through the proxy, which balances requests without a room code over the instances it holds up, and names the one that answered in `X-Served-By`): HAProxy takes it back after two good checks a second apart. "Rooms": the run\'s rooms the instance held live at the drain\'s start (its admin API); "moved": those asked anything after it (each had to be served again, by another instance or by the new process), timed from the drain\'s start to the first 2xx reply of any of their commands served so (a 2xx from the draining process itself, a command it had taken before the drain, is not a return); "ended meanwhile": rooms with nothing more to ask (their game over, their seats gone).',
       '',
       table(
-        ['instance', 'pid old -> new', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'moved rooms served again', 'unserved min / p50 / max, ms'],
+        ['instance', 'pid old -> new', 'drain, ms', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'moved rooms served again (elsewhere / new process)', 'unserved min / p50 / max, ms'],
         rolling.restarts.map((x) => [
           x.instance,
           `${x.oldPid} -> ${x.newPid ?? '**none**'}`,
+          fmtMs(x.stoppedMs),
           fmtMs(x.downMs),
           x.servingAgainMs === undefined ? `**${x.error ?? 'not served again'}**` : fmtMs(x.servingAgainMs),
           fmtNum(x.rooms),
           fmtNum(x.moved.length),
           fmtNum(x.endedMeanwhile.length),
-          x.notServedAgain.length ? `${x.servedAgain} (**not: ${x.notServedAgain.join(', ')}**)` : fmtNum(x.servedAgain),
+          `${fmtNum(x.servedAgain)} (${x.servedElsewhere} / ${x.servedByNewProcess})${x.notServedAgain.length ? ` (**not: ${x.notServedAgain.join(', ')}**)` : ''}`,
           x.moved.length ? `${fmtMs(x.minMs)} / ${fmtMs(x.p50Ms)} / ${fmtMs(x.maxMs)}` : '',
         ]),
-        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
       ),
       '',
       'Per moved room, from its instance\'s drain start: the first socket accepted by another instance or the new process, the first `room.state` on one, the first 2xx reply, and the first committed write (a durable command\'s 200).',
@@ -140,11 +142,17 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
         rolling.restarts.flatMap((x) =>
           [...x.moved]
             .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
-            .map((m) => [x.instance, m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+            .map((m) => [x.instance, m.code, m.servedBy === undefined ? '**not served again**' : m.servedBy === x.instance ? `${m.servedBy} (new process)` : m.servedBy, fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
         ),
         ['l', 'l', 'l', 'r', 'r', 'r', 'r'],
       ),
       '',
+      ...(rolling.restarts.some((x) => x.servedByNewProcess > 0)
+        ? [
+            'A room "served by" its own instance\'s new process did not move: the restart was over before the proxy had marked the instance down (two failed checks a second apart), so the seats\' reconnects kept going to it, were refused meanwhile (`upgrade 502`/`503`: nothing listening, or the draining process) and retried until the new process took the room back. Its time unserved is then about the restart\'s.',
+            '',
+          ]
+        : []),
       `The seats' failed reconnects after the first drain began, by how they failed: ${reconnects(rolling.failedReconnects)} (\`upgrade 503\`: the proxy had no instance to give it, or the draining one refused it; \`close 1012\`: accepted, but the room was still another instance's; \`close 1001\`: the instance it reached began its drain).`,
       '',
     );

@@ -10,6 +10,11 @@ export interface InstanceRestart {
   /** The run's rooms it held live just before (its admin API, asked directly). */
   readonly rooms: readonly string[];
   readonly newPid?: number;
+  /**
+   * `drainAt` plus the script's SIGTERM-to-exit: the old process is gone (its sockets closed
+   * before that), so from here on whatever this instance's name serves is the new process's.
+   */
+  readonly stoppedAt?: number;
   /** The script's {"restarted"} line arrived: the new process answers /health. */
   readonly backAt?: number;
   /** The script's figure: SIGTERM to the new process's first 200 on /health. */
@@ -52,7 +57,7 @@ export async function rollThrough(
       break;
     }
     const backAt = epochMs();
-    const restarted = { instance: name, oldPid, drainAt, rooms, newPid: back.pid, backAt, downMs: back.downMs };
+    const restarted = { instance: name, oldPid, drainAt, rooms, newPid: back.pid, stoppedAt: drainAt + back.stoppedMs, backAt, downMs: back.downMs };
     o.log(`${name} is back as pid ${back.pid}, ${back.downMs} ms after SIGTERM; waiting for the proxy to send it traffic`);
     try {
       done.push({ ...restarted, servingAt: await cluster.servedThroughProxy(name, o.signal) });

@@ -52,7 +52,8 @@ export interface RestartRow {
   readonly newPid?: number;
   /** Epoch ms, taken right before the `restart` line went to the cluster script (it sends SIGTERM at once). */
   readonly drainAt: number;
-  /** SIGTERM to the new process's first 200 on /health (the script's figure). */
+  /** SIGTERM to the old process's exit (its drain), and to the new process's first 200 on /health (the script's figures). */
+  readonly stoppedMs?: number;
   readonly downMs?: number;
   /** The drain's start to the proxy's first request to the new process. */
   readonly servingAgainMs?: number;
@@ -63,6 +64,9 @@ export interface RestartRow {
   /** ...and those that were not (their game over, their seats gone): nothing to serve. */
   readonly endedMeanwhile: readonly string[];
   readonly servedAgain: number;
+  /** Of those served again: by another instance, or by the restarted instance's new process (the proxy had not yet marked it down). */
+  readonly servedElsewhere: number;
+  readonly servedByNewProcess: number;
   readonly notServedAgain: readonly string[];
   /** Drain start to each moved room's first 2xx reply served elsewhere. */
   readonly minMs?: number;
@@ -364,7 +368,7 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
     for (const r of restarts) if (r.notServedAgain.length) failures.push(`${r.notServedAgain.length} room(s) moved off ${r.instance} were not served again: ${r.notServedAgain.join(', ')}`);
     if (games.started > games.finished) failures.push(`${games.started - games.finished} game(s) started and did not finish (dropped)`);
     if (errors.length) failures.push(`${errors.length} room(s) failed: ${errors.slice(0, 3).join('; ')}`);
-    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].backAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false, restarted: !r.error }]));
+    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].stoppedAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false, restarted: !r.error }]));
     return {
       disruption: 'rolling',
       ...common,
@@ -418,11 +422,12 @@ function failedReconnects(resumes: readonly SeatResume[], since: number): Record
 /**
  * One turn of a rolling restart: each room the instance held at the drain's start and asked
  * something after it, timed from the drain's start to its first 2xx reply from another
- * instance or from the instance's new process. A 2xx from the draining process itself (a
- * command it took before the drain, replied to during it) is not a return.
+ * instance or from the instance's new process (anything its name served after the old process
+ * exited). A 2xx from the draining process itself (a command it took before the drain, replied
+ * to during it) is not a return.
  */
 function restartRow(r: InstanceRestart, outcomes: readonly SeatCommandOutcome[], resumes: readonly SeatResume[], records: readonly CommandRecord[]): RestartRow {
-  const newProcess = (at: number) => r.backAt !== undefined && at >= r.backAt;
+  const newProcess = (at: number) => r.stoppedAt !== undefined && at >= r.stoppedAt;
   const servedAgain = (servedBy: string | undefined, at: number) => servedBy !== undefined && (servedBy !== r.instance || newProcess(at));
   const byOldProcess = (o: SeatCommandOutcome) => ok(o) && o.servedBy === r.instance && !newProcess(o.repliedAt!);
   const askedAfter = (code: string) => outcomes.some((o) => o.room === code && (o.repliedAt ?? Infinity) > r.drainAt && !byOldProcess(o));
@@ -434,12 +439,15 @@ function restartRow(r: InstanceRestart, outcomes: readonly SeatCommandOutcome[],
     oldPid: r.oldPid,
     ...(r.newPid !== undefined ? { newPid: r.newPid } : {}),
     drainAt: r.drainAt,
+    ...(r.stoppedAt !== undefined ? { stoppedMs: Math.round(r.stoppedAt - r.drainAt) } : {}),
     ...(r.downMs !== undefined ? { downMs: r.downMs } : {}),
     ...(r.servingAt !== undefined ? { servingAgainMs: r.servingAt - r.drainAt } : {}),
     rooms: r.rooms.length,
     moved,
     endedMeanwhile: r.rooms.filter((code) => !askedAfter(code)),
     servedAgain: times.length,
+    servedElsewhere: moved.filter((m) => m.servedBy !== undefined && m.servedBy !== r.instance).length,
+    servedByNewProcess: moved.filter((m) => m.servedBy === r.instance).length,
     notServedAgain: moved.filter((m) => m.firstOkMs === undefined).map((m) => m.code),
     minMs: summary.min,
     p50Ms: summary.p50,
