@@ -6,6 +6,9 @@
 // (deploy/haproxy.cfg.template). Prints one JSON line per instance ({"instance","pid","url"})
 // and then {"proxy": URL} on stdout; everything else goes to stderr and to DIR/*.log.
 // SIGINT or SIGTERM stops it all: the proxy, the instances (they drain), then PostgreSQL.
+// A line `restart <instance-name>` on stdin restarts that instance in place: SIGTERM (it drains
+// and releases its leases), then the same name, port, env and data dir again; once its /health
+// answers 200 it prints {"restarted","pid","url","downMs","stoppedMs"} (or {"restartFailed","error"}).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +23,8 @@ const BUILT = join(REPO, 'dist/apps/game-server/apps/game-server/src');
 const SERVER = join(BUILT, 'main.js');
 const MAX_INSTANCES = 16;
 const START_TIMEOUT_MS = 30_000;
+// The server's own drain is bounded (5 s for its rooms, 2 s for its sockets); past this it is stuck.
+const DRAIN_TIMEOUT_MS = 30_000;
 
 const say = (msg) => process.stderr.write(`[cluster] ${msg}\n`);
 
@@ -70,9 +75,12 @@ function launch(name, command, args, env, logFile) {
   // then stops the children in order (an instance drains on one signal, exits at once on two).
   const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  child.stderr.pipe(log);
+  // Ended once both pipes are done (`close`), not with stderr: stdout's last lines are written to
+  // it too, and a restarted instance opens the same file again.
+  child.stderr.pipe(log, { end: false });
+  child.once('close', () => !log.writableEnded && log.end());
   child.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  child.exited.then(({ code, signal }) => !stopping && say(`${name} exited (${signal ?? `code ${code}`}); see ${logFile}`));
+  child.exited.then(({ code, signal }) => !stopping && !child.restarting && say(`${name} exited (${signal ?? `code ${code}`}); see ${logFile}`));
   child.name = name;
   child.log = log;
   return child;
@@ -101,24 +109,26 @@ function started(child, logFile) {
   });
 }
 
-/** Resolves once the proxy answers /health with 200: it is up and has an instance up behind it. */
-async function proxyReady(url, proxy) {
+/** Resolves once `url` answers /health with 200; rejects if `child` exits or it takes too long. */
+async function healthy(url, child, what) {
   const until = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < until) {
-    if (proxy.exitCode !== null || proxy.signalCode !== null) throw new Error('haproxy exited while starting; see its log');
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${child.name} exited while starting; see its log`);
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`the proxy at ${url} did not answer /health within ${START_TIMEOUT_MS} ms`);
+  throw new Error(`${what} at ${url} did not answer /health within ${START_TIMEOUT_MS} ms`);
 }
+
+const alive = (child) => child.exitCode === null && child.signalCode === null;
 
 let stopping = false;
 const children = [];
 let database;
 // However this script ends, no child is left behind.
 process.once('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const c of children) if (alive(c)) c.kill('SIGKILL');
 });
 
 async function stopAll(code) {
@@ -178,6 +188,7 @@ async function main() {
     }, logFile);
     children.push(child);
     instance.pid = child.pid;
+    instance.child = child;
     return started(child, logFile);
   };
   // The first instance migrates the database alone; the others find it migrated.
@@ -190,14 +201,85 @@ async function main() {
   writeFileSync(config, renderHaproxyConfig({ bind: `127.0.0.1:${proxyPort}`, servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })) }));
   // -db: in the foreground, so it stops with this script; -W would fork a master.
   const proxy = launch('haproxy', 'haproxy', ['-db', '-f', config], process.env, join(opts.data, 'haproxy.log'));
-  proxy.stdout.pipe(proxy.log);
+  proxy.stdout.pipe(proxy.log, { end: false });
   children.push(proxy);
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
-  await proxyReady(proxyUrl, proxy);
+  await healthy(proxyUrl, proxy, 'the proxy');
 
   for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url }) + '\n');
   process.stdout.write(JSON.stringify({ proxy: proxyUrl }) + '\n');
-  say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything`);
+  say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything; \`restart <instance-name>\` on stdin restarts one`);
+  acceptRestarts(instances, start);
+}
+
+/**
+ * `restart <name>` lines on stdin, taken one at a time in the order they came: a rolling restart
+ * is a line per instance, each sent once the previous one's {"restarted"} line is out.
+ */
+function acceptRestarts(instances, start) {
+  const pending = new Set();
+  let queue = Promise.resolve();
+  const names = instances.map((i) => i.name).join(', ');
+  // Only what is echoed back is cut short: a stray paste must not flood the terminal.
+  const shown = (text) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (!words.length) return;
+    if (stopping) return say(`ignored '${shown(line.trim())}': the cluster is stopping`);
+    if (words[0] !== 'restart' || words.length !== 2) return say(`unknown command '${shown(line.trim())}': the only one is \`restart <instance-name>\` (${names})`);
+    const instance = instances.find((i) => i.name === words[1]);
+    if (!instance) return say(`no instance is named '${shown(words[1])}' (the cluster has ${names})`);
+    if (pending.has(instance.name)) return say(`${instance.name} is already being restarted`);
+    pending.add(instance.name);
+    queue = queue
+      .then(() => restart(instance, start))
+      .then(
+        (line) => process.stdout.write(JSON.stringify(line) + '\n'),
+        (err) => {
+          const error = err instanceof Error ? err.message : String(err);
+          say(`restarting ${instance.name} failed: ${error}`);
+          process.stdout.write(JSON.stringify({ restartFailed: instance.name, error }) + '\n');
+        },
+      )
+      .finally(() => pending.delete(instance.name));
+  });
+}
+
+/**
+ * SIGTERM (the instance drains: commands refused with 503, its rooms finish what they hold, its
+ * leases released, sockets closed with 1001), then the same instance again. An instance that had
+ * died already (a kill -9) is just started. `downMs`: the signal to the new process's first 200
+ * on /health, asked of it directly (the proxy takes two more checks a second apart to send it traffic);
+ * `stoppedMs`: the signal to the old process's exit (its drain), after which whatever this name
+ * serves is the new process's.
+ */
+async function restart(instance, start) {
+  const old = instance.child;
+  const since = performance.now();
+  let stoppedMs = 0;
+  if (alive(old)) {
+    say(`restarting ${instance.name} (pid ${old.pid}): SIGTERM, it drains`);
+    old.restarting = true;
+    old.kill('SIGTERM');
+    let timer;
+    const late = new Promise((r) => (timer = setTimeout(() => r('late'), DRAIN_TIMEOUT_MS)));
+    if ((await Promise.race([old.exited, late])) === 'late') {
+      say(`${instance.name} did not stop within ${DRAIN_TIMEOUT_MS} ms of SIGTERM: SIGKILL`);
+      old.kill('SIGKILL');
+      await old.exited;
+    }
+    clearTimeout(timer);
+    stoppedMs = Math.round(performance.now() - since);
+  } else {
+    say(`restarting ${instance.name}: it had exited already, starting it again`);
+  }
+  if (children.includes(old)) children.splice(children.indexOf(old), 1);
+  if (stopping) throw new Error('the cluster is stopping');
+  await start(instance);
+  await healthy(instance.url, instance.child, instance.name);
+  const downMs = Math.round(performance.now() - since);
+  say(`${instance.name} is back (pid ${instance.pid}), ${downMs} ms after the signal`);
+  return { restarted: instance.name, pid: instance.pid, url: instance.url, downMs, stoppedMs };
 }
 
 main().catch((err) => {

@@ -12,7 +12,7 @@ export interface ParsedArgs {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['help', 'pg-fast', 'pg-statements', 'no-plots', 'gzip-records']);
+const FLAGS = new Set(['help', 'pg-fast', 'pg-statements', 'no-plots', 'gzip-records', 'rolling']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const [mode, ...rest] = argv[0]?.startsWith('--') ? ['', ...argv] : argv;
@@ -128,6 +128,7 @@ modes
   soak      rooms playing for a while         --minutes 10 --rooms 20
   outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
   failover  a cluster, kill -9 during play    --instances 3 --games 30 --seats 4 --kill-after-s 10 --kill busiest
+            or a rolling restart of it        --rolling --instances 3 --games 30 --seats 4 --kill-after-s 8
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
             or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v1,compact-v2 --egress-mbps 2
 
@@ -145,6 +146,9 @@ tables (each table: POST /api/tables, five server bots, one simulated human on o
 failover (starts npm run cluster itself; every room plays through its proxy; exits non-zero on a loss)
   --instances N (3)     --games N (30): rooms playing at once, one game each, --stagger-ms 100 apart
   --kill-after-s S (10) from the first room's opening; --kill busiest|instance-N (busiest: most of the run's rooms)
+  --rolling             instead of a kill, restart every instance in turn (it drains, then starts again), from
+                        --kill-after-s once every game has started; exits non-zero on a loss or a dropped game
+  --rolling-gap-s 2     between one instance serving again through the proxy and the next one's restart
   --lease-seconds S     LEASE_SECONDS for the instances (default: the server's, 6); --cluster-env "K=V .." more
   --resume-timeout-s 60 a seat that cannot get back in for this long gives up
   defaults here: --questions 8 --seconds-per-question 5 --reveal-seconds 1 --ping-seconds 0

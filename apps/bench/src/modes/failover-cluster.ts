@@ -4,16 +4,31 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { epochMs } from '@app/bot-kit';
 
 // PostgreSQL's initdb, N servers and the proxy's first health checks, on a busy machine.
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 30_000;
+// One instance's drain (bounded by the script at 30 s) and start again, on a busy machine.
+const RESTART_TIMEOUT_MS = 120_000;
+// The proxy sends an instance traffic again two health checks (a second apart) after it is up.
+const BACK_IN_PROXY_TIMEOUT_MS = 60_000;
 
 export interface ClusterMember {
   readonly instance: string;
   readonly pid: number;
   readonly url: string;
 }
+
+/** The script's {"restarted"} line: the instance's new process, up and answering /health. */
+export interface RestartedMember extends ClusterMember {
+  /** SIGTERM to the new process's first 200 on /health (asked directly, not through the proxy). */
+  readonly downMs: number;
+  /** SIGTERM to the old process's exit: its drain (0 if it had died already). */
+  readonly stoppedMs: number;
+}
+
+type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
 
 /** Scripts and instances still running when the bench exits: killed, whatever happened. */
 const running = new Set<BenchCluster>();
@@ -30,6 +45,10 @@ process.once('exit', () => {
 export class BenchCluster {
   private readonly tail: string[] = [];
   private exited!: Promise<number | null>;
+  /** Whoever waits for the script's next JSON lines (the start, a restart). */
+  private readonly readers = new Set<(line: ScriptLine) => void>();
+  /** Whoever waits for a line of the script's output (stdout or stderr) holding some text. */
+  private readonly watchers = new Set<(line: string) => void>();
 
   private constructor(
     private readonly script: ChildProcess,
@@ -48,7 +67,8 @@ export class BenchCluster {
     const adminToken = randomBytes(24).toString('base64url');
     const child = spawn(process.execPath, [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh'], {
       cwd: repo,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ADMIN_TOKEN: adminToken, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...env },
     });
     const cluster = new BenchCluster(child, dataDir, adminToken);
@@ -59,32 +79,93 @@ export class BenchCluster {
         done(code);
       }),
     );
+    // A bench that exits while the script is gone must not die of a write to its closed stdin.
+    child.stdin!.on('error', () => undefined);
     createInterface({ input: child.stderr! }).on('line', (line) => cluster.keep(line));
-    await new Promise<void>((done, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the cluster did not print its proxy within ${START_TIMEOUT_MS} ms\n${cluster.tail.join('\n')}`)), START_TIMEOUT_MS);
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        cluster.keep(line);
-        let parsed: Partial<ClusterMember> & { proxy?: string };
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          return;
-        }
-        if (parsed.proxy) {
-          clearTimeout(timer);
-          cluster.proxy = parsed.proxy;
-          done();
-        } else if (parsed.instance && parsed.url && typeof parsed.pid === 'number') {
-          cluster.instances.push(parsed as ClusterMember);
-          log(`${parsed.instance}: pid ${parsed.pid}, ${parsed.url}`);
-        }
-      });
-      void cluster.exited.then((code) => {
-        clearTimeout(timer);
-        reject(new Error(`the cluster script exited (code ${code}) before it printed its proxy\n${cluster.tail.join('\n')}`));
-      });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      cluster.keep(line);
+      let parsed: ScriptLine;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return;
+      }
+      for (const read of [...cluster.readers]) read(parsed);
+    });
+    await cluster.next(`print its proxy`, START_TIMEOUT_MS, (parsed) => {
+      if (parsed.proxy) {
+        cluster.proxy = parsed.proxy;
+        return true;
+      }
+      if (parsed.instance && parsed.url && typeof parsed.pid === 'number') {
+        cluster.instances.push({ instance: parsed.instance, pid: parsed.pid, url: parsed.url });
+        log(`${parsed.instance}: pid ${parsed.pid}, ${parsed.url}`);
+      }
+      return false;
     });
     return cluster;
+  }
+
+  /**
+   * `restart <name>` on the script's stdin: the instance drains (SIGTERM) and starts again with
+   * the same name, port and data dir; resolves with its new process once that answers /health.
+   */
+  async restart(name: string): Promise<RestartedMember> {
+    const member = this.member(name);
+    let failed: string | undefined;
+    let back: RestartedMember | undefined;
+    const waiting = this.next(`restart ${name}`, RESTART_TIMEOUT_MS, (line) => {
+      if (line.restartFailed === name) failed = line.error ?? 'no reason given';
+      else if (line.restarted === name && typeof line.pid === 'number' && line.url && typeof line.downMs === 'number' && typeof line.stoppedMs === 'number') {
+        back = { instance: name, pid: line.pid, url: line.url, downMs: line.downMs, stoppedMs: line.stoppedMs };
+      }
+      return failed !== undefined || back !== undefined;
+    });
+    this.send(`restart ${name}`);
+    await waiting;
+    if (failed !== undefined) throw new Error(`the cluster could not restart ${name}: ${failed}\n${this.tail.join('\n')}`);
+    // The new pid replaces the old: a later kill, or the cleanup at exit, reaches the live process.
+    this.instances = this.instances.map((i) => (i === member ? { instance: name, pid: back!.pid, url: back!.url } : i));
+    return back!;
+  }
+
+  /** One line on the script's stdin (`restart` sends its own; a test sends bad ones). */
+  send(line: string): void {
+    this.script.stdin!.write(`${line}\n`);
+  }
+
+  /**
+   * Resolves (epoch ms) once the proxy sends a request to `name` again: /health through the proxy
+   * carries no room code, so HAProxy balances it round robin over the instances it holds up, and
+   * `X-Served-By` names the one that answered.
+   */
+  async servedThroughProxy(name: string, signal?: AbortSignal): Promise<number> {
+    const until = Date.now() + BACK_IN_PROXY_TIMEOUT_MS;
+    while (Date.now() < until && !signal?.aborted) {
+      const by = await fetch(`${this.proxy}/health`, { signal: AbortSignal.timeout(5000) }).then(
+        (r) => (r.ok ? r.headers.get('x-served-by') : null),
+        () => null,
+      );
+      if (by === name) return epochMs();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the proxy did not send a request to ${name} within ${BACK_IN_PROXY_TIMEOUT_MS} ms of its restart`);
+  }
+
+  /** Waits for a JSON line of the script's stdout that `take` accepts; fails if the script exits first. */
+  private next(what: string, timeoutMs: number, take: (line: ScriptLine) => boolean): Promise<void> {
+    return new Promise<void>((done, reject) => {
+      const finish = (err?: Error) => {
+        clearTimeout(timer);
+        this.readers.delete(read);
+        if (err) reject(err);
+        else done();
+      };
+      const read = (line: ScriptLine) => take(line) && finish();
+      const timer = setTimeout(() => finish(new Error(`the cluster did not ${what} within ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs);
+      this.readers.add(read);
+      void this.exited.then((code) => finish(new Error(`the cluster script exited (code ${code}) before it would ${what}\n${this.tail.join('\n')}`)));
+    });
   }
 
   /** The cluster's DATABASE_URL, from the port its PostgreSQL wrote in postmaster.pid. */
@@ -147,7 +228,25 @@ export class BenchCluster {
     this.script.kill('SIGKILL');
   }
 
+  /** Resolves with the first line of the script's output from now on that holds `text`. */
+  lineWith(text: string, timeoutMs = 30_000): Promise<string> {
+    return new Promise((done, reject) => {
+      const timer = setTimeout(() => {
+        this.watchers.delete(watch);
+        reject(new Error(`the cluster printed no line with '${text}' within ${timeoutMs} ms\n${this.tail.join('\n')}`));
+      }, timeoutMs);
+      const watch = (line: string) => {
+        if (!line.includes(text)) return;
+        clearTimeout(timer);
+        this.watchers.delete(watch);
+        done(line);
+      };
+      this.watchers.add(watch);
+    });
+  }
+
   private keep(line: string): void {
+    for (const watch of [...this.watchers]) watch(line);
     this.tail.push(line);
     if (this.tail.length > 200) this.tail.splice(0, this.tail.length - 200);
   }

@@ -6,32 +6,65 @@ import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover';
 export function failoverReport(p: { title: string; command: string; settings: FailoverSettings; result: FailoverResult; recordsFile: string }): string {
   const { settings: s, result: r } = p;
   const at = (ms: number) => new Date(ms).toISOString();
-  const killS = (r.killedAt - r.startedAt) / 1000;
+  const rolling = r.rolling;
   const lines = [`# ${p.title}`, '', `Made by: \`${p.command}\``, ''];
-  lines.push(
-    `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover\`: scripts/cluster.mjs started with ${s.instances} instances behind HAProxy (a fresh embedded PostgreSQL of its own${Object.keys(s.clusterEnv).length ? `, instances with ${Object.entries(s.clusterEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ', instances with the default lease (LEASE_SECONDS 6)'}); ${s.games} rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.staggerMs} ms apart, each playing one game of ${s.bots.questions} question(s) (${s.bots.secondsPerQuestion} s each, ${s.bots.revealSeconds} s reveal) through the proxy only. **${r.victim}** was killed with SIGKILL ${killS.toFixed(1)} s after the first room opened (${s.kill === 'busiest' ? 'the instance holding the most of the run\'s rooms' : 'named on the command line'}).`,
-    '',
-    `Machine: ${BenchRun.machine()}.`,
-    '',
-    '## Verdict',
-    '',
-    r.passed ? '**Passed**: no acknowledged command was lost, and every moved room was served again.' : `**Failed**: ${r.failures.join('; ')}.`,
-    '',
-    table(
-      ['what', 'measured', 'goal'],
-      [
-        ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
-        ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
-        ['lost', fmtNum(r.accounting.lost), '0'],
-        ['rooms live on the killed instance (moved)', fmtNum(r.failover.moved.length), 'at least 1'],
-        ['moved rooms served again by another instance', fmtNum(r.failover.servedAgain), 'all'],
-        ['kill to first successful command of a moved room: min / p50 / max', `${fmtMs(r.failover.minMs)} / ${fmtMs(r.failover.p50Ms)} / ${fmtMs(r.failover.maxMs)} ms`, `within ${FAILOVER_GOAL_MS / 1000} s`],
-        ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'all'],
-      ],
-      ['l', 'r', 'l'],
-    ),
-    '',
-  );
+  const cluster = `scripts/cluster.mjs started with ${s.instances} instances behind HAProxy (a fresh embedded PostgreSQL of its own${Object.keys(s.clusterEnv).length ? `, instances with ${Object.entries(s.clusterEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ', instances with the default lease (LEASE_SECONDS 6)'}); ${s.games} rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.staggerMs} ms apart, each playing one game of ${s.bots.questions} question(s) (${s.bots.secondsPerQuestion} s each, ${s.bots.revealSeconds} s reveal) through the proxy only.`;
+  if (rolling) {
+    const first = rolling.restarts[0];
+    lines.push(
+      `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover --rolling\` (a rolling restart, no kill): ${cluster} From ${first ? `${((first.drainAt - r.startedAt) / 1000).toFixed(1)} s` : 'never'} after the first room opened (--kill-after-s ${s.killAfterMs / 1000}, and not before every game had started), **every instance was restarted in turn**: a \`restart <name>\` line on the cluster script's stdin, which sends SIGTERM (the instance drains: commands refused with 503, its rooms finish what they hold, its leases are released, its sockets closed with 1001), waits for it to exit and starts it again with the same name, port and data folder; the next restart came ${rolling.gapMs / 1000} s after the proxy sent the previous instance a request again.`,
+    );
+  } else {
+    const killS = (r.killedAt! - r.startedAt) / 1000;
+    lines.push(
+      `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover\`: ${cluster} **${r.victim}** was killed with SIGKILL ${killS.toFixed(1)} s after the first room opened (${s.kill === 'busiest' ? 'the instance holding the most of the run\'s rooms' : 'named on the command line'}).`,
+    );
+  }
+  lines.push('', `Machine: ${BenchRun.machine()}.`, '', '## Verdict', '');
+  if (rolling) {
+    lines.push(
+      r.passed
+        ? '**Passed**: no acknowledged command was lost, every instance was restarted and served again, every room moved off a restarting instance was served again, and every game that started finished.'
+        : `**Failed**: ${r.failures.join('; ')}.`,
+      '',
+      table(
+        ['what', 'measured', 'goal'],
+        [
+          ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
+          ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
+          ['lost', fmtNum(r.accounting.lost), '0'],
+          ['instances restarted and served again through the proxy', `${rolling.restarts.filter((x) => !x.error).length} of ${r.instances.length}`, 'all'],
+          ['rooms moved off a restarting instance (over all restarts)', fmtNum(rolling.moved), 'at least 1'],
+          ['... served again', fmtNum(rolling.servedAgain), 'all'],
+          ['... of them by another instance / by the restarted instance\'s new process', `${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedElsewhere, 0))} / ${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedByNewProcess, 0))}`, ''],
+          ['drain start to first successful command of a moved room: min / p50 / max', `${fmtMs(rolling.minMs)} / ${fmtMs(rolling.p50Ms)} / ${fmtMs(rolling.maxMs)} ms`, ''],
+          ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'every game that started finished'],
+        ],
+        ['l', 'r', 'l'],
+      ),
+      '',
+    );
+  } else {
+    const f = r.failover!;
+    lines.push(
+      r.passed ? '**Passed**: no acknowledged command was lost, and every moved room was served again.' : `**Failed**: ${r.failures.join('; ')}.`,
+      '',
+      table(
+        ['what', 'measured', 'goal'],
+        [
+          ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
+          ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
+          ['lost', fmtNum(r.accounting.lost), '0'],
+          ['rooms live on the killed instance (moved)', fmtNum(f.moved.length), 'at least 1'],
+          ['moved rooms served again by another instance', fmtNum(f.servedAgain), 'all'],
+          ['kill to first successful command of a moved room: min / p50 / max', `${fmtMs(f.minMs)} / ${fmtMs(f.p50Ms)} / ${fmtMs(f.maxMs)} ms`, `within ${FAILOVER_GOAL_MS / 1000} s`],
+          ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'all'],
+        ],
+        ['l', 'r', 'l'],
+      ),
+      '',
+    );
+  }
 
   lines.push('## Accounting against PostgreSQL', '');
   lines.push(
@@ -73,39 +106,91 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
     '',
   );
 
-  lines.push('## Failover per moved room', '');
-  lines.push(
-    `Times from the kill (the timestamp taken right before \`process.kill\`) to: the first \`room.state\` on a socket another instance accepted (the proxy's \`X-Served-By\` on the upgrade), the first 2xx reply of any of the room's commands served by another instance (each seat pings as soon as it is back, so this is not held back by a bot's pause), and the first committed write (a durable command's 200). The lease is LEASE_SECONDS (default 6 s) from its last renewal; the proxy drops a dead instance after two failed checks a second apart.`,
-    '',
-  );
-  lines.push(
-    table(
-      ['room', 'served by', 'proxy routes elsewhere, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
-      [...r.failover.moved]
-        .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
-        .map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
-      ['l', 'l', 'r', 'r', 'r', 'r'],
-    ),
-    '',
-    '"Proxy routes elsewhere": the first socket of the room that another instance accepted (HAProxy had marked the dead one down). Until the dead instance\'s lease ran out, such a socket was closed with 1012 before its first frame (the room was still held), and the seat tried again. The seats\' failed reconnects after the kill, by how they failed: ' +
-      (Object.keys(r.failover.failedReconnects).length
-        ? Object.entries(r.failover.failedReconnects)
-            .sort(([a], [b]) => a.localeCompare(b))
-            .map(([why, n]) => `\`${why}\` ${fmtNum(n)}`)
-            .join(', ')
-        : 'none') +
-      ' (`upgrade 503`: the proxy still tried the dead instance; `close 1012`: accepted, the room not yet free).',
-    '',
-  );
+  const reconnects = (counts: Readonly<Record<string, number>>) =>
+    Object.keys(counts).length
+      ? Object.entries(counts)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([why, n]) => `\`${why}\` ${fmtNum(n)}`)
+          .join(', ')
+      : 'none';
+  if (rolling) {
+    lines.push('## Each restart', '');
+    lines.push(
+      'In order. "Drain": SIGTERM to the old process\'s exit; "down": SIGTERM to the new process\'s first 200 on `/health`, asked of it directly (the cluster script\'s figures: the drain, the exit, the start). "Served again": the drain\'s start (the timestamp taken right before the `restart` line was written) to the first request the proxy sent the new process (`/health` through the proxy, which balances requests without a room code over the instances it holds up, and names the one that answered in `X-Served-By`): HAProxy takes it back after two good checks a second apart. "Rooms": the run\'s rooms the instance held live at the drain\'s start (its admin API); "moved": those asked anything after it (each had to be served again, by another instance or by the new process), timed from the drain\'s start to the first 2xx reply of any of their commands served so (a 2xx from the draining process itself, a command it had taken before the drain, is not a return); "ended meanwhile": rooms with nothing more to ask (their game over, their seats gone).',
+      '',
+      table(
+        ['instance', 'pid old -> new', 'drain, ms', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'moved rooms served again (elsewhere / new process)', 'unserved min / p50 / max, ms'],
+        rolling.restarts.map((x) => [
+          x.instance,
+          `${x.oldPid} -> ${x.newPid ?? '**none**'}`,
+          fmtMs(x.stoppedMs),
+          fmtMs(x.downMs),
+          x.servingAgainMs === undefined ? `**${x.error ?? 'not served again'}**` : fmtMs(x.servingAgainMs),
+          fmtNum(x.rooms),
+          fmtNum(x.moved.length),
+          fmtNum(x.endedMeanwhile.length),
+          `${fmtNum(x.servedAgain)} (${x.servedElsewhere} / ${x.servedByNewProcess})${x.notServedAgain.length ? ` (**not: ${x.notServedAgain.join(', ')}**)` : ''}`,
+          x.moved.length ? `${fmtMs(x.minMs)} / ${fmtMs(x.p50Ms)} / ${fmtMs(x.maxMs)}` : '',
+        ]),
+        ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
+      '',
+      'Per moved room, from its instance\'s drain start: the first socket accepted by another instance or the new process, the first `room.state` on one, the first 2xx reply, and the first committed write (a durable command\'s 200).',
+      '',
+      table(
+        ['restart of', 'room', 'served by', 'socket accepted, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+        rolling.restarts.flatMap((x) =>
+          [...x.moved]
+            .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
+            .map((m) => [x.instance, m.code, m.servedBy === undefined ? '**not served again**' : m.servedBy === x.instance ? `${m.servedBy} (new process)` : m.servedBy, fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+        ),
+        ['l', 'l', 'l', 'r', 'r', 'r', 'r'],
+      ),
+      '',
+      ...(rolling.restarts.some((x) => x.servedByNewProcess > 0)
+        ? [
+            'A room "served by" its own instance\'s new process did not move: the restart was over before the proxy had marked the instance down (two failed checks a second apart), so the seats\' reconnects kept going to it, were refused meanwhile (`upgrade 502`/`503`: nothing listening, or the draining process) and retried until the new process took the room back. Its time unserved is then about the restart\'s.',
+            '',
+          ]
+        : []),
+      `The seats' failed reconnects after the first drain began, by how they failed: ${reconnects(rolling.failedReconnects)} (\`upgrade 503\`: the proxy had no instance to give it, or the draining one refused it; \`close 1012\`: accepted, but the room was still another instance's; \`close 1001\`: the instance it reached began its drain).`,
+      '',
+    );
+  } else {
+    const f = r.failover!;
+    lines.push('## Failover per moved room', '');
+    lines.push(
+      `Times from the kill (the timestamp taken right before \`process.kill\`) to: the first \`room.state\` on a socket another instance accepted (the proxy's \`X-Served-By\` on the upgrade), the first 2xx reply of any of the room's commands served by another instance (each seat pings as soon as it is back, so this is not held back by a bot's pause), and the first committed write (a durable command's 200). The lease is LEASE_SECONDS (default 6 s) from its last renewal; the proxy drops a dead instance after two failed checks a second apart.`,
+      '',
+    );
+    lines.push(
+      table(
+        ['room', 'served by', 'proxy routes elsewhere, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+        [...f.moved]
+          .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
+          .map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+        ['l', 'l', 'r', 'r', 'r', 'r'],
+      ),
+      '',
+      '"Proxy routes elsewhere": the first socket of the room that another instance accepted (HAProxy had marked the dead one down). Until the dead instance\'s lease ran out, such a socket was closed with 1012 before its first frame (the room was still held), and the seat tried again. The seats\' failed reconnects after the kill, by how they failed: ' +
+        reconnects(f.failedReconnects) +
+        ' (`upgrade 503`: the proxy still tried the dead instance; `close 1012`: accepted, the room not yet free).',
+      '',
+    );
+  }
 
   lines.push('## Per instance', '');
   lines.push(
-    'From the bots\' records: the run\'s rooms each instance held live at the kill (its admin API, asked directly) and those it served after (a reply on one of its sockets), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) before and after the kill. p99 is left empty when n <= 11.',
+    rolling
+      ? 'From the bots\' records: the run\'s rooms each instance held live at its own restart (its admin API, asked directly) and those its new process served (a reply on one of its sockets once it was back), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) sent before and after its own drain began. p99 is left empty when n <= 11.'
+      : 'From the bots\' records: the run\'s rooms each instance held live at the kill (its admin API, asked directly) and those it served after (a reply on one of its sockets), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) before and after the kill. p99 is left empty when n <= 11.',
     '',
     table(
-      ['instance', 'rooms at the kill', 'rooms after', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after'],
+      rolling
+        ? ['instance', 'rooms at its restart', 'rooms after (new process)', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after']
+        : ['instance', 'rooms at the kill', 'rooms after', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after'],
       r.perInstance.map((i) => [
-        i.killed ? `${i.instance} (killed)` : i.instance,
+        i.killed ? `${i.instance} (killed)` : rolling && !i.restarted ? `${i.instance} (not restarted)` : i.instance,
         fmtNum(i.roomsAtKill),
         fmtNum(i.roomsAfter),
         fmtNum(i.answersBefore),
@@ -121,7 +206,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   );
 
   lines.push('## Games', '');
-  lines.push(`${r.games.rooms} room(s): ${r.games.started} game(s) started, ${r.games.finished} finished, ${r.games.failed} room(s) failed.`, '');
+  lines.push(`${r.games.rooms} room(s): ${r.games.started} game(s) started, ${r.games.finished} finished${rolling ? ` (${r.games.started - r.games.finished > 0 ? `**${r.games.started - r.games.finished} dropped**` : 'none dropped'})` : ''}, ${r.games.failed} room(s) failed.`, '');
   if (r.games.errors.length) lines.push(...r.games.errors.slice(0, 30).map((e) => `- ${e}`), '');
   lines.push(
     '## Files',

@@ -5,16 +5,19 @@ import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings }
 import { summarize } from '../stats';
 import { BenchCluster, ClusterMember } from './failover-cluster';
 import { failoverReport } from './failover-report';
+import { InstanceRestart, rollThrough } from './failover-rolling';
 
 export interface FailoverSettings {
   readonly instances: number;
   /** Rooms, one game each, all playing at once (opened `staggerMs` apart). */
   readonly games: number;
   readonly bots: BotSettings;
-  /** From the first room's opening to the kill. */
+  /** From the first room's opening to the kill (rolling: to the first restart, once every game has started). */
   readonly killAfterMs: number;
-  /** An instance's name (`instance-2`), or `busiest`: the one holding the most of the run's rooms. */
+  /** An instance's name (`instance-2`), or `busiest`: the one holding the most of the run's rooms. Unused when rolling. */
   readonly kill: string;
+  /** Instead of a kill: every instance restarted in turn (SIGTERM, it drains, it starts again), `gapMs` apart. */
+  readonly rolling?: { readonly gapMs: number };
   readonly staggerMs: number;
   /** A seat that cannot get back in for this long gives up. */
   readonly resumeTimeoutMs: number;
@@ -28,23 +31,55 @@ export const FAILOVER_GOAL_MS = 10_000;
 /** Refusals of a resent command that mean the game moved on while it was unanswered, not a loss. */
 const MOVED_ON = new Set(['question_closed', 'wrong_phase', 'rematch_closed', 'not_in_game']);
 
+/** Times from the kill (rolling: from the drain's start) to a moved room's return. */
 export interface MovedRoom {
   readonly code: string;
-  /** Kill to the first socket of the room another instance accepted (the proxy had dropped the dead one). */
+  /** To the first socket of the room another instance accepted (the proxy had dropped the dead one). */
   readonly proxyMovedMs?: number;
-  /** Kill to the first `room.state` on a socket of another instance. */
+  /** To the first `room.state` on a socket of another instance. */
   readonly resumedMs?: number;
-  /** Kill to the first 2xx reply of the room's commands, served by another instance. */
+  /** To the first 2xx reply of the room's commands, served by another instance. */
   readonly firstOkMs?: number;
-  /** Kill to the first 2xx durable command (a committed write) served by another instance. */
+  /** To the first 2xx durable command (a committed write) served by another instance. */
   readonly firstCommitMs?: number;
   readonly servedBy?: string;
+}
+
+/** One instance's turn in a rolling restart: its drain, its return, and its rooms' time unserved. */
+export interface RestartRow {
+  readonly instance: string;
+  readonly oldPid: number;
+  readonly newPid?: number;
+  /** Epoch ms, taken right before the `restart` line went to the cluster script (it sends SIGTERM at once). */
+  readonly drainAt: number;
+  /** SIGTERM to the old process's exit (its drain), and to the new process's first 200 on /health (the script's figures). */
+  readonly stoppedMs?: number;
+  readonly downMs?: number;
+  /** The drain's start to the proxy's first request to the new process. */
+  readonly servingAgainMs?: number;
+  /** The run's rooms it held live at the drain's start. */
+  readonly rooms: number;
+  /** Those that were asked something after the drain began (each had to be served again, elsewhere or by the new process)... */
+  readonly moved: readonly MovedRoom[];
+  /** ...and those that were not (their game over, their seats gone): nothing to serve. */
+  readonly endedMeanwhile: readonly string[];
+  readonly servedAgain: number;
+  /** Of those served again: by another instance, or by the restarted instance's new process (the proxy had not yet marked it down). */
+  readonly servedElsewhere: number;
+  readonly servedByNewProcess: number;
+  readonly notServedAgain: readonly string[];
+  /** Drain start to each moved room's first 2xx reply served elsewhere. */
+  readonly minMs?: number;
+  readonly p50Ms?: number;
+  readonly maxMs?: number;
+  readonly error?: string;
 }
 
 export interface InstanceRow {
   readonly instance: string;
   readonly killed: boolean;
-  /** The run's rooms it held live at the kill, and those it served after. */
+  readonly restarted: boolean;
+  /** The run's rooms it held live at the kill (rolling: at its own restart), and those it served after (rolling: its new process). */
   readonly roomsAtKill: number;
   readonly roomsAfter: number;
   readonly answersBefore: number;
@@ -63,11 +98,14 @@ export interface LostCommand {
 }
 
 export interface FailoverResult {
+  /** What was done to the cluster mid-run: one instance killed with SIGKILL, or every instance restarted in turn. */
+  readonly disruption: 'kill' | 'rolling';
   readonly proxy: string;
+  /** As they are at the end (a restarted instance with its new pid). */
   readonly instances: readonly ClusterMember[];
-  readonly victim: string;
-  /** Epoch ms, taken right before `process.kill`. */
-  readonly killedAt: number;
+  /** The kill's: the instance, and the epoch ms taken right before `process.kill`. */
+  readonly victim?: string;
+  readonly killedAt?: number;
   readonly startedAt: number;
   readonly finishedAt: number;
   readonly rooms: readonly (ResumingRoomReport & { readonly movedFrom?: string })[];
@@ -93,7 +131,8 @@ export interface FailoverResult {
     /** HTTP calls answered 502/503/504 or not at all through the proxy (each retried). */
     readonly httpRefused: number;
   };
-  readonly failover: {
+  /** The kill's moved rooms. */
+  readonly failover?: {
     readonly moved: readonly MovedRoom[];
     readonly servedAgain: number;
     readonly notServedAgain: readonly string[];
@@ -103,9 +142,25 @@ export interface FailoverResult {
     /** How the seats' failed reconnects after the kill failed, summed (`upgrade 503`, `close 1012`...). */
     readonly failedReconnects: Readonly<Record<string, number>>;
   };
+  /** The rolling restart's: each instance's turn, in order, and its moved rooms over all turns. */
+  readonly rolling?: {
+    readonly gapMs: number;
+    readonly restarts: readonly RestartRow[];
+    readonly moved: number;
+    readonly servedAgain: number;
+    /** Drain start to first 2xx served elsewhere, every moved room of every turn. */
+    readonly minMs?: number;
+    readonly p50Ms?: number;
+    readonly maxMs?: number;
+    /** How the seats' failed reconnects after the first drain failed, summed. */
+    readonly failedReconnects: Readonly<Record<string, number>>;
+  };
   readonly games: { readonly rooms: number; readonly started: number; readonly finished: number; readonly failed: number; readonly errors: readonly string[] };
   readonly perInstance: readonly InstanceRow[];
-  /** Whether the run passes: nothing acknowledged lost, a room moved, every moved room served again. */
+  /**
+   * Whether the run passes: nothing acknowledged lost, a room moved, every moved room served
+   * again; rolling, also every instance restarted and every game that started finished.
+   */
   readonly passed: boolean;
   readonly failures: readonly string[];
 }
@@ -116,12 +171,18 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
   const instances = o.number('instances', 3, 2, 16);
   const lease = o.string('lease-seconds');
   const clusterEnv = { ...parseEnvList(o.string('cluster-env')), ...(lease ? { LEASE_SECONDS: lease } : {}) };
+  const rolling = o.flag('rolling');
+  const killGiven = o.string('kill') !== undefined;
+  const gapGiven = o.string('rolling-gap-s') !== undefined;
+  if (rolling && killGiven) throw new UsageError('--kill names the instance to kill -9; --rolling restarts every instance instead: give one or the other');
+  if (!rolling && gapGiven) throw new UsageError('--rolling-gap-s is the pause between the restarts of --rolling');
   const s: FailoverSettings = {
     instances,
     games: o.number('games', 30, 1, 2000),
     bots,
     killAfterMs: o.number('kill-after-s', 10, 0.5, 3600) * 1000,
     kill: o.string('kill', 'busiest'),
+    ...(rolling ? { rolling: { gapMs: o.number('rolling-gap-s', 2, 0, 600) * 1000 } } : {}),
     staggerMs: o.number('stagger-ms', 100, 0, 60_000),
     resumeTimeoutMs: o.number('resume-timeout-s', 60, 5, 3600) * 1000,
     clusterEnv,
@@ -130,13 +191,24 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
   if (s.kill !== 'busiest' && Number(s.kill.slice('instance-'.length)) > instances) throw new UsageError(`--kill ${s.kill}: the cluster has ${instances} instance(s)`);
   const gameMs = bots.questions * (bots.secondsPerQuestion + bots.revealSeconds) * 1000;
   if (s.killAfterMs >= gameMs) throw new UsageError(`--kill-after-s ${s.killAfterMs / 1000} is past the end of a game (${bots.questions} x (${bots.secondsPerQuestion} + ${bots.revealSeconds}) s): no room would be live to move`);
-  const title = o.string('title', `Failover: ${s.games} games of ${bots.seats} seats through the proxy of ${instances} instances, kill -9 of ${s.kill === 'busiest' ? 'the busiest' : s.kill} at ${s.killAfterMs / 1000} s`);
+  const title = o.string(
+    'title',
+    s.rolling
+      ? `Rolling restart: ${s.games} games of ${bots.seats} seats through the proxy of ${instances} instances, each instance restarted in turn from ${s.killAfterMs / 1000} s, ${s.rolling.gapMs / 1000} s apart`
+      : `Failover: ${s.games} games of ${bots.seats} seats through the proxy of ${instances} instances, kill -9 of ${s.kill === 'busiest' ? 'the busiest' : s.kill} at ${s.killAfterMs / 1000} s`,
+  );
   o.assertAllUsed();
   return async (run, command) => {
     const result = await playFailover(s, { repo: run.cwd, record: run.record, signal: run.signal, keepLogsIn: run.out });
     run.writeFile('report.md', failoverReport({ title, command, settings: s, result, recordsFile: run.recordsFile }));
     run.writeFile('summary.json', JSON.stringify({ mode: 'failover', command, settings: s, ...result, rooms: undefined }, null, 2) + '\n');
-    log(`acknowledged ${result.accounting.acknowledged}, found ${result.accounting.found}, lost ${result.accounting.lost}; ${result.failover.moved.length} room(s) moved, kill to first command served elsewhere p50 ${fmt(result.failover.p50Ms)} ms, max ${fmt(result.failover.maxMs)} ms`);
+    const counted = `acknowledged ${result.accounting.acknowledged}, found ${result.accounting.found}, lost ${result.accounting.lost}`;
+    if (result.rolling) {
+      const r = result.rolling;
+      log(`${counted}; games started ${result.games.started}, finished ${result.games.finished}; ${r.restarts.length} restart(s), ${r.moved} room(s) moved, drain to first command served again p50 ${fmt(r.p50Ms)} ms, max ${fmt(r.maxMs)} ms`);
+    } else if (result.failover) {
+      log(`${counted}; ${result.failover.moved.length} room(s) moved, kill to first command served elsewhere p50 ${fmt(result.failover.p50Ms)} ms, max ${fmt(result.failover.maxMs)} ms`);
+    }
     if (!result.passed) throw new Error(`the failover run did not pass: ${result.failures.join('; ')} (see ${run.out}/report.md)`);
   };
 }
@@ -145,8 +217,9 @@ const fmt = (v: number | undefined) => (v === undefined ? '-' : String(Math.roun
 
 /**
  * The mode's core, also run by its e2e test: starts the cluster, plays every room through the
- * proxy, kills one instance with SIGKILL at the set time, lets every room play on, then counts
- * against PostgreSQL what was acknowledged, and times each moved room's return.
+ * proxy, kills one instance with SIGKILL at the set time (or restarts every instance in turn),
+ * lets every room play on, then counts against PostgreSQL what was acknowledged, and times each
+ * moved room's return.
  */
 export async function playFailover(
   s: FailoverSettings,
@@ -175,12 +248,17 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
   const rooms = new Map<string, ResumingRoom>();
   const startedAt = epochMs();
   const plays: Promise<ResumingRoomReport>[] = [];
+  // For the rolling restart's start: every room's game begun, or its room given up.
+  const gamesBegun = new Set<string>();
+  let playsOver = 0;
+  let allOpened = false;
   let victim: string | undefined;
   let killedAt: number | undefined;
   let ownersAtKill = new Map<string, Set<string>>();
 
-  const kill = (async () => {
-    await sleep(Math.max(0, startedAt + s.killAfterMs - epochMs()), io.signal);
+  const untilKillTime = () => sleep(Math.max(0, startedAt + s.killAfterMs - epochMs()), io.signal);
+  const kill = async () => {
+    await untilKillTime();
     if (io.signal?.aborted) return;
     const held = await cluster.roomsByInstance();
     // Only this run's rooms count (the instances hold nothing else, but say so).
@@ -191,68 +269,69 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
     log(`kill -9 ${victim} (pid ${target.pid}), which holds ${held.get(victim)?.size ?? 0} of the run's rooms`);
     killedAt = epochMs();
     process.kill(target.pid, 'SIGKILL');
-  })();
+  };
+  const roll = async (gapMs: number): Promise<InstanceRestart[]> => {
+    await untilKillTime();
+    // Not before every game is under way, so that every game is live through the first restart
+    // however slowly a busy machine opens the rooms (a state of this process, looked at often).
+    while (!io.signal?.aborted && !(allOpened && gamesBegun.size + playsOver >= plays.length)) await sleep(100, io.signal);
+    if (io.signal?.aborted) return [];
+    log(`every game has started: restarting the ${cluster.instances.length} instances one at a time`);
+    return rollThrough(cluster, { gapMs, isRunRoom: (code) => rooms.has(code), signal: io.signal, log });
+  };
+  const disruption = s.rolling ? roll(s.rolling.gapMs) : kill().then(() => []);
 
   for (let g = 0; g < s.games && !io.signal?.aborted; g++) {
-    plays.push(
-      playResumingTriviaRoom({
-        baseUrl: cluster.proxy,
-        seats: s.bots.seats,
-        questionCount: s.bots.questions,
-        secondsPerQuestion: s.bots.secondsPerQuestion,
-        revealSeconds: s.bots.revealSeconds,
-        pause: s.bots.pause,
-        commandTimeoutMs: s.bots.commandTimeoutMs,
-        resumeTimeoutMs: s.resumeTimeoutMs,
-        record,
-        tags: { game: g + 1 },
-        random,
-        signal: io.signal,
-        onRoom: (r) => rooms.set(r.code, r),
-        onCommand: (c) => outcomes.push(c),
-        onResume: (r) => resumes.push(r),
-      }),
-    );
+    const play = playResumingTriviaRoom({
+      baseUrl: cluster.proxy,
+      seats: s.bots.seats,
+      questionCount: s.bots.questions,
+      secondsPerQuestion: s.bots.secondsPerQuestion,
+      revealSeconds: s.bots.revealSeconds,
+      pause: s.bots.pause,
+      commandTimeoutMs: s.bots.commandTimeoutMs,
+      resumeTimeoutMs: s.resumeTimeoutMs,
+      record,
+      tags: { game: g + 1 },
+      random,
+      signal: io.signal,
+      onRoom: (r) => rooms.set(r.code, r),
+      onCommand: (c) => {
+        outcomes.push(c);
+        if (c.type === 'room.start' && c.status === 200) gamesBegun.add(c.room);
+      },
+      onResume: (r) => resumes.push(r),
+    });
+    // A room that ended without its game begun no longer holds the restarts back.
+    void play.then((r) => !r.started && playsOver++);
+    plays.push(play);
     if (s.staggerMs > 0) await sleep(s.staggerMs, io.signal);
   }
+  allOpened = true;
   log(`${plays.length} room(s) opened; waiting for every game to end`);
   const reports = await Promise.all(plays);
-  await kill;
+  const restarted = await disruption;
   const finishedAt = epochMs();
-  if (!victim || killedAt === undefined) throw new Error('the run ended before the kill (interrupted?)');
+  if (!s.rolling && (!victim || killedAt === undefined)) throw new Error('the run ended before the kill (interrupted?)');
 
   log('counting the acknowledged commands in PostgreSQL');
   const accounting = await account(cluster.databaseUrl(), rooms, outcomes);
-  const movedCodes = [...(ownersAtKill.get(victim) ?? [])];
-  const moved = movedCodes.map((code) => movedRoom(code, victim!, killedAt!, outcomes, resumes, records));
-  const failedReconnects: Record<string, number> = {};
-  for (const r of resumes.filter((x) => x.at > killedAt!)) for (const [why, n] of Object.entries(r.failed)) failedReconnects[why] = (failedReconnects[why] ?? 0) + n;
-  const served = moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!);
-  const summary = summarize(served);
   const retried = outcomes.filter((o) => o.busy > 0 || o.unanswered > 0);
-  const ok = (o: SeatCommandOutcome) => o.status !== null && o.status >= 200 && o.status < 300;
-  const failover = {
-    moved,
-    servedAgain: served.length,
-    notServedAgain: moved.filter((m) => m.firstOkMs === undefined).map((m) => m.code),
-    minMs: summary.min,
-    p50Ms: summary.p50,
-    maxMs: summary.max,
-    failedReconnects,
-  };
   const errors = reports.filter((r) => r.error).map((r) => `${r.room ?? '?'}: ${r.error}`);
+  const games = {
+    rooms: reports.length,
+    started: reports.filter((r) => r.started).length,
+    finished: reports.filter((r) => r.finished).length,
+    failed: errors.length,
+    errors,
+  };
   const failures: string[] = [];
   if (accounting.lost > 0) failures.push(`${accounting.lost} acknowledged command(s) are not in the database`);
-  if (!moved.length) failures.push(`no room of the run was live on ${victim} at the kill`);
-  if (failover.notServedAgain.length) failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
-  return {
+  const common = {
     proxy: cluster.proxy,
     instances: cluster.instances,
-    victim,
-    killedAt,
     startedAt,
     finishedAt,
-    rooms: reports.map((r) => ({ ...r, ...(r.room && movedCodes.includes(r.room) ? { movedFrom: victim } : {}) })),
     accounting,
     retries: {
       refused503: outcomes.reduce((n, o) => n + o.busy, 0),
@@ -264,42 +343,145 @@ async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?:
       unresolved: outcomes.filter((o) => o.status === null).length,
       httpRefused: records.filter((r) => r.type.startsWith('http ') && (r.status === null || r.status === 502 || r.status === 503 || r.status === 504)).length,
     },
+    games,
+  };
+
+  if (s.rolling) {
+    const restarts = restarted.map((r) => restartRow(r, outcomes, resumes, records));
+    const served = restarts.flatMap((r) => r.moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!));
+    const summary = summarize(served);
+    const firstDrain = restarted[0]?.drainAt ?? Infinity;
+    const rolling = {
+      gapMs: s.rolling.gapMs,
+      restarts,
+      moved: restarts.reduce((n, r) => n + r.moved.length, 0),
+      servedAgain: served.length,
+      minMs: summary.min,
+      p50Ms: summary.p50,
+      maxMs: summary.max,
+      failedReconnects: failedReconnects(resumes, firstDrain),
+    };
+    for (const r of restarts) if (r.error) failures.push(`restarting ${r.instance} failed: ${r.error}`);
+    const notReached = cluster.instances.filter((i) => !restarts.some((r) => r.instance === i.instance)).map((i) => i.instance);
+    if (notReached.length) failures.push(`${notReached.length} instance(s) were never restarted (the rolling restart stopped before them): ${notReached.join(', ')}`);
+    if (restarts.length && !rolling.moved) failures.push('no room of the run was asked anything of an instance while it restarted');
+    for (const r of restarts) if (r.notServedAgain.length) failures.push(`${r.notServedAgain.length} room(s) moved off ${r.instance} were not served again: ${r.notServedAgain.join(', ')}`);
+    if (games.started > games.finished) failures.push(`${games.started - games.finished} game(s) started and did not finish (dropped)`);
+    if (errors.length) failures.push(`${errors.length} room(s) failed: ${errors.slice(0, 3).join('; ')}`);
+    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].stoppedAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false, restarted: !r.error }]));
+    return {
+      disruption: 'rolling',
+      ...common,
+      rooms: reports,
+      rolling,
+      perInstance: perInstance(cluster.instances, cuts, outcomes, records),
+      passed: failures.length === 0,
+      failures,
+    };
+  }
+
+  const movedCodes = [...(ownersAtKill.get(victim!) ?? [])];
+  const elsewhere = (servedBy: string | undefined) => servedBy !== undefined && servedBy !== victim;
+  const moved = movedCodes.map((code) => movedRoom(code, killedAt!, elsewhere, outcomes, resumes, records));
+  const served = moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!);
+  const summary = summarize(served);
+  const failover = {
+    moved,
+    servedAgain: served.length,
+    notServedAgain: moved.filter((m) => m.firstOkMs === undefined).map((m) => m.code),
+    minMs: summary.min,
+    p50Ms: summary.p50,
+    maxMs: summary.max,
+    failedReconnects: failedReconnects(resumes, killedAt!),
+  };
+  if (!moved.length) failures.push(`no room of the run was live on ${victim} at the kill`);
+  if (failover.notServedAgain.length) failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
+  const cuts = new Map(cluster.instances.map((i) => [i.instance, { at: killedAt!, afterFrom: killedAt!, rooms: ownersAtKill.get(i.instance) ?? new Set<string>(), killed: i.instance === victim, restarted: false }]));
+  return {
+    disruption: 'kill',
+    ...common,
+    victim,
+    killedAt,
+    rooms: reports.map((r) => ({ ...r, ...(r.room && movedCodes.includes(r.room) ? { movedFrom: victim } : {}) })),
     failover,
-    games: {
-      rooms: reports.length,
-      started: reports.filter((r) => r.started).length,
-      finished: reports.filter((r) => r.finished).length,
-      failed: errors.length,
-      errors,
-    },
-    perInstance: perInstance(cluster.instances, victim, killedAt, ownersAtKill, outcomes, records),
+    perInstance: perInstance(cluster.instances, cuts, outcomes, records),
     passed: failures.length === 0,
     failures,
   };
 }
 
-/** Kill to a moved room's first socket back and first 2xx reply, each from another instance. */
+const ok = (o: SeatCommandOutcome) => o.status !== null && o.status >= 200 && o.status < 300;
+
+/** How the seats' failed reconnects after `since` failed, summed (`upgrade 503`, `close 1012`...). */
+function failedReconnects(resumes: readonly SeatResume[], since: number): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const r of resumes.filter((x) => x.at > since)) for (const [why, n] of Object.entries(r.failed)) sums[why] = (sums[why] ?? 0) + n;
+  return sums;
+}
+
+/**
+ * One turn of a rolling restart: each room the instance held at the drain's start and asked
+ * something after it, timed from the drain's start to its first 2xx reply from another
+ * instance or from the instance's new process (anything its name served after the old process
+ * exited). A 2xx from the draining process itself (a command it took before the drain, replied
+ * to during it) is not a return.
+ */
+function restartRow(r: InstanceRestart, outcomes: readonly SeatCommandOutcome[], resumes: readonly SeatResume[], records: readonly CommandRecord[]): RestartRow {
+  const newProcess = (at: number) => r.stoppedAt !== undefined && at >= r.stoppedAt;
+  const servedAgain = (servedBy: string | undefined, at: number) => servedBy !== undefined && (servedBy !== r.instance || newProcess(at));
+  const byOldProcess = (o: SeatCommandOutcome) => ok(o) && o.servedBy === r.instance && !newProcess(o.repliedAt!);
+  const askedAfter = (code: string) => outcomes.some((o) => o.room === code && (o.repliedAt ?? Infinity) > r.drainAt && !byOldProcess(o));
+  const moved = r.rooms.filter(askedAfter).map((code) => movedRoom(code, r.drainAt, servedAgain, outcomes, resumes, records));
+  const times = moved.filter((m) => m.firstOkMs !== undefined).map((m) => m.firstOkMs!);
+  const summary = summarize(times);
+  return {
+    instance: r.instance,
+    oldPid: r.oldPid,
+    ...(r.newPid !== undefined ? { newPid: r.newPid } : {}),
+    drainAt: r.drainAt,
+    ...(r.stoppedAt !== undefined ? { stoppedMs: Math.round(r.stoppedAt - r.drainAt) } : {}),
+    ...(r.downMs !== undefined ? { downMs: r.downMs } : {}),
+    ...(r.servingAt !== undefined ? { servingAgainMs: r.servingAt - r.drainAt } : {}),
+    rooms: r.rooms.length,
+    moved,
+    endedMeanwhile: r.rooms.filter((code) => !askedAfter(code)),
+    servedAgain: times.length,
+    servedElsewhere: moved.filter((m) => m.servedBy !== undefined && m.servedBy !== r.instance).length,
+    servedByNewProcess: moved.filter((m) => m.servedBy === r.instance).length,
+    notServedAgain: moved.filter((m) => m.firstOkMs === undefined).map((m) => m.code),
+    minMs: summary.min,
+    p50Ms: summary.p50,
+    maxMs: summary.max,
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
+/**
+ * `since` (the kill, or a drain's start) to a moved room's first socket back and first 2xx
+ * reply, each from an instance `servedAgain` accepts (by the proxy's `X-Served-By`, and when).
+ */
 function movedRoom(
   code: string,
-  victim: string,
-  killedAt: number,
+  since: number,
+  servedAgain: (servedBy: string | undefined, at: number) => boolean,
   outcomes: readonly SeatCommandOutcome[],
   resumes: readonly SeatResume[],
   records: readonly CommandRecord[],
 ): MovedRoom {
-  const elsewhere = (servedBy: string | undefined) => servedBy !== undefined && servedBy !== victim;
-  const after = outcomes.filter((o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > killedAt && elsewhere(o.servedBy) && o.status !== null && o.status >= 200 && o.status < 300);
+  const after = outcomes.filter((o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > since && ok(o) && servedAgain(o.servedBy, o.repliedAt));
   const first = (list: readonly SeatCommandOutcome[]) => (list.length ? list.reduce((a, b) => (b.repliedAt! < a.repliedAt! ? b : a)) : undefined);
   const firstOk = first(after);
   const firstCommit = first(after.filter((o) => DURABLE_COMMANDS.has(o.type)));
-  const back = resumes.filter((r) => r.room === code && r.at > killedAt && elsewhere(r.servedBy)).map((r) => r.at);
-  const accepted = records.filter((r) => r.type === 'ws.connect' && r.status === 101 && r.room === code && r.sentAt > killedAt && elsewhere(r.servedBy as string | undefined)).map((r) => r.sentAt + r.ms);
+  const back = resumes.filter((r) => r.room === code && r.at > since && servedAgain(r.servedBy, r.at)).map((r) => r.at);
+  const accepted = records
+    .filter((r) => r.type === 'ws.connect' && r.status === 101 && r.room === code && r.sentAt > since && servedAgain(r.servedBy as string | undefined, r.sentAt + r.ms))
+    .map((r) => r.sentAt + r.ms);
   return {
     code,
-    ...(accepted.length ? { proxyMovedMs: Math.min(...accepted) - killedAt } : {}),
-    ...(back.length ? { resumedMs: Math.min(...back) - killedAt } : {}),
-    ...(firstOk ? { firstOkMs: firstOk.repliedAt! - killedAt, servedBy: firstOk.servedBy } : {}),
-    ...(firstCommit ? { firstCommitMs: firstCommit.repliedAt! - killedAt } : {}),
+    ...(accepted.length ? { proxyMovedMs: Math.min(...accepted) - since } : {}),
+    ...(back.length ? { resumedMs: Math.min(...back) - since } : {}),
+    ...(firstOk ? { firstOkMs: firstOk.repliedAt! - since, servedBy: firstOk.servedBy } : {}),
+    ...(firstCommit ? { firstCommitMs: firstCommit.repliedAt! - since } : {}),
   };
 }
 
@@ -345,26 +527,38 @@ async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingR
   return { acknowledged, found: foundCount, lost: lostCommands.length, byType, lostCommands: lostCommands.slice(0, 50) };
 }
 
-/** Rooms, acknowledged answers and their client latency per instance, before and after the kill. */
+/** Where each instance's figures split: the kill (for all), or its own restart. */
+interface InstanceCut {
+  /** Answers sent before this are "before". */
+  readonly at: number;
+  /** Rooms with a reply after this are "served after" (rolling: its new process is up). */
+  readonly afterFrom: number;
+  readonly rooms: ReadonlySet<string>;
+  readonly killed: boolean;
+  readonly restarted: boolean;
+}
+
+/** Rooms, acknowledged answers and their client latency per instance, before and after its cut. */
 function perInstance(
   instances: readonly ClusterMember[],
-  victim: string,
-  killedAt: number,
-  ownersAtKill: ReadonlyMap<string, ReadonlySet<string>>,
+  cuts: ReadonlyMap<string, InstanceCut>,
   outcomes: readonly SeatCommandOutcome[],
   records: readonly CommandRecord[],
 ): InstanceRow[] {
   return instances.map(({ instance }) => {
+    // An instance a rolling restart never reached: everything is "before".
+    const cut = cuts.get(instance) ?? { at: Infinity, afterFrom: Infinity, rooms: new Set<string>(), killed: false, restarted: false };
     const answers = records.filter((r) => r.type === 'room.answer' && r.status === 200 && r.servedBy === instance);
-    const before = answers.filter((r) => r.sentAt < killedAt).map((r) => r.ms);
-    const after = answers.filter((r) => r.sentAt >= killedAt).map((r) => r.ms);
+    const before = answers.filter((r) => r.sentAt < cut.at).map((r) => r.ms);
+    const after = answers.filter((r) => r.sentAt >= cut.at).map((r) => r.ms);
     const b = summarize(before);
     const a = summarize(after);
-    const roomsAfter = new Set(outcomes.filter((o) => o.servedBy === instance && o.repliedAt !== undefined && o.repliedAt > killedAt).map((o) => o.room));
+    const roomsAfter = new Set(outcomes.filter((o) => o.servedBy === instance && o.repliedAt !== undefined && o.repliedAt > cut.afterFrom).map((o) => o.room));
     return {
       instance,
-      killed: instance === victim,
-      roomsAtKill: ownersAtKill.get(instance)?.size ?? 0,
+      killed: cut.killed,
+      restarted: cut.restarted,
+      roomsAtKill: cut.rooms.size,
       roomsAfter: roomsAfter.size,
       answersBefore: before.length,
       answersAfter: after.length,

@@ -1,0 +1,70 @@
+import { epochMs, sleep } from '@app/bot-kit';
+import { BenchCluster } from './failover-cluster';
+
+/** One instance's restart as the bench saw it, in epoch ms. */
+export interface InstanceRestart {
+  readonly instance: string;
+  readonly oldPid: number;
+  /** Taken right before the `restart` line was written: the script sends SIGTERM at once, and the instance drains. */
+  readonly drainAt: number;
+  /** The run's rooms it held live just before (its admin API, asked directly). */
+  readonly rooms: readonly string[];
+  readonly newPid?: number;
+  /**
+   * `drainAt` plus the script's SIGTERM-to-exit: the old process is gone (its sockets closed
+   * before that), so from here on whatever this instance's name serves is the new process's.
+   */
+  readonly stoppedAt?: number;
+  /** The script's {"restarted"} line arrived: the new process answers /health. */
+  readonly backAt?: number;
+  /** The script's figure: SIGTERM to the new process's first 200 on /health. */
+  readonly downMs?: number;
+  /** The proxy sent the new process a request (it had marked it up again). */
+  readonly servingAt?: number;
+  readonly error?: string;
+}
+
+/**
+ * Restarts every instance in turn through the cluster script's stdin: each one only once the
+ * one before is back and the proxy sends it traffic again, `gapMs` after that. `isRunRoom` keeps
+ * to the run's rooms in what each instance holds. Stops at the first restart that fails (the
+ * cluster is then one instance short, and the next restart would prove nothing).
+ */
+export async function rollThrough(
+  cluster: BenchCluster,
+  o: { gapMs: number; isRunRoom: (code: string) => boolean; signal?: AbortSignal; log: (msg: string) => void },
+): Promise<InstanceRestart[]> {
+  const done: InstanceRestart[] = [];
+  const order = cluster.instances.map((i) => i.instance);
+  for (const [n, name] of order.entries()) {
+    if (o.signal?.aborted) break;
+    if (n > 0 && o.gapMs > 0) await sleep(o.gapMs, o.signal);
+    const held = (await cluster.roomsByInstance()).get(name) ?? new Set<string>();
+    const rooms = [...held].filter(o.isRunRoom).sort();
+    const oldPid = cluster.member(name).pid;
+    o.log(`restarting ${name} (pid ${oldPid}), which holds ${rooms.length} of the run's rooms`);
+    const drainAt = epochMs();
+    const failed = (err: unknown) => {
+      const error = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      o.log(`restarting ${name} failed: ${error}`);
+      return error;
+    };
+    let back;
+    try {
+      back = await cluster.restart(name);
+    } catch (err) {
+      done.push({ instance: name, oldPid, drainAt, rooms, error: failed(err) });
+      break;
+    }
+    const backAt = epochMs();
+    const restarted = { instance: name, oldPid, drainAt, rooms, newPid: back.pid, stoppedAt: drainAt + back.stoppedMs, backAt, downMs: back.downMs };
+    o.log(`${name} is back as pid ${back.pid}, ${back.downMs} ms after SIGTERM; waiting for the proxy to send it traffic`);
+    try {
+      done.push({ ...restarted, servingAt: await cluster.servedThroughProxy(name, o.signal) });
+    } catch (err) {
+      done.push({ ...restarted, error: failed(err) });
+      break;
+    }
+  }
+  return done;
+}
