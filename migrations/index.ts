@@ -5,6 +5,7 @@ import { CardTables1764662400000 } from './1764662400000-card-tables';
 import { OrderedCommits1764748800000 } from './1764748800000-ordered-commits';
 import { Instances1764752400000 } from './1764752400000-instances';
 import { GuardByKey1764838800000 } from './1764838800000-guard-by-key';
+import { RoomHandoff1764842400000 } from './1764842400000-room-handoff';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   OrderedCommits1764748800000,
   Instances1764752400000,
   GuardByKey1764838800000,
+  RoomHandoff1764842400000,
 ];

@@ -55,8 +55,29 @@ export class ClusterProcess {
     readonly instances: readonly ClusterInstance[],
     readonly proxy: string,
     output: string[],
+    private readonly lines: ((line: string) => void)[],
+    private readonly pids: number[],
   ) {
     this.output = output;
+  }
+
+  /** Starts an instance again in place (same name and port), dead or alive; resolves with its new pid. */
+  restart(name: string, timeoutMs = START_TIMEOUT_MS): Promise<number> {
+    return new Promise((done, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${name} was not restarted within ${timeoutMs} ms\n${this.recentOutput()}`)), timeoutMs);
+      this.lines.push((line) => {
+        const parsed = JSON.parse(line) as { restarted?: string; restartFailed?: string; pid?: number; error?: string };
+        if (parsed.restarted === name && typeof parsed.pid === 'number') {
+          clearTimeout(timer);
+          this.pids.push(parsed.pid);
+          done(parsed.pid);
+        } else if (parsed.restartFailed === name) {
+          clearTimeout(timer);
+          reject(new Error(`${name} could not be restarted: ${parsed.error}`));
+        }
+      });
+      this.script.stdin!.write(`restart ${name}\n`);
+    });
   }
 
   static async start(instances: number, env: Record<string, string> = {}): Promise<ClusterProcess> {
@@ -65,7 +86,8 @@ export class ClusterProcess {
     chmodSync(data, 0o755); // as root, the postgres user enters it
     const script = spawn(process.execPath, [SCRIPT, '--instances', String(instances), '--port', '0', '--data', data, '--fresh'], {
       cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin: the script's control lines (`restart <instance>`).
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? tmpdir(),
@@ -92,9 +114,11 @@ export class ClusterProcess {
       }),
     );
     const found: ClusterInstance[] = [];
+    const lines: ((line: string) => void)[] = [];
+    createInterface({ input: script.stdout! }).on('line', (line) => lines.forEach((hear) => hear(line)));
     const proxy = await new Promise<string>((done, reject) => {
       const timer = setTimeout(() => reject(new Error(`the cluster did not print its proxy within ${START_TIMEOUT_MS} ms\n${output.join('\n')}`)), START_TIMEOUT_MS);
-      createInterface({ input: script.stdout! }).on('line', (line) => {
+      lines.push((line) => {
         keep(`[stdout] ${line}`);
         const parsed = JSON.parse(line) as Partial<ClusterInstance> & { proxy?: string };
         if (parsed.proxy) {
@@ -110,7 +134,7 @@ export class ClusterProcess {
         reject(new Error(`the cluster script exited (code ${code}) before it printed its proxy\n${output.join('\n')}`));
       });
     });
-    return new ClusterProcess(script, exited, found, proxy, output);
+    return new ClusterProcess(script, exited, found, proxy, output, lines, entry.pids);
   }
 
   /** The admin API's authorization header, good on every instance. */

@@ -51,8 +51,25 @@ describe('room leases', () => {
     // A socket that reaches the wrong instance is told to reconnect.
     const stray = await GameClient.connect(b.url, room.playerTokens[0]);
     expect((await stray.waitClosed()).code).toBe(1012);
-    expect(await lease(room)).toMatchObject({ owner: 'a' });
     closeAll(room);
+  });
+
+  it('hands a room to the instance that asked for it (where the proxy sends its traffic now) at the holder’s next beat', async () => {
+    const room = await started(a, ['Ann']);
+    expect(await lease(room)).toMatchObject({ owner: 'a' });
+    // B is refused the room and asks for it: A's next beat gives the lease up and lets the room go.
+    expect((await new HttpApi(b.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(503);
+    for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
+    await waitFor(() => !a.app.get(RoomsService).registry.peek(room.code), 'A to let the room go');
+    expect(await lease(room)).toMatchObject({ owner: null });
+    // The clients reconnect to B (through the proxy, in a cluster), which takes it with the next fence.
+    const before = await lease(room);
+    const ann = await GameClient.connect(b.url, room.playerTokens[0]);
+    await ann.nextEvent('room.state');
+    expect(await lease(room)).toEqual({ owner: 'b', fence: before.fence + 1 });
+    expect((await ann.send('room.answer', { question: 0, choice: 0 }, 'ann-after-handoff')).status).toBe(200);
+    expect(await answers(room)).toEqual([{ command_id: 'ann-after-handoff' }]);
+    ann.close();
   });
 
   it('refuses a stale owner’s write by its fencing number: the room is let go, and its owner serves it', async () => {

@@ -204,7 +204,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (renewed.has(id)) continue;
       const room = this.registry.rooms().find((r) => r.roomId === id && r.fence === fence);
       // Closed meanwhile, or already gone: nothing to give up.
-      if (room && room.snapshot.phase !== 'closed') room.letGo('another instance holds its lease now');
+      if (room && room.snapshot.phase !== 'closed') room.letGo('another instance holds its lease now, or asked for it');
     }
   }
 

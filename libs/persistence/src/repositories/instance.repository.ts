@@ -27,6 +27,8 @@ const NO_LEASES: Leases = { rooms: [] };
 
 /** Rows of instances silent for this long are deleted by the next beat of any instance. */
 export const FORGET_INSTANCE_AFTER = '1 day';
+/** An instance that asked for a room must have beaten this recently to be handed it (it asked while live). */
+export const WANTING_INSTANCE_FRESH = '30 seconds';
 
 export class InstanceRepository {
   constructor(private readonly db: Database) {}
@@ -51,13 +53,22 @@ export class InstanceRepository {
          RETURNING name, url, pid, started_at, rooms, health, last_seen
        ), forgotten AS (
          DELETE FROM instances WHERE name <> $1 AND last_seen < now() - interval '${FORGET_INSTANCE_AFTER}'
+       ), handed AS (
+         -- Rooms of ours another live instance asked for (the proxy sends their traffic there now):
+         -- the lease is given up here, and the rooms are let go like lost ones.
+         UPDATE room_heads h SET lease_owner = NULL, wanted_by = NULL
+         WHERE h.room_id = ANY($7::uuid[]) AND h.lease_owner = $1 AND h.wanted_by IS NOT NULL AND h.wanted_by <> $1
+           AND EXISTS (SELECT 1 FROM instances i WHERE i.name = h.wanted_by AND i.health = 'ok'
+                       AND i.last_seen > now() - interval '${WANTING_INSTANCE_FRESH}')
+         RETURNING h.room_id
        )
        SELECT name, url, pid, (extract(epoch FROM started_at) * 1000)::float8 AS "startedAt", rooms, health,
               extract(epoch FROM now() - last_seen)::float8 AS "seenSecondsAgo",
               -- This row is the renewal of every lease the instance holds; these it no longer holds.
               (SELECT coalesce(array_agg(l.id), '{}') FROM unnest($7::uuid[], $8::bigint[]) AS l(id, fence)
                  LEFT JOIN room_heads h ON h.room_id = l.id
-                 WHERE h.room_id IS NULL OR h.lease_owner IS DISTINCT FROM $1 OR h.lease_fence <> l.fence) AS lost
+                 WHERE h.room_id IS NULL OR h.lease_owner IS DISTINCT FROM $1 OR h.lease_fence <> l.fence)
+                || (SELECT coalesce(array_agg(room_id), '{}') FROM handed) AS lost
        FROM (SELECT * FROM me UNION ALL
              SELECT name, url, pid, started_at, rooms, health, last_seen FROM instances
              WHERE name <> $1 AND last_seen >= now() - interval '${FORGET_INSTANCE_AFTER}') AS everyone

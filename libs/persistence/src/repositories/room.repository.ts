@@ -102,14 +102,15 @@ export class RoomRepository {
    *
    * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, already
    * its own, or held by an instance that stopped or has not beaten for `lease.ms`), raising its
-   * fencing number; an open room whose lease another live instance holds comes back with `heldBy`.
+   * fencing number; an open room whose lease another live instance holds comes back with `heldBy`,
+   * and is asked for (`wanted_by`): its holder hands it over at its next beat.
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: { readonly owner: string; readonly ms: number }): Promise<StoredRoom[]> {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
       `WITH taken AS (
-         UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1
+         UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1, wanted_by = NULL
          FROM rooms o
          WHERE $2::text IS NOT NULL AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
            -- Free, already ours, or its owner's lease ran out: that instance stopped, or has not
@@ -118,6 +119,14 @@ export class RoomRepository {
                   SELECT 1 FROM instances i WHERE i.name = h.lease_owner AND i.health <> 'stopped'
                   AND i.last_seen > now() - make_interval(secs => $3::float8 / 1000)))
          RETURNING h.room_id AS id, h.lease_fence
+       ), wanted AS (
+         -- Held by another live instance: ask for it (migration 1764842400000); its holder's next
+         -- beat hands it over, and the room's clients, reconnecting through the proxy, come here.
+         UPDATE room_heads h SET wanted_by = $2
+         FROM rooms o
+         WHERE $2::text IS NOT NULL AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
+           AND h.lease_owner IS DISTINCT FROM $2 AND h.wanted_by IS DISTINCT FROM $2
+           AND h.room_id NOT IN (SELECT id FROM taken)
        )
        SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", coalesce(rh.commit_seq, 0)::float8 AS "commitSeq",
               coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
