@@ -146,10 +146,33 @@ export class OrderedStatements {
   private flush(lane: number): void {
     this.scheduled[lane] = false;
     if (this.gathering === lane) this.gathering = undefined;
-    const units = mergeInOrder(this.waiting[lane].splice(0));
+    const units = mergeInOrder(this.sendable(this.waiting[lane].splice(0)));
     this.lanes[lane].together(() => {
       for (const unit of units) void this.send(lane, unit);
     });
+  }
+
+  /**
+   * Statements whose command's budget ran out before they could leave are refused here, alone,
+   * with every later statement of the same room (each extends a position the refused one never
+   * reached). Merged into a unit, one of them would have refused the whole unit, other rooms'
+   * statements with time to spare included: under load, that was most of the 503s.
+   */
+  private sendable(waiting: readonly Waiting[]): Waiting[] {
+    const now = performance.now();
+    const late = new Set<string>();
+    const sendable: Waiting[] = [];
+    for (const w of waiting) {
+      const room = w.statement.position.roomId;
+      if (w.deadline > now && !late.has(room)) {
+        sendable.push(w);
+        continue;
+      }
+      late.add(room);
+      this.settled(room);
+      w.reject(this.failure.unavailable(w.statement.name, new LaneBroken('no time left to send the statement')));
+    }
+    return sendable;
   }
 
   private async send(lane: number, unit: Waiting[]): Promise<void> {
