@@ -67,14 +67,13 @@ export class CommitLane {
    * statement's rows once its Sync has been answered.
    */
   send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
-    const open = this.current && !this.current.broken ? this.current : undefined;
-    if (open) return open.send(statements, timeoutMs);
+    if (this.ready) return this.current!.send(statements, timeoutMs);
     return this.connection(timeoutMs).then((c) => c.send(statements, timeoutMs));
   }
 
   /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */
   together(send: () => void): void {
-    const stream = this.current && !this.current.broken ? this.current.stream : undefined;
+    const stream = this.ready ? this.current!.stream : undefined;
     stream?.cork();
     try {
       send();
@@ -108,7 +107,7 @@ export class CommitLane {
   private current?: LaneConnection;
 
   private connection(timeoutMs: number): Promise<LaneConnection> {
-    if (this.current && !this.current.broken) return Promise.resolve(this.current);
+    if (this.ready) return Promise.resolve(this.current!);
     this.connecting ??= this.open().then(
       (c) => ((this.current = c), (this.connecting = undefined), c),
       (err) => {
