@@ -21,6 +21,15 @@ export class GameWsAdapter extends WsAdapter {
     super(app, { messageParser: () => undefined });
   }
 
+  /**
+   * The gateway declares no @SubscribeMessage handlers, so Nest's routing would only cost: for
+   * every frame it builds a MessageEvent and runs an rxjs pipeline to find that no handler wants
+   * it. With handlers it routes as Nest does.
+   */
+  override bindMessageHandlers(client: any, handlers: { message: string }[], transform: (data: any) => any): void {
+    if (handlers.length > 0) super.bindMessageHandlers(client, handlers as any, transform);
+  }
+
   override create(port: number, options: Record<string, unknown> = {}): any {
     return super.create(port, {
       ...options,

@@ -11,15 +11,33 @@ export function pauseMs(pause: HumanPause, random: () => number = Math.random): 
   return pause.baseMs + random() * pause.spreadMs;
 }
 
+/**
+ * Resolves after `ms`, or at once when `signal` aborts. Thousands of bots sleep on one run's
+ * signal at a time, and an EventTarget checks every listener it holds on each add and remove;
+ * so each signal gets one listener, which wakes the sleepers of a set.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
+    const sleepers = signal ? sleepersOf(signal) : undefined;
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      sleepers?.delete(done);
       resolve();
     }
-    signal?.addEventListener('abort', done, { once: true });
+    sleepers?.add(done);
   });
+}
+
+const sleepersBySignal = new WeakMap<AbortSignal, Set<() => void>>();
+
+function sleepersOf(signal: AbortSignal): Set<() => void> {
+  let sleepers = sleepersBySignal.get(signal);
+  if (!sleepers) {
+    const set = (sleepers = new Set());
+    sleepersBySignal.set(signal, set);
+    signal.addEventListener('abort', () => [...set].forEach((wake) => wake()), { once: true });
+  }
+  return sleepers;
 }
