@@ -315,6 +315,10 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
             serverAnswerMeanMs: serverMean(r.figures.delta, 'room.answer').meanMs ?? null,
             serverRefused: r.figures.refused ?? null,
             cpuPercent: r.usage?.cpuPercent ?? null,
+            cpuMsPerAnswer: {
+              server: cpuMsPerAnswer(r.usage, 'server', serverMean(r.figures.delta, 'room.answer').n) ?? null,
+              postgres: cpuMsPerAnswer(r.usage, 'postgres', serverMean(r.figures.delta, 'room.answer').n) ?? null,
+            },
             benchLoopDelayP99Ms: r.usage?.loopDelay.p99 ?? null,
             stoppedBecause: r.stoppedBecause ?? null,
           };
@@ -324,6 +328,20 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
       2,
     ),
   );
+}
+
+/**
+ * CPU time (from /proc, over the rung's window) per answer the server handled in the same window:
+ * the cost per answer of the issue's goal, for one process group.
+ */
+export function cpuMsPerAnswer(usage: UsageReading | undefined, who: string, answers: number | undefined): number | undefined {
+  const percent = usage?.cpuPercent[who];
+  if (percent === undefined || !answers) return undefined;
+  return ((percent / 100) * usage!.wallSeconds * 1000) / answers;
+}
+
+function fmtCpuMs(ms: number | undefined): string {
+  return ms === undefined ? '-' : ms.toFixed(2);
 }
 
 interface RungStats {
@@ -433,6 +451,7 @@ function ladderReport(i: {
         'errors / commands',
         'timeouts',
         'CPU % server / postgres / bench / machine',
+        'CPU ms per answer, server / postgres',
         'bench loop p99 ms',
         'verdict',
       ],
@@ -459,16 +478,17 @@ function ladderReport(i: {
           `${st.errors} / ${st.commands}`,
           String(st.timeouts),
           [cpu.server, cpu.postgres, cpu.bench, cpu.machine].map((v) => (v === undefined ? '-' : fmtNum(v))).join(' / '),
+          (['server', 'postgres'] as const).map((who) => fmtCpuMs(cpuMsPerAnswer(r.usage, who, answersServer.n))).join(' / '),
           fmtMs(r.usage?.loopDelay.p99),
           r.stoppedBecause ? `**broke**: ${r.stoppedBecause}` : ok && st.errors === 0 ? 'within budget' : ok ? 'within budget, with errors' : '**over budget**',
         ];
       }),
-      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),
     '',
   );
   md.push(
-    'Client p50/p95/p99 are over the `room.answer` commands sent in the window (timeouts count as beyond the timeout); "seconds with an answer over budget" counts the one-second slots of the window in which at least one answer (by its send time) took longer than the budget: a tail made of a few stalls shows as a few such seconds, a server slow throughout as most of them; server figures are exact means from the /metrics difference over the same window (refused if the server restarted). CPU is percent of one core over the window, for the server, PostgreSQL (all its processes), the bench, and the whole machine (anything beyond the first three is other people\'s work); the machine has ' +
+    'Client p50/p95/p99 are over the `room.answer` commands sent in the window (timeouts count as beyond the timeout); "seconds with an answer over budget" counts the one-second slots of the window in which at least one answer (by its send time) took longer than the budget: a tail made of a few stalls shows as a few such seconds, a server slow throughout as most of them; server figures are exact means from the /metrics difference over the same window (refused if the server restarted). CPU is percent of one core over the window, for the server, PostgreSQL (all its processes), the bench, and the whole machine (anything beyond the first three is other people\'s work); CPU ms per answer is that CPU time of the window divided by the `room.answer` commands the server handled in it (everything the process did, questions and reveals included, charged to answers); the machine has ' +
       `${BenchRun.machine()}.`,
     '',
   );
