@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
-import { CommandRecord } from '@app/bot-kit';
+import { ClusterScript, CommandRecord } from '@app/bot-kit';
 import { FailoverResult, playFailover } from './modes/failover';
-import { BenchCluster } from './modes/failover-cluster';
 
 /**
  * The failover mode's core for real, small: `npm run cluster` with two instances behind HAProxy,
@@ -133,10 +132,10 @@ describe('the failover mode, rolling', () => {
 });
 
 describe('the cluster script, restarting an instance in place', () => {
-  let cluster: BenchCluster;
+  let cluster: ClusterScript;
 
   beforeAll(async () => {
-    cluster = await BenchCluster.start(REPO, 1, {}, () => undefined);
+    cluster = await ClusterScript.start(REPO, 1, {}, () => undefined);
   });
   afterAll(async () => {
     await cluster?.stop();

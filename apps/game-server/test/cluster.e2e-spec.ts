@@ -1,6 +1,13 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
-import { ClusterProcess } from '../../../test/support/cluster-process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
+import { BUILT_SERVER } from '../../../test/support/server-process';
 import { waitFor } from './support';
+
+const REPO = resolve(__dirname, '../../..');
+// The script inherits only this, so the test run's own settings do not reach the instances.
+const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 
 /**
  * Issue 14 items 2 and 4, for real: `npm run cluster` (scripts/cluster.mjs) with three
@@ -13,11 +20,12 @@ jest.setTimeout(90_000);
 const ROOM = { hostName: 'Host', questionCount: 2, secondsPerQuestion: 10, revealSeconds: 0 };
 
 describe('a cluster of three instances behind the proxy', () => {
-  let cluster: ClusterProcess;
+  let cluster: ClusterScript;
   let proxy: HttpApi;
 
   beforeAll(async () => {
-    cluster = await ClusterProcess.start(3);
+    if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
+    cluster = await ClusterScript.start(REPO, 3, { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' }, () => undefined, BARE_ENV);
     proxy = new HttpApi(cluster.proxy);
   });
   afterAll(async () => {
@@ -26,18 +34,12 @@ describe('a cluster of three instances behind the proxy', () => {
 
   /** Which instances have the room live, asking each directly (not through the proxy). */
   async function holders(code: string): Promise<string[]> {
-    const lists = await Promise.all(
-      cluster.instances.map(async (i) => ({
-        name: i.instance,
-        // A killed instance answers nothing and holds nothing.
-        rooms: await new HttpApi(i.url).request('GET', '/admin/api/rooms', undefined, cluster.admin).then((r) => r.body.rooms as { code: string }[], () => []),
-      })),
-    );
-    return lists.filter((l) => l.rooms.some((r) => r.code === code)).map((l) => l.name);
+    // A killed instance answers nothing and holds nothing.
+    return [...(await cluster.roomsByInstance())].filter(([, codes]) => codes.has(code)).map(([name]) => name);
   }
 
   async function liveRoom(instance: string, code: string): Promise<Record<string, any>> {
-    const { status, body } = await new HttpApi(cluster.instance(instance).url).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
+    const { status, body } = await new HttpApi(cluster.member(instance).url).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
     expect(status).toBe(200);
     return body;
   }
@@ -143,7 +145,7 @@ describe('a cluster of three instances behind the proxy', () => {
     const victim = owners.get(codes[0])!;
     const moved = codes.filter((c) => owners.get(c) === victim);
     const stayed = codes.filter((c) => owners.get(c) !== victim);
-    process.kill(cluster.instance(victim).pid, 'SIGKILL');
+    process.kill(cluster.member(victim).pid, 'SIGKILL');
     // Consistent hashing: the victim's codes are answered by the others, the rest stay put.
     // Until the checks fail, the proxy still tries the victim: 503, or a connection cut.
     const answered = (code: string) => proxy.request('GET', `/api/rooms/${code}`).then((r) => r.status === 200, () => false);
@@ -184,7 +186,7 @@ describe('a cluster of three instances behind the proxy', () => {
     const [owner] = await holders(room.code);
 
     const killedAt = performance.now();
-    process.kill(cluster.instance(owner).pid, 'SIGKILL');
+    process.kill(cluster.member(owner).pid, 'SIGKILL');
     // Each client reconnects with the token it has, through the proxy, until the room is served again.
     const reconnect = async (token: string) => {
       for (;;) {

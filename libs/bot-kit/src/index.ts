@@ -2,6 +2,7 @@ export * from './game-client';
 export * from './http-api';
 export * from './delay-proxy';
 export * from './egress-shaper';
+export * from './cluster-script';
 export * from './metrics-snapshot';
 export * from './bots/command-record';
 export * from './bots/human-pause';

@@ -21,6 +21,12 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
     );
   }
   lines.push('', `Machine: ${BenchRun.machine()}.`, '', '## Verdict', '');
+  // Both modes' verdicts open with what was kept; each then says what its own disruption did.
+  const kept = [
+    ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
+    ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
+    ['lost', fmtNum(r.accounting.lost), '0'],
+  ];
   if (rolling) {
     lines.push(
       r.passed
@@ -30,9 +36,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
       table(
         ['what', 'measured', 'goal'],
         [
-          ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
-          ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
-          ['lost', fmtNum(r.accounting.lost), '0'],
+          ...kept,
           ['instances restarted and served again through the proxy', `${rolling.restarts.filter((x) => !x.error).length} of ${r.instances.length}`, 'all'],
           ['rooms moved off a restarting instance (over all restarts)', fmtNum(rolling.moved), 'at least 1'],
           ['... served again', fmtNum(rolling.servedAgain), 'all'],
@@ -52,9 +56,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
       table(
         ['what', 'measured', 'goal'],
         [
-          ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
-          ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],
-          ['lost', fmtNum(r.accounting.lost), '0'],
+          ...kept,
           ['rooms live on the killed instance (moved)', fmtNum(f.moved.length), 'at least 1'],
           ['moved rooms served again by another instance', fmtNum(f.servedAgain), 'all'],
           ['kill to first successful command of a moved room: min / p50 / max', `${fmtMs(f.minMs)} / ${fmtMs(f.p50Ms)} / ${fmtMs(f.maxMs)} ms`, `within ${FAILOVER_GOAL_MS / 1000} s`],

@@ -1,5 +1,4 @@
-import { epochMs, sleep } from '@app/bot-kit';
-import { BenchCluster } from './failover-cluster';
+import { ClusterScript, epochMs, sleep } from '@app/bot-kit';
 
 /** One instance's restart as the bench saw it, in epoch ms. */
 export interface InstanceRestart {
@@ -31,7 +30,7 @@ export interface InstanceRestart {
  * cluster is then one instance short, and the next restart would prove nothing).
  */
 export async function rollThrough(
-  cluster: BenchCluster,
+  cluster: ClusterScript,
   o: { gapMs: number; isRunRoom: (code: string) => boolean; signal?: AbortSignal; log: (msg: string) => void },
 ): Promise<InstanceRestart[]> {
   const done: InstanceRestart[] = [];

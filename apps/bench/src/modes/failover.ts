@@ -1,9 +1,8 @@
 import { Client } from 'pg';
-import { CommandRecord, DURABLE_COMMANDS, epochMs, playResumingTriviaRoom, RecordSink, ResumingRoom, ResumingRoomReport, SeatCommandOutcome, SeatResume, sleep } from '@app/bot-kit';
+import { ClusterMember, ClusterScript, CommandRecord, DURABLE_COMMANDS, epochMs, playResumingTriviaRoom, RecordSink, ResumingRoom, ResumingRoomReport, SeatCommandOutcome, SeatResume, sleep } from '@app/bot-kit';
 import { Options, parseEnvList, UsageError } from '../cli';
 import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
 import { summarize } from '../stats';
-import { BenchCluster, ClusterMember } from './failover-cluster';
 import { failoverReport } from './failover-report';
 import { InstanceRestart, rollThrough } from './failover-rolling';
 
@@ -226,7 +225,7 @@ export async function playFailover(
   io: { repo: string; record?: RecordSink; signal?: AbortSignal; keepLogsIn?: string },
 ): Promise<FailoverResult> {
   log(`starting the cluster: ${s.instances} instance(s) behind HAProxy (scripts/cluster.mjs)`);
-  const cluster = await BenchCluster.start(io.repo, s.instances, s.clusterEnv, log);
+  const cluster = await ClusterScript.start(io.repo, s.instances, s.clusterEnv, log);
   try {
     log(`proxy at ${cluster.proxy}`);
     return await playOn(cluster, s, io);
@@ -236,7 +235,7 @@ export async function playFailover(
   }
 }
 
-async function playOn(cluster: BenchCluster, s: FailoverSettings, io: { record?: RecordSink; signal?: AbortSignal }): Promise<FailoverResult> {
+async function playOn(cluster: ClusterScript, s: FailoverSettings, io: { record?: RecordSink; signal?: AbortSignal }): Promise<FailoverResult> {
   const random = seededRandom(s.bots.seed);
   const records: CommandRecord[] = [];
   const record: RecordSink = (r) => {

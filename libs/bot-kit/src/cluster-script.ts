@@ -4,7 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { epochMs } from '@app/bot-kit';
+import { epochMs } from './bots/command-record';
 
 // PostgreSQL's initdb, N servers and the proxy's first health checks, on a busy machine.
 const START_TIMEOUT_MS = 90_000;
@@ -30,19 +30,23 @@ export interface RestartedMember extends ClusterMember {
 
 type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
 
-/** Scripts and instances still running when the bench exits: killed, whatever happened. */
-const running = new Set<BenchCluster>();
+/** Scripts and instances still running when this process exits: killed, whatever happened. */
+const running = new Set<ClusterScript>();
 process.once('exit', () => {
   for (const c of running) c.killEverything();
 });
 
 /**
- * `npm run cluster` started by the bench: scripts/cluster.mjs as a child with a fresh data
- * folder of its own and random secrets, its JSON lines read into the instances and the proxy.
- * The database URL is read from the embedded PostgreSQL's postmaster.pid (the script does not
- * print it): the password is the embedded cluster's fixed one.
+ * `npm run cluster` as the bench and the tests start it: scripts/cluster.mjs as a child with a
+ * fresh data folder of its own and random secrets (unless `env` gives them), its JSON lines read
+ * into the instances and the proxy. The database URL is read from the embedded PostgreSQL's
+ * postmaster.pid (the script does not print it): the password is the embedded cluster's fixed one.
+ *
+ *     const cluster = await ClusterScript.start(repo, 3, {}, console.log);
+ *     await fetch(`${cluster.proxy}/health`);
+ *     await cluster.stop();
  */
-export class BenchCluster {
+export class ClusterScript {
   private readonly tail: string[] = [];
   private exited!: Promise<number | null>;
   /** Whoever waits for the script's next JSON lines (the start, a restart). */
@@ -59,19 +63,20 @@ export class BenchCluster {
   instances: ClusterMember[] = [];
   proxy = '';
 
-  static async start(repo: string, count: number, env: Record<string, string>, log: (msg: string) => void): Promise<BenchCluster> {
+  /** `base` is the environment the script inherits (a test passes a bare one); `env` is laid over it. */
+  static async start(repo: string, count: number, env: Record<string, string>, log: (msg: string) => void, base: NodeJS.ProcessEnv = process.env): Promise<ClusterScript> {
     const script = join(repo, 'scripts/cluster.mjs');
     if (!existsSync(script)) throw new Error(`${script} is missing`);
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
     chmodSync(dataDir, 0o755); // as root, the postgres user enters it
-    const adminToken = randomBytes(24).toString('base64url');
+    const adminToken = env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
     const child = spawn(process.execPath, [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh'], {
       cwd: repo,
       // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ADMIN_TOKEN: adminToken, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...env },
+      env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...env, ADMIN_TOKEN: adminToken },
     });
-    const cluster = new BenchCluster(child, dataDir, adminToken);
+    const cluster = new ClusterScript(child, dataDir, adminToken);
     running.add(cluster);
     cluster.exited = new Promise((done) =>
       child.once('exit', (code) => {
