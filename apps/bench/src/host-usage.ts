@@ -35,6 +35,11 @@ function readStat(pid: number): Stat | undefined {
   }
 }
 
+/** The parent of `pid` when it runs on this machine (a PostgreSQL backend's is its postmaster). */
+export function parentPid(pid: number): number | undefined {
+  return readStat(pid)?.ppid;
+}
+
 /** CPU seconds of `pid`, plus its live and reaped children when asked (PostgreSQL's backends). */
 export function cpuSeconds(pid: number, withChildren = false): number | undefined {
   const stat = readStat(pid);

@@ -54,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
+    // A server given by --url is measured like a started one when it (and its database) run here.
+    if (target.url) await run.findLocalProcesses();
     await play(run, command);
     log(`report: ${out}/report.md`);
     return run.signal.aborted ? 130 : 0;

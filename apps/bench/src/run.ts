@@ -4,10 +4,11 @@ import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, WriteS
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
+import { Client } from 'pg';
 import { join, relative, resolve } from 'node:path';
 import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, TriviaRoomBotOptions } from '@app/bot-kit';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
-import { UsageMeter } from './host-usage';
+import { cpuSeconds, parentPid, UsageMeter } from './host-usage';
 import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
@@ -122,6 +123,8 @@ export class BenchRun {
   private unwrittenChars = 0;
   private servers = 0;
   private readonly tags: Record<string, string | number> = {};
+  /** With --url: the server and PostgreSQL processes found on this machine (findLocalProcesses). */
+  private found: { server?: number; postgres?: number } = {};
 
   constructor(
     readonly out: string,
@@ -239,7 +242,46 @@ export class BenchRun {
   }
 
   usageMeter(): UsageMeter {
-    return new UsageMeter({ server: this.server?.pid, postgres: this.db?.postmasterPid, proxy: this.db && this.db.delayMs > 0 ? this.db.helperPid : undefined });
+    return new UsageMeter({
+      server: this.server?.pid ?? this.found.server,
+      postgres: this.db?.postmasterPid ?? this.found.postgres,
+      proxy: this.db && this.db.delayMs > 0 ? this.db.helperPid : undefined,
+    });
+  }
+
+  /** With --url: what findLocalProcesses found (nothing before it ran, or without --url). */
+  get localProcesses(): { server?: number; postgres?: number } {
+    return this.found;
+  }
+
+  /**
+   * With --url, the processes to measure when they run on this machine: the server's pid from
+   * /health, and PostgreSQL's postmaster (the parent of a backend of --database-url). Either is
+   * left out when it is elsewhere; the report then shows no CPU for it.
+   */
+  async findLocalProcesses(): Promise<{ server?: number; postgres?: number }> {
+    if (!this.target.url) return {};
+    const health = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(5000) })
+      .then((r) => r.json() as Promise<{ pid?: unknown }>)
+      .catch(() => ({ pid: undefined }));
+    const server = typeof health.pid === 'number' && cpuSeconds(health.pid) !== undefined ? health.pid : undefined;
+    let postgres: number | undefined;
+    if (this.target.databaseUrl) {
+      const client = new Client({ connectionString: this.target.databaseUrl });
+      try {
+        await client.connect();
+        const backend = Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+        const postmaster = parentPid(backend);
+        postgres = postmaster !== undefined && cpuSeconds(postmaster) !== undefined ? postmaster : undefined;
+      } catch {
+        postgres = undefined;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
+    this.found = { server, postgres };
+    if (server || postgres) log(`measuring CPU of the processes on this machine: ${server ? `server pid ${server}` : 'no server'}, ${postgres ? `PostgreSQL pid ${postgres}` : 'no PostgreSQL'}`);
+    return this.found;
   }
 
   /** A /metrics snapshot; with a name, its text is kept as metrics/<name>.prom so the server figures can be checked. */

@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { CardTableSettings, EgressShaper, EgressShaperStats, epochMs, HUMAN_PAUSE, HumanPause, MetricsSnapshot, sleep } from '@app/bot-kit';
 import { WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, UsageError } from '../cli';
-import { cpuSeconds, UsageMeter, UsageReading } from '../host-usage';
+import { cpuSeconds, UsageReading } from '../host-usage';
 import { BenchRun, log, TargetSettings } from '../run';
 import { CoordinatorMessage, SHARD_ARG, ShardConfig, ShardMessage, ShardResult } from '../tables-shard';
 import { Distances } from '../yardstick';
@@ -104,7 +104,7 @@ function defaultTitle(rungs: readonly number[], wires: readonly string[], mbps: 
 async function runTables(run: BenchRun, command: string, s: TablesSettings): Promise<void> {
   await run.startServer();
   const distances = await run.distances();
-  const serverPid = await localServerPid(run);
+  const serverPid = run.server?.pid ?? run.localProcesses.server;
   let shaper: EgressShaper | undefined;
   let socketUrl = run.baseUrl;
   if (s.egressMbps !== undefined) {
@@ -114,7 +114,7 @@ async function runTables(run: BenchRun, command: string, s: TablesSettings): Pro
     socketUrl = shaper.shapedUrl(run.baseUrl);
     log(`egress shaper at ${socketUrl}: server-to-bench bytes limited to ${s.egressMbps} Mbit/s, ${s.shaperBufferBytes / 1024} KiB queue per connection`);
   }
-  const overall = new UsageMeter({ server: serverPid, postgres: run.db?.postmasterPid });
+  const overall = run.usageMeter();
   overall.start();
   const cells: CellRun[] = [];
   try {
@@ -137,17 +137,6 @@ async function runTables(run: BenchRun, command: string, s: TablesSettings): Pro
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', markdown);
   run.writeFile('summary.json', JSON.stringify(summary, null, 2));
-}
-
-/** The server's pid when it runs on this machine: the one the bench started, or the one /health names. */
-async function localServerPid(run: BenchRun): Promise<number | undefined> {
-  if (run.server) return run.server.pid;
-  try {
-    const health = (await (await fetch(`${run.baseUrl}/health`, { signal: AbortSignal.timeout(5000) })).json()) as { pid?: number };
-    return typeof health.pid === 'number' && cpuSeconds(health.pid) !== undefined ? health.pid : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function runCell(run: BenchRun, s: TablesSettings, tables: number, wire: WireProfile, socketUrl: string, serverPid: number | undefined, shaper: EgressShaper | undefined): Promise<CellRun> {
@@ -218,7 +207,7 @@ async function runCell(run: BenchRun, s: TablesSettings, tables: number, wire: W
   // The window as the coordinator sees it: /metrics (which also resets the server's event-loop
   // histogram), the server's CPU, the shaper's counters.
   await sleep(Math.max(0, windowStart - epochMs()), run.signal);
-  const meter = new UsageMeter({ server: serverPid, postgres: run.db?.postmasterPid });
+  const meter = run.usageMeter();
   const before = await run.snapshot(`${label}-before`).catch(() => undefined);
   const cpu0 = serverPid ? cpuSeconds(serverPid) : undefined;
   const shaperBefore = shaper?.stats();

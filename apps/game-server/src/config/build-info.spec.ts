@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as ts from 'typescript';
-import { BUILD_INFO_FILE, readBuildInfo } from './build-info';
+import { BUILD_INFO_FILE, packageRoot, readBuildInfo } from './build-info';
 
 describe(readBuildInfo.name, () => {
   function repo(): string {
@@ -70,5 +70,17 @@ describe(readBuildInfo.name, () => {
       execFileSync(process.execPath, [join(__dirname, '../../../../scripts/write-build-info.mjs')], { cwd: dir, stdio: 'ignore', env: { ...process.env, BUILD_SHA: 'from-the-image' } });
       expect(readBuildInfo(dir, {})).toEqual({ version: '1.2.3', sha: 'from-the-image' });
     });
+  });
+});
+
+describe(packageRoot.name, () => {
+  // The code's own checkout, not the folder the process was started in (the A/B starts another build's server from here).
+  it('is the nearest folder above the code that holds a package.json', () => {
+    const root = mkdtempSync(join(tmpdir(), 'package-root-'));
+    writeFileSync(join(root, 'package.json'), '{}');
+    const deep = join(root, 'dist/apps/game-server/apps/game-server/src/config');
+    mkdirSync(deep, { recursive: true });
+    expect(packageRoot(deep)).toBe(root);
+    expect(packageRoot(__dirname)).toBe(join(__dirname, '../../../..'));
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface BuildInfo {
   readonly version: string;
@@ -17,7 +17,7 @@ export const BUILD_INFO_FILE = 'dist/apps/game-server/build-info.json';
  * What this server was built from: BUILD_SHA when set (an override), else the file the build
  * stamped, else the tree it runs from (see `sourceBuildInfo`), for runs without a build step.
  */
-export function readBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
+export function readBuildInfo(root = packageRoot(__dirname), env = process.env): BuildInfo {
   return (env.BUILD_SHA ? undefined : stampedBuildInfo(root)) ?? sourceBuildInfo(root, env);
 }
 
@@ -29,6 +29,18 @@ function stampedBuildInfo(root: string): BuildInfo | undefined {
     // Not built by `npm run build` (jest, a bare `nest build`): the tree it runs from says.
   }
   return undefined;
+}
+
+/**
+ * The nearest folder above `from` that holds a package.json: the checkout (or image) this code
+ * runs from, wherever the process was started. A server started from another folder (the A/B's
+ * other arm) would otherwise report that folder's build.
+ */
+export function packageRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return process.cwd();
+  }
 }
 
 /**
