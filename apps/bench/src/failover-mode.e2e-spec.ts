@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ClusterScript, CommandRecord } from '@app/bot-kit';
-import { FailoverResult, playFailover } from './modes/failover';
+import { FailoverResult, FailoverSettings, playFailover } from './modes/failover';
 
 /**
  * The failover mode's core for real, small: `npm run cluster` with two instances behind HAProxy,
@@ -14,24 +14,24 @@ jest.setTimeout(300_000);
 
 const REPO = resolve(__dirname, '../../..');
 
+// Two instances, four rooms of two seats: what both runs share; each says how its games go.
+const BOTS = { seats: 2, revealSeconds: 0.5, keepAliveMs: 0, commandTimeoutMs: 10_000 };
+function settings(run: Pick<FailoverSettings, 'bots' | 'killAfterMs'> & Partial<FailoverSettings>): FailoverSettings {
+  return { instances: 2, games: 4, kill: 'busiest', staggerMs: 100, resumeTimeoutMs: 60_000, clusterEnv: {}, ...run };
+}
+
 describe('the failover mode', () => {
   let result: FailoverResult;
   const records: CommandRecord[] = [];
 
   beforeAll(async () => {
     result = await playFailover(
-      {
-        instances: 2,
-        games: 4,
+      settings({
         // Eight questions of up to 4 s, each answered after 0.4-1.2 s: the kill lands mid-game
         // (a busy machine slows the games as much as it delays the kill).
-        bots: { seats: 2, questions: 8, secondsPerQuestion: 4, revealSeconds: 0.5, pause: { baseMs: 400, spreadMs: 800 }, keepAliveMs: 0, commandTimeoutMs: 10_000, seed: 7 },
+        bots: { ...BOTS, questions: 8, secondsPerQuestion: 4, pause: { baseMs: 400, spreadMs: 800 }, seed: 7 },
         killAfterMs: 3000,
-        kill: 'busiest',
-        staggerMs: 100,
-        resumeTimeoutMs: 60_000,
-        clusterEnv: {},
-      },
+      }),
       { repo: REPO, record: (r) => records.push(r) },
     );
   });
@@ -73,20 +73,14 @@ describe('the failover mode, rolling', () => {
 
   beforeAll(async () => {
     result = await playFailover(
-      {
-        instances: 2,
-        games: 4,
+      settings({
         // Sixteen questions, each answered after 2-3.5 s (of 5): a game of a minute or so. The
         // restarts begin only once every game has started, and two of them take far less, so
         // every game is live through them however busy the machine.
-        bots: { seats: 2, questions: 16, secondsPerQuestion: 5, revealSeconds: 0.5, pause: { baseMs: 2000, spreadMs: 1500 }, keepAliveMs: 0, commandTimeoutMs: 10_000, seed: 11 },
+        bots: { ...BOTS, questions: 16, secondsPerQuestion: 5, pause: { baseMs: 2000, spreadMs: 1500 }, seed: 11 },
         killAfterMs: 1000,
-        kill: 'busiest',
         rolling: { gapMs: 1000 },
-        staggerMs: 100,
-        resumeTimeoutMs: 60_000,
-        clusterEnv: {},
-      },
+      }),
       { repo: REPO },
     );
   });
