@@ -53,7 +53,7 @@ export class GameMetrics {
   private readonly acquire = { count: 0, sumSeconds: 0 };
   // Per-frame figures are summed here and handed to prom-client when it is read: its inc() hashes
   // the labels on every call, which cost more than the frame's own bookkeeping at ~7 frames per
-  // answer. Keys are the room's event types (or `reply`) and the wire profiles: a bounded set.
+  // answer. Keys are label values (the vocabulary's event types, `reply`, `unknown`) and wire profiles.
   private readonly framesUnread = new Map<string, { kind: string; wire: string; bytes: number; frames: number }>();
   private readonly queue = { bytes: 0, frames: 0 };
   private sources?: LiveSources;
@@ -138,9 +138,10 @@ export class GameMetrics {
   // Gateway.
   // The gateway passes the event type the room chose, or `reply`; the vocabulary makes sure of it.
   frameSent(kind: string, wire: string, bytes: number): void {
-    const key = `${kind}\u0000${wire}`;
+    const label = frameKindLabel(this.vocabulary, kind);
+    const key = `${label}\u0000${wire}`;
     let unread = this.framesUnread.get(key);
-    if (!unread) this.framesUnread.set(key, (unread = { kind, wire, bytes: 0, frames: 0 }));
+    if (!unread) this.framesUnread.set(key, (unread = { kind: label, wire, bytes: 0, frames: 0 }));
     unread.bytes += bytes;
     unread.frames++;
   }
@@ -148,7 +149,7 @@ export class GameMetrics {
   private flushFrames(): void {
     for (const unread of this.framesUnread.values()) {
       if (unread.frames === 0) continue;
-      const labels = { kind: frameKindLabel(this.vocabulary, unread.kind), wire: unread.wire };
+      const labels = { kind: unread.kind, wire: unread.wire };
       this.outboundBytes.inc(labels, unread.bytes);
       this.outboundFrames.inc(labels, unread.frames);
       unread.bytes = 0;
