@@ -9,6 +9,11 @@ const REPO = resolve(__dirname, '../..');
 /** What `nest build game-server` produces (scripts/test.mjs builds it before jest runs). */
 export const BUILT_SERVER = join(REPO, 'dist/apps/game-server/apps/game-server/src/main.js');
 
+/** Fails with what to do when the built server is missing (a test started outside `npm test`). */
+export function requireBuiltServer(): void {
+  if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
+}
+
 const START_TIMEOUT_MS = 20_000;
 // SIGTERM drains (up to 5 s for mailboxes, 2 s for sockets) before the process exits.
 const EXIT_TIMEOUT_MS = 15_000;
@@ -60,9 +65,7 @@ export class ServerProcess {
   ) {}
 
   static async create(options: ServerProcessOptions = {}): Promise<ServerProcess> {
-    if (!existsSync(BUILT_SERVER)) {
-      throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
-    }
+    requireBuiltServer();
     return new ServerProcess(await createTestDatabase(), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
   }
 

@@ -243,15 +243,15 @@ export class BenchRun {
 
   usageMeter(): UsageMeter {
     return new UsageMeter({
-      server: this.server?.pid ?? this.found.server,
+      server: this.serverPid,
       postgres: this.db?.postmasterPid ?? this.found.postgres,
       proxy: this.db && this.db.delayMs > 0 ? this.db.helperPid : undefined,
     });
   }
 
-  /** With --url: what findLocalProcesses found (nothing before it ran, or without --url). */
-  get localProcesses(): { server?: number; postgres?: number } {
-    return this.found;
+  /** The server's pid when it runs on this machine: the one this run started, or the one --url's /health named. */
+  get serverPid(): number | undefined {
+    return this.server?.pid ?? this.found.server;
   }
 
   /**

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
-import { BUILT_SERVER } from '../../../test/support/server-process';
+import { requireBuiltServer } from '../../../test/support/server-process';
 import { waitFor } from './support';
 
 const REPO = resolve(__dirname, '../../..');
@@ -24,7 +23,7 @@ describe('a cluster of three instances behind the proxy', () => {
   let proxy: HttpApi;
 
   beforeAll(async () => {
-    if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
+    requireBuiltServer();
     cluster = await ClusterScript.start(REPO, 3, { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' }, () => undefined, BARE_ENV);
     proxy = new HttpApi(cluster.proxy);
   });

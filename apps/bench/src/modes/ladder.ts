@@ -302,6 +302,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
         stopReason,
         rungs: rungs.map((r) => {
           const st = rungStats(r.records, s.budgetMs, { start: r.windowStart, end: r.windowEnd });
+          const served = serverMean(r.figures.delta, 'room.answer');
           return {
             rooms: r.rooms,
             roomsLive: r.roomsLive,
@@ -312,12 +313,12 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
             commands: st.commands,
             errors: st.errors,
             timeouts: st.timeouts,
-            serverAnswerMeanMs: serverMean(r.figures.delta, 'room.answer').meanMs ?? null,
+            serverAnswerMeanMs: served.meanMs ?? null,
             serverRefused: r.figures.refused ?? null,
             cpuPercent: r.usage?.cpuPercent ?? null,
             cpuMsPerAnswer: {
-              server: cpuMsPerAnswer(r.usage, 'server', serverMean(r.figures.delta, 'room.answer').n) ?? null,
-              postgres: cpuMsPerAnswer(r.usage, 'postgres', serverMean(r.figures.delta, 'room.answer').n) ?? null,
+              server: cpuMsPerAnswer(r.usage, 'server', served.n) ?? null,
+              postgres: cpuMsPerAnswer(r.usage, 'postgres', served.n) ?? null,
             },
             benchLoopDelayP99Ms: r.usage?.loopDelay.p99 ?? null,
             stoppedBecause: r.stoppedBecause ?? null,

@@ -104,7 +104,7 @@ function defaultTitle(rungs: readonly number[], wires: readonly string[], mbps: 
 async function runTables(run: BenchRun, command: string, s: TablesSettings): Promise<void> {
   await run.startServer();
   const distances = await run.distances();
-  const serverPid = run.server?.pid ?? run.localProcesses.server;
+  const serverPid = run.serverPid;
   let shaper: EgressShaper | undefined;
   let socketUrl = run.baseUrl;
   if (s.egressMbps !== undefined) {
