@@ -42,6 +42,7 @@ import { TablesController } from './api/tables.controller';
 import { BuildInfo } from './config/build-info';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { InstanceIdentity } from './cluster/instance-identity';
+import { DatabaseLink } from './cluster/database-link';
 import { JsonLog } from './config/json-log';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { RoomsService } from './rooms/rooms.service';
@@ -112,11 +113,12 @@ export class AppModule {
         RoomsService,
         TablesService,
         { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
+        { provide: DatabaseLink, useValue: new DatabaseLink(runtime.config.heartbeatMs ?? 0) },
         {
           provide: InstanceHeartbeat,
-          useFactory: (instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService) =>
-            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log, rooms),
-          inject: [InstanceRepository, InstanceIdentity, RoomsService],
+          useFactory: (instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService, link: DatabaseLink) =>
+            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log, rooms, link),
+          inject: [InstanceRepository, InstanceIdentity, RoomsService, DatabaseLink],
         },
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
         { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },

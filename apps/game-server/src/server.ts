@@ -82,7 +82,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     statement: (s, seconds) => metrics.statement(s, seconds),
     acquire: (seconds) => metrics.acquired(seconds),
   });
-  app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), () => rooms.accepting));
+  app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms));
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
   // The instance's default name needs the port it got; its first beat writes its registry row.

@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { FrameDecoder, WireProfile } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
@@ -66,7 +67,10 @@ export class GameClient {
     const client = new GameClient(ws, options.timeoutMs ?? 5000, options.wire ?? 'json');
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res) => reject(new UpgradeRefused(res.statusCode ?? 0)));
+      ws.once('unexpected-response', (_req, res) => {
+        reject(UpgradeRefused.of(res));
+        res.resume();
+      });
       ws.once('error', reject);
     });
   }
@@ -154,8 +158,18 @@ export class GameClient {
 }
 
 export class UpgradeRefused extends Error {
-  constructor(readonly status: number) {
-    super(`the server refused the WebSocket upgrade with HTTP ${status}`);
+  constructor(
+    readonly status: number,
+    /** The refusal's `Retry-After`, in seconds, when it gave one. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`the server refused the WebSocket upgrade with HTTP ${status}${retryAfterSeconds !== undefined ? ` (retry after ${retryAfterSeconds} s)` : ''}`);
+  }
+
+  /** The refusal a `ws` client's 'unexpected-response' carries. */
+  static of(res: IncomingMessage): UpgradeRefused {
+    const retryAfter = res.headers['retry-after'];
+    return new UpgradeRefused(res.statusCode ?? 0, retryAfter === undefined ? undefined : Number(retryAfter));
   }
 }
 

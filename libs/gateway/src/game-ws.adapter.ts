@@ -2,20 +2,24 @@ import { INestApplicationContext } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { MAX_FRAME_BYTES } from '@app/protocol';
 import { CLAIMS_KEY, VerifiedRequest } from './game.gateway';
-import { GatewayOptions } from './room-directory';
+import { GatewayOptions, RoomDirectory } from './room-directory';
 import { roomMatches, SeatTokens } from './seat-token';
+
+type Verdict = (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void;
 
 /**
  * The ws adapter with the checks that must happen before a socket exists: a missing, forged or
- * altered token is refused with HTTP 401, an Origin that is not allowed with 403. Frames above
- * 16 KiB close the socket with 1009 (ws enforces maxPayload).
+ * altered token is refused with HTTP 401, an Origin that is not allowed with 403, and a socket
+ * whose room cannot be served here now (PostgreSQL away, the room held by another instance, a
+ * drain) with 503 and `Retry-After`: a client backs off instead of being accepted and closed in a
+ * loop. Frames above 16 KiB close the socket with 1009 (ws enforces maxPayload).
  */
 export class GameWsAdapter extends WsAdapter {
   constructor(
     app: INestApplicationContext,
     private readonly tokens: SeatTokens,
     private readonly options: GatewayOptions,
-    private readonly isAccepting: () => boolean,
+    private readonly directory: RoomDirectory,
   ) {
     // Frames are read by the gateway itself; Nest's {event, data} routing is not used.
     super(app, { messageParser: () => undefined });
@@ -34,8 +38,8 @@ export class GameWsAdapter extends WsAdapter {
     return super.create(port, {
       ...options,
       maxPayload: MAX_FRAME_BYTES,
-      verifyClient: (info: { origin: string; req: VerifiedRequest }, done: (ok: boolean, code?: number, message?: string) => void) => {
-        if (!this.isAccepting()) return done(false, 503, 'Shutting down');
+      verifyClient: (info: { origin: string; req: VerifiedRequest }, done: Verdict) => {
+        if (!this.directory.accepting) return done(false, 503, 'Shutting down', { 'Retry-After': '1' });
         const origin = info.origin;
         // The server's own pages are always allowed: their Origin is the Host they connect to.
         if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin) && !isSameOrigin(origin, info.req.headers.host)) {
@@ -47,10 +51,17 @@ export class GameWsAdapter extends WsAdapter {
         if (check.ok || check.reason === 'expired') {
           if (!roomMatches(check.claims, params.get('room'))) return done(false, 401, 'Unauthorized');
         }
-        if (check.ok) info.req[CLAIMS_KEY] = { claims: check.claims, expired: false };
-        else if (check.reason === 'expired') info.req[CLAIMS_KEY] = { claims: check.claims, expired: true };
-        else return done(false, 401, 'Unauthorized');
-        done(true);
+        if (!check.ok && check.reason === 'expired') {
+          // Accepted, to be closed with 4001: the client learns its token is stale, not to retry.
+          info.req[CLAIMS_KEY] = { claims: check.claims, expired: true };
+          return done(true);
+        }
+        if (!check.ok) return done(false, 401, 'Unauthorized');
+        info.req[CLAIMS_KEY] = { claims: check.claims, expired: false };
+        this.directory.admit(check.claims).then(
+          (admitted) => (admitted.ok ? done(true) : done(false, admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) })),
+          () => done(false, 503, 'Room unavailable', { 'Retry-After': '2' }),
+        );
       },
     });
   }

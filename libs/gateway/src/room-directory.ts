@@ -11,11 +11,16 @@ export interface RoomHandle {
 
 export type ConnectResult = { ok: true; room: RoomHandle } | { ok: false; closeCode: number; reason: string };
 
+/** Whether a socket may be opened now; if not, the upgrade's HTTP status and when to try again. */
+export type AdmitResult = { ok: true } | { ok: false; status: number; retryAfterSeconds: number; message: string };
+
 /**
  * What the gateway needs of the rooms, provided by the application: the gateway parses,
  * authorizes and hands over; the room decides.
  */
 export interface RoomDirectory {
+  /** At the upgrade, before the socket exists: its room is made ready to serve it, or it is refused. */
+  admit(claims: SeatClaims): Promise<AdmitResult>;
   connect(viewer: Viewer, claims: SeatClaims): Promise<ConnectResult>;
   /** False while the server drains: new commands get 503. */
   readonly accepting: boolean;

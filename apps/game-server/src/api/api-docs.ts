@@ -203,7 +203,7 @@ export const DescribeLeaderboard = () =>
 export const DescribeHealth = () =>
   applyDecorators(
     ApiTags('operations'),
-    ApiOperation({ summary: 'Liveness with the database round trip' }),
+    ApiOperation({ summary: 'For people: the build, the instance and the database round trip (probes use /health/live and /health/ready)' }),
     ApiResponse({
       status: 200,
       description: 'up, with the database reachable',
@@ -221,6 +221,21 @@ export const DescribeHealth = () =>
       },
     }),
     ApiResponse({ status: 503, description: 'the database is unreachable: `status: "unavailable"`, `db.ok: false`' }),
+  );
+
+export const DescribeLiveness = () =>
+  applyDecorators(
+    ApiTags('operations'),
+    ApiOperation({ summary: 'Liveness: 200 while the process can serve its sockets, whether or not PostgreSQL is reachable; never queries it' }),
+    ApiResponse({ status: 200, description: '`{status: "live", instance, pid, uptimeSeconds}`' }),
+  );
+
+export const DescribeReadiness = () =>
+  applyDecorators(
+    ApiTags('operations'),
+    ApiOperation({ summary: 'Readiness: whether this instance should get new traffic (PostgreSQL reachable, not draining)' }),
+    ApiResponse({ status: 200, description: '`{status: "ready", instance}`' }),
+    ApiResponse({ status: 503, description: '`{status: "not_ready", reason: "database_unavailable" | "draining", instance}`, with `Retry-After`' }),
   );
 
 export const DescribeAdmin = (summary: string, extra: { status: number; description: string }[] = []) =>

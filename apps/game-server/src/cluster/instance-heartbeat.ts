@@ -1,5 +1,6 @@
 import { InstanceHealth, InstanceRepository, InstanceRow, Leases } from '@app/persistence';
 import { JsonLog } from '../config/json-log';
+import { DatabaseLink } from './database-link';
 import { InstanceIdentity } from './instance-identity';
 
 /** An instance as the console shows it: its last row, aged to now, and whether it still beats. */
@@ -19,7 +20,11 @@ export interface LeaseHolder {
   leases(): Leases;
   /** The beat renewed these of the rooms it was given (`asked`); the others are someone else's now. */
   renewed(asked: Leases, renewed: ReadonlySet<string>): void;
-  /** No beat has renewed the leases for this long (PostgreSQL away): they may have run out. */
+  /**
+   * No beat has renewed the leases for this long (PostgreSQL away or silent). Nothing is let go for
+   * it: while nobody can write, nobody can take a room, and the beat that gets through says which
+   * rooms (if any) another instance took meanwhile.
+   */
   unrenewedFor(ms: number): void;
 }
 
@@ -43,6 +48,7 @@ export class InstanceHeartbeat {
     private readonly intervalMs: number,
     private readonly log: JsonLog,
     private readonly holder?: LeaseHolder,
+    readonly link = new DatabaseLink(intervalMs),
   ) {}
 
   /** The first beat (awaited, so the row exists once the server says it started), then the timer. */
@@ -100,9 +106,12 @@ export class InstanceHeartbeat {
         health: this.health,
       }, leases);
       this.last = { rows, at: Date.now() };
-      this.renewedAt = performance.now();
+      const now = performance.now();
+      if (this.link.beatOk(now)) this.log.info('PostgreSQL answers the heartbeat again', { unrenewedMs: Math.round(now - this.renewedAt) });
+      this.renewedAt = now;
       if (leases) this.holder!.renewed(leases, renewed);
     } catch (err) {
+      this.link.beatFailed();
       if (leases) this.holder!.unrenewedFor(performance.now() - this.renewedAt);
       // The registry is for operators: a missed beat is logged, and the rooms carry on.
       this.log.warn('instance heartbeat failed', { error: err instanceof Error ? err.message : String(err) });

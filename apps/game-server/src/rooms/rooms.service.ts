@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
+import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
 import { CardsEntry, CardsResult, cardsRules, CardsState, CardsWrite, restoreCards, TableCommand } from '@app/games/cards';
 import { CardsStore, Leases, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
@@ -13,6 +13,7 @@ import { JsonLog } from '../config/json-log';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
+import { DatabaseLink } from '../cluster/database-link';
 
 export interface RoomSettingsInput {
   readonly hostName: string;
@@ -44,6 +45,9 @@ const DEFAULT_LEASE_MS = 6000;
  * loads it, renewed by the instance's heartbeat, carried (its fencing number) by every write. A
  * room whose lease another instance holds is refused (503 `room_elsewhere`, retry); a room whose
  * lease this instance lost is let go (its sockets close with 1012, and reconnect to its owner).
+ * A lease that only lapsed because PostgreSQL could not be reached is not lost (PROTOCOL.md
+ * section 11): the rooms stay, their writes are refused until it answers, and the first beat
+ * that gets through renews every lease whose fence has not moved.
  */
 @Injectable()
 export class RoomsService implements RoomDirectory, LeaseHolder {
@@ -60,6 +64,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     @Inject(COMMAND_OBSERVER) private readonly observer: CommandObserver,
     @Inject(JSON_LOG) private readonly log: JsonLog,
     private readonly identity: InstanceIdentity,
+    private readonly link: DatabaseLink,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -149,12 +154,30 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     if (room && room.roomId === change.roomId && change.change === 'closed') await room.closedElsewhere(change.reason);
   }
 
+  /**
+   * Before a socket exists: its room is made live here (loaded if it is not), so that a socket
+   * this instance cannot serve now (PostgreSQL away, the room another instance's, no room for more
+   * rooms) is refused at the upgrade with a status and a retry hint rather than accepted and closed.
+   */
+  async admit(claims: SeatClaims): Promise<AdmitResult> {
+    try {
+      await this.registry.get(claims.code);
+      return { ok: true };
+    } catch (err) {
+      const refusal = err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
+      if (!(err instanceof RoomException)) this.log.warn('a socket’s room could not be loaded', { room: claims.code, error: String(err) });
+      // A room held elsewhere moves (or comes here) within a beat; PostgreSQL takes longer to come back.
+      const retryAfterSeconds = refusal.code === RoomErrorCode.RoomElsewhere ? 1 : 2;
+      return { ok: false, status: refusal.httpStatus, retryAfterSeconds, message: refusal.message };
+    }
+  }
+
   async connect(viewer: Viewer, claims: SeatClaims): Promise<ConnectResult> {
     let room: GameRoom | undefined;
     try {
       room = await this.registry.get(claims.code);
     } catch (err) {
-      // Another instance serves the room now: reconnect (through the proxy, that is its owner).
+      // Admitted at the upgrade, and lost since (passivated and not loadable, or taken): reconnect.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere) return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
       throw err;
     }
@@ -200,6 +223,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   renewed(asked: Leases, renewed: ReadonlySet<string>): void {
+    this.lapseLogged = false;
     for (const { id, fence } of asked.rooms) {
       if (renewed.has(id)) continue;
       const room = this.registry.rooms().find((r) => r.roomId === id && r.fence === fence);
@@ -209,10 +233,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   unrenewedFor(ms: number): void {
-    // Given up before the lease can run out: past that, another instance may already serve them.
-    if (ms < (this.leaseMs * 2) / 3) return;
-    for (const room of this.registry.rooms()) room.letGo(`its lease could not be renewed for ${Math.round(ms)} ms`);
+    // Said once an outage, when the leases may have run out: the rooms stay (see the class comment).
+    if (ms < this.leaseMs || this.lapseLogged) return;
+    this.lapseLogged = true;
+    this.log.warn('leases not renewed for longer than a lease: rooms kept, their writes refused until PostgreSQL answers', { unrenewedMs: Math.round(ms), rooms: this.registry.size });
   }
+
+  private lapseLogged = false;
 
   private get leaseMs(): number {
     return this.config.leaseMs ?? DEFAULT_LEASE_MS;
@@ -241,7 +268,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * that passed while no process had them take effect before anyone sees them.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
-    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs });
+    // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
+    // its holder was most likely cut off too, and renews it at its next beat.
+    const steady = this.link.steadyFor(this.leaseMs);
+    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs, takeLapsed: steady });
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {

@@ -109,7 +109,7 @@ export class BotSocket {
       ws.once('unexpected-response', (_req, res) => {
         record(res.statusCode ?? null, 'upgrade refused');
         ws.terminate();
-        reject(new UpgradeRefused(res.statusCode ?? 0));
+        reject(UpgradeRefused.of(res));
       });
       ws.once('error', (err) => {
         const timedOut = /timed out/i.test(err.message);

@@ -33,6 +33,14 @@ export type StoredRoom = {
   | { readonly game: 'cards'; readonly record: CardsRecord }
 );
 
+/** The lease a load takes for `owner`: `ms` long, renewed by the owner's beat. */
+export interface RoomLease {
+  readonly owner: string;
+  readonly ms: number;
+  /** May another instance's lapsed lease be taken (and a held one asked for)? Default true. */
+  readonly takeLapsed?: boolean;
+}
+
 export interface ClosedRoom {
   readonly roomId: string;
   readonly code: string;
@@ -103,9 +111,12 @@ export class RoomRepository {
    * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, already
    * its own, or held by an instance that stopped or has not beaten for `lease.ms`), raising its
    * fencing number; an open room whose lease another live instance holds comes back with `heldBy`,
-   * and is asked for (`wanted_by`): its holder hands it over at its next beat.
+   * and is asked for (`wanted_by`): its holder hands it over at its next beat. Without
+   * `lease.takeLapsed` (the taker itself is just back from an outage, so the holder whose lease
+   * lapsed was most likely cut off as well and is about to renew it) only a free lease, its own,
+   * or a stopped instance's is taken, and nothing is asked for.
    */
-  async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: { readonly owner: string; readonly ms: number }): Promise<StoredRoom[]> {
+  async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: RoomLease): Promise<StoredRoom[]> {
     const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
     const rows = await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
@@ -117,14 +128,14 @@ export class RoomRepository {
            -- beaten for a whole lease (one beat renews every lease an instance holds).
            AND (h.lease_owner IS NULL OR h.lease_owner = $2 OR NOT EXISTS (
                   SELECT 1 FROM instances i WHERE i.name = h.lease_owner AND i.health <> 'stopped'
-                  AND i.last_seen > now() - make_interval(secs => $3::float8 / 1000)))
+                  AND (NOT $4::boolean OR i.last_seen > now() - make_interval(secs => $3::float8 / 1000))))
          RETURNING h.room_id AS id, h.lease_fence
        ), wanted AS (
          -- Held by another live instance: ask for it (migration 1764842400000); its holder's next
          -- beat hands it over, and the room's clients, reconnecting through the proxy, come here.
          UPDATE room_heads h SET wanted_by = $2
          FROM rooms o
-         WHERE $2::text IS NOT NULL AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
+         WHERE $2::text IS NOT NULL AND $4::boolean AND o.id = h.room_id AND o.code = ANY($1::char(6)[]) AND o.closed_at IS NULL
            AND h.lease_owner IS DISTINCT FROM $2 AND h.wanted_by IS DISTINCT FROM $2
            AND h.room_id NOT IN (SELECT id FROM taken)
        )
@@ -167,7 +178,7 @@ export class RoomRepository {
        LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true
        LEFT JOIN taken t ON t.id = r.id
        LEFT JOIN room_heads rh ON rh.room_id = r.id`,
-      [codes, lease?.owner ?? null, lease?.ms ?? 0],
+      [codes, lease?.owner ?? null, lease?.ms ?? 0, lease?.takeLapsed ?? true],
       timeoutMs,
     );
     return rows.map((r) => (r.game === 'cards' ? r : { ...r, record: triviaRecord(r.record) }));
