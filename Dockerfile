@@ -40,7 +40,8 @@ COPY --from=build /app/web-admin/dist-pages ./web-admin/dist-pages
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-# curl is not in the slim image; Node 20 has fetch. /health answers 503 while PostgreSQL is unreachable.
+# curl is not in the slim image; Node 20 has fetch. Liveness, not /health: a database outage
+# must not mark (or get restarted) every instance that keeps its sockets through it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/apps/game-server/apps/game-server/src/main.js"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run cluster -- --instances N [--port P] [--data DIR] [--fresh]`: on one machine without
-// Docker, an embedded PostgreSQL, N game-server instances (the built server, each its own
+// `npm run cluster -- --instances N [--port P] [--data DIR] [--fresh] [--database-url URL]`: on one
+// machine without Docker, an embedded PostgreSQL (or the one --database-url names), N game-server instances (the built server, each its own
 // process, PORT, INSTANCE_NAME and DATA_DIR, all on one DATABASE_URL with one TOKEN_SECRET and
 // ADMIN_TOKEN, so a token works on any of them) and HAProxy in front, routing by room code
 // (deploy/haproxy.cfg.template). Prints one JSON line per instance ({"instance","pid","url"})
@@ -40,13 +40,17 @@ function options() {
       port: { type: 'string', default: '8080' },
       data: { type: 'string', default: join(REPO, '.data', 'cluster') },
       fresh: { type: 'boolean', default: false },
+      // An outside PostgreSQL (say, behind a proxy that a test cuts) instead of the embedded one.
+      'database-url': { type: 'string' },
     },
   });
   const instances = Number(values.instances);
   const port = Number(values.port);
   if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) fail(`--instances must be a whole number from 1 to ${MAX_INSTANCES}, got '${values.instances}'`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number (0: any free one), got '${values.port}'`);
-  return { instances, port, data: resolve(values.data), fresh: values.fresh };
+  const databaseUrl = values['database-url'];
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail(`--database-url must be a postgres:// URL, got '${databaseUrl.slice(0, 60)}'`);
+  return { instances, port, data: resolve(values.data), fresh: values.fresh, databaseUrl };
 }
 
 /** Debian's HAProxy; installed with apt when missing, as the test command does for Chromium. */
@@ -163,7 +167,7 @@ async function main() {
   // The server's own code: the same embedded PostgreSQL and the same kept secrets as `npm start`.
   const { startEmbeddedPostgres } = require(join(BUILT, 'embedded-postgres.js'));
   const { checkSecret, keptSecret } = require(join(BUILT, 'config/secrets.js'));
-  database = await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
+  database = opts.databaseUrl ? { url: opts.databaseUrl, stop: async () => undefined } : await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
   const secret = (name, file) => (process.env[name] ? checkSecret(name, process.env[name]) : keptSecret(opts.data, file).value);
   const shared = { TOKEN_SECRET: secret('TOKEN_SECRET', 'token-secret'), ADMIN_TOKEN: secret('ADMIN_TOKEN', 'admin-token') };
   if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);

@@ -76,8 +76,9 @@ describe('the container image', () => {
       return new Promise((done) => child.on('exit', (code) => done(code)));
     }
 
-    it('passes against a healthy server', async () => {
+    it('passes against a healthy server, asking liveness (a database outage must not fail it)', async () => {
       expect(command[0]).toBe('node');
+      expect(command.join(' ')).toContain("/health/live'");
       expect(await check(server.port)).toBe(0);
     });
 

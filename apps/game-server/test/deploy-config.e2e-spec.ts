@@ -59,9 +59,13 @@ describe('the HAProxy configuration', () => {
     expect(expectTool('haproxy', ['-c', '-f', join(dir, 'haproxy.cfg')])).toContain('Configuration file is valid');
   });
 
-  it('hashes one key by consistent hashing, checks /health, and keeps WebSocket tunnels open', () => {
+  it('hashes one key by consistent hashing, routes by readiness, and keeps WebSocket tunnels open', () => {
     const lines = compose.split('\n').map((l) => l.trim());
-    for (const line of ['balance hdr(X-Room-Code)', 'hash-type consistent', 'option httpchk GET /health', 'http-check expect status 200', 'timeout tunnel 1h']) expect(lines).toContain(line);
+    for (const line of ['balance hdr(X-Room-Code)', 'hash-type consistent', 'option httpchk GET /health/ready', 'http-check expect status 200', 'timeout tunnel 1h']) expect(lines).toContain(line);
+    // An instance marked down keeps its tunnels (a database outage disconnects nobody), and the
+    // proxy's own 503 says when to retry.
+    expect(compose).not.toMatch(/on-marked-down\s+shutdown-sessions/);
+    expect(lines).toContain('http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }');
     // The key comes from room= on the socket and the console's stream, and from every path that names a room.
     expect(compose).toMatch(/set-var\(txn\.room\) url_param\(room\),upper if \{ path \/ws \}/);
     for (const prefix of ['/api/rooms/ /api/tables/', '/play/ /host/ /table/', '/admin/api/rooms/']) expect(compose).toContain(`path_beg ${prefix} }`);

@@ -58,25 +58,35 @@ export class ClusterScript {
     private readonly script: ChildProcess,
     readonly dataDir: string,
     readonly adminToken: string,
+    private readonly outsideDatabaseUrl?: string,
   ) {}
 
   instances: ClusterMember[] = [];
   proxy = '';
 
   /** `base` is the environment the script inherits (a test passes a bare one); `env` is laid over it. */
-  static async start(repo: string, count: number, env: Record<string, string>, log: (msg: string) => void, base: NodeJS.ProcessEnv = process.env): Promise<ClusterScript> {
+  static async start(
+    repo: string,
+    count: number,
+    env: Record<string, string>,
+    log: (msg: string) => void,
+    base: NodeJS.ProcessEnv = process.env,
+    /** `databaseUrl`: an outside PostgreSQL for the instances instead of the script's embedded one. */
+    options: { readonly databaseUrl?: string } = {},
+  ): Promise<ClusterScript> {
     const script = join(repo, 'scripts/cluster.mjs');
     if (!existsSync(script)) throw new Error(`${script} is missing`);
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
     chmodSync(dataDir, 0o755); // as root, the postgres user enters it
     const adminToken = env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
-    const child = spawn(process.execPath, [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh'], {
+    const database = options.databaseUrl ? ['--database-url', options.databaseUrl] : [];
+    const child = spawn(process.execPath, [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh', ...database], {
       cwd: repo,
       // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...env, ADMIN_TOKEN: adminToken },
     });
-    const cluster = new ClusterScript(child, dataDir, adminToken);
+    const cluster = new ClusterScript(child, dataDir, adminToken, options.databaseUrl);
     running.add(cluster);
     cluster.exited = new Promise((done) =>
       child.once('exit', (code) => {
@@ -173,8 +183,9 @@ export class ClusterScript {
     });
   }
 
-  /** The cluster's DATABASE_URL, from the port its PostgreSQL wrote in postmaster.pid. */
+  /** The cluster's DATABASE_URL: the one it was given, or its own from the port its PostgreSQL wrote in postmaster.pid. */
   databaseUrl(): string {
+    if (this.outsideDatabaseUrl) return this.outsideDatabaseUrl;
     const pidFile = join(this.dataDir, 'database', 'pg', 'postmaster.pid');
     if (!existsSync(pidFile)) throw new Error(`${pidFile} is missing: the cluster's PostgreSQL is not where scripts/cluster.mjs puts it`);
     const port = Number(readFileSync(pidFile, 'utf8').split('\n')[3]);
