@@ -65,6 +65,8 @@ run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
 run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
 // The crash-recovery tests kill -9 a real server process, so they run the built server.
 run('server: build', 'npx', ['nest', 'build', 'game-server']);
+// The wire decoder's test pipes a recording through the built CLI (it builds it too when run alone).
+run('wire: build', 'npx', ['nest', 'build', 'wire']);
 const results = join(mkdtempSync(join(tmpdir(), 'jest-results-')), 'results.json');
 run('jest', 'npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs]);
 const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(results, 'utf8'));

@@ -1,18 +1,34 @@
 import { FrameDecoder, WireDecodeError, WireProfile } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 
-/** Each non-empty line is one frame a socket received, in order; each output line is its JSON frame. */
-export function decodeLines(profile: WireProfile, text: string): string[] {
+/**
+ * Each non-empty line of `text` is one frame a socket received, in order; yields each one's JSON
+ * frame as it goes, so a caller can write it out before the next is decoded. A line that cannot
+ * be decoded throws a WireDecodeError naming its line (from 1); empty lines are skipped.
+ */
+export function* decodedLines(profile: WireProfile, text: string): Generator<string> {
   const decoder = new FrameDecoder(profile, WIRE_CODES);
-  const out: string[] = [];
-  for (const [i, line] of text.split('\n').entries()) {
+  let number = 0;
+  // Walks the text rather than splitting it, so a large recording is not held twice.
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end);
+    start = end + 1;
+    number++;
     if (line.trim() === '') continue;
+    let json: string;
     try {
-      out.push(JSON.stringify(decoder.decode(line)));
+      json = JSON.stringify(decoder.decode(line));
     } catch (err) {
-      if (err instanceof WireDecodeError) throw new WireDecodeError(`line ${i + 1}: ${err.message}`);
+      if (err instanceof WireDecodeError) throw new WireDecodeError(`line ${number}: ${err.message}`);
       throw err;
     }
+    yield json;
   }
-  return out;
+}
+
+/** Every line's JSON frame, in order (see decodedLines). */
+export function decodeLines(profile: WireProfile, text: string): string[] {
+  return [...decodedLines(profile, text)];
 }

@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { wireProfileOf, WIRE_PROFILES, WireDecodeError } from '@app/protocol';
-import { decodeLines } from './decode';
+import { decodedLines } from './decode';
+import { flushed, LineWriter } from './line-writer';
 import { measureBytesPerAnswer } from './measure';
 import { bytesPerHand, recordTable } from './table-recording';
 
 const USAGE = `Usage:
   npm run wire -- decode --profile <${WIRE_PROFILES.join('|')}> [FILE]
       FILE (or stdin): the frames one socket received, one per line, from its first;
-      prints the JSON frames they stand for, one per line.
+      prints the JSON frames they stand for, one per line. Stops at the first line it
+      cannot decode, after printing the lines before it, naming that line on stderr.
   npm run wire -- measure --url http://127.0.0.1:3000 [--seats 4] [--questions 6]
       plays one trivia room on a running server with a socket per profile per viewer and
       prints the bytes per answer of each profile, against JSON in the same run.
   npm run wire -- measure --game cards --url http://127.0.0.1:3000 [--hands 30] [--bots 5] [--seed 7]
       plays one card table with the human and a spectator each on a socket per profile and
       prints the bytes per hand of each profile by kind, against JSON in the same run.
+Exit codes: 0 done (also when the reader of the output stops early, as \`| head\` does),
+  1 a frame that cannot be decoded or a run that failed, 2 a wrong command line or no FILE to read.
 `;
 
 function option(argv: string[], name: string): string | undefined {
@@ -23,14 +27,7 @@ function option(argv: string[], name: string): string | undefined {
 
 async function main(argv: string[]): Promise<number> {
   const [mode, ...rest] = argv;
-  if (mode === 'decode') {
-    const profile = wireProfileOf(option(rest, 'profile'));
-    if (!profile) return usage(`--profile must be one of ${WIRE_PROFILES.join(', ')}`);
-    const file = rest.filter((a, i) => !a.startsWith('--') && rest[i - 1] !== '--profile')[0];
-    const text = readFileSync(file && file !== '-' ? file : 0, 'utf8');
-    for (const line of decodeLines(profile, text)) process.stdout.write(line + '\n');
-    return 0;
-  }
+  if (mode === 'decode') return decode(rest);
   if (mode === 'measure') {
     const url = option(rest, 'url');
     if (!url) return usage('--url is required');
@@ -46,6 +43,35 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   return usage(mode ? `unknown mode '${mode}'` : undefined);
+}
+
+async function decode(rest: string[]): Promise<number> {
+  const profile = wireProfileOf(option(rest, 'profile'));
+  if (!profile) return usage(`--profile must be one of ${WIRE_PROFILES.join(', ')}`);
+  const unknown = rest.find((a) => a.startsWith('--') && a !== '--profile');
+  if (unknown) return usage(`unknown option '${unknown}'`);
+  const files = rest.filter((a, i) => !a.startsWith('--') && rest[i - 1] !== '--profile');
+  if (files.length > 1) return usage('decode reads one FILE (or stdin)');
+  const file = files[0] && files[0] !== '-' ? files[0] : undefined;
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, 'utf8');
+  } catch (err) {
+    process.stderr.write(`cannot read ${file ?? 'stdin'}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const out = new LineWriter(process.stdout);
+  try {
+    for (const line of decodedLines(profile, text)) await out.line(line);
+  } catch (err) {
+    if (!(err instanceof WireDecodeError)) throw err;
+    // What came before the bad line is out first, so a reader keeps every frame that decoded.
+    await out.end();
+    process.stderr.write(`${err.message}\n`);
+    return 1;
+  }
+  await out.end();
+  return 0;
 }
 
 async function measureTable(url: string, rest: string[]): Promise<number> {
@@ -73,10 +99,22 @@ function usage(problem?: string): number {
   return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`${err instanceof WireDecodeError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
-    process.exit(1);
-  },
-);
+// A reader that stops early (`| head`) closes the pipe: the rest has nowhere to go, and that is
+// what it asked for, so stop quietly (Node ignores SIGPIPE and reports EPIPE here instead).
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+main(process.argv.slice(2)).then(exit, (err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  return exit(1);
+});
+
+/** Exits once stdout and stderr have handed everything over: process.exit() drops what a pipe has not taken yet. */
+async function exit(code: number): Promise<void> {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // Then exits rather than waiting for the event loop to empty: whatever a measure run leaves
+  // open (sockets still closing, a client's timers) must not hold the command.
+  process.exit(code);
+}
