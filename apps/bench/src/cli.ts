@@ -127,6 +127,7 @@ modes
   ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
   soak      rooms playing for a while         --minutes 10 --rooms 20
   outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
+                                              --refused-ms 30000 --silent-ms 20000 (a game through each: sockets kept?)
   failover  a cluster, kill -9 during play    --instances 3 --games 30 --seats 4 --kill-after-s 10 --kill busiest
             or a rolling restart of it        --rolling --instances 3 --games 30 --seats 4 --kill-after-s 8
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json

@@ -2,21 +2,27 @@ import { Client } from 'pg';
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
 import { Options } from '../cli';
 import { BenchRun, log } from '../run';
+import { SustainedOutage, sustainedOutage, sustainedReport } from './outage-sustained';
 
 /**
  * PostgreSQL goes away while a game is on, refused (the link cut) or silent (packets held:
  * a dead NAT, a failover in progress), and the bench times what everyone is told meanwhile:
  * the answer whose statement is out, an answer queued behind it, a command that needs no
  * database, an HTTP request that does, and /health. After the link heals it checks that
- * nothing that got 503 was recorded. Runs against the server it starts (`--server-cmd` picks
- * the build), with a proxy of its own between that server and PostgreSQL.
+ * nothing that got 503 was recorded. Then a game plays through one long outage of each kind
+ * (`--refused-ms`, `--silent-ms`, longer than the rooms' leases): sockets closed, reconnects,
+ * the slowest reply, and every acknowledged answer recorded. Runs against the server it starts
+ * (`--server-cmd` picks the build), with a proxy of its own between that server and PostgreSQL.
  */
 export function outageMode(o: Options): (run: BenchRun, command: string) => Promise<void> {
   const trials = o.number('trials', 3, 1, 50);
   const holdMs = o.number('outage-ms', 6000, 500, 60_000);
+  // Issue 20's outages: 30 s refused, 20 s silent, each past the default 6 s lease. 0 skips one.
+  const refusedMs = o.number('refused-ms', 30_000, 0, 600_000);
+  const silentMs = o.number('silent-ms', 20_000, 0, 600_000);
   const title = o.string('title', `Outage: what a room and the HTTP API answer while PostgreSQL is refused or silent`);
   o.assertAllUsed();
-  return (run, command) => runOutage(run, command, { trials, holdMs, title });
+  return (run, command) => runOutage(run, command, { trials, holdMs, title, refusedMs, silentMs });
 }
 
 interface Probe {
@@ -32,7 +38,9 @@ interface Trial {
   readonly recordedAfter503: number;
 }
 
-async function runOutage(run: BenchRun, command: string, p: { trials: number; holdMs: number; title: string }): Promise<void> {
+type OutageParams = { trials: number; holdMs: number; title: string; refusedMs: number; silentMs: number };
+
+async function runOutage(run: BenchRun, command: string, p: OutageParams): Promise<void> {
   await run.startDatabase();
   const direct = run.db!.directUrl;
   const target = new URL(direct);
@@ -48,8 +56,14 @@ async function runOutage(run: BenchRun, command: string, p: { trials: number; ho
         trials.push(await trial(run.baseUrl, direct, proxy, kind, p.holdMs));
       }
     }
-    run.writeFile('report.md', report(run, command, p, trials));
-    run.writeFile('summary.json', JSON.stringify({ trials }, null, 2) + '\n');
+    const sustained: SustainedOutage[] = [];
+    for (const [kind, ms] of [['refused', p.refusedMs], ['silent', p.silentMs]] as const) {
+      if (ms <= 0 || run.signal.aborted) continue;
+      log(`a game through ${ms / 1000} s of PostgreSQL ${kind}`);
+      sustained.push(await sustainedOutage(run.baseUrl, direct, proxy, kind, ms));
+    }
+    run.writeFile('report.md', report(run, command, p, trials) + sustainedReport(sustained).join('\n'));
+    run.writeFile('summary.json', JSON.stringify({ trials, sustained }, null, 2) + '\n');
   } finally {
     proxy.restore();
     await run.stopServer();
@@ -106,7 +120,7 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
   return { kind, probes: done, recordedAfter503: Math.max(0, rows[0].n - (2 - refused)) };
 }
 
-function report(run: BenchRun, command: string, p: { trials: number; holdMs: number; title: string }, trials: Trial[]): string {
+function report(run: BenchRun, command: string, p: OutageParams, trials: Trial[]): string {
   const lines = [`# ${p.title}`, '', '```', command, '```', ''];
   lines.push(
     `Server: \`${run.server?.command.join(' ')}\`, build from \`/health\` is in server.log. ${p.trials} trial(s) per kind; each outage lasts ${p.holdMs} ms.`,

@@ -1,0 +1,170 @@
+import { Client } from 'pg';
+import { DelayProxy, GameClient, HttpApi, Reply } from '@app/bot-kit';
+
+/** What a game of five clients saw through one long outage (issue 20's "Done means"). */
+export interface SustainedOutage {
+  readonly kind: 'refused' | 'silent';
+  readonly holdMs: number;
+  /** Commands sent while PostgreSQL was away, and how they were answered. */
+  readonly sentDuring: number;
+  readonly statusesDuring: Record<string, number>;
+  /** The slowest reply to a command sent while PostgreSQL was away, in ms. */
+  readonly slowestDuringMs: number;
+  /** Commands that got no reply at all (by the end of the run). */
+  readonly unanswered: number;
+  /** Sockets the server closed, and the reconnects they needed. */
+  readonly socketsClosed: number;
+  readonly reconnects: number;
+  /** From the restore to the first answer acknowledged after it, in ms. */
+  readonly firstAnswerAfterMs: number | null;
+  readonly gameFinished: boolean;
+  /** Answers acknowledged with 200, and how many of them the database has. */
+  readonly acknowledged: number;
+  readonly recorded: number;
+}
+
+/** Each client sends a command this often: an answer until one is acknowledged, else a ping. */
+const EVERY_MS = 200;
+/** A reply never waits longer than this in the bench: past it, it counts as unanswered. */
+const REPLY_TIMEOUT_MS = 15_000;
+
+interface Seat {
+  client: GameClient;
+  readonly token: string;
+  question: number;
+  /** Question indexes this seat's answer was acknowledged for. */
+  readonly acked: Set<number>;
+}
+
+/**
+ * A room of a host and four players plays on while PostgreSQL is away for `holdMs`, each client
+ * sending a command every 200 ms throughout: answers (refused with 503 while it is away, and
+ * retried under the same id), pings otherwise. Counts what the server closed and what it never
+ * answered, then lets the game finish and checks every acknowledged answer is in the database.
+ */
+export async function sustainedOutage(baseUrl: string, directUrl: string, proxy: DelayProxy, kind: SustainedOutage['kind'], holdMs: number): Promise<SustainedOutage> {
+  const api = new HttpApi(baseUrl);
+  const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 120, revealSeconds: 0 });
+  const tokens = [room.hostToken];
+  for (const name of ['Ann', 'Bob', 'Cy', 'Dee']) tokens.push((await api.join(room.code, name)).playerToken);
+  let socketsClosed = 0;
+  let reconnects = 0;
+  let stopped = false;
+  const connect = async (token: string): Promise<GameClient> => {
+    const client = await GameClient.connect(baseUrl, token, { timeoutMs: REPLY_TIMEOUT_MS });
+    await client.nextEvent('room.state');
+    return client;
+  };
+  const seats: Seat[] = [];
+  for (const token of tokens) seats.push({ client: await connect(token), token, question: 0, acked: new Set() });
+  const [host, ...players] = seats;
+  // A socket the server closes is opened again (counted), as a page would.
+  const watch = (seat: Seat) => {
+    void seat.client.closed.then(async () => {
+      if (stopped) return;
+      socketsClosed++;
+      for (;;) {
+        reconnects++;
+        try {
+          seat.client = await connect(seat.token);
+          return watch(seat);
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        if (stopped) return;
+      }
+    });
+  };
+  seats.forEach(watch);
+  await host.client.send('room.start', {}, 'start');
+
+  let outage: { from: number; to?: number } | undefined;
+  let firstAnswerAfterMs: number | null = null;
+  const during: { ms: number; status: number | 'none' }[] = [];
+  let unanswered = 0;
+  let finished = false;
+  const send = async (seat: Seat, type: string, data: unknown, id?: string): Promise<Reply | undefined> => {
+    const sentAt = performance.now();
+    const inOutage = outage !== undefined && outage.to === undefined;
+    const reply = await seat.client.send(type, data, id).catch(() => undefined);
+    const ms = performance.now() - sentAt;
+    if (!reply) unanswered++;
+    if (inOutage) during.push({ ms, status: reply?.status ?? 'none' });
+    return reply;
+  };
+  const play = async (seat: Seat, player: boolean) => {
+    while (!stopped && !finished) {
+      const next = new Promise((r) => setTimeout(r, EVERY_MS));
+      const open = player ? seat.client.events.filter((e) => e.type === 'question.open').at(-1)?.data.index : undefined;
+      if (open !== undefined) seat.question = open;
+      if (player && open !== undefined && !seat.acked.has(seat.question)) {
+        const q = seat.question;
+        const reply = await send(seat, 'room.answer', { question: q, choice: q % 2 }, `${seat.token.slice(-8)}-q${q}`);
+        if (reply?.status === 200) {
+          seat.acked.add(q);
+          if (outage?.to !== undefined && firstAnswerAfterMs === null) firstAnswerAfterMs = performance.now() - outage.to;
+        }
+      } else {
+        await send(seat, 'ping', {});
+      }
+      if (seat.client.events.some((e) => e.type === 'game.finished')) finished = true;
+      await next;
+    }
+  };
+  const loops = seats.map((s, i) => play(s, i > 0));
+  await host.client.nextEvent('question.open');
+  // A little play before the outage, then the outage for `holdMs`, then play to the end.
+  await new Promise((r) => setTimeout(r, 1000));
+  outage = { from: performance.now() };
+  if (kind === 'refused') proxy.cutAll();
+  else proxy.blackHole();
+  await new Promise((r) => setTimeout(r, holdMs));
+  proxy.restore();
+  outage.to = performance.now();
+  const until = performance.now() + 60_000;
+  while (!finished && performance.now() < until) await new Promise((r) => setTimeout(r, 100));
+  stopped = true;
+  await Promise.all(loops);
+  for (const s of seats) s.client.close();
+
+  const acknowledged = players.reduce((n, p) => n + p.acked.size, 0);
+  const db = new Client({ connectionString: directUrl });
+  await db.connect();
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1', [room.roomId]);
+  await db.end();
+  const statusesDuring: Record<string, number> = {};
+  for (const d of during) statusesDuring[String(d.status)] = (statusesDuring[String(d.status)] ?? 0) + 1;
+  return {
+    kind,
+    holdMs,
+    sentDuring: during.length,
+    statusesDuring,
+    slowestDuringMs: Math.round(Math.max(0, ...during.map((d) => d.ms)) * 10) / 10,
+    unanswered,
+    socketsClosed,
+    reconnects,
+    firstAnswerAfterMs: firstAnswerAfterMs === null ? null : Math.round(firstAnswerAfterMs),
+    gameFinished: finished,
+    acknowledged,
+    recorded: rows[0].n,
+  };
+}
+
+/** The report's section for the sustained outages. */
+export function sustainedReport(outages: readonly SustainedOutage[]): string[] {
+  if (!outages.length) return [];
+  const lines = [
+    '## A game through a long outage',
+    '',
+    'A host and four players, each sending a command every 200 ms (an answer until it is acknowledged, under the same id when retried; a ping otherwise); the outage starts a second into the first question.',
+    '',
+    '| PostgreSQL | outage, s | commands sent during it | their replies | slowest reply, ms | no reply | sockets closed | reconnects | first answer 200 after the restore, ms | game finished | answers acknowledged / recorded |',
+    '|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const o of outages) {
+    const statuses = Object.entries(o.statusesDuring).map(([s, n]) => `${s}: ${n}`).join(', ');
+    lines.push(`| ${o.kind} | ${o.holdMs / 1000} | ${o.sentDuring} | ${statuses} | ${o.slowestDuringMs} | ${o.unanswered} | ${o.socketsClosed} | ${o.reconnects} | ${o.firstAnswerAfterMs ?? '-'} | ${o.gameFinished ? 'yes' : 'no'} | ${o.acknowledged} / ${o.recorded} |`);
+  }
+  lines.push('');
+  return lines;
+}
