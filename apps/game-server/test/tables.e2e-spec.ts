@@ -156,6 +156,8 @@ describe('a card table after kill -9 of a real server process', () => {
       const { code, tableId, playerToken } = (await api.request('POST', '/api/tables', { ...FAST, actionSeconds: 60 })).body;
       const human = await GameClient.connect(server.url, playerToken);
       const first = await human.nextEvent('table.snapshot');
+      // The rules come inside the first snapshot (section 8 allows it), not as a table.rules frame.
+      expect(first.data.rules).toEqual({ smallBlind: 1, bigBlind: 2, buyIn: 200, actionSeconds: 60 });
 
       // The human acts once in a hand, then the server dies at its next turn in that same hand.
       // The first hand starts 50 ms after the table opens, so on a busy machine the socket can come
