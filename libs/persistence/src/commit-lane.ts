@@ -68,7 +68,9 @@ export class CommitLane {
    */
   send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
     if (this.ready) return this.current!.send(statements, timeoutMs);
-    return this.connection(timeoutMs).then((c) => c.send(statements, timeoutMs));
+    // The connection's time comes out of the unit's: the caller's budget holds, connecting included.
+    const deadline = performance.now() + timeoutMs;
+    return this.connection(timeoutMs).then((c) => c.send(statements, deadline - performance.now()));
   }
 
   /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */

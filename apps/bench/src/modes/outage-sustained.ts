@@ -10,6 +10,8 @@ export interface SustainedOutage {
   readonly statusesDuring: Record<string, number>;
   /** The slowest reply to a command sent while PostgreSQL was away, in ms. */
   readonly slowestDuringMs: number;
+  /** The three slowest of them: which command, its reply, and when it was sent (ms into the outage). */
+  readonly slowest: readonly { readonly type: string; readonly status: number | 'none'; readonly ms: number; readonly sentAtMs: number }[];
   /** Commands that got no reply at all (by the end of the run). */
   readonly unanswered: number;
   /** Sockets the server closed, and the reconnects they needed. */
@@ -38,8 +40,9 @@ interface Seat {
 
 /**
  * A room of a host and four players plays on while PostgreSQL is away for `holdMs`, each client
- * sending a command every 200 ms throughout: answers (refused with 503 while it is away, and
- * retried under the same id), pings otherwise. Counts what the server closed and what it never
+ * sending a command every 200 ms throughout: pings until the outage starts (a second into the
+ * first question), then answers (refused with 503 while it is away, and retried under the same
+ * id) until each is acknowledged, pings otherwise. Counts what the server closed and what it never
  * answered, then lets the game finish and checks every acknowledged answer is in the database.
  */
 export async function sustainedOutage(baseUrl: string, directUrl: string, proxy: DelayProxy, kind: SustainedOutage['kind'], holdMs: number): Promise<SustainedOutage> {
@@ -80,7 +83,7 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
 
   let outage: { from: number; to?: number } | undefined;
   let firstAnswerAfterMs: number | null = null;
-  const during: { ms: number; status: number | 'none' }[] = [];
+  const during: { type: string; ms: number; status: number | 'none'; sentAtMs: number }[] = [];
   let unanswered = 0;
   let finished = false;
   const send = async (seat: Seat, type: string, data: unknown, id?: string): Promise<Reply | undefined> => {
@@ -89,7 +92,7 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
     const reply = await seat.client.send(type, data, id).catch(() => undefined);
     const ms = performance.now() - sentAt;
     if (!reply) unanswered++;
-    if (inOutage) during.push({ ms, status: reply?.status ?? 'none' });
+    if (inOutage) during.push({ type, ms: Math.round(ms * 10) / 10, status: reply?.status ?? 'none', sentAtMs: Math.round(sentAt - outage!.from) });
     return reply;
   };
   const play = async (seat: Seat, player: boolean) => {
@@ -97,7 +100,8 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
       const next = new Promise((r) => setTimeout(r, EVERY_MS));
       const open = player ? seat.client.events.filter((e) => e.type === 'question.open').at(-1)?.data.index : undefined;
       if (open !== undefined) seat.question = open;
-      if (player && open !== undefined && !seat.acked.has(seat.question)) {
+      // Nobody answers before the outage: the whole game is played through it and after it.
+      if (player && outage !== undefined && open !== undefined && !seat.acked.has(seat.question)) {
         const q = seat.question;
         const reply = await send(seat, 'room.answer', { question: q, choice: q % 2 }, `${seat.token.slice(-8)}-q${q}`);
         if (reply?.status === 200) {
@@ -139,7 +143,8 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
     holdMs,
     sentDuring: during.length,
     statusesDuring,
-    slowestDuringMs: Math.round(Math.max(0, ...during.map((d) => d.ms)) * 10) / 10,
+    slowestDuringMs: Math.max(0, ...during.map((d) => d.ms)),
+    slowest: [...during].sort((a, b) => b.ms - a.ms).slice(0, 3),
     unanswered,
     socketsClosed,
     reconnects,
@@ -156,7 +161,7 @@ export function sustainedReport(outages: readonly SustainedOutage[]): string[] {
   const lines = [
     '## A game through a long outage',
     '',
-    'A host and four players, each sending a command every 200 ms (an answer until it is acknowledged, under the same id when retried; a ping otherwise); the outage starts a second into the first question.',
+    'A host and four players, each sending a command every 200 ms: pings until the outage starts (a second into the first question), then an answer until it is acknowledged (under the same id when retried), a ping otherwise. The whole game is played from the outage on.',
     '',
     '| PostgreSQL | outage, s | commands sent during it | their replies | slowest reply, ms | no reply | sockets closed | reconnects | first answer 200 after the restore, ms | game finished | answers acknowledged / recorded |',
     '|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|',
