@@ -85,6 +85,10 @@ describe('security', () => {
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('x-powered-by')).toBeNull();
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+      // This host only: sibling hosts are not the server's to decide for.
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=15552000');
       await res.arrayBuffer();
     });
 
