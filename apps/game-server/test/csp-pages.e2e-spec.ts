@@ -1,7 +1,7 @@
 import { BrowserContext, Page } from 'playwright-core';
 import { RunningServer } from '../src/server';
-import { ensurePagesBuilt, TestBrowser, WAIT_MS } from './browser';
-import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
+import { TestBrowser, WAIT_MS, withPagesServer } from './browser';
+import { TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 
 // Issue 20: every page of this origin does its job in Chromium under the Content-Security-Policy
 // the server sends, with not one violation: the start page, a host opening a room (its QR code),
@@ -28,20 +28,9 @@ interface Watched {
 describe('the pages under the Content-Security-Policy', () => {
   let server: RunningServer;
   let browser: TestBrowser;
-
-  beforeAll(async () => {
-    ensurePagesBuilt();
-    server = await startTestServer();
-    browser = await TestBrowser.launch();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  afterEach(async () => {
-    await browser.closeContexts();
+  withPagesServer((s, b) => {
+    server = s;
+    browser = b;
   });
 
   async function watched(options: Parameters<TestBrowser['newPage']>[0] = {}): Promise<Watched & { context: BrowserContext }> {

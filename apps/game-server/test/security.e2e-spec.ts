@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { ADMIN_SESSION_MS, AdminSessions } from '../src/admin/admin-session';
-import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
+import { startTestServer, TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { ensurePagesBuilt } from './browser';
 import { seatRoom } from './support';
 
@@ -40,15 +40,11 @@ async function firstEvent(res: Response, type: string, abort: AbortController): 
 describe('security', () => {
   let server: RunningServer;
   let api: HttpApi;
-
-  beforeAll(async () => {
-    ensurePagesBuilt();
-    server = await startTestServer();
+  // The pages' and the console's answers are among those checked.
+  beforeAll(() => ensurePagesBuilt(), 120_000);
+  withTestServer((s) => {
+    server = s;
     api = new HttpApi(server.url);
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
   });
 
   describe('headers', () => {
