@@ -1,11 +1,20 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/app'
-import { session } from './lib/session'
+import { resumeSession } from './features/auth/api/resume-session'
 import './index.css'
 
-// Before the first render, so a `?token=` link signs in without flashing the form.
-session.adoptTokenFromUrl(window.location, window.history)
+// Takes a `?token=` out of the address bar at once; the console shows "Signing in…" until the
+// server has answered, so a link or a live cookie signs in without flashing the form.
+void resumeSession(window.location, window.history, browserStorage())
+
+function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage
+  } catch {
+    return null
+  }
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -31,6 +31,8 @@ import {
 } from '@app/persistence';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
+import { AdminAuth } from './admin/admin-auth';
+import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { AdminViewService } from './admin/admin-view.service';
 import { DecksController } from './api/decks.controller';
@@ -85,7 +87,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, HealthController, AdminController],
+      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, HealthController, AdminController, AdminSessionController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },
@@ -123,6 +125,7 @@ export class AppModule {
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
         { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
         GameGateway,
+        AdminAuth,
         AdminTokenGuard,
         AdminViewService,
         { provide: APP_FILTER, useClass: HttpErrorsFilter },

@@ -19,6 +19,7 @@ import { GAMES, labelVocabulary } from './rooms/games';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
+import { securityHeaders } from './http/security-headers';
 import { RoomsService } from './rooms/rooms.service';
 
 export interface RunningServer {
@@ -66,6 +67,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
+  app.use(securityHeaders());
   app.useBodyParser('json', { limit: '1mb' });
   app.use('/admin', adminConsole());
   // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 import { closeAll, holdTable, seatRoom, SeatedRoom, untilWaitingOnLock } from './support';
@@ -73,11 +74,19 @@ describe('admin console', () => {
     expect((await room.host.send('room.start')).status).toBe(200);
     await room.host.nextEvent('question.open');
 
+    const requested: string[] = [];
+    const record = (r: { url(): string }) => requested.push(r.url());
+    page.on('request', record);
     await page.goto(`${server.url}/admin/?token=${encodeURIComponent(TEST_ADMIN_TOKEN)}`);
     // Signed in by the link, which then leaves the token out of the address bar.
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(new URL(page.url()).search).toBe('');
     await page.getByText('Live', { exact: true }).waitFor();
+    // The link itself is the only URL that carried the token: the stream rides on the session cookie.
+    expect(requested.filter((u) => u.includes('token='))).toEqual([`${server.url}/admin/?token=${encodeURIComponent(TEST_ADMIN_TOKEN)}`]);
+    expect(requested.some((u) => u.startsWith(`${server.url}/admin/api/stream`))).toBe(true);
+    page.off('request', record);
+    expect((await context.cookies()).map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([['admin_session', true, 'Strict']]);
 
     // The pool as gauges with numbers against the configured maximum (poolMax 10).
     for (const name of ['Connections open', 'In use', 'Idle', 'Waiting']) {
@@ -156,8 +165,35 @@ describe('admin console', () => {
   it('asks for the token again when the server refuses it', async () => {
     await page.goto(`${server.url}/admin/?token=wrong-token`);
     await page.getByRole('alert').getByText(/refused/).waitFor();
+    expect(new URL(page.url()).search).toBe('');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('meter', { name: 'Connections open' }).waitFor();
+  }, 30_000);
+
+  it('asks to sign in again, saying why, when the session ends under it', async () => {
+    const api = new HttpApi(server.url);
+    const { code } = await api.createRoom({ hostName: 'Host' });
+    await api.join(code, 'Ann');
+    await page.goto(`${server.url}/admin/rooms`);
+    const row = page.locator(`tr[data-room-code="${code}"]`);
+    await row.waitFor();
+    // As when the 12 hours run out or ADMIN_TOKEN changes: the browser's cookie is no longer a session.
+    await context.clearCookies();
+    await row.getByRole('link', { name: code }).click();
+    await page.getByRole('alert').getByText(/session has ended/).waitFor();
+    await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: `Room ${code}` }).waitFor();
+  }, 30_000);
+
+  it('signs out: the cookie is gone, a reload asks for the token, and the stream is refused', async () => {
+    await page.goto(`${server.url}/admin/`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Admin token').waitFor();
+    expect(await context.cookies()).toEqual([]);
+    await page.reload();
+    await page.getByLabel('Admin token').waitFor();
+    expect(await page.evaluate(`fetch('/admin/api/stream').then((r) => r.status)`)).toBe(401);
   }, 30_000);
 });

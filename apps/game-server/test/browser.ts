@@ -3,6 +3,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ServerConfig } from '../src/config/server-config';
+import { RunningServer } from '../src/server';
+import { startTestServer } from '../../../test/support/test-server';
 
 // What the browser tests share: Debian's Chromium driven by playwright-core (never a downloaded
 // browser), web-admin's builds, and pages whose every wait has a hard timeout.
@@ -57,4 +60,26 @@ export class TestBrowser {
   close(): Promise<void> {
     return this.browser.close();
   }
+}
+
+/**
+ * A server over web-admin's builds and a Chromium for a describe block: started before its tests
+ * (`use` receives them, and may prepare more), stopped after; each test's contexts closed after it.
+ */
+export function withPagesServer(use: (server: RunningServer, browser: TestBrowser) => void | Promise<void>, overrides: Partial<ServerConfig> = {}): void {
+  let server: RunningServer | undefined;
+  let browser: TestBrowser | undefined;
+  beforeAll(async () => {
+    ensurePagesBuilt();
+    server = await startTestServer(overrides);
+    browser = await TestBrowser.launch();
+    await use(server, browser);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    await browser?.closeContexts();
+  });
 }

@@ -140,7 +140,7 @@ describe('observability', () => {
     it('pushes the overview, the rooms, the instances and a room by server-sent events', async () => {
       const room = await seatRoom(server, ['Ann']);
       const controller = new AbortController();
-      const res = await fetch(`${server.url}/admin/api/stream?token=${TEST_ADMIN_TOKEN}&room=${room.code}`, { signal: controller.signal });
+      const res = await fetch(`${server.url}/admin/api/stream?room=${room.code}`, { headers: admin, signal: controller.signal });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/event-stream');
       const reader = res.body!.getReader();

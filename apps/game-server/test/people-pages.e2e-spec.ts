@@ -2,8 +2,7 @@ import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { ensurePagesBuilt, screenshotsDir, TestBrowser, WAIT_MS } from './browser';
-import { startTestServer } from '../../../test/support/test-server';
+import { screenshotsDir, TestBrowser, WAIT_MS, withPagesServer } from './browser';
 import { holdTable, queryDb, untilWaitingOnLock } from './support';
 
 // The pages for people in a real browser (Debian's Chromium driven by playwright-core): a host
@@ -31,26 +30,15 @@ const rightAnswer = (text: string) => {
 describe('pages for people', () => {
   let server: RunningServer;
   let browser: TestBrowser;
-  let SCREENSHOTS: string;
+  const SCREENSHOTS = screenshotsDir('people-pages');
 
-  beforeAll(async () => {
-    ensurePagesBuilt();
-    SCREENSHOTS = screenshotsDir('people-pages');
-    // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
-    // the command budget, which is there for outages (outage.e2e-spec.ts).
-    server = await startTestServer({ commandTimeoutMs: 60_000 });
+  // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
+  // the command budget, which is there for outages (outage.e2e-spec.ts).
+  withPagesServer(async (s, b) => {
+    server = s;
+    browser = b;
     expect((await new HttpApi(server.url).request('POST', '/api/decks', DECK)).status).toBe(201);
-    browser = await TestBrowser.launch();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  afterEach(async () => {
-    await browser.closeContexts();
-  });
+  }, { commandTimeoutMs: 60_000 });
 
   const newPage = (options: Parameters<TestBrowser['newPage']>[0] = {}) => browser.newPage(options);
 

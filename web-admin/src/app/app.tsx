@@ -1,4 +1,5 @@
-import { SignIn } from '../features/auth/components/sign-in'
+import { deleteSession } from '../features/auth/api/delete-session'
+import { CheckingSession, SignIn } from '../features/auth/components/sign-in'
 import { StreamDownBanner, StreamStatusPill } from '../features/live/components/stream-status'
 import { InstancesPage } from '../features/instances/components/instances-page'
 import { OverviewPage } from '../features/overview/components/overview-page'
@@ -8,16 +9,17 @@ import { useLive } from '../lib/live-context'
 import { LiveProvider } from '../lib/live-provider'
 import { Link } from '../components/link'
 import { usePath } from '../lib/router'
-import { session, useSession } from '../lib/session'
+import { useSession } from '../lib/session'
 import { shortSha } from '../lib/format'
 
-/** Signed out: the token form. Signed in: the console over one admin stream for that token. */
+/** Signed out: the token form. Signed in: the console over one admin stream for that session. */
 export function App() {
-  const { token } = useSession()
-  if (!token) return <SignIn />
-  // Keyed by token: a new token gets a new stream and forgets the old one's data.
+  const { status, epoch } = useSession()
+  if (status === 'checking') return <CheckingSession />
+  if (status === 'signed-out') return <SignIn />
+  // Keyed by sign-in: a new session gets a new stream and forgets the old one's data.
   return (
-    <LiveProvider key={token} token={token}>
+    <LiveProvider key={epoch}>
       <Shell />
     </LiveProvider>
   )
@@ -47,7 +49,7 @@ function Shell() {
         <div className="spacer" />
         <BuildTag />
         <StreamStatusPill />
-        <button type="button" className="button ghost small" onClick={() => session.signOut()}>
+        <button type="button" className="button ghost small" onClick={() => void deleteSession()}>
           Sign out
         </button>
       </header>

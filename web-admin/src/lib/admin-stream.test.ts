@@ -5,7 +5,7 @@ import { AdminStream, adminStreamUrl, type StreamMessage } from './admin-stream'
 
 function createStream(onClosedByServer = vi.fn()) {
   const stream = new AdminStream({
-    url: (room) => adminStreamUrl('/admin/api', 'secret token', room),
+    url: (room) => adminStreamUrl('/admin/api', room),
     createEventSource: (url) => new FakeEventSource(url),
     onClosedByServer,
     backoffMs: [1000, 2000, 4000],
@@ -25,16 +25,20 @@ describe(AdminStream.name, () => {
     vi.useRealTimers()
   })
 
-  it('opens the stream with the token and, when watching, the room', () => {
+  it('opens the stream with no token in its URL (the cookie signs it) and, when watching, the room', () => {
     const { stream } = createStream()
     stream.start()
-    expect(FakeEventSource.latest().url).toBe('/admin/api/stream?token=secret+token')
+    expect(FakeEventSource.latest().url).toBe('/admin/api/stream')
     stream.watchRoom('k7qmpd')
     expect(FakeEventSource.instances[0].closed).toBe(true)
-    expect(FakeEventSource.latest().url).toBe('/admin/api/stream?token=secret+token&room=K7QMPD')
+    expect(FakeEventSource.latest().url).toBe('/admin/api/stream?room=K7QMPD')
     stream.watchRoom(null)
-    expect(FakeEventSource.latest().url).toBe('/admin/api/stream?token=secret+token')
+    expect(FakeEventSource.latest().url).toBe('/admin/api/stream')
     expect(FakeEventSource.instances).toHaveLength(3)
+  })
+
+  it('escapes the watched room in its URL and never adds a token', () => {
+    expect(adminStreamUrl('/admin/api', 'A&token=x')).toBe('/admin/api/stream?room=A%26token%3Dx')
   })
 
   it('delivers parsed messages and is live from the first one', () => {

@@ -217,11 +217,10 @@ export class AdminStream {
 }
 
 /**
- * The stream's address for a token and an optional room. The token rides in the query because
- * EventSource cannot send an Authorization header.
+ * The stream's address, with the room being watched if any. It carries no token: an EventSource
+ * cannot send an Authorization header, so the browser's session cookie signs it, and a token in
+ * a URL would sit in every proxy's access log (the server refuses one).
  */
-export function adminStreamUrl(api: string, token: string, room: string | null): string {
-  const params = new URLSearchParams({ token })
-  if (room) params.set('room', room)
-  return `${api}/stream?${params.toString()}`
+export function adminStreamUrl(api: string, room: string | null): string {
+  return room ? `${api}/stream?${new URLSearchParams({ room }).toString()}` : `${api}/stream`
 }

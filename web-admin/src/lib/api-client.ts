@@ -18,27 +18,28 @@ export class ApiError extends Error {
 }
 
 export interface AdminRequest {
-  readonly method?: 'GET' | 'POST'
+  readonly method?: 'GET' | 'POST' | 'DELETE'
   readonly body?: unknown
   readonly signal?: AbortSignal
-  /** Overrides the session's token (the sign-in form checks a token before keeping it). */
+  /** Only to sign in: the admin token, sent once as Bearer. Every other request rides on the session cookie. */
   readonly token?: string
 }
 
 /**
- * One request to /admin/api with the bearer token. Resolves with the parsed JSON body, or
- * undefined for 204. A 401 signs the session out, since every later request would fail too.
+ * One request to /admin/api, signed by the session cookie the browser holds. Resolves with the
+ * parsed JSON body, or undefined for 204. A 401 signs the session out, since every later request
+ * would fail too.
  */
 export async function adminRequest<T>(path: string, request: AdminRequest = {}): Promise<T> {
-  const token = request.token ?? session.token
   const headers: Record<string, string> = { accept: 'application/json' }
-  if (token) headers.authorization = `Bearer ${token}`
+  if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`
   if (request.body !== undefined) headers['content-type'] = 'application/json'
   const res = await fetch(`${ADMIN_API}${path}`, {
     method: request.method ?? 'GET',
     headers,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
     signal: request.signal,
+    credentials: 'same-origin',
   })
   const text = await res.text()
   const body = parseJson(text)

@@ -5,15 +5,14 @@ import { LiveContext } from './live-context'
 import { LiveStore } from './live-store'
 
 export interface LiveProviderProps {
-  readonly token: string
   readonly children: ReactNode
   /** Tests pass a store over a fake stream. */
   readonly store?: LiveStore
 }
 
-/** Opens the admin stream for the signed-in token and closes it on sign-out. */
-export function LiveProvider({ token, children, store: given }: LiveProviderProps) {
-  const [store] = useState(() => given ?? createLiveStore(token))
+/** Opens the admin stream for the signed-in session and closes it on sign-out. */
+export function LiveProvider({ children, store: given }: LiveProviderProps) {
+  const [store] = useState(() => given ?? createLiveStore())
   useEffect(() => {
     store.start()
     return () => store.stop()
@@ -21,12 +20,12 @@ export function LiveProvider({ token, children, store: given }: LiveProviderProp
   return <LiveContext.Provider value={store}>{children}</LiveContext.Provider>
 }
 
-function createLiveStore(token: string): LiveStore {
+function createLiveStore(): LiveStore {
   const stream = new AdminStream({
-    url: (room) => adminStreamUrl(ADMIN_API, token, room),
-    // EventSource cannot tell a 401 from an outage. One plain request can: a 401 there signs
-    // the session out (see adminRequest); anything else is an outage and the stream retries.
-    onClosedByServer: () => void adminRequest('/overview').catch(() => undefined),
+    url: (room) => adminStreamUrl(ADMIN_API, room),
+    // EventSource cannot tell a 401 (the session expired) from an outage. One plain request can:
+    // a 401 there signs the session out (see adminRequest); anything else is an outage and the stream retries.
+    onClosedByServer: () => void adminRequest('/session').catch(() => undefined),
   })
   return new LiveStore(stream)
 }

@@ -2,20 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { Session } from './session'
 
 describe(Session.name, () => {
-  it('signs in from ?token= and takes it out of the address bar', () => {
-    window.history.replaceState(null, '', '/admin/rooms?token=s3cret&x=1#top')
-    const session = new Session(localStorage)
-    session.adoptTokenFromUrl(window.location, window.history)
-    expect(session.token).toBe('s3cret')
-    expect(window.location.pathname + window.location.search + window.location.hash).toBe('/admin/rooms?x=1#top')
-    expect(new Session(localStorage).token).toBe('s3cret')
+  it('starts checking, counts each sign-in, and keeps no token', () => {
+    const session = new Session()
+    expect(session.snapshot()).toEqual({ status: 'checking', notice: null, epoch: 0 })
+    session.signedIn()
+    session.signedOut()
+    session.signedIn()
+    expect(session.snapshot()).toEqual({ status: 'signed-in', notice: null, epoch: 2 })
+    expect(Object.keys(session.snapshot()).sort()).toEqual(['epoch', 'notice', 'status'])
   })
 
-  it('forgets a refused token and says why', () => {
-    const session = new Session(localStorage)
-    session.signIn('old')
+  it('signs out on a refusal and says why, but a refusal while signed out changes nothing', () => {
+    const session = new Session()
+    session.signedOut()
     session.refuse()
-    expect(session.snapshot()).toEqual({ token: null, notice: expect.stringMatching(/refused/) })
-    expect(new Session(localStorage).token).toBeNull()
+    expect(session.snapshot()).toEqual({ status: 'signed-out', notice: null, epoch: 0 })
+    session.signedIn()
+    session.refuse()
+    expect(session.snapshot()).toEqual({ status: 'signed-out', notice: expect.stringMatching(/session has ended/), epoch: 1 })
   })
 })

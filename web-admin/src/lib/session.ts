@@ -1,31 +1,28 @@
 import { useSyncExternalStore } from 'react'
 
-// The admin token, asked for once and remembered in localStorage. `/admin/?token=...` signs in
-// too; the token is then taken out of the address bar so it does not sit in history or get
-// copied into a chat along with a link.
+// Whether the console is signed in. The proof is the session cookie the server sets when the
+// admin token is given once (POST /admin/api/session): HttpOnly, so no script here can read it,
+// and sent by the browser with every admin request and the stream. The console keeps no token:
+// it learns its state from the server's answers (features/auth).
 
-const STORAGE_KEY = 'trivia-admin-token'
+export type SessionStatus = 'checking' | 'signed-in' | 'signed-out'
 
 export interface SessionState {
-  readonly token: string | null
-  /** Why the last token was dropped, shown on the sign-in form. */
+  readonly status: SessionStatus
+  /** Why the console is signed out, shown on the sign-in form. */
   readonly notice: string | null
+  /** Counts sign-ins, so that each one gets a fresh stream and forgets the last one's data. */
+  readonly epoch: number
 }
 
 type Listener = () => void
 
 export class Session {
-  private state: SessionState
+  private state: SessionState = { status: 'checking', notice: null, epoch: 0 }
   private readonly listeners = new Set<Listener>()
-  private readonly storage: Storage | null
 
-  constructor(storage: Storage | null) {
-    this.storage = storage
-    this.state = { token: readToken(storage), notice: null }
-  }
-
-  get token(): string | null {
-    return this.state.token
+  get status(): SessionStatus {
+    return this.state.status
   }
 
   snapshot = (): SessionState => this.state
@@ -35,39 +32,17 @@ export class Session {
     return () => this.listeners.delete(listener)
   }
 
-  signIn(token: string): void {
-    const trimmed = token.trim()
-    if (!trimmed) return
-    try {
-      this.storage?.setItem(STORAGE_KEY, trimmed)
-    } catch {
-      // Private windows may refuse storage; the token then lasts for this tab only.
-    }
-    this.set({ token: trimmed, notice: null })
+  signedIn(): void {
+    this.set({ status: 'signed-in', notice: null, epoch: this.state.epoch + 1 })
   }
 
-  signOut(notice: string | null = null): void {
-    try {
-      this.storage?.removeItem(STORAGE_KEY)
-    } catch {
-      // Nothing stored, nothing to forget.
-    }
-    this.set({ token: null, notice })
+  signedOut(notice: string | null = null): void {
+    this.set({ status: 'signed-out', notice, epoch: this.state.epoch })
   }
 
-  /** Called on any 401: the stored token is wrong or was rotated on the server. */
+  /** Called on any 401: the session expired, or the admin token was changed on the server. */
   refuse(): void {
-    if (this.state.token) this.signOut('The server refused this admin token. Enter the current one.')
-  }
-
-  /** Signs in with `?token=` when present and removes it from the address bar. */
-  adoptTokenFromUrl(location: Location, history: History): void {
-    const url = new URL(location.href)
-    const token = url.searchParams.get('token')
-    if (token === null) return
-    url.searchParams.delete('token')
-    history.replaceState(history.state, '', url.pathname + url.search + url.hash)
-    this.signIn(token)
+    if (this.state.status === 'signed-in') this.signedOut('Your session has ended (it lasts 12 hours, and a new admin token ends it). Sign in again.')
   }
 
   private set(next: SessionState): void {
@@ -76,24 +51,8 @@ export class Session {
   }
 }
 
-function readToken(storage: Storage | null): string | null {
-  try {
-    return storage?.getItem(STORAGE_KEY) || null
-  } catch {
-    return null
-  }
-}
-
-function browserStorage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null
-  }
-}
-
 /** The console's one session. */
-export const session = new Session(browserStorage())
+export const session = new Session()
 
 export function useSession(): SessionState {
   return useSyncExternalStore(session.subscribe, session.snapshot)

@@ -1,28 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Request } from 'express';
-import { RoomErrorCode, RoomException } from '@app/protocol';
-import { ServerConfig } from '../config/server-config';
-import { SERVER_CONFIG } from '../tokens';
+import { AdminAuth } from './admin-auth';
 
 /**
- * Everything under /admin/api needs the operator's token: `Authorization: Bearer <token>`, or
- * `?token=` on the push stream (an EventSource cannot set headers). 401 otherwise.
+ * Everything under /admin/api needs the operator: `Authorization: Bearer <token>` or the
+ * console's session cookie (admin-auth.ts). 401 otherwise, and for any `?token=`.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  private readonly expected: Buffer;
-
-  constructor(@Inject(SERVER_CONFIG) config: ServerConfig) {
-    this.expected = Buffer.from(config.adminToken);
-  }
+  constructor(private readonly auth: AdminAuth) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const req = context.switchToHttp().getRequest<Request>();
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const query = typeof req.query.token === 'string' ? req.query.token : undefined;
-    const given = Buffer.from(bearer ?? query ?? '');
-    if (given.length === this.expected.length && timingSafeEqual(given, this.expected)) return true;
-    throw new RoomException(RoomErrorCode.Unauthorized, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
+    this.auth.authenticate(context.switchToHttp().getRequest<Request>());
+    return true;
   }
 }

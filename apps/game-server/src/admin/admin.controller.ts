@@ -64,7 +64,7 @@ export class AdminController {
    * second, and one room's detail when `room` is given. The console never polls.
    */
   @Sse('stream')
-  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; the token as ?token=')
+  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; signed by the session cookie (or Bearer); a ?token= is refused')
   stream(@Query('room') room?: string): Observable<MessageEvent> {
     const code = room ? normalizeRoomCode(room) : null;
     return interval(PUSH_EVERY_MS).pipe(

@@ -1,17 +1,28 @@
 import { useState, type FormEvent } from 'react'
-import { session, useSession } from '../../../lib/session'
-import { useCheckToken } from '../api/check-token'
+import { useSession } from '../../../lib/session'
+import { useCreateSession } from '../api/create-session'
 
-/** Asks for the admin token once; the console remembers it in this browser. */
+/** While the console asks the server whether this browser is signed in: a moment, with nothing to act on. */
+export function CheckingSession() {
+  return (
+    <main className="sign-in">
+      <p className="hint" role="status">
+        Signing in…
+      </p>
+    </main>
+  )
+}
+
+/** Asks for the admin token and trades it for a session; the token itself is not kept. */
 export function SignIn() {
   const { notice } = useSession()
-  const { check, pending, error } = useCheckToken()
+  const { signIn, pending, error } = useCreateSession()
   const [token, setToken] = useState('')
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     const value = token.trim()
-    if (value && (await check(value))) session.signIn(value)
+    if (value) await signIn(value)
   }
 
   return (
@@ -37,10 +48,11 @@ export function SignIn() {
           </p>
         )}
         <button type="submit" className="button primary" disabled={pending || !token.trim()}>
-          {pending ? 'Checking…' : 'Sign in'}
+          {pending ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="hint">
-          Kept in this browser until you sign out. A link with <code>?token=…</code> signs in too.
+          Signed in for 12 hours in this browser, or until you sign out; the token itself is not kept. A link with{' '}
+          <code>?token=…</code> signs in too.
         </p>
       </form>
     </main>

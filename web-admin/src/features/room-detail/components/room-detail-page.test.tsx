@@ -30,7 +30,7 @@ function renderPage() {
   const stream = new AdminStream({ url: (room) => `/admin/api/stream?room=${room}`, createEventSource: (url) => new FakeEventSource(url) })
   const store = new LiveStore(stream)
   render(
-    <LiveProvider token="t" store={store}>
+    <LiveProvider store={store}>
       <RoomDetailPage code="k7qmpd" />
     </LiveProvider>,
   )
@@ -40,7 +40,7 @@ function renderPage() {
 describe(RoomDetailPage.name, () => {
   beforeEach(() => {
     FakeEventSource.reset()
-    session.signIn('t')
+    session.signedIn()
   })
   afterEach(() => {
     vi.unstubAllGlobals()
@@ -78,7 +78,9 @@ describe(RoomDetailPage.name, () => {
     const kick = calls.find((c) => c.init.method === 'POST')!
     expect(kick.url).toMatch(/\/admin\/api\/rooms\/K7QMPD\/kick$/)
     expect(JSON.parse(String(kick.init.body))).toEqual({ playerId: 'p-bob' })
-    expect(new Headers(kick.init.headers).get('authorization')).toBe('Bearer t')
+    // Signed by the session cookie: the console sends no token.
+    expect(new Headers(kick.init.headers).get('authorization')).toBeNull()
+    expect(kick.init.credentials).toBe('same-origin')
   })
 
   it('keeps the dialog open with the error when the kick fails', async () => {

@@ -1,0 +1,55 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestHandler } from 'express';
+import helmet, { HelmetOptions } from 'helmet';
+
+// A Host the policy can name: a DNS name or IP (v6 in brackets) and a port, nothing else.
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+// The pages' socket is this origin's /ws. CSP3 lets 'self' match it, but not every browser a
+// phone may run does, so the same host's ws: and wss: are named too.
+function sameOriginSockets(req: IncomingMessage): string {
+  const host = req.headers.host ?? '';
+  return HOST.test(host) ? `ws://${host} wss://${host}` : "'self'";
+}
+
+type Directives = Record<string, null | Iterable<string | ((req: IncomingMessage, res: ServerResponse) => string)>>;
+
+/** What every page of this origin may load: its own files, its own API and socket, and nothing inline. */
+const STRICT: Directives = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  scriptSrcAttr: ["'none'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'", sameOriginSockets],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+  // No upgrade-insecure-requests: a phone on a plain-http LAN must still load the pages.
+  upgradeInsecureRequests: null,
+};
+
+function headers(directives: Directives): HelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    // Ignored over plain http; over https, this host only: sibling hosts are not ours to decide for.
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+    // helmet also sends nosniff, removes X-Powered-By, and sets same-origin opener and resource policies.
+  };
+}
+
+/**
+ * The headers a public site sends, on every HTTP answer (pages, console, API, health, metrics):
+ * a Content-Security-Policy with no inline script anywhere, no framing, nosniff, no referrer, no
+ * X-Powered-By. Swagger UI at /api/docs writes its layout in inline `<style>` and draws its icons
+ * from data: URLs, so its page alone may use those; its scripts are files as everywhere else.
+ */
+export function securityHeaders(): RequestHandler {
+  const strict = helmet(headers(STRICT));
+  const docs = helmet(headers({ ...STRICT, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }));
+  return (req, res, next) => (req.path === '/api/docs' || req.path.startsWith('/api/docs/') ? docs : strict)(req, res, next);
+}
