@@ -26,6 +26,10 @@ export enum RoomErrorCode {
   ShuttingDown = 'shutting_down',
   /** Another instance holds the room's lease (section 10): retry shortly, it moves or comes here. */
   RoomElsewhere = 'room_elsewhere',
+  /** HTTP only: this client address opened too many rooms or tables lately (429, Retry-After). */
+  RateLimited = 'rate_limited',
+  /** This instance holds as many live rooms as it may: retry later, or through the proxy elsewhere. */
+  RoomsAtCapacity = 'rooms_at_capacity',
 }
 
 /** A refusal's reply status and, where it differs, its HTTP status. */
@@ -49,6 +53,8 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
   [RoomErrorCode.DatabaseUnavailable]: { status: Status.unavailable },
   [RoomErrorCode.ShuttingDown]: { status: Status.unavailable },
   [RoomErrorCode.RoomElsewhere]: { status: Status.unavailable },
+  [RoomErrorCode.RateLimited]: { status: Status.tooFast },
+  [RoomErrorCode.RoomsAtCapacity]: { status: Status.unavailable },
 };
 
 /**
@@ -64,10 +70,17 @@ export class RoomException extends Error {
     readonly code: string,
     message: string,
     statuses: ErrorStatus = STATUS[code as RoomErrorCode] ?? { status: Status.badRequest },
+    /** When trying again may succeed: sent over HTTP as `Retry-After`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RoomException';
     this.status = statuses.status;
     this.httpStatus = statuses.http ?? statuses.status;
   }
+}
+
+/** A refusal of this library's that may succeed later, and when (a whole number of seconds, at least 1). */
+export function retryLater(code: RoomErrorCode, message: string, seconds: number): RoomException {
+  return new RoomException(code, message, STATUS[code], Math.max(1, Math.ceil(seconds)));
 }

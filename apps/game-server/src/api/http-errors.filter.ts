@@ -5,7 +5,19 @@ import { RoomErrorCode, RoomException } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { JSON_LOG } from '../tokens';
 
-/** Every HTTP error as `{statusCode, code, message}`. */
+/**
+ * Seconds to wait before trying again, for refusals that carry none of their own: each of these
+ * is over in a moment (a room moving between instances, a database that answers again, a full
+ * mailbox); the limits say their own (RoomException.retryAfterSeconds).
+ */
+const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
+  [RoomErrorCode.RoomElsewhere]: 1,
+  [RoomErrorCode.DatabaseUnavailable]: 2,
+  [RoomErrorCode.MailboxFull]: 1,
+  [RoomErrorCode.ShuttingDown]: 1,
+};
+
+/** Every HTTP error as `{statusCode, code, message}`; a 429 or 503 with `Retry-After`. */
 @Catch()
 export class HttpErrorsFilter implements ExceptionFilter {
   constructor(@Inject(JSON_LOG) private readonly log: JsonLog) {}
@@ -13,8 +25,8 @@ export class HttpErrorsFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const [statusCode, code, message] = this.describe(error);
-    // The room is moving between instances: worth trying again in a moment, not later.
-    if (code === RoomErrorCode.RoomElsewhere) res.setHeader('Retry-After', '1');
+    const retryAfter = (error instanceof RoomException ? error.retryAfterSeconds : undefined) ?? RETRY_AFTER_SECONDS[code];
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     res.status(statusCode).json({ statusCode, code, message });
   }
 

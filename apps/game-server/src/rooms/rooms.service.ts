@@ -13,6 +13,7 @@ import { JsonLog } from '../config/json-log';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
+import { LiveRoomCap } from '../limits/live-room-cap';
 
 export interface RoomSettingsInput {
   readonly hostName: string;
@@ -60,11 +61,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     @Inject(COMMAND_OBSERVER) private readonly observer: CommandObserver,
     @Inject(JSON_LOG) private readonly log: JsonLog,
     private readonly identity: InstanceIdentity,
+    private readonly cap: LiveRoomCap,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
 
   async createRoom(input: RoomSettingsInput): Promise<{ roomId: string; code: string; hostToken: string }> {
+    this.cap.checkOpen(this.registry.size);
     const deckId = input.deckId ?? BUILTIN_DECK_ID;
     // Codes are random; a clash with an open room is rare and simply retried.
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -241,7 +244,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * that passed while no process had them take effect before anyone sees them.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
-    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs });
+    // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
+    const { admitted, refused } = this.cap.admit(this.registry.size, codes);
+    const stored = admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs }) : [];
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {
@@ -254,7 +259,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (!s.record.closed) this.log.info('room activated', { room: s.record.code, phase: room.snapshot.phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
-    return new Map<string, GameRoom | Error>([...live, ...elsewhere]);
+    return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...refused]);
   }
 
   // Each game's record goes back through its own restore; the engine and its deps are shared.
