@@ -37,7 +37,8 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     openRatePerMinute: 100_000,
     openBurst: 100_000,
     trustedProxies: [],
-    socketsPerSeat: 3,
+    // wire-profiles opens a seat's socket in each profile beside the one that makes it present.
+    socketsPerSeat: 8,
     maxLiveRooms: 10_000,
     ...overrides,
   };

@@ -100,6 +100,8 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
 
   /** The newest socket of a seat wins (SOCKETS_PER_SEAT): the oldest closes with 4010, which clients do not reconnect on. */
   private pushOut({ session, ws }: { session: SocketSession; ws: WebSocket }): void {
+    // One that is closing already (its client left, or it was evicted) leaves by itself.
+    if (session.isClosing) return;
     this.observer.socketReplaced();
     session.close(CloseCode.replaced, 'replaced by a newer connection of this seat');
     const cut = setTimeout(() => ws.terminate(), PUSHED_OUT_GRACE_MS);
