@@ -4,7 +4,7 @@ import { OpenRateLimiter } from './open-rate.limiter';
 
 /**
  * On the paths that open a room or a table: counts the open against the client's address before
- * anything is read or written. `req.ip` is the TCP peer, or the client a trusted proxy names in
+ * the body is looked at or anything is written. `req.ip` is the TCP peer, or the client a trusted proxy names in
  * `X-Forwarded-For` (TRUSTED_PROXIES, Express's `trust proxy`).
  */
 @Injectable()
