@@ -187,6 +187,9 @@ async function main() {
       PORT: String(instance.port),
       INSTANCE_NAME: instance.name,
       INSTANCE_URL: instance.url,
+      // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
+      // rate limits count. Only the proxy on this machine may say so.
+      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || 'loopback',
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
     }, logFile);

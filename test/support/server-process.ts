@@ -98,6 +98,8 @@ export class ServerProcess {
         LOG_LEVEL: 'info',
         // The same server after a restart (a deployment's stable name): it takes its rooms' leases back at once.
         INSTANCE_NAME: 'restarted-server',
+        // A server started for tests: tables take the specs' seeds.
+        ALLOW_TEST_SEEDS: '1',
         ...this.options.env,
       },
     });

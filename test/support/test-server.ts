@@ -31,6 +31,15 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     logLevel: 'error',
     sendQueueBytes: 256 * 1024,
     sendQueueFrames: 1024,
+    // A server started for tests. Specs open many rooms from 127.0.0.1: the limits stay in force,
+    // generous; apps/game-server/test/limits.e2e-spec.ts sets them tight.
+    allowTestSeeds: true,
+    openRatePerMinute: 100_000,
+    openBurst: 100_000,
+    trustedProxies: [],
+    // wire-profiles opens a seat's socket in each profile beside the one that makes it present.
+    socketsPerSeat: 8,
+    maxLiveRooms: 10_000,
     ...overrides,
   };
   return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });

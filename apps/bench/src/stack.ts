@@ -113,6 +113,11 @@ export async function startServer(options: {
     // 43 characters: the server refuses an admin token shorter than 32.
     ADMIN_TOKEN: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
+    // The bench measures the server, not its limits: it opens rooms by the thousand from one
+    // address, holds as many live as a rung asks, and seeds its tables (--server-env may set them).
+    OPEN_RATE_PER_MINUTE: '0',
+    MAX_LIVE_ROOMS: '0',
+    ALLOW_TEST_SEEDS: '1',
     ...options.env,
   };
   const child: ChildProcess = spawn(exe, args, {

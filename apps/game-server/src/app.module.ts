@@ -46,6 +46,9 @@ import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { DatabaseLink } from './cluster/database-link';
 import { JsonLog } from './config/json-log';
+import { LiveRoomCap } from './limits/live-room-cap';
+import { OpenRateGuard } from './limits/open-rate.guard';
+import { OpenRateLimiter } from './limits/open-rate.limiter';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { RoomsService } from './rooms/rooms.service';
 import { TablesService } from './rooms/tables.service';
@@ -82,6 +85,7 @@ export class AppModule {
       allowedOrigins: runtime.config.allowedOrigins,
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
+      socketsPerSeat: runtime.config.socketsPerSeat,
       codes: WIRE_CODES,
     };
     return {
@@ -112,6 +116,9 @@ export class AppModule {
           inject: [CardTableRepository, RoomRepository],
         },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
+        OpenRateLimiter,
+        OpenRateGuard,
+        LiveRoomCap,
         RoomsService,
         TablesService,
         { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },

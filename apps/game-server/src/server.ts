@@ -69,6 +69,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.use(securityHeaders());
   app.useBodyParser('json', { limit: '1mb' });
+  // req.ip is the client a configured proxy names in X-Forwarded-For; from anyone else, the TCP peer.
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use('/admin', adminConsole());
   // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.
   app.use('/api', apiCors(config.allowedOrigins));

@@ -153,6 +153,12 @@ describe('the compose stack', () => {
     expect(instances.map(([name]) => name)).toEqual(['game-server-1', 'game-server-2']);
   });
 
+  it("trusts X-Forwarded-For only from the stack's private network, where the proxy is", () => {
+    // Compose networks are 172.16.0.0/12 or 192.168.0.0/16 (Express's `uniquelocal`); only the proxy publishes a port.
+    for (const [, s] of instances) expect(s.environment.TRUSTED_PROXIES).toBe('${TRUSTED_PROXIES:-uniquelocal}');
+    expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/^\s*option forwardfor\b/m);
+  });
+
   it('gives each instance its own name on one database, with one set of secrets', () => {
     for (const [name, s] of instances) {
       expect(s.environment).toMatchObject({ INSTANCE_NAME: name, INSTANCE_URL: `http://${name}:3000`, PORT: '3000', DATABASE_URL: 'postgres://game:game@postgres:5432/game' });

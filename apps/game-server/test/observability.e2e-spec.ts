@@ -18,6 +18,7 @@ const FAMILIES: [string, string, string[]][] = [
   ['game_ws_outbound_frames_total', 'counter', ['kind', 'wire']],
   ['game_ws_evictions_total', 'counter', ['reason']],
   ['game_build_info', 'gauge', ['version', 'sha']],
+  ['game_limit_refusals_total', 'counter', ['limit']],
   ['process_start_time_seconds', 'gauge', []],
 ];
 

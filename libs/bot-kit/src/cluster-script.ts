@@ -30,6 +30,9 @@ export interface RestartedMember extends ClusterMember {
 
 type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
 
+/** What the instances get beside the caller's environment: no open rate limit, seeds honoured. */
+const HARNESS_ENV = { OPEN_RATE_PER_MINUTE: '0', ALLOW_TEST_SEEDS: '1' };
+
 /** Scripts and instances still running when this process exits: killed, whatever happened. */
 const running = new Set<ClusterScript>();
 process.once('exit', () => {
@@ -84,7 +87,9 @@ export class ClusterScript {
       cwd: repo,
       // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...env, ADMIN_TOKEN: adminToken },
+      // Tests and the bench open rooms by the hundred from one address, and tables with seeds: the
+      // cluster is started for them (a run may lay other limits over these).
+      env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...HARNESS_ENV, ...env, ADMIN_TOKEN: adminToken },
     });
     const cluster = new ClusterScript(child, dataDir, adminToken, options.databaseUrl);
     running.add(cluster);

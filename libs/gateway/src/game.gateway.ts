@@ -6,12 +6,17 @@ import { Arrival } from '@app/room-engine';
 import { CloseCode, errorReply, parseFrame, RoomErrorCode, RoomException, WireProfile, wireProfileOf } from '@app/protocol';
 import { GATEWAY_OPTIONS, GatewayOptions, ROOM_DIRECTORY, RoomDirectory, RoomHandle } from './room-directory';
 import { SeatClaims } from './seat-token';
+import { SeatSockets } from './seat-sockets';
 import { SocketSession } from './socket-session';
 import { noWireObserver, WIRE_OBSERVER, WireObserver } from './wire-observer';
 
 /** The request property where the upgrade check leaves the verified claims. */
 export const CLAIMS_KEY = Symbol('seatClaims');
 export type VerifiedRequest = IncomingMessage & { [CLAIMS_KEY]?: { claims: SeatClaims; expired: boolean } };
+
+// A socket pushed out by a newer one of its seat gets this long to answer the close (a browser
+// does at once); then it is cut, so a client that ignores closes cannot keep sockets open.
+const PUSHED_OUT_GRACE_MS = 2000;
 
 /**
  * The WebSocket edge at /ws: the token was checked at the upgrade (see GameWsAdapter); here a
@@ -22,12 +27,15 @@ export type VerifiedRequest = IncomingMessage & { [CLAIMS_KEY]?: { claims: SeatC
 export class GameGateway implements OnGatewayConnection<WebSocket> {
   private readonly logger = new Logger('GameGateway');
   private readonly sessions = new Set<SocketSession>();
+  private readonly seats: SeatSockets<{ session: SocketSession; ws: WebSocket }>;
 
   constructor(
     @Inject(ROOM_DIRECTORY) private readonly directory: RoomDirectory,
     @Inject(GATEWAY_OPTIONS) private readonly options: GatewayOptions,
     @Optional() @Inject(WIRE_OBSERVER) private readonly observer: WireObserver = noWireObserver,
-  ) {}
+  ) {
+    this.seats = new SeatSockets(options.socketsPerSeat);
+  }
 
   async handleConnection(ws: WebSocket, req: VerifiedRequest): Promise<void> {
     const verified = req[CLAIMS_KEY];
@@ -48,7 +56,9 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     });
     this.sessions.add(session);
     this.observer.socketOpened(session.role);
+    const seated = { session, ws };
     ws.on('close', () => {
+      this.seats.remove(claims, seated);
       this.sessions.delete(session);
       session.closed();
       this.observer.socketClosed(session.role);
@@ -60,6 +70,8 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       if (!result.ok) return session.close(result.closeCode, result.reason);
       if (ws.readyState !== WebSocket.OPEN) return result.room.detach();
       room = result.room;
+      // Counted once its room took it: a socket the room refuses pushes nobody out.
+      for (const old of this.seats.add(claims, seated)) this.pushOut(old);
       for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.arrival);
     } catch (err) {
       this.logger.error(`could not attach a socket to room ${claims.code}: ${String(err)}`);
@@ -84,6 +96,17 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       return;
     }
     room.submit(frame, arrival);
+  }
+
+  /** The newest socket of a seat wins (SOCKETS_PER_SEAT): the oldest closes with 4010, which clients do not reconnect on. */
+  private pushOut({ session, ws }: { session: SocketSession; ws: WebSocket }): void {
+    // One that is closing already (its client left, or it was evicted) leaves by itself.
+    if (session.isClosing) return;
+    this.observer.socketReplaced();
+    session.close(CloseCode.replaced, 'replaced by a newer connection of this seat');
+    const cut = setTimeout(() => ws.terminate(), PUSHED_OUT_GRACE_MS);
+    cut.unref();
+    ws.once('close', () => clearTimeout(cut));
   }
 
   /** Closes every socket with 1001 (server going away): clients reconnect with backoff. */

@@ -44,6 +44,8 @@ export interface GatewayOptions {
    */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
+  /** Open sockets one seat may hold; the newest wins, the oldest past it is closed with 4010. */
+  readonly socketsPerSeat: number;
   /** The compact-v2 code table: each game's section, handed over by the app (the gateway knows no game). */
   readonly codes: CodeTable;
 }
@@ -55,5 +57,6 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   badFrameLimit: 20,
   sendQueueBytes: 256 * 1024,
   sendQueueFrames: 1024,
+  socketsPerSeat: 3,
   codes: codeTable(1, []),
 };

@@ -6,6 +6,8 @@ export interface WireObserver {
   socketOpened(role: Role): void;
   socketClosed(role: Role): void;
   evicted(reason: string): void;
+  /** A seat opened one socket more than it may hold: its oldest was closed (4010). */
+  socketReplaced(): void;
   /** Sent but not yet read by the client changed by this much, over all sockets. */
   queued(bytes: number, frames: number): void;
 }
@@ -17,5 +19,6 @@ export const noWireObserver: WireObserver = {
   socketOpened: () => undefined,
   socketClosed: () => undefined,
   evicted: () => undefined,
+  socketReplaced: () => undefined,
   queued: () => undefined,
 };

@@ -3,7 +3,7 @@ import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProv
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
-import { LATENCY_BUCKETS, MetricName } from './metric-names';
+import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName } from './metric-names';
 
 export interface PoolReading {
   readonly total: number;
@@ -37,6 +37,7 @@ export const METRIC_PROVIDERS = [
   makeGaugeProvider({ name: MetricName.sendQueueBytes, help: 'Bytes sent on game sockets that their clients have not read yet (acknowledged by pong)' }),
   makeGaugeProvider({ name: MetricName.sendQueueFrames, help: 'Frames sent on game sockets that their clients have not read yet' }),
   makeGaugeProvider({ name: MetricName.buildInfo, help: 'Always 1; the labels name the build', labelNames: ['version', 'sha'] }),
+  makeCounterProvider({ name: MetricName.limitRefusals, help: 'Requests and sockets refused (or, for seat_sockets, closed) by a limit', labelNames: ['limit'] }),
 ];
 
 /**
@@ -74,7 +75,10 @@ export class GameMetrics {
     @InjectMetric(MetricName.sendQueueBytes) private readonly sendQueueBytes: Gauge<string>,
     @InjectMetric(MetricName.sendQueueFrames) private readonly sendQueueFrames: Gauge<string>,
     @InjectMetric(MetricName.buildInfo) private readonly buildInfo: Gauge<string>,
+    @InjectMetric(MetricName.limitRefusals) private readonly limitRefusals: Counter<string>,
   ) {
+    // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
+    for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
     // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
     const self = this;
     (poolConnections as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
@@ -168,6 +172,15 @@ export class GameMetrics {
   // The gateway's reasons only (send_queue_bytes, send_queue_frames): never a client's word.
   evicted(reason: string): void {
     this.evictionsTotal.inc({ reason });
+  }
+
+  socketReplaced(): void {
+    this.limitRefused('seat_sockets');
+  }
+
+  // Limits: the label is one of LIMITS, never a client's word.
+  limitRefused(limit: LimitName): void {
+    this.limitRefusals.inc({ limit });
   }
 
   queued(bytes: number, frames: number): void {

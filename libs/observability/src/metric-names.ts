@@ -15,7 +15,16 @@ export const MetricName = {
   sendQueueBytes: 'game_ws_send_queue_bytes',
   sendQueueFrames: 'game_ws_send_queue_frames',
   buildInfo: 'game_build_info',
+  limitRefusals: 'game_limit_refusals_total',
 } as const;
+
+/**
+ * The `limit` label of `game_limit_refusals_total`: what a public service bounds (PROTOCOL.md
+ * section 11). Opening rooms and tables too fast from one address, a seat's socket past its cap
+ * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for tests.
+ */
+export const LIMITS = ['open_rate', 'seat_sockets', 'live_rooms', 'test_seed'] as const;
+export type LimitName = (typeof LIMITS)[number];
 
 /**
  * Latency buckets: 1 ms to 10 s, 25% apart from 5 ms to about 850 ms, so that a quantile is

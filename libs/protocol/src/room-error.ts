@@ -26,6 +26,10 @@ export enum RoomErrorCode {
   ShuttingDown = 'shutting_down',
   /** Another instance holds the room's lease (section 10): retry shortly, it moves or comes here. */
   RoomElsewhere = 'room_elsewhere',
+  /** HTTP only: this client address opened too many rooms or tables lately (429, Retry-After). */
+  RateLimited = 'rate_limited',
+  /** This instance holds as many live rooms as it may: retry later, or through the proxy elsewhere. */
+  RoomsAtCapacity = 'rooms_at_capacity',
 }
 
 /** A refusal's reply status and, where it differs, its HTTP status. */
@@ -49,6 +53,8 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
   [RoomErrorCode.DatabaseUnavailable]: { status: Status.unavailable },
   [RoomErrorCode.ShuttingDown]: { status: Status.unavailable },
   [RoomErrorCode.RoomElsewhere]: { status: Status.unavailable },
+  [RoomErrorCode.RateLimited]: { status: Status.tooFast },
+  [RoomErrorCode.RoomsAtCapacity]: { status: Status.unavailable },
 };
 
 /**
@@ -64,10 +70,34 @@ export class RoomException extends Error {
     readonly code: string,
     message: string,
     statuses: ErrorStatus = STATUS[code as RoomErrorCode] ?? { status: Status.badRequest },
+    /** When trying again may succeed: sent over HTTP as `Retry-After`. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'RoomException';
     this.status = statuses.status;
     this.httpStatus = statuses.http ?? statuses.status;
   }
+}
+
+/** A refusal of this library's that may succeed later, and when (a whole number of seconds, at least 1). */
+export function retryLater(code: RoomErrorCode, message: string, seconds: number): RoomException {
+  return new RoomException(code, message, STATUS[code], Math.max(1, Math.ceil(seconds)));
+}
+
+/**
+ * Seconds to wait before trying again, for refusals that carry none of their own: each of these
+ * is over in a moment (a room moving between instances, a database that answers again, a full
+ * mailbox, a drain); the limits say their own (RoomException.retryAfterSeconds).
+ */
+const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
+  [RoomErrorCode.RoomElsewhere]: 1,
+  [RoomErrorCode.DatabaseUnavailable]: 2,
+  [RoomErrorCode.MailboxFull]: 1,
+  [RoomErrorCode.ShuttingDown]: 1,
+};
+
+/** When a refusal with this code (and this hint of its own, if any) may be tried again; undefined: no hint. */
+export function retryAfterFor(code: string, own?: number): number | undefined {
+  return own ?? RETRY_AFTER_SECONDS[code];
 }

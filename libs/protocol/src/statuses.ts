@@ -22,6 +22,8 @@ export const CloseCode = {
   roomClosed: 4004,
   policy: 4008,
   evicted: 4009,
+  /** The seat opened a newer socket past its cap (SOCKETS_PER_SEAT): this one is the oldest. */
+  replaced: 4010,
 } as const;
 export type CloseCodeValue = (typeof CloseCode)[keyof typeof CloseCode];
 

@@ -18,6 +18,13 @@ const error = (codes: string): SchemaObject => ({
 const BAD_DATA = { status: 400, description: '`bad_data` (the message names the field) or `bad_json`', schema: error('bad_data | bad_json') };
 const NOT_FOUND = { status: 404, description: '`room_not_found`: no room has this code', schema: error('room_not_found') };
 const UNAVAILABLE = { status: 503, description: '`database_unavailable`: nothing was recorded, retry later', schema: error('database_unavailable') };
+// Opening a room or a table (PROTOCOL.md section 11): both carry Retry-After, in seconds.
+const RATE_LIMITED = { status: 429, description: '`rate_limited`: this client address opened too many rooms and tables lately; `Retry-After` says when to try again', schema: error('rate_limited') };
+const OPEN_UNAVAILABLE = {
+  status: 503,
+  description: '`rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+  schema: error('rooms_at_capacity | database_unavailable'),
+};
 const CODE = ApiParam({ name: 'code', description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
 
 const seat: SchemaObject = {
@@ -68,7 +75,8 @@ export const DescribeCreateRoom = () =>
     }),
     ApiResponse({ ...BAD_DATA, description: '`bad_data` (also when the deck has fewer questions than questionCount) or `bad_json`' }),
     ApiResponse({ status: 404, description: '`deck_not_found`', schema: error('deck_not_found') }),
-    ApiResponse(UNAVAILABLE),
+    ApiResponse(RATE_LIMITED),
+    ApiResponse(OPEN_UNAVAILABLE),
   );
 
 export const DescribeJoinRoom = () =>
@@ -270,7 +278,7 @@ export const DescribeOpenTable = () =>
           actionSeconds: { type: 'number', minimum: 0.2, maximum: 600, default: 15, description: 'fractions are for tests' },
           botThinkMs: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 60000 }, minItems: 2, maxItems: 2, default: [400, 1500] },
           handPauseMs: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
-          seed: { type: 'integer', description: 'for tests: the same seed and human actions deal and play the same hands' },
+          seed: { type: 'integer', description: 'only on a server started for tests (ALLOW_TEST_SEEDS=1; refused with 400 otherwise): the same seed and human actions deal and play the same hands' },
         },
       },
     }),
@@ -279,8 +287,9 @@ export const DescribeOpenTable = () =>
       description: 'the table is open',
       schema: { type: 'object', properties: { tableId: { type: 'string', format: 'uuid' }, code: { type: 'string' }, playerToken: { type: 'string' } } },
     }),
-    ApiResponse(BAD_DATA),
-    ApiResponse(UNAVAILABLE),
+    ApiResponse({ ...BAD_DATA, description: '`bad_data` (the message names the field; also a `seed` on a server not started for tests) or `bad_json`' }),
+    ApiResponse(RATE_LIMITED),
+    ApiResponse(OPEN_UNAVAILABLE),
   );
 
 export const DescribeSpectateTable = () =>

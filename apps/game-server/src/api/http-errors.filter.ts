@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
 import { Response } from 'express';
 import { DatabaseUnavailableError } from '@app/persistence';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { JSON_LOG } from '../tokens';
 
-/** Every HTTP error as `{statusCode, code, message}`. */
+/** Every HTTP error as `{statusCode, code, message}`; a 429 or 503 with `Retry-After`. */
 @Catch()
 export class HttpErrorsFilter implements ExceptionFilter {
   constructor(@Inject(JSON_LOG) private readonly log: JsonLog) {}
@@ -13,8 +13,8 @@ export class HttpErrorsFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const [statusCode, code, message] = this.describe(error);
-    // The room is moving between instances: worth trying again in a moment, not later.
-    if (code === RoomErrorCode.RoomElsewhere) res.setHeader('Retry-After', '1');
+    const retryAfter = retryAfterFor(code, error instanceof RoomException ? error.retryAfterSeconds : undefined);
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     res.status(statusCode).json({ statusCode, code, message });
   }
 

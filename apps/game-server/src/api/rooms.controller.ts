@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { RoomErrorCode, RoomException } from '@app/protocol';
+import { OpenRateGuard } from '../limits/open-rate.guard';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 import { asObject, decimal, optionalUuid, printable, wholeNumber } from './body';
@@ -14,6 +15,7 @@ export class RoomsController {
 
   @Post()
   @DescribeCreateRoom()
+  @UseGuards(OpenRateGuard)
   create(@Body() body: unknown) {
     const b = asObject(body);
     const maxPlayers = wholeNumber(b.maxPlayers, 'maxPlayers', 1, 100, 20);

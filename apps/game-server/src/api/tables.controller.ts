@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { RoomErrorCode, RoomException } from '@app/protocol';
+import { OpenRateGuard } from '../limits/open-rate.guard';
 import { TablesService } from '../rooms/tables.service';
 import { DescribeCloseTable, DescribeOpenTable, DescribeSpectateTable, DescribeTableSummary } from './api-docs';
 
@@ -14,6 +15,7 @@ export class TablesController {
 
   @Post()
   @DescribeOpenTable()
+  @UseGuards(OpenRateGuard)
   open(@Body() body: unknown) {
     return this.tables.openTable(body);
   }

@@ -107,4 +107,44 @@ describe(readConfig.name, () => {
       expect(readdirSync(dir)).toEqual([]);
     });
   });
+  describe('the limits of a public service', () => {
+    const base = () => ({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo });
+
+    it('has defaults that bound one address, one seat and one instance, and take no seed', () => {
+      expect(readConfig(base())).toMatchObject({ openRatePerMinute: 30, openBurst: 30, trustedProxies: [], socketsPerSeat: 3, maxLiveRooms: 5000, allowTestSeeds: false });
+    });
+
+    it('takes each as given, TRUSTED_PROXIES as a list of addresses, CIDRs and keywords', () => {
+      const config = readConfig({
+        ...base(),
+        OPEN_RATE_PER_MINUTE: '6',
+        OPEN_BURST: '12',
+        TRUSTED_PROXIES: ' loopback, 10.0.0.0/8 ,192.168.1.7, fd00::/8,uniquelocal ',
+        SOCKETS_PER_SEAT: '2',
+        MAX_LIVE_ROOMS: '100',
+        ALLOW_TEST_SEEDS: '1',
+      });
+      expect(config).toMatchObject({ openRatePerMinute: 6, openBurst: 12, trustedProxies: ['loopback', '10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'uniquelocal'], socketsPerSeat: 2, maxLiveRooms: 100, allowTestSeeds: true });
+    });
+
+    it('turns the open rate and the live-room cap off with 0', () => {
+      expect(readConfig({ ...base(), OPEN_RATE_PER_MINUTE: '0', MAX_LIVE_ROOMS: '0', ALLOW_TEST_SEEDS: '0' })).toMatchObject({ openRatePerMinute: 0, maxLiveRooms: 0, allowTestSeeds: false });
+    });
+
+    it.each([
+      [{ OPEN_BURST: '0' }, "OPEN_BURST must be at least 1, got '0'"],
+      [{ SOCKETS_PER_SEAT: '0' }, "SOCKETS_PER_SEAT must be at least 1, got '0'"],
+      [{ OPEN_RATE_PER_MINUTE: '2.5' }, "OPEN_RATE_PER_MINUTE must be a whole number, got '2.5'"],
+      [{ MAX_LIVE_ROOMS: '-1' }, "MAX_LIVE_ROOMS must be a whole number, got '-1'"],
+      [{ ALLOW_TEST_SEEDS: 'yes' }, "ALLOW_TEST_SEEDS must be 1 or 0, got 'yes'"],
+      [{ TRUSTED_PROXIES: 'loopback,haproxy' }, "TRUSTED_PROXIES: 'haproxy' is not an IP address"],
+      [{ TRUSTED_PROXIES: '10.0.0.0/33' }, "TRUSTED_PROXIES: '10.0.0.0/33' is not an IP address"],
+      [{ TRUSTED_PROXIES: '10.0.0.0/8/8' }, "TRUSTED_PROXIES: '10.0.0.0/8/8' is not an IP address"],
+      [{ TRUSTED_PROXIES: '::1/129' }, "TRUSTED_PROXIES: '::1/129' is not an IP address"],
+    ])('refuses %j before writing anything', (env, message) => {
+      const dir = dataDir();
+      expect(() => readConfig({ DATA_DIR: dir, ...env })).toThrow(message);
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  });
 });

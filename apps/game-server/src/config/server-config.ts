@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { checkSecret, keptSecret } from './secrets';
 
@@ -46,6 +47,23 @@ export interface ServerConfig {
    * may be taken by another this long after its last beat. At least two beats.
    */
   readonly leaseMs?: number;
+  /**
+   * Opening rooms and tables, per client address: at most `openBurst` in a window of
+   * `openBurst / openRatePerMinute` minutes, so `openRatePerMinute` on average. 0: no limit.
+   */
+  readonly openRatePerMinute: number;
+  readonly openBurst: number;
+  /**
+   * Peers whose `X-Forwarded-For` names the client (Express's `trust proxy`): addresses, CIDRs or
+   * `loopback`, `linklocal`, `uniquelocal`. Empty: the client is the TCP peer, the header is ignored.
+   */
+  readonly trustedProxies: string[];
+  /** Open sockets one seat token may hold; the newest wins, the oldest past it closes with 4010. */
+  readonly socketsPerSeat: number;
+  /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
+  readonly maxLiveRooms: number;
+  /** A server started for tests: `seed` in `POST /api/tables` is honoured (refused with 400 otherwise). */
+  readonly allowTestSeeds: boolean;
 }
 
 /** Statements get the command budget less what the reply itself needs. */
@@ -74,6 +92,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     instanceUrl: env.INSTANCE_URL || undefined,
     heartbeatMs: int(env.INSTANCE_HEARTBEAT_SECONDS, 2, 'INSTANCE_HEARTBEAT_SECONDS') * 1000,
     leaseMs: int(env.LEASE_SECONDS, 6, 'LEASE_SECONDS') * 1000,
+    openRatePerMinute: int(env.OPEN_RATE_PER_MINUTE, 30, 'OPEN_RATE_PER_MINUTE'),
+    openBurst: atLeastOne(env.OPEN_BURST, 30, 'OPEN_BURST'),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    socketsPerSeat: atLeastOne(env.SOCKETS_PER_SEAT, 3, 'SOCKETS_PER_SEAT'),
+    maxLiveRooms: int(env.MAX_LIVE_ROOMS, 5000, 'MAX_LIVE_ROOMS'),
+    allowTestSeeds: flag(env.ALLOW_TEST_SEEDS, 'ALLOW_TEST_SEEDS'),
     logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
   };
   if (given.heartbeatMs > 0 && given.leaseMs < 2 * given.heartbeatMs) {
@@ -98,6 +122,37 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${value}'`);
   return n;
+}
+
+function atLeastOne(value: string | undefined, fallback: number, name: string): number {
+  const n = int(value, fallback, name);
+  if (n < 1) throw new Error(`${name} must be at least 1, got '${value}'`);
+  return n;
+}
+
+// Only 1 turns a flag on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
+function flag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new Error(`${name} must be 1 or 0, got '${value}'`);
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+// Checked here, not left to Express: a wrong entry would otherwise fail only at the first request.
+function trustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_KEYWORDS.has(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new Error(`TRUSTED_PROXIES: '${entry}' is not an IP address, a CIDR (address/bits) or one of loopback, linklocal, uniquelocal`);
+    }
+  }
+  return entries;
 }
 
 // A name is a label of the registry, the console and /health: short, and plain enough to read in a log.

@@ -4,7 +4,7 @@ import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, Sea
 import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
 import { CardsEntry, CardsResult, cardsRules, CardsState, CardsWrite, restoreCards, TableCommand } from '@app/games/cards';
 import { CardsStore, Leases, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
-import { CloseCode, RoomErrorCode, RoomException } from '@app/protocol';
+import { CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, RoomActor, RoomActorDeps, RoomRegistry, RoomStore, Viewer } from '@app/room-engine';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
@@ -14,6 +14,7 @@ import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
+import { LiveRoomCap } from '../limits/live-room-cap';
 
 export interface RoomSettingsInput {
   readonly hostName: string;
@@ -65,11 +66,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     @Inject(JSON_LOG) private readonly log: JsonLog,
     private readonly identity: InstanceIdentity,
     private readonly link: DatabaseLink,
+    private readonly cap: LiveRoomCap,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
 
   async createRoom(input: RoomSettingsInput): Promise<{ roomId: string; code: string; hostToken: string }> {
+    this.cap.checkOpen(this.registry.size);
     const deckId = input.deckId ?? BUILTIN_DECK_ID;
     // Codes are random; a clash with an open room is rare and simply retried.
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -166,8 +169,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     } catch (err) {
       const refusal = err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
       if (!(err instanceof RoomException)) this.log.warn('a socket’s room could not be loaded', { room: claims.code, error: String(err) });
-      // A room held elsewhere moves (or comes here) within a beat; PostgreSQL takes longer to come back.
-      const retryAfterSeconds = refusal.code === RoomErrorCode.RoomElsewhere ? 1 : 2;
+      // The same hint an HTTP request gets for the same refusal.
+      const retryAfterSeconds = retryAfterFor(refusal.code, refusal.retryAfterSeconds) ?? 2;
       return { ok: false, status: refusal.httpStatus, retryAfterSeconds, message: refusal.message };
     }
   }
@@ -268,10 +271,12 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * that passed while no process had them take effect before anyone sees them.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
+    // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
+    const { admitted, refused } = this.cap.admit(this.registry.size, codes);
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
     // its holder was most likely cut off too, and renews it at its next beat.
-    const steady = this.link.steadyFor(this.leaseMs);
-    const stored = await this.rooms.loadRooms(codes, this.config.commandTimeoutMs, { owner: this.identity.name, ms: this.leaseMs, takeLapsed: steady });
+    const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
+    const stored = admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : [];
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {
@@ -284,7 +289,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (!s.record.closed) this.log.info('room activated', { room: s.record.code, phase: room.snapshot.phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
-    return new Map<string, GameRoom | Error>([...live, ...elsewhere]);
+    return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...refused]);
   }
 
   // Each game's record goes back through its own restore; the engine and its deps are shared.

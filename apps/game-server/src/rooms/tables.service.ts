@@ -2,11 +2,13 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { openingCheckpoint, publicTableSummary, tableSettings } from '@app/games/cards';
+import { GameMetrics } from '@app/observability';
 import { CardTableRepository } from '@app/persistence';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { badData, isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock } from '@app/room-engine';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
+import { LiveRoomCap } from '../limits/live-room-cap';
 import { CLOCK, JSON_LOG, SERVER_CONFIG } from '../tokens';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { RoomsService } from './rooms.service';
@@ -24,10 +26,19 @@ export class TablesService {
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(JSON_LOG) private readonly log: JsonLog,
+    private readonly cap: LiveRoomCap,
+    private readonly metrics: GameMetrics,
   ) {}
 
   async openTable(body: unknown): Promise<{ tableId: string; code: string; playerToken: string }> {
+    // Whoever chose the seed would know every deck, the bots' cards with it: only a server started
+    // for tests takes one. Otherwise the deck comes from crypto randomness alone.
+    if (!this.config.allowTestSeeds && isPlainObject(body) && body.seed !== undefined) {
+      this.metrics.limitRefused('test_seed');
+      throw badData('seed', 'is taken only by a server started for tests (ALLOW_TEST_SEEDS=1); leave it out and the deck is random');
+    }
     const settings = tableSettings(body, randomInt(2 ** 31 - 1));
+    this.cap.checkOpen(this.rooms.registry.size);
     const playerId = randomUUID();
     // Codes are shared with trivia's rooms; a clash with an open room is rare and simply retried.
     for (let attempt = 0; attempt < 8; attempt++) {

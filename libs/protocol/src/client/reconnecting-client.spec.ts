@@ -233,6 +233,20 @@ describe(ReconnectingClient.name, () => {
     await expect(client.send('x.again')).rejects.toThrow(/ended/);
   });
 
+  it('does not reconnect after 4010 (a newer socket of the seat took over) but keeps the token, so a reload takes the seat back', async () => {
+    const { client, sockets, timers, storage, last } = setup();
+    const token = storage.getItem('seat:ABCDEF');
+    expect(token).not.toBeNull();
+    last().open();
+    const p = client.send('x.do');
+    last().drop(CloseCode.replaced);
+    await expect(p).rejects.toBeInstanceOf(SessionEndedError);
+    expect(client.status).toMatchObject({ state: 'ended', closeCode: CloseCode.replaced });
+    expect(timers.due.size).toBe(0);
+    expect(sockets).toHaveLength(1);
+    expect(storage.getItem('seat:ABCDEF')).toBe(token);
+  });
+
   it('retryNow skips the rest of the backoff', () => {
     const { client, sockets, timers, last } = setup();
     last().open();

@@ -50,7 +50,8 @@ export interface ReconnectingClientOptions {
 const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
 
 // The seat or the room is gone (4003, 4004) or the token is refused (4001); a binary or
-// oversized frame (1003, 1009) would be refused again. Anything else is worth another socket:
+// oversized frame (1003, 1009) would be refused again; the seat's newer socket took over (4010:
+// reconnecting would push that one out in turn). Anything else is worth another socket:
 // a drop, a server going away (1001), a room moving to another instance (1012).
 const FINAL_CLOSES: ReadonlySet<number> = new Set([
   CloseCode.tokenInvalid,
@@ -58,7 +59,10 @@ const FINAL_CLOSES: ReadonlySet<number> = new Set([
   CloseCode.roomClosed,
   CloseCode.binaryFrame,
   CloseCode.frameTooLarge,
+  CloseCode.replaced,
 ]);
+// Still a good seat, open elsewhere: a reload here may take it back.
+const KEEP_TOKEN: ReadonlySet<number> = new Set([CloseCode.replaced]);
 
 /** The delay before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in [half, full]. */
 export function backoffDelay(attempt: number, random: number, initialMs = 250, maxMs = 5000): number {
@@ -69,7 +73,8 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
 /**
  * A seat's connection that survives a bad network: keeps the seat's token in session storage,
  * opens a new socket with backoff after a drop, and resends, under the same id, every command
- * that got no reply. Stops for good on 4001, 4003 and 4004 (and forgets the token then).
+ * that got no reply. Stops for good on 4001, 4003 and 4004 (and forgets the token then), and on
+ * 4010 (the seat's newer socket took over; the token stays).
  *
  * @example
  *   const client = new ReconnectingClient<MyGameEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
@@ -216,7 +221,7 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
   }
 
   private finish(closeCode: number): void {
-    this.options.storage.removeItem(this.options.storageKey);
+    if (!KEEP_TOKEN.has(closeCode)) this.options.storage.removeItem(this.options.storageKey);
     this.session.end(closeCode);
     this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt });
   }

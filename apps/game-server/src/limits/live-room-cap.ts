@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GameMetrics } from '@app/observability';
+import { RoomErrorCode, RoomException, retryLater } from '@app/protocol';
+import { ServerConfig } from '../config/server-config';
+import { SERVER_CONFIG } from '../tokens';
+
+// Rooms leave memory when idle or closed (PASSIVATE_AFTER_SECONDS); through the proxy a retry
+// may also land on another instance.
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * MAX_LIVE_ROOMS: how many rooms and tables (of both games) this instance holds in memory at once.
+ * At the cap nothing new is opened and no room that is not live here is activated (a join, a
+ * socket, a summary): 503 `rooms_at_capacity` with Retry-After. Rooms already live go on as ever.
+ */
+@Injectable()
+export class LiveRoomCap {
+  constructor(
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    private readonly metrics: GameMetrics,
+  ) {}
+
+  /** Before opening one: throws at the cap. */
+  checkOpen(live: number): void {
+    if (this.room(live) > 0) return;
+    this.metrics.limitRefused('live_rooms');
+    throw this.refusal();
+  }
+
+  /** Of the rooms asked to go live together, those that fit; the others get the refusal. */
+  admit(live: number, codes: readonly string[]): { admitted: string[]; refused: Map<string, RoomException> } {
+    const fit = this.room(live);
+    const refused = new Map(codes.slice(fit).map((code) => [code, this.refusal()] as const));
+    for (let i = 0; i < refused.size; i++) this.metrics.limitRefused('live_rooms');
+    return { admitted: codes.slice(0, fit), refused };
+  }
+
+  private room(live: number): number {
+    return this.config.maxLiveRooms === 0 ? Infinity : Math.max(0, this.config.maxLiveRooms - live);
+  }
+
+  private refusal(): RoomException {
+    return retryLater(RoomErrorCode.RoomsAtCapacity, `this instance holds its maximum of ${this.config.maxLiveRooms} live rooms; retry later`, RETRY_AFTER_SECONDS);
+  }
+}
