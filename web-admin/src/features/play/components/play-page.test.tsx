@@ -114,4 +114,13 @@ describe(PlayPage.name, () => {
     expect(sessionStorage.getItem(seatKey('player', 'K7QMPD'))).toBeNull()
     expect(FakeWebSocket.sockets).toHaveLength(1)
   })
+
+  it('stops when a newer screen takes the seat (4010), says so, and keeps the token for a reload', async () => {
+    render(<PlayPage code="K7QMPD" />)
+    latest().open(IN_QUESTION)
+    latest().drop(4010)
+    await screen.findByText('Your seat was opened on another screen. Reload this page to play here again.')
+    expect(sessionStorage.getItem(seatKey('player', 'K7QMPD'))).toBe('tok-ann')
+    expect(FakeWebSocket.sockets).toHaveLength(1)
+  })
 })

@@ -156,6 +156,8 @@ function farewell(closeCode: number | undefined, roomClosed: boolean, saidNo: bo
   if (roomClosed || closeCode === 4004) return 'The room is closed. Thanks for playing!'
   if (closeCode === 4003) return saidNo ? 'Thanks for playing!' : 'The host removed you from the room.'
   if (closeCode === 4001) return 'Your seat has expired. Join again from the start page.'
+  // Pushed out by a newer socket of the same seat: reloading this page takes the seat back.
+  if (closeCode === 4010) return 'Your seat was opened on another screen. Reload this page to play here again.'
   return 'Disconnected.'
 }
 
