@@ -37,7 +37,7 @@ export function TablePage({ code }: { readonly code: string }) {
     return (
       <main className="people-page table-page">
         <div className="card stack" role="status">
-          <h1 className="title">{view?.closedReason === 'expired' ? 'The table expired.' : 'The table is closed.'}</h1>
+          <h1 className="title">{tableEnded(status.closeCode, view?.closedReason)}</h1>
           <Link to="/" className="big-button">
             Start page
           </Link>
@@ -130,4 +130,11 @@ export function TablePage({ code }: { readonly code: string }) {
       </main>
     </div>
   )
+}
+
+function tableEnded(closeCode: number | undefined, closedReason: string | undefined): string {
+  if (closedReason === 'expired') return 'The table expired.'
+  // Pushed out by a newer socket of the same seat: reloading this page takes the seat back.
+  if (closeCode === 4010) return 'Your seat was opened on another screen. Reload this page to play here again.'
+  return 'The table is closed.'
 }
