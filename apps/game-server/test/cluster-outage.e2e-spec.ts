@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ClusterScript, DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, DelayProxy, HttpApi } from '@app/bot-kit';
 import { createTestDatabase } from '../../../test/support/database';
 import { requireBuiltServer } from '../../../test/support/server-process';
-import { queryDb, waitFor } from './support';
+import { queryDb, SeatedRoom, seatIn, waitFor } from './support';
 
 const REPO = resolve(__dirname, '../../..');
 const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
@@ -59,30 +59,12 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
     return holders[0];
   }
 
-  interface Table {
-    code: string;
-    roomId: string;
-    host: GameClient;
-    players: GameClient[];
-  }
-
   /** A started room of three players, all connected through the proxy. */
-  async function startedRoom(code: string, roomId: string, hostToken: string): Promise<Table> {
-    const api = new HttpApi(cluster.proxy);
-    const seats = [];
-    for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await api.join(code, name));
-    const connect = (token: string) => GameClient.connect(cluster.proxy, token, { room: code });
-    const host = await connect(hostToken);
-    await host.nextEvent('room.state');
-    const players: GameClient[] = [];
-    for (const s of seats) {
-      players.push(await connect(s.playerToken));
-      await players.at(-1)!.nextEvent('room.state');
-    }
-    for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
-    expect((await host.send('room.start')).status).toBe(200);
-    await host.nextEvent('question.open');
-    return { code, roomId, host, players };
+  async function startedRoom(room: { code: string; roomId: string; hostToken: string }): Promise<SeatedRoom> {
+    const seated = await seatIn(cluster.proxy, room, ['Ann', 'Bob', 'Cy'], { throughProxy: true });
+    expect((await seated.host.send('room.start')).status).toBe(200);
+    await seated.host.nextEvent('question.open');
+    return seated;
   }
 
   async function outageLongerThanLease(start: () => void): Promise<void> {
@@ -91,7 +73,7 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
     await waitFor(() => cluster.instances.every((i, n) => lapses(i.instance) > before[n]), 'both instances to say their leases ran out', 30_000);
   }
 
-  async function whileDown(tables: Table[], question: number): Promise<void> {
+  async function whileDown(tables: SeatedRoom[], question: number): Promise<void> {
     for (const t of tables) {
       expect(await t.players[0].send('room.answer', { question, choice: 0 }, `${t.code}-down-${question}`)).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
       expect((await t.host.send('ping')).status).toBe(200);
@@ -118,7 +100,7 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
       if (!byOwner.has(at)) byOwner.set(at, room);
     }
     expect([...byOwner.keys()].sort()).toEqual(['instance-1', 'instance-2']);
-    const tables = await Promise.all([...byOwner.values()].map((r) => startedRoom(r.code, r.roomId, r.hostToken)));
+    const tables = await Promise.all([...byOwner.values()].map(startedRoom));
     const closes: { code: number }[] = [];
     for (const t of tables) for (const c of [t.host, ...t.players]) void c.closed.then((closed) => closes.push(closed));
 

@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
 import { requireBuiltServer } from '../../../test/support/server-process';
-import { waitFor } from './support';
+import { seatIn, waitFor } from './support';
 
 const REPO = resolve(__dirname, '../../..');
 // The script inherits only this, so the test run's own settings do not reach the instances.
@@ -94,18 +94,7 @@ describe('a cluster of three instances behind the proxy', () => {
 
   it('plays a whole game through the proxy', async () => {
     const room = await proxy.createRoom(ROOM);
-    const seats = [];
-    for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await proxy.join(room.code, name));
-    const host = await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code });
-    // The host is attached (its first frame came) before the players, so it hears each of them arrive.
-    await host.nextEvent('room.state');
-    // One after another, each attached before the next: the host hears them in this order.
-    const players: GameClient[] = [];
-    for (const s of seats) {
-      players.push(await GameClient.connect(cluster.proxy, s.playerToken, { room: room.code }));
-      await players.at(-1)!.nextEvent('room.state');
-    }
-    for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
+    const { host, players } = await seatIn(cluster.proxy, room, ['Ann', 'Bob', 'Cy'], { throughProxy: true });
     expect((await host.send('room.start')).status).toBe(200);
     for (let q = 0; q < ROOM.questionCount; q++) {
       expect((await players[0].nextEvent('question.open')).data.index).toBe(q);
@@ -165,17 +154,8 @@ describe('a cluster of three instances behind the proxy', () => {
 
   it('goes on with a game whose owner was killed: its clients reconnect through the proxy, and every acknowledged answer is kept', async () => {
     const room = await proxy.createRoom({ ...ROOM, questionCount: 3, secondsPerQuestion: 30 });
-    const seats = [];
-    for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await proxy.join(room.code, name));
+    const { host, players, playerTokens } = await seatIn(cluster.proxy, room, ['Ann', 'Bob', 'Cy'], { throughProxy: true });
     const connect = (token: string) => GameClient.connect(cluster.proxy, token, { room: room.code });
-    const host = await connect(room.hostToken);
-    await host.nextEvent('room.state');
-    const players: GameClient[] = [];
-    for (const s of seats) {
-      players.push(await connect(s.playerToken));
-      await players.at(-1)!.nextEvent('room.state');
-    }
-    for (const s of seats) await host.nextEvent('player.presence', (e) => e.data.playerId === s.playerId && e.data.connected);
     expect((await host.send('room.start')).status).toBe(200);
     await players[0].nextEvent('question.open');
     const ids = players.map((_, i) => `q0-${i}`);
@@ -200,7 +180,7 @@ describe('a cluster of three instances behind the proxy', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    const back = await Promise.all(seats.map((s) => reconnect(s.playerToken)));
+    const back = await Promise.all(playerTokens.map(reconnect));
     const state = back[0].state.data as { phase: string; question?: { index: number } };
     expect(state.phase).toBe('question');
     const index = state.question!.index;
@@ -232,7 +212,7 @@ describe('a cluster of three instances behind the proxy', () => {
       }
     };
     for (const { client } of back) client.close();
-    const home = await Promise.all(seats.map((s) => served(s.playerToken)));
+    const home = await Promise.all(playerTokens.map(served));
     expect(await holders(room.code)).toEqual([owner]);
     // Nothing acknowledged on either instance was lost on the way back: each answer's id gets its original reply.
     for (const [i, client] of home.entries()) {

@@ -17,13 +17,29 @@ export interface SeatedRoom {
 export async function seatRoom(server: Pick<RunningServer, 'url'>, names: string[], settings: Record<string, unknown> = {}): Promise<SeatedRoom> {
   const api = new HttpApi(server.url);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0, ...settings });
+  return seatIn(server.url, room, names);
+}
+
+/**
+ * Seats `names` in a room that exists and connects its host and players, each past its first
+ * `room.state`, the host first so that it hears each of them arrive. Through the cluster's proxy
+ * (`throughProxy`), every socket carries `room=CODE`.
+ */
+export async function seatIn(
+  baseUrl: string,
+  room: { readonly code: string; readonly roomId: string; readonly hostToken: string },
+  names: string[],
+  options: { readonly throughProxy?: boolean } = {},
+): Promise<SeatedRoom> {
+  const api = new HttpApi(baseUrl);
   const seats: { playerId: string; playerToken: string }[] = [];
   for (const name of names) seats.push(await api.join(room.code, name));
-  const host = await GameClient.connect(server.url, room.hostToken);
+  const connect = (token: string) => GameClient.connect(baseUrl, token, options.throughProxy ? { room: room.code } : {});
+  const host = await connect(room.hostToken);
   await host.nextEvent('room.state');
   const players: GameClient[] = [];
   for (const seat of seats) {
-    const client = await GameClient.connect(server.url, seat.playerToken);
+    const client = await connect(seat.playerToken);
     await client.nextEvent('room.state');
     players.push(client);
   }
