@@ -50,7 +50,10 @@ describe('card practice tables', () => {
     expect((await api.request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
 
     const table = (await api.request('POST', '/api/tables', { ...FAST, handPauseMs: 60_000 })).body;
-    expect((await api.request('GET', `/api/rooms/${table.code}`)).status).toBe(404);
+    // /api/rooms/{code} is every game's path; /api/tables/{code} is the card tables' own alias.
+    const generic = await api.request('GET', `/api/rooms/${table.code}`);
+    expect(generic.status).toBe(200);
+    expect(generic.body).toEqual((await api.request('GET', `/api/tables/${table.code}`)).body);
     expect((await api.request('DELETE', `/api/tables/${table.code}`)).status).toBe(401);
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(404);
     const spectator = (await api.request('POST', `/api/tables/${table.code}/spectators`, {})).body;
@@ -126,7 +129,8 @@ describe('card practice tables', () => {
     // Operators see the live table beside trivia's rooms, without a card.
     const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
     const listed = (await api.request('GET', '/admin/api/rooms', undefined, admin)).body.rooms.find((r: any) => r.code === code);
-    expect(listed).toMatchObject({ code, players: 1, playersConnected: 1 });
+    // Its row is the game's own summary: every seat at the table (the bots too), the human connected.
+    expect(listed).toMatchObject({ code, game: 'cards', players: BOTS + 1, playersConnected: 1 });
     const detail = await api.request('GET', `/admin/api/rooms/${code}`, undefined, admin);
     expect(detail.status).toBe(200);
     expect(detail.body.table.seats).toHaveLength(BOTS + 1);

@@ -9,3 +9,4 @@ export * from './reply-memory';
 export * from './room-registry';
 export * from './room-stats';
 export * from './seeded-random';
+export * from './game-module';

@@ -3,12 +3,14 @@ import { GameMetrics } from '@app/observability';
 import { Database } from '@app/persistence';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
-import { cardsRules, publicTableSummary } from '@app/games/cards';
-import { CardsRoom, GameRoom, isCards, RoomsService } from '../rooms/rooms.service';
+import { gameOf } from '../rooms/games';
+import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
 export interface RoomRow {
   code: string;
+  /** Which game (its kind). */
+  game: string;
   phase: string;
   playersConnected: number;
   players: number;
@@ -53,44 +55,19 @@ export class AdminViewService {
   roomDetail(code: string) {
     const room = this.rooms.registry.peek(code.toUpperCase());
     if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no live room has code ${code}`);
-    if (isCards(room)) return { ...this.row(room), table: publicTableSummary(room.snapshot), lastCommands: room.stats.lastCommands() };
-    const s = room.snapshot;
-    const q = s.game && s.phase === 'question' ? s.game.questions[s.game.index] : undefined;
-    return {
-      ...this.row(room),
-      players: s.players.map((p) => ({ id: p.id, name: p.name, connected: p.connected, score: p.score })),
-      hostName: s.hostName,
-      openQuestion: q && s.game ? { index: s.game.index, total: s.game.questions.length, text: q.text, closesAt: s.game.closesAt } : null,
-      lastCommands: room.stats.lastCommands(),
-    };
+    return { ...this.row(room), ...gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands() };
   }
 
+  // Every game's row comes from its own summary: seats stand where players were, its round
+  // (a question, a hand) where a question was.
   private row(room: GameRoom): RoomRow {
-    if (isCards(room)) return this.tableRow(room);
-    const s = room.snapshot;
-    return {
-      code: s.code,
-      phase: s.phase,
-      playersConnected: s.players.filter((p) => p.connected).length,
-      players: s.players.length,
-      question: s.game && (s.phase === 'question' || s.phase === 'reveal') ? s.game.index : null,
-      mailboxDepth: room.mailboxDepth,
-      mailboxDepthMax: room.mailboxDepthMax,
-      statementsInFlight: room.statementsInFlight,
-      commands: room.stats.commands,
-      lastCommandMs: room.stats.lastCommandMs,
-      ageSeconds: Math.round((Date.now() - room.openedAt) / 1000),
-    };
-  }
-
-  // A card table: its one human is its player; the hand number stands where a question would.
-  private tableRow(room: CardsRoom): RoomRow {
-    const summary = cardsRules.summarize(room.snapshot);
+    const summary = gameOf(room.kind).rules.summarize(room.snapshot);
     return {
       code: summary.code,
+      game: room.kind,
       phase: summary.phase,
       playersConnected: summary.seatsConnected,
-      players: 1,
+      players: summary.seats,
       question: summary.round,
       mailboxDepth: room.mailboxDepth,
       mailboxDepthMax: room.mailboxDepthMax,

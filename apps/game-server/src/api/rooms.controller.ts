@@ -55,8 +55,8 @@ export class RoomsController {
     const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
     const check = this.tokens.check(token);
     if (!check.ok) {
-      throw new RoomException(RoomErrorCode.Unauthorized, 'a valid host token is required as Authorization: Bearer <hostToken>');
+      throw new RoomException(RoomErrorCode.Unauthorized, 'a valid token of a seat that may close the room (its host or its owner) is required as Authorization: Bearer <token>');
     }
-    await this.rooms.closeByHost(code, check.claims);
+    await this.rooms.closeWithToken(code, check.claims);
   }
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { join, publicSummary, restoreTrivia, RoomCommand, TriviaEntry, TriviaErrorCode, triviaError, TriviaResult, triviaRules, TriviaState, Write } from '@app/games/trivia';
-import { CardsEntry, CardsResult, cardsRules, CardsState, CardsWrite, restoreCards, TableCommand } from '@app/games/cards';
+import { restoreTrivia, TriviaErrorCode, triviaError, triviaRules } from '@app/games/trivia';
+import { cardsRules, restoreCards } from '@app/games/cards';
 import { CardsStore, Leases, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
 import { CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, RoomActor, RoomActorDeps, RoomRegistry, RoomStore, Viewer } from '@app/room-engine';
@@ -10,6 +10,7 @@ import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
+import { gameOf } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
@@ -26,13 +27,8 @@ export interface RoomSettingsInput {
   readonly minPlayers: number;
 }
 
-export type TriviaRoom = RoomActor<TriviaState, RoomCommand, Write, TriviaResult, TriviaEntry>;
-export type CardsRoom = RoomActor<CardsState, TableCommand, CardsWrite, CardsResult, CardsEntry>;
-/** A live room of either game; `kind` says which. */
-export type GameRoom = TriviaRoom | CardsRoom;
-
-export const isTrivia = (room: GameRoom): room is TriviaRoom => room.kind === triviaRules.kind;
-export const isCards = (room: GameRoom): room is CardsRoom => room.kind === cardsRules.kind;
+/** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
+export type GameRoom = RoomActor<any, any, any, any, any>;
 
 /** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
 const DEFAULT_LEASE_MS = 6000;
@@ -93,27 +89,28 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     throw new RoomException(RoomErrorCode.DatabaseUnavailable, 'could not find a free room code; retry');
   }
 
-  async joinRoom(rawCode: string, name: string): Promise<{ playerId: string; playerToken: string }> {
-    const room = await this.require(rawCode);
+  /** Seats a player by name, in a game that takes players that way (its module's `join`). */
+  async joinRoom(rawCode: string, name: string, kind?: string): Promise<{ playerId: string; playerToken: string }> {
+    const room = await this.requireRoom(rawCode, kind);
+    const join = gameOf(room.kind).join;
+    if (!join) throw new RoomException(RoomErrorCode.Forbidden, `room ${room.code} is a ${room.kind} room: it seats no players by name`);
     const playerId = randomUUID();
     await room.propose((state) => join(state, playerId, name));
     return { playerId, playerToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: playerId }) };
   }
 
-  async addSpectator(rawCode: string): Promise<{ spectatorToken: string }> {
-    const room = await this.require(rawCode);
-    return this.spectatorOf(room);
-  }
-
-  /** A spectator's token for a live room of either game that is not closed. */
-  spectatorOf(room: GameRoom): { spectatorToken: string } {
-    if (room.snapshot.phase === 'closed') throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
+  /** A spectator's token for a live room of any game that is not closed. */
+  async addSpectator(rawCode: string, kind?: string): Promise<{ spectatorToken: string }> {
+    const room = await this.requireRoom(rawCode, kind);
+    if (gameOf(room.kind).rules.isOver(room.snapshot)) throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
     const seat = `s-${randomUUID()}`;
     return { spectatorToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'spectator', seat }) };
   }
 
-  async summary(rawCode: string): Promise<Record<string, unknown>> {
-    return publicSummary((await this.require(rawCode)).snapshot);
+  /** What anyone may know of a room, as its game says. */
+  async summary(rawCode: string, kind?: string): Promise<Record<string, unknown>> {
+    const room = await this.requireRoom(rawCode, kind);
+    return gameOf(room.kind).publicSummary(room.snapshot);
   }
 
   /**
@@ -139,16 +136,24 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
 
   /** An operator kicks a player: the same command as the host's, taken in the room's turn. */
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
-    const room = await this.require(rawCode);
+    const room = await this.requireRoom(rawCode);
     const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: 'room.kick', data: { playerId } });
-    if (reply.error) throw triviaError(reply.error.code as TriviaErrorCode, reply.error.message);
+    // The room's own refusal, with the statuses its game gives that code.
+    if (reply.error) throw gameOf(room.kind).error(reply.error.code, reply.error.message);
   }
 
-  async closeByHost(rawCode: string, claims: SeatClaims): Promise<void> {
+  /**
+   * A seat closes its room with its token, if its game lets that seat (the trivia host, the
+   * table's human): `<role>_closed`. Closing a closed room again is not an error.
+   */
+  async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
     if (!code || code !== claims.code) throw new RoomException(RoomErrorCode.RoomNotFound, 'this token is not for that room');
-    if (claims.role !== 'host') throw new RoomException(RoomErrorCode.Forbidden, 'only the host may close the room');
-    await this.closeRoom({ roomId: claims.roomId }, 'host_closed');
+    const room = await this.requireRoom(code, kind);
+    if (room.roomId !== claims.roomId || !gameOf(room.kind).mayClose(room.snapshot, claims)) {
+      throw new RoomException(RoomErrorCode.Forbidden, `this ${claims.role}'s token may not close the room`);
+    }
+    await this.closeRoom({ roomId: claims.roomId }, `${claims.role}_closed`);
   }
 
   /** A change made outside the actor, heard through NOTIFY. */
@@ -248,16 +253,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return this.config.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
-  private async require(rawCode: string): Promise<TriviaRoom> {
+  /**
+   * The room with this code, activated if it is not live here; with `kind` (a game's own path,
+   * such as `/api/tables`), 404 for a room of another game.
+   */
+  async requireRoom(rawCode: string, kind?: string): Promise<GameRoom> {
     const room = await this.find(rawCode);
-    if (!room || !isTrivia(room)) throw new RoomException(RoomErrorCode.RoomNotFound, `no room has code ${rawCode}`);
-    return room;
-  }
-
-  /** The card table with this code, activated if it is not live here; 404 for a trivia room's code. */
-  async requireTable(rawCode: string): Promise<CardsRoom> {
-    const room = await this.find(rawCode);
-    if (!room || !isCards(room)) throw new RoomException(RoomErrorCode.RoomNotFound, `no table has code ${rawCode}`);
+    if (!room || (kind !== undefined && room.kind !== kind)) throw new RoomException(RoomErrorCode.RoomNotFound, `no ${kind ? `${kind} ` : ''}room has code ${rawCode}`);
     return room;
   }
 
@@ -295,13 +297,12 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   // Each game's record goes back through its own restore; the engine and its deps are shared.
   private restore(s: StoredRoom): GameRoom {
     if (s.game === 'cards') {
-      const table: CardsRoom = RoomActor.restore(
+      return RoomActor.restore(
         { code: s.record.code, roomId: s.record.tableId, openedAt: s.createdAt },
         cardsRules,
         restoreCards(s.record),
         this.deps(s, this.cardsStore),
       );
-      return table;
     }
     return RoomActor.restore(
       { code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt },

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { openingCheckpoint, publicTableSummary, tableSettings } from '@app/games/cards';
+import { cards, openingCheckpoint, tableSettings } from '@app/games/cards';
 import { GameMetrics } from '@app/observability';
 import { CardTableRepository } from '@app/persistence';
 import { badData, isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
@@ -10,7 +10,7 @@ import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
 import { LiveRoomCap } from '../limits/live-room-cap';
 import { CLOCK, JSON_LOG, SERVER_CONFIG } from '../tokens';
-import { newRoomCode, normalizeRoomCode } from './room-code';
+import { newRoomCode } from './room-code';
 import { RoomsService } from './rooms.service';
 
 /**
@@ -53,22 +53,16 @@ export class TablesService {
     throw new RoomException(RoomErrorCode.DatabaseUnavailable, 'could not find a free table code; retry');
   }
 
-  async addSpectator(rawCode: string): Promise<{ spectatorToken: string }> {
-    return this.rooms.spectatorOf(await this.rooms.requireTable(rawCode));
+  // The table paths are aliases of the room paths (`/api/rooms/{code}...`) for card tables only.
+  addSpectator(rawCode: string): Promise<{ spectatorToken: string }> {
+    return this.rooms.addSpectator(rawCode, cards.kind);
   }
 
-  async summary(rawCode: string): Promise<Record<string, unknown>> {
-    return publicTableSummary((await this.rooms.requireTable(rawCode)).snapshot);
+  summary(rawCode: string): Promise<Record<string, unknown>> {
+    return this.rooms.summary(rawCode, cards.kind);
   }
 
-  /** The human closes its table: one statement that also NOTIFYs, as for a host closing a room. */
-  async closeByPlayer(rawCode: string, claims: SeatClaims): Promise<void> {
-    const code = normalizeRoomCode(rawCode);
-    if (!code || code !== claims.code) throw new RoomException(RoomErrorCode.RoomNotFound, 'this token is not for that table');
-    const table = await this.rooms.requireTable(code);
-    if (claims.role !== 'player' || table.roomId !== claims.roomId || claims.seat !== table.snapshot.playerId) {
-      throw new RoomException(RoomErrorCode.Forbidden, 'only the table’s player may close it');
-    }
-    await this.rooms.closeRoom({ roomId: claims.roomId }, 'player_closed');
+  closeByPlayer(rawCode: string, claims: SeatClaims): Promise<void> {
+    return this.rooms.closeWithToken(rawCode, claims, cards.kind);
   }
 }

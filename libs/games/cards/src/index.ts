@@ -22,3 +22,4 @@ export * from './cards.privacy';
 export * from './cards.restore';
 export * from './cards.game';
 export * from './cards.codes';
+export * from './cards.module';

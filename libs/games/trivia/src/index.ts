@@ -8,3 +8,4 @@ export * from './trivia.projection';
 export * from './trivia.writes';
 export * from './trivia.restore';
 export * from './trivia.game';
+export * from './trivia.module';

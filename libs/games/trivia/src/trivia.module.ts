@@ -1,0 +1,27 @@
+import { GameModule } from '@app/room-engine';
+import { TRIVIA_WIRE_CODES } from './trivia.codes';
+import { TriviaErrorCode, triviaError } from './trivia.errors';
+import { triviaRules } from './trivia.game';
+import { publicSummary } from './trivia.projection';
+import { join } from './trivia.rules';
+import { TriviaState } from './trivia.types';
+
+/** Trivia as the server registers it (PROTOCOL.md sections 2 and 3). */
+export const trivia: GameModule<TriviaState> = {
+  kind: triviaRules.kind,
+  rules: triviaRules,
+  codes: TRIVIA_WIRE_CODES,
+  publicSummary,
+  operatorDetail(state) {
+    const game = state.game;
+    const q = game && state.phase === 'question' ? game.questions[game.index] : undefined;
+    return {
+      players: state.players.map((p) => ({ id: p.id, name: p.name, connected: p.connected, score: p.score })),
+      hostName: state.hostName,
+      openQuestion: q && game ? { index: game.index, total: game.questions.length, text: q.text, closesAt: game.closesAt } : null,
+    };
+  },
+  mayClose: (_state, actor) => actor.role === 'host',
+  error: (code, message) => triviaError(code as TriviaErrorCode, message),
+  join,
+};

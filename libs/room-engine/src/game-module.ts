@@ -1,0 +1,36 @@
+import { GameCodes, RoomException } from '@app/protocol';
+import { Actor, GameRules, Outcome } from './game-rules';
+
+/**
+ * Everything the server needs of one game, exported by the game's folder as one object and
+ * registered on one line (`apps/game-server/src/rooms/games.ts`). The server loops over the
+ * registry: nothing outside a game's folder names the game.
+ *
+ * @example
+ * export const counter: GameModule<CounterState> = {
+ *   kind: 'counter',
+ *   rules: counterRules,
+ *   codes: COUNTER_WIRE_CODES,
+ *   publicSummary: (s) => ({ code: s.code, phase: s.phase, count: s.n }),
+ *   operatorDetail: (s) => ({ count: s.n }),
+ *   mayClose: (_s, actor) => actor.role === 'host',
+ *   error: (code, message) => new RoomException(code, message),
+ * };
+ */
+export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any, W = any, R = any, E = any> {
+  /** The game's name: `rooms.game`, the console's rows, the code table's section. */
+  readonly kind: string;
+  readonly rules: GameRules<S, C, W, R, E>;
+  /** Its section of the compact-v2 code table. */
+  readonly codes: GameCodes;
+  /** What `GET /api/rooms/{code}` answers anyone: never a secret (a hole card, a right answer). */
+  publicSummary(state: S): Record<string, unknown>;
+  /** What an operator's room detail adds to the row every room has. */
+  operatorDetail(state: S): Record<string, unknown>;
+  /** Whether this seat's token may close the room (`DELETE /api/rooms/{code}`). */
+  mayClose(state: S, actor: Actor): boolean;
+  /** A refusal with one of the game's codes (or the envelope's), with the statuses the game gives it. */
+  error(code: string, message: string): RoomException;
+  /** Seats a player by name over HTTP (`POST /api/rooms/{code}/players`), for games that take players that way. */
+  join?(state: S, playerId: string, name: string): Outcome<S, W>;
+}
