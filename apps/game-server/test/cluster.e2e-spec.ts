@@ -67,8 +67,10 @@ describe('a cluster of three instances behind the proxy', () => {
       await res.arrayBuffer();
       return res.headers.get('x-served-by');
     };
-    const paths = [`/play/${room.code}`, `/host/${room.code.toLowerCase()}`, `/api/rooms/${room.code}`, `/api/rooms/${room.code.toLowerCase()}`];
+    const paths = [`/api/rooms/${room.code}`, `/api/rooms/${room.code.toLowerCase()}`, `/api/rooms/${room.code}?room=${room.code}`];
     for (const path of paths) expect(await servedBy(path)).toBe(owner);
+    // The pages are static files, the same on every instance: any may serve them.
+    for (const path of [`/play/${room.code}`, `/host/${room.code.toLowerCase()}`]) expect(cluster.instances.map((i) => i.instance)).toContain(await servedBy(path));
     expect(await servedBy(`/api/rooms/${room.code}/spectators`, { method: 'POST' })).toBe(owner);
     expect(await servedBy(`/admin/api/rooms/${room.code}`, { headers: cluster.admin })).toBe(owner);
     expect(await holders(room.code)).toEqual([owner]);

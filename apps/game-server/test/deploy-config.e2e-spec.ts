@@ -66,9 +66,11 @@ describe('the HAProxy configuration', () => {
     // proxy's own 503 says when to retry.
     expect(compose).not.toMatch(/on-marked-down\s+shutdown-sessions/);
     expect(lines).toContain('http-after-response set-header Retry-After 2 if { status 503 } !{ res.hdr(retry-after) -m found }');
-    // The key comes from room= on the socket and the console's stream, and from every path that names a room.
-    expect(compose).toMatch(/set-var\(txn\.room\) url_param\(room\),upper if \{ path \/ws \}/);
-    for (const prefix of ['/api/rooms/ /api/tables/', '/play/ /host/ /table/', '/admin/api/rooms/']) expect(compose).toContain(`path_beg ${prefix} }`);
+    // The key comes from room= on any request, and from the API paths that name a room; no page
+    // path (a game's own) is a key: a new game's page needs no line here.
+    expect(lines).toContain('http-request set-var(txn.room) url_param(room),upper if { url_param(room) -m found }');
+    for (const prefix of ['/api/rooms/ /api/tables/', '/admin/api/rooms/']) expect(compose).toContain(`path_beg ${prefix} }`);
+    expect(compose).not.toMatch(/path_beg \/play\/|\/host\/|\/table\//);
     // A client cannot choose the instance by sending the header itself.
     expect(compose.indexOf('http-request del-header X-Room-Code')).toBeLessThan(compose.indexOf('http-request set-header X-Room-Code'));
   });
