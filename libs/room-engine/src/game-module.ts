@@ -12,11 +12,15 @@ import { Actor, GameRules, Outcome } from './game-rules';
  *   rules: counterRules,
  *   codes: COUNTER_WIRE_CODES,
  *   publicSummary: (s) => ({ code: s.code, phase: s.phase, count: s.n }),
+ *   schemas: { summary: { type: 'object', properties: { code: { type: 'string' }, count: { type: 'integer' } } } },
  *   operatorDetail: (s) => ({ count: s.n }),
  *   mayClose: (_s, actor) => actor.role === 'host',
  *   error: (code, message) => new RoomException(code, message),
  * };
  */
+/** A JSON Schema (OpenAPI 3's dialect), as plain data: the server's API document is built from these. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
 export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any, W = any, R = any, E = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
@@ -25,6 +29,8 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   readonly codes: GameCodes;
   /** What `GET /api/rooms/{code}` answers anyone: never a secret (a hole card, a right answer). */
   publicSummary(state: S): Record<string, unknown>;
+  /** The shapes the API document shows for this game. */
+  readonly schemas: { readonly summary: JsonSchema };
   /** What an operator's room detail adds to the row every room has. */
   operatorDetail(state: S): Record<string, unknown>;
   /** Whether this seat's token may close the room (`DELETE /api/rooms/{code}`). */

@@ -1,6 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { cards } from '@app/games/cards';
+import { GAMES } from '../rooms/games';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
 // each. Shapes and error codes as docs/protocol.md sections 2 and 8 give them.
@@ -26,23 +28,6 @@ const OPEN_UNAVAILABLE = {
   schema: error('rooms_at_capacity | database_unavailable'),
 };
 const CODE = ApiParam({ name: 'code', description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
-
-const seat: SchemaObject = {
-  type: 'object',
-  properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, connected: { type: 'boolean' }, score: { type: 'integer' } },
-};
-
-const settings: SchemaObject = {
-  type: 'object',
-  properties: {
-    deckId: { type: 'string', format: 'uuid' },
-    questionCount: { type: 'integer' },
-    secondsPerQuestion: { type: 'number' },
-    revealSeconds: { type: 'number' },
-    maxPlayers: { type: 'integer' },
-    minPlayers: { type: 'integer' },
-  },
-};
 
 const deckSummary: SchemaObject = {
   type: 'object',
@@ -106,22 +91,13 @@ export const DescribeSpectate = () =>
 export const DescribeRoomSummary = () =>
   applyDecorators(
     ApiTags('rooms'),
-    ApiOperation({ summary: 'The public summary of a room: phase, players and scores, settings; never a question' }),
+    ApiOperation({ summary: 'The public summary of a room of any game, in its game’s shape (`game` says which); never a secret' }),
     CODE,
     ApiResponse({
       status: 200,
       description: 'the room; a closed room still answers, with phase "closed"',
-      schema: {
-        type: 'object',
-        properties: {
-          code: { type: 'string' },
-          phase: { type: 'string', enum: ['lobby', 'question', 'reveal', 'finished', 'closed'] },
-          host: { type: 'object', properties: { name: { type: 'string' } } },
-          players: { type: 'array', items: seat },
-          settings,
-          question: { type: 'object', properties: { index: { type: 'integer' }, total: { type: 'integer' } }, description: 'during a game' },
-        },
-      },
+      // Every registered game's own shape: a new game adds its own by registering.
+      schema: { oneOf: GAMES.map((g) => ({ title: g.kind, ...g.schemas.summary }) as SchemaObject) },
     }),
     ApiResponse(NOT_FOUND),
   );
@@ -306,39 +282,9 @@ export const DescribeSpectateTable = () =>
 export const DescribeTableSummary = () =>
   applyDecorators(
     ApiTags('tables'),
-    ApiOperation({ summary: 'The public summary of a table: seats, stacks, hands played; never a card' }),
+    ApiOperation({ summary: 'The public summary of a table (the card tables’ alias of GET /api/rooms/{code}): seats, stacks, hands played; never a card' }),
     TABLE_CODE,
-    ApiResponse({
-      status: 200,
-      description: 'the table; a closed table still answers, with phase "closed"',
-      schema: {
-        type: 'object',
-        properties: {
-          code: { type: 'string' },
-          phase: { type: 'string', enum: ['between', 'playing', 'waiting', 'closed'] },
-          rules: {
-            type: 'object',
-            properties: { smallBlind: { type: 'integer' }, bigBlind: { type: 'integer' }, buyIn: { type: 'integer' }, actionSeconds: { type: 'number' } },
-          },
-          handsPlayed: { type: 'integer' },
-          seats: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                seat: { type: 'integer' },
-                name: { type: 'string' },
-                human: { type: 'boolean' },
-                stack: { type: 'integer' },
-                buyInTotal: { type: 'integer' },
-                hands: { type: 'integer' },
-                connected: { type: 'boolean' },
-              },
-            },
-          },
-        },
-      },
-    }),
+    ApiResponse({ status: 200, description: 'the table; a closed table still answers, with phase "closed"', schema: cards.schemas.summary as SchemaObject }),
     ApiResponse(TABLE_NOT_FOUND),
   );
 

@@ -110,7 +110,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   /** What anyone may know of a room, as its game says. */
   async summary(rawCode: string, kind?: string): Promise<Record<string, unknown>> {
     const room = await this.requireRoom(rawCode, kind);
-    return gameOf(room.kind).publicSummary(room.snapshot);
+    // `game` first: it says which shape the rest has.
+    return { game: room.kind, ...gameOf(room.kind).publicSummary(room.snapshot) };
   }
 
   /**

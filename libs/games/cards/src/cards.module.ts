@@ -11,6 +11,37 @@ export const cards: GameModule<CardsState> = {
   rules: cardsRules,
   codes: CARDS_WIRE_CODES,
   publicSummary: publicTableSummary,
+  schemas: {
+    summary: {
+      type: 'object',
+      description: 'a card table: seats, stacks, hands played; never a card',
+      properties: {
+        game: { type: 'string', enum: ['cards'] },
+        code: { type: 'string' },
+        phase: { type: 'string', enum: ['between', 'playing', 'waiting', 'closed'] },
+        rules: {
+          type: 'object',
+          properties: { smallBlind: { type: 'integer' }, bigBlind: { type: 'integer' }, buyIn: { type: 'integer' }, actionSeconds: { type: 'number' } },
+        },
+        handsPlayed: { type: 'integer' },
+        seats: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              seat: { type: 'integer' },
+              name: { type: 'string' },
+              human: { type: 'boolean' },
+              stack: { type: 'integer' },
+              buyInTotal: { type: 'integer' },
+              hands: { type: 'integer' },
+              connected: { type: 'boolean' },
+            },
+          },
+        },
+      },
+    },
+  },
   operatorDetail: (state) => ({ table: publicTableSummary(state) }),
   // The table is its human's: only that seat's token closes it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,

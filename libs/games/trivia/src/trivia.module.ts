@@ -12,6 +12,7 @@ export const trivia: GameModule<TriviaState> = {
   rules: triviaRules,
   codes: TRIVIA_WIRE_CODES,
   publicSummary,
+  schemas: { summary: summarySchema() },
   operatorDetail(state) {
     const game = state.game;
     const q = game && state.phase === 'question' ? game.questions[game.index] : undefined;
@@ -25,3 +26,35 @@ export const trivia: GameModule<TriviaState> = {
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   join,
 };
+
+/** `GET /api/rooms/{code}` of a trivia room, for the API document. */
+function summarySchema() {
+  const seat = {
+    type: 'object',
+    properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, connected: { type: 'boolean' }, score: { type: 'integer' } },
+  };
+  const settings = {
+    type: 'object',
+    properties: {
+      deckId: { type: 'string', format: 'uuid' },
+      questionCount: { type: 'integer' },
+      secondsPerQuestion: { type: 'number' },
+      revealSeconds: { type: 'number' },
+      maxPlayers: { type: 'integer' },
+      minPlayers: { type: 'integer' },
+    },
+  };
+  return {
+    type: 'object',
+    description: 'a trivia room: phase, players and scores, settings; never a question',
+    properties: {
+      game: { type: 'string', enum: ['trivia'] },
+      code: { type: 'string' },
+      phase: { type: 'string', enum: ['lobby', 'question', 'reveal', 'finished', 'closed'] },
+      host: { type: 'object', properties: { name: { type: 'string' } } },
+      players: { type: 'array', items: seat },
+      settings,
+      question: { type: 'object', properties: { index: { type: 'integer' }, total: { type: 'integer' } }, description: 'during a game' },
+    },
+  };
+}
