@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { WIRE_CODES } from '@app/wire-codes';
 import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import {
@@ -50,6 +49,7 @@ import { LiveRoomCap } from './limits/live-room-cap';
 import { OpenRateGuard } from './limits/open-rate.guard';
 import { OpenRateLimiter } from './limits/open-rate.limiter';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
+import { serverCodes } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
 import { TablesService } from './rooms/tables.service';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
@@ -86,7 +86,7 @@ export class AppModule {
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
       socketsPerSeat: runtime.config.socketsPerSeat,
-      codes: WIRE_CODES,
+      codes: serverCodes(),
     };
     return {
       module: AppModule,

@@ -1,7 +1,8 @@
 import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { LabelVocabulary } from '@app/observability';
-import { PING } from '@app/protocol';
+import { codeTable, CodeTable, PING } from '@app/protocol';
+import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
 
 /** The games this server plays, one line each: everything else reads this list. */
@@ -20,4 +21,13 @@ export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
     commands: new Set([PING, ...games.flatMap((g) => g.rules.commandTypes)]),
     events: new Set(games.flatMap((g) => g.rules.eventTypes)),
   };
+}
+
+/**
+ * The compact-v2 table this server speaks: each registered game's section, in registry order, at
+ * the version its clients know (`@app/wire-codes`, which the pages and the bot kit decode with).
+ * Codes are positions, so a game registered after those sections only adds one at the end.
+ */
+export function serverCodes(games: readonly GameModule[] = GAMES): CodeTable {
+  return codeTable(WIRE_CODES.version, games.map((g) => g.codes), WIRE_CODES.maxIds);
 }

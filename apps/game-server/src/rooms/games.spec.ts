@@ -1,0 +1,26 @@
+import { WIRE_CODES } from '@app/wire-codes';
+import { GAMES, gameOf, labelVocabulary, serverCodes } from './games';
+
+describe('the game registry', () => {
+  it('names each game once, and finds each by its kind', () => {
+    const kinds = GAMES.map((g) => g.kind);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    for (const g of GAMES) expect(gameOf(g.kind)).toBe(g);
+    expect(() => gameOf('no-such-game')).toThrow(/no game of kind/);
+  });
+
+  it('speaks the code table the clients decode with: their sections first, at the same positions and version', () => {
+    const server = serverCodes();
+    expect(server.version).toBe(WIRE_CODES.version);
+    expect(server.games.slice(0, WIRE_CODES.games.length)).toEqual(WIRE_CODES.games);
+    // Each section is its game's own, announced by its state frame.
+    for (const g of GAMES) expect(server.games.find((s) => s.kind === g.kind)?.stateEvent).toBe(g.rules.stateEvent);
+  });
+
+  it('counts every game’s command and event types, and only those, as label values', () => {
+    const vocabulary = labelVocabulary(GAMES);
+    for (const g of GAMES) for (const t of g.rules.commandTypes) expect(vocabulary.commands.has(t)).toBe(true);
+    expect(vocabulary.commands.has('ping')).toBe(true);
+    expect(vocabulary.events.has('not-an-event')).toBe(false);
+  });
+});
