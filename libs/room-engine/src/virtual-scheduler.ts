@@ -1,0 +1,136 @@
+import { Clock } from './clock';
+import { Scheduler, TimerHandle } from './scheduler';
+
+interface VirtualTimer {
+  readonly due: number;
+  readonly seq: number;
+  readonly fn: () => void;
+  readonly unref: boolean;
+}
+
+/** Tasks run at most this many times in one call: a timer that sets itself again at once would never let a test end. */
+const MAX_TASKS = 100_000;
+
+/**
+ * A scheduler for tests, on virtual time: nothing rings until the test moves time on, and no real
+ * time passes. Timers ring in the order of their moments (then of their setting), turn callbacks
+ * before the timers, and promise callbacks run between any two tasks, as on the event loop: one
+ * real turn of it lets them run (never a real timer).
+ *
+ * @example
+ * const s = new VirtualScheduler();
+ * const room = RoomActor.restore(ids, rules, restored, { ...deps, scheduler: s, clock: s.clock(T0) });
+ * room.submit(viewer, frame, { at: T0 + s.now(), hr: s.now() });
+ * await s.flush();        // the batch is decided and committed, the reply sent
+ * await s.advance(5_000); // the deadline 5 s away rang, at its own moment
+ */
+export class VirtualScheduler implements Scheduler {
+  private time: number;
+  private seq = 0;
+  private readonly timers = new Set<VirtualTimer>();
+  private turn: (() => void)[] = [];
+
+  constructor(start = 0) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  /** A room clock (epoch ms) that moves with this scheduler's time, from `epoch` at its start. */
+  clock(epoch: number): Clock {
+    const start = this.time;
+    return { now: () => epoch + this.time - start };
+  }
+
+  setTimer(fn: () => void, ms: number, options?: { readonly unref?: boolean }): TimerHandle {
+    // As Node does: anything below 1 ms (0, negative, NaN) is 1 ms.
+    const t: VirtualTimer = { due: this.time + (ms >= 1 ? ms : 1), seq: ++this.seq, fn, unref: options?.unref ?? false };
+    this.timers.add(t);
+    return t as unknown as TimerHandle;
+  }
+
+  clearTimer(timer: TimerHandle | undefined): void {
+    if (timer) this.timers.delete(timer as unknown as VirtualTimer);
+  }
+
+  afterTurn(fn: () => void): void {
+    this.turn.push(fn);
+  }
+
+  /** Timers set and not yet rung (`unref` ones included). */
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  /** Runs everything due now (turn callbacks, timers whose moment has come, promise callbacks) until nothing is. */
+  async flush(): Promise<void> {
+    for (let i = 0; ; i++) {
+      if (i > MAX_TASKS) throw new Error('VirtualScheduler: still busy after 100,000 tasks (something sets itself again at once)');
+      await realTurn();
+      const turn = this.turn.splice(0);
+      if (turn.length > 0) {
+        for (const fn of turn) {
+          fn();
+          await realTurn();
+        }
+        continue;
+      }
+      const next = this.earliest((t) => t.due <= this.time);
+      if (!next) return;
+      this.timers.delete(next);
+      next.fn();
+    }
+  }
+
+  /** Moves time on by `ms`, ringing each timer due meanwhile at its own moment. */
+  async advance(ms: number): Promise<void> {
+    const until = this.time + ms;
+    for (;;) {
+      await this.flush();
+      const next = this.earliest((t) => t.due <= until);
+      if (!next) break;
+      this.time = next.due;
+    }
+    this.time = until;
+    await this.flush();
+  }
+
+  /**
+   * Moves time on until no timer keeps it going, as a process runs until only `unref` timers are
+   * left: those ring only when time passes them on the way to another.
+   */
+  async runUntilIdle(): Promise<void> {
+    for (let i = 0; ; i++) {
+      if (i > MAX_TASKS) throw new Error('VirtualScheduler: timers still set after 100,000 moments');
+      await this.flush();
+      const next = this.earliest((t) => !t.unref);
+      if (!next) return;
+      this.time = Math.max(this.time, next.due);
+    }
+  }
+
+  /** What `p` settles to once everything due now has run; an error when it is still pending then. */
+  async settled<T>(p: Promise<T>): Promise<T> {
+    let done = false;
+    const tracked = p.finally(() => (done = true));
+    tracked.catch(() => undefined);
+    await this.flush();
+    if (!done) throw new Error('VirtualScheduler: the promise is still pending once everything due now has run');
+    return tracked;
+  }
+
+  private earliest(eligible: (t: VirtualTimer) => boolean): VirtualTimer | undefined {
+    let best: VirtualTimer | undefined;
+    for (const t of this.timers) {
+      if (eligible(t) && (!best || t.due < best.due || (t.due === best.due && t.seq < best.seq))) best = t;
+    }
+    return best;
+  }
+}
+
+/** One real turn of the event loop: every promise callback queued so far runs (not a timer, no wall-clock wait). */
+function realTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
