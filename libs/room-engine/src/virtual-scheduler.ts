@@ -8,14 +8,14 @@ interface VirtualTimer {
   readonly unref: boolean;
 }
 
-/** Tasks run at most this many times in one call: a timer that sets itself again at once would never let a test end. */
+/** Rounds or moments at most in one call: something that sets itself again at once would never let a test end. */
 const MAX_TASKS = 100_000;
 
 /**
  * A scheduler for tests, on virtual time: nothing rings until the test moves time on, and no real
- * time passes. Timers ring in the order of their moments (then of their setting), turn callbacks
- * before the timers, and promise callbacks run between any two tasks, as on the event loop: one
- * real turn of it lets them run (never a real timer).
+ * time passes. Timers ring in the order of their moments (then of their setting); at each moment
+ * the timers due go first, then the turn callbacks, and promise callbacks run between any two
+ * tasks, as on the event loop: one real turn of it lets them run (never a real timer).
  *
  * @example
  * const s = new VirtualScheduler();
@@ -64,23 +64,28 @@ export class VirtualScheduler implements Scheduler {
     return this.timers.size;
   }
 
-  /** Runs everything due now (turn callbacks, timers whose moment has come, promise callbacks) until nothing is. */
+  /**
+   * Runs everything due now until nothing is, as the event loop goes round: the timers whose
+   * moment has come, then the turn callbacks queued so far (Node's timers and check phases), with
+   * promise callbacks after each. No time passes.
+   */
   async flush(): Promise<void> {
-    for (let i = 0; ; i++) {
-      if (i > MAX_TASKS) throw new Error('VirtualScheduler: still busy after 100,000 tasks (something sets itself again at once)');
+    for (let round = 0; ; round++) {
+      if (round > MAX_TASKS) throw new Error('VirtualScheduler: still busy after 100,000 rounds (something sets itself again at once)');
       await realTurn();
-      const turn = this.turn.splice(0);
-      if (turn.length > 0) {
-        for (const fn of turn) {
-          fn();
-          await realTurn();
-        }
-        continue;
+      const due = [...this.timers].filter((t) => t.due <= this.time).sort(byMoment);
+      for (const t of due) {
+        // An earlier callback of this round may have cleared it.
+        if (!this.timers.delete(t)) continue;
+        t.fn();
+        await realTurn();
       }
-      const next = this.earliest((t) => t.due <= this.time);
-      if (!next) return;
-      this.timers.delete(next);
-      next.fn();
+      const turn = this.turn.splice(0);
+      for (const fn of turn) {
+        fn();
+        await realTurn();
+      }
+      if (due.length === 0 && turn.length === 0) return;
     }
   }
 
@@ -123,11 +128,13 @@ export class VirtualScheduler implements Scheduler {
 
   private earliest(eligible: (t: VirtualTimer) => boolean): VirtualTimer | undefined {
     let best: VirtualTimer | undefined;
-    for (const t of this.timers) {
-      if (eligible(t) && (!best || t.due < best.due || (t.due === best.due && t.seq < best.seq))) best = t;
-    }
+    for (const t of this.timers) if (eligible(t) && (!best || byMoment(t, best) < 0)) best = t;
     return best;
   }
+}
+
+function byMoment(a: VirtualTimer, b: VirtualTimer): number {
+  return a.due - b.due || a.seq - b.seq;
 }
 
 /** One real turn of the event loop: every promise callback queued so far runs (not a timer, no wall-clock wait). */
