@@ -71,7 +71,7 @@ describe(VirtualScheduler.name, () => {
     await expect(s.settled(soon)).resolves.toBe('done');
     const failing = new Promise((_, reject) => s.afterTurn(() => reject(new Error('refused'))));
     await expect(s.settled(failing)).rejects.toThrow('refused');
-    const later = new Promise((resolve) => s.setTimer(resolve, 5));
+    const later = new Promise<void>((resolve) => s.setTimer(resolve, 5));
     await expect(s.settled(later)).rejects.toThrow('still pending');
   });
 
