@@ -1,6 +1,6 @@
 import { CommitPipeline, Decision } from './commit-pipeline';
-import { Committed, RoomPosition } from './game-rules';
-import { RoomOutOfOrderError, StoreUnavailableError } from './room-store';
+import { Committed } from './game-rules';
+import { RoomOutOfOrderError, RoomPosition, StoreUnavailableError } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
 // The pipeline with a store whose statements answer when the test says, on virtual time: the
