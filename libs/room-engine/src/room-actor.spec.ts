@@ -269,6 +269,24 @@ describe(RoomActor.name, () => {
       expect(a.replies.map((x) => [x.id, x.status])).toEqual([['new', 503], ['held', 200]]);
       expect(r.phase).toBe('disposed');
     });
+
+    it('leaves memory a quiet while after its last socket went, not while one watches, and never keeps the process alive for it', async () => {
+      const disposed: string[] = [];
+      const { r } = room(ok, state(), [], { passivateAfterMs: 60_000, onDispose: (x) => disposed.push(x.code) });
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      await scheduler.advance(120_000);
+      expect(r.phase).toBe('live');
+      r.detach(p.v);
+      // Only the idle timer is left, and it is unref'd: a process with nothing else to do would exit.
+      await scheduler.runUntilIdle();
+      expect(r.phase).toBe('live');
+      await scheduler.advance(59_999);
+      expect(r.phase).toBe('live');
+      await scheduler.advance(1);
+      expect(r.phase).toBe('disposed');
+      expect(disposed).toEqual(['ABCDEF']);
+    });
   });
 
   describe('deadlines', () => {
