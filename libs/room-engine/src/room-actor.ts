@@ -244,10 +244,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
 
   /** Takes no new command, finishes what it holds, then leaves memory. */
   drain(): Promise<void> {
-    return this.lifecycle.drain(
-      () => this.idle(),
-      () => this.dispose(),
-    );
+    return this.lifecycle.drain(() => this.idle(), () => this.dispose());
   }
 
   /**
