@@ -1,13 +1,17 @@
+import { Scheduler, TimerHandle } from './scheduler';
+
 /**
  * The room's one alarm: the next moment its rules have something to do (a clock running out, a
  * bot's turn, expiry). Setting it again replaces the previous one. `fire` is told the moment that
  * was due, not when the timer ran: rules decide on the schedule, so a replay agrees with them.
  */
 export class Deadline {
-  private timer?: NodeJS.Timeout;
+  private timer?: TimerHandle;
   private at?: number;
 
   constructor(
+    private readonly scheduler: Scheduler,
+    /** The room's clock (epoch ms), which deadlines are set on. */
     private readonly now: () => number,
     private readonly fire: (at: number) => void,
   ) {}
@@ -20,7 +24,7 @@ export class Deadline {
     // Node timers overflow past ~24.8 days; no room deadline is that far. It rings once its
     // millisecond has passed: a command stamped with that very millisecond is already in the
     // mailbox, ahead of it, as a replay orders them.
-    this.timer = setTimeout(() => {
+    this.timer = this.scheduler.setTimer(() => {
       this.timer = undefined;
       this.at = undefined;
       this.fire(at);
@@ -28,7 +32,7 @@ export class Deadline {
   }
 
   clear(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.scheduler.clearTimer(this.timer);
     this.timer = undefined;
     this.at = undefined;
   }

@@ -1,7 +1,12 @@
 export * from './clock';
+export * from './scheduler';
+export * from './virtual-scheduler';
 export * from './game-rules';
 export * from './room-store';
 export * from './room-actor';
+export type { Arrival } from './room-message';
+export type { CommandObserver } from './command-gate';
+export type { Lifecycle } from './room-lifecycle';
 export * from './mailbox';
 export * from './deadline';
 export * from './audience';

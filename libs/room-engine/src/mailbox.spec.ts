@@ -1,4 +1,5 @@
 import { Letter, Mailbox, MailboxOptions } from './mailbox';
+import { VirtualScheduler } from './virtual-scheduler';
 
 interface Msg {
   readonly name: string;
@@ -27,23 +28,18 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-/** Lets the mailbox's setImmediate and any settled promises run. */
-async function settle(turns = 3): Promise<void> {
-  for (let i = 0; i < turns; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
 /**
  * A mailbox whose handler records each batch and then waits until the test releases it, so the
  * test controls exactly when a batch settles.
  */
-function harness(overrides: Partial<MailboxOptions<Msg>> = {}) {
+function harness(overrides: Partial<MailboxOptions<Msg>> = {}, start = 1000) {
   const batches: string[][] = [];
   const letters: Letter<Msg>[][] = [];
   const gates: Deferred[] = [];
   const errors: unknown[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
-  let clock = 1000;
+  const scheduler = new VirtualScheduler(start);
   const mailbox = new Mailbox<Msg>({
     maxDepth: 10,
     isBounded: (m) => m.bounded,
@@ -62,7 +58,7 @@ function harness(overrides: Partial<MailboxOptions<Msg>> = {}) {
       }
     },
     onError: (err) => errors.push(err),
-    now: () => clock,
+    scheduler,
     ...overrides,
   });
   return {
@@ -73,17 +69,17 @@ function harness(overrides: Partial<MailboxOptions<Msg>> = {}) {
     get maxInFlight() {
       return maxInFlight;
     },
-    setClock(t: number) {
-      clock = t;
-    },
+    /** Lets the mailbox's turn and any settled promises run (no time passes). */
+    settle: () => scheduler.flush(),
+    advance: (ms: number) => scheduler.advance(ms),
     /** Lets batch `i` settle and gives the mailbox time to move on. */
     async release(i: number) {
       gates[i].resolve();
-      await settle();
+      await scheduler.flush();
     },
     async fail(i: number, err: unknown) {
       gates[i].reject(err);
-      await settle();
+      await scheduler.flush();
     },
   };
 }
@@ -93,10 +89,10 @@ describe(Mailbox.name, () => {
     it('does not start a second batch before the first settles', async () => {
       const h = harness();
       h.mailbox.post(cmd('a'));
-      await settle();
+      await h.settle();
       expect(h.batches).toEqual([['a']]);
       h.mailbox.post(cmd('b'));
-      await settle(10);
+      await h.settle();
       // b waits while a is in hand.
       expect(h.batches).toEqual([['a']]);
       await h.release(0);
@@ -108,7 +104,7 @@ describe(Mailbox.name, () => {
     it('handles messages in arrival order', async () => {
       const h = harness();
       for (const name of ['a', 'b', 'c']) h.mailbox.post(cmd(name));
-      await settle();
+      await h.settle();
       await h.release(0);
       await h.release(1);
       await h.release(2);
@@ -127,7 +123,7 @@ describe(Mailbox.name, () => {
       const h = harness();
       expect(h.mailbox.busy).toBe(false);
       h.mailbox.post(cmd('a'));
-      await settle();
+      await h.settle();
       expect(h.mailbox.busy).toBe(true);
       await h.release(0);
       expect(h.mailbox.busy).toBe(false);
@@ -136,11 +132,11 @@ describe(Mailbox.name, () => {
     it('starts again after going idle', async () => {
       const h = harness();
       h.mailbox.post(cmd('a'));
-      await settle();
+      await h.settle();
       await h.release(0);
       expect(h.mailbox.busy).toBe(false);
       h.mailbox.post(cmd('b'));
-      await settle();
+      await h.settle();
       expect(h.batches).toEqual([['a'], ['b']]);
     });
 
@@ -148,7 +144,7 @@ describe(Mailbox.name, () => {
       const h = harness();
       h.mailbox.post(cmd('a'));
       h.mailbox.post(cmd('b'));
-      await settle();
+      await h.settle();
       const boom = new Error('boom');
       await h.fail(0, boom);
       expect(h.errors).toEqual([boom]);
@@ -156,12 +152,11 @@ describe(Mailbox.name, () => {
     });
 
     it('stamps each letter with the time it was posted', async () => {
-      const h = harness();
-      h.setClock(5000);
+      const h = harness({}, 5000);
       h.mailbox.post(cmd('a'));
-      h.setClock(5007);
+      await h.advance(7);
       h.mailbox.post(cmd('b'));
-      await settle();
+      await h.settle();
       await h.release(0);
       expect(h.letters.map((batch) => batch.map((l) => l.enqueuedAt))).toEqual([[5000], [5007]]);
     });
@@ -173,14 +168,14 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('a1', 'answer'));
       h.mailbox.post(cmd('a2', 'answer'));
       h.mailbox.post(cmd('a3', 'answer'));
-      await settle();
+      await h.settle();
       expect(h.batches).toEqual([['a1', 'a2', 'a3']]);
     });
 
     it('batches the messages that arrived while the previous batch was in hand', async () => {
       const h = harness();
       h.mailbox.post(cmd('start'));
-      await settle();
+      await h.settle();
       h.mailbox.post(cmd('v1', 'vote'));
       h.mailbox.post(cmd('v2', 'vote'));
       h.mailbox.post(cmd('v3', 'vote'));
@@ -195,7 +190,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('v1', 'vote'));
       h.mailbox.post(cmd('x'));
       h.mailbox.post(cmd('a3', 'answer'));
-      await settle();
+      await h.settle();
       for (let i = 0; i < 4; i++) await h.release(i);
       expect(h.batches).toEqual([['a1', 'a2'], ['v1'], ['x'], ['a3']]);
     });
@@ -204,7 +199,7 @@ describe(Mailbox.name, () => {
       const h = harness();
       h.mailbox.post(cmd('x'));
       h.mailbox.post(cmd('y'));
-      await settle();
+      await h.settle();
       expect(h.batches).toEqual([['x']]);
       await h.release(0);
       expect(h.batches).toEqual([['x'], ['y']]);
@@ -213,9 +208,9 @@ describe(Mailbox.name, () => {
     it('does not add messages that arrive after a batch was taken to that batch', async () => {
       const h = harness();
       h.mailbox.post(cmd('a1', 'answer'));
-      await settle();
+      await h.settle();
       h.mailbox.post(cmd('a2', 'answer'));
-      await settle();
+      await h.settle();
       expect(h.batches).toEqual([['a1']]);
       await h.release(0);
       expect(h.batches).toEqual([['a1'], ['a2']]);
@@ -245,7 +240,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('a'));
       h.mailbox.post(cmd('refused'));
       h.mailbox.post(signal('tick'));
-      await settle();
+      await h.settle();
       await h.release(0);
       await h.release(1);
       expect(h.batches).toEqual([['a'], ['tick']]);
@@ -256,7 +251,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('a1', 'answer'));
       h.mailbox.post(cmd('a2', 'answer'));
       expect(h.mailbox.post(cmd('a3', 'answer'))).toBe(false);
-      await settle();
+      await h.settle();
       // The batch in hand does not count: two more may wait.
       expect(h.mailbox.depth).toBe(0);
       expect(h.mailbox.post(cmd('b1'))).toBe(true);
@@ -268,7 +263,7 @@ describe(Mailbox.name, () => {
     it('counts only bounded messages of a mixed batch out', async () => {
       const h = harness({ maxDepth: 3, batchKey: (m) => m.key });
       h.mailbox.post(cmd('c1'));
-      await settle();
+      await h.settle();
       h.mailbox.post(signal('s1'));
       h.mailbox.post(cmd('c2'));
       h.mailbox.post(cmd('c3'));
@@ -289,7 +284,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('c'));
       h.mailbox.post(signal('s'));
       expect(h.mailbox.depthMax).toBe(3);
-      await settle();
+      await h.settle();
       for (let i = 0; i < 4; i++) await h.release(i);
       expect(h.mailbox.depth).toBe(0);
       expect(h.mailbox.depthMax).toBe(3);
@@ -308,7 +303,7 @@ describe(Mailbox.name, () => {
     it('hands back what still waits, in order, and handles none of it', async () => {
       const h = harness();
       h.mailbox.post(cmd('a'));
-      await settle();
+      await h.settle();
       h.mailbox.post(cmd('b'));
       h.mailbox.post(signal('s'));
       h.mailbox.post(cmd('c', 'answer'));
@@ -316,7 +311,7 @@ describe(Mailbox.name, () => {
       expect(left.map((m) => m.name)).toEqual(['b', 's', 'c']);
       expect(h.mailbox.depth).toBe(0);
       await h.release(0);
-      await settle(5);
+      await h.settle();
       expect(h.batches).toEqual([['a']]);
     });
 
@@ -337,7 +332,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('a'));
       h.mailbox.post(cmd('b'));
       expect(h.mailbox.close().map((m) => m.name)).toEqual(['a', 'b']);
-      await settle(5);
+      await h.settle();
       expect(h.batches).toEqual([]);
     });
   });

@@ -1,3 +1,5 @@
+import { Scheduler } from './scheduler';
+
 /** One item waiting in a room's mailbox, stamped with when it arrived. */
 export interface Letter<M> {
   readonly message: M;
@@ -19,7 +21,8 @@ export interface MailboxOptions<M> {
    */
   readonly beforeBatch?: () => Promise<void> | undefined;
   readonly onError: (err: unknown) => void;
-  readonly now: () => number;
+  /** Letters are stamped on its monotonic clock (mailbox wait is latency); a batch starts after the turn it arrived in. */
+  readonly scheduler: Scheduler;
 }
 
 /**
@@ -44,12 +47,12 @@ export class Mailbox<M> {
     const counts = this.options.isBounded(message);
     if (counts && this.bounded >= this.options.maxDepth) return false;
     if (counts) this.bounded++;
-    this.queue.push({ message, enqueuedAt: this.options.now() });
+    this.queue.push({ message, enqueuedAt: this.options.scheduler.now() });
     this.deepest = Math.max(this.deepest, this.bounded);
     if (!this.draining) {
       this.draining = true;
       // Let everything that arrived in this turn of the event loop join the first batch.
-      setImmediate(() => void this.drain());
+      this.options.scheduler.afterTurn(() => void this.drain());
     }
     return true;
   }

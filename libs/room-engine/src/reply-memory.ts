@@ -1,4 +1,5 @@
 import { isRetryable, ReplyFrame } from '@app/protocol';
+import { Actor } from './game-rules';
 
 type Deliver = (reply: ReplyFrame) => void;
 
@@ -49,4 +50,10 @@ export class ReplyMemory {
   forgetSeat(seat: string): void {
     this.seats.delete(seat);
   }
+}
+
+/** The replay memory's key: a player's seat, the host, or a spectator's socket. */
+export function seatKey(actor: Actor, socketId = ''): string {
+  if (actor.role === 'player') return `p:${actor.seat}`;
+  return actor.role === 'host' ? 'host' : `s:${socketId}`;
 }

@@ -4,11 +4,21 @@ import { Recorded } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
 import { RoomPosition, StoreUnavailableError } from './room-store';
 import { Viewer } from './audience';
+import { Clock } from './clock';
+import { VirtualScheduler } from './virtual-scheduler';
 
 // The actor's own logic, on a toy game with a stand-in store: ordering, batching, audiences,
 // replies, recovery. What reaches PostgreSQL is tested end to end in apps/game-server/test.
+// Everything runs on virtual time: the room's clock moves with the scheduler, and only when a
+// test moves it.
 
 const T0 = 1_700_000_000_000;
+let scheduler: VirtualScheduler;
+let clock: Clock;
+beforeEach(() => {
+  scheduler = new VirtualScheduler();
+  clock = scheduler.clock(T0);
+});
 
 function state(overrides: Partial<TallyState> = {}): TallyState {
   return { code: 'ABCDEF', seats: ['p1', 'p2', 'p3'], total: 0, closed: false, ...overrides };
@@ -38,7 +48,8 @@ function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, strin
   const lateRecords: { roomId: string; due: number; at: number }[] = [];
   const d: RoomActorDeps<TallyWrite, string> = {
     store: { commit, recordLateDeadline: async ({ roomId }, due, at) => void lateRecords.push({ roomId, due, at }) },
-    clock: { now: () => Date.now() },
+    clock,
+    scheduler,
     observer: { command: (type, status) => observed.push({ type, status }) },
     mailboxDepth: 8,
     passivateAfterMs: 60_000,
@@ -60,10 +71,11 @@ function room(commit: Commit, initial = state(), journal: Recorded<TallyEntry>[]
 }
 
 const ok: Commit = async (w) => w.map(() => 'ok');
-const arrival = () => ({ at: Date.now(), hr: performance.now() });
+const arrival = () => ({ at: clock.now(), hr: scheduler.now() });
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((res) => setTimeout(res, 5));
+/** Once everything due now has run (no time passes), `cond` holds. */
+const settles = async (cond: () => boolean) => {
+  await scheduler.flush();
   expect(cond()).toBe(true);
 };
 
@@ -81,7 +93,7 @@ describe(RoomActor.name, () => {
       const ps = ['p1', 'p2', 'p3'].map((id) => viewer('player', id));
       for (const p of ps) r.attach(p.v);
       ps.forEach((p, i) => r.submit(p.v, add(`a${i}`, i + 1), arrival()));
-      await until(() => ps.every((p) => p.replies.length === 1));
+      await settles(() => ps.every((p) => p.replies.length === 1));
       expect(ps.map((p) => p.replies[0])).toEqual([
         { type: 'reply', id: 'a0', status: 200, data: { total: 1 } },
         { type: 'reply', id: 'a1', status: 200, data: { total: 3 } },
@@ -99,7 +111,7 @@ describe(RoomActor.name, () => {
       const a = viewer('player', 'p1');
       r.attach(a.v);
       r.submit(a.v, add('x', 5), arrival());
-      await until(() => a.replies.length === 1);
+      await settles(() => a.replies.length === 1);
       expect(a.replies[0]).toMatchObject({ id: 'x', status: 503, error: { code: 'database_unavailable' } });
       expect(r.snapshot.total).toBe(0);
       expect(a.log).not.toContain('event:tally.added');
@@ -112,13 +124,15 @@ describe(RoomActor.name, () => {
       const a = viewer('player', 'p1');
       r.attach(a.v);
       // A command that arrived long ago (it waited behind a stalled statement) has no budget left.
-      r.submit(a.v, add('stale', 1), { at: Date.now(), hr: performance.now() - 5000 });
+      r.submit(a.v, add('stale', 1), { at: clock.now(), hr: scheduler.now() - 5000 });
       r.submit(a.v, add('fresh', 2), arrival());
-      await until(() => a.replies.length === 2);
+      await settles(() => a.replies.length === 2);
       expect(a.replies.map((x) => [x.id, x.status])).toEqual([['stale', 503], ['fresh', 200]]);
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
       expect(budgets).toHaveLength(1);
       expect(budgets[0]).toBeLessThanOrEqual(950);
+      // No time passed: the budget less the reply's margin, exactly.
+      expect(budgets[0]).toBe(950);
       r.dispose();
     });
   });
@@ -130,7 +144,7 @@ describe(RoomActor.name, () => {
       const host = viewer('host');
       for (const x of [p1, p2, host]) r.attach(x.v);
       r.submit(p1.v, add('a', 1), arrival());
-      await until(() => p1.replies.length === 1);
+      await settles(() => p1.replies.length === 1);
       const types = (x: ReturnType<typeof viewer>) => x.frames.map((f) => f.type).filter((t) => t !== 'tally.state');
       expect(types(p1)).toEqual(['tally.added', 'tally.secret']);
       expect(types(p2)).toEqual(['tally.added', 'tally.note']);
@@ -181,7 +195,7 @@ describe(RoomActor.name, () => {
       const p = viewer('player', 'p1');
       r.attach(p.v);
       r.submit(p.v, add('once', 2), arrival());
-      await until(() => p.replies.length === 1);
+      await settles(() => p.replies.length === 1);
       r.submit(p.v, add('once', 2), arrival());
       expect(p.replies).toEqual([p.replies[0], p.replies[0]]);
       expect(writes).toHaveLength(1);
@@ -193,7 +207,7 @@ describe(RoomActor.name, () => {
       const host = viewer('host');
       r.attach(host.v);
       r.submit(host.v, { id: 'bye', type: 'tally.close', data: {} }, arrival());
-      await until(() => host.log.includes('close:4004'));
+      await settles(() => host.log.includes('close:4004'));
       expect(host.log.slice(host.log.indexOf('reply:bye:200'))).toEqual(['reply:bye:200', 'event:tally.closed', 'close:4004']);
       expect(r.phase).toBe('disposed');
     });
@@ -210,14 +224,14 @@ describe(RoomActor.name, () => {
       r.attach(p2.v);
       r.submit(p1.v, add('slow', 1), arrival());
       // A subtraction is refused whatever the addition's statement does, and never batches.
-      if (afterStart) await until(() => committing);
+      if (afterStart) await settles(() => committing);
       r.submit(p2.v, add('negative', -1), arrival());
-      await until(() => committing);
+      await settles(() => committing);
       expect(p2.replies).toEqual([expect.objectContaining({ id: 'negative', status: 409 })]);
       expect(p1.replies).toEqual([]);
       expect(r.mailboxDepth).toBe(0);
       held.resolve(['ok']);
-      await until(() => p1.replies.length === 1);
+      await settles(() => p1.replies.length === 1);
       r.dispose();
     });
 
@@ -228,12 +242,12 @@ describe(RoomActor.name, () => {
       const a = viewer('player', 'p1');
       r.attach(a.v);
       r.submit(a.v, add('first', 1), arrival());
-      await until(() => committing);
+      await settles(() => committing);
       r.submit(a.v, add('late', 1), arrival());
       r.dispose();
       expect(a.replies).toEqual([expect.objectContaining({ id: 'late', status: 409, error: expect.objectContaining({ code: 'room_closed' }) })]);
       held.resolve(['ok']);
-      await until(() => a.replies.length === 2);
+      await settles(() => a.replies.length === 2);
     });
   });
 
@@ -245,25 +259,46 @@ describe(RoomActor.name, () => {
       const a = viewer('player', 'p1');
       r.attach(a.v);
       r.submit(a.v, add('held', 1), arrival());
-      await until(() => committing);
+      await settles(() => committing);
       const drained = r.drain();
       expect(r.phase).toBe('draining');
       r.submit(a.v, add('new', 1), arrival());
       expect(a.replies).toEqual([expect.objectContaining({ id: 'new', status: 503, error: expect.objectContaining({ code: 'shutting_down' }) })]);
       held.resolve(['ok']);
-      await drained;
+      await scheduler.settled(drained);
       expect(a.replies.map((x) => [x.id, x.status])).toEqual([['new', 503], ['held', 200]]);
       expect(r.phase).toBe('disposed');
+    });
+
+    it('leaves memory a quiet while after its last socket went, not while one watches, and never keeps the process alive for it', async () => {
+      const disposed: string[] = [];
+      const { r } = room(ok, state(), [], { passivateAfterMs: 60_000, onDispose: (x) => disposed.push(x.code) });
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      await scheduler.advance(120_000);
+      expect(r.phase).toBe('live');
+      r.detach(p.v);
+      // Only the idle timer is left, and it is unref'd: a process with nothing else to do would exit.
+      await scheduler.runUntilIdle();
+      expect(r.phase).toBe('live');
+      await scheduler.advance(59_999);
+      expect(r.phase).toBe('live');
+      await scheduler.advance(1);
+      expect(r.phase).toBe('disposed');
+      expect(disposed).toEqual(['ABCDEF']);
     });
   });
 
   describe('deadlines', () => {
     it('tells the rules the moment the deadline was due, not when its timer ran', async () => {
-      const bellAt = Date.now() + 20;
+      const bellAt = clock.now() + 20;
       const { r } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
       r.attach(p.v);
-      await until(() => r.snapshot.rungAt !== undefined);
+      // It rings once its millisecond has passed.
+      await scheduler.advance(20);
+      expect(r.snapshot.rungAt).toBeUndefined();
+      await scheduler.advance(1);
       expect(r.snapshot.rungAt).toBe(bellAt);
       expect(p.frames.find((f) => f.type === 'tally.bell')?.data).toEqual({ at: bellAt });
       r.dispose();
@@ -271,36 +306,41 @@ describe(RoomActor.name, () => {
 
     it('takes a deadline due before a command first, at its own moment, even when its timer has not rung yet', async () => {
       // A busy event loop runs the timer late: the command must not overtake it, as a replay would not.
-      const bellAt = Date.now() + 60_000;
+      const bellAt = clock.now() + 60_000;
       const { r, writes } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
       r.attach(p.v);
-      r.submit(p.v, add('c1', 2), { at: bellAt + 5, hr: performance.now() });
-      await until(() => p.replies.length === 1);
+      r.submit(p.v, add('c1', 2), { at: bellAt + 5, hr: scheduler.now() });
+      await settles(() => p.replies.length === 1);
       expect(r.snapshot).toMatchObject({ rungAt: bellAt, total: 2 });
       expect(p.log.filter((l) => l.startsWith('event:tally.bell') || l.startsWith('event:tally.added'))).toEqual(['event:tally.bell', 'event:tally.added']);
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
+      // When its timer rings at last, the deadline is spent: the bell does not ring twice.
+      await scheduler.advance(60_001);
+      expect(p.log.filter((l) => l === 'event:tally.bell')).toHaveLength(1);
       r.dispose();
     });
 
     it('decides a command stamped with the deadline\'s very millisecond before the deadline, as a replay orders them', async () => {
-      const bellAt = Date.now() + 60_000;
+      const bellAt = clock.now() + 60_000;
       const { r } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
       r.attach(p.v);
-      r.submit(p.v, add('c1', 2), { at: bellAt, hr: performance.now() });
-      await until(() => p.replies.length === 1);
+      r.submit(p.v, add('c1', 2), { at: bellAt, hr: scheduler.now() });
+      await settles(() => p.replies.length === 1);
       expect(r.snapshot).toMatchObject({ bellAt, total: 2 });
       expect(r.snapshot.rungAt).toBeUndefined();
       r.dispose();
     });
 
     it('takes a deadline that passed while no process had the room now, and records it as taken late', async () => {
-      const bellAt = Date.now() - 60_000;
-      const before = Date.now();
+      const bellAt = clock.now() - 60_000;
+      const before = clock.now();
       const { r, lateRecords } = room(ok, state({ bellAt }));
-      await r.catchUp();
+      await scheduler.settled(r.catchUp());
       expect(r.snapshot.rungAt).toBeGreaterThanOrEqual(before);
+      // Taken as the room came back, and no time passed since.
+      expect(r.snapshot.rungAt).toBe(before);
       expect(lateRecords).toEqual([{ roomId: 'room-1', due: bellAt, at: r.snapshot.rungAt }]);
       r.dispose();
     });

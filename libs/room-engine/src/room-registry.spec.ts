@@ -1,4 +1,5 @@
 import { ManagedRoom, RoomRegistry } from './room-registry';
+import { VirtualScheduler } from './virtual-scheduler';
 
 class FakeRoom implements ManagedRoom {
   disposed = false;
@@ -20,12 +21,16 @@ function controlledLoader() {
   return { calls, finishers, load };
 }
 
-const tick = () => new Promise((r) => setImmediate(r));
+let scheduler: VirtualScheduler;
+/** The registry's turn, and the promises it settles (no time passes). */
+const tick = () => scheduler.flush();
 
 describe(RoomRegistry.name, () => {
+  beforeEach(() => (scheduler = new VirtualScheduler()));
+
   it('loads rooms asked for in the same turn with one call', async () => {
     const { calls, finishers, load } = controlledLoader();
-    const registry = new RoomRegistry(load);
+    const registry = new RoomRegistry(load, scheduler);
     const asked = ['AAAAAA', 'BBBBBB', 'CCCCCC'].map((c) => registry.get(c));
     await tick();
     expect(calls).toEqual([['AAAAAA', 'BBBBBB', 'CCCCCC']]);
@@ -35,7 +40,7 @@ describe(RoomRegistry.name, () => {
 
   it('coalesces rooms asked for while a load is in flight into the next single load', async () => {
     const { calls, finishers, load } = controlledLoader();
-    const registry = new RoomRegistry(load);
+    const registry = new RoomRegistry(load, scheduler);
     const first = registry.get('AAAAAA');
     await tick();
     const later = [registry.get('BBBBBB'), registry.get('CCCCCC')];
@@ -51,7 +56,7 @@ describe(RoomRegistry.name, () => {
 
   it('never loads a room twice: a code asked for again while its load is in flight shares that load', async () => {
     const { calls, finishers, load } = controlledLoader();
-    const registry = new RoomRegistry(load);
+    const registry = new RoomRegistry(load, scheduler);
     const first = registry.get('AAAAAA');
     await tick();
     const again = registry.get('AAAAAA');
@@ -64,7 +69,7 @@ describe(RoomRegistry.name, () => {
 
   it('shares one activation between callers of the same code and keeps the room live', async () => {
     const { calls, finishers, load } = controlledLoader();
-    const registry = new RoomRegistry(load);
+    const registry = new RoomRegistry(load, scheduler);
     const a = registry.get('AAAAAA');
     const b = registry.get('AAAAAA');
     await tick();
@@ -76,7 +81,7 @@ describe(RoomRegistry.name, () => {
 
   it('answers undefined for an unknown code, and loads again after a room is removed', async () => {
     const { calls, finishers, load } = controlledLoader();
-    const registry = new RoomRegistry(load);
+    const registry = new RoomRegistry(load, scheduler);
     const missing = registry.get('NOROOM');
     await tick();
     finishers[0]();
@@ -96,9 +101,9 @@ describe(RoomRegistry.name, () => {
     const registry = new RoomRegistry(async (codes) => {
       if (fail) throw new Error('database unavailable');
       return new Map(codes.map((c) => [c, new FakeRoom(c)]));
-    });
-    await expect(registry.get('AAAAAA')).rejects.toThrow('database unavailable');
+    }, scheduler);
+    await expect(scheduler.settled(registry.get('AAAAAA'))).rejects.toThrow('database unavailable');
     fail = false;
-    await expect(registry.get('AAAAAA')).resolves.toBeInstanceOf(FakeRoom);
+    await expect(scheduler.settled(registry.get('AAAAAA'))).resolves.toBeInstanceOf(FakeRoom);
   });
 });

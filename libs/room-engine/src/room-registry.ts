@@ -1,3 +1,5 @@
+import { Scheduler, systemScheduler } from './scheduler';
+
 /** What the registry needs of a live room. */
 export interface ManagedRoom {
   readonly code: string;
@@ -22,7 +24,10 @@ export class RoomRegistry<R extends ManagedRoom> {
    * `load` hands back the rooms it found; a code mapped to an Error exists but cannot be live here
    * now (another instance holds it), and its callers get that error.
    */
-  constructor(private readonly load: (codes: string[]) => Promise<Map<string, R | Error>>) {}
+  constructor(
+    private readonly load: (codes: string[]) => Promise<Map<string, R | Error>>,
+    private readonly scheduler: Scheduler = systemScheduler,
+  ) {}
 
   /** The live room, activating it when needed; undefined when no such room exists. */
   get(code: string): Promise<R | undefined> {
@@ -64,7 +69,7 @@ export class RoomRegistry<R extends ManagedRoom> {
     // While a load is in flight, newcomers wait for it and then go together in the next one.
     if (this.flushScheduled || this.loading || this.pending.size === 0) return;
     this.flushScheduled = true;
-    setImmediate(() => void this.flush());
+    this.scheduler.afterTurn(() => void this.flush());
   }
 
   private async flush(): Promise<void> {

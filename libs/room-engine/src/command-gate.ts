@@ -1,0 +1,194 @@
+import { clip, CommandFrame, errorReply, okReply, PING, ReplyFrame, RoomErrorCode, RoomException, statusClass } from '@app/protocol';
+import { Viewer } from './audience';
+import { Clock } from './clock';
+import { Actor, Outcome, RuleContext } from './game-rules';
+import { Letter, Mailbox } from './mailbox';
+import { ReplyMemory, seatKey } from './reply-memory';
+import { Arrival, Command, CommandMessage, Message } from './room-message';
+import { RoomStats } from './room-stats';
+import { StoreUnavailableError } from './room-store';
+import { RuleDriver } from './rule-driver';
+import { Scheduler } from './scheduler';
+
+/** What a room reports about each command it handles. */
+export interface CommandObserver {
+  command(type: string, status: number, seconds: number, mailboxWaitSeconds: number): void;
+}
+
+const OPERATOR: Actor = { role: 'host' };
+
+export interface CommandGateDeps<S, C extends Command, W> {
+  readonly code: string;
+  readonly driver: RuleDriver<S, C, W, unknown, unknown>;
+  readonly mailbox: Mailbox<Message<S, C, W>>;
+  /** The steps in flight, and the two states a certain refusal must hold in. */
+  readonly pipeline: { readonly inFlight: number; readonly state: S; readonly confirmed: S };
+  /** Why the room takes no command now, if it does not (draining, gone, over). */
+  readonly notLive: () => RoomException | undefined;
+  readonly replies: ReplyMemory;
+  readonly stats: RoomStats;
+  readonly observer: CommandObserver;
+  readonly clock: Clock;
+  readonly scheduler: Scheduler;
+  readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+}
+
+/**
+ * The room's door for commands: what a command meets before the rules decide it, and the one
+ * place where each reply is sent once and observed. In order: a resent id gets its first reply;
+ * a ping is answered at once; the type, the role, the shape (404, 403, 400); a room that takes
+ * nothing (503 shutting_down, 409 room_closed); a refusal certain whatever the statements in
+ * flight do; a full mailbox (503 mailbox_full). What passes waits its turn in the mailbox.
+ * Operator commands and proposals (a change asked for over HTTP) come in through it too.
+ */
+export class CommandGate<S, C extends Command, W> {
+  /** The server's vocabulary: the only labels a command is observed under. */
+  private readonly known: ReadonlySet<string>;
+  /** Letters already replied to: a reply is sent once, whatever happens after. */
+  private readonly answered = new WeakSet<object>();
+
+  constructor(private readonly deps: CommandGateDeps<S, C, W>) {
+    this.known = new Set([...deps.driver.rules.commandTypes, PING]);
+  }
+
+  /** One command from a socket; its reply goes to the socket, now or once the rules decided and it committed. */
+  submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
+    const { replies } = this.deps;
+    const seat = seatKey(viewer, viewer.socketId);
+    if (replies.replay(seat, frame.id, (r) => viewer.sendReply(r))) return;
+    replies.begin(seat, frame.id);
+    const deliver = (reply: ReplyFrame) => {
+      viewer.sendReply(reply);
+      for (const resend of replies.settle(seat, frame.id, reply)) resend(reply);
+    };
+    if (frame.type === PING) {
+      // Never through the mailbox: a ping does not wait behind the room's work.
+      const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
+      this.observe(frame.type, reply.status, arrival, 0, 0);
+      return deliver(reply);
+    }
+    let command: C;
+    try {
+      command = this.deps.driver.rules.parseCommand(frame, viewer.role);
+    } catch (err) {
+      return deliver(this.refusal(frame.id, frame.type, err, arrival));
+    }
+    const closed = this.deps.notLive();
+    if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival));
+    const certain = this.certainRefusal(viewer, command, arrival);
+    if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival));
+    if (!this.deps.mailbox.post({ kind: 'command', viewer, command, arrival, reply: deliver })) {
+      deliver(this.refusal(frame.id, frame.type, mailboxFull(), arrival));
+    }
+  }
+
+  /** A command from an operator, taken in turn like any other; resolves with its reply. */
+  operatorCommand(frame: CommandFrame): Promise<ReplyFrame> {
+    return new Promise<ReplyFrame>((resolve) => {
+      const arrival = this.arrivalNow();
+      let command: C;
+      try {
+        command = this.deps.driver.rules.parseCommand(frame, OPERATOR.role);
+      } catch (err) {
+        return resolve(this.refusal(frame.id, frame.type, err, arrival));
+      }
+      const closed = this.deps.notLive();
+      if (closed) return resolve(errorReply(frame.id, closed));
+      if (!this.deps.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply: resolve })) {
+        resolve(errorReply(frame.id, mailboxFull()));
+      }
+    });
+  }
+
+  /** A change asked for outside the socket protocol, taken in turn; resolves with the rule's reply once committed. */
+  propose(rule: (state: S, ctx: RuleContext) => Outcome<S, W>): Promise<unknown> {
+    const closed = this.deps.notLive();
+    if (closed) return Promise.reject(closed);
+    return new Promise((resolve, reject) => {
+      const done = (err: unknown, reply?: unknown) => (err ? reject(err) : resolve(reply));
+      if (!this.deps.mailbox.post({ kind: 'proposal', rule, arrival: this.arrivalNow(), done })) reject(mailboxFull());
+    });
+  }
+
+  /** The room closed: the mailbox takes nothing more, and whatever still waits in it is answered 409 room_closed. */
+  close(): void {
+    for (const m of this.deps.mailbox.close()) {
+      const closed = new RoomException(RoomErrorCode.RoomClosed, 'the room closed while the command waited');
+      if (m.kind === 'command') m.reply(errorReply(m.command.id, closed));
+      if (m.kind === 'proposal') m.done(closed);
+    }
+  }
+
+  /** Commands at the head of the mailbox that the statement just sent cannot make acceptable are answered now. */
+  refuseWaiting(): void {
+    this.deps.mailbox.settleLeading((l) => this.settleIfRefused(l.message));
+  }
+
+  /** Replies to a letter the room took (once: a second reply is dropped) and observes it. */
+  replyTo(letter: Letter<CommandMessage<C>>, result: unknown, startedAt: number, roundTrips: number): void {
+    if (this.answered.has(letter)) return;
+    this.answered.add(letter);
+    const m = letter.message;
+    const reply = result instanceof RoomException ? errorReply(m.command.id, result) : okReply(m.command.id, result ?? {});
+    m.reply(reply);
+    const waitMs = Math.max(0, startedAt - letter.enqueuedAt);
+    this.observe(m.command.type, reply.status, m.arrival, waitMs, roundTrips);
+  }
+
+  /** 503 for anything that is not the rules' refusal; what is not the store's outage is logged. */
+  unavailable(err: unknown, command?: string): RoomException {
+    if (!(err instanceof StoreUnavailableError)) {
+      this.deps.log('error', 'command failed unexpectedly', { room: this.deps.code, command, error: err instanceof Error ? err.stack : String(err) });
+    }
+    return new RoomException(RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later');
+  }
+
+  /**
+   * While a statement is out and nothing else waits, a command that both the state before it and
+   * the state it will leave refuse is refused now: it needs no database and need not wait for it.
+   */
+  private certainRefusal(viewer: Actor, command: C, arrival: Arrival, ahead = this.deps.mailbox.depth): RoomException | undefined {
+    const { pipeline, driver } = this.deps;
+    if (pipeline.inFlight === 0 || ahead > 0) return undefined;
+    const ctx = driver.context(arrival.at);
+    const after = driver.refusal(pipeline.state, viewer, command, ctx);
+    return after && driver.refusal(pipeline.confirmed, viewer, command, ctx) ? after : undefined;
+  }
+
+  /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
+  private settleIfRefused(m: Message<S, C, W>): boolean {
+    if (m.kind !== 'command') return false;
+    const refusal = this.certainRefusal(m.viewer, m.command, m.arrival, 0);
+    if (!refusal) return false;
+    const reply = errorReply(m.command.id, refusal);
+    m.reply(reply);
+    this.observe(m.command.type, reply.status, m.arrival, 0, 0);
+    return true;
+  }
+
+  /** Now, on both clocks. */
+  private arrivalNow(): Arrival {
+    return { at: this.deps.clock.now(), hr: this.deps.scheduler.now() };
+  }
+
+  private refusal(id: string, type: string, err: unknown, arrival: Arrival): ReplyFrame {
+    const error = err instanceof RoomException ? err : this.unavailable(err);
+    const reply = errorReply(id, error);
+    this.observe(type, reply.status, arrival, 0, 0);
+    return reply;
+  }
+
+  /** One measurement, two readers: the admin API's last commands and the metrics agree exactly. */
+  private observe(type: string, status: number, arrival: Arrival, waitMs: number, roundTrips: number): void {
+    // Labels come from the server's vocabulary only: a client cannot grow /metrics or the console.
+    const label = this.known.has(type) ? type : 'unknown';
+    const ms = Math.max(0, this.deps.scheduler.now() - arrival.hr);
+    this.deps.stats.record({ type: label, at: this.deps.clock.now(), mailboxWaitMs: waitMs, ms, status, roundTrips });
+    this.deps.observer.command(label, status, ms / 1000, waitMs / 1000);
+    if (statusClass(status) === '5xx') this.deps.log('warn', 'command refused with 503', { room: this.deps.code, command: clip(label) });
+  }
+}
+
+function mailboxFull(): RoomException {
+  return new RoomException(RoomErrorCode.MailboxFull, 'the room is busy; retry shortly');
+}

@@ -1,0 +1,56 @@
+import { CloseCode } from '@app/protocol';
+import { outboundEvent, Viewer, Viewers } from './audience';
+import { Clock } from './clock';
+import { GameRules, Outcome } from './game-rules';
+import { ReplyMemory, seatKey } from './reply-memory';
+
+export interface RoomPublisherDeps<S> {
+  readonly viewers: Viewers;
+  readonly rules: Pick<GameRules<S, never, unknown, unknown, unknown>, 'view' | 'stateEvent'>;
+  readonly clock: Clock;
+  /** What viewers are shown: the room as PostgreSQL has it. */
+  readonly confirmed: () => S;
+  /** A released seat's replay memory goes with it. */
+  readonly replies: ReplyMemory;
+  /** A close effect: the room leaves memory once its sockets were told. */
+  readonly close: () => void;
+}
+
+/**
+ * What confirmed decisions tell the room's sockets, in this order: the events to exactly their
+ * audiences, a fresh view where a client cannot derive the change, then the effects (released
+ * seats' sockets closed with 4003, every socket closed with 4004 when the room closes).
+ */
+export class RoomPublisher<S> {
+  constructor(private readonly deps: RoomPublisherDeps<S>) {}
+
+  publish(outcomes: readonly Outcome<S, unknown>[]): void {
+    const { viewers } = this.deps;
+    const now = this.deps.clock.now();
+    for (const o of outcomes) for (const e of o.events) viewers.deliver(e);
+    if (outcomes.some((o) => o.resync)) for (const v of viewers) this.sendView(v, now);
+    for (const o of outcomes) {
+      for (const effect of o.effects) {
+        if (effect.kind === 'release') {
+          for (const seat of effect.seats) {
+            this.deps.replies.forgetSeat(seatKey({ role: 'player', seat }));
+            for (const v of viewers.ofSeat(seat)) {
+              viewers.remove(v);
+              v.close(CloseCode.seatGone, 'seat released');
+            }
+          }
+        } else {
+          for (const v of viewers) v.close(CloseCode.roomClosed, `room closed: ${effect.reason}`);
+          this.deps.close();
+        }
+      }
+    }
+  }
+
+  /** The room as this viewer may see it, with the wire profile its socket got. */
+  sendView(viewer: Viewer, now: number): void {
+    // The profile is the socket's, not the game's: the engine says which one the socket got.
+    const view = { ...this.deps.rules.view(this.deps.confirmed(), viewer, now), wire: viewer.wire };
+    viewer.sendEvent(outboundEvent(this.deps.rules.stateEvent, view));
+  }
+}

@@ -1,0 +1,141 @@
+import { okReply, ReplyFrame, RoomException } from '@app/protocol';
+import { Actor, chain, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
+import { Letter } from './mailbox';
+import { Command, CommandMessage } from './room-message';
+import { seededRandom } from './seeded-random';
+
+/** A catch-up fires at most this many deadlines before one input (a guard against a rule that loops). */
+const MAX_CATCH_UP = 1000;
+
+/** What one command of a batch came to: its outcome, or the rules' refusal. */
+export interface Decided<S, C, W> {
+  readonly letter: Letter<CommandMessage<C>>;
+  readonly outcome?: Outcome<S, W>;
+  readonly error?: unknown;
+}
+
+/** What a replay tells its room besides the state it rebuilds. */
+export interface ReplayHooks<E> {
+  /** The rules refused a recorded input (the record and the rules disagree): it is skipped. */
+  refused(entry: E, error: unknown): void;
+  /** A recorded input was an acknowledged command: its original reply, rebuilt. */
+  acknowledged(actor: Actor, reply: ReplyFrame): void;
+}
+
+/**
+ * The rules, driven: every decision a room takes goes through here, live and in replay, so that
+ * both take deadlines the same way, through one catch-up (`overdue`): before an input stamped
+ * `at`, every deadline due before `at`, at the moment it was due. Live, that keeps a command from
+ * overtaking a timer that a busy event loop runs late; in replay, it fires the deadlines that fell
+ * between two recorded inputs. Pure: no clock, no timers, no I/O.
+ */
+export class RuleDriver<S, C extends Command, W, R, E> {
+  constructor(
+    readonly rules: GameRules<S, C, W, R, E>,
+    private readonly seed: number,
+  ) {}
+
+  /** The rules' context at `now`: the same moment draws the same numbers, live and in replay. */
+  context(now: number): RuleContext {
+    return { now, random: seededRandom(this.seed, now) };
+  }
+
+  /** The deadlines due before `at`, taken in order at the moments they were due (none changes nothing). */
+  overdue(state: S, at: number): Outcome<S, W>[] {
+    const taken: Outcome<S, W>[] = [];
+    for (let i = 0; i < MAX_CATCH_UP; i++) {
+      const due = this.rules.nextDeadline(state);
+      if (due === undefined || due >= at) break;
+      const outcome = this.rules.onSignal(state, { kind: 'deadline' }, this.context(due));
+      if (outcome.state === state) break;
+      taken.push(outcome);
+      state = outcome.state;
+    }
+    return taken;
+  }
+
+  /** The state once the deadlines due before `at` are taken. */
+  caughtUp(state: S, at: number): S {
+    return this.overdue(state, at).at(-1)?.state ?? state;
+  }
+
+  /** `apply` at `at`, after the deadlines due before it, as one outcome (theirs first). */
+  decideAt(state: S, at: number, apply: (state: S, ctx: RuleContext) => Outcome<S, W>): Outcome<S, W> {
+    const overdue = this.overdue(state, at);
+    const decided = apply(overdue.at(-1)?.state ?? state, this.context(at));
+    return overdue.reduceRight((after, before) => chain(before, after), decided);
+  }
+
+  /** A signal at `at`. A deadline is itself what is due: nothing is caught up before it. */
+  signal(state: S, signal: Signal, at: number): Outcome<S, W> {
+    if (signal.kind === 'deadline') return this.rules.onSignal(state, signal, this.context(at));
+    return this.decideAt(state, at, (s, ctx) => this.rules.onSignal(s, signal, ctx));
+  }
+
+  /**
+   * Commands that waited together, each decided against the state its predecessors leave, after
+   * the deadlines due before it. `taken` is everything that changed the room, in order.
+   */
+  decideEach(state: S, letters: readonly Letter<CommandMessage<C>>[]): { decided: Decided<S, C, W>[]; taken: Outcome<S, W>[]; state: S } {
+    const taken: Outcome<S, W>[] = [];
+    const decided = letters.map((letter): Decided<S, C, W> => {
+      const m = letter.message;
+      const overdue = this.overdue(state, m.arrival.at);
+      taken.push(...overdue);
+      state = overdue.at(-1)?.state ?? state;
+      try {
+        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
+        state = outcome.state;
+        taken.push(outcome);
+        return { letter, outcome };
+      } catch (error) {
+        if (!(error instanceof RoomException)) throw error;
+        return { letter, error };
+      }
+    });
+    return { decided, taken, state };
+  }
+
+  /** The rules' refusal of `command` at `ctx.now`, decided as it would be (after the deadlines due before it); none when they take it. */
+  refusal(state: S, actor: Actor, command: C, ctx: RuleContext): RoomException | undefined {
+    try {
+      this.rules.decide(this.caughtUp(state, ctx.now), actor, command, ctx);
+      return undefined;
+    } catch (err) {
+      return err instanceof RoomException ? err : undefined;
+    }
+  }
+
+  /**
+   * The room that stopped, from what PostgreSQL recorded: the starting state, then each recorded
+   * input applied again at its own moment, after the deadlines due before it; a deadline recorded
+   * as taken late is taken at the moment it was taken (one that no longer matches is dropped).
+   */
+  replay(restored: Restored<S, E>, hooks: ReplayHooks<E>): S {
+    let state = restored.state;
+    const late = [...(restored.lateDeadlines ?? [])].sort((a, b) => a.at - b.at);
+    const takeLate = (until: number) => {
+      while (late.length > 0 && late[0].at <= until) {
+        const { due, at } = late.shift()!;
+        state = this.caughtUp(state, due);
+        if (this.rules.nextDeadline(state) === due) state = this.rules.onSignal(state, { kind: 'deadline' }, this.context(at)).state;
+      }
+    };
+    for (const recorded of restored.journal) {
+      takeLate(recorded.at);
+      // An input recorded at its deadline's very moment was taken before the deadline fired.
+      state = this.caughtUp(state, recorded.at);
+      let outcome: Outcome<S, W>;
+      try {
+        outcome = this.rules.replay(state, recorded.entry, this.context(recorded.at));
+      } catch (err) {
+        hooks.refused(recorded.entry, err);
+        continue;
+      }
+      state = outcome.state;
+      if (recorded.ack) hooks.acknowledged(recorded.ack.actor, okReply(recorded.ack.commandId, outcome.reply ?? {}));
+    }
+    takeLate(Infinity);
+    return state;
+  }
+}
