@@ -47,8 +47,13 @@ export class RoomLifecycle {
     return undefined;
   }
 
-  /** Arms the deadline for `at` (none: cleared). */
+  /**
+   * Arms the deadline for `at` (none: cleared). Not while a timed change waits for its retry: the
+   * retry takes it. Armed again, a deadline already due would ring at once, fail again, and ring
+   * again, hundreds of times a second for as long as PostgreSQL is away.
+   */
   setDeadline(at: number | undefined): void {
+    if (this.retryTimer) return;
     this.deadline.set(at);
   }
 
@@ -74,7 +79,10 @@ export class RoomLifecycle {
   retryLater(again: () => void): void {
     this.deadline.clear();
     this.deps.scheduler.clearTimer(this.retryTimer);
-    this.retryTimer = this.deps.scheduler.setTimer(again, RETRY_AFTER_FAILURE_MS);
+    this.retryTimer = this.deps.scheduler.setTimer(() => {
+      this.retryTimer = undefined;
+      again();
+    }, RETRY_AFTER_FAILURE_MS);
   }
 
   /** Takes no new command, waits for `idle`, then `end`s; the same promise however often it is asked. */
