@@ -139,6 +139,23 @@ describe(CommitLane.name, () => {
     expect(await seqs()).toEqual([{ room: 2, seq: '1' }]);
   });
 
+  it('fails a unit with a value pg cannot convert alone: nothing of it applies, and its statement still serves later units', async () => {
+    await lane.send(unit(1, 0, 'first'), 10_000);
+    const unconvertible = { toPostgres: () => { throw new Error('no text for this value'); } };
+    const sent: Promise<QueryResultRow[][]>[] = [];
+    lane.together(() => {
+      sent.push(lane.send([guard(2, 0), { ...write(2, ''), values: [2, unconvertible] }], 10_000));
+      sent.push(lane.send(unit(3, 0, 'behind'), 10_000));
+    });
+    const [failed, behind] = await Promise.allSettled(sent);
+    expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'no text for this value' } });
+    expect(behind).toMatchObject({ status: 'fulfilled' });
+    // pg closed the statement it could not bind (and still takes it for prepared): the lane copes.
+    await lane.send(unit(2, 0, 'after'), 10_000);
+    expect(await entries()).toEqual(['first', 'behind', 'after']);
+    expect(await seqs()).toEqual([{ room: 1, seq: '1' }, { room: 2, seq: '1' }, { room: 3, seq: '1' }]);
+  });
+
   it('resets the connection of a unit out of time, fails every unit on it, and reconnects for the next', async () => {
     const before = await backendPid();
     const release = await holdLog();

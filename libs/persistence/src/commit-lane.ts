@@ -133,6 +133,11 @@ class LaneConnection {
   private readonly prepared = new Set<string>();
   /** Names whose first query by name is in flight: until it answers, other units send theirs unnamed. */
   private readonly preparing = new Set<string>();
+  /**
+   * Names pg closed on this connection when it could not convert a value for them: it still takes
+   * them for prepared, so queries by those names would fail; they are sent unnamed from then on.
+   */
+  private readonly lost = new Set<string>();
   broken?: Error;
 
   constructor(private readonly client: Client, readonly socket: Socket) {
@@ -150,40 +155,49 @@ class LaneConnection {
     const sent = new Promise<QueryResultRow[][]>((resolve, reject) => {
       const unit: Unit = { resolve, reject };
       this.units.push(unit);
-      const rows: QueryResultRow[][] = [];
-      // The first error is the unit's: the statements after it only say the transaction was aborted.
-      let error: unknown;
-      const note = (err: Error | null | undefined) => {
-        if (err) error ??= err;
-      };
       // One write for the whole unit: it leaves in as few packets as the kernel allows.
       this.socket.cork();
       try {
-        this.client.query('BEGIN', note);
-        statements.forEach((s, i) => {
-          const name = this.nameFor(s.name);
-          this.client.query({ name, text: s.text, values: [...s.values] }, once((err: Error | undefined, result?: QueryResult) => {
-            if (name) this.answered(name, !err);
-            note(err);
-            if (!err) rows[i] = result!.rows;
-          }));
-        });
-        // pg reports a value it cannot convert at once, before anything of that statement is sent:
-        // the statements before it are then rolled back, not committed alone.
-        const end = error === undefined ? 'COMMIT' : 'ROLLBACK';
-        this.client.query(end, (err: Error | undefined, result?: QueryResult) => {
+        this.write(statements, (err, rows) => {
           this.settled(unit);
-          // A COMMIT of an aborted transaction answers ROLLBACK without an error of its own.
-          note(err);
-          if (!err && result!.command !== 'COMMIT') error ??= new Error(`the unit's transaction ended with ${result!.command}`);
-          if (error === undefined) resolve(rows);
-          else reject(error);
+          if (err === undefined) resolve(rows);
+          else reject(err);
         });
       } finally {
         this.socket.uncork();
       }
     });
     return withTimeout(sent, timeoutMs, 'waiting for PostgreSQL', () => this.fail(new LaneBroken(`no answer within ${Math.round(timeoutMs)} ms; connection reset`)));
+  }
+
+  /** Writes a unit as BEGIN, its statements and COMMIT; `done` gets its error, or each statement's rows. */
+  private write(statements: readonly LaneStatement[], done: (err: unknown, rows: QueryResultRow[][]) => void): void {
+    const rows: QueryResultRow[][] = [];
+    // The first error is the unit's: the statements after it only say the transaction was aborted.
+    let error: unknown;
+    const note = (err: Error | null | undefined) => {
+      if (err) error ??= err;
+    };
+    // pg reports a value it cannot convert at once, while the unit is being written.
+    let writing = true;
+    this.client.query('BEGIN', note);
+    statements.forEach((s, i) => {
+      const name = this.nameFor(s.name);
+      this.client.query({ name, text: s.text, values: [...s.values] }, once((err: Error | undefined, result?: QueryResult) => {
+        if (name) this.answered(name, !err);
+        if (name && err && writing) this.lost.add(name);
+        note(err);
+        if (!err) rows[i] = result!.rows;
+      }));
+    });
+    writing = false;
+    // A statement pg could not send: the ones before it are rolled back, not committed alone.
+    this.client.query(error === undefined ? 'COMMIT' : 'ROLLBACK', (err: Error | undefined, result?: QueryResult) => {
+      note(err);
+      // A COMMIT of an aborted transaction answers ROLLBACK without an error of its own.
+      if (!err && result!.command !== 'COMMIT') error ??= new Error(`the unit's transaction ended with ${result!.command}`);
+      done(error, rows);
+    });
   }
 
   /**
@@ -193,6 +207,7 @@ class LaneConnection {
    * its statement unnamed (parsed again, still in its own transaction and round trip).
    */
   private nameFor(name: string): string | undefined {
+    if (this.lost.has(name)) return undefined;
     if (this.prepared.has(name)) return name;
     if (this.preparing.has(name)) return undefined;
     this.preparing.add(name);
@@ -228,7 +243,7 @@ class LaneConnection {
   }
 }
 
-/** A callback that runs once (pg may answer a query whose values it could not convert twice). */
+/** A callback that runs once (pg answers a query whose values it could not convert twice: the error, then the Sync it sent). */
 function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
   let called = false;
   return (...args) => {
