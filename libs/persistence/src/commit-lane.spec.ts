@@ -73,6 +73,14 @@ describe(CommitLane.name, () => {
     const [rows] = await lane.send([{ name: 'pid', text: 'SELECT pg_backend_pid() AS pid', values: [] }], 10_000);
     return rows[0].pid;
   }
+  /** Sends the units in one together() (written at once, behind each other); each one's outcome. */
+  function sendTogether(...units: LaneStatement[][]): Promise<PromiseSettledResult<QueryResultRow[][]>[]> {
+    const sent: Promise<QueryResultRow[][]>[] = [];
+    lane.together(() => {
+      for (const u of units) sent.push(lane.send(u, 10_000));
+    });
+    return Promise.allSettled(sent);
+  }
 
   it('writes each unit without waiting for the ones before it, and answers them in order', async () => {
     await lane.send(unit(1, 0, 'first'), 10_000);
@@ -96,26 +104,18 @@ describe(CommitLane.name, () => {
     await lane.send(unit(1, 0, 'first'), 10_000);
     // Every write a socket hands to the kernel goes through one of net.Socket's two writers (watched, not replaced).
     const writers = (['_write', '_writev'] as const).map((m) => jest.spyOn(Socket.prototype as unknown as Record<typeof m, () => void>, m));
-    const sent: Promise<unknown>[] = [];
-    lane.together(() => {
-      for (let i = 1; i <= 3; i++) sent.push(lane.send(unit(i + 1, 0, `t${i}`), 10_000));
-    });
+    const settled = sendTogether(unit(2, 0, 't1'), unit(3, 0, 't2'), unit(4, 0, 't3'));
     const writes = writers.flatMap((w) => w.mock.contexts).filter((socket) => (socket as Socket).remotePort === proxy.port).length;
     for (const w of writers) w.mockRestore();
     expect(writes).toBe(1);
-    await Promise.all(sent);
+    expect((await settled).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     expect(await entries()).toEqual(['first', 't1', 't2', 't3']);
   });
 
   it('fails a unit the guard refuses alone: nothing of it applies, and the units behind it run', async () => {
     // The refused unit is the first to use both names on this connection: the unit written behind
     // it must not count on a Parse that PostgreSQL refused in the aborted transaction.
-    const sent: Promise<QueryResultRow[][]>[] = [];
-    lane.together(() => {
-      sent.push(lane.send(unit(1, 7, 'refused'), 10_000));
-      sent.push(lane.send(unit(2, 0, 'behind'), 10_000));
-    });
-    const [refused, behind] = await Promise.allSettled(sent);
+    const [refused, behind] = await sendTogether(unit(1, 7, 'refused'), unit(2, 0, 'behind'));
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'GR001', detail: '1' } });
     expect(behind).toEqual({ status: 'fulfilled', value: [[], [{ entry: 'behind' }]] });
     // Both names are PostgreSQL's now: later units bind them without parsing again.
@@ -127,12 +127,7 @@ describe(CommitLane.name, () => {
   });
 
   it('rolls back the guard of a unit whose write fails, and runs the units behind it', async () => {
-    const sent: Promise<QueryResultRow[][]>[] = [];
-    lane.together(() => {
-      sent.push(lane.send(unit(1, 0, 'bad'), 10_000));
-      sent.push(lane.send(unit(2, 0, 'good'), 10_000));
-    });
-    const [failed, good] = await Promise.allSettled(sent);
+    const [failed, good] = await sendTogether(unit(1, 0, 'bad'), unit(2, 0, 'good'));
     expect(failed).toMatchObject({ status: 'rejected', reason: { code: '23514' } });
     expect(good).toMatchObject({ status: 'fulfilled' });
     expect(await entries()).toEqual(['good']);
@@ -141,13 +136,12 @@ describe(CommitLane.name, () => {
 
   it('fails a unit with a value pg cannot convert alone: nothing of it applies, and its statement still serves later units', async () => {
     await lane.send(unit(1, 0, 'first'), 10_000);
-    const unconvertible = { toPostgres: () => { throw new Error('no text for this value'); } };
-    const sent: Promise<QueryResultRow[][]>[] = [];
-    lane.together(() => {
-      sent.push(lane.send([guard(2, 0), { ...write(2, ''), values: [2, unconvertible] }], 10_000));
-      sent.push(lane.send(unit(3, 0, 'behind'), 10_000));
-    });
-    const [failed, behind] = await Promise.allSettled(sent);
+    const unconvertible = {
+      toPostgres: () => {
+        throw new Error('no text for this value');
+      },
+    };
+    const [failed, behind] = await sendTogether([guard(2, 0), { ...write(2, ''), values: [2, unconvertible] }], unit(3, 0, 'behind'));
     expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'no text for this value' } });
     expect(behind).toMatchObject({ status: 'fulfilled' });
     // pg closed the statement it could not bind (and still takes it for prepared): the lane copes.
