@@ -1,15 +1,5 @@
-import { Client, ClientConfig, QueryResultRow } from 'pg';
-// pg's own row parser and value mapper: a lane speaks the same dialect as every pooled query.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Result } = require('pg') as { Result: new () => PgResult };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { prepareValue } = require('pg/lib/utils') as { prepareValue: (v: unknown) => unknown };
-
-interface PgResult {
-  rows: QueryResultRow[];
-  addFields(fields: unknown[]): void;
-  parseRow(fields: unknown[]): QueryResultRow;
-}
+import { Socket } from 'node:net';
+import { Client, ClientConfig, QueryResult, QueryResultRow } from 'pg';
 
 /** One statement of a unit: a name (its prepared statement's), its SQL and its values. */
 export interface LaneStatement {
@@ -19,13 +9,6 @@ export interface LaneStatement {
 }
 
 interface Unit {
-  readonly statements: readonly LaneStatement[];
-  /** The names this unit's Parse messages prepare, and how many PostgreSQL has confirmed. */
-  readonly parses: string[];
-  parsedCount: number;
-  readonly rows: QueryResultRow[][];
-  current?: PgResult;
-  error?: unknown;
   readonly resolve: (rows: QueryResultRow[][]) => void;
   readonly reject: (err: unknown) => void;
 }
@@ -40,22 +23,18 @@ export class LaneBroken extends Error {
 
 const RETRY_CONNECT_MS = 1000;
 
-/** Messages pg's Client would route to its single active query; on a lane, units take them. */
-const UNIT_MESSAGES = [
-  'parseComplete', 'rowDescription', 'dataRow', 'commandComplete', 'emptyQuery', 'portalSuspended',
-  'readyForQuery', 'errorMessage', 'copyInResponse', 'copyData',
-];
-
 /**
- * One PostgreSQL connection in pipeline mode: units (statements that share one implicit
- * transaction, ended by one Sync) are written as soon as they are sent, without waiting for the
- * units before them, and PostgreSQL runs and answers them in the order they were written. A room
- * whose statements all travel on one lane therefore has them applied in order, while each costs
- * one round trip of its own latency, not one behind another.
+ * One PostgreSQL connection in pg's pipeline mode (`pipeline: true`): units (statements that
+ * share one transaction) are written as soon as they are sent, without waiting for the units
+ * before them, and PostgreSQL runs and answers them in the order they were written. A room whose
+ * statements all travel on one lane therefore has them applied in order, while each costs one
+ * round trip of its own latency, not one behind another.
  *
- * pg's Client does the connecting and authenticating; after that the lane reads the protocol
- * messages itself (pg's Client allows one query at a time). A connection that breaks, or whose
- * unit runs out of time, is reset: every unit on it fails, and the next unit opens a new one.
+ * pg ends every query with its own Sync, so a unit is `BEGIN`, its statements and `COMMIT`, all in
+ * the same write: one transaction, one round trip. A statement that fails aborts the transaction,
+ * the statements after it are refused without running, and `COMMIT` rolls it back; the units
+ * behind it, each in its own transaction, proceed. A connection that breaks, or whose unit runs
+ * out of time, is reset: every unit on it fails, and the next unit opens a new one.
  */
 export class CommitLane {
   private connecting?: Promise<LaneConnection>;
@@ -64,7 +43,7 @@ export class CommitLane {
 
   /**
    * Sends a unit now (written before this returns when the lane is connected); resolves with each
-   * statement's rows once its Sync has been answered.
+   * statement's rows once its transaction has committed.
    */
   send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
     if (this.ready) return this.current!.send(statements, timeoutMs);
@@ -75,12 +54,12 @@ export class CommitLane {
 
   /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */
   together(send: () => void): void {
-    const stream = this.ready ? this.current!.stream : undefined;
-    stream?.cork();
+    const socket = this.ready ? this.current!.socket : undefined;
+    socket?.cork();
     try {
       send();
     } finally {
-      stream?.uncork();
+      socket?.uncork();
     }
   }
 
@@ -121,11 +100,23 @@ export class CommitLane {
   }
 
   private async open(): Promise<LaneConnection> {
-    const client = new Client({ ...this.config, connectionTimeoutMillis: this.connectTimeoutMs });
+    // The lane makes the socket (pg's `stream` option) so that it can cork it and reset it.
+    let socket: Socket | undefined;
+    const client = new Client({
+      ...this.config,
+      pipeline: true,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+      stream: () => (socket = new Socket()),
+    });
     // A lane's errors reach its units; unheard, an 'error' event would end the process.
     client.on('error', () => undefined);
-    await client.connect();
-    return new LaneConnection(client);
+    try {
+      await client.connect();
+    } catch (err) {
+      socket?.destroy();
+      throw err;
+    }
+    return new LaneConnection(client, socket!);
   }
 
   async close(): Promise<void> {
@@ -136,51 +127,22 @@ export class CommitLane {
 }
 
 class LaneConnection {
+  /** Units written and not answered yet, oldest first (pg answers its queries in order). */
   private readonly units: Unit[] = [];
-  /** Statement names whose Parse has been written on this connection. */
-  private readonly parsed = new Set<string>();
+  /** Statement names PostgreSQL has prepared on this connection (a query by that name succeeded). */
+  private readonly prepared = new Set<string>();
+  /** Names whose first query by name is in flight: until it answers, other units send theirs unnamed. */
+  private readonly preparing = new Set<string>();
+  /**
+   * Names pg closed on this connection when it could not convert a value for them: it still takes
+   * them for prepared, so queries by those names would fail; they are sent unnamed from then on.
+   */
+  private readonly lost = new Set<string>();
   broken?: Error;
 
-  constructor(private readonly client: Client) {
-    const con = (client as unknown as { connection: PgConnection }).connection;
-    this.con = con;
-    for (const name of UNIT_MESSAGES) con.removeAllListeners(name);
-    con.on('parseComplete', () => this.head().parsedCount++);
-    con.on('rowDescription', (m: { fields: unknown[] }) => {
-      const r = new Result();
-      r.addFields(m.fields);
-      this.head().current = r;
-    });
-    con.on('dataRow', (m: { fields: unknown[] }) => {
-      const u = this.head();
-      u.current?.rows.push(u.current.parseRow(m.fields));
-    });
-    con.on('commandComplete', () => {
-      const u = this.head();
-      u.rows.push(u.current?.rows ?? []);
-      u.current = undefined;
-    });
-    con.on('emptyQuery', () => this.head().rows.push([]));
-    con.on('errorMessage', (err: unknown) => {
-      if (this.units.length === 0) return this.fail(new LaneBroken('an error from PostgreSQL with no unit in flight', err));
-      this.head().error = err;
-    });
-    con.on('readyForQuery', () => {
-      const u = this.units.shift();
-      if (!u) return;
-      // A Parse that never completed prepared nothing: the next unit that needs it parses it again.
-      for (const name of u.parses.slice(u.parsedCount)) this.parsed.delete(name);
-      if (u.error) u.reject(u.error);
-      else u.resolve(u.rows);
-    });
+  constructor(private readonly client: Client, readonly socket: Socket) {
     client.on('error', (err) => this.fail(new LaneBroken('the lane connection failed', err)));
     client.on('end', () => this.fail(new LaneBroken('the lane connection ended')));
-  }
-
-  private readonly con: PgConnection;
-
-  get stream(): PgConnection['stream'] {
-    return this.con.stream;
   }
 
   get inFlight(): number {
@@ -191,28 +153,76 @@ class LaneConnection {
     if (this.broken) return Promise.reject(this.broken);
     if (timeoutMs <= 0) return Promise.reject(new LaneBroken('no time left to send the statement'));
     const sent = new Promise<QueryResultRow[][]>((resolve, reject) => {
-      const unit: Unit = { statements, parses: [], parsedCount: 0, rows: [], resolve, reject };
-      const stream = this.con.stream;
-      // One write for the whole unit: it leaves in as few packets as the kernel allows.
-      stream.cork();
-      // Every Parse first: a statement refused before its Parse would otherwise leave the name
-      // unprepared for the units that follow it on this connection.
-      for (const s of statements) {
-        if (this.parsed.has(s.name)) continue;
-        this.con.parse({ name: s.name, text: s.text, types: [] });
-        this.parsed.add(s.name);
-        unit.parses.push(s.name);
-      }
-      for (const s of statements) {
-        this.con.bind({ statement: s.name, values: s.values as unknown[], valueMapper: prepareValue });
-        this.con.describe({ type: 'P', name: '' });
-        this.con.execute({ portal: '', rows: 0 });
-      }
-      this.con.sync();
-      stream.uncork();
+      const unit: Unit = { resolve, reject };
       this.units.push(unit);
+      // One write for the whole unit: it leaves in as few packets as the kernel allows.
+      this.socket.cork();
+      try {
+        this.write(statements, (err, rows) => {
+          this.settled(unit);
+          if (err === undefined) resolve(rows);
+          else reject(err);
+        });
+      } finally {
+        this.socket.uncork();
+      }
     });
     return withTimeout(sent, timeoutMs, 'waiting for PostgreSQL', () => this.fail(new LaneBroken(`no answer within ${Math.round(timeoutMs)} ms; connection reset`)));
+  }
+
+  /** Writes a unit as BEGIN, its statements and COMMIT; `done` gets its error, or each statement's rows. */
+  private write(statements: readonly LaneStatement[], done: (err: unknown, rows: QueryResultRow[][]) => void): void {
+    const rows: QueryResultRow[][] = [];
+    // The first error is the unit's: the statements after it only say the transaction was aborted.
+    let error: unknown;
+    const note = (err: Error | null | undefined) => {
+      if (err) error ??= err;
+    };
+    // pg reports a value it cannot convert at once, while the unit is being written.
+    let writing = true;
+    this.client.query('BEGIN', note);
+    statements.forEach((s, i) => {
+      const name = this.nameFor(s.name);
+      this.client.query({ name, text: s.text, values: [...s.values] }, once((err: Error | undefined, result?: QueryResult) => {
+        if (name) this.answered(name, !err);
+        if (name && err && writing) this.lost.add(name);
+        note(err);
+        if (!err) rows[i] = result!.rows;
+      }));
+    });
+    writing = false;
+    // A statement pg could not send: the ones before it are rolled back, not committed alone.
+    this.client.query(error === undefined ? 'COMMIT' : 'ROLLBACK', (err: Error | undefined, result?: QueryResult) => {
+      note(err);
+      // A COMMIT of an aborted transaction answers ROLLBACK without an error of its own.
+      if (!err && result!.command !== 'COMMIT') error ??= new Error(`the unit's transaction ended with ${result!.command}`);
+      done(error, rows);
+    });
+  }
+
+  /**
+   * The name a statement is sent by, or none. pg parses a name the first time it sends it and
+   * trusts it is prepared after that; but a Parse in a transaction an earlier statement aborted is
+   * refused, so a unit written behind the one that parses a name must not count on it: it sends
+   * its statement unnamed (parsed again, still in its own transaction and round trip).
+   */
+  private nameFor(name: string): string | undefined {
+    if (this.lost.has(name)) return undefined;
+    if (this.prepared.has(name)) return name;
+    if (this.preparing.has(name)) return undefined;
+    this.preparing.add(name);
+    return name;
+  }
+
+  /** A query by this name answered: if it succeeded, PostgreSQL has the statement from now on. */
+  private answered(name: string, ok: boolean): void {
+    this.preparing.delete(name);
+    if (ok) this.prepared.add(name);
+  }
+
+  private settled(unit: Unit): void {
+    const i = this.units.indexOf(unit);
+    if (i >= 0) this.units.splice(i, 1);
   }
 
   /** Every unit in flight fails; the socket is reset so nothing still queued can reach PostgreSQL later. */
@@ -220,34 +230,27 @@ class LaneConnection {
     if (this.broken) return;
     this.broken = err;
     for (const u of this.units.splice(0)) u.reject(err);
-    const stream = this.con.stream as { resetAndDestroy?: () => void; destroy: () => void };
-    if (typeof stream.resetAndDestroy === 'function') stream.resetAndDestroy();
-    else stream.destroy();
+    if (typeof this.socket.resetAndDestroy === 'function') this.socket.resetAndDestroy();
+    else this.socket.destroy();
   }
 
   async close(): Promise<void> {
     if (this.broken) return;
+    // Units still in flight are told they failed: their bytes must not reach PostgreSQL after that.
+    if (this.units.length > 0) return this.fail(new LaneBroken('the lane was closed'));
     this.broken = new LaneBroken('the lane was closed');
-    for (const u of this.units.splice(0)) u.reject(this.broken);
     await this.client.end().catch(() => undefined);
-  }
-
-  private head(): Unit {
-    const u = this.units[0];
-    if (!u) throw new LaneBroken('a message from PostgreSQL with no unit in flight');
-    return u;
   }
 }
 
-interface PgConnection {
-  readonly stream: { cork(): void; uncork(): void; resetAndDestroy?: () => void; destroy(): void };
-  removeAllListeners(event: string): void;
-  on(event: string, listener: (...args: any[]) => void): void;
-  parse(q: { name: string; text: string; types: unknown[] }): void;
-  bind(q: { statement: string; values: unknown[]; valueMapper: (v: unknown) => unknown }): void;
-  describe(q: { type: 'P'; name: string }): void;
-  execute(q: { portal: string; rows: number }): void;
-  sync(): void;
+/** A callback that runs once (pg answers a query whose values it could not convert twice: the error, then the Sync it sent). */
+function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
+  let called = false;
+  return (...args) => {
+    if (called) return;
+    called = true;
+    f(...args);
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
