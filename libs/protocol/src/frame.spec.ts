@@ -14,9 +14,9 @@ function failed(text: string): { id: string | null; code: string; status: number
 
 describe(parseFrame.name, () => {
   it('reads a well-formed command', () => {
-    expect(parseFrame('{"id":"c-17","type":"room.answer","data":{"question":3,"choice":2}}')).toEqual({
+    expect(parseFrame('{"id":"c-17","type":"round.move","data":{"round":3,"move":2}}')).toEqual({
       ok: true,
-      frame: { id: 'c-17', type: 'room.answer', data: { question: 3, choice: 2 } },
+      frame: { id: 'c-17', type: 'round.move', data: { round: 3, move: 2 } },
     });
   });
 

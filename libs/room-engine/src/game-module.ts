@@ -27,7 +27,7 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   readonly rules: GameRules<S, C, W, R, E>;
   /** Its section of the compact-v2 code table. */
   readonly codes: GameCodes;
-  /** What `GET /api/rooms/{code}` answers anyone: never a secret (a hole card, a right answer). */
+  /** What `GET /api/rooms/{code}` answers anyone: never a secret (what one seat alone may see, what is not revealed yet). */
   publicSummary(state: S): Record<string, unknown>;
   /** The shapes the API document shows for this game. */
   readonly schemas: { readonly summary: JsonSchema };

@@ -73,7 +73,7 @@ export interface RoomSummary {
   readonly phase: string;
   readonly seats: number;
   readonly seatsConnected: number;
-  /** The round, question or hand in play, if any. */
+  /** The round in play (by whatever name its game gives it), if any. */
   readonly round: number | null;
 }
 
@@ -141,12 +141,12 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   decide(state: S, actor: Actor, command: C, ctx: RuleContext): Outcome<S, W>;
   onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S, W>;
   /**
-   * The rules need this write's result before they can decide anything more (an id or questions
+   * The rules need this write's result before they can decide anything more (an id or data
    * the database draws): the room sends nothing after it until it has committed. Every write that
    * `afterCommit` reads must be one; other writes are pipelined behind each other.
    */
   needsResult?(write: W): boolean;
-  /** After the writes of a decision committed, with what the store handed back (drawn questions...). */
+  /** After the writes of a decision committed, with what the store handed back (ids, drawn data...). */
   afterCommit?(state: S, committed: readonly Committed<W, R>[], ctx: RuleContext): Outcome<S, W> | undefined;
   /** Applies one recorded input again (recovery); the outcome's writes are already committed. */
   replay(state: S, entry: E, ctx: RuleContext): Outcome<S, W>;

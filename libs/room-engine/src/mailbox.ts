@@ -28,8 +28,8 @@ export interface MailboxOptions<M> {
 /**
  * The room actor's mailbox: messages are handled one batch at a time, in arrival order, and a
  * handler never interleaves with another. While the owner holds the next batch back (its
- * statements are in flight), later arrivals queue up; compatible ones (answers to a question,
- * rematch votes) then go in one batch, which keeps simultaneous commands in one statement.
+ * statements are in flight), later arrivals queue up; compatible ones (moves of one turn,
+ * votes) then go in one batch, which keeps simultaneous commands in one statement.
  */
 export class Mailbox<M> {
   private readonly queue: Letter<M>[] = [];

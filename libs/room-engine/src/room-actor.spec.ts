@@ -333,41 +333,6 @@ describe(RoomActor.name, () => {
       r.dispose();
     });
 
-    it('retries a timed change whose commit failed once a second, not as fast as its deadline rings again', async () => {
-      // A bell whose ringing writes: while the store fails, each try is one statement a second.
-      const bellAt = clock.now() + 10;
-      const ringingWrites: typeof tally = {
-        ...tally,
-        onSignal: (s, signal, ctx) => {
-          const o = tally.onSignal(s, signal, ctx);
-          return o.state === s ? o : { ...o, writes: [{ kind: 'add', seat: 'bell', n: 0 }] };
-        },
-      };
-      let failing = true;
-      const tries: number[] = [];
-      const { d } = deps(async (w) => {
-        tries.push(scheduler.now());
-        if (failing) throw new StoreUnavailableError('PostgreSQL is away');
-        return w.map(() => 'ok');
-      });
-      const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state: state({ bellAt }), journal: [], acknowledged: [] }, d);
-      await scheduler.advance(11);
-      expect(tries).toHaveLength(1);
-      await scheduler.advance(998);
-      expect(tries).toHaveLength(1);
-      await scheduler.advance(2);
-      expect(tries).toHaveLength(2);
-      expect(r.snapshot.rungAt).toBeUndefined();
-      // PostgreSQL is back: the next try commits, and the bell rings at the moment it was due.
-      failing = false;
-      await scheduler.advance(1000);
-      expect(tries).toHaveLength(3);
-      expect(r.snapshot.rungAt).toBe(bellAt);
-      await scheduler.advance(10_000);
-      expect(tries).toHaveLength(3);
-      r.dispose();
-    });
-
     it('takes a deadline that passed while no process had the room now, and records it as taken late', async () => {
       const bellAt = clock.now() - 60_000;
       const before = clock.now();

@@ -129,7 +129,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
    * input applied again in order, with the deadlines that fell between them, so that the room is
    * the one that stopped; acknowledged command ids get their original replies again. A deadline
    * that passed while no process had the room takes effect now, as the room comes back (await
-   * `catchUp` before anyone watches): a question whose time ran out closes now, and the game goes
+   * `catchUp` before anyone watches): a turn whose time ran out ends now, and the game goes
    * on from here rather than running out while nobody could play.
    */
   static restore<S, C extends Command, W, R, E>(

@@ -1,7 +1,7 @@
 import type { CommandFrame, EventFrame, ReplyFrame } from '../wire.types';
 import { SOCKET_OPEN, type FrameSocket } from './frame-socket';
 
-// An interface of event types to payloads ({"question.open": {...}}); object, so that an interface
+// An interface of event types to payloads ({"round.open": {...}}); object, so that an interface
 // without an index signature fits.
 export type EventMap = object;
 

@@ -79,8 +79,8 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
  * @example
  *   const client = new ReconnectingClient<MyGameEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
  *     storage: sessionStorage, storageKey: 'seat:K7QMPD', token: playerToken })
- *   client.on('question.open', (q) => show(q))
- *   const reply = await client.send('room.answer', { question: 0, choice: 2 })
+ *   client.on('round.open', (r) => show(r))
+ *   const reply = await client.send('round.move', { round: 0, move: 2 })
  */
 export class ReconnectingClient<Events extends EventMap = Record<string, unknown>> {
   private readonly session = new ClientSession<Events>();

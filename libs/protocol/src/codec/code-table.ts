@@ -6,7 +6,7 @@ export interface EventCodes {
   /** compact-v2's code for the type: the index it is sent as. */
   readonly code: number;
   /**
-   * Fields that rarely change (a question's `total`, the players `of`), top-level or a column of a
+   * Fields that rarely change (a round's `total`, a count of seats), top-level or a column of a
    * list (`scores[].playerId`, the roster in order): omitted when equal to their value in this
    * type's last frame on the socket.
    */

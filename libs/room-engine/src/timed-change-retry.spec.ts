@@ -1,0 +1,63 @@
+import { tally, TallyState } from '../test/tally.game';
+import { RoomActor } from './room-actor';
+import { StoreUnavailableError } from './room-store';
+import { VirtualScheduler } from './virtual-scheduler';
+
+// A timed change (a deadline whose outcome writes) while the store fails: the room tries it again
+// once a second, on virtual time, and takes it at the moment it was due once the store answers.
+
+const T0 = 1_700_000_000_000;
+
+describe('a timed change whose commit fails', () => {
+  it('is tried again once a second, not as fast as its deadline rings again', async () => {
+    const scheduler = new VirtualScheduler();
+    const clock = scheduler.clock(T0);
+    const bellAt = T0 + 10;
+    // The toy game's bell, made to write when it rings.
+    const ringingWrites: typeof tally = {
+      ...tally,
+      onSignal: (s, signal, ctx) => {
+        const o = tally.onSignal(s, signal, ctx);
+        return o.state === s ? o : { ...o, writes: [{ kind: 'add', seat: 'bell', n: 0 }] };
+      },
+    };
+    let failing = true;
+    const tries: number[] = [];
+    const state: TallyState = { code: 'ABCDEF', seats: ['p1'], total: 0, closed: false, bellAt };
+    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], acknowledged: [] }, {
+      store: {
+        commit: async (w) => {
+          tries.push(scheduler.now());
+          if (failing) throw new StoreUnavailableError('PostgreSQL is away');
+          return w.map(() => 'ok');
+        },
+        recordLateDeadline: async () => undefined,
+      },
+      clock,
+      scheduler,
+      observer: { command: () => undefined },
+      mailboxDepth: 8,
+      passivateAfterMs: 60_000,
+      commandBudgetMs: 1000,
+      seed: 7,
+      committedStatements: 0,
+      onDispose: () => undefined,
+      log: () => undefined,
+    });
+    await scheduler.advance(11);
+    expect(tries).toHaveLength(1);
+    await scheduler.advance(998);
+    expect(tries).toHaveLength(1);
+    await scheduler.advance(2);
+    expect(tries).toHaveLength(2);
+    expect(r.snapshot.rungAt).toBeUndefined();
+    // The store answers again: the next try commits, and the bell rings at the moment it was due.
+    failing = false;
+    await scheduler.advance(1000);
+    expect(tries).toHaveLength(3);
+    expect(r.snapshot.rungAt).toBe(bellAt);
+    await scheduler.advance(10_000);
+    expect(tries).toHaveLength(3);
+    r.dispose();
+  });
+});
