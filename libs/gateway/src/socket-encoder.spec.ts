@@ -1,6 +1,6 @@
-import { WIRE_CODES } from '@app/wire-codes';
 import { decodeFrames, WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { outboundEvent } from '@app/room-engine';
+import { ROUNDS_TABLE as WIRE_CODES } from '../../protocol/test/rounds.codes';
 import { SocketEncoder } from './socket-encoder';
 
 const ids = ['b7d0c6a2-1e4f-4a3b-9c8d-7e6f5a4b3c2d', '2f9e8d7c-6b5a-4c3d-8e1f-0a9b8c7d6e5f'];
@@ -13,35 +13,35 @@ describe(SocketEncoder.name, () => {
     for (const wire of WIRE_PROFILES) {
       for (const you of [{ role: 'player', playerId: ids[1] }, { role: 'player', playerId: ids[0] }, { role: 'spectator' }]) {
         const encoder = new SocketEncoder(wire, WIRE_CODES);
-        viewers.push({ wire, encoder, frames: [encoder.event(outboundEvent('room.state', state(you)), 1)!] });
+        viewers.push({ wire, encoder, frames: [encoder.event(outboundEvent('rounds.state', state(you)), 1)!] });
       }
     }
-    const closed = outboundEvent('question.closed', { index: 0, correct: 1, counts: [1, 1], scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })) });
+    const closed = outboundEvent('round.closed', { index: 0, outcome: 1, counts: [1, 1], scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })) });
     for (const v of viewers) v.frames.push(v.encoder.event(closed, 2)!);
     // One string per profile: JSON's data, and one encoding for each compact profile.
     expect(closed.encodings.size).toBe(WIRE_PROFILES.length);
-    for (const v of viewers) expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'question.closed', seq: 2, data: closed.data });
+    for (const v of viewers) expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'round.closed', seq: 2, data: closed.data });
   });
 
   it('does not share an encoding between sockets whose memories differ', () => {
     const early = new SocketEncoder('compact-v1', WIRE_CODES);
     const late = new SocketEncoder('compact-v1', WIRE_CODES);
-    early.event(outboundEvent('room.state', state({ role: 'host' })), 1);
-    late.event(outboundEvent('room.state', state({ role: 'host' })), 1);
-    early.event(outboundEvent('question.progress', { index: 0, answered: 1, of: 2 }), 2);
-    const progress = outboundEvent('question.progress', { index: 0, answered: 2, of: 2 });
-    expect(JSON.parse(early.event(progress, 3)!)).toEqual({ type: 'question.progress', data: { answered: 2 } });
-    expect(JSON.parse(late.event(progress, 2)!)).toEqual({ type: 'question.progress', data: { index: 0, answered: 2, of: 2 } });
+    early.event(outboundEvent('rounds.state', state({ role: 'host' })), 1);
+    late.event(outboundEvent('rounds.state', state({ role: 'host' })), 1);
+    early.event(outboundEvent('round.progress', { index: 0, moved: 1, of: 2 }), 2);
+    const progress = outboundEvent('round.progress', { index: 0, moved: 2, of: 2 });
+    expect(JSON.parse(early.event(progress, 3)!)).toEqual({ type: 'round.progress', data: { moved: 2 } });
+    expect(JSON.parse(late.event(progress, 2)!)).toEqual({ type: 'round.progress', data: { index: 0, moved: 2, of: 2 } });
   });
 
   it('drops a broadcast state frame only for the socket whose last state frame it repeats', () => {
     const seen = new SocketEncoder('compact-v2', WIRE_CODES);
     const other = new SocketEncoder('compact-v2', WIRE_CODES);
     const same = state({ role: 'host' });
-    seen.event(outboundEvent('room.state', same), 1);
-    const first = other.event(outboundEvent('room.state', { ...same, phase: 'question' }), 1)!;
-    const again = outboundEvent('room.state', same);
+    seen.event(outboundEvent('rounds.state', same), 1);
+    const first = other.event(outboundEvent('rounds.state', { ...same, phase: 'round' }), 1)!;
+    const again = outboundEvent('rounds.state', same);
     expect(seen.event(again, 2)).toBeNull();
-    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!], WIRE_CODES)[1]).toEqual({ type: 'room.state', seq: 2, data: same });
+    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!], WIRE_CODES)[1]).toEqual({ type: 'rounds.state', seq: 2, data: same });
   });
 });

@@ -1,4 +1,4 @@
-import { WIRE_CODES } from '@app/wire-codes';
+import { ROUNDS_TABLE as WIRE_CODES } from '../../test/rounds.codes';
 import { CloseCode } from '../statuses';
 import type { CommandFrame } from '../wire.types';
 import { ClientSession, SessionEndedError } from './client-session';
@@ -277,19 +277,19 @@ describe('wire profiles', () => {
     const { client, sockets, timers, last } = setup({ wire: 'compact-v2', codes: WIRE_CODES });
     expect(last().url).toBe('ws://server/ws?token=tok-1&wire=compact-v2');
     const seen: unknown[] = [];
-    for (const type of ['room.state', 'question.progress']) client.on(type, (data, e) => seen.push([type, e.seq, data]));
+    for (const type of ['rounds.state', 'round.progress']) client.on(type, (data, e) => seen.push([type, e.seq, data]));
     last().open();
-    const state = ['room.state', { z: 2 }];
+    const state = ['rounds.state', { j: 2 }];
     last().deliver(state);
-    last().deliver([5, { g: 1 }]);
+    last().deliver([1, { c: 1 }]);
     last().drop(1006);
     timers.fire();
     last().open();
     last().deliver(state);
     expect(seen).toEqual([
-      ['room.state', 1, { wire: 'compact-v2' }],
-      ['question.progress', 2, { answered: 1 }],
-      ['room.state', 1, { wire: 'compact-v2' }],
+      ['rounds.state', 1, { wire: 'compact-v2' }],
+      ['round.progress', 2, { moved: 1 }],
+      ['rounds.state', 1, { wire: 'compact-v2' }],
     ]);
     // A frame that cannot be decoded replaces the socket.
     last().deliver([99]);
