@@ -15,3 +15,4 @@ export * from './repositories/card-table.repository';
 export * from './trivia.store';
 export * from './cards.store';
 export * from './repositories/instance.repository';
+export * from './entities';
