@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource, EntityMetadata } from 'typeorm';
 import { openDataSource, PERSISTENCE_ENTITIES, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
+import { RoomJournal1764846000000 } from '../../../migrations/1764846000000-room-journal';
 import { createTestDatabase } from '../../../test/support/database';
 
 // The entities must describe the tables exactly as the migrations make them: TypeORM's schema
@@ -83,6 +84,27 @@ describe('entities against the migrated schema', () => {
       }
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe(RoomJournal1764846000000.name, () => {
+  it('goes down to the schema before it and up again', async () => {
+    const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
+    const runner = dataSource.createQueryRunner();
+    const present = async () =>
+      (await runner.query(`SELECT array_agg(table_name || '.' || column_name ORDER BY table_name, column_name) AS names FROM information_schema.columns
+                           WHERE table_schema = 'public' AND (table_name IN ('room_journal', 'room_snapshots', 'finished_games') OR (table_name, column_name) = ('rooms', 'settings'))`))[0].names;
+    try {
+      const migration = new RoomJournal1764846000000();
+      expect(await present()).toContain('rooms.settings');
+      await migration.down(runner);
+      expect(await present()).toBeNull();
+      await migration.up(runner);
+      expect(await present()).toEqual(expect.arrayContaining(['finished_games.summary', 'room_journal.body', 'room_snapshots.state', 'rooms.settings']));
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
     }
   });
 });
