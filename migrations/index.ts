@@ -6,6 +6,7 @@ import { OrderedCommits1764748800000 } from './1764748800000-ordered-commits';
 import { Instances1764752400000 } from './1764752400000-instances';
 import { GuardByKey1764838800000 } from './1764838800000-guard-by-key';
 import { RoomHandoff1764842400000 } from './1764842400000-room-handoff';
+import { RoomJournal1764846000000 } from './1764846000000-room-journal';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Instances1764752400000,
   GuardByKey1764838800000,
   RoomHandoff1764842400000,
+  RoomJournal1764846000000,
 ];

@@ -15,3 +15,5 @@ export * from './repositories/card-table.repository';
 export * from './trivia.store';
 export * from './cards.store';
 export * from './repositories/instance.repository';
+export * from './repositories/journal.repository';
+export * from './entities';

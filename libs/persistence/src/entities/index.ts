@@ -1,0 +1,23 @@
+import { DeckEntity } from './deck.entity';
+import { FinishedGameEntity } from './finished-game.entity';
+import { InstanceEntity } from './instance.entity';
+import { JournalEntryEntity } from './journal-entry.entity';
+import { RoomHeadEntity } from './room-head.entity';
+import { RoomSnapshotEntity } from './room-snapshot.entity';
+import { RoomEntity } from './room.entity';
+
+export { DeckEntity, FinishedGameEntity, InstanceEntity, JournalEntryEntity, RoomHeadEntity, RoomSnapshotEntity, RoomEntity };
+
+/**
+ * The tables the entities describe, as the migrations create them (the drift spec holds the two
+ * together). The SQL stays in the repositories; these are the schema's second, checked, statement.
+ */
+export const PERSISTENCE_ENTITIES = [
+  RoomEntity,
+  RoomHeadEntity,
+  InstanceEntity,
+  JournalEntryEntity,
+  RoomSnapshotEntity,
+  FinishedGameEntity,
+  DeckEntity,
+];

@@ -1,0 +1,183 @@
+import { Actor, RoomPosition } from '@app/room-engine';
+import { Database } from '../database';
+
+export type JournalKind = 'command' | 'proposal' | 'signal' | 'late_deadline';
+const KINDS: ReadonlySet<string> = new Set<JournalKind>(['command', 'proposal', 'signal', 'late_deadline']);
+
+/** An input the room accepted, as its rules took it. */
+export interface JournalEntry {
+  readonly kind: JournalKind;
+  /** When it arrived, on the room's clock (epoch ms). */
+  readonly atMs: number;
+  readonly actor: Actor | null;
+  readonly commandId: string | null;
+  /** What the rules were given; any JSON but null. */
+  readonly body: unknown;
+}
+
+/** An entry as it was recorded: the position of the statement that wrote it, and its place there. */
+export interface JournaledEntry extends JournalEntry {
+  readonly seq: number;
+  readonly idx: number;
+}
+
+/** A room's state at a game's boundary. It holds every entry up to `seq`; the journal goes on after. */
+export interface Snapshot {
+  readonly seq: number;
+  readonly atMs: number;
+  readonly state: unknown;
+}
+
+/** A game that ended: its summary is the game's own JSON. */
+export interface FinishedGame {
+  readonly game: string;
+  readonly gameNo: number;
+  readonly summary: unknown;
+}
+
+export interface StoredResult extends FinishedGame {
+  /** Random: the public results id. */
+  readonly id: string;
+  readonly roomId: string;
+  readonly finishedAt: number;
+}
+
+/** What a room is brought back from: its latest snapshot and the journal after it, in order. */
+export interface LoadedJournal {
+  readonly roomId: string;
+  readonly code: string;
+  readonly commitSeq: number;
+  readonly fence: number;
+  readonly snapshot: Snapshot | null;
+  readonly entries: readonly JournaledEntry[];
+}
+
+export interface AppendOptions {
+  /** The state after this statement's entries: it replaces the room's snapshot, at the statement's position. */
+  readonly snapshot?: { readonly atMs: number; readonly state: unknown };
+  readonly result?: FinishedGame;
+}
+
+/** A value the journal cannot keep: refused before anything is sent, so no other room's statement fails with it. */
+export class UnstorableJournalValueError extends Error {
+  constructor(what: string, why: string) {
+    super(`cannot journal ${what}: ${why}`);
+    this.name = 'UnstorableJournalValueError';
+  }
+}
+
+/** The most results one read returns. */
+export const MAX_RESULTS_READ = 500;
+/** `idx` is a smallint. */
+const MAX_ENTRIES_PER_STATEMENT = 32_767;
+
+/**
+ * The engine's generic persistence: the journal of accepted inputs, a snapshot per room, and
+ * finished games. Knows no game: bodies, states and summaries are the rules' JSON.
+ */
+export class JournalRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The room's new entries, with its snapshot and a finished game when given, in one statement on
+   * the room's ordered path; the appends of many rooms sent in the same turn share it. Returns the
+   * finished game's id, if one was given.
+   */
+  async append(entries: readonly JournalEntry[], position: RoomPosition, timeoutMs?: number, options: AppendOptions = {}): Promise<{ resultId?: string }> {
+    if (entries.length > MAX_ENTRIES_PER_STATEMENT) throw new UnstorableJournalValueError('entries', `more than ${MAX_ENTRIES_PER_STATEMENT} in one statement`);
+    const { roomId, seq } = position;
+    const rows = entries.map((e, idx) => {
+      if (!KINDS.has(e.kind)) throw new UnstorableJournalValueError(`entry ${idx}`, `unknown kind ${JSON.stringify(String(e.kind).slice(0, 40))}`);
+      if (!Number.isFinite(e.atMs)) throw new UnstorableJournalValueError(`entry ${idx}`, 'its arrival is not a finite number');
+      if (e.body === null || e.body === undefined) throw new UnstorableJournalValueError(`entry ${idx}`, 'it has no body');
+      return jsonText({ roomId, seq, idx, atMs: e.atMs, kind: e.kind, actor: e.actor, commandId: e.commandId, body: e.body }, `entry ${idx}`);
+    });
+    const { snapshot, result } = options;
+    if (snapshot && (snapshot.state === null || snapshot.state === undefined)) throw new UnstorableJournalValueError('the snapshot', 'it has no state');
+    if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
+    const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
+    const results = result ? [jsonText({ roomId, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
+    const returned = await this.db.write<{ roomId: string; id: string }>(
+      {
+        name: 'JournalRepository.append',
+        // Data-modifying CTEs all run, read or not: one statement, one round trip.
+        sql: `WITH journal AS (
+           INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body)
+           SELECT e."roomId", e.seq, e.idx, e."atMs", e.kind, e.actor, e."commandId", e.body
+           FROM jsonb_to_recordset(to_jsonb($1::jsonb[]))
+                AS e("roomId" uuid, seq bigint, idx smallint, "atMs" float8, kind text, actor jsonb, "commandId" text, body jsonb)
+         ), snapshot AS (
+           INSERT INTO room_snapshots (room_id, seq, at_ms, state)
+           SELECT s."roomId", s.seq, s."atMs", s.state
+           FROM jsonb_to_recordset(to_jsonb($2::jsonb[])) AS s("roomId" uuid, seq bigint, "atMs" float8, state jsonb)
+           ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at_ms = excluded.at_ms, state = excluded.state
+         )
+         INSERT INTO finished_games (room_id, game, game_no, summary)
+         SELECT f."roomId", f.game, f."gameNo", f.summary
+         FROM jsonb_to_recordset(to_jsonb($3::jsonb[])) AS f("roomId" uuid, game text, "gameNo" int, summary jsonb)
+         RETURNING room_id AS "roomId", id`,
+        params: [rows, snapshots, results],
+        position,
+        // Each room's rows are its own elements of the three arrays: merging is concatenating.
+        merge: (all) => [0, 1, 2].map((i) => all.flatMap((p) => p[i] as string[])),
+      },
+      timeoutMs,
+    );
+    // A shared statement returns every room's results: this room's is the one with its id.
+    const resultId = returned.find((r) => r.roomId === roomId)?.id;
+    return resultId === undefined ? {} : { resultId };
+  }
+
+  /** Many rooms in one statement: each one's snapshot, the journal after it, and its position and fence. */
+  async load(roomIds: readonly string[], timeoutMs?: number): Promise<LoadedJournal[]> {
+    return this.db.run<LoadedJournal>(
+      'JournalRepository.load',
+      `SELECT r.id AS "roomId", trim(r.code) AS code, h.commit_seq::float8 AS "commitSeq", h.lease_fence::float8 AS fence,
+              CASE WHEN s.room_id IS NULL THEN NULL
+                   ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
+              coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
+                                                          'actor', j.actor, 'commandId', j.command_id, 'body', j.body) ORDER BY j.seq, j.idx)
+                        FROM room_journal j WHERE j.room_id = r.id AND j.seq > coalesce(s.seq, -1)), '[]') AS entries
+       FROM rooms r
+       JOIN room_heads h ON h.room_id = r.id
+       LEFT JOIN room_snapshots s ON s.room_id = r.id
+       WHERE r.id = ANY($1::uuid[])`,
+      [roomIds],
+      timeoutMs,
+    );
+  }
+
+  /** A room's finished games, in the order they were played. */
+  async results(roomId: string, timeoutMs?: number): Promise<StoredResult[]> {
+    return this.db.run<StoredResult>(
+      'JournalRepository.results',
+      `SELECT ${RESULT_COLUMNS} FROM finished_games WHERE room_id = $1 ORDER BY game_no LIMIT ${MAX_RESULTS_READ}`,
+      [roomId],
+      timeoutMs,
+    );
+  }
+
+  /** The latest finished games of every room, newest first (at most MAX_RESULTS_READ). */
+  async latestResults(limit: number, timeoutMs?: number): Promise<StoredResult[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS_READ) throw new RangeError(`limit must be an integer from 1 to ${MAX_RESULTS_READ}`);
+    return this.db.run<StoredResult>(
+      'JournalRepository.latestResults',
+      `SELECT ${RESULT_COLUMNS} FROM finished_games ORDER BY finished_at DESC, id DESC LIMIT $1`,
+      [limit],
+      timeoutMs,
+    );
+  }
+}
+
+const RESULT_COLUMNS = `id, room_id AS "roomId", game, game_no AS "gameNo", summary, (extract(epoch FROM finished_at) * 1000)::float8 AS "finishedAt"`;
+
+/**
+ * `value` as JSON that PostgreSQL's jsonb accepts. Of what JSON.stringify escapes, jsonb refuses a
+ * NUL and a lone surrogate, and would refuse them in the statement every room of the turn shares:
+ * so such an escape (not itself behind an escaped backslash) is refused here, for this room alone.
+ */
+function jsonText(value: unknown, what: string): string {
+  const text = JSON.stringify(value);
+  if (/(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i.test(text)) throw new UnstorableJournalValueError(what, 'it holds a NUL character or a lone surrogate');
+  return text;
+}
