@@ -1,4 +1,5 @@
 import { ReplyFrame, Role } from '@app/protocol';
+import { actorDeps } from '../test/actor-deps';
 import { tally, TallyEntry, TallyState, TallyWrite } from '../test/tally.game';
 import { Recorded } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
@@ -46,20 +47,11 @@ type Commit = (writes: readonly TallyWrite[], at: RoomPosition, timeoutMs: numbe
 function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
   const observed: { type: string; status: number }[] = [];
   const lateRecords: { roomId: string; due: number; at: number }[] = [];
-  const d: RoomActorDeps<TallyWrite, string> = {
-    store: { commit, recordLateDeadline: async ({ roomId }, due, at) => void lateRecords.push({ roomId, due, at }) },
-    clock,
-    scheduler,
-    observer: { command: (type, status) => observed.push({ type, status }) },
-    mailboxDepth: 8,
-    passivateAfterMs: 60_000,
-    commandBudgetMs: 1000,
-    seed: 7,
-    committedStatements: 0,
-    onDispose: () => undefined,
-    log: () => undefined,
-    ...overrides,
-  };
+  const d = actorDeps<TallyWrite, string>(
+    { commit, recordLateDeadline: async ({ roomId }, due, at) => void lateRecords.push({ roomId, due, at }) },
+    { clock, scheduler },
+    { observer: { command: (type, status) => observed.push({ type, status }) }, ...overrides },
+  );
   return { d, observed, lateRecords };
 }
 

@@ -1,3 +1,4 @@
+import { actorDeps } from '../test/actor-deps';
 import { tally, TallyState } from '../test/tally.game';
 import { RoomActor } from './room-actor';
 import { StoreUnavailableError } from './room-store';
@@ -24,26 +25,15 @@ describe('a timed change whose commit fails', () => {
     let failing = true;
     const tries: number[] = [];
     const state: TallyState = { code: 'ABCDEF', seats: ['p1'], total: 0, closed: false, bellAt };
-    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], acknowledged: [] }, {
-      store: {
-        commit: async (w) => {
-          tries.push(scheduler.now());
-          if (failing) throw new StoreUnavailableError('PostgreSQL is away');
-          return w.map(() => 'ok');
-        },
-        recordLateDeadline: async () => undefined,
+    const store = {
+      commit: async (w: readonly unknown[]) => {
+        tries.push(scheduler.now());
+        if (failing) throw new StoreUnavailableError('PostgreSQL is away');
+        return w.map(() => 'ok');
       },
-      clock,
-      scheduler,
-      observer: { command: () => undefined },
-      mailboxDepth: 8,
-      passivateAfterMs: 60_000,
-      commandBudgetMs: 1000,
-      seed: 7,
-      committedStatements: 0,
-      onDispose: () => undefined,
-      log: () => undefined,
-    });
+      recordLateDeadline: async () => undefined,
+    };
+    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], acknowledged: [] }, actorDeps(store, { clock, scheduler }));
     await scheduler.advance(11);
     expect(tries).toHaveLength(1);
     await scheduler.advance(998);
