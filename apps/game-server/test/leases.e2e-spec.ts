@@ -42,15 +42,20 @@ describe('room leases', () => {
   }
 
   it('takes the lease in the statement that loads the room, and refuses the room to another instance while it holds', async () => {
+    // Two rooms, each asked of B once: a refusal also asks for the room (the handoff below), and
+    // A's next beat, 100 ms on, would hand it over, so a second request could find it moving.
     const room = await started(a, ['Ann']);
+    const other = await started(a, ['Bob']);
     expect(await lease(room)).toMatchObject({ owner: 'a' });
     const res = await fetch(`${b.url}/api/rooms/${room.code}`);
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
     expect(((await res.json()) as { code: string }).code).toBe('room_elsewhere');
     // A socket that reaches the wrong instance is refused before it exists, told when to retry.
-    await expect(GameClient.connect(b.url, room.playerTokens[0])).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    expect(await lease(other)).toMatchObject({ owner: 'a' });
+    await expect(GameClient.connect(b.url, other.playerTokens[0])).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
     closeAll(room);
+    closeAll(other);
   });
 
   it('hands a room to the instance that asked for it (where the proxy sends its traffic now) at the holder’s next beat', async () => {
