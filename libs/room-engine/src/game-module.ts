@@ -1,5 +1,6 @@
 import { GameCodes, RoomException } from '@app/protocol';
-import { Actor, GameRules, Outcome } from './game-rules';
+import { Actor, GameRules } from './game-rules';
+import { LegacyRooms } from './legacy-replay';
 
 /**
  * Everything the server needs of one game, exported by the game's folder as one object and
@@ -21,10 +22,10 @@ import { Actor, GameRules, Outcome } from './game-rules';
 /** A JSON Schema (OpenAPI 3's dialect), as plain data: the server's API document is built from these. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any, W = any, R = any, E = any> {
+export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
-  readonly rules: GameRules<S, C, W, R, E>;
+  readonly rules: GameRules<S, C>;
   /** Its section of the compact-v2 code table. */
   readonly codes: GameCodes;
   /** What `GET /api/rooms/{code}` answers anyone: never a secret (what one seat alone may see, what is not revealed yet). */
@@ -37,6 +38,13 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   mayClose(state: S, actor: Actor): boolean;
   /** A refusal with one of the game's codes (or the envelope's), with the statuses the game gives it. */
   error(code: string, message: string): RoomException;
-  /** Seats a player by name over HTTP (`POST /api/rooms/{code}/players`), for games that take players that way. */
-  join?(state: S, playerId: string, name: string): Outcome<S, W>;
+  /**
+   * Seats a player by name over HTTP (`POST /api/rooms/{code}/players`), for games that take
+   * players that way: the name of the rules' proposal that does it, called with `{ playerId, name }`.
+   */
+  readonly joinProposal?: string;
+  /** The rules' state from its JSON (a snapshot as loaded); the JSON itself when absent. */
+  fromSnapshot?(json: unknown): S;
+  /** Rooms opened before the journal existed, brought back from the game's old tables (until none is left open). */
+  readonly legacy?: LegacyRooms<S>;
 }
