@@ -25,6 +25,19 @@ export class DeckRepository {
     );
   }
 
+  /** A deck with its questions in order, or null when no deck has this id. */
+  async loadDeck(id: string, timeoutMs?: number): Promise<{ id: string; name: string; questions: NewQuestion[] } | null> {
+    const [row] = await this.db.run<{ id: string; name: string; questions: NewQuestion[] }>(
+      'DeckRepository.loadDeck',
+      `SELECT d.id, d.name, coalesce((SELECT json_agg(json_build_object('text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position)
+                                      FROM questions q WHERE q.deck_id = d.id), '[]') AS questions
+       FROM decks d WHERE d.id = $1::uuid`,
+      [id],
+      timeoutMs,
+    );
+    return row ?? null;
+  }
+
   /** A deck and all its questions, in one statement. */
   async createDeck(name: string, questions: readonly NewQuestion[]): Promise<DeckSummary> {
     const [row] = await this.db.run<{ id: string }>(
