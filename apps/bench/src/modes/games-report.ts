@@ -23,6 +23,7 @@ import {
   serverSection,
   ServerFigures,
   usageText,
+  JOURNAL_APPEND,
 } from '../report';
 import { BenchRun, BotSettings } from '../run';
 import { summarize } from '../stats';
@@ -87,8 +88,8 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
   const timeouts = records.filter((r) => r.timedOut).length;
   const groups = games.map((g) => replyBatches(g, rtt)).filter((g): g is number => g !== undefined);
   const votes = serverMean(figures.delta, 'room.rematch');
-  const voteTrips = figures.delta?.value('game_db_round_trips_total', { statement: 'RematchRepository.recordVotes' }) ?? 0;
-  const trips = figures.delta?.value('game_db_round_trips_total', { statement: 'AnswerRepository.recordAnswers' });
+  const voteTrips = figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND }) ?? 0;
+  const trips = figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
   const rt = (ms: number | undefined) => (ms !== undefined && rtt ? ` = ${fmtRatio(ms / rtt)} round trips` : '');
   const p99Limit = big ? 1.3 : 1.2;
   const tripsLimit = big ? 0.5 : 1;

@@ -1,6 +1,5 @@
 import { Actor, RoomPosition } from '@app/room-engine';
 import { Database } from '../database';
-import { OPEN_ROOM } from './open-room';
 
 export type JournalKind = 'command' | 'proposal' | 'signal' | 'late_deadline';
 const KINDS: ReadonlySet<string> = new Set<JournalKind>(['command', 'proposal', 'signal', 'late_deadline']);
@@ -108,7 +107,8 @@ export class JournalRepository {
          ), closed AS (
            UPDATE rooms r SET closed_at = now(), closed_reason = c.reason, phase = 'closed'
            FROM jsonb_to_recordset(to_jsonb($4::jsonb[])) AS c("roomId" uuid, reason text)
-           WHERE r.id = c."roomId" AND r.${OPEN_ROOM}
+           -- OPEN_ROOM's spelling, for the primary key (see open-room.ts).
+           WHERE r.id = c."roomId" AND num_nulls(r.closed_at) = 1
          )
          INSERT INTO finished_games (room_id, game, game_no, summary)
          SELECT f."roomId", f.game, f."gameNo", f.summary

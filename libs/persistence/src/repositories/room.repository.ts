@@ -11,7 +11,7 @@ export interface NewRoom {
   readonly seed: number;
   /** What opening it took, as the game's module parsed it. */
   readonly settings: unknown;
-  /** The room's state as it opens, with no replies owed: its first snapshot, at position 0. */
+  /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
   readonly snapshot: { readonly atMs: number; readonly state: unknown };
 }
 
@@ -69,7 +69,7 @@ export class RoomRepository {
          ON CONFLICT (code) WHERE closed_at IS NULL DO NOTHING
          RETURNING id
        ), snapshot AS (
-         INSERT INTO room_snapshots (room_id, seq, at_ms, state) SELECT id, 0, $6, $7 FROM created
+         INSERT INTO room_snapshots (room_id, seq, at_ms, state) SELECT id, -1, $6, $7 FROM created
        )
        SELECT count(*)::int AS created FROM created`,
       [room.id, room.code, room.game, room.seed, JSON.stringify(room.settings), room.snapshot.atMs, JSON.stringify({ state: room.snapshot.state, replies: [] })],
