@@ -2,6 +2,7 @@ import { GameModule } from '@app/room-engine';
 import { CARDS_WIRE_CODES } from './cards.codes';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
+import { cardsLegacy } from './cards.legacy';
 import { publicTableSummary } from './cards.projection';
 import { CardsState } from './cards.types';
 
@@ -46,4 +47,5 @@ export const cards: GameModule<CardsState> = {
   // The table is its human's: only that seat's token closes it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
   error: (code, message) => cardsError(code as CardsErrorCode, message),
+  legacy: cardsLegacy,
 };

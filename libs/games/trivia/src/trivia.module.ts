@@ -3,7 +3,7 @@ import { TRIVIA_WIRE_CODES } from './trivia.codes';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
-import { join } from './trivia.rules';
+import { triviaLegacy } from './trivia.legacy';
 import { TriviaState } from './trivia.types';
 
 /** Trivia as the server registers it (PROTOCOL.md sections 2 and 3). */
@@ -24,7 +24,8 @@ export const trivia: GameModule<TriviaState> = {
   },
   mayClose: (_state, actor) => actor.role === 'host',
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
-  join,
+  joinProposal: 'join',
+  legacy: triviaLegacy,
 };
 
 /** `GET /api/rooms/{code}` of a trivia room, for the API document. */
