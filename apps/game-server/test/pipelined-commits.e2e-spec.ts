@@ -5,7 +5,7 @@ import { closeAll, holdTable, journaledIds, queryDb, seatRoom, SeatedRoom, until
 
 /**
  * Pipelined commits against a real PostgreSQL: a room's next statement leaves while the one ahead
- * of it is still in flight (the lock held on `answers` keeps the first one there), on the room's
+ * of it is still in flight (the lock held on `room_journal` keeps the first one there), on the room's
  * ordered path; replies and events are released in commit order, and when a statement fails,
  * nothing decided after it is confirmed, and the room is again what the database has.
  */
@@ -42,7 +42,7 @@ describe('pipelined commits', () => {
       server,
       `CREATE FUNCTION fail_marked_answers() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN IF NEW.command_id LIKE 'fail-%' THEN RAISE EXCEPTION 'this answer was marked to fail'; END IF; RETURN NEW; END $$;
-       CREATE TRIGGER fail_marked_answers BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION fail_marked_answers();`,
+       CREATE TRIGGER fail_marked_answers BEFORE INSERT ON room_journal FOR EACH ROW EXECUTE FUNCTION fail_marked_answers();`,
     );
   });
 

@@ -34,15 +34,16 @@ describe('crash recovery of a real server process', () => {
 
   beforeAll(async () => {
     server = await ServerProcess.create();
+  });
+  // A test that failed after a kill leaves the server down; the next one starts it again.
+  beforeEach(async () => {
+    if (!server.isRunning) await server.start();
+    if (deckId) return;
     // A deck whose every question has the same right choice.
     const questions = Array.from({ length: 10 }, (_, i) => ({ text: `Question ${i + 1}?`, choices: ['north', 'east', 'south', 'west'], correct: RIGHT }));
     const created = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'Recovery deck', questions });
     expect(created.status).toBe(201);
     deckId = created.body.id;
-  });
-  // A test that failed after a kill leaves the server down; the next one starts it again.
-  beforeEach(async () => {
-    if (!server.isRunning) await server.start();
   });
   afterAll(async () => {
     await server?.dispose();

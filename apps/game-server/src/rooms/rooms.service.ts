@@ -3,14 +3,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { openTrivia, REMATCH_SECONDS, TriviaErrorCode, triviaError, trivia } from '@app/games/trivia';
 import { Database, DeckRepository, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
-import { CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
+import { Clock, CommandObserver, DeckItem, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { GameMetrics } from '@app/observability';
 import { loadLegacyRecords } from '../legacy/legacy-records';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { gameOf } from './games';
+import { GAMES, gameOf } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
@@ -29,6 +30,19 @@ export interface RoomSettingsInput {
 
 /** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
 export type GameRoom = RoomActor<any, any>;
+
+/** What opening a room over HTTP answers: the opener's seat and token. */
+export interface OpenedRoom {
+  readonly game: string;
+  readonly roomId: string;
+  readonly code: string;
+  readonly role: 'host' | 'player';
+  readonly seat: string;
+  readonly token: string;
+}
+
+/** The refusal of a deck id no deck has (PROTOCOL.md section 12). */
+const DECK_NOT_FOUND = 'deck_not_found';
 
 /** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
 const DEFAULT_LEASE_MS = 6000;
@@ -64,6 +78,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly identity: InstanceIdentity,
     private readonly link: DatabaseLink,
     private readonly cap: LiveRoomCap,
+    private readonly metrics: GameMetrics,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -85,6 +100,39 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       openTrivia({ ...ids, hostName, settings, deck: deck.questions.map((q, id) => ({ id, ...q })), openedAt }),
     );
     return { roomId, code, hostToken: this.tokens.issue({ roomId, code, role: 'host', seat: 'host' }) };
+  }
+
+  /**
+   * Opens a room of any registered game over HTTP (`POST /api/rooms {game, ...settings}`): the
+   * game's module reads the settings, names the deck the room copies (if it plays from one) and
+   * makes the first state; the opener gets its seat's token (the host's, or the first player's).
+   */
+  async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
+    const opening = GAMES.find((g) => g.kind === kind)?.opening;
+    if (typeof kind !== 'string' || !opening) {
+      throw badData('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
+    }
+    // Whoever chose the seed would know every deal: only a server started for tests takes one.
+    if (!this.config.allowTestSeeds && body.seed !== undefined) {
+      this.metrics.limitRefused('test_seed');
+      throw badData('seed', 'is taken only by a server started for tests (ALLOW_TEST_SEEDS=1); leave it out and the deal is random');
+    }
+    const { game: _game, ...rest } = body;
+    const settings = opening.settings(rest, randomInt(2 ** 31 - 1));
+    this.cap.checkOpen(this.registry.size);
+    const deckId = opening.deckOf?.(settings);
+    const deck = deckId === undefined ? undefined : await this.deckItems(deckId);
+    const role = opening.openerRole;
+    const seat = role === 'host' ? 'host' : randomUUID();
+    const { roomId, code } = await this.open(kind, settings, (ids, openedAt) => opening.state({ ...ids, opener: seat }, settings, openedAt, deck));
+    return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
+  }
+
+  /** The items of the deck a room copies as it opens (so that an edit or a deletion later changes no room that opened). */
+  private async deckItems(deckId: string): Promise<DeckItem[]> {
+    const deck = await this.decks.loadDeck(deckId, this.config.commandTimeoutMs);
+    if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
+    return deck.questions;
   }
 
   /**

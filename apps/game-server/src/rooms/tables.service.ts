@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { cards, openTable, tableSettings } from '@app/games/cards';
+import { cards, openCards, tableSettings } from '@app/games/cards';
 import { GameMetrics } from '@app/observability';
 import { badData, isPlainObject } from '@app/protocol';
 import { ServerConfig } from '../config/server-config';
@@ -31,7 +31,7 @@ export class TablesService {
     const settings = tableSettings(body, randomInt(2 ** 31 - 1));
     const playerId = randomUUID();
     const { roomId: tableId, code } = await this.rooms.open(cards.kind, { playerId, ...settings }, (ids, openedAt) =>
-      openTable({ tableId: ids.roomId, code: ids.code, playerId }, settings, openedAt),
+      openCards({ tableId: ids.roomId, code: ids.code, playerId, settings, openedAt }),
     );
     return { tableId, code, playerToken: this.tokens.issue({ roomId: tableId, code, role: 'player', seat: playerId }) };
   }
