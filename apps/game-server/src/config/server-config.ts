@@ -1,6 +1,7 @@
+import { resolve } from 'node:path';
 import { ConfigError, ConfigProblem } from './config.error';
 import { keptSecret } from './secrets';
-import { dataDirOf, LogLevel, SERVER_ENV, ServerEnv, serverEnvSchema, ServerEnvName } from './server-env.schema';
+import { LogLevel, SERVER_ENV, ServerEnv, serverEnvSchema, ServerEnvName } from './server-env.schema';
 
 /**
  * Everything the server reads from its environment, with the defaults a newcomer wants
@@ -130,7 +131,8 @@ function fromEnv(e: ServerEnv): FromEnv {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
-    dataDir: dataDirOf(e),
+    // Absolute, from where the server started.
+    dataDir: resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,
     adminToken: e.ADMIN_TOKEN,
     allowedOrigins: e.ALLOWED_ORIGINS,

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
 import { z } from 'zod';
 import { secretProblem } from './secrets';
 
@@ -25,7 +24,9 @@ const unset = (v: unknown) => (v === '' ? undefined : v);
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback: T, shown?: Variable['shown']): Variable<T>;
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: undefined, shown?: Variable['shown']): Variable<T | undefined>;
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T, shown?: Variable['shown']): Variable<T | undefined> {
-  const optional = fallback === undefined ? schema.optional() : schema.optional().transform((v) => (v === undefined ? fallback : v));
+  // A list's default is a fresh array each time: no two configurations share one.
+  const fresh = () => (Array.isArray(fallback) ? ([...fallback] as T) : fallback);
+  const optional = fallback === undefined ? schema.optional() : schema.optional().transform((v) => (v === undefined ? fresh() : v));
   return { accepts, shown, schema: z.preprocess(unset, optional) as unknown as z.ZodType<T | undefined, string | undefined> };
 }
 
@@ -33,6 +34,13 @@ function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T
 function whole(min: number, max: number, fallback: number, also = ''): Variable<number> {
   const accepts = `a whole number from ${min} to ${max}${also}`;
   return variable(accepts, z.string().regex(/^\d{1,15}$/, accepts).transform(Number).pipe(z.number().min(min, accepts).max(max, accepts)), fallback);
+}
+
+/** A string that matches `pattern` whole. */
+function matching(accepts: string, pattern: RegExp): Variable<string | undefined>;
+function matching(accepts: string, pattern: RegExp, fallback: string): Variable<string>;
+function matching(accepts: string, pattern: RegExp, fallback?: string): Variable<string | undefined> {
+  return variable(accepts, z.string().regex(pattern, accepts), fallback);
 }
 
 /** A comma-separated list; each entry trimmed, empty ones dropped, each checked by `problem` (a message, or undefined when fine). */
@@ -96,7 +104,7 @@ const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
-  HOST: variable('an address or host name to listen on (no spaces)', z.string().regex(/^\S+$/, 'an address or host name to listen on (no spaces)'), '0.0.0.0'),
+  HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
   DATA_DIR: variable('a folder', z.string(), '.data'),
   ADMIN_TOKEN: secret(),
@@ -117,7 +125,7 @@ export const SERVER_ENV = {
   // At least a room's largest frames (a state of 50 seats), or a client is evicted on its first one.
   SEND_QUEUE_BYTES: whole(65_536, 64 * 1024 * 1024, 256 * 1024),
   SEND_QUEUE_FRAMES: whole(16, 1_000_000, 1024),
-  INSTANCE_NAME: variable("1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit", z.string().regex(INSTANCE_NAME, "1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit")),
+  INSTANCE_NAME: matching("1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit", INSTANCE_NAME),
   INSTANCE_URL: url('an http:// or https:// URL', ['http:', 'https:']),
   // 0: written once at start and once at stop.
   INSTANCE_HEARTBEAT_SECONDS: whole(0, 3600, 2),
@@ -149,6 +157,3 @@ export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
 });
 
 export type ServerEnv = z.output<typeof serverEnvSchema>;
-
-/** DATA_DIR as the server uses it: absolute, from where it started. */
-export const dataDirOf = (env: ServerEnv) => resolve(env.DATA_DIR);
