@@ -23,6 +23,7 @@ import {
   serverSection,
   ServerFigures,
   usageText,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings } from '../run';
 import { summarize } from '../stats';
@@ -293,6 +294,6 @@ export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[
   md.push('## Files');
   md.push('');
   md.push(`\`${i.run.recordsFile}\` (one line per command: type, sentAt (epoch ms), ms, status, timedOut, error, room, seat, tags), \`summary.json\`, the SVGs above, the server log, and the raw /metrics snapshots the server figures come from (\`metrics/before.prom\`, \`metrics/after.prom\`).`);
-  md.push('');
+  md.push('', rawFilesNote(i.command), '');
   return { markdown: md.join('\n'), svgs };
 }
