@@ -245,10 +245,11 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
     <main className="people-page deck-editor">
       <h1 className="title">{deckId ? 'Edit deck' : 'Write a deck'}</h1>
       {back}
+      <div className="deck-editor-body">
       <form className="stack" onSubmit={save} noValidate aria-label="Deck">
         <div className="card stack">
-          <label className="field">
-            <span>Deck name</span>
+          <div className="field">
+            <label htmlFor={fieldId.name}>Deck name</label>
             <input
               id={fieldId.name}
               className="input"
@@ -257,7 +258,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
               aria-invalid={invalid.has(fieldId.name) || undefined}
               onChange={(e) => update((d) => edit.rename(d, e.target.value))}
             />
-          </label>
+          </div>
           <p className="hint">
             {draft.questions.length} of up to {DECK_RULES.maxQuestions} questions, each with {DECK_RULES.minChoices} to {DECK_RULES.maxChoices} choices.
           </p>
@@ -290,8 +291,6 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
         >
           Add a question
         </button>
-
-        {previewed && <QuestionPreview question={previewed} index={previewIndex} total={draft.questions.length} seconds={20} />}
 
         <div ref={summaryRef} tabIndex={-1} className="deck-problems">
           {problems.length > 0 && (
@@ -354,8 +353,11 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
           </div>
         )}
       </form>
-
-      <CsvImport name={draft.name} onImported={imported} />
+      <aside className="deck-side stack" aria-label="Preview and import">
+        {previewed && <QuestionPreview question={previewed} index={previewIndex} total={draft.questions.length} seconds={20} />}
+        <CsvImport name={draft.name} onImported={imported} />
+      </aside>
+      </div>
     </main>
   )
 }

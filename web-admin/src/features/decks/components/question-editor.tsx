@@ -25,10 +25,11 @@ export function QuestionEditor({ question: q, index, count, invalid, previewing,
     <li className="deck-question card">
       <fieldset className="stack">
         <legend className="deck-question-legend">Question {n}</legend>
-        <label className="field" htmlFor={fieldId.text(q)}>
-          <span>
+        {/* Not wrapped in its label: a label's name would take in the text typed. */}
+        <div className="field">
+          <label htmlFor={fieldId.text(q)}>
             Text<Hidden>{` of question ${n}`}</Hidden>
-          </span>
+          </label>
           <textarea
             id={fieldId.text(q)}
             className="input deck-text"
@@ -38,7 +39,7 @@ export function QuestionEditor({ question: q, index, count, invalid, previewing,
             aria-invalid={invalid.has(fieldId.text(q)) || undefined}
             onChange={(e) => update((d) => edit.setText(d, index, e.target.value))}
           />
-        </label>
+        </div>
         <fieldset className="deck-choices">
           <legend>
             Choices<Hidden>{` of question ${n}`}</Hidden> <span className="hint">(mark the right one)</span>
