@@ -44,6 +44,19 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   return [`| ${headers.map(esc).join(' | ')} |`, `| ${sep.join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
+/**
+ * The file suffixes a report's raw files have: per-command records, /metrics snapshots, anything
+ * gzipped. The repository's .gitignore keeps them out of bench/reports (a ladder's records alone
+ * were megabytes); the report, summary.json and the plots are committed.
+ */
+export const UNCOMMITTED_SUFFIXES = ['.jsonl', '.ndjson', '.csv', '.prom', '.gz', '.log'] as const;
+
+/** The line under a report's "Files": those files are not committed, and the command makes a new set. */
+export function rawFilesNote(command: string): string {
+  const patterns = UNCOMMITTED_SUFFIXES.map((x) => `\`*${x}\``).join(', ');
+  return `The records, the /metrics snapshots and the logs are written beside this report but kept out of git under bench/reports (.gitignore: ${patterns}). This folder holds the run's only copy; a new set comes from running the command again (a new run, with its own report): \`${command}\`.`;
+}
+
 // ---------------------------------------------------------------------------------- client side
 
 export interface ClientRow {

@@ -30,6 +30,7 @@ import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { AdminViewService } from './admin/admin-view.service';
 import { DecksController } from './api/decks.controller';
+import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
@@ -102,6 +103,7 @@ export class AppModule {
         LiveRoomCap,
         RoomsService,
         TablesService,
+        DecksService,
         { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
         { provide: DatabaseLink, useValue: new DatabaseLink(runtime.config.heartbeatMs ?? 0) },
         {

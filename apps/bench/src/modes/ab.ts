@@ -20,6 +20,7 @@ import {
   table,
   typeOrder,
   JOURNAL_APPEND,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { readHealth } from '../yardstick';
@@ -266,7 +267,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
   });
   md.push(confoundsSection(items));
   md.push('## Files', '');
-  md.push(`\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`, '');
+  md.push(`\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`, '', rawFilesNote(command), '');
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', md.join('\n'));
   run.writeFile(

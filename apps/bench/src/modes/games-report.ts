@@ -24,6 +24,7 @@ import {
   ServerFigures,
   usageText,
   JOURNAL_APPEND,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings } from '../run';
 import { summarize } from '../stats';
@@ -294,6 +295,6 @@ export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[
   md.push('## Files');
   md.push('');
   md.push(`\`${i.run.recordsFile}\` (one line per command: type, sentAt (epoch ms), ms, status, timedOut, error, room, seat, tags), \`summary.json\`, the SVGs above, the server log, and the raw /metrics snapshots the server figures come from (\`metrics/before.prom\`, \`metrics/after.prom\`).`);
-  md.push('');
+  md.push('', rawFilesNote(i.command), '');
   return { markdown: md.join('\n'), svgs };
 }

@@ -27,6 +27,7 @@ import {
   table,
   usageText,
   JOURNAL_APPEND,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { MetricsDelta, summarize, Summary } from '../stats';
@@ -566,7 +567,7 @@ function ladderReport(i: {
   items.push(`Overall, ${usageText(i.usage)}`);
   md.push(confoundsSection(items));
   md.push('## Files', '');
-  md.push(`\`${run.recordsFile}\` (one line per command with its \`rung\`), \`summary.json\`, \`ladder.svg\`, \`server.log\`, and the raw /metrics snapshots around each window (\`metrics/rung-<rooms>-before.prom\`, \`-after.prom\`).`, '');
+  md.push(`\`${run.recordsFile}\` (one line per command with its \`rung\`), \`summary.json\`, \`ladder.svg\`, \`server.log\`, and the raw /metrics snapshots around each window (\`metrics/rung-<rooms>-before.prom\`, \`-after.prom\`).`, '', rawFilesNote(i.command), '');
   return { markdown: md.join('\n'), svgs };
 }
 

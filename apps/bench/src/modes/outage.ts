@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
 import { Options } from '../cli';
+import { rawFilesNote } from '../report';
 import { BenchRun, log } from '../run';
 import { SustainedOutage, sustainedOutage, sustainedReport } from './outage-sustained';
 
@@ -62,7 +63,7 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
       log(`a game through ${ms / 1000} s of PostgreSQL ${kind}`);
       sustained.push(await sustainedOutage(run.baseUrl, direct, proxy, kind, ms));
     }
-    run.writeFile('report.md', report(run, command, p, trials) + sustainedReport(sustained).join('\n'));
+    run.writeFile('report.md', [report(run, command, p, trials) + sustainedReport(sustained).join('\n'), '## Files', '', rawFilesNote(command), ''].join('\n'));
     run.writeFile('summary.json', JSON.stringify({ trials, sustained }, null, 2) + '\n');
   } finally {
     proxy.restore();

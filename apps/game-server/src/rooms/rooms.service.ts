@@ -86,7 +86,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   async createRoom(input: RoomSettingsInput): Promise<{ roomId: string; code: string; hostToken: string }> {
     const deckId = input.deckId ?? BUILTIN_DECK_ID;
     // The room plays its own copy of the deck: an edit or a deletion later changes no room that opened.
-    const deck = await this.decks.loadDeck(deckId, this.config.commandTimeoutMs);
+    const deck = await this.decks.loadDeck(deckId);
     if (!deck) throw triviaError(TriviaErrorCode.DeckNotFound, `no deck has id ${deckId}`);
     if (deck.questions.length < input.questionCount) {
       throw new RoomException(
@@ -130,7 +130,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
 
   /** The items of the deck a room copies as it opens (so that an edit or a deletion later changes no room that opened). */
   private async deckItems(deckId: string): Promise<DeckItem[]> {
-    const deck = await this.decks.loadDeck(deckId, this.config.commandTimeoutMs);
+    const deck = await this.decks.loadDeck(deckId);
     if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
     return deck.questions;
   }
