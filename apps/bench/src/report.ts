@@ -6,9 +6,9 @@ import { Distances } from './yardstick';
 /** The commands that send a statement on their critical path (DESIGN.md, round-trip budget). */
 export const DURABLE_COMMANDS: readonly string[] = ['room.start', 'room.answer', 'room.rematch', 'room.leave'];
 /**
- * The one statement every room's write is: an append to the journal (commands of many rooms
- * committing in the same turn share one). Its round trips also count what no command waits for
- * (a game's finish, a close, a presence change that closed a question).
+ * The statement a durable command waits for: an append to the room's journal (commands of many
+ * rooms committing in the same turn share one). What no command waits for (a game's finish, a
+ * close, a presence change that closed a question) is `JournalRepository.record`.
  */
 export const JOURNAL_APPEND = 'JournalRepository.append';
 
@@ -220,11 +220,11 @@ export function roundTripsSection(delta: MetricsDelta | undefined, rttMs: number
   out.push('');
   const durable = DURABLE_COMMANDS.reduce((sum, c) => sum + serverMean(delta, c).n, 0);
   const appends = trips.get(JOURNAL_APPEND) ?? 0;
-  out.push(`Journal appends (\`${JOURNAL_APPEND}\`, every room write): ${fmtNum(appends)} for ${fmtNum(durable)} durable commands${durable ? `, ${fmtRatio(appends / durable)} per command` : ''} (under 1 means commands shared statements; game finishes and closes are counted too).`);
+  out.push(`Journal appends (\`${JOURNAL_APPEND}\`, every room write): ${fmtNum(appends)} for ${fmtNum(durable)} durable commands${durable ? `, ${fmtRatio(appends / durable)} per command` : ''} (under 1 means commands shared statements).`);
   out.push('');
   const other = [...trips.entries()].filter(([s]) => s !== JOURNAL_APPEND);
   if (other.length) {
-    out.push('Other statements (activations, opening rooms, heartbeats):');
+    out.push('Other statements (activations, opening rooms, finishes and closes the clock took, heartbeats):');
     out.push('');
     out.push(table(['statement', 'round trips', games > 0 ? 'per game' : ''], other.sort().map(([s, t]) => [`\`${s}\``, fmtNum(t), games > 0 ? fmtRatio(t / games) : ''])));
     out.push('');

@@ -8,10 +8,13 @@ import { closeAll, queryDb, seatRoom, SeatedRoom } from './support';
  * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is
  * one round trip, labelled with the named statement (TypeORM's own queries would show as
  * 'typeorm'). Each test asserts the exact list, so a hidden extra query fails it. Every room's
- * write is one append to the journal (`JournalRepository.append`); what it carried is read back
- * from `room_journal`.
+ * write is one statement on its journal: `JournalRepository.append` when it carries commands (or
+ * a join), `JournalRepository.record` when the clock or a presence change took the step (a finish,
+ * an expiry, a question closed early by a socket leaving); what it carried is read back from
+ * `room_journal`.
  */
 const APPEND = 'JournalRepository.append';
+const RECORD = 'JournalRepository.record';
 describe('round-trip budget', () => {
   let server: RunningServer;
 
@@ -53,7 +56,7 @@ describe('round-trip budget', () => {
       room.players[1].close();
       await room.host.nextEvent('question.closed');
     });
-    expect(trips).toEqual([APPEND]);
+    expect(trips).toEqual([RECORD]);
     // The presence change that closed it is journaled (a replay cannot know who was connected), last.
     const rows = await queryDb(server, `SELECT kind, body FROM room_journal WHERE room_id = $1 ORDER BY seq DESC, idx DESC LIMIT 1`, [room.roomId]);
     expect(rows).toEqual([{ kind: 'signal', body: { kind: 'presence', seat: room.playerIds[1], connected: false } }]);
@@ -90,7 +93,7 @@ describe('round-trip budget', () => {
     expect(log.names).toEqual([APPEND]);
     await room.players[0].send('room.answer', { question: 1, choice: 0 });
     await room.host.nextEvent('game.finished');
-    expect(log.stop()).toEqual([APPEND, APPEND, APPEND]);
+    expect(log.stop()).toEqual([APPEND, APPEND, RECORD]);
     closeAll(room);
   });
 
@@ -149,8 +152,8 @@ describe('round-trip budget', () => {
       // The window ends with the room's own expiry, seconds after it opened.
       expect((await room.host.nextEvent('room.closed')).data).toEqual({ reason: 'expired' });
       const trips = log.stop();
-      // The expiry itself: one append that closes the room.
-      expect(trips).toEqual([APPEND]);
+      // The expiry itself: one statement that closes the room.
+      expect(trips).toEqual([RECORD]);
       closeAll(room);
     });
   });

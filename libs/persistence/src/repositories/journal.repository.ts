@@ -48,6 +48,11 @@ export interface AppendOptions {
   readonly result?: FinishedGame;
   /** The room is over, for this reason: it is closed (its code freed) in the same statement. */
   readonly closed?: string;
+  /**
+   * The statement's name (its metrics label, and what merges with what): `JournalRepository.append`
+   * unless said. Statements of one name from many rooms in one turn share a round trip.
+   */
+  readonly name?: string;
 }
 
 /** A value the journal cannot keep: refused before anything is sent, so no other room's statement fails with it. */
@@ -92,7 +97,7 @@ export class JournalRepository {
     const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
     const returned = await this.db.write<{ roomId: string; id: string }>(
       {
-        name: 'JournalRepository.append',
+        name: options.name ?? 'JournalRepository.append',
         // Data-modifying CTEs all run, read or not: one statement, one round trip.
         sql: `WITH journal AS (
            INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body)
