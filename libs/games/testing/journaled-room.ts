@@ -167,6 +167,17 @@ export class JournaledRoom<S, C extends Command> {
   }
 }
 
+/**
+ * The journal rebuilds this room from `from`: no input refused, the same state (as JSON), and,
+ * from the opening, every reply the room gave (a snapshot's replies are the engine's to keep).
+ */
+export function expectRebuilt<S, C extends Command>(room: JournaledRoom<S, C>, from: 'opening' | 'snapshot'): void {
+  const replayed = room.replayed(from);
+  expect(replayed.refused).toEqual([]);
+  expect(canonical(replayed.state)).toBe(canonical(room.state));
+  if (from === 'opening') expect(replayed.replies).toEqual(room.acks);
+}
+
 export interface Replayed<S> {
   readonly state: S;
   /** The replies the replay rebuilt, by command id. */
