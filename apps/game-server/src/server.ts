@@ -10,6 +10,7 @@ import { Clock, systemClock } from '@app/room-engine';
 import { adminConsole } from './admin/admin-console';
 import { apiCors } from './api/api-cors';
 import { describeApi } from './api/openapi';
+import { DECK_CSV_MAX_BYTES } from './decks/deck-limits';
 import { AppModule, ServerRuntime } from './app.module';
 import { BuildInfo, readBuildInfo } from './config/build-info';
 import { JsonLog } from './config/json-log';
@@ -69,6 +70,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.use(securityHeaders());
   app.useBodyParser('json', { limit: '1mb' });
+  // A deck's CSV (POST /api/decks/import); every other route takes JSON and refuses a string.
+  app.useBodyParser('text', { type: ['text/csv', 'text/plain'], limit: DECK_CSV_MAX_BYTES });
   // req.ip is the client a configured proxy names in X-Forwarded-For; from anyone else, the TCP peer.
   app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use('/admin', adminConsole());

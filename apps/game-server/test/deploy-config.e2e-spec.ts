@@ -1,16 +1,21 @@
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump, load } from 'js-yaml';
 import { MetricName } from '@app/observability';
+import { composeProblems } from './compose-check';
 
 /**
  * Issue 14 item 5's files, checked by the tools that run them, since no Docker engine runs here:
  * HAProxy's configuration with `haproxy -c`, Prometheus's with `promtool check config`, its
  * alert rules with `promtool check rules` and their unit tests with `promtool test rules`, the
- * dashboard's queries as PromQL, and the compose file's services and mounts as YAML. The test
- * command (scripts/test.mjs) installs haproxy and promtool from Debian when they are missing.
+ * dashboard's queries as PromQL, and the compose file's services and mounts as YAML (issue 23:
+ * with a health check for each, on current images; scripts/test.mjs also runs `docker compose
+ * config -q` where the compose plugin exists). The test command installs haproxy and promtool
+ * from Debian when they are missing. The Debian promtool is 2.42 while compose runs Prometheus 3:
+ * the files keep to what both read (nothing 3.0 removed or changed is used).
  */
 const repo = join(__dirname, '../../..');
 const read = (file: string) => readFileSync(join(repo, file), 'utf8');
@@ -34,6 +39,30 @@ function expectTool(command: string, args: string[], cwd = repo): string {
 }
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'deploy-config-'));
+
+/** A port nothing listens on (taken from the kernel and released). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** GET url until something answers (a refused connection is retried), or fail at the deadline or when `child` exits. */
+async function firstAnswer(url: string, child: ChildProcess, deadlineMs = 20_000): Promise<Response> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode} before answering ${url}`);
+    try {
+      return await fetch(url, { signal: AbortSignal.timeout(2000) });
+    } catch (err) {
+      if (Date.now() > until) throw new Error(`no answer from ${url} in ${deadlineMs} ms: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
 const FAMILIES = new Set<string>(Object.values(MetricName));
 /** Metric names a PromQL expression reads: identifiers that are followed by `{`, `[` or `)` or stand alone. */
 function metricsIn(expr: string): string[] {
@@ -73,6 +102,23 @@ describe('the HAProxy configuration', () => {
     expect(compose).not.toMatch(/path_beg \/play\/|\/host\/|\/table\//);
     // A client cannot choose the instance by sending the header itself.
     expect(compose.indexOf('http-request del-header X-Room-Code')).toBeLessThan(compose.indexOf('http-request set-header X-Room-Code'));
+  });
+
+  it('answers its own health check (the compose one) with 200 while no instance is ready, and forwards nothing else there', async () => {
+    const [port, closed] = [await freePort(), await freePort()];
+    const dir = scratch();
+    writeFileSync(join(dir, 'haproxy.cfg'), renderHaproxyConfig({ bind: `127.0.0.1:${port}`, servers: [{ name: 'instance-1', address: `127.0.0.1:${closed}` }] }));
+    const haproxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
+    try {
+      const live = await firstAnswer(`http://127.0.0.1:${port}/haproxy/live`, haproxy);
+      expect(live.status).toBe(200);
+      // The same proxy has nowhere to send a request for an instance.
+      expect((await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(10_000) })).status).toBe(503);
+    } finally {
+      const exited = new Promise((r) => haproxy.once('exit', r));
+      haproxy.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('numbers the servers in the order given, so a list always maps a code to the same instance', () => {
@@ -149,6 +195,56 @@ describe('Grafana', () => {
 describe('the compose stack', () => {
   const services = yaml('docker-compose.yml').services as Record<string, any>;
   const instances = Object.entries(services).filter(([, s]) => s.environment?.INSTANCE_NAME);
+  const dockerfile = read('Dockerfile');
+  const facts = { builtImageHasHealthcheck: /^HEALTHCHECK\s+(?!NONE)/m.test(dockerfile) };
+
+  it('passes the schema check: an image or a build and a health check for every service, ports as strings, depends_on on services that exist', () => {
+    expect(facts.builtImageHasHealthcheck).toBe(true);
+    expect(composeProblems(yaml('docker-compose.yml'), facts)).toEqual([]);
+  });
+
+  // Each a copy of the real file with one fault planted: the check names it.
+  it.each<[string, (s: Record<string, any>) => void, string]>([
+    ['a service without a health check', (s) => delete s.prometheus.healthcheck, 'prometheus: no healthcheck'],
+    ['a built service whose image has none', (s) => delete s['game-server-1'].build, 'game-server-1: no healthcheck'],
+    ['a port as a number', (s) => (s.proxy.ports = [8080]), 'proxy: port 8080 is not a string'],
+    ['a dependency on a service that does not exist', (s) => (s.grafana.depends_on = { prometheus2: { condition: 'service_healthy' } }), 'grafana: depends on prometheus2, which is not a service'],
+    ['a misspelt condition', (s) => (s.proxy.depends_on['game-server-1'].condition = 'healthy'), 'proxy: depends on game-server-1 with condition "healthy"'],
+    ['waiting for health a service cannot report', (s) => delete s.postgres.healthcheck, 'game-server-1: waits for postgres to be healthy, which has no healthcheck'],
+    ['neither an image nor a build', (s) => delete s.grafana.image, 'grafana: neither an image nor a build'],
+    ['a health check that is not a command', (s) => (s.grafana.healthcheck.test = ['wget', 'x']), 'grafana: healthcheck test must be'],
+    ['an interval without a unit', (s) => (s.grafana.healthcheck.interval = 10), 'grafana: healthcheck interval 10 is not a duration'],
+  ])('refuses %s', (_, plant, problem) => {
+    const doc = yaml('docker-compose.yml');
+    plant(doc.services);
+    expect(composeProblems(doc, facts).join('\n')).toContain(problem);
+  });
+
+  it('runs current images: Node.js 22 in every stage of the server image, Prometheus 3, Grafana 11 or 12', () => {
+    const from = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
+    expect(from.length).toBeGreaterThan(0);
+    for (const image of from) expect(image).toMatch(/^node:22-/);
+    expect(services.prometheus.image).toMatch(/^prom\/prometheus:v3\.\d+\.\d+$/);
+    expect(services.grafana.image).toMatch(/^grafana\/grafana:1[12]\.\d+(\.\d+)?$/);
+    expect(services.postgres.image).toBe('postgres:18');
+  });
+
+  it("checks each service's health with a tool its image has, on the endpoint it serves", () => {
+    const check = (name: string) => services[name].healthcheck.test as string[];
+    expect(check('postgres')).toEqual(['CMD-SHELL', 'pg_isready -U game -d game']);
+    // Busybox (Prometheus) and Alpine (Grafana, HAProxy's -alpine variant) images have wget, not curl.
+    expect(check('prometheus')).toEqual(['CMD', 'wget', '-q', '--spider', 'http://127.0.0.1:9090/-/healthy']);
+    expect(check('grafana')).toEqual(['CMD', 'wget', '-q', '--spider', 'http://127.0.0.1:3000/api/health']);
+    expect(services.proxy.image).toMatch(/-alpine$/);
+    // The proxy's is HAProxy's own monitor-uri, on the port the frontend binds (tested for real above).
+    const haproxy = read('deploy/haproxy/haproxy.cfg');
+    const uri = /^\s*monitor-uri (\S+)$/m.exec(haproxy)?.[1];
+    const bind = /^\s*bind \*:(\d+)$/m.exec(haproxy)?.[1];
+    expect(check('proxy')).toEqual(['CMD', 'wget', '-q', '--spider', `http://127.0.0.1:${bind}${uri}`]);
+    // The instances' is the image's HEALTHCHECK (container.e2e-spec.ts runs it).
+    for (const [, s] of instances) expect([s.build, s.healthcheck]).toEqual([expect.anything(), undefined]);
+    expect(services.grafana.depends_on).toEqual({ prometheus: { condition: 'service_healthy' } });
+  });
 
   it('runs PostgreSQL, two instances, the proxy, Prometheus and Grafana', () => {
     expect(Object.keys(services).sort()).toEqual(['game-server-1', 'game-server-2', 'grafana', 'postgres', 'prometheus', 'proxy']);

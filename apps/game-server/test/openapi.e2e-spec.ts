@@ -24,7 +24,12 @@ describe('OpenAPI at /api/docs', () => {
     ['get', '/api/rooms/{code}', ['200', '404']],
     ['delete', '/api/rooms/{code}', ['204', '401', '403', '404']],
     ['get', '/api/decks', ['200']],
-    ['post', '/api/decks', ['201', '400']],
+    ['post', '/api/decks', ['201', '400', '413']],
+    ['post', '/api/decks/import', ['201', '400', '413', '415']],
+    ['get', '/api/decks/template.csv', ['200']],
+    ['get', '/api/decks/{id}', ['200', '403', '404']],
+    ['put', '/api/decks/{id}', ['200', '400', '403', '404']],
+    ['delete', '/api/decks/{id}', ['204', '403', '404']],
     ['get', '/api/leaderboard', ['200', '400']],
     ['get', '/health', ['200', '503']],
     ['get', '/metrics', ['200']],
@@ -47,6 +52,8 @@ describe('OpenAPI at /api/docs', () => {
     expect(join.responses['409'].description).toMatch(/room_full.*game_in_progress.*room_closed/);
     expect(JSON.stringify(join.responses['409'].content)).toContain('statusCode');
     expect(JSON.stringify(paths['/api/decks'].post.requestBody)).toContain('correct');
+    expect(JSON.stringify(paths['/api/decks'].post.responses['201'].content)).toContain('editToken');
+    expect(JSON.stringify(paths['/api/decks/import'].post.responses['400'].content)).toMatch(/bad_csv.*line.*column/);
     // The operators' API is described too.
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/admin/api/overview', '/admin/api/rooms/{code}/kick']));
   });

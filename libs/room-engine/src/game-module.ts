@@ -22,6 +22,31 @@ import { LegacyRooms } from './legacy-replay';
 /** A JSON Schema (OpenAPI 3's dialect), as plain data: the server's API document is built from these. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
+/** A deck of items the server keeps for games that play from one (what a room copies when it opens). */
+export interface DeckItem {
+  readonly text: string;
+  readonly choices: readonly string[];
+  readonly correct: number;
+}
+
+/** How a room of a game opens over HTTP: `POST /api/rooms {game, ...settings}`. */
+export interface GameOpening<S, Settings = any> {
+  /**
+   * The body's settings with their defaults, or a 400 RoomException naming the first bad field.
+   * `seed` is a random integer the server drew, for a game that deals from one (a server started
+   * for tests may let the body name it).
+   */
+  settings(body: Readonly<Record<string, unknown>>, seed: number): Settings;
+  /** That body, for the API document. */
+  readonly schema: JsonSchema;
+  /** Who the opener is: the room's host, or its first player (whose seat id is `ids.opener`). */
+  readonly openerRole: 'host' | 'player';
+  /** The deck a room with these settings copies, if it plays from one (the server loads it). */
+  deckOf?(settings: Settings): string | undefined;
+  /** The room's first state; `deck` is the deck's items when `deckOf` named one. */
+  state(ids: { readonly roomId: string; readonly code: string; readonly opener: string }, settings: Settings, openedAt: number, deck?: readonly DeckItem[]): S;
+}
+
 export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
@@ -43,6 +68,8 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
    * players that way: the name of the rules' proposal that does it, called with `{ playerId, name }`.
    */
   readonly joinProposal?: string;
+  /** How a room of it opens over HTTP. */
+  readonly opening?: GameOpening<S>;
   /** The rules' state from its JSON (a snapshot as loaded); the JSON itself when absent. */
   fromSnapshot?(json: unknown): S;
   /** Rooms opened before the journal existed, brought back from the game's old tables (until none is left open). */

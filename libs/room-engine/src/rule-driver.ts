@@ -67,9 +67,12 @@ export class RuleDriver<S, C extends Command> {
     return overdue.reduceRight((after, before) => chain(before, after), decided);
   }
 
-  /** A signal at `at`. A deadline is itself what is due: nothing is caught up before it. */
+  /**
+   * A signal at `at`. A deadline is itself what is due, and a room coming back takes what passed
+   * meanwhile as late (not at the moments it was due): nothing is caught up before either.
+   */
   signal(state: S, signal: Signal, at: number): Outcome<S> {
-    if (signal.kind === 'deadline') return this.rules.onSignal(state, signal, this.context(at));
+    if (signal.kind === 'deadline' || signal.kind === 'resumed') return this.rules.onSignal(state, signal, this.context(at));
     return this.decideAt(state, at, (s, ctx) => this.rules.onSignal(s, signal, ctx));
   }
 
@@ -119,6 +122,7 @@ export class RuleDriver<S, C extends Command> {
 
   private replayOne(state: S, input: JournalInput, hooks: ReplayHooks): S {
     if (input.kind === 'late_deadline') return this.takeLate(state, input.body.due, input.at);
+    if (input.kind === 'signal' && input.body.kind !== 'presence') return this.signal(state, input.body, input.at).state;
     // An input recorded at its deadline's very moment was taken before the deadline fired.
     state = this.caughtUp(state, input.at);
     const ctx = this.context(input.at);

@@ -8,11 +8,21 @@ import { normalizeCode } from '../lib/room-code'
 // The host screen (and its QR library) is a separate chunk: a phone joining a game never loads it.
 const HostSetupPage = lazy(() => import('../features/host/components/host-setup-page').then((m) => ({ default: m.HostSetupPage })))
 const HostRoomPage = lazy(() => import('../features/host/components/host-room-page').then((m) => ({ default: m.HostRoomPage })))
+const DeckEditorPage = lazy(() => import('../features/decks/components/deck-editor-page').then((m) => ({ default: m.DeckEditorPage })))
 
-/** The pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened), `/play/{code}`, `/table/{code}` (a card table). */
+/** The pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened), `/host/decks/{id|new}` (the deck editor), `/play/{code}`, `/table/{code}` (a card table). */
 export function PagesApp() {
   const path = usePath()
-  const [first, second] = path.split('/').filter(Boolean)
+  const [first, second, third] = path.split('/').filter(Boolean)
+  // `/host/decks/new` and `/host/decks/{id}`: the deck editor (never a room: codes have 6 characters).
+  if (first === 'host' && second === 'decks') {
+    const id = third && third !== 'new' ? decodeURIComponent(third) : undefined
+    return (
+      <Suspense fallback={<p className="muted center">Loading…</p>}>
+        <DeckEditorPage id={id} />
+      </Suspense>
+    )
+  }
   const code = second ? normalizeCode(decodeURIComponent(second)) : undefined
   // Keyed by code: another room is another connection with nothing carried over.
   if (first === 'play' && code) return <PlayPage key={code} code={code} />

@@ -4,20 +4,30 @@
 export class GameApiError extends Error {
   readonly status: number
   readonly code: string | undefined
+  /** The whole error answer: some carry more than a code (`bad_csv` has `line` and `column`). */
+  readonly body: Readonly<Record<string, unknown>>
 
-  constructor(status: number, code: string | undefined, message: string) {
+  constructor(status: number, code: string | undefined, message: string, body: Readonly<Record<string, unknown>> = {}) {
     super(message)
     this.name = 'GameApiError'
     this.status = status
     this.code = code
+    this.body = body
   }
 }
 
-export async function gameRequest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, token?: string): Promise<T> {
+/** A body sent as it is, with its own type (a deck's CSV), rather than as JSON. */
+export interface RawBody {
+  readonly raw: string
+  readonly type: string
+}
+
+export async function gameRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' }
-  if (body !== undefined) headers['content-type'] = 'application/json'
+  const raw = isRawBody(body) ? body : undefined
+  if (body !== undefined) headers['content-type'] = raw ? raw.type : 'application/json'
   if (token) headers.authorization = `Bearer ${token}`
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : raw ? raw.raw : JSON.stringify(body) })
   const text = await res.text()
   let parsed: unknown
   try {
@@ -27,9 +37,13 @@ export async function gameRequest<T>(method: 'GET' | 'POST' | 'DELETE', path: st
   }
   if (!res.ok) {
     const error = (parsed ?? {}) as { code?: string; message?: string }
-    throw new GameApiError(res.status, error.code, error.message ?? `HTTP ${res.status}`)
+    throw new GameApiError(res.status, error.code, error.message ?? `HTTP ${res.status}`, error)
   }
   return parsed as T
+}
+
+function isRawBody(body: unknown): body is RawBody {
+  return typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string' && typeof (body as RawBody).type === 'string'
 }
 
 /** A sentence for a person, from the error codes they can meet. */
@@ -46,6 +60,12 @@ export function explain(error: unknown): string {
         return 'This room is closed.'
       case 'bad_data':
         return error.message
+      case 'deck_not_found':
+        return 'No deck has that id: it may have been deleted.'
+      case 'deck_read_only':
+        return 'This deck cannot be changed (the built-in deck never can).'
+      case 'payload_too_large':
+        return 'That is too large for the server (a CSV may be up to 1 MiB).'
       default:
         return error.message
     }

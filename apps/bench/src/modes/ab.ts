@@ -19,6 +19,8 @@ import {
   ServerFigures,
   table,
   typeOrder,
+  JOURNAL_APPEND,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { readHealth } from '../yardstick';
@@ -202,7 +204,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     table(
       ['arm', 'mailbox wait mean ms (answers)', 'pool acquire mean ms', 'round trips per answer', 'timeouts', 'rooms failed'],
       perArm.map((p) => {
-        const trips = p.figures.delta?.value('game_db_round_trips_total', { statement: 'AnswerRepository.recordAnswers' });
+        const trips = p.figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
         const n = serverMean(p.figures.delta, 'room.answer').n;
         return [
           p.arm.name,
@@ -265,7 +267,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
   });
   md.push(confoundsSection(items));
   md.push('## Files', '');
-  md.push(`\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`, '');
+  md.push(`\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`, '', rawFilesNote(command), '');
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', md.join('\n'));
   run.writeFile(

@@ -1,5 +1,5 @@
 import { BenchRun } from '../run';
-import { fmtMs, fmtNum, table } from '../report';
+import { fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover';
 
 /** report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, each instance. */
@@ -214,6 +214,8 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
     '## Files',
     '',
     `\`${p.recordsFile}\`: one line per command, HTTP call and socket connect (tagged with room, seat and \`servedBy\`); \`summary.json\`: every figure above; \`instance-*.log\`, \`haproxy.log\`: the cluster's own logs.`,
+    '',
+    rawFilesNote(p.command),
     '',
   );
   return lines.join('\n');

@@ -23,6 +23,8 @@ import {
   serverSection,
   ServerFigures,
   usageText,
+  JOURNAL_APPEND,
+  rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings } from '../run';
 import { summarize } from '../stats';
@@ -87,8 +89,8 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
   const timeouts = records.filter((r) => r.timedOut).length;
   const groups = games.map((g) => replyBatches(g, rtt)).filter((g): g is number => g !== undefined);
   const votes = serverMean(figures.delta, 'room.rematch');
-  const voteTrips = figures.delta?.value('game_db_round_trips_total', { statement: 'RematchRepository.recordVotes' }) ?? 0;
-  const trips = figures.delta?.value('game_db_round_trips_total', { statement: 'AnswerRepository.recordAnswers' });
+  const voteTrips = figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND }) ?? 0;
+  const trips = figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
   const rt = (ms: number | undefined) => (ms !== undefined && rtt ? ` = ${fmtRatio(ms / rtt)} round trips` : '');
   const p99Limit = big ? 1.3 : 1.2;
   const tripsLimit = big ? 0.5 : 1;
@@ -293,6 +295,6 @@ export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[
   md.push('## Files');
   md.push('');
   md.push(`\`${i.run.recordsFile}\` (one line per command: type, sentAt (epoch ms), ms, status, timedOut, error, room, seat, tags), \`summary.json\`, the SVGs above, the server log, and the raw /metrics snapshots the server figures come from (\`metrics/before.prom\`, \`metrics/after.prom\`).`);
-  md.push('');
+  md.push('', rawFilesNote(i.command), '');
   return { markdown: md.join('\n'), svgs };
 }

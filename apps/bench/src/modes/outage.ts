@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
 import { Options } from '../cli';
+import { rawFilesNote } from '../report';
 import { BenchRun, log } from '../run';
 import { SustainedOutage, sustainedOutage, sustainedReport } from './outage-sustained';
 
@@ -62,7 +63,7 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
       log(`a game through ${ms / 1000} s of PostgreSQL ${kind}`);
       sustained.push(await sustainedOutage(run.baseUrl, direct, proxy, kind, ms));
     }
-    run.writeFile('report.md', report(run, command, p, trials) + sustainedReport(sustained).join('\n'));
+    run.writeFile('report.md', [report(run, command, p, trials) + sustainedReport(sustained).join('\n'), '## Files', '', rawFilesNote(command), ''].join('\n'));
     run.writeFile('summary.json', JSON.stringify({ trials, sustained }, null, 2) + '\n');
   } finally {
     proxy.restore();
@@ -111,8 +112,8 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
   const db = new Client({ connectionString: directUrl });
   await db.connect();
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM answers a JOIN players p ON p.id = a.player_id
-     WHERE p.room_id = $1 AND a.command_id IN ('ann-0', 'bob-0')`,
+    `SELECT count(*)::int AS n FROM room_journal
+     WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer' AND command_id IN ('ann-0', 'bob-0')`,
     [room.roomId],
   );
   await db.end();

@@ -1,7 +1,7 @@
 import { CommandRecord } from '@app/bot-kit';
 import { UsageReading } from '../host-usage';
 import { linePlot, stackPlots } from '../plot-svg';
-import { Check, checksSection, clientRows, clientTable, confoundsSection, distancesSection, fmtMs, fmtNum, fmtRatio, isError, latencies, serverMean, serverSection, table, usageText } from '../report';
+import { Check, checksSection, clientRows, clientTable, confoundsSection, distancesSection, fmtMs, fmtNum, fmtRatio, isError, latencies, rawFilesNote, serverMean, serverSection, table, usageText } from '../report';
 import { BenchRun } from '../run';
 import { summarize, Summary } from '../stats';
 import { KindCount } from '../tables-shard';
@@ -250,6 +250,8 @@ export function tablesReport(i: ReportInput): { markdown: string; svgs: { name: 
   md.push('## Files', '');
   md.push(
     `\`${run.recordsFile}\` (one line per command, HTTP call and connect, tagged with \`rung\`, \`wire\`, \`shard\`, \`table\`), \`summary.json\` (every figure above, per cell), ${many && s.plots ? '`tables-ladder.svg`, ' : ''}\`server.log\` (when the bench started the server), and the raw /metrics snapshots around each window (\`metrics/*-before.prom\`, \`-after.prom\`).`,
+    '',
+    rawFilesNote(i.command),
     '',
   );
   const svgs: { name: string; content: string }[] = [];

@@ -121,36 +121,138 @@ export const DescribeListDecks = () =>
     ApiResponse({ status: 200, description: 'the decks', schema: { type: 'object', properties: { decks: { type: 'array', items: deckSummary } } } }),
   );
 
+const deckBody: SchemaObject = {
+  type: 'object',
+  required: ['name', 'questions'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 64 },
+    questions: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 200,
+      items: {
+        type: 'object',
+        required: ['text', 'choices', 'correct'],
+        properties: {
+          text: { type: 'string', minLength: 1, maxLength: 300 },
+          choices: { type: 'array', minItems: 2, maxItems: 6, items: { type: 'string', minLength: 1, maxLength: 120 }, description: 'all different' },
+          correct: { type: 'integer', minimum: 0, description: 'the index of the right choice (0-based)' },
+        },
+      },
+    },
+  },
+};
+const createdDeck: SchemaObject = {
+  type: 'object',
+  properties: {
+    ...deckSummary.properties,
+    editToken: { type: 'string', description: 'the right to change or delete this deck, as `Authorization: Bearer`; shown only now, kept by the server only as a hash' },
+  },
+};
+const DECK_ID = ApiParam({ name: 'id', description: 'the deck id (a UUID)', example: '00000000-0000-4000-8000-000000000001' });
+const DECK_NOT_FOUND = { status: 404, description: '`deck_not_found`: no deck has this id (also a deleted one, or an id that is not a UUID)', schema: error('deck_not_found') };
+const DECK_FORBIDDEN = {
+  status: 403,
+  description: '`forbidden`: no edit token as `Authorization: Bearer`, or not this deck’s; `deck_read_only`: the built-in deck (or one made before edit tokens), which nobody may change',
+  schema: error('forbidden | deck_read_only'),
+};
+const DECK_BAD_DATA = { ...BAD_DATA, description: '`bad_data` (the message names the field, e.g. questions[0].correct) or `bad_json`' };
+const TOO_LARGE = (what: string) => ({ status: 413, description: `\`payload_too_large\`: ${what}`, schema: error('payload_too_large') });
+
 export const DescribeCreateDeck = () =>
   applyDecorators(
     ApiTags('decks'),
-    ApiOperation({ summary: 'Add a custom deck' }),
-    ApiBody({
+    ApiOperation({ summary: 'Add a custom deck; the answer carries its edit token, shown this once' }),
+    ApiBody({ schema: deckBody }),
+    ApiResponse({ status: 201, description: 'the new deck', schema: createdDeck }),
+    ApiResponse(DECK_BAD_DATA),
+    ApiResponse(TOO_LARGE('a body over 1 MiB')),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeImportDeck = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({
+      summary:
+        'Add a deck from a CSV as spreadsheets export it: a header row, then `question,choice1,...,choice6,correct` a row, `correct` 1-based; ' +
+        'RFC 4180 quoting, a UTF-8 BOM, CRLF/LF/CR line ends, `;` as the separator when the header row has no comma; blank rows skipped; 1 to 200 questions',
+    }),
+    ApiQuery({ name: 'name', required: true, schema: { type: 'string', minLength: 1, maxLength: 64 }, description: 'the deck’s name' }),
+    ApiBody({ description: 'the CSV, as `text/csv` (or `text/plain`), UTF-8', schema: { type: 'string' }, examples: { template: { value: 'question,choice1,choice2,choice3,choice4,choice5,choice6,correct\r\nWhich planet is known as the red planet?,Venus,Mars,Jupiter,Saturn,,,2\r\n' } } }),
+    ApiResponse({ status: 201, description: 'the new deck; `questions` is how many were read', schema: createdDeck }),
+    ApiResponse({
+      status: 400,
+      description: '`bad_csv` naming the first bad cell: `line` of the file (1 = the header; a quoted cell with line breaks spans several) and `column` (1 = the question, 8 = correct in the template); or `bad_data` for the name',
       schema: {
         type: 'object',
-        required: ['name', 'questions'],
+        required: ['statusCode', 'code', 'message'],
+        properties: { ...(error('bad_csv | bad_data').properties ?? {}), line: { type: 'integer', minimum: 1 }, column: { type: 'integer', minimum: 1 } },
+      },
+    }),
+    ApiResponse(TOO_LARGE('a CSV over 1 MiB')),
+    ApiResponse({ status: 415, description: '`unsupported_media_type`: the body is not `text/csv` (or `text/plain`)', schema: error('unsupported_media_type') }),
+    ApiResponse(UNAVAILABLE),
+  );
+
+export const DescribeDeckTemplate = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'A CSV to start a deck from in a spreadsheet: the header row and three example questions' }),
+    ApiResponse({ status: 200, description: 'the template, as an attachment', content: { 'text/csv': { schema: { type: 'string' } } } }),
+  );
+
+export const DescribeReadDeck = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'A deck and its questions; the right answers (`correct`) only with its edit token as Bearer' }),
+    ApiBearerAuth(),
+    DECK_ID,
+    ApiResponse({
+      status: 200,
+      description: 'the deck; `editable` says whether it has an edit token at all',
+      schema: {
+        type: 'object',
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: 64 },
+          ...deckSummary.properties,
+          editable: { type: 'boolean' },
           questions: {
             type: 'array',
-            minItems: 1,
-            maxItems: 500,
             items: {
               type: 'object',
-              required: ['text', 'choices', 'correct'],
-              properties: {
-                text: { type: 'string', minLength: 1, maxLength: 300 },
-                choices: { type: 'array', minItems: 2, maxItems: 6, items: { type: 'string', minLength: 1, maxLength: 120 }, description: 'all different' },
-                correct: { type: 'integer', minimum: 0, description: 'the index of the right choice' },
-              },
+              properties: { text: { type: 'string' }, choices: { type: 'array', items: { type: 'string' } }, correct: { type: 'integer', description: 'only with the edit token' } },
             },
           },
         },
       },
     }),
-    ApiResponse({ status: 201, description: 'the new deck', schema: deckSummary }),
-    ApiResponse({ ...BAD_DATA, description: '`bad_data` (the message names the field, e.g. questions[0].correct) or `bad_json`' }),
-    ApiResponse(UNAVAILABLE),
+    ApiResponse({ ...DECK_FORBIDDEN, description: 'a Bearer token was sent and is not this deck’s edit token (`forbidden`), or the deck has none (`deck_read_only`)' }),
+    ApiResponse(DECK_NOT_FOUND),
+  );
+
+export const DescribeReplaceDeck = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'Replace a deck’s name and questions with its edit token; a game already playing it keeps its questions' }),
+    ApiBearerAuth(),
+    DECK_ID,
+    ApiBody({ schema: deckBody }),
+    ApiResponse({ status: 200, description: 'the deck as it is now', schema: deckSummary }),
+    ApiResponse(DECK_BAD_DATA),
+    ApiResponse(DECK_FORBIDDEN),
+    ApiResponse(DECK_NOT_FOUND),
+    ApiResponse(TOO_LARGE('a body over 1 MiB')),
+  );
+
+export const DescribeDeleteDeck = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({ summary: 'Delete a deck with its edit token: no longer listed, read or opened; a game already playing it keeps its questions' }),
+    ApiBearerAuth(),
+    DECK_ID,
+    ApiResponse({ status: 204, description: 'deleted' }),
+    ApiResponse(DECK_FORBIDDEN),
+    ApiResponse(DECK_NOT_FOUND),
   );
 
 export const DescribeLeaderboard = () =>

@@ -10,11 +10,15 @@ export function asObject(body: unknown, what = 'body'): Record<string, unknown> 
 /** 1 to `max` printable characters after trimming. */
 export function printable(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string') throw invalid(field, `must be a string of 1 to ${max} printable characters`);
-  const s = value.trim();
-  if (s.length < 1 || [...s].length > max || /\p{C}/u.test(s)) {
-    throw invalid(field, `must be 1 to ${max} printable characters`);
-  }
+  const s = printableText(value, max);
+  if (s === undefined) throw invalid(field, `must be 1 to ${max} printable characters`);
   return s;
+}
+
+/** The text trimmed, when that is 1 to `max` printable characters; else undefined. */
+export function printableText(value: string, max: number): string | undefined {
+  const s = value.trim();
+  return s.length < 1 || [...s].length > max || /\p{C}/u.test(s) ? undefined : s;
 }
 
 export function wholeNumber(value: unknown, field: string, min: number, max: number, fallback?: number): number {

@@ -1,41 +1,72 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { DeckRepository, NewQuestion } from '@app/persistence';
-import { DescribeCreateDeck, DescribeListDecks } from './api-docs';
-import { asObject, invalid, printable, wholeNumber } from './body';
+import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { readDeckBody, readDeckName } from '../decks/deck-body';
+import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
+import { DeckErrorCode, deckError } from '../decks/deck.errors';
+import { DecksService } from '../decks/decks.service';
+import {
+  DescribeCreateDeck,
+  DescribeDeckTemplate,
+  DescribeDeleteDeck,
+  DescribeImportDeck,
+  DescribeListDecks,
+  DescribeReadDeck,
+  DescribeReplaceDeck,
+} from './api-docs';
 
-const MAX_QUESTIONS = 500;
+const bearer = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
 
 @Controller('api/decks')
 export class DecksController {
-  constructor(private readonly decks: DeckRepository) {}
+  constructor(private readonly decks: DecksService) {}
 
   @Get()
   @DescribeListDecks()
   async list() {
-    return { decks: await this.decks.listDecks() };
+    return { decks: await this.decks.list() };
+  }
+
+  // Before ':id', which it would otherwise be taken for.
+  @Get('template.csv')
+  @DescribeDeckTemplate()
+  @Header('content-type', 'text/csv; charset=utf-8')
+  @Header('content-disposition', 'attachment; filename="deck-template.csv"')
+  template() {
+    return DECK_CSV_TEMPLATE;
   }
 
   @Post()
   @DescribeCreateDeck()
   create(@Body() body: unknown) {
-    const b = asObject(body);
-    const name = printable(b.name, 'name', 64);
-    if (!Array.isArray(b.questions) || b.questions.length < 1 || b.questions.length > MAX_QUESTIONS) {
-      throw invalid('questions', `must be an array of 1 to ${MAX_QUESTIONS} questions`);
+    return this.decks.create(readDeckBody(body));
+  }
+
+  @Post('import')
+  @DescribeImportDeck()
+  import(@Query('name') name: unknown, @Body() body: unknown, @Headers('content-type') type?: string) {
+    // The text parser reads text/csv and text/plain bodies (server.ts); anything else arrives unread.
+    if (typeof body !== 'string' && !/^text\/(csv|plain)\b/i.test(type ?? '')) {
+      throw deckError(DeckErrorCode.UnsupportedMediaType, 'send the CSV as the body with Content-Type: text/csv');
     }
-    const questions = b.questions.map((raw, i): NewQuestion => {
-      const q = asObject(raw, `questions[${i}]`);
-      if (!Array.isArray(q.choices) || q.choices.length < 2 || q.choices.length > 6) {
-        throw invalid(`questions[${i}].choices`, 'must be an array of 2 to 6 choices');
-      }
-      const choices = q.choices.map((c, j) => printable(c, `questions[${i}].choices[${j}]`, 120));
-      if (new Set(choices).size !== choices.length) throw invalid(`questions[${i}].choices`, 'must all differ');
-      return {
-        text: printable(q.text, `questions[${i}].text`, 300),
-        choices,
-        correct: wholeNumber(q.correct, `questions[${i}].correct`, 0, choices.length - 1),
-      };
-    });
-    return this.decks.createDeck(name, questions);
+    const deckName = readDeckName(name);
+    return this.decks.create({ name: deckName, questions: readDeckCsv(typeof body === 'string' ? body : '') });
+  }
+
+  @Get(':id')
+  @DescribeReadDeck()
+  read(@Param('id') id: string, @Headers('authorization') authorization?: string) {
+    return this.decks.read(id, bearer(authorization));
+  }
+
+  @Put(':id')
+  @DescribeReplaceDeck()
+  replace(@Param('id') id: string, @Body() body: unknown, @Headers('authorization') authorization?: string) {
+    return this.decks.replace(id, bearer(authorization), readDeckBody(body));
+  }
+
+  @Delete(':id')
+  @DescribeDeleteDeck()
+  @HttpCode(204)
+  async remove(@Param('id') id: string, @Headers('authorization') authorization?: string) {
+    await this.decks.remove(id, bearer(authorization));
   }
 }

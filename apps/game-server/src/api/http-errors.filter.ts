@@ -15,7 +15,7 @@ export class HttpErrorsFilter implements ExceptionFilter {
     const [statusCode, code, message] = this.describe(error);
     const retryAfter = retryAfterFor(code, error instanceof RoomException ? error.retryAfterSeconds : undefined);
     if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
-    res.status(statusCode).json({ statusCode, code, message });
+    res.status(statusCode).json({ statusCode, code, message, ...detailsOf(error) });
   }
 
   private describe(error: unknown): [number, string, string] {
@@ -30,12 +30,20 @@ export class HttpErrorsFilter implements ExceptionFilter {
       const code = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 413 ? 'payload_too_large' : status === 400 ? 'bad_request' : `http_${status}`;
       return [status, code, error.message];
     }
-    const status = (error as { status?: number; type?: string }).status;
-    if (status === 400 || status === 413) {
-      // body-parser: malformed JSON or a body over the limit.
-      return [status, status === 400 ? 'bad_json' : 'payload_too_large', (error as Error).message];
+    const { status, limit } = error as { status?: number; limit?: number };
+    if (status === 413) return [413, 'payload_too_large', `the body is larger than this endpoint takes (${limit ?? '?'} bytes)`];
+    if (status === 400) {
+      // body-parser: malformed JSON.
+      return [400, 'bad_json', (error as Error).message];
     }
     this.log.error('unexpected error in an HTTP request', { error: error instanceof Error ? error.stack : String(error) });
     return [HttpStatus.INTERNAL_SERVER_ERROR, 'internal', 'unexpected server error'];
   }
+}
+
+/** Fields a refusal carries beside its code and message (bad_csv's line and column). */
+function detailsOf(error: unknown): Record<string, unknown> {
+  if (!(error instanceof RoomException) || !('details' in error)) return {};
+  const { statusCode: _s, code: _c, message: _m, ...details } = error.details as Record<string, unknown>;
+  return details;
 }

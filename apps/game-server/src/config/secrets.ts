@@ -19,17 +19,25 @@ const SHIPPED_PLACEHOLDERS = [
 ];
 
 /**
- * Refuses a secret an attacker could know or guess: shorter than 32 characters, or one of the
- * placeholders shipped in this repository (any case). The message names the variable (or file).
+ * What is wrong with a secret an attacker could know or guess: shorter than 32 characters, or one
+ * of the placeholders shipped in this repository (any case). Undefined when it will do. The
+ * message follows the secret's name (`TOKEN_SECRET is 31 characters; ...`).
  */
-export function checkSecret(name: string, value: string): string {
+export function secretProblem(value: string): string | undefined {
   const lower = value.trim().toLowerCase();
   if (SHIPPED_PLACEHOLDERS.includes(lower) || lower.includes('change-me') || lower.includes('changeme')) {
-    throw new Error(`${name} is a placeholder published in this repository; set a random one (e.g. openssl rand -base64 32) or unset it to have one generated`);
+    return 'is a placeholder published in this repository; set a random one (e.g. openssl rand -base64 32) or unset it to have one generated';
   }
   if (value.length < MIN_SECRET_LENGTH) {
-    throw new Error(`${name} is ${value.length} characters; it must be at least ${MIN_SECRET_LENGTH} (e.g. openssl rand -base64 32), or unset it to have one generated`);
+    return `is ${value.length} characters; it must be at least ${MIN_SECRET_LENGTH} (e.g. openssl rand -base64 32), or unset it to have one generated`;
   }
+  return undefined;
+}
+
+/** The secret itself, or an error naming the variable (or file) and what is wrong. */
+export function checkSecret(name: string, value: string): string {
+  const problem = secretProblem(value);
+  if (problem) throw new Error(`${name} ${problem}`);
   return value;
 }
 

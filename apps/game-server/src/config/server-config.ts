@@ -1,8 +1,12 @@
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { checkSecret, keptSecret } from './secrets';
+import { ConfigError, ConfigProblem } from './config.error';
+import { keptSecret } from './secrets';
+import { LogLevel, SERVER_ENV, ServerEnv, serverEnvSchema, ServerEnvName } from './server-env.schema';
 
-/** Everything the server reads from its environment, with the defaults a newcomer wants. */
+/**
+ * Everything the server reads from its environment, with the defaults a newcomer wants
+ * (server-env.schema.ts has each variable's default and what it accepts).
+ */
 export interface ServerConfig {
   readonly port: number;
   readonly host: string;
@@ -32,7 +36,7 @@ export interface ServerConfig {
    * does (a silent outage gets 503 in time); statements get a little less.
    */
   readonly commandTimeoutMs: number;
-  readonly logLevel: 'debug' | 'info' | 'warn' | 'error';
+  readonly logLevel: LogLevel;
   /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
@@ -71,95 +75,86 @@ export function statementTimeoutMs(config: ServerConfig): number {
   return Math.max(1, config.commandTimeoutMs - 100);
 }
 
+/** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // Every variable is checked before anything is written under DATA_DIR: a refused start changes nothing.
-  const given = {
-    port: int(env.PORT, 3000, 'PORT'),
-    host: env.HOST || '0.0.0.0',
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: resolve(env.DATA_DIR || '.data'),
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    poolMax: int(env.DB_POOL_MAX, 10, 'DB_POOL_MAX'),
-    mailboxDepth: int(env.MAILBOX_DEPTH, 64, 'MAILBOX_DEPTH'),
-    pipelineDepth: int(env.PIPELINE_DEPTH, 8, 'PIPELINE_DEPTH'),
-    commitLanes: int(env.DB_COMMIT_LANES, 16, 'DB_COMMIT_LANES'),
-    passivateAfterMs: int(env.PASSIVATE_AFTER_SECONDS, 60, 'PASSIVATE_AFTER_SECONDS') * 1000,
-    roomExpirySeconds: int(env.ROOM_EXPIRY_SECONDS, 300, 'ROOM_EXPIRY_SECONDS'),
-    commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 1000, 'COMMAND_TIMEOUT_MS'),
-    sendQueueBytes: int(env.SEND_QUEUE_BYTES, 256 * 1024, 'SEND_QUEUE_BYTES'),
-    sendQueueFrames: int(env.SEND_QUEUE_FRAMES, 1024, 'SEND_QUEUE_FRAMES'),
-    instanceName: instanceName(env.INSTANCE_NAME),
-    instanceUrl: env.INSTANCE_URL || undefined,
-    heartbeatMs: int(env.INSTANCE_HEARTBEAT_SECONDS, 2, 'INSTANCE_HEARTBEAT_SECONDS') * 1000,
-    leaseMs: int(env.LEASE_SECONDS, 6, 'LEASE_SECONDS') * 1000,
-    openRatePerMinute: int(env.OPEN_RATE_PER_MINUTE, 30, 'OPEN_RATE_PER_MINUTE'),
-    openBurst: atLeastOne(env.OPEN_BURST, 30, 'OPEN_BURST'),
-    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
-    socketsPerSeat: atLeastOne(env.SOCKETS_PER_SEAT, 3, 'SOCKETS_PER_SEAT'),
-    maxLiveRooms: int(env.MAX_LIVE_ROOMS, 5000, 'MAX_LIVE_ROOMS'),
-    allowTestSeeds: flag(env.ALLOW_TEST_SEEDS, 'ALLOW_TEST_SEEDS'),
-    logLevel: (['debug', 'info', 'warn', 'error'].includes(env.LOG_LEVEL ?? '') ? env.LOG_LEVEL : 'info') as ServerConfig['logLevel'],
-  };
-  if (given.heartbeatMs > 0 && given.leaseMs < 2 * given.heartbeatMs) {
-    throw new Error(`LEASE_SECONDS (${given.leaseMs / 1000}) must be at least two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${given.heartbeatMs / 1000}): a lease would run out between two renewals`);
-  }
-  // An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
-  const tokenSecret = env.TOKEN_SECRET ? checkSecret('TOKEN_SECRET', env.TOKEN_SECRET) : undefined;
-  const adminToken = env.ADMIN_TOKEN ? checkSecret('ADMIN_TOKEN', env.ADMIN_TOKEN) : undefined;
-  const keptToken = tokenSecret === undefined ? keptSecret(given.dataDir, 'token-secret') : undefined;
-  const keptAdmin = adminToken === undefined ? keptSecret(given.dataDir, 'admin-token') : undefined;
+  const given = fromEnv(parseEnv(env));
+  const keptToken = given.tokenSecret === undefined ? keptSecret(given.dataDir, 'token-secret') : undefined;
+  const keptAdmin = given.adminToken === undefined ? keptSecret(given.dataDir, 'admin-token') : undefined;
   return {
     ...given,
-    tokenSecret: tokenSecret ?? keptToken!.value,
-    adminToken: adminToken ?? keptAdmin!.value,
+    tokenSecret: given.tokenSecret ?? keptToken!.value,
+    adminToken: given.adminToken ?? keptAdmin!.value,
     adminTokenGenerated: keptAdmin?.generated ?? false,
     adminTokenFile: keptAdmin?.file,
   };
 }
 
-function int(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got '${value}'`);
-  return n;
-}
-
-function atLeastOne(value: string | undefined, fallback: number, name: string): number {
-  const n = int(value, fallback, name);
-  if (n < 1) throw new Error(`${name} must be at least 1, got '${value}'`);
-  return n;
-}
-
-// Only 1 turns a flag on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
-function flag(value: string | undefined, name: string): boolean {
-  if (value === undefined || value === '' || value === '0') return false;
-  if (value === '1') return true;
-  throw new Error(`${name} must be 1 or 0, got '${value}'`);
-}
-
-const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-// Checked here, not left to Express: a wrong entry would otherwise fail only at the first request.
-function trustedProxies(value: string | undefined): string[] {
-  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  for (const entry of entries) {
-    if (PROXY_KEYWORDS.has(entry)) continue;
-    const [address, prefix, ...rest] = entry.split('/');
-    const family = isIP(address);
-    const bits = family === 6 ? 128 : 32;
-    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
-    if (family === 0 || !prefixOk || rest.length > 0) {
-      throw new Error(`TRUSTED_PROXIES: '${entry}' is not an IP address, a CIDR (address/bits) or one of loopback, linklocal, uniquelocal`);
-    }
+function parseEnv(env: NodeJS.ProcessEnv): ServerEnv {
+  const names = Object.keys(SERVER_ENV) as ServerEnvName[];
+  const result = serverEnvSchema.safeParse(Object.fromEntries(names.map((name) => [name, env[name]])));
+  if (result.success) return result.data;
+  // One line per variable: the first issue each (a bad entry in a list, or the value itself).
+  const problems = new Map<string, ConfigProblem>();
+  for (const issue of result.error.issues) {
+    const name = String(issue.path[0]) as ServerEnvName;
+    if (!problems.has(name)) problems.set(name, problem(name, env[name] ?? '', issue.message));
   }
-  return entries;
+  throw new ConfigError(names.filter((n) => problems.has(n)).map((n) => problems.get(n)!));
 }
 
-// A name is a label of the registry, the console and /health: short, and plain enough to read in a log.
-function instanceName(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/.test(value)) {
-    throw new Error(`INSTANCE_NAME must be 1 to 63 letters, digits, '.', '_' or '-' (starting with a letter or digit), got '${value}'`);
+function problem(name: ServerEnvName, value: string, message: string): ConfigProblem {
+  const { accepts, shown: how } = SERVER_ENV[name];
+  const detail = message === accepts ? undefined : message;
+  if (how === 'secret') return { variable: name, shown: '(not shown)', detail, accepts, line: `${name} ${message}` };
+  const shown = `'${how === 'url' ? withoutPassword(value) : cut(value)}'`;
+  return { variable: name, shown, detail, accepts, line: `${name}=${shown}: ${detail ? `${detail}; ` : ''}expected ${accepts}` };
+}
+
+// The refusal goes to the log: a database URL's password stays out of it.
+function withoutPassword(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.password) u.password = '***';
+    return cut(u.href);
+  } catch {
+    return '(not shown: not a URL, and it may hold a password)';
   }
-  return value;
+}
+
+const cut = (value: string) => (value.length > 120 ? `${value.slice(0, 120)}...` : value);
+
+type FromEnv = Omit<ServerConfig, 'tokenSecret' | 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'> & { tokenSecret?: string; adminToken?: string };
+
+function fromEnv(e: ServerEnv): FromEnv {
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    // Absolute, from where the server started.
+    dataDir: resolve(e.DATA_DIR),
+    tokenSecret: e.TOKEN_SECRET,
+    adminToken: e.ADMIN_TOKEN,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    poolMax: e.DB_POOL_MAX,
+    mailboxDepth: e.MAILBOX_DEPTH,
+    pipelineDepth: e.PIPELINE_DEPTH,
+    commitLanes: e.DB_COMMIT_LANES,
+    passivateAfterMs: e.PASSIVATE_AFTER_SECONDS * 1000,
+    roomExpirySeconds: e.ROOM_EXPIRY_SECONDS,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    sendQueueBytes: e.SEND_QUEUE_BYTES,
+    sendQueueFrames: e.SEND_QUEUE_FRAMES,
+    instanceName: e.INSTANCE_NAME,
+    instanceUrl: e.INSTANCE_URL,
+    heartbeatMs: e.INSTANCE_HEARTBEAT_SECONDS * 1000,
+    leaseMs: e.LEASE_SECONDS * 1000,
+    openRatePerMinute: e.OPEN_RATE_PER_MINUTE,
+    openBurst: e.OPEN_BURST,
+    trustedProxies: e.TRUSTED_PROXIES,
+    socketsPerSeat: e.SOCKETS_PER_SEAT,
+    maxLiveRooms: e.MAX_LIVE_ROOMS,
+    allowTestSeeds: e.ALLOW_TEST_SEEDS,
+    logLevel: e.LOG_LEVEL,
+  };
 }

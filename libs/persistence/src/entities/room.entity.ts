@@ -2,13 +2,14 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 import { DeckEntity } from './deck.entity';
 
 /**
- * A room as the migrations leave it, game-specific columns included (trivia's settings, a card
- * table's seat, settings and checkpoint): they move to `settings` in a later step.
+ * A room: its game, code, seed and what opening it took (`settings`). The game-specific columns
+ * are those of rooms opened before the journal (migration 1764849600000), read only to bring such
+ * a room back once.
  */
 @Entity({ name: 'rooms' })
-@Check('rooms_game_columns', `CASE game
+@Check('rooms_game_columns', `settings IS NOT NULL OR CASE game
             WHEN 'cards' THEN player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL
-            ELSE deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
+            ELSE host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
                  AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
           END`)
 // A code names one open room; closed rooms free their code.
@@ -22,8 +23,8 @@ export class RoomEntity {
   @Column({ type: 'character', length: 6 })
   code: string;
 
-  @Column({ name: 'host_name', type: 'text' })
-  hostName: string;
+  @Column({ name: 'host_name', type: 'text', nullable: true })
+  hostName: string | null;
 
   @Column({ name: 'deck_id', type: 'uuid', nullable: true })
   @ForeignKey(() => DeckEntity, { name: 'rooms_deck_id_fkey' })

@@ -13,6 +13,30 @@ export interface NewQuestion {
   readonly correct: number;
 }
 
+/** A deck as a room plays it: its questions in the deck's order, right answers included. */
+export interface LoadedDeck {
+  readonly id: string;
+  readonly name: string;
+  readonly questions: NewQuestion[];
+}
+
+/** A deck with what deciding who may edit it takes. */
+export interface StoredDeck extends LoadedDeck {
+  readonly builtin: boolean;
+  /** SHA-256 of the edit token; null when nobody may edit the deck (built in, or made before tokens). */
+  readonly editTokenHash: Buffer | null;
+}
+
+// The deck's questions in order, as one JSON array; a deleted deck is no deck.
+const SELECT_DECK = `
+  SELECT d.id, d.name, d.builtin, d.edit_token_hash,
+         coalesce((SELECT json_agg(json_build_object('text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position)
+                   FROM questions q WHERE q.deck_id = d.id), '[]') AS questions
+  FROM decks d WHERE d.id = $1 AND d.deleted_at IS NULL`;
+
+// The incoming questions as rows, numbered from 0 in the order given.
+const INCOMING = `SELECT q.ord - 1 AS position, q.item FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS q(item, ord)`;
+
 export class DeckRepository {
   constructor(private readonly db: Database) {}
 
@@ -21,23 +45,84 @@ export class DeckRepository {
       'DeckRepository.listDecks',
       `SELECT d.id, d.name, d.builtin, count(q.id)::int AS questions
        FROM decks d LEFT JOIN questions q ON q.deck_id = d.id
+       WHERE d.deleted_at IS NULL
        GROUP BY d.id ORDER BY d.builtin DESC, d.created_at, d.id`,
     );
   }
 
-  /** A deck and all its questions, in one statement. */
-  async createDeck(name: string, questions: readonly NewQuestion[]): Promise<DeckSummary> {
+  /** A deck and all its questions, in one statement; `editTokenHash` is what later edits must match. */
+  async createDeck(name: string, questions: readonly NewQuestion[], editTokenHash: Buffer | null = null): Promise<DeckSummary> {
     const [row] = await this.db.run<{ id: string }>(
       'DeckRepository.createDeck',
-      `WITH deck AS (INSERT INTO decks (name) VALUES ($1) RETURNING id),
+      `WITH deck AS (INSERT INTO decks (name, edit_token_hash) VALUES ($1, $3) RETURNING id),
        added AS (
          INSERT INTO questions (deck_id, position, text, choices, correct)
          SELECT deck.id, q.ord - 1, q.item->>'text', q.item->'choices', (q.item->>'correct')::smallint
          FROM deck, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS q(item, ord)
        )
        SELECT id FROM deck`,
-      [name, JSON.stringify(questions)],
+      [name, JSON.stringify(questions), editTokenHash],
     );
     return { id: row.id, name, builtin: false, questions: questions.length };
+  }
+
+  /** The deck a room opens with, its questions in order; null when no deck (or a deleted one) has this id. */
+  async loadDeck(id: string): Promise<LoadedDeck | null> {
+    const [row] = await this.db.run<{ id: string; name: string; questions: NewQuestion[] }>('DeckRepository.loadDeck', SELECT_DECK, [id]);
+    return row ? { id: row.id, name: row.name, questions: row.questions } : null;
+  }
+
+  /** The same, with whether and by which token it may be edited (the deck API's reads and checks). */
+  async findDeck(id: string): Promise<StoredDeck | null> {
+    const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; edit_token_hash: Buffer | null; questions: NewQuestion[] }>(
+      'DeckRepository.findDeck',
+      SELECT_DECK,
+      [id],
+    );
+    return row ? { id: row.id, name: row.name, builtin: row.builtin, editTokenHash: row.edit_token_hash, questions: row.questions } : null;
+  }
+
+  /**
+   * Replaces an editable deck's name and questions in one statement; false when the deck is gone
+   * (or is not editable). Questions are rewritten in place by position, so the rows a live game
+   * drew keep their ids; positions past the new end go.
+   */
+  async replaceDeck(id: string, name: string, questions: readonly NewQuestion[]): Promise<boolean> {
+    const rows = await this.db.run<{ id: string }>(
+      'DeckRepository.replaceDeck',
+      `WITH deck AS (
+         UPDATE decks SET name = $2, updated_at = now()
+         WHERE id = $1 AND deleted_at IS NULL AND edit_token_hash IS NOT NULL
+         RETURNING id
+       ), incoming AS (${INCOMING}),
+       kept AS (
+         INSERT INTO questions (deck_id, position, text, choices, correct)
+         SELECT deck.id, i.position, i.item->>'text', i.item->'choices', (i.item->>'correct')::smallint FROM deck, incoming i
+         ON CONFLICT (deck_id, position) DO UPDATE SET text = EXCLUDED.text, choices = EXCLUDED.choices, correct = EXCLUDED.correct
+       ), dropped AS (
+         DELETE FROM questions q USING deck WHERE q.deck_id = deck.id AND q.position >= jsonb_array_length($3::jsonb)
+       )
+       SELECT id FROM deck`,
+      [id, name, JSON.stringify(questions)],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Deletes an editable deck: its questions go, its row stays (rooms reference it) marked deleted,
+   * so it is listed, read and played no more. False when it was gone already or is not editable.
+   */
+  async deleteDeck(id: string): Promise<boolean> {
+    const rows = await this.db.run<{ id: string }>(
+      'DeckRepository.deleteDeck',
+      `WITH deck AS (
+         UPDATE decks SET deleted_at = now(), updated_at = now(), edit_token_hash = NULL
+         WHERE id = $1 AND deleted_at IS NULL AND edit_token_hash IS NOT NULL
+         RETURNING id
+       ), gone AS (DELETE FROM questions q USING deck WHERE q.deck_id = deck.id)
+       SELECT id FROM deck`,
+      [id],
+    );
+    return rows.length === 1;
   }
 }

@@ -1,11 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react'
+import { Link } from '../../../components/link'
+import { deckToken } from '../../../lib/deck-tokens'
 import { explain } from '../../../lib/game-api'
 import { navigate } from '../../../lib/router'
 import { seatKey } from '../../../lib/use-room'
 import { createRoom } from '../api/create-room'
 import { getDecks, type DeckSummary } from '../api/get-decks'
 
-/** `/host`: pick a deck and the clock, and open a room. */
+/** `/host`: pick a deck (or write one) and the clock, and open a room. */
 export function HostSetupPage() {
   const [decks, setDecks] = useState<readonly DeckSummary[] | null>(null)
   const [hostName, setHostName] = useState('')
@@ -22,7 +24,9 @@ export function HostSetupPage() {
       (list) => {
         if (!live) return
         setDecks(list)
-        setDeckId((id) => id || (list.find((d) => d.builtin) ?? list[0])?.id || '')
+        // `/host?deck=ID`, from the deck editor: that deck, when it is listed.
+        const wanted = new URLSearchParams(window.location.search).get('deck')?.toLowerCase()
+        setDeckId((id) => id || (list.find((d) => d.id === wanted) ?? list.find((d) => d.builtin) ?? list[0])?.id || '')
       },
       (err) => live && setError(explain(err)),
     )
@@ -70,6 +74,15 @@ export function HostSetupPage() {
             ))}
           </select>
         </label>
+        <p className="hint deck-links">
+          <Link to="/host/decks/new">Write a deck</Link>
+          {deck && !deck.builtin && deckToken(deck.id) && (
+            <>
+              {' · '}
+              <Link to={`/host/decks/${deck.id}`}>Edit this deck</Link>
+            </>
+          )}
+        </p>
         <div className="field-row">
           <label className="field">
             <span>Questions</span>

@@ -1,0 +1,159 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { secretProblem } from './secrets';
+
+/**
+ * The server's environment as one zod schema: each variable with its default and what it
+ * accepts, the one place both are written. readConfig parses with it; the README's
+ * configuration table is checked against it (server-config.spec.ts).
+ */
+export interface Variable<T = unknown> {
+  readonly schema: z.ZodType<T, string | undefined>;
+  /** What the variable accepts, as the refusal and the README say it. */
+  readonly accepts: string;
+  /** How a refusal shows the value given: a secret is never shown, a URL without its password. */
+  readonly shown?: 'secret' | 'url';
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+// An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
+const unset = (v: unknown) => (v === '' ? undefined : v);
+
+function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback: T, shown?: Variable['shown']): Variable<T>;
+function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: undefined, shown?: Variable['shown']): Variable<T | undefined>;
+function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T, shown?: Variable['shown']): Variable<T | undefined> {
+  // A list's default is a fresh array each time: no two configurations share one.
+  const fresh = () => (Array.isArray(fallback) ? ([...fallback] as T) : fallback);
+  const optional = fallback === undefined ? schema.optional() : schema.optional().transform((v) => (v === undefined ? fresh() : v));
+  return { accepts, shown, schema: z.preprocess(unset, optional) as unknown as z.ZodType<T | undefined, string | undefined> };
+}
+
+/** Digits only: `1e3`, `0x10`, ` 8` and `2.5` are refused rather than read as something else. */
+function whole(min: number, max: number, fallback: number, also = ''): Variable<number> {
+  const accepts = `a whole number from ${min} to ${max}${also}`;
+  return variable(accepts, z.string().regex(/^\d{1,15}$/, accepts).transform(Number).pipe(z.number().min(min, accepts).max(max, accepts)), fallback);
+}
+
+/** A string that matches `pattern` whole. */
+function matching(accepts: string, pattern: RegExp): Variable<string | undefined>;
+function matching(accepts: string, pattern: RegExp, fallback: string): Variable<string>;
+function matching(accepts: string, pattern: RegExp, fallback?: string): Variable<string | undefined> {
+  return variable(accepts, z.string().regex(pattern, accepts), fallback);
+}
+
+/** A comma-separated list; each entry trimmed, empty ones dropped, each checked by `problem` (a message, or undefined when fine). */
+function list(accepts: string, problem: (entry: string) => string | undefined): Variable<string[]> {
+  const schema = z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .superRefine((entries, ctx) => {
+      for (const entry of entries) {
+        const p = problem(entry);
+        if (p) ctx.addIssue({ code: 'custom', message: p });
+      }
+    });
+  return variable(accepts, schema, []);
+}
+
+function secret(): Variable<string | undefined> {
+  const schema = z.string().superRefine((v, ctx) => {
+    const p = secretProblem(v);
+    if (p) ctx.addIssue({ code: 'custom', message: p });
+  });
+  return variable('32 or more characters, not a placeholder published in this repository', schema, undefined, 'secret');
+}
+
+function url(accepts: string, protocols: readonly string[], shown?: Variable['shown']): Variable<string | undefined> {
+  const schema = z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, accepts);
+  return variable(accepts, schema, undefined, shown);
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+// Checked here, not left to Express: a wrong entry would otherwise fail only at the first request.
+function proxyProblem(entry: string): string | undefined {
+  if (PROXY_KEYWORDS.has(entry)) return undefined;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  const bits = family === 6 ? 128 : 32;
+  const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+  return family === 0 || !prefixOk || rest.length > 0 ? `'${entry}' is not an IP address, a CIDR or a keyword` : undefined;
+}
+
+// The browser's Origin header is compared as a whole: `https://a.example/` (a slash) would never match.
+function originProblem(entry: string): string | undefined {
+  try {
+    const u = new URL(entry);
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === entry) return undefined;
+  } catch {
+    // not a URL at all
+  }
+  return `'${entry}' is not an origin`;
+}
+
+// A name is a label of the registry, the console and /health: short, and plain enough to read in a log.
+const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+export const SERVER_ENV = {
+  PORT: whole(0, 65535, 3000),
+  HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
+  DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
+  DATA_DIR: variable('a folder', z.string(), '.data'),
+  ADMIN_TOKEN: secret(),
+  TOKEN_SECRET: secret(),
+  ALLOWED_ORIGINS: list('comma-separated origins (http[s]://host[:port], no path)', originProblem),
+  // The pool and the commit lanes are connections to PostgreSQL, whose max_connections (100 by
+  // default) bounds them across instances; 0 would make every statement wait forever.
+  DB_POOL_MAX: whole(1, 1000, 10),
+  DB_COMMIT_LANES: whole(1, 256, 16),
+  // 0 would refuse every command with 503.
+  MAILBOX_DEPTH: whole(1, 10_000, 64),
+  PIPELINE_DEPTH: whole(1, 64, 8),
+  PASSIVATE_AFTER_SECONDS: whole(1, 86_400, 60),
+  // Shorter than this, a room can close before its host has shared the code.
+  ROOM_EXPIRY_SECONDS: whole(10, 7 * 86_400, 300),
+  // Statements get 100 ms less: at least 100 ms each.
+  COMMAND_TIMEOUT_MS: whole(200, 60_000, 1000),
+  // At least a room's largest frames (a state of 50 seats), or a client is evicted on its first one.
+  SEND_QUEUE_BYTES: whole(65_536, 64 * 1024 * 1024, 256 * 1024),
+  SEND_QUEUE_FRAMES: whole(16, 1_000_000, 1024),
+  INSTANCE_NAME: matching("1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit", INSTANCE_NAME),
+  INSTANCE_URL: url('an http:// or https:// URL', ['http:', 'https:']),
+  // 0: written once at start and once at stop.
+  INSTANCE_HEARTBEAT_SECONDS: whole(0, 3600, 2),
+  LEASE_SECONDS: whole(1, 86_400, 6, ', at least twice INSTANCE_HEARTBEAT_SECONDS'),
+  OPEN_RATE_PER_MINUTE: whole(0, 100_000, 30),
+  OPEN_BURST: whole(1, 100_000, 30),
+  TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
+  SOCKETS_PER_SEAT: whole(1, 100, 3),
+  MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
+  LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
+  // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
+  ALLOW_TEST_SEEDS: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
+} satisfies Record<string, Variable>;
+
+export type ServerEnvName = keyof typeof SERVER_ENV;
+type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<infer T> ? T : never };
+
+const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
+
+/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat. */
+export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
+  if (env.INSTANCE_HEARTBEAT_SECONDS > 0 && env.LEASE_SECONDS < 2 * env.INSTANCE_HEARTBEAT_SECONDS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['LEASE_SECONDS'],
+      message: `shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${env.INSTANCE_HEARTBEAT_SECONDS}): a lease would run out between two renewals`,
+    });
+  }
+});
+
+export type ServerEnv = z.output<typeof serverEnvSchema>;

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { DeckRepository, DeckSummary, StoredDeck } from '@app/persistence';
+import { RoomErrorCode, RoomException } from '@app/protocol';
+import { DeckInput } from './deck-body';
+import { DeckErrorCode, deckError } from './deck.errors';
+import { editTokenMatches, newEditToken } from './deck-token';
+
+/** A new deck, with its edit token: the only time the token is shown. */
+export type CreatedDeck = DeckSummary & { readonly editToken: string };
+
+/** `GET /api/decks/{id}`: the right answers only for the holder of the edit token. */
+export interface DeckView {
+  readonly id: string;
+  readonly name: string;
+  readonly builtin: boolean;
+  /** Whether the deck has an edit token at all (the built-in deck and decks made before tokens do not). */
+  readonly editable: boolean;
+  readonly questions: { readonly text: string; readonly choices: readonly string[]; readonly correct?: number }[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Decks as hosts use them (PROTOCOL.md section 12): no accounts, the edit token is the right to change one. */
+@Injectable()
+export class DecksService {
+  constructor(private readonly decks: DeckRepository) {}
+
+  list(): Promise<DeckSummary[]> {
+    return this.decks.listDecks();
+  }
+
+  async create(input: DeckInput): Promise<CreatedDeck> {
+    const { token, hash } = newEditToken();
+    return { ...(await this.decks.createDeck(input.name, input.questions, hash)), editToken: token };
+  }
+
+  /** A token, when sent, must be the deck's: a client holding a stale one hears so rather than seeing no answers. */
+  async read(id: string, token: string | undefined): Promise<DeckView> {
+    const deck = token === undefined ? await this.found(id) : await this.editable(id, token);
+    const answers = token !== undefined;
+    return {
+      id: deck.id,
+      name: deck.name,
+      builtin: deck.builtin,
+      editable: deck.editTokenHash !== null,
+      questions: deck.questions.map((q) => (answers ? q : { text: q.text, choices: q.choices })),
+    };
+  }
+
+  /** The whole deck anew; a live game keeps the questions it drew. */
+  async replace(id: string, token: string | undefined, input: DeckInput): Promise<DeckSummary> {
+    await this.editable(id, token);
+    if (!(await this.decks.replaceDeck(id, input.name, input.questions))) throw this.notFound(id);
+    return { id: id.toLowerCase(), name: input.name, builtin: false, questions: input.questions.length };
+  }
+
+  async remove(id: string, token: string | undefined): Promise<void> {
+    await this.editable(id, token);
+    if (!(await this.decks.deleteDeck(id))) throw this.notFound(id);
+  }
+
+  private async found(id: string): Promise<StoredDeck> {
+    const deck = UUID.test(id) ? await this.decks.findDeck(id) : null;
+    if (!deck) throw this.notFound(id);
+    return deck;
+  }
+
+  /** 404 for no such deck, then 403: a deck nobody may edit, or no token or the wrong one. */
+  private async editable(id: string, token: string | undefined): Promise<StoredDeck> {
+    const deck = await this.found(id);
+    if (deck.editTokenHash === null) {
+      throw deckError(DeckErrorCode.DeckReadOnly, deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed');
+    }
+    if (!editTokenMatches(token, deck.editTokenHash)) {
+      throw new RoomException(RoomErrorCode.Forbidden, token === undefined ? 'changing a deck needs its edit token as Authorization: Bearer <editToken>' : 'this is not the deck’s edit token');
+    }
+    return deck;
+  }
+
+  private notFound(id: string): RoomException {
+    return deckError(DeckErrorCode.DeckNotFound, `no deck has id ${id.slice(0, 40)}`);
+  }
+}

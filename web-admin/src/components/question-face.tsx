@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react'
+
+export interface QuestionFaceProps {
+  /** "3 / 10": where the question is in the game. */
+  readonly kicker: string
+  /** The countdown in a game; a still clock in the deck editor's preview. */
+  readonly timer: ReactNode
+  readonly text: string
+  readonly choices: readonly string[]
+  /** The choice this player picked, if any. */
+  readonly chosen?: number
+  /** Once an answer is in, the other choices fade and no longer take clicks. */
+  readonly locked?: boolean
+  readonly onChoose?: (choice: number) => void
+  /** Below the choices: what became of the pick. */
+  readonly children?: ReactNode
+  readonly label?: string
+  /** The text's heading level: the page's own on a phone, below the editor's title in a preview. */
+  readonly heading?: 'h1' | 'h2' | 'h3'
+}
+
+const LETTERS = 'ABCDEF'
+
+/** A question as a player's phone shows it: the text, and the choices as big buttons named by their text. */
+export function QuestionFace({ kicker, timer, text, choices, chosen, locked = false, onChoose, children, label = 'Question', heading: Heading = 'h1' }: QuestionFaceProps) {
+  return (
+    <section className="play-question" aria-label={label}>
+      <div className="stage-head">
+        <span className="stage-kicker">{kicker}</span>
+        {timer}
+      </div>
+      <Heading className="play-question-text">{text}</Heading>
+      <div className="choice-grid">
+        {choices.map((choice, i) => (
+          <button
+            key={i}
+            type="button"
+            className={`choice-button c${i} ${chosen === i ? 'chosen' : ''} ${locked && chosen !== i ? 'faded' : ''}`}
+            aria-pressed={chosen === i}
+            aria-disabled={locked || undefined}
+            onClick={() => !locked && onChoose?.(i)}
+          >
+            <span className="choice-letter" aria-hidden="true">
+              {LETTERS[i]}
+            </span>
+            {choice}
+          </button>
+        ))}
+      </div>
+      {children}
+    </section>
+  )
+}
