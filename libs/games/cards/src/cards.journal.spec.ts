@@ -1,6 +1,6 @@
 import { RoomException } from '@app/protocol';
 import fc from 'fast-check';
-import { expectRebuilt, JournaledRoom } from '../../testing/journaled-room';
+import { expectRebuilt, JournaledRoom } from '../../test/journaled-room';
 import { HUMAN, PLAYER_ID, prng, SETTINGS, T0, wildHuman } from '../test/cards.fixtures';
 import { TableCommand } from './cards.commands';
 import { cardsRules } from './cards.game';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { expectRebuilt } from '../../testing/journaled-room';
+import { expectRebuilt } from '../../test/journaled-room';
 import { LiveRoom, Scenario, scenarioArb } from './trivia.history';
 
 // Issue 21: a room is its journal. A room killed at any moment (kill -9) and rebuilt by
