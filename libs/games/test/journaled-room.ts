@@ -96,9 +96,9 @@ export class JournaledRoom<S, C extends Command> {
 
   /**
    * The process dies at `killedAt` and the room comes back at `at`, rebuilt from its latest
-   * snapshot and the journal after it. The deadlines that passed meanwhile are taken late, at
-   * `at`, and journaled before anything else of the new process (an input journaled first at
-   * `at` would make a replay take them on time); then the room learns that nobody is connected.
+   * snapshot and the journal after it, as the engine does (RoomActor's resume): it learns that
+   * nobody is connected (journaled if that changed it; nothing is caught up before it), then the
+   * deadlines that passed meanwhile are taken late, at `at`.
    */
   restart(killedAt: number, at: number): void {
     this.advanceTo(killedAt);
@@ -106,6 +106,9 @@ export class JournaledRoom<S, C extends Command> {
     if (canonical(back.state) !== canonical(this.state)) this.divergences.push(`restart at ${killedAt}: the journal rebuilds another room`);
     this.state = back.state;
     this.now = Math.max(this.now, at);
+    const resumed = this.twin((s) => this.rules.onSignal(s, { kind: 'resumed' }, this.ctx(at)));
+    if (resumed.state !== this.state) this.journal.push({ kind: 'signal', at, body: { kind: 'resumed' } });
+    this.apply(resumed);
     for (let i = 0; i < MAX_CATCH_UP; i++) {
       const due = this.rules.nextDeadline(this.state);
       if (due === undefined || due >= at) break;
@@ -114,7 +117,6 @@ export class JournaledRoom<S, C extends Command> {
       this.journal.push({ kind: 'late_deadline', at, body: { due } });
       this.apply(outcome);
     }
-    this.signal({ kind: 'resumed' }, at);
   }
 
   /**
@@ -215,7 +217,8 @@ export function replayJournal<S, C extends Command>(
       if (rules.nextDeadline(state) === input.body.due) state = rules.onSignal(state, { kind: 'deadline' }, ctx(input.at)).state;
       continue;
     }
-    state = caughtUp(state, input.at);
+    // A room coming back takes what passed meanwhile as late: nothing is caught up before it.
+    if (!(input.kind === 'signal' && input.body.kind === 'resumed')) state = caughtUp(state, input.at);
     try {
       if (input.kind === 'command') {
         const outcome = rules.decide(state, input.actor, input.body as C, ctx(input.at));
