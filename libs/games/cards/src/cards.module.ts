@@ -3,7 +3,6 @@ import { CARDS_WIRE_CODES } from './cards.codes';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
 import { cardsLegacy } from './cards.legacy';
-import { cardsOpening } from './cards.opening';
 import { publicTableSummary } from './cards.projection';
 import { CardsState } from './cards.types';
 
@@ -48,6 +47,5 @@ export const cards: GameModule<CardsState> = {
   // The table is its human's: only that seat's token closes it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
   error: (code, message) => cardsError(code as CardsErrorCode, message),
-  opening: cardsOpening,
   legacy: cardsLegacy,
 };

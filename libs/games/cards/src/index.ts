@@ -20,7 +20,6 @@ export {
 export * from './cards.projection';
 export * from './cards.privacy';
 export * from './cards.legacy';
-export * from './cards.opening';
 export * from './cards.game';
 export * from './cards.codes';
 export * from './cards.module';
