@@ -29,6 +29,16 @@ export interface DeckItem {
   readonly correct: number;
 }
 
+/** What the server adds when a room opens. */
+export interface OpenedWith {
+  /** When (epoch ms, the server's clock). */
+  readonly at: number;
+  /** How long a room may wait without a game before it closes (the server's setting). */
+  readonly expirySeconds: number;
+  /** The copy of its deck, for a game that plays from one. */
+  readonly deck?: { readonly id: string; readonly items: readonly DeckItem[] };
+}
+
 /** How a room of a game opens over HTTP: `POST /api/rooms {game, ...settings}`. */
 export interface GameOpening<S, Settings = any> {
   /**
@@ -41,10 +51,10 @@ export interface GameOpening<S, Settings = any> {
   readonly schema: JsonSchema;
   /** Who the opener is: the room's host, or its first player (whose seat id is `ids.opener`). */
   readonly openerRole: 'host' | 'player';
-  /** The deck a room with these settings copies, if it plays from one (the server loads it). */
+  /** For a game that plays from a deck: the deck a room with these settings copies (none named: the server's built-in deck). */
   deckOf?(settings: Settings): string | undefined;
-  /** The room's first state; `deck` is the deck's items when `deckOf` named one. */
-  state(ids: { readonly roomId: string; readonly code: string; readonly opener: string }, settings: Settings, openedAt: number, deck?: readonly DeckItem[]): S;
+  /** The room's first state. */
+  state(ids: { readonly roomId: string; readonly code: string; readonly opener: string }, settings: Settings, opened: OpenedWith): S;
 }
 
 export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {

@@ -1,7 +1,7 @@
+import { invalid, wholeNumber } from '@app/protocol';
 import { Controller, Get, Query } from '@nestjs/common';
 import { LeaderboardRepository } from '@app/persistence';
 import { DescribeLeaderboard } from './api-docs';
-import { invalid, wholeNumber } from './body';
 import { trivia } from '@app/games/trivia';
 import { GAMES } from '../rooms/games';
 

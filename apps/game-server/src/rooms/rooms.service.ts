@@ -1,7 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { openTrivia, REMATCH_SECONDS, TriviaErrorCode, triviaError, trivia } from '@app/games/trivia';
 import { Database, DeckRepository, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
@@ -17,16 +16,6 @@ import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
-
-export interface RoomSettingsInput {
-  readonly hostName: string;
-  readonly deckId?: string;
-  readonly questionCount: number;
-  readonly secondsPerQuestion: number;
-  readonly revealSeconds: number;
-  readonly maxPlayers: number;
-  readonly minPlayers: number;
-}
 
 /** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
 export type GameRoom = RoomActor<any, any>;
@@ -83,25 +72,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
 
-  async createRoom(input: RoomSettingsInput): Promise<{ roomId: string; code: string; hostToken: string }> {
-    const deckId = input.deckId ?? BUILTIN_DECK_ID;
-    // The room plays its own copy of the deck: an edit or a deletion later changes no room that opened.
-    const deck = await this.decks.loadDeck(deckId);
-    if (!deck) throw triviaError(TriviaErrorCode.DeckNotFound, `no deck has id ${deckId}`);
-    if (deck.questions.length < input.questionCount) {
-      throw new RoomException(
-        RoomErrorCode.BadData,
-        `questionCount: the deck has only ${deck.questions.length} questions, fewer than the ${input.questionCount} asked for`,
-      );
-    }
-    const { hostName, ...rest } = input;
-    const settings = { ...rest, deckId, rematchSeconds: REMATCH_SECONDS, expirySeconds: this.config.roomExpirySeconds };
-    const { roomId, code } = await this.open(trivia.kind, { hostName, ...settings }, (ids, openedAt) =>
-      openTrivia({ ...ids, hostName, settings, deck: deck.questions.map((q, id) => ({ id, ...q })), openedAt }),
-    );
-    return { roomId, code, hostToken: this.tokens.issue({ roomId, code, role: 'host', seat: 'host' }) };
-  }
-
   /**
    * Opens a room of any registered game over HTTP (`POST /api/rooms {game, ...settings}`): the
    * game's module reads the settings, names the deck the room copies (if it plays from one) and
@@ -120,19 +90,20 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const { game: _game, ...rest } = body;
     const settings = opening.settings(rest, randomInt(2 ** 31 - 1));
     this.cap.checkOpen(this.registry.size);
-    const deckId = opening.deckOf?.(settings);
-    const deck = deckId === undefined ? undefined : await this.deckItems(deckId);
+    const deck = opening.deckOf ? await this.deckCopy(opening.deckOf(settings) ?? BUILTIN_DECK_ID) : undefined;
     const role = opening.openerRole;
     const seat = role === 'host' ? 'host' : randomUUID();
-    const { roomId, code } = await this.open(kind, settings, (ids, openedAt) => opening.state({ ...ids, opener: seat }, settings, openedAt, deck));
+    const { roomId, code } = await this.open(kind, settings, (ids, at) =>
+      opening.state({ ...ids, opener: seat }, settings, { at, expirySeconds: this.config.roomExpirySeconds, ...(deck ? { deck } : {}) }),
+    );
     return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
   }
 
   /** The items of the deck a room copies as it opens (so that an edit or a deletion later changes no room that opened). */
-  private async deckItems(deckId: string): Promise<DeckItem[]> {
+  private async deckCopy(deckId: string): Promise<{ id: string; items: DeckItem[] }> {
     const deck = await this.decks.loadDeck(deckId);
     if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
-    return deck.questions;
+    return { id: deck.id, items: deck.questions };
   }
 
   /**

@@ -9,3 +9,4 @@ export * from './trivia.opening';
 export * from './trivia.legacy';
 export * from './trivia.game';
 export * from './trivia.module';
+export * from './trivia.settings';
