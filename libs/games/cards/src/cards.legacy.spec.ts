@@ -1,171 +1,105 @@
-import { ReplyFrame } from '@app/protocol';
-import { RoomActor, RoomActorDeps, Viewer } from '@app/room-engine';
-import { PLAYER_ID, SETTINGS } from '../test/cards.fixtures';
-import { optionsFor } from './cards.betting';
-import { CardsResult, cardsRules } from './cards.game';
-import { CardsRecord, openedRecord, recordWrite, restoreCards } from './cards.restore';
+import { okReply } from '@app/protocol';
+import { HUMAN, PLAYER_ID, prng, SETTINGS, SimStep, TableSim, ctx, wildHuman } from '../test/cards.fixtures';
+import { cardsRules } from './cards.game';
+import { CardsRecord } from './cards.legacy';
+import { cards } from './cards.module';
 import { HUMAN_SEAT, fromCheckpoint, openingCheckpoint, resumed } from './cards.rules';
-import { CardsState, CardsWrite, TableSettings } from './cards.types';
+import { CardsState, HandCheckpoint, TableSettings } from './cards.types';
 
-// A live table on the real engine with a store that keeps the record as plain data, stopped
-// mid-hand; then the same table rebuilt from that record alone.
+// Tables open at the upgrade come back once from the cards' old tables (CardsRecord: the last
+// hand's checkpoint, the human's actions and rebuys since, every acknowledged reply) through the
+// old replay: the bots' actions since are taken again from the seed, on their own schedule.
 
 const IDS = { tableId: 'table-1', code: 'CARDS1', playerId: PLAYER_ID };
-// Quick bots and pauses; the human's clock is long enough never to run out in the test.
-const FAST: TableSettings = { ...SETTINGS, seed: 1234, botThinkMs: [1, 4], handPauseMs: 3, actionSeconds: 60 };
+const FAST: TableSettings = { ...SETTINGS, seed: 1234, botThinkMs: [1, 40], handPauseMs: 3, actionSeconds: 60 };
+const SEED = 99;
 
-type Actor = RoomActor<CardsState, any, CardsWrite, CardsResult, any>;
+const checkpointOf = (s: CardsState): HandCheckpoint => ({
+  number: s.handsPlayed,
+  button: s.button,
+  at: s.lastHandAt,
+  seats: s.seats.map((x) => ({ seat: x.seat, stack: x.stack, buyInTotal: x.buyInTotal, hands: x.hands })),
+});
 
-function deps(store: { record: CardsRecord }, clock: () => number, onDispose = () => undefined): RoomActorDeps<CardsWrite, CardsResult> {
-  return {
-    store: {
-      commit: async (writes) => {
-        for (const w of writes) store.record = recordWrite(store.record, w);
-        return writes.map(() => ({ kind: 'done' as const }));
-      },
-      recordLateDeadline: async (_roomId, due, at) => {
-        store.record = { ...store.record, lateDeadlines: [...store.record.lateDeadlines, { due, at }] };
-      },
-    },
-    clock: { now: clock },
-    observer: { command: () => undefined },
-    mailboxDepth: 16,
-    passivateAfterMs: 60_000,
-    commandBudgetMs: 5000,
-    seed: 99,
-    committedStatements: 0,
-    onDispose,
-    log: () => undefined,
-  };
+/** What the old tables held of a table played live: they kept what the old writes wrote. */
+function recordOf(sim: TableSim): CardsRecord {
+  let checkpoint = openingCheckpoint(FAST, sim.steps[0]?.before.lastHandAt ?? 0);
+  let actions: CardsRecord['actions'][number][] = [];
+  let rebuys: CardsRecord['rebuys'][number][] = [];
+  const acknowledged: { commandId: string; reply: unknown }[] = [];
+  sim.steps.forEach((step: SimStep, i) => {
+    const o = step.outcome;
+    if (!o) return;
+    if (step.kind === 'human' && step.action) {
+      const hand = step.before.hand!;
+      const commandId = `h-${i}`;
+      actions.push({ hand: hand.number, seq: hand.actions, action: step.action.action, amount: step.action.amount ?? null, at: Math.max(step.at, hand.turnAt), commandId });
+      acknowledged.push({ commandId, reply: {} });
+    } else if (step.kind === 'human') {
+      const commandId = `r-${i}`;
+      rebuys.push({ afterHand: step.before.handsPlayed, stack: FAST.buyIn, at: step.at, commandId });
+      acknowledged.push({ commandId, reply: { stack: FAST.buyIn } });
+    }
+    if (o.boundary) {
+      checkpoint = checkpointOf(o.state);
+      actions = [];
+      rebuys = [];
+    }
+  });
+  return { ...IDS, settings: FAST, closed: false, checkpoint, actions, rebuys, acknowledged, lateDeadlines: [] };
 }
 
-function viewer(onEvent: (type: string, data: any) => void, replies: ReplyFrame[] = []): Viewer {
-  return {
-    socketId: 'human-1',
-    role: 'player',
-    seat: PLAYER_ID,
-    wire: 'json',
-    sendEvent: (event) => onEvent(event.type, event.data),
-    sendReply: (r) => replies.push(r),
-    close: () => undefined,
-  };
+/** A table played with a human who tries anything, stopped right after an action of the human mid-hand, some hands in. */
+function playedMidHand(seed: number): TableSim {
+  const sim = new TableSim(FAST, wildHuman, prng(seed), (draw) => Math.floor(draw() * 30));
+  for (let i = 0; i < 20_000; i++) {
+    const step = sim.step();
+    if (!step) break;
+    if (sim.state.handsPlayed >= 3 && step.kind === 'human' && step.action && step.outcome && sim.state.phase === 'playing') return sim;
+  }
+  throw new Error('the table never reached a human action mid-hand');
 }
 
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((res) => setTimeout(res, 2));
-  expect(cond()).toBe(true);
-};
+const restore = (record: CardsRecord) => cards.legacy!.restore(record, SEED, { expirySeconds: 300 });
 
-describe('restoreCards', () => {
-  it('rebuilds a table mid-hand from its checkpoint and the human actions recorded since, with the bots acting as they did', async () => {
-    const openedAt = Date.now();
-    const store = { record: openedRecord(IDS, FAST, openingCheckpoint(FAST, openedAt)) };
-    const live: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt }, cardsRules, { state: fromCheckpoint(IDS, FAST, store.record.checkpoint), journal: [], acknowledged: [] }, deps(store, () => Date.now()));
-    const replies: ReplyFrame[] = [];
-    let stopped = false;
-    let acts = 0;
-    // The human calls, checks, bets the minimum or folds in turn, so that hands are played out.
-    const human = viewer((type, data) => {
-      if (stopped) return;
-      // Busted: the human buys in again.
-      if (type === 'standings' && data.seats[HUMAN_SEAT].stack === 0) {
-        setImmediate(() => live.submit(human, { id: `r-${acts++}`, type: 'table.rebuy', data: {} }, { at: Date.now(), hr: performance.now() }));
-      }
-      if (type !== 'time_bank' || data.seat !== HUMAN_SEAT) return;
-      const state = live.snapshot;
-      if (state.handsPlayed >= 3 && store.record.actions.length > 0) {
-        stopped = true;
-        return;
-      }
-      const o = optionsFor(state.hand!, HUMAN_SEAT, state.seats[HUMAN_SEAT].stack);
-      const pick = acts++ % 4;
-      const data2 =
-        pick === 0 && o.canBet ? { action: 'bet', amount: Math.min(o.minTotal, o.maxTotal) } : pick === 3 && o.toCall > 0 ? { action: 'fold' } : o.toCall > 0 ? { action: 'call' } : { action: 'check' };
-      setImmediate(() => live.submit(human, { id: `c-${acts}`, type: 'table.act', data: data2 }, { at: Date.now(), hr: performance.now() }));
-    }, replies);
-    expect(live.attach(human)).toEqual({ ok: true });
-    try {
-      await until(() => stopped);
-    } finally {
-      live.dispose();
-    }
-    const stoppedAt = live.snapshot;
-    expect(stoppedAt.hand!.toAct).toBe(HUMAN_SEAT);
-    expect(store.record.checkpoint.number).toBeGreaterThanOrEqual(3);
-    expect(replies.every((r) => r.status === 200)).toBe(true);
-
-    // The bots' actions since the last human action were never written: the restored table takes
-    // them again on their own schedule, from the moment of that action.
-    const lastAt = Math.max(...store.record.actions.map((a) => a.at));
-    // On a busy machine the live table may itself have taken a deadline late (its clock is real);
-    // the restored one, on a clock stopped at the last action, must not take any.
-    const lateBefore = store.record.lateDeadlines;
-    const restored: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt }, cardsRules, restoreCards(store.record), deps(store, () => lastAt));
-    try {
-      await until(() => restored.snapshot.hand?.actions === stoppedAt.hand!.actions);
-    } finally {
-      restored.dispose();
-    }
-    expect(restored.snapshot).toEqual(resumed(stoppedAt));
-    expect(store.record.lateDeadlines).toEqual(lateBefore);
-
-    // An acknowledged command sent again gets its original reply and is not executed twice.
-    const again: ReplyFrame[] = [];
-    const back = viewer(() => undefined, again);
-    const third: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt }, cardsRules, restoreCards(store.record), deps(store, () => lastAt));
-    try {
-      third.attach(back);
-      const lastId = store.record.actions[store.record.actions.length - 1].commandId;
-      const firstId = store.record.acknowledged[0].commandId;
-      third.submit(back, { id: lastId, type: 'table.act', data: { action: 'fold' } }, { at: lastAt, hr: performance.now() });
-      third.submit(back, { id: firstId, type: 'table.act', data: { action: 'fold' } }, { at: lastAt, hr: performance.now() });
-      expect(again).toEqual([
-        { type: 'reply', id: lastId, status: 200, data: {} },
-        { type: 'reply', id: firstId, status: 200, data: store.record.acknowledged[0].reply },
-      ]);
-      expect(third.snapshot.hand!.actions).toBe(store.record.actions[store.record.actions.length - 1].seq + 1);
-    } finally {
-      third.dispose();
-    }
+describe('cards.legacy', () => {
+  it.each([1, 2, 3, 4, 5])('rebuilds a table mid-hand from its checkpoint and the human actions since, the bots acting as they did (run %i)', (run) => {
+    const sim = playedMidHand(run);
+    const record = recordOf(sim);
+    expect(record.checkpoint.number).toBeGreaterThanOrEqual(3);
+    expect(record.actions.length).toBeGreaterThan(0);
+    const { state, replies } = restore(record);
+    expect(state).toEqual(resumed(sim.state));
+    // Every acknowledged command's reply is owed to a resend, once.
+    const byId = (a: { reply: { id: string | null } }, b: { reply: { id: string | null } }) => String(a.reply.id).localeCompare(String(b.reply.id));
+    expect([...replies].sort(byId)).toEqual(record.acknowledged.map((a) => ({ seat: `p:${PLAYER_ID}`, reply: okReply(a.commandId, a.reply) })).sort(byId));
   });
 
   it('replays a human action taken in the very millisecond its turn began, after the deadline that began it', () => {
-    // Run the table by its deadlines alone up to the human's first turn.
     let state = fromCheckpoint(IDS, FAST, openingCheckpoint(FAST, 1_000_000));
-    while (!(state.phase === 'playing' && state.hand!.toAct === HUMAN_SEAT)) state = cardsRules.onSignal(state, { kind: 'deadline' }, { now: cardsRules.nextDeadline(state)!, random: Math.random }).state;
-    const turnAt = state.hand!.turnAt;
-    const live = cardsRules.decide(state, { role: 'player', seat: PLAYER_ID }, { id: 'c-1', type: 'table.act', data: { action: 'fold' } }, { now: turnAt, random: Math.random });
-    const record = recordWrite(openedRecord(IDS, FAST, openingCheckpoint(FAST, 1_000_000)), live.writes[0]);
-    const logged: string[] = [];
-    const store = { record };
-    const restored: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt: 0 }, cardsRules, restoreCards(record), {
-      ...deps(store, () => turnAt),
-      log: (_level, msg) => void logged.push(msg),
-    });
-    restored.dispose();
-    expect(logged).toEqual([]);
-    expect(restored.snapshot).toEqual(resumed(live.state));
+    while (!(state.phase === 'playing' && state.hand!.toAct === HUMAN_SEAT)) state = cardsRules.onSignal(state, { kind: 'deadline' }, ctx(cardsRules.nextDeadline(state)!)).state;
+    const { turnAt, number, actions } = state.hand!;
+    const live = cardsRules.decide(state, HUMAN, { id: 'c-1', type: 'table.act', data: { action: 'fold' } }, ctx(turnAt));
+    const record: CardsRecord = {
+      ...IDS,
+      settings: FAST,
+      closed: false,
+      checkpoint: openingCheckpoint(FAST, 1_000_000),
+      actions: [{ hand: number, seq: actions, action: 'fold', amount: null, at: turnAt, commandId: 'c-1' }],
+      rebuys: [],
+      acknowledged: [{ commandId: 'c-1', reply: {} }],
+      lateDeadlines: [],
+    };
+    const { state: back, replies } = restore(record);
+    expect(back).toEqual(resumed(live.state));
+    expect(replies).toEqual([{ seat: `p:${PLAYER_ID}`, reply: okReply('c-1', {}) }]);
   });
 
-  it('takes an action that arrives a hair before its turn began (a timer fired early) at the turn’s moment', () => {
-    let state = fromCheckpoint(IDS, FAST, openingCheckpoint(FAST, 1_000_000));
-    while (!(state.phase === 'playing' && state.hand!.toAct === HUMAN_SEAT)) state = cardsRules.onSignal(state, { kind: 'deadline' }, { now: cardsRules.nextDeadline(state)!, random: Math.random }).state;
-    const turnAt = state.hand!.turnAt;
-    const early = cardsRules.decide(state, { role: 'player', seat: PLAYER_ID }, { id: 'c-1', type: 'table.act', data: { action: 'fold' } }, { now: turnAt - 1, random: Math.random });
-    expect(early.writes[0]).toMatchObject({ kind: 'act', at: turnAt });
-    const record = recordWrite(openedRecord(IDS, FAST, openingCheckpoint(FAST, 1_000_000)), early.writes[0]);
-    const restored: Actor = RoomActor.restore({ code: IDS.code, roomId: IDS.tableId, openedAt: 0 }, cardsRules, restoreCards(record), deps({ record }, () => turnAt));
-    restored.dispose();
-    expect(restored.snapshot).toEqual(resumed(early.state));
-  });
-
-  it('restores a closed table as closed, and a table between hands at its checkpoint', () => {
-    const record = openedRecord(IDS, FAST, openingCheckpoint(FAST, 1000));
-    const between = restoreCards(record);
-    expect(between.state).toMatchObject({ phase: 'between', handsPlayed: 0, nextHandAt: 1000 + FAST.handPauseMs });
-    expect(between.journal).toEqual([]);
-    const closed = restoreCards(recordWrite(record, { kind: 'closeTable', tableId: 'table-1', reason: 'left', at: 2000, commandId: 'l-1' }));
+  it('brings back a table between hands at its checkpoint, and a closed table as closed with the replies it owes', () => {
+    const open: CardsRecord = { ...IDS, settings: FAST, closed: false, checkpoint: openingCheckpoint(FAST, 1000), actions: [], rebuys: [], acknowledged: [], lateDeadlines: [] };
+    expect(restore(open).state).toMatchObject({ phase: 'between', handsPlayed: 0, nextHandAt: 1000 + FAST.handPauseMs });
+    const closed = restore({ ...open, closed: true, acknowledged: [{ commandId: 'l-1', reply: {} }] });
     expect(closed.state.phase).toBe('closed');
-    expect(closed.acknowledged).toEqual([{ actor: { role: 'player', seat: PLAYER_ID }, reply: { type: 'reply', id: 'l-1', status: 200, data: {} } }]);
+    expect(closed.replies).toEqual([{ seat: `p:${PLAYER_ID}`, reply: okReply('l-1', {}) }]);
   });
 });

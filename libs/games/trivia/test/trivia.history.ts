@@ -6,7 +6,7 @@
 import { RoomException } from '@app/protocol';
 import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
-import { JournaledRoom } from '../../testing/journaled-room';
+import { JournaledRoom } from '../../test/journaled-room';
 import { Answer, GameSummary, openTrivia, Question, RoomCommand, Settings, triviaRules, TriviaState } from '../src';
 
 export const T0 = 1_700_000_000_000;

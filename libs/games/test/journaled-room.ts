@@ -19,6 +19,9 @@ export function canonical(value: unknown): string {
 
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
+/** RuleDriver's MAX_CATCH_UP: the deadlines a replay takes before one input, at most. */
+export const MAX_CATCH_UP = 1000;
+
 export class JournaledRoom<S, C extends Command> {
   state: S;
   now: number;
@@ -47,9 +50,9 @@ export class JournaledRoom<S, C extends Command> {
     return { now: at, random: seededRandom(this.seed, at) };
   }
 
-  /** The clock reaches `t`: the deadlines due before it fire on time, each at its moment. */
+  /** The clock reaches `t`: the deadlines due before it fire on time, each at its moment (a timer has no bound). */
   advanceTo(t: number): void {
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < 1_000_000; i++) {
       const due = this.rules.nextDeadline(this.state);
       if (due === undefined || due >= t) break;
       const outcome = this.twin((s) => this.rules.onSignal(s, { kind: 'deadline' }, this.ctx(due)));
@@ -93,17 +96,20 @@ export class JournaledRoom<S, C extends Command> {
 
   /**
    * The process dies at `killedAt` and the room comes back at `at`, rebuilt from its latest
-   * snapshot and the journal after it. The deadlines that passed meanwhile are taken late, at
-   * `at`, and journaled before anything else of the new process (an input journaled first at
-   * `at` would make a replay take them on time); then the room learns that nobody is connected.
+   * snapshot and the journal after it, as the engine does (RoomActor's resume): it learns that
+   * nobody is connected (journaled if that changed it; nothing is caught up before it), then the
+   * deadlines that passed meanwhile are taken late, at `at`.
    */
   restart(killedAt: number, at: number): void {
     this.advanceTo(killedAt);
-    const back = replayJournal(this.rules, this.seed, this.snapshot.state, this.journal.slice(this.snapshot.from), killedAt);
+    const back = this.replayed('snapshot', killedAt);
     if (canonical(back.state) !== canonical(this.state)) this.divergences.push(`restart at ${killedAt}: the journal rebuilds another room`);
     this.state = back.state;
     this.now = Math.max(this.now, at);
-    for (let i = 0; i < 1000; i++) {
+    const resumed = this.twin((s) => this.rules.onSignal(s, { kind: 'resumed' }, this.ctx(at)));
+    if (resumed.state !== this.state) this.journal.push({ kind: 'signal', at, body: { kind: 'resumed' } });
+    this.apply(resumed);
+    for (let i = 0; i < MAX_CATCH_UP; i++) {
       const due = this.rules.nextDeadline(this.state);
       if (due === undefined || due >= at) break;
       const outcome = this.twin((s) => this.rules.onSignal(s, { kind: 'deadline' }, this.ctx(at)));
@@ -111,13 +117,17 @@ export class JournaledRoom<S, C extends Command> {
       this.journal.push({ kind: 'late_deadline', at, body: { due } });
       this.apply(outcome);
     }
-    this.signal({ kind: 'resumed' }, at);
   }
 
-  /** The room as its journal rebuilds it, from the opening or from the latest snapshot, caught up to `until`. */
+  /**
+   * The room as its journal rebuilds it, caught up to `until`: from the latest snapshot, as the
+   * engine does, or from the opening, across every boundary since; then any number of deadlines
+   * may lie between two inputs (many hands of bots while the human is away), more than a replay
+   * from the latest snapshot ever takes, so that one is not bounded.
+   */
   replayed(from: 'opening' | 'snapshot', until = this.now): Replayed<S> {
     return from === 'opening'
-      ? replayJournal(this.rules, this.seed, asJson(this.opening), this.journal, until)
+      ? replayJournal(this.rules, this.seed, asJson(this.opening), this.journal, until, Infinity)
       : replayJournal(this.rules, this.seed, asJson(this.snapshot.state), this.journal.slice(this.snapshot.from), until);
   }
 
@@ -159,6 +169,17 @@ export class JournaledRoom<S, C extends Command> {
   }
 }
 
+/**
+ * The journal rebuilds this room from `from`: no input refused, the same state (as JSON), and,
+ * from the opening, every reply the room gave (a snapshot's replies are the engine's to keep).
+ */
+export function expectRebuilt<S, C extends Command>(room: JournaledRoom<S, C>, from: 'opening' | 'snapshot'): void {
+  const replayed = room.replayed(from);
+  expect(replayed.refused).toEqual([]);
+  expect(canonical(replayed.state)).toBe(canonical(room.state));
+  if (from === 'opening') expect(replayed.replies).toEqual(room.acks);
+}
+
 export interface Replayed<S> {
   readonly state: S;
   /** The replies the replay rebuilt, by command id. */
@@ -168,10 +189,17 @@ export interface Replayed<S> {
 }
 
 /** Mirrors RuleDriver.replay (libs/room-engine/src/rule-driver.ts), then catches up to `until`. */
-export function replayJournal<S, C extends Command>(rules: GameRules<S, C>, seed: number, start: S, journal: readonly JournalInput[], until: number): Replayed<S> {
+export function replayJournal<S, C extends Command>(
+  rules: GameRules<S, C>,
+  seed: number,
+  start: S,
+  journal: readonly JournalInput[],
+  until: number,
+  maxCatchUp = MAX_CATCH_UP,
+): Replayed<S> {
   const ctx = (now: number): RuleContext => ({ now, random: seededRandom(seed, now) });
   const caughtUp = (state: S, at: number): S => {
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < maxCatchUp; i++) {
       const due = rules.nextDeadline(state);
       if (due === undefined || due >= at) break;
       const next = rules.onSignal(state, { kind: 'deadline' }, ctx(due)).state;
@@ -189,7 +217,8 @@ export function replayJournal<S, C extends Command>(rules: GameRules<S, C>, seed
       if (rules.nextDeadline(state) === input.body.due) state = rules.onSignal(state, { kind: 'deadline' }, ctx(input.at)).state;
       continue;
     }
-    state = caughtUp(state, input.at);
+    // A room coming back takes what passed meanwhile as late: nothing is caught up before it.
+    if (!(input.kind === 'signal' && input.body.kind === 'resumed')) state = caughtUp(state, input.at);
     try {
       if (input.kind === 'command') {
         const outcome = rules.decide(state, input.actor, input.body as C, ctx(input.at));
