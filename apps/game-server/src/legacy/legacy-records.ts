@@ -35,6 +35,9 @@ const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FR
 /** A trivia room, as the old loader built it: its seats, and its last game with every answer, early close and vote. */
 const TRIVIA_RECORD = `json_build_object(
                 'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
+                -- The old rooms read their deck when a game started: the room takes its copy now.
+                'deck', (SELECT coalesce(json_agg(json_build_object('id', q.id, 'text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position), '[]')
+                         FROM questions q WHERE q.deck_id = r.deck_id),
                 'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
                                               'secondsPerQuestion', r.seconds_per_question, 'revealSeconds', r.reveal_seconds,
                                               'maxPlayers', r.max_players, 'minPlayers', r.min_players),
@@ -85,6 +88,7 @@ function numericIds(record: any): unknown {
   return {
     ...record,
     playedQuestionIds: record.playedQuestionIds.map(Number),
+    deck: record.deck.map((q: { id: unknown }) => ({ ...q, id: Number(q.id) })),
     lastGame: record.lastGame && { ...record.lastGame, questions: record.lastGame.questions.map((q: { id: unknown }) => ({ ...q, id: Number(q.id) })) },
   };
 }
