@@ -18,12 +18,15 @@ export class JournalRooms1764849600000 implements MigrationInterface {
     await q.query(`
       ALTER TABLE rooms
         ALTER COLUMN host_name DROP NOT NULL,
+        -- Every room opens naming its game now.
+        ALTER COLUMN game DROP DEFAULT,
         DROP CONSTRAINT rooms_game_columns,
-        ADD CONSTRAINT rooms_game_columns CHECK (settings IS NOT NULL OR CASE game
-            WHEN 'cards' THEN player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL
-            ELSE host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
-                 AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
-          END);
+        -- A room is opened with its settings, or it is one of before the journal, with its game's
+        -- own columns (read once, by the legacy loader in apps/game-server/src/legacy).
+        ADD CONSTRAINT rooms_game_columns CHECK (settings IS NOT NULL
+          OR (player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL)
+          OR (host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
+              AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL));
 
       INSERT INTO finished_games (room_id, game, game_no, finished_at, summary)
       SELECT g.room_id, 'trivia', g.game_no, g.finished_at, jsonb_build_object(
@@ -62,7 +65,8 @@ export class JournalRooms1764849600000 implements MigrationInterface {
             ELSE deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
                  AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
           END),
-        ALTER COLUMN host_name SET NOT NULL;
+        ALTER COLUMN host_name SET NOT NULL,
+        ALTER COLUMN game SET DEFAULT 'trivia';
     `);
   }
 }

@@ -12,17 +12,8 @@ import {
   WIRE_OBSERVER,
 } from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
-import {
-  Database,
-  DeckRepository,
-  HealthRepository,
-  InstanceRepository,
-  JournalRepository,
-  JournalStore,
-  LeaderboardRepository,
-  RoomRepository,
-  StatementMeter,
-} from '@app/persistence';
+import { Database, HealthRepository, InstanceRepository, JournalRepository, JournalStore, LeaderboardRepository, RoomRepository, StatementMeter } from '@app/persistence';
+import { DeckRepository } from './decks/deck.repository';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
 import { AdminAuth } from './admin/admin-auth';

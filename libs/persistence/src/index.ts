@@ -4,7 +4,6 @@ export * from './ordered-statements';
 export * from './data-source';
 export * from './room-change.listener';
 export * from './repositories/room.repository';
-export * from './repositories/deck.repository';
 export * from './repositories/leaderboard.repository';
 export * from './repositories/health.repository';
 export * from './repositories/instance.repository';

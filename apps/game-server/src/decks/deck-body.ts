@@ -1,5 +1,5 @@
 import { asObject, invalid, printable, wholeNumber } from '@app/protocol';
-import { NewQuestion } from '@app/persistence';
+import { NewQuestion } from './deck.repository';
 import { DECK_LIMITS as L } from './deck-limits';
 
 export interface DeckInput {

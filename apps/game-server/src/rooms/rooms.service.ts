@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { Database, DeckRepository, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
+import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
+import { DeckRepository } from '../decks/deck.repository';
 import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';

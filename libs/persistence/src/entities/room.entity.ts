@@ -7,11 +7,10 @@ import { DeckEntity } from './deck.entity';
  * a room back once.
  */
 @Entity({ name: 'rooms' })
-@Check('rooms_game_columns', `settings IS NOT NULL OR CASE game
-            WHEN 'cards' THEN player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL
-            ELSE host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
-                 AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
-          END`)
+@Check('rooms_game_columns', `settings IS NOT NULL
+          OR (player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL)
+          OR (host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
+              AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL)`)
 // A code names one open room; closed rooms free their code.
 @Index('rooms_open_code', ['code'], { unique: true, where: 'closed_at IS NULL' })
 // The migration's second column is descending, which an entity cannot say (the drift spec checks it).
@@ -63,7 +62,7 @@ export class RoomEntity {
   @Column({ name: 'closed_reason', type: 'text', nullable: true })
   closedReason: string | null;
 
-  @Column({ type: 'text', default: 'trivia' })
+  @Column({ type: 'text' })
   game: string;
 
   // The migration's default, `floor(random() * 2147483647)::integer`, as TypeORM reads it back (without casts).
