@@ -1,2 +1,0 @@
-export * from './tictactoe.rules';
-export * from './tictactoe.module';
