@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
 import { HUMAN_SEAT, openingCheckpoint, tableSettings } from '@app/games/cards';
 import { SeatTokens } from '@app/gateway';
 import { openDataSource, StatementMeter } from '@app/persistence';
 import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
-import { ServerProcess } from '../../../test/support/server-process';
+import { createTestDatabase } from '../../../test/support/database';
+import { requireBuiltServer, ServerProcess } from '../../../test/support/server-process';
 import { finishedGames, journaled, queryDb } from './support';
 
 // An existing database moves forward (docs/design.md, "Upgrading"): the server of the release
@@ -16,31 +19,22 @@ import { finishedGames, journaled, queryDb } from './support';
 
 /** The first migration of the journal's rooms: everything before it is the old build's schema. */
 const FIRST_NEW = MIGRATIONS.findIndex((m) => m.name === 'JournalRooms1764849600000');
+const REPO = resolve(__dirname, '../../..');
 
-describe('upgrading a database the build before the journal left', () => {
-  let server: ServerProcess;
-  let db: Client;
-  const now = Date.now();
-  const ids = { finished: randomUUID(), live: randomUUID(), table: randomUUID(), ann: randomUUID(), bob: randomUUID(), cy: randomUUID(), human: 'human-1' };
-  const codes = { finished: 'OLDFIN', live: 'OLDLIV', table: 'OLDTBL' };
-  let deck: { id: number; correct: number }[];
+const now = Date.now();
+const ids = { finished: randomUUID(), live: randomUUID(), table: randomUUID(), ann: randomUUID(), bob: randomUUID(), cy: randomUUID(), human: 'human-1' };
+const codes = { finished: 'OLDFIN', live: 'OLDLIV', table: 'OLDTBL' };
 
-  beforeAll(async () => {
-    server = await ServerProcess.create();
-    const ds = await openDataSource({ url: server.databaseUrl, poolMax: 1, migrations: MIGRATIONS.slice(0, FIRST_NEW) }, new StatementMeter());
-    await ds.destroy();
-    db = new Client({ connectionString: server.databaseUrl });
-    await db.connect();
-    deck = (await db.query('SELECT id::int AS id, correct FROM questions WHERE deck_id = $1 ORDER BY position LIMIT 2', [BUILTIN_DECK_ID])).rows;
-    await seedTheOldBuildsRows();
-    await server.start();
-  }, 60_000);
-
-  afterAll(async () => {
-    await db?.end();
-    await server?.dispose();
-  });
-
+/**
+ * The database the old build left: its migrations, and rows as its repositories wrote them. Returns
+ * a connection to it and the two questions of the built-in deck its games played.
+ */
+async function oldDatabase(url: string): Promise<{ db: Client; deck: { id: number; correct: number }[] }> {
+  const ds = await openDataSource({ url, poolMax: 1, migrations: MIGRATIONS.slice(0, FIRST_NEW) }, new StatementMeter());
+  await ds.destroy();
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const deck: { id: number; correct: number }[] = (await db.query('SELECT id::int AS id, correct FROM questions WHERE deck_id = $1 ORDER BY position LIMIT 2', [BUILTIN_DECK_ID])).rows;
   /** A trivia room as the old RoomRepository, PlayerRepository, GameRepository and AnswerRepository wrote it. */
   async function oldRoom(id: string, code: string, phase: string, closed: boolean): Promise<void> {
     await db.query(
@@ -50,7 +44,7 @@ describe('upgrading a database the build before the journal left', () => {
     );
   }
 
-  async function seedTheOldBuildsRows(): Promise<void> {
+  {
     // 1. A game that finished (and its room, closed since): its results must survive.
     await oldRoom(ids.finished, codes.finished, 'closed', true);
     const fin = randomUUID();
@@ -88,6 +82,25 @@ describe('upgrading a database the build before the journal left', () => {
       [ids.table, codes.table, ids.human, JSON.stringify(settings), JSON.stringify(openingCheckpoint(settings, now - 1000))],
     );
   }
+
+  return { db, deck };
+}
+
+describe('upgrading a database the build before the journal left', () => {
+  let server: ServerProcess;
+  let db: Client;
+  let deck: { id: number; correct: number }[];
+
+  beforeAll(async () => {
+    server = await ServerProcess.create();
+    ({ db, deck } = await oldDatabase(server.databaseUrl));
+    await server.start();
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await server?.dispose();
+  });
 
   const tokens = () => new SeatTokens(server.tokenSecret);
   const connect = (roomId: string, code: string, role: 'host' | 'player', seat: string) =>
@@ -144,5 +157,39 @@ describe('upgrading a database the build before the journal left', () => {
     const host = await connect(ids.live, codes.live, 'host', 'host');
     expect((await host.nextEvent('room.state')).data).toMatchObject({ phase: 'finished', standings: expect.any(Array) });
     host.close();
+  });
+});
+
+// The operator's path (docs/design.md, "Upgrading"): the old instances drained and stopped, the new
+// build started as a cluster by the cluster script on the same database, which its instances
+// migrate; the rooms the old build left open are served again, through the proxy.
+describe('upgrading a cluster: the new build started by the cluster script on the old database', () => {
+  const TOKEN_SECRET = 'upgrade-test-token-secret-0123456789abcdef';
+  let cluster: ClusterScript;
+  let db: Client;
+  let deck: { id: number; correct: number }[];
+
+  beforeAll(async () => {
+    requireBuiltServer();
+    const url = await createTestDatabase();
+    ({ db, deck } = await oldDatabase(url));
+    const env = { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info', TOKEN_SECRET };
+    cluster = await ClusterScript.start(REPO, 2, env, () => undefined, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() }, { databaseUrl: url });
+  }, 90_000);
+  afterAll(async () => {
+    await db?.end();
+    await cluster?.stop();
+  });
+
+  it('resumes the room that was mid-question, through the proxy, and keeps the finished game', async () => {
+    const issue = (seat: string, role: 'host' | 'player') => new SeatTokens(TOKEN_SECRET).issue({ roomId: ids.live, code: codes.live, role, seat });
+    const host = await GameClient.connect(cluster.proxy, issue('host', 'host'), { room: codes.live, timeoutMs: 10_000 });
+    expect((await host.nextEvent('room.state')).data).toMatchObject({ phase: 'question', question: { index: 0, answered: 1, of: 3 } });
+    const ann = await GameClient.connect(cluster.proxy, issue(ids.ann, 'player'), { room: codes.live, timeoutMs: 10_000 });
+    await ann.nextEvent('room.state');
+    expect(await ann.send('room.answer', { question: 0, choice: deck[0].correct }, 'ann-q0')).toMatchObject({ status: 200, data: { accepted: true } });
+    const [summary] = (await db.query('SELECT summary FROM finished_games WHERE room_id = $1', [ids.finished])).rows.map((r) => r.summary);
+    expect(summary).toMatchObject({ code: codes.finished, standings: [{ name: 'Olga', score: 1900 }] });
+    for (const c of [host, ann]) c.close();
   });
 });
