@@ -22,6 +22,8 @@ module.exports = {
     '^@app/games/([a-z0-9-]+)$': '<rootDir>/libs/games/$1/src',
     '^@app/wire-codes$': '<rootDir>/libs/games/wire-codes',
   },
+  // Every test process is a process started for tests: it serves the games that live only in tests.
+  setupFiles: ['<rootDir>/test/setup-env.ts'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,

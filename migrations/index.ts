@@ -7,6 +7,7 @@ import { Instances1764752400000 } from './1764752400000-instances';
 import { GuardByKey1764838800000 } from './1764838800000-guard-by-key';
 import { RoomHandoff1764842400000 } from './1764842400000-room-handoff';
 import { RoomJournal1764846000000 } from './1764846000000-room-journal';
+import { JournalRooms1764849600000 } from './1764849600000-journal-rooms';
 import { DeckEditTokens1764856800000 } from './1764856800000-deck-edit-tokens';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   GuardByKey1764838800000,
   RoomHandoff1764842400000,
   RoomJournal1764846000000,
+  JournalRooms1764849600000,
   DeckEditTokens1764856800000,
 ];

@@ -100,6 +100,8 @@ export class ServerProcess {
         INSTANCE_NAME: 'restarted-server',
         // A server started for tests: tables take the specs' seeds.
         ALLOW_TEST_SEEDS: '1',
+        // ...and it serves the games that live only in tests.
+        ALLOW_TEST_GAMES: '1',
         ...this.options.env,
       },
     });

@@ -34,6 +34,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     // A server started for tests. Specs open many rooms from 127.0.0.1: the limits stay in force,
     // generous; apps/game-server/test/limits.e2e-spec.ts sets them tight.
     allowTestSeeds: true,
+    allowTestGames: true,
     openRatePerMinute: 100_000,
     openBurst: 100_000,
     trustedProxies: [],

@@ -1,6 +1,6 @@
 import { CommandRecord, DelayProxy, GameClient, HttpApi, ResumingSeat, SeatResume } from '@app/bot-kit';
 import { RunningServer } from '../../game-server/src/server';
-import { holdTable, queryDb, untilWaitingOnLock, waitFor } from '../../game-server/test/support';
+import { holdTable, journaled, untilWaitingOnLock, waitFor } from '../../game-server/test/support';
 import { startTestServer } from '../../../test/support/test-server';
 
 /**
@@ -59,9 +59,9 @@ describe('ResumingSeat', () => {
     expect((await host.send('room.start')).status).toBe(200);
     await ann.until(() => open === 0, 'question 0 open', 10_000);
 
-    const release = await holdTable(server, 'answers');
+    const release = await holdTable(server, 'room_journal');
     const answered = ann.command('room.answer', { question: 0, choice: 1 }, 'p1-q0');
-    await untilWaitingOnLock(server, 'answers');
+    await untilWaitingOnLock(server, 'room_journal');
     // The answer is in flight: its socket goes, and the seat opens another through the proxy.
     proxy.cutAll();
     proxy.restore();
@@ -75,7 +75,8 @@ describe('ResumingSeat', () => {
     // The second socket came back after the drop (1006: the proxy cut it without a close frame).
     expect(resumes).toHaveLength(2);
     expect(resumes[1].after).toBe(1006);
-    const rows = await queryDb(server, `SELECT a.choice FROM answers a JOIN games g ON g.id = a.game_id WHERE g.room_id = $1 AND a.command_id = 'p1-q0'`, [room.roomId]);
-    expect(rows).toEqual([{ choice: 1 }]);
+    // Journaled once, with the choice it was sent with.
+    const rows = (await journaled(server, room.roomId, 'room.answer')).filter((c) => c.commandId === 'p1-q0');
+    expect(rows.map((c) => c.data.choice)).toEqual([1]);
   });
 });

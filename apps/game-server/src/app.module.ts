@@ -12,22 +12,8 @@ import {
   WIRE_OBSERVER,
 } from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
-import {
-  AnswerRepository,
-  CardsStore,
-  CardTableRepository,
-  Database,
-  DeckRepository,
-  GameRepository,
-  HealthRepository,
-  InstanceRepository,
-  LeaderboardRepository,
-  PlayerRepository,
-  RematchRepository,
-  RoomRepository,
-  StatementMeter,
-  TriviaStore,
-} from '@app/persistence';
+import { Database, HealthRepository, InstanceRepository, JournalRepository, JournalStore, LeaderboardRepository, RoomRepository, StatementMeter } from '@app/persistence';
+import { DeckRepository } from './decks/deck.repository';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
 import { AdminAuth } from './admin/admin-auth';
@@ -67,14 +53,10 @@ export interface ServerRuntime {
 
 const REPOSITORIES = [
   RoomRepository,
-  PlayerRepository,
-  GameRepository,
-  AnswerRepository,
-  RematchRepository,
+  JournalRepository,
   DeckRepository,
   LeaderboardRepository,
   HealthRepository,
-  CardTableRepository,
   InstanceRepository,
 ];
 
@@ -105,17 +87,7 @@ export class AppModule {
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
         { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
-        {
-          provide: TriviaStore,
-          useFactory: (rooms: RoomRepository, players: PlayerRepository, games: GameRepository, answers: AnswerRepository, rematches: RematchRepository) =>
-            new TriviaStore({ rooms, players, games, answers, rematches }),
-          inject: [RoomRepository, PlayerRepository, GameRepository, AnswerRepository, RematchRepository],
-        },
-        {
-          provide: CardsStore,
-          useFactory: (tables: CardTableRepository, rooms: RoomRepository) => new CardsStore({ tables, rooms }),
-          inject: [CardTableRepository, RoomRepository],
-        },
+        { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
         OpenRateLimiter,
         OpenRateGuard,

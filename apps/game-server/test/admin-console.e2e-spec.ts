@@ -112,11 +112,11 @@ describe('admin console', () => {
     expect(await textMatching(depth, /^0$/)).toBe('0');
 
     // Ann's answer waits on a locked table, so Bob's and Cy's wait in the room's mailbox.
-    const release = await holdTable(server, 'answers');
+    const release = await holdTable(server, 'room_journal');
     const replies: Promise<unknown>[] = [];
     try {
       replies.push(ann.send('room.answer', { question: 0, choice: 0 }));
-      await untilWaitingOnLock(server, 'answers');
+      await untilWaitingOnLock(server, 'room_journal');
       replies.push(bob.send('room.answer', { question: 0, choice: 0 }), cy.send('room.answer', { question: 0, choice: 0 }));
       expect(await textMatching(depth, /^[1-9]\d*$/)).toBe('2');
       await page.locator(`tr.deepest[data-room-code="${room.code}"]`).waitFor();

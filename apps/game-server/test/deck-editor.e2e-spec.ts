@@ -121,7 +121,7 @@ describe('deck editor in a browser', () => {
     await page.getByRole('button', { name: 'Open room' }).click();
     await page.waitForURL(/\/host\/[A-Z0-9]{6}$/);
     const code = page.url().split('/').pop();
-    expect(await queryDb(server, `SELECT deck_id, question_count FROM rooms WHERE code = $1 AND closed_at IS NULL`, [code])).toEqual([{ deck_id: deckId, question_count: 10 }]);
+    expect(await queryDb(server, `SELECT settings->>'deckId' AS deck_id, (settings->>'questionCount')::int AS question_count FROM rooms WHERE code = $1 AND closed_at IS NULL`, [code])).toEqual([{ deck_id: deckId, question_count: 10 }]);
     expect(await violations(page)).toEqual([]);
   }, 120_000);
 

@@ -1,7 +1,7 @@
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom } from './support';
+import { closeAll, finishedGames, queryDb, seatRoom } from './support';
 
 describe('HTTP API', () => {
   let server: RunningServer;
@@ -76,7 +76,7 @@ describe('HTTP API', () => {
       await api.join(room.code, 'A');
       await api.join(room.code, 'B');
       expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'C' })).toMatchObject({ status: 409, body: { code: 'room_full' } });
-      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM players WHERE room_id = $1', [room.roomId])).toEqual([{ n: 2 }]);
+      expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId])).toEqual([{ n: 2 }]);
     });
 
     it('answers 409 game_in_progress while a game runs', async () => {
@@ -154,8 +154,8 @@ describe('HTTP API', () => {
           await room.host.nextEvent('rematch.decided');
         }
       }
-      const games = await queryDb(server, 'SELECT question_ids FROM games WHERE room_id = $1 ORDER BY game_no', [room.roomId]);
-      const all = games.flatMap((g) => g.question_ids);
+      // What each finished game reported: its questions, by their text.
+      const all = (await finishedGames(server, room.roomId)).flatMap((g) => g.questions.map((q: { text: string }) => q.text));
       expect(all).toHaveLength(10);
       expect(new Set(all).size).toBe(10);
       const board = await api.request('GET', '/api/leaderboard?limit=50');

@@ -3,7 +3,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom, SeatedRoom, waitFor } from './support';
+import { closeAll, journaledIds, queryDb, seatRoom, SeatedRoom, waitFor } from './support';
 
 /**
  * Room ownership by lease with fencing (PROTOCOL.md section 10), with two real instances on one
@@ -29,8 +29,7 @@ describe('room leases', () => {
 
   const lease = async (room: SeatedRoom) =>
     (await queryDb<{ owner: string; fence: number }>({ databaseUrl }, 'SELECT lease_owner AS owner, lease_fence::int AS fence FROM room_heads WHERE room_id = $1', [room.roomId]))[0];
-  const answers = async (room: SeatedRoom) =>
-    queryDb<{ command_id: string }>({ databaseUrl }, 'SELECT a.command_id FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY 1', [room.roomId]);
+  const answers = async (room: SeatedRoom) => (await journaledIds({ databaseUrl }, room.roomId, 'room.answer')).map((command_id) => ({ command_id }));
   // The owner's lease runs out: its registry row says it has not beaten for an hour.
   const expire = (room: SeatedRoom) =>
     queryDb({ databaseUrl }, `UPDATE instances SET last_seen = now() - interval '1 hour' WHERE name = (SELECT lease_owner FROM room_heads WHERE room_id = $1)`, [room.roomId]);

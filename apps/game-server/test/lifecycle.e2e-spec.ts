@@ -3,7 +3,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer, withTestServer } from '../../../test/support/test-server';
-import { closeAll, holdTable, queryDb, seatRoom, untilMailboxDepth, untilWaitingOnLock, waitFor } from './support';
+import { closeAll, holdTable, journaled, queryDb, seatRoom, untilMailboxDepth, untilWaitingOnLock, waitFor } from './support';
 
 describe('room lifecycle', () => {
   describe('on one server', () => {
@@ -46,10 +46,10 @@ describe('room lifecycle', () => {
       const room = await seatRoom(server, ['Ann', 'Bob', 'Cy']);
       await room.host.send('room.start');
       await room.host.nextEvent('question.open');
-      const release = await holdTable(server, 'answers');
+      const release = await holdTable(server, 'room_journal');
       // Ann's insert blocks on the lock; Bob waits in the mailbox (depth 1); Cy finds it full.
       const ann = room.players[0].send('room.answer', { question: 0, choice: 0 });
-      await untilWaitingOnLock(server, 'answers');
+      await untilWaitingOnLock(server, 'room_journal');
       const bob = room.players[1].send('room.answer', { question: 0, choice: 0 });
       await untilMailboxDepth(server, room.code, 1);
       const cy = await room.players[2].send('room.answer', { question: 0, choice: 0 });
@@ -59,8 +59,7 @@ describe('room lifecycle', () => {
       expect((await bob).status).toBe(200);
       // 503 is not remembered: the same id is tried afresh and now accepted.
       expect((await room.players[2].send('room.answer', { question: 0, choice: 0 }, cy.id!)).status).toBe(200);
-      const rows = await queryDb(server, 'SELECT count(*)::int AS n FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1', [room.roomId]);
-      expect(rows).toEqual([{ n: 3 }]);
+      expect(await journaled(server, room.roomId, 'room.answer')).toHaveLength(3);
       closeAll(room);
     });
 
@@ -106,8 +105,7 @@ describe('room lifecycle', () => {
       const retry = await room.players[0].send('room.answer', { question: 0, choice: 1 }, 'a-1');
       expect(retry.status).toBe(200);
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
-      const rows = await queryDb(server, 'SELECT choice FROM answers WHERE player_id = $1', [room.playerIds[0]]);
-      expect(rows).toEqual([{ choice: 1 }]);
+      expect((await journaled(server, room.roomId, 'room.answer')).filter((c) => c.seat === room.playerIds[0]).map((c) => ({ choice: c.data.choice }))).toEqual([{ choice: 1 }]);
       closeAll(room);
     });
   });
@@ -119,9 +117,9 @@ describe('room lifecycle', () => {
       await room.host.send('room.start');
       await room.host.nextEvent('question.open');
       // Hold the answer's insert so that it is surely in flight when the stop begins.
-      const release = await holdTable(server, 'answers');
+      const release = await holdTable(server, 'room_journal');
       const answer = room.players[0].send('room.answer', { question: 0, choice: 0 });
-      await untilWaitingOnLock(server, 'answers');
+      await untilWaitingOnLock(server, 'room_journal');
       const stopped = server.stop();
       const rooms = server.app.get(RoomsService);
       await waitFor(() => !rooms.accepting, 'the server to start draining');

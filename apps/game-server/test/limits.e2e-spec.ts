@@ -217,7 +217,7 @@ describe('limits', () => {
       it('opens a table without one, dealt from a seed of its own', async () => {
         const tables = await burst(2, 2, () => post(server, '/api/tables', { name: 'Ann' }));
         expect(tables.map((t) => t.status)).toEqual([201, 201]);
-        const seeds = await queryDb<{ seed: number }>(server, "SELECT (table_settings->>'seed')::bigint AS seed FROM rooms WHERE game = 'cards'");
+        const seeds = await queryDb<{ seed: number }>(server, "SELECT (settings->>'seed')::bigint AS seed FROM rooms WHERE game = 'cards'");
         expect(seeds).toHaveLength(2);
         // Crypto-random 31-bit seeds: two alike would be a one-in-two-billion coincidence.
         expect(Number(seeds[0].seed)).not.toBe(Number(seeds[1].seed));
@@ -232,7 +232,7 @@ describe('limits', () => {
         const before = await refusals(server, 'test_seed');
         const tables = await burst(2, 2, () => post(server, '/api/tables', { name: 'Ann', seed: 42 }));
         expect(tables.map((t) => t.status)).toEqual([201, 201]);
-        const seeds = await queryDb<{ seed: number }>(server, "SELECT (table_settings->>'seed')::bigint AS seed FROM rooms WHERE game = 'cards'");
+        const seeds = await queryDb<{ seed: number }>(server, "SELECT (settings->>'seed')::bigint AS seed FROM rooms WHERE game = 'cards'");
         // Each hand's deck is a function of (seed, hand number) alone (libs/games/cards): same seed, same cards.
         expect(seeds.map((r) => Number(r.seed))).toEqual([42, 42]);
         expect(await refusals(server, 'test_seed')).toBe(before);

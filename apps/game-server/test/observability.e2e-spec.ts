@@ -85,7 +85,7 @@ describe('observability', () => {
         const delta = after.value('game_db_round_trips_total', { statement }) - before.value('game_db_round_trips_total', { statement });
         expect([statement, delta]).toEqual([statement, names.filter((n) => n === statement).length]);
       }
-      expect(names).toEqual(['GameRepository.startGame', 'AnswerRepository.recordAnswers']);
+      expect(names).toEqual(['JournalRepository.append', 'JournalRepository.append']);
       closeAll(room);
     });
 

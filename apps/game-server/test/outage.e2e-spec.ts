@@ -2,7 +2,7 @@ import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom } from './support';
+import { closeAll, journaled, seatRoom } from './support';
 
 // PostgreSQL goes away in the two ways production sees: refused (the link is cut, connections
 // are refused) and silent (the link stays up and nothing answers: a dead NAT, a failover in
@@ -63,9 +63,7 @@ describe.each([
 
     // Bob was told 503 and did not retry: his answer is not there, now or after more traffic.
     const answers = async () =>
-      (await queryDb(direct, 'SELECT player_id, choice FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY choice', [room.roomId])).map(
-        (r) => [r.player_id, r.choice],
-      );
+      (await journaled(direct, room.roomId, 'room.answer')).map((c) => [c.seat, c.data.choice]).sort((a, b) => a[1] - b[1]);
     expect(await answers()).toEqual([
       [room.playerIds[2], 0],
       [room.playerIds[0], 1],

@@ -79,7 +79,13 @@ describe('pages for people', () => {
   }
 
   async function playerIdOf(code: string, name: string): Promise<string> {
-    const rows = await queryDb<{ id: string }>(server, `SELECT p.id FROM players p JOIN rooms r ON r.id = p.room_id WHERE r.code = $1 AND p.name = $2`, [code, name]);
+    // Seated by the journaled join: its arguments name the seat.
+    const rows = await queryDb<{ id: string }>(
+      server,
+      `SELECT j.body->'args'->>'playerId' AS id FROM room_journal j JOIN rooms r ON r.id = j.room_id
+       WHERE r.code = $1 AND j.kind = 'proposal' AND j.body->'args'->>'name' = $2`,
+      [code, name],
+    );
     return rows[0].id;
   }
 
@@ -187,7 +193,7 @@ describe('pages for people', () => {
       await host.getByRole('region', { name: round === 1 ? 'Final standings' : 'Reveal' }).waitFor();
     }
     await host.getByRole('region', { name: 'Final standings' }).waitFor();
-    const games = await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM games g JOIN rooms r ON r.id = g.room_id WHERE r.code = $1 AND g.finished_at IS NOT NULL`, [code]);
+    const games = await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM finished_games f JOIN rooms r ON r.id = f.room_id WHERE r.code = $1`, [code]);
     expect(games[0].n).toBe(2);
 
     // Closing the room from the host screen ends it on the phones.
@@ -222,7 +228,11 @@ describe('pages for people', () => {
       await host.getByRole('region', { name: 'Players' }).getByText('Kim', { exact: true }).waitFor();
       const oluId = await playerIdOf(code, 'Olu');
       const answersOf = async (playerId: string, question: number) =>
-        (await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM answers WHERE player_id = $1 AND question_index = $2`, [playerId, question]))[0].n;
+        (await queryDb<{ n: number }>(
+          server,
+          `SELECT count(*)::int AS n FROM room_journal WHERE kind = 'command' AND actor->>'seat' = $1 AND body->>'type' = 'room.answer' AND (body->'data'->>'question')::int = $2`,
+          [playerId, question],
+        ))[0].n;
 
       await host.getByRole('button', { name: 'Start game' }).click();
       await olu.locator('.play-question-text').waitFor();
@@ -261,10 +271,10 @@ describe('pages for people', () => {
       // before the reply. The page resends under the same id and gets the original reply.
       await olu.getByText('2 / 2').waitFor();
       const second = rightAnswer(await questionText(olu));
-      const release = await holdTable(server, 'answers');
+      const release = await holdTable(server, 'room_journal');
       try {
         await olu.getByRole('button', { name: second.right, exact: true }).click();
-        await untilWaitingOnLock(server, 'answers');
+        await untilWaitingOnLock(server, 'room_journal');
         proxy.cutAll();
         await oluContext.setOffline(true);
         await olu.getByRole('status').filter({ hasText: 'Connection lost, reconnecting…' }).waitFor();
@@ -284,7 +294,7 @@ describe('pages for people', () => {
       await kim.getByText('The host removed you from the room.').waitFor();
       await host.getByRole('region', { name: 'Players' }).getByText('Kim', { exact: true }).waitFor({ state: 'detached' });
       await host.getByRole('region', { name: 'Final standings' }).waitFor();
-      const total = await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM answers WHERE player_id = $1`, [oluId]);
+      const total = await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM room_journal WHERE kind = 'command' AND actor->>'seat' = $1 AND body->>'type' = 'room.answer'`, [oluId]);
       expect(total[0].n).toBe(2);
     } finally {
       await proxy.stop();

@@ -1,11 +1,11 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
-import { closeAll, holdTable, queryDb, seatRoom, SeatedRoom, untilWaitingOnLock, waitFor } from './support';
+import { closeAll, holdTable, journaledIds, queryDb, seatRoom, SeatedRoom, untilWaitingOnLock, waitFor } from './support';
 
 /**
  * Pipelined commits against a real PostgreSQL: a room's next statement leaves while the one ahead
- * of it is still in flight (the lock held on `answers` keeps the first one there), on the room's
+ * of it is still in flight (the lock held on `room_journal` keeps the first one there), on the room's
  * ordered path; replies and events are released in commit order, and when a statement fails,
  * nothing decided after it is confirmed, and the room is again what the database has.
  */
@@ -23,7 +23,7 @@ describe('pipelined commits', () => {
     await waitFor(async () => (await inFlight(code)) === n, `${n} statement(s) of room ${code} in flight`);
   }
   async function answersOf(room: SeatedRoom): Promise<{ command_id: string }[]> {
-    return queryDb(server, 'SELECT a.command_id FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1 ORDER BY a.command_id', [room.roomId]);
+    return (await journaledIds(server, room.roomId, 'room.answer')).map((command_id) => ({ command_id }));
   }
   async function commitSeq(room: SeatedRoom): Promise<number> {
     const [row] = await queryDb<{ n: number }>(server, 'SELECT commit_seq::int AS n FROM room_heads WHERE room_id = $1', [room.roomId]);
@@ -42,16 +42,16 @@ describe('pipelined commits', () => {
       server,
       `CREATE FUNCTION fail_marked_answers() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN IF NEW.command_id LIKE 'fail-%' THEN RAISE EXCEPTION 'this answer was marked to fail'; END IF; RETURN NEW; END $$;
-       CREATE TRIGGER fail_marked_answers BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION fail_marked_answers();`,
+       CREATE TRIGGER fail_marked_answers BEFORE INSERT ON room_journal FOR EACH ROW EXECUTE FUNCTION fail_marked_answers();`,
     );
   });
 
   it('sends the next statement while the first is in flight, and confirms both in commit order', async () => {
     const room = await started(['Ann', 'Bob', 'Cy']);
     const [ann, bob] = room.players;
-    const release = await holdTable(server, 'answers');
+    const release = await holdTable(server, 'room_journal');
     const first = ann.send('room.answer', { question: 0, choice: 0 }, 'ann-1');
-    await untilWaitingOnLock(server, 'answers');
+    await untilWaitingOnLock(server, 'room_journal');
     const second = bob.send('room.answer', { question: 0, choice: 1 }, 'bob-1');
     // Bob's statement is on its way behind Ann's, not waiting in the mailbox for it.
     await untilInFlight(room.code, 2);
@@ -70,9 +70,9 @@ describe('pipelined commits', () => {
   it('releases a reply decided behind a statement in flight only after that statement commits', async () => {
     const room = await started(['Ann', 'Bob']);
     const [ann] = room.players;
-    const release = await holdTable(server, 'answers');
+    const release = await holdTable(server, 'room_journal');
     const answer = ann.send('room.answer', { question: 0, choice: 0 }, 'ann-a');
-    await untilWaitingOnLock(server, 'answers');
+    await untilWaitingOnLock(server, 'room_journal');
     // Accepted by the state PostgreSQL has, refused by the one in flight: decided behind it.
     const again = ann.send('room.answer', { question: 0, choice: 1 }, 'ann-b');
     await release();
@@ -88,9 +88,9 @@ describe('pipelined commits', () => {
     const room = await started(['Ann', 'Bob', 'Cy']);
     const [ann, bob] = room.players;
     const seqBefore = await commitSeq(room);
-    const release = await holdTable(server, 'answers');
+    const release = await holdTable(server, 'room_journal');
     const failing = ann.send('room.answer', { question: 0, choice: 0 }, 'fail-ann');
-    await untilWaitingOnLock(server, 'answers');
+    await untilWaitingOnLock(server, 'room_journal');
     const behind = bob.send('room.answer', { question: 0, choice: 1 }, 'bob-behind');
     await untilInFlight(room.code, 2);
     await release();

@@ -1,6 +1,6 @@
 import { GameClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
 import { ServerProcess } from '../../../test/support/server-process';
-import { queryDb, SeatedRoom, seatRoom, sleep } from './support';
+import { finishedGames, journaled, SeatedRoom, seatRoom, sleep } from './support';
 
 // PROTOCOL.md section 5, proved from outside: a real server process is killed (kill -9, or SIGTERM
 // which drains) in the middle of a game and started again on the same database; every seat comes
@@ -9,14 +9,17 @@ import { queryDb, SeatedRoom, seatRoom, sleep } from './support';
 /** Waits across a restart: a reconnect and the room's reactivation come before the next frame. */
 const WAIT_MS = 10_000;
 
+/** An answer as the room's journal holds it: who, which question, what choice, under which id. */
 interface AnswerRow {
   readonly player_id: string;
   readonly question_index: number;
   readonly choice: number;
-  readonly correct: boolean;
-  readonly points: number;
   readonly command_id: string;
 }
+
+/** The right choice of every question of the deck these tests play (they write it, so they know it without a frame). */
+const RIGHT = 1;
+const correct = [RIGHT, RIGHT, RIGHT];
 
 interface Returned {
   readonly client: GameClient;
@@ -27,12 +30,20 @@ interface Returned {
 describe('crash recovery of a real server process', () => {
   let server: ServerProcess;
 
+  let deckId: string;
+
   beforeAll(async () => {
     server = await ServerProcess.create();
   });
   // A test that failed after a kill leaves the server down; the next one starts it again.
   beforeEach(async () => {
     if (!server.isRunning) await server.start();
+    if (deckId) return;
+    // A deck whose every question has the same right choice.
+    const questions = Array.from({ length: 10 }, (_, i) => ({ text: `Question ${i + 1}?`, choices: ['north', 'east', 'south', 'west'], correct: RIGHT }));
+    const created = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'Recovery deck', questions });
+    expect(created.status).toBe(201);
+    deckId = created.body.id;
   });
   afterAll(async () => {
     await server?.dispose();
@@ -40,12 +51,10 @@ describe('crash recovery of a real server process', () => {
 
   it('comes back mid-question after kill -9: same question and clock, scores from the answers, replayed ids, then the game and a rematch finish', () =>
     server.explainFailure(async () => {
-      const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 3, secondsPerQuestion: 30, revealSeconds: 0.5 });
+      const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { deckId, questionCount: 3, secondsPerQuestion: 30, revealSeconds: 0.5 });
       const [ann, bob, cy] = room.players;
       expect((await room.host.send('room.start', {}, 'host-start-1')).status).toBe(200);
       await room.host.nextEvent('question.open', (e) => e.data.index === 0);
-      const gameId = await currentGameId(room);
-      const correct = await correctChoices(gameId);
 
       // Question 0 in full: everyone answers, so it closes early and question 1 opens.
       const q0 = await Promise.all([
@@ -54,7 +63,7 @@ describe('crash recovery of a real server process', () => {
         cy.send('room.answer', { question: 0, choice: correct[0] }, 'cy-q0'),
       ]);
       expect(q0.map((r) => r.status)).toEqual([200, 200, 200]);
-      await room.host.nextEvent('question.closed', (e) => e.data.index === 0);
+      const closed0 = await room.host.nextEvent('question.closed', (e) => e.data.index === 0);
       const open1 = await room.host.nextEvent('question.open', (e) => e.data.index === 1);
       // Two of three answer question 1; their 200s say the answers are committed.
       const acknowledged = [
@@ -64,18 +73,15 @@ describe('crash recovery of a real server process', () => {
       expect(acknowledged).toEqual([accepted('ann-q1'), accepted('bob-q1')]);
 
       await crash(room, 'SIGKILL');
-      const committed = await answerRows(gameId);
+      const committed = await answerRows(room);
       expect(committed.map((r) => r.command_id).sort()).toEqual(['ann-q0', 'ann-q1', 'bob-q0', 'bob-q1', 'cy-q0']);
 
       await server.restart();
       // Cy, who has not answered, comes back first: with only answered players connected, the
       // question could rightly close at once.
       const back = await reconnect(room, [2, 0, 1]);
-      expect(view(back.host.state)).toEqual({
-        phase: 'question',
-        question: { index: 1, closesAt: open1.data.closesAt, answered: 2, of: 3 },
-        scores: scoresFrom(room, committed, 1),
-      });
+      const resumed = view(back.host.state);
+      expect(resumed).toEqual({ phase: 'question', question: { index: 1, closesAt: open1.data.closesAt, answered: 2, of: 3 }, scores: totalsOf(closed0) });
       expect(back.players.map((p) => p.state.data.you.answer ?? null)).toEqual([
         { question: 1, choice: correct[1] },
         { question: 1, choice: wrong(correct[1]) },
@@ -88,16 +94,18 @@ describe('crash recovery of a real server process', () => {
         back.players[1].client.send('room.answer', { question: 1, choice: wrong(correct[1]) }, 'bob-q1'),
       ]);
       expect(replays).toEqual(acknowledged);
-      expect(await answerRows(gameId)).toEqual(committed);
+      expect(await answerRows(room)).toEqual(committed);
 
       // The third answer closes question 1; question 2 is played; the game finishes.
       const [annBack, bobBack, cyBack] = back.players.map((p) => p.client);
       expect(await cyBack.send('room.answer', { question: 1, choice: correct[1] }, 'cy-q1')).toEqual(accepted('cy-q1'));
       const closed1 = await back.host.client.nextEvent('question.closed', (e) => e.data.index === 1);
-      expect(totalsOf(closed1)).toEqual(scoresFrom(room, await answerRows(gameId), 2));
       await playQuestion(back.players.map((p) => p.client), 2, correct[2], ['ann', 'bob', 'cy']);
       const finished = await back.host.client.nextEvent('game.finished');
-      await expectStandingsFromAnswers(room, gameId, finished);
+      const summary = await expectStandingsFromAnswers(room, finished);
+      // The scores the room came back with, and those after question 1, are the recorded answers' points.
+      expect(resumed.scores).toEqual(scoresFrom(summary, 1));
+      expect(totalsOf(closed1)).toEqual(scoresFrom(summary, 2));
 
       // A rematch with everyone: back to the lobby, and a second game starts.
       await back.host.client.nextEvent('rematch.open');
@@ -107,25 +115,24 @@ describe('crash recovery of a real server process', () => {
       await back.host.client.nextEvent('room.state', (e) => e.data.phase === 'lobby');
       expect((await back.host.client.send('room.start', {}, 'host-start-2')).status).toBe(200);
       expect((await annBack.nextEvent('question.open')).data.index).toBe(0);
-      expect(await queryDb(server, 'SELECT game_no FROM games WHERE room_id = $1 ORDER BY game_no', [room.roomId])).toEqual([{ game_no: 1 }, { game_no: 2 }]);
+      expect((await finishedGames(server, room.roomId)).map((g) => g.no)).toEqual([1]);
+      expect(await journaled(server, room.roomId, 'room.start')).toHaveLength(2);
       closeEvery(back);
     }), 60_000);
 
   it('closes a question whose deadline passed while the server was down, as the room comes back, and plays on', () =>
     server.explainFailure(async () => {
-      const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, secondsPerQuestion: 2, revealSeconds: 0.5 });
+      const room = await seatRoom(server, ['Ann', 'Bob'], { deckId, questionCount: 2, secondsPerQuestion: 2, revealSeconds: 0.5 });
       const [ann] = room.players;
       expect((await room.host.send('room.start', {}, 'host-start-1')).status).toBe(200);
       const open0 = await room.host.nextEvent('question.open', (e) => e.data.index === 0);
-      const gameId = await currentGameId(room);
-      const correct = await correctChoices(gameId);
       const acknowledged = await ann.send('room.answer', { question: 0, choice: correct[0] }, 'ann-q0');
       expect(acknowledged).toEqual(accepted('ann-q0'));
 
       await crash(room, 'SIGKILL');
       expect(room.host.events.some((e) => e.type === 'question.closed')).toBe(false); // killed while the question was open
       await untilPast(open0.data.closesAt);
-      const committed = await answerRows(gameId);
+      const committed = await answerRows(room);
       await server.restart();
       const back = await reconnect(room, [1, 0]);
 
@@ -134,15 +141,16 @@ describe('crash recovery of a real server process', () => {
       expect({ phase: first.phase, index: first.question?.index ?? first.reveal?.index }).toEqual(
         first.phase === 'reveal' ? { phase: 'reveal', index: 0 } : { phase: 'question', index: 1 },
       );
-      expect(first.scores).toEqual(scoresFrom(room, committed, 1));
       expect(await back.players[0].client.send('room.answer', { question: 0, choice: correct[0] }, 'ann-q0')).toEqual(acknowledged);
+      expect(await answerRows(room)).toEqual(committed);
 
       // The game goes on to its end.
       await playQuestion(back.players.map((p) => p.client), 1, correct[1], ['ann', 'bob']);
       const finished = await back.host.client.nextEvent('game.finished');
-      await expectStandingsFromAnswers(room, gameId, finished);
+      const summary = await expectStandingsFromAnswers(room, finished);
+      expect(first.scores).toEqual(scoresFrom(summary, 1));
       // Bob never answered question 0: nothing was made up for him.
-      expect((await answerRows(gameId)).map((r) => r.command_id).sort()).toEqual(['ann-q0', 'ann-q1', 'bob-q1']);
+      expect((await answerRows(room)).map((r) => r.command_id).sort()).toEqual(['ann-q0', 'ann-q1', 'bob-q1']);
       closeEvery(back);
     }), 60_000);
 
@@ -150,12 +158,10 @@ describe('crash recovery of a real server process', () => {
   // next question (a long reveal would make the test wait it out to finish the game).
   it('moves on to the next question after kill -9 during a reveal that ended while the server was down', () =>
     server.explainFailure(async () => {
-      const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, secondsPerQuestion: 30, revealSeconds: 2 });
+      const room = await seatRoom(server, ['Ann', 'Bob'], { deckId, questionCount: 2, secondsPerQuestion: 30, revealSeconds: 2 });
       const [ann, bob] = room.players;
       expect((await room.host.send('room.start', {}, 'host-start-1')).status).toBe(200);
       await room.host.nextEvent('question.open', (e) => e.data.index === 0);
-      const gameId = await currentGameId(room);
-      const correct = await correctChoices(gameId);
       const acknowledged = await Promise.all([
         ann.send('room.answer', { question: 0, choice: correct[0] }, 'ann-q0'),
         bob.send('room.answer', { question: 0, choice: wrong(correct[0]) }, 'bob-q0'),
@@ -172,7 +178,7 @@ describe('crash recovery of a real server process', () => {
         throw new Error('precondition: the kill came after the reveal had ended; the machine is too slow for this test');
       }
       await untilPast(reveal.reveal.nextAt);
-      const committed = await answerRows(gameId);
+      const committed = await answerRows(room);
       await server.restart();
       const back = await reconnect(room, [0, 1]);
 
@@ -180,7 +186,7 @@ describe('crash recovery of a real server process', () => {
       expect({ phase: first.phase, index: first.question?.index }).toEqual({ phase: 'question', index: 1 });
       // The next question gets its whole clock, counted from no earlier than the reveal's end.
       expect(first.question!.closesAt).toBeGreaterThanOrEqual(reveal.reveal.nextAt + 30_000);
-      expect(first.scores).toEqual(scoresFrom(room, committed, 1));
+      expect(await answerRows(room)).toEqual(committed);
       const replays = await Promise.all([
         back.players[0].client.send('room.answer', { question: 0, choice: correct[0] }, 'ann-q0'),
         back.players[1].client.send('room.answer', { question: 0, choice: wrong(correct[0]) }, 'bob-q0'),
@@ -189,17 +195,16 @@ describe('crash recovery of a real server process', () => {
 
       await playQuestion(back.players.map((p) => p.client), 1, correct[1], ['ann', 'bob']);
       const finished = await back.host.client.nextEvent('game.finished');
-      await expectStandingsFromAnswers(room, gameId, finished);
+      const summary = await expectStandingsFromAnswers(room, finished);
+      expect(first.scores).toEqual(scoresFrom(summary, 1));
       closeEvery(back);
     }), 60_000);
 
   it('keeps an acknowledged rematch vote across kill -9, and the rematch is decided as the rules say', () =>
     server.explainFailure(async () => {
-      const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 1, secondsPerQuestion: 30, revealSeconds: 0.2 });
+      const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { deckId, questionCount: 1, secondsPerQuestion: 30, revealSeconds: 0.2 });
       expect((await room.host.send('room.start', {}, 'host-start-1')).status).toBe(200);
       await room.host.nextEvent('question.open', (e) => e.data.index === 0);
-      const gameId = await currentGameId(room);
-      const correct = await correctChoices(gameId);
       await playQuestion(room.players, 0, correct[0], ['ann', 'bob', 'cy']);
       const finished = await room.host.nextEvent('game.finished');
       const open = await room.host.nextEvent('rematch.open');
@@ -207,9 +212,7 @@ describe('crash recovery of a real server process', () => {
       expect(annVote).toMatchObject({ id: 'ann-vote', status: 200 });
 
       await crash(room, 'SIGKILL');
-      expect(await queryDb(server, 'SELECT player_id, vote, command_id FROM rematch_votes WHERE game_id = $1', [gameId])).toEqual([
-        { player_id: room.playerIds[0], vote: true, command_id: 'ann-vote' },
-      ]);
+      expect(await journaled(server, room.roomId, 'room.rematch')).toEqual([{ seat: room.playerIds[0], commandId: 'ann-vote', data: { vote: true } }]);
       await server.restart();
       const back = await reconnect(room, [1, 2, 0]);
 
@@ -234,7 +237,7 @@ describe('crash recovery of a real server process', () => {
       expect((await cyBack.waitClosed()).code).toBe(4003);
       const lobby = await back.host.client.nextEvent('room.state', (e) => e.data.phase === 'lobby');
       expect(lobby.data.players.map((p: { id: string }) => p.id)).toEqual(room.playerIds.slice(0, 2));
-      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM rematch_votes WHERE game_id = $1', [gameId])).toEqual([{ n: 3 }]);
+      expect(await journaled(server, room.roomId, 'room.rematch')).toHaveLength(3);
       expect((await back.host.client.send('room.start', {}, 'host-start-2')).status).toBe(200);
       expect((await bobBack.nextEvent('question.open')).data.index).toBe(0);
       closeEvery(back);
@@ -242,12 +245,10 @@ describe('crash recovery of a real server process', () => {
 
   it('resumes mid-question after a SIGTERM restart (the drain) the same way', () =>
     server.explainFailure(async () => {
-      const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, secondsPerQuestion: 30, revealSeconds: 0.2 });
+      const room = await seatRoom(server, ['Ann', 'Bob'], { deckId, questionCount: 2, secondsPerQuestion: 30, revealSeconds: 0.2 });
       const [ann] = room.players;
       expect((await room.host.send('room.start', {}, 'host-start-1')).status).toBe(200);
       await room.host.nextEvent('question.open', (e) => e.data.index === 0);
-      const gameId = await currentGameId(room);
-      const correct = await correctChoices(gameId);
       await playQuestion(room.players, 0, correct[0], ['ann', 'bob']);
       const open1 = await room.host.nextEvent('question.open', (e) => e.data.index === 1);
       const acknowledged = await ann.send('room.answer', { question: 1, choice: correct[1] }, 'ann-q1');
@@ -255,22 +256,20 @@ describe('crash recovery of a real server process', () => {
 
       const closes = await crash(room, 'SIGTERM');
       expect(closes).toEqual([1001, 1001, 1001]);
-      const committed = await answerRows(gameId);
+      const committed = await answerRows(room);
       await server.restart();
       const back = await reconnect(room, [1, 0]);
 
-      expect(view(back.host.state)).toEqual({
-        phase: 'question',
-        question: { index: 1, closesAt: open1.data.closesAt, answered: 1, of: 2 },
-        scores: scoresFrom(room, committed, 1),
-      });
+      const resumed = view(back.host.state);
+      expect({ ...resumed, scores: undefined }).toEqual({ phase: 'question', question: { index: 1, closesAt: open1.data.closesAt, answered: 1, of: 2 }, scores: undefined });
       expect(back.players.map((p) => p.state.data.you.answer ?? null)).toEqual([{ question: 1, choice: correct[1] }, null]);
       expect(await back.players[0].client.send('room.answer', { question: 1, choice: correct[1] }, 'ann-q1')).toEqual(acknowledged);
-      expect(await answerRows(gameId)).toEqual(committed);
+      expect(await answerRows(room)).toEqual(committed);
 
       expect(await back.players[1].client.send('room.answer', { question: 1, choice: wrong(correct[1]) }, 'bob-q1')).toEqual(accepted('bob-q1'));
       const finished = await back.host.client.nextEvent('game.finished');
-      await expectStandingsFromAnswers(room, gameId, finished);
+      const summary = await expectStandingsFromAnswers(room, finished);
+      expect(resumed.scores).toEqual(scoresFrom(summary, 1));
       closeEvery(back);
     }), 60_000);
 
@@ -311,47 +310,39 @@ describe('crash recovery of a real server process', () => {
     if (!inState) await client.nextEvent('question.open', (e) => e.data.index === index);
   }
 
-  async function currentGameId(room: SeatedRoom): Promise<string> {
-    const [game] = await queryDb<{ id: string }>(server, 'SELECT id FROM games WHERE room_id = $1 ORDER BY game_no DESC LIMIT 1', [room.roomId]);
-    return game.id;
+  /** The answers the room's journal holds, by question and id. */
+  async function answerRows(room: SeatedRoom): Promise<AnswerRow[]> {
+    const rows = (await journaled(server, room.roomId, 'room.answer')).map((c) => ({
+      player_id: c.seat!,
+      question_index: c.data.question,
+      choice: c.data.choice,
+      command_id: c.commandId,
+    }));
+    return rows.sort((a, b) => a.question_index - b.question_index || a.command_id.localeCompare(b.command_id));
   }
 
-  /** The right choice of each question of a game, in order (read from the database, never from a frame). */
-  async function correctChoices(gameId: string): Promise<number[]> {
-    const rows = await queryDb<{ correct: number }>(
-      server,
-      `SELECT q.correct FROM games g, unnest(g.question_ids) WITH ORDINALITY AS u(question_id, position)
-       JOIN questions q ON q.id = u.question_id WHERE g.id = $1 ORDER BY u.position`,
-      [gameId],
-    );
-    return rows.map((r) => r.correct);
-  }
-
-  async function answerRows(gameId: string): Promise<AnswerRow[]> {
-    return queryDb<AnswerRow>(
-      server,
-      `SELECT player_id, question_index, choice, correct, points, command_id FROM answers
-       WHERE game_id = $1 ORDER BY question_index, command_id`,
-      [gameId],
-    );
-  }
-
-  /** game.finished and game_results both agree with the answers table. */
-  async function expectStandingsFromAnswers(room: SeatedRoom, gameId: string, finished: GameEvent): Promise<void> {
-    const rows = await answerRows(gameId);
+  /**
+   * game.finished agrees with the finished game's record, and the record with the journal: the
+   * same answers, each scored (right or not, its points) as the standings add up. Returns the record.
+   */
+  async function expectStandingsFromAnswers(room: SeatedRoom, finished: GameEvent): Promise<any> {
+    const summary = (await finishedGames(server, room.roomId)).at(-1);
+    const answers: any[] = summary.questions.flatMap((q: any) => q.answers.map((a: any) => ({ ...a, question: q.index })));
+    const inJournal = (await answerRows(room)).map((r) => [r.player_id, r.question_index, r.choice]);
+    expect(answers.map((a) => [a.playerId, a.question, a.choice]).sort()).toEqual(inJournal.sort());
+    for (const a of answers) expect(a.correct).toBe(a.choice === RIGHT);
     const expected = room.playerIds
       .filter((id) => finished.data.standings.some((s: { playerId: string }) => s.playerId === id))
       .map((playerId) => ({
         playerId,
-        score: sum(rows.filter((r) => r.player_id === playerId).map((r) => r.points)),
-        correct: rows.filter((r) => r.player_id === playerId && r.correct).length,
+        score: sum(answers.filter((a) => a.playerId === playerId).map((a) => a.points)),
+        correct: answers.filter((a) => a.playerId === playerId && a.correct).length,
       }));
     const byPlayer = (a: { playerId: string }, b: { playerId: string }) => a.playerId.localeCompare(b.playerId);
-    expect(finished.data.standings.map((s: any) => ({ playerId: s.playerId, score: s.score, correct: s.correct })).sort(byPlayer)).toEqual(
-      [...expected].sort(byPlayer),
-    );
-    const results = await queryDb(server, 'SELECT player_id AS "playerId", score, correct FROM game_results WHERE game_id = $1', [gameId]);
-    expect(results.sort(byPlayer)).toEqual([...expected].sort(byPlayer));
+    const scored = (standings: any[]) => standings.map((s) => ({ playerId: s.playerId, score: s.score, correct: s.correct })).sort(byPlayer);
+    expect(scored(finished.data.standings)).toEqual([...expected].sort(byPlayer));
+    expect(scored(summary.standings)).toEqual([...expected].sort(byPlayer));
+    return summary;
   }
 
   /** Waits until the wall clock is past `epochMs` (a deadline), never longer than it takes to get there. */
@@ -373,11 +364,11 @@ function sum(values: number[]): number {
   return values.reduce((a, b) => a + b, 0);
 }
 
-/** Each player's score: the points of their answers to the questions before `uptoIndex` (the closed ones). */
-function scoresFrom(room: SeatedRoom, rows: AnswerRow[], uptoIndex: number): Record<string, number> {
-  return Object.fromEntries(
-    room.playerIds.map((id) => [id, sum(rows.filter((r) => r.player_id === id && r.question_index < uptoIndex).map((r) => r.points))]),
-  );
+/** Each player's score in a finished game's record: the points of their answers to the questions before `uptoIndex`. */
+function scoresFrom(summary: any, uptoIndex: number): Record<string, number> {
+  const points = new Map<string, number>(summary.standings.map((s: { playerId: string }) => [s.playerId, 0]));
+  for (const q of summary.questions) if (q.index < uptoIndex) for (const a of q.answers) points.set(a.playerId, (points.get(a.playerId) ?? 0) + a.points);
+  return Object.fromEntries(points);
 }
 
 function totalsOf(closed: GameEvent): Record<string, number> {

@@ -4,7 +4,7 @@ import { WIRE_CODES } from '@app/wire-codes';
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom } from './support';
+import { closeAll, finishedGames, seatRoom } from './support';
 
 describe('game rules over the wire', () => {
   let server: RunningServer;
@@ -32,7 +32,10 @@ describe('game rules over the wire', () => {
     // Ann and Bob pick different choices; at most one of them is right.
     await Promise.all(room.players.map((p, i) => p.send('room.answer', { question: 0, choice: i % choices })));
     const closed = await room.host.nextEvent('question.closed');
-    const rows = await queryDb(server, 'SELECT player_id, choice, elapsed_ms, correct, points FROM answers a JOIN games g ON g.id = a.game_id WHERE g.room_id = $1', [room.roomId]);
+    // The finished game's report holds every answer as scored.
+    await room.host.nextEvent('game.finished');
+    const [finished] = await finishedGames(server, room.roomId);
+    const rows = finished.questions[0].answers.map((a: any) => ({ player_id: a.playerId, choice: a.choice, elapsed_ms: a.elapsedMs, correct: a.correct, points: a.points }));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       const expected = row.choice === closed.data.correct ? Math.round(1000 * (1 - row.elapsed_ms / 10_000 / 2)) : 0;

@@ -117,3 +117,31 @@ export async function holdTable(server: RunningServer, table: string): Promise<(
     await locker.end();
   };
 }
+
+/** A journaled command of a room: who sent it, its id and its data, in the order the room took it. */
+export interface JournaledCommand {
+  readonly seat: string | null;
+  readonly commandId: string;
+  readonly data: any;
+}
+
+/** The commands of `type` a room's journal holds (each one the rules accepted and PostgreSQL committed), in order. */
+export async function journaled(server: Pick<RunningServer, 'databaseUrl'>, roomId: string, type: string): Promise<JournaledCommand[]> {
+  return queryDb<JournaledCommand>(
+    server,
+    `SELECT actor->>'seat' AS seat, command_id AS "commandId", body->'data' AS data FROM room_journal
+     WHERE room_id = $1 AND kind = 'command' AND body->>'type' = $2 ORDER BY seq, idx`,
+    [roomId, type],
+  );
+}
+
+/** The ids of a room's journaled commands of `type`, sorted. */
+export async function journaledIds(server: Pick<RunningServer, 'databaseUrl'>, roomId: string, type: string): Promise<string[]> {
+  return (await journaled(server, roomId, type)).map((c) => c.commandId).sort();
+}
+
+/** A room's finished games, each as its game reported it (its summary), in the order they were played. */
+export async function finishedGames(server: Pick<RunningServer, 'databaseUrl'>, roomId: string): Promise<any[]> {
+  const rows = await queryDb<{ summary: unknown }>(server, 'SELECT summary FROM finished_games WHERE room_id = $1 ORDER BY game_no', [roomId]);
+  return rows.map((r) => r.summary);
+}

@@ -31,7 +31,7 @@ export interface RestartedMember extends ClusterMember {
 type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
 
 /** What the instances get beside the caller's environment: no open rate limit, seeds honoured. */
-const HARNESS_ENV = { OPEN_RATE_PER_MINUTE: '0', ALLOW_TEST_SEEDS: '1' };
+const HARNESS_ENV = { OPEN_RATE_PER_MINUTE: '0', ALLOW_TEST_SEEDS: '1', ALLOW_TEST_GAMES: '1' };
 
 /** Scripts and instances still running when this process exits: killed, whatever happened. */
 const running = new Set<ClusterScript>();

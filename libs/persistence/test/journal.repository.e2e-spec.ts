@@ -10,7 +10,7 @@ import {
   StatementMeter,
   UnstorableJournalValueError,
 } from '@app/persistence';
-import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
+import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 
 describe(JournalRepository.name, () => {
@@ -33,13 +33,23 @@ describe(JournalRepository.name, () => {
     await dataSource?.destroy();
   });
 
-  /** A new room through the real repository; its head starts at position 0, fence 0. */
+  const codes = new Map<string, string>();
+  const OPENED = { seq: -1, atMs: 1, state: { state: { opened: true }, replies: [] } };
+
+  /** A new room through the real repository, with its opening snapshot; its head starts at position 0, fence 0. */
   async function newRoom(): Promise<string> {
     const id = randomUUID();
     const code = randomBytes(3).toString('hex').toUpperCase();
-    const created = await rooms.createRoom({ id, code, hostName: 'Host', deckId: BUILTIN_DECK_ID, questionCount: 1, secondsPerQuestion: 10, revealSeconds: 2, maxPlayers: 8, minPlayers: 1 });
+    const created = await rooms.openRoom({ id, code, game: 'tally', seed: 7, settings: { any: 'json' }, snapshot: { atMs: 1, state: { opened: true } } });
     expect(created).toBe('created');
+    codes.set(id, code);
     return id;
+  }
+
+  /** What the server's load gives back of these rooms (by their codes). */
+  async function load(ids: readonly string[]) {
+    const loaded = await rooms.loadRooms(ids.map((id) => codes.get(id) ?? 'NOROOM'));
+    return loaded.map(({ roomId, code, commitSeq, fence, snapshot, entries }) => ({ roomId, code, commitSeq, fence, snapshot, entries }));
   }
 
   const at = (roomId: string, seq: number, fence = 0): RoomPosition => ({ roomId, seq, fence });
@@ -70,11 +80,11 @@ describe(JournalRepository.name, () => {
       expect(trips).toEqual(['JournalRepository.append']);
       await journal.append([command(1100, { move: 2 })], at(a, 1), 5000);
 
-      const { value: loaded, trips: loadTrips } = await counted(() => journal.load([a, b, c]));
-      expect(loadTrips).toEqual(['JournalRepository.load']);
+      const { value: loaded, trips: loadTrips } = await counted(() => load([a, b, c]));
+      expect(loadTrips).toEqual(['RoomRepository.loadRooms']);
       const byRoom = new Map(loaded.map((l) => [l.roomId, l]));
       expect(byRoom.size).toBe(3);
-      expect(byRoom.get(a)).toMatchObject({ commitSeq: 2, fence: 0, snapshot: null });
+      expect(byRoom.get(a)).toMatchObject({ commitSeq: 2, fence: 0, snapshot: OPENED });
       expect(byRoom.get(a)!.entries).toEqual([
         { ...first[a][0], seq: 0, idx: 0 },
         { ...first[a][1], seq: 0, idx: 1 },
@@ -87,8 +97,8 @@ describe(JournalRepository.name, () => {
 
     it('loads a room with no journal as its position and nothing else, and an unknown room as nothing', async () => {
       const room = await newRoom();
-      expect(await journal.load([room, randomUUID()])).toEqual([
-        { roomId: room, code: expect.any(String), commitSeq: 0, fence: 0, snapshot: null, entries: [] },
+      expect(await load([room, randomUUID()])).toEqual([
+        { roomId: room, code: expect.any(String), commitSeq: 0, fence: 0, snapshot: OPENED, entries: [] },
       ]);
     });
 
@@ -100,11 +110,11 @@ describe(JournalRepository.name, () => {
         '': { 'ключ': 'значение' },
       };
       await journal.append([command(5, body)], at(room, 0), 5000, { snapshot: { atMs: 5, state: { board: [[body.text]] } } });
-      const [loaded] = await journal.load([room]);
+      const [loaded] = await load([room]);
       expect(loaded.entries).toEqual([]);
       expect(loaded.snapshot).toEqual({ seq: 0, atMs: 5, state: { board: [[body.text]] } });
       await journal.append([command(6, body)], at(room, 1), 5000);
-      const [again] = await journal.load([room]);
+      const [again] = await load([room]);
       expect(again.entries).toEqual([{ ...command(6, body), seq: 1, idx: 0 }]);
     });
   });
@@ -116,13 +126,13 @@ describe(JournalRepository.name, () => {
       await journal.append([command(2, { n: 2 })], at(room, 1), 5000, { snapshot: { atMs: 2, state: { total: 3 } } });
       await journal.append([command(3, { n: 3 }), command(4, { n: 4 })], at(room, 2), 5000);
 
-      const [loaded] = await journal.load([room]);
+      const [loaded] = await load([room]);
       expect(loaded.snapshot).toEqual({ seq: 1, atMs: 2, state: { total: 3 } });
       expect(loaded.entries.map((e) => [e.seq, e.idx, e.body])).toEqual([[2, 0, { n: 3 }], [2, 1, { n: 4 }]]);
 
       // A later snapshot replaces it (one per room), here with no entries of its own.
       await journal.append([], at(room, 3), 5000, { snapshot: { atMs: 9, state: { total: 10 } } });
-      const [later] = await journal.load([room]);
+      const [later] = await load([room]);
       expect(later).toMatchObject({ commitSeq: 4, snapshot: { seq: 3, atMs: 9, state: { total: 10 } }, entries: [] });
       expect(await count('room_snapshots', room)).toBe(1);
       // The journal itself keeps everything.
@@ -138,7 +148,7 @@ describe(JournalRepository.name, () => {
         journal.append([command(1, { n: 1 })], at(room, 0, 0), 5000, { snapshot: { atMs: 1, state: {} }, result: { game: 'g', gameNo: 1, summary: {} } }),
       ).rejects.toBeInstanceOf(RoomOutOfOrderError);
       expect(await head(room)).toEqual({ seq: 0, fence: 1 });
-      expect([await count('room_journal', room), await count('room_snapshots', room), await count('finished_games', room)]).toEqual([0, 0, 0]);
+      expect([await count("room_journal", room), await count("room_snapshots", room), await count("finished_games", room)]).toEqual([0, 1, 0]);
     });
 
     it('refuses an append at the wrong position, alone, while a room sharing its statement writes nothing either', async () => {

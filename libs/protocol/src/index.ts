@@ -7,3 +7,4 @@ export * from './client/frame-socket';
 export * from './client/client-session';
 export * from './client/reconnecting-client';
 export * from './codec';
+export * from './body-fields';

@@ -1,28 +1,29 @@
-import { RoomException } from '@app/protocol';
+import { okReply, RoomException } from '@app/protocol';
 import { Clock } from './clock';
 import { CommandGate } from './command-gate';
 import { CommitPipeline } from './commit-pipeline';
-import { GameRules, Outcome } from './game-rules';
+import { Actor, GameRules, Outcome } from './game-rules';
 import { Letter } from './mailbox';
 import { Command, CommandMessage, Message, ProposalMessage, SignalMessage } from './room-message';
-import { StoreUnavailableError } from './room-store';
+import { seatKey } from './reply-memory';
+import { JournalInput, SeatReply, StoreUnavailableError } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { Scheduler } from './scheduler';
 
 /** What the reply itself needs after a commit gave up: the budget's last slice. */
 const REPLY_MARGIN_MS = 50;
 
-export interface BatchHandlerDeps<S, C extends Command, W, R> {
+export interface BatchHandlerDeps<S, C extends Command> {
   readonly code: string;
-  readonly driver: RuleDriver<S, C, W, R, unknown>;
-  readonly pipeline: CommitPipeline<S, W, R>;
-  readonly gate: CommandGate<S, C, W>;
+  readonly driver: RuleDriver<S, C>;
+  readonly pipeline: CommitPipeline<S>;
+  readonly gate: CommandGate<S, C>;
   /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
   readonly commandBudgetMs: number;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
   /** Confirmed outcomes, told to the room's sockets. */
-  readonly publish: (outcomes: readonly Outcome<S, W>[]) => void;
+  readonly publish: (outcomes: readonly Outcome<S>[]) => void;
   /** A timed change failed: the signal `again` makes goes back to the mailbox a little later. */
   readonly retryLater: (again: () => SignalMessage) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -33,14 +34,14 @@ export interface BatchHandlerDeps<S, C extends Command, W, R> {
  * driver), the pipeline takes it, and once it is confirmed the gate answers and the publisher
  * tells; if it is refused, the gate answers that. Commands, proposals and signals alike.
  */
-export class BatchHandler<S, C extends Command, W, R> {
-  private readonly rules: GameRules<S, C, W, R, unknown>;
+export class BatchHandler<S, C extends Command> {
+  private readonly rules: GameRules<S, C>;
 
-  constructor(private readonly deps: BatchHandlerDeps<S, C, W, R>) {
+  constructor(private readonly deps: BatchHandlerDeps<S, C>) {
     this.rules = deps.driver.rules;
   }
 
-  async process(batch: Letter<Message<S, C, W>>[]): Promise<void> {
+  async process(batch: Letter<Message<C>>[]): Promise<void> {
     const first = batch[0].message;
     switch (first.kind) {
       case 'command':
@@ -63,9 +64,9 @@ export class BatchHandler<S, C extends Command, W, R> {
   }
 
   /**
-   * Commands that waited together: each is decided against the state its predecessors leave, all
-   * their writes go in one statement, and only once it (and every statement before it) has
-   * committed does anyone hear of them.
+   * Commands that waited together: each is decided against the state its predecessors leave, the
+   * accepted ones are journaled in one statement, and only once it (and every statement before
+   * it) has committed does anyone hear of them.
    */
   private handleCommands(letters: Letter<CommandMessage<C>>[]): void {
     const { gate, driver, pipeline } = this.deps;
@@ -73,8 +74,8 @@ export class BatchHandler<S, C extends Command, W, R> {
     let round = driver.decideEach(pipeline.state, letters);
     let decided = round.decided;
     // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
-    // a statement it has no time for; one the rules refuse, or that writes nothing, is answered.
-    const late = decided.filter((d) => d.outcome?.writes.length && this.remainingBudget(d.letter.message.arrival.hr) <= 0);
+    // a statement it has no time for; one the rules refuse is answered.
+    const late = decided.filter((d) => d.outcome && this.remainingBudget(d.letter.message.arrival.hr) <= 0);
     if (late.length) {
       const unavailable = gate.unavailable(new StoreUnavailableError('no time left in the command budget'));
       for (const d of late) gate.replyTo(d.letter, unavailable, startedAt, 0);
@@ -82,24 +83,26 @@ export class BatchHandler<S, C extends Command, W, R> {
       decided = round.decided;
     }
     if (decided.length === 0) return;
-    const after = round.state;
-    const writes = this.rules.mergeWrites(round.taken.flatMap((o) => o.writes));
-    // The statement has the budget of the oldest command that writes.
-    const writers = decided.filter((d) => d.outcome?.writes.length);
-    const timeoutMs = writers.length ? this.remainingBudget(Math.min(...writers.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
+    const accepted = decided.filter((d) => d.outcome);
+    const inputs: JournalInput[] = accepted.map(({ letter: { message: m } }) => ({
+      kind: 'command',
+      at: m.arrival.at,
+      actor: actorOf(m.viewer),
+      commandId: m.command.id,
+      body: m.command,
+    }));
+    const acks: SeatReply[] = accepted.map(({ letter: { message: m }, outcome }) => ({ seat: seatKey(m.viewer), reply: okReply(m.command.id, outcome!.reply ?? {}) }));
+    // The statement has the budget of the oldest command it carries.
+    const timeoutMs = accepted.length ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
+    const statements = accepted.length || this.leavesRecord(round.taken) ? 1 : 0;
     pipeline.take({
-      writes,
-      after,
+      ...this.record(round.taken, inputs, accepted.length > 0),
+      acks,
+      after: round.state,
       timeoutMs,
-      confirm: (committed) => {
-        let outcomes = round.taken;
-        const follow = committed.length ? this.rules.afterCommit?.(after, committed, driver.context(this.deps.clock.now())) : undefined;
-        if (follow) {
-          outcomes = [...outcomes, follow];
-          pipeline.confirmFollowUp(follow.state);
-        }
-        for (const d of decided) gate.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, writes.length);
-        this.deps.publish(outcomes);
+      confirm: () => {
+        for (const d of decided) gate.replyTo(d.letter, d.outcome ? (d.outcome.reply ?? {}) : d.error, startedAt, statements);
+        this.deps.publish(round.taken);
       },
       refuse: (err, behindFailure) => {
         const unavailable = gate.unavailable(err, decided[0].letter.message.command.type);
@@ -108,19 +111,23 @@ export class BatchHandler<S, C extends Command, W, R> {
       },
     });
     // Commands that queued behind this statement and that it cannot make acceptable need not wait for it.
-    if (writes.length) gate.refuseWaiting();
+    if (statements) gate.refuseWaiting();
   }
 
-  private handleProposal(m: ProposalMessage<S, W>): void {
-    const { gate } = this.deps;
-    let outcome: Outcome<S, W>;
+  private handleProposal(m: ProposalMessage): void {
+    const { gate, clock } = this.deps;
+    const at = clock.now();
+    const rule = this.rules.proposals?.[m.name];
+    if (!rule) return m.done(gate.unavailable(new Error(`the rules have no proposal named ${m.name}`)));
+    let outcome: Outcome<S>;
     try {
-      outcome = this.deps.driver.decideAt(this.deps.pipeline.state, this.deps.clock.now(), m.rule);
+      outcome = this.deps.driver.decideAt(this.deps.pipeline.state, at, (s, ctx) => rule(s, m.args, ctx));
     } catch (err) {
       return m.done(err instanceof RoomException ? err : gate.unavailable(err));
     }
     this.deps.pipeline.take({
-      writes: outcome.writes,
+      ...this.record([outcome], [{ kind: 'proposal', at, body: { name: m.name, args: m.args } }], true),
+      acks: [],
       after: outcome.state,
       timeoutMs: this.remainingBudget(m.arrival.hr),
       confirm: () => {
@@ -131,28 +138,67 @@ export class BatchHandler<S, C extends Command, W, R> {
     });
   }
 
-  /** A deadline, a presence change or an outside close. A timed change that fails is retried. */
+  /**
+   * A deadline, a presence change, the room coming back, or an outside close. A deadline on time
+   * is not journaled (a replay's clock takes it again); one taken late is, and so is a presence
+   * change or a resumption that changed the room (with the next statement, unless its rules say
+   * it decided something that must be durable first). An outside close is already recorded. A
+   * timed change that fails is retried.
+   */
   private handleSignal(m: SignalMessage): void {
     const { pipeline, clock } = this.deps;
     const at = m.at ?? clock.now();
+    const { signal } = m;
     // A deadline an earlier input already took (it was overdue when that input came) is spent.
-    if (m.signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(pipeline.state) !== at) return;
-    const outcome = this.deps.driver.signal(pipeline.state, m.signal, at);
+    if (signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(pipeline.state) !== at) return;
+    const before = pipeline.state;
+    const outcome = this.deps.driver.signal(before, signal, at);
+    const inputs: JournalInput[] =
+      m.lateDue !== undefined
+        ? [{ kind: 'late_deadline', at, body: { due: m.lateDue } }]
+        : (signal.kind === 'presence' || signal.kind === 'resumed') && outcome.state !== before
+          ? [{ kind: 'signal', at, body: signal }]
+          : [];
     pipeline.take({
-      writes: outcome.writes,
+      ...this.record([outcome], inputs, m.lateDue !== undefined || outcome.durable === true, signal.kind === 'closed'),
+      acks: [],
       after: outcome.state,
       timeoutMs: this.deps.commandBudgetMs,
-      late: m.lateDue !== undefined ? { due: m.lateDue, at } : undefined,
       confirm: () => this.deps.publish([outcome]),
       refuse: (err) => {
-        this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.deps.code, signal: m.signal.kind, error: String(err) });
+        this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.deps.code, signal: signal.kind, error: String(err) });
         // A late deadline is taken when the retry succeeds, and recorded with that moment.
-        if (m.signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
+        if (signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
       },
     });
+  }
+
+  /** What the outcomes of one step leave in the journal besides its inputs: a boundary's snapshot, a finished game, the room's end. */
+  private record(outcomes: readonly Outcome<S>[], inputs: readonly JournalInput[], durable: boolean, closedElsewhere = false) {
+    const close = outcomes.flatMap((o) => o.effects).find((e) => e.kind === 'close');
+    const finished = outcomes.map((o) => o.finished).filter((f) => f !== undefined);
+    if (finished.length > 1) this.deps.log('error', 'one step finished more than one game: only the last is recorded', { room: this.deps.code });
+    return {
+      inputs,
+      durable,
+      boundary: outcomes.some((o) => o.boundary),
+      finished: finished.at(-1),
+      // A close from outside the actor is already recorded.
+      closed: close?.kind === 'close' && !closedElsewhere ? close.reason : undefined,
+      at: this.deps.clock.now(),
+    };
+  }
+
+  private leavesRecord(outcomes: readonly Outcome<S>[]): boolean {
+    return outcomes.some((o) => o.boundary || o.finished || o.effects.some((e) => e.kind === 'close'));
   }
 
   private remainingBudget(arrivedHr: number): number {
     return this.deps.commandBudgetMs - REPLY_MARGIN_MS - (this.deps.scheduler.now() - arrivedHr);
   }
+}
+
+/** The journal's actor: the role and seat, without the socket. */
+function actorOf(viewer: Actor): Actor {
+  return viewer.seat === undefined ? { role: viewer.role } : { role: viewer.role, seat: viewer.seat };
 }

@@ -23,8 +23,8 @@ function harness(options: { maxDepth?: number } = {}) {
   const stats = new RoomStats(clock.now());
   const driver = new RuleDriver(tally, 7);
   // The room's turn: each command is answered by the test through `answer`.
-  const taken: Message<TallyState, any, any>[] = [];
-  const mailbox = new Mailbox<Message<TallyState, any, any>>({
+  const taken: Message<any>[] = [];
+  const mailbox = new Mailbox<Message<any>>({
     maxDepth: options.maxDepth ?? 8,
     isBounded: (m) => m.kind !== 'signal',
     batchKey: () => null,
@@ -34,7 +34,7 @@ function harness(options: { maxDepth?: number } = {}) {
     },
     scheduler,
   });
-  const gate = new CommandGate<TallyState, any, any>({
+  const gate = new CommandGate<TallyState, any>({
     code: 'ABCDEF',
     driver,
     mailbox,
@@ -189,7 +189,7 @@ describe(CommandGate.name, () => {
       const h = harness();
       const p = viewer('player', 'p1');
       h.gate.submit(p.v, add('waiting', 1), { at: h.clock.now(), hr: 0 });
-      const proposal = h.gate.propose((state) => ({ state, writes: [], events: [], effects: [] }));
+      const proposal = h.gate.propose('nothing', {});
       h.gate.close();
       await expect(proposal).rejects.toMatchObject({ code: 'room_closed' });
       expect(p.statuses()).toEqual([['waiting', 409, 'room_closed']]);
@@ -202,7 +202,7 @@ describe(CommandGate.name, () => {
     it('refuses a proposal at once when the room takes nothing, and takes an operator command in turn as the host', async () => {
       const h = harness();
       h.room.phase = 'draining';
-      await expect(h.gate.propose((state) => ({ state, writes: [], events: [], effects: [] }))).rejects.toMatchObject({ code: 'shutting_down' });
+      await expect(h.gate.propose('nothing', {})).rejects.toMatchObject({ code: 'shutting_down' });
       h.room.phase = 'live';
       const reply = h.gate.operatorCommand({ id: 'op', type: 'tally.close', data: {} });
       await h.scheduler.flush();

@@ -1,7 +1,7 @@
 import { clip, CommandFrame, errorReply, okReply, PING, ReplyFrame, RoomErrorCode, RoomException, statusClass } from '@app/protocol';
 import { Viewer } from './audience';
 import { Clock } from './clock';
-import { Actor, Outcome, RuleContext } from './game-rules';
+import { Actor } from './game-rules';
 import { Letter, Mailbox } from './mailbox';
 import { ReplyMemory, seatKey } from './reply-memory';
 import { Arrival, Command, CommandMessage, Message } from './room-message';
@@ -17,10 +17,10 @@ export interface CommandObserver {
 
 const OPERATOR: Actor = { role: 'host' };
 
-export interface CommandGateDeps<S, C extends Command, W> {
+export interface CommandGateDeps<S, C extends Command> {
   readonly code: string;
-  readonly driver: RuleDriver<S, C, W, unknown, unknown>;
-  readonly mailbox: Mailbox<Message<S, C, W>>;
+  readonly driver: RuleDriver<S, C>;
+  readonly mailbox: Mailbox<Message<C>>;
   /** The steps in flight, and the two states a certain refusal must hold in. */
   readonly pipeline: { readonly inFlight: number; readonly state: S; readonly confirmed: S };
   /** Why the room takes no command now, if it does not (draining, gone, over). */
@@ -41,13 +41,13 @@ export interface CommandGateDeps<S, C extends Command, W> {
  * flight do; a full mailbox (503 mailbox_full). What passes waits its turn in the mailbox.
  * Operator commands and proposals (a change asked for over HTTP) come in through it too.
  */
-export class CommandGate<S, C extends Command, W> {
+export class CommandGate<S, C extends Command> {
   /** The server's vocabulary: the only labels a command is observed under. */
   private readonly known: ReadonlySet<string>;
   /** Letters already replied to: a reply is sent once, whatever happens after. */
   private readonly answered = new WeakSet<object>();
 
-  constructor(private readonly deps: CommandGateDeps<S, C, W>) {
+  constructor(private readonly deps: CommandGateDeps<S, C>) {
     this.known = new Set([...deps.driver.rules.commandTypes, PING]);
   }
 
@@ -101,12 +101,12 @@ export class CommandGate<S, C extends Command, W> {
   }
 
   /** A change asked for outside the socket protocol, taken in turn; resolves with the rule's reply once committed. */
-  propose(rule: (state: S, ctx: RuleContext) => Outcome<S, W>): Promise<unknown> {
+  propose(name: string, args: unknown): Promise<unknown> {
     const closed = this.deps.notLive();
     if (closed) return Promise.reject(closed);
     return new Promise((resolve, reject) => {
       const done = (err: unknown, reply?: unknown) => (err ? reject(err) : resolve(reply));
-      if (!this.deps.mailbox.post({ kind: 'proposal', rule, arrival: this.arrivalNow(), done })) reject(mailboxFull());
+      if (!this.deps.mailbox.post({ kind: 'proposal', name, args, arrival: this.arrivalNow(), done })) reject(mailboxFull());
     });
   }
 
@@ -156,7 +156,7 @@ export class CommandGate<S, C extends Command, W> {
   }
 
   /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
-  private settleIfRefused(m: Message<S, C, W>): boolean {
+  private settleIfRefused(m: Message<C>): boolean {
     if (m.kind !== 'command') return false;
     const refusal = this.certainRefusal(m.viewer, m.command, m.arrival, 0);
     if (!refusal) return false;

@@ -1,54 +1,63 @@
+import { okReply } from '@app/protocol';
 import { CommitPipeline, Decision } from './commit-pipeline';
-import { Committed } from './game-rules';
-import { RoomOutOfOrderError, RoomPosition, StoreUnavailableError } from './room-store';
+import { JournalInput, JournalStep, RoomOutOfOrderError, RoomPosition, SeatReply, StoreUnavailableError } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
 // The pipeline with a store whose statements answer when the test says, on virtual time: the
-// order steps are confirmed in, what a failure does to the steps behind it, the gathering window.
-
-type W = { name: string; needsResult?: boolean };
+// order steps are confirmed in, what a failure does to the steps behind it, what each statement
+// carries (inputs, the inputs that rode along, snapshots), the gathering window.
 
 interface Sent {
-  readonly kind: 'commit' | 'late';
+  /** The command ids (or kinds) of the inputs the statement carries, in order. */
   readonly names: string[];
+  readonly step: JournalStep;
   readonly at: RoomPosition;
   readonly timeoutMs: number;
   resolve(): void;
   reject(err: unknown): void;
 }
 
-function harness(options: { depth?: number; committedStatements?: number } = {}) {
+const command = (id: string): JournalInput => ({ kind: 'command', at: 1, actor: { role: 'player', seat: 'p1' }, commandId: id, body: { id, type: 'x' } });
+const presence = (seat: string): JournalInput => ({ kind: 'signal', at: 1, body: { kind: 'presence', seat, connected: true } });
+const nameOf = (i: JournalInput) => (i.kind === 'command' ? i.commandId : i.kind === 'signal' && i.body.kind === 'presence' ? `presence ${i.body.seat}` : i.kind);
+const ack = (id: string): SeatReply => ({ seat: 'p:p1', reply: okReply(id, {}) });
+
+function harness(options: { depth?: number; committedStatements?: number; snapshotDue?: boolean; confirmedReplies?: SeatReply[] } = {}) {
   const scheduler = new VirtualScheduler();
   const sent: Sent[] = [];
   const heard: string[] = [];
   let changed = 0;
   let outOfOrder = 0;
-  const statement = (kind: Sent['kind'], names: string[], at: RoomPosition, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => sent.push({ kind, names, at, timeoutMs, resolve, reject }));
-  const pipeline = new CommitPipeline<string, W, string>('s0', {
+  const pipeline = new CommitPipeline<string>('s0', {
     store: {
-      commit: (writes, at, timeoutMs) => statement('commit', writes.map((w) => w.name), at, timeoutMs).then(() => writes.map((w) => `r:${w.name}`)),
-      recordLateDeadline: (at, due, takenAt, timeoutMs) => statement('late', [`late ${due}@${takenAt}`], at, timeoutMs),
+      append: (step, at, timeoutMs) => new Promise<void>((resolve, reject) => sent.push({ names: step.inputs.map(nameOf), step, at, timeoutMs, resolve, reject })),
     },
     roomId: 'room-1',
+    game: 'tally',
     fence: 3,
-    needsResult: (w) => w.needsResult ?? false,
     depth: options.depth,
     committedStatements: options.committedStatements ?? 10,
+    snapshotDue: options.snapshotDue,
+    confirmedReplies: () => options.confirmedReplies ?? [],
     scheduler,
     changed: () => changed++,
     outOfOrder: () => outOfOrder++,
   });
-  /** A step named `name` leaving state `after`, writing `writes`; what it hears goes to `heard`. */
-  const take = (name: string, after: string, writes: W[], extra: Partial<Decision<string, W, string>> = {}) =>
+  /** A step named `name` leaving state `after` with these inputs (durable when there are commands); what it hears goes to `heard`. */
+  const take = (name: string, after: string, inputs: (string | JournalInput)[], extra: Partial<Decision<string>> = {}) => {
+    const journal = inputs.map((i) => (typeof i === 'string' ? command(i) : i));
     pipeline.take({
-      writes,
+      inputs: journal,
+      durable: journal.some((i) => i.kind === 'command'),
+      acks: [],
       after,
+      at: 1000,
       timeoutMs: 900,
-      confirm: (committed: Committed<W, string>[]) => heard.push(`${name} confirmed ${committed.map((c) => c.result).join(',')}`.trim()),
+      confirm: () => heard.push(`${name} confirmed`),
       refuse: (err, behind) => heard.push(`${name} refused${behind ? ' behind' : ''}: ${(err as Error).message}`),
       ...extra,
     });
+  };
   /** Resolves when the gathering window lets the next batch go; `ready()` says whether it has. */
   const window = () => {
     const held = pipeline.readyForNextBatch();
@@ -63,48 +72,90 @@ describe(CommitPipeline.name, () => {
   describe('steps', () => {
     it('sends each step at once, at the next position with the fence, and confirms in the order taken whichever answers first', async () => {
       const h = harness();
-      h.take('A', 's1', [{ name: 'a' }]);
-      h.take('B', 's2', [{ name: 'b1' }, { name: 'b2' }]);
+      h.take('A', 's1', ['a']);
+      h.take('B', 's2', ['b1', 'b2']);
       expect(h.sent.map((s) => [s.names, s.at])).toEqual([
         [['a'], { roomId: 'room-1', seq: 10, fence: 3 }],
         [['b1', 'b2'], { roomId: 'room-1', seq: 11, fence: 3 }],
       ]);
-      expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s2', 's0', 2, 3]);
+      expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s2', 's0', 2, 2]);
       h.sent[1].resolve();
       await h.scheduler.flush();
       expect(h.heard).toEqual([]);
       expect(h.pipeline.confirmed).toBe('s0');
       h.sent[0].resolve();
       await h.scheduler.flush();
-      expect(h.heard).toEqual(['A confirmed r:a', 'B confirmed r:b1,r:b2']);
+      expect(h.heard).toEqual(['A confirmed', 'B confirmed']);
       expect([h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s2', 0, 0]);
     });
 
-    it('confirms a step that writes nothing without a statement, in its turn', async () => {
+    it('confirms a step that journals nothing durable without a statement, in its turn', async () => {
       const h = harness();
-      h.take('A', 's1', [{ name: 'a' }]);
+      h.take('A', 's1', ['a']);
       h.take('quiet', 's1', []);
       await h.scheduler.flush();
       expect(h.heard).toEqual([]);
       h.sent[0].resolve();
       await h.scheduler.flush();
-      expect(h.heard).toEqual(['A confirmed r:a', 'quiet confirmed']);
+      expect(h.heard).toEqual(['A confirmed', 'quiet confirmed']);
       expect(h.sent).toHaveLength(1);
     });
 
-    it('records a late deadline in a statement of its own, ahead of the writes it led to', () => {
+    it('journals inputs that need no statement of their own with the next statement, ahead of its own', () => {
       const h = harness();
-      h.take('late', 's1', [{ name: 'w' }], { late: { due: 500, at: 900 } });
-      expect(h.sent.map((s) => [s.kind, s.names, s.at.seq])).toEqual([
-        ['late', ['late 500@900'], 10],
-        ['commit', ['w'], 11],
+      h.take('seen', 's1', [presence('p1')]);
+      h.take('seen too', 's2', [presence('p2')]);
+      expect(h.sent).toEqual([]);
+      h.take('A', 's3', ['a']);
+      expect(h.sent.map((s) => s.names)).toEqual([['presence p1', 'presence p2', 'a']]);
+      h.take('B', 's4', ['b']);
+      expect(h.sent[1].names).toEqual(['b']);
+    });
+
+    it('carries again what rode on a failed statement, and drops what was decided after it', async () => {
+      const h = harness();
+      h.take('seen', 's1', [presence('p1')]);
+      h.take('A', 's2', ['a']);
+      h.take('seen after', 's3', [presence('p2')]);
+      h.sent[0].reject(new StoreUnavailableError('timed out'));
+      await h.scheduler.flush();
+      expect(h.heard).toEqual(['seen confirmed', 'A refused: timed out', 'seen after refused behind: a statement before it failed']);
+      expect(h.pipeline.state).toBe('s1');
+      h.take('B', 's4', ['b']);
+      expect(h.sent[1].names).toEqual(['presence p1', 'b']);
+      expect(h.sent[1].at.seq).toBe(10);
+    });
+
+    it('snapshots the state a boundary leaves, with the replies owed: confirmed, in flight and its own', () => {
+      const h = harness({ confirmedReplies: [ack('old')] });
+      h.take('A', 's1', ['a'], { acks: [ack('a')] });
+      h.take('end', 's2', ['b'], { acks: [ack('b')], boundary: true, finished: { no: 3, summary: { top: 'p1' } }, closed: 'expired' });
+      expect(h.sent[0].step.snapshot).toBeUndefined();
+      expect(h.sent[1].step).toEqual({
+        inputs: [command('b')],
+        snapshot: { at: 1000, snapshot: { state: 's2', replies: [ack('old'), ack('a'), ack('b')] } },
+        finished: { no: 3, summary: { top: 'p1' }, game: 'tally' },
+        closed: 'expired',
+      });
+    });
+
+    it('gives a room without a snapshot one with its first statement, and again with the next if that one fails (undoing what it took)', async () => {
+      const h = harness({ snapshotDue: true });
+      h.take('seen', 's1', [presence('p1')]);
+      expect(h.sent.map((s) => [s.names, s.step.snapshot?.snapshot.state])).toEqual([[['presence p1'], 's1']]);
+      h.sent[0].reject(new StoreUnavailableError('timed out'));
+      await h.scheduler.flush();
+      h.take('A', 's2', ['a']);
+      h.take('B', 's3', ['b']);
+      expect(h.sent.slice(1).map((s) => [s.names, s.step.snapshot?.snapshot.state])).toEqual([
+        [['a'], 's2'],
+        [['b'], undefined],
       ]);
-      expect(h.pipeline.statementsInFlight).toBe(2);
     });
 
     it('sends nothing for a step with no time left, and refuses it', async () => {
       const h = harness();
-      h.take('spent', 's1', [{ name: 'w' }], { timeoutMs: 0 });
+      h.take('spent', 's1', ['w'], { timeoutMs: 0 });
       expect(h.sent).toEqual([]);
       expect(h.pipeline.statementsInFlight).toBe(0);
       await h.scheduler.flush();
@@ -114,7 +165,7 @@ describe(CommitPipeline.name, () => {
 
     it('tells the room of every step it takes, so that its deadline follows the state in flight', () => {
       const h = harness();
-      h.take('A', 's1', [{ name: 'a' }]);
+      h.take('A', 's1', ['a']);
       h.take('B', 's2', []);
       expect(h.changes()).toBe(2);
     });
@@ -123,15 +174,15 @@ describe(CommitPipeline.name, () => {
   describe('a failed statement', () => {
     it('refuses every step behind it, and takes the room back to what the database has', async () => {
       const h = harness();
-      h.take('A', 's1', [{ name: 'a' }]);
-      h.take('B', 's2', [{ name: 'b' }]);
-      h.take('C', 's3', [{ name: 'c' }]);
-      h.take('D', 's4', [{ name: 'd' }]);
+      h.take('A', 's1', ['a']);
+      h.take('B', 's2', ['b']);
+      h.take('C', 's3', ['c']);
+      h.take('D', 's4', ['d']);
       h.sent[0].resolve();
       h.sent[2].resolve();
       h.sent[1].reject(new StoreUnavailableError('timed out'));
       await h.scheduler.flush();
-      expect(h.heard).toEqual(['A confirmed r:a', 'B refused: timed out', 'C refused behind: a statement before it failed', 'D refused behind: a statement before it failed']);
+      expect(h.heard).toEqual(['A confirmed', 'B refused: timed out', 'C refused behind: a statement before it failed', 'D refused behind: a statement before it failed']);
       expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s1', 's1', 0, 0]);
       expect(h.outOfOrders()).toBe(0);
       // Answers heard later for the refused steps change nothing.
@@ -139,14 +190,14 @@ describe(CommitPipeline.name, () => {
       await h.scheduler.flush();
       expect(h.heard).toHaveLength(4);
       // The next statement extends the position the database reached.
-      h.take('E', 's5', [{ name: 'e' }]);
+      h.take('E', 's5', ['e']);
       expect(h.sent[4].at.seq).toBe(11);
     });
 
     it('lets the room go when the database holds another history of it', async () => {
       const h = harness();
-      h.take('A', 's1', [{ name: 'a' }]);
-      h.take('B', 's2', [{ name: 'b' }]);
+      h.take('A', 's1', ['a']);
+      h.take('B', 's2', ['b']);
       const changesBefore = h.changes();
       h.sent[0].reject(new RoomOutOfOrderError(['room-1']));
       await h.scheduler.flush();
@@ -159,7 +210,7 @@ describe(CommitPipeline.name, () => {
   describe('the gathering window', () => {
     /** A first step whose statement took `ms`: the pipeline's recent commit time is then a fifth of it. */
     async function afterACommitOf(h: ReturnType<typeof harness>, ms: number) {
-      h.take('first', 's1', [{ name: 'first' }]);
+      h.take('first', 's1', ['first']);
       await h.scheduler.advance(ms);
       h.sent.at(-1)!.resolve();
       await h.scheduler.flush();
@@ -175,7 +226,7 @@ describe(CommitPipeline.name, () => {
     it('holds it behind one step for a tenth of a recent commit, measured from when the step left', async () => {
       const h = harness();
       await afterACommitOf(h, 100); // recent commit: 20 ms, window 2 ms
-      h.take('A', 's2', [{ name: 'a' }]);
+      h.take('A', 's2', ['a']);
       await h.scheduler.advance(1);
       const w = h.window();
       expect(w.ready()).toBe(false);
@@ -188,8 +239,8 @@ describe(CommitPipeline.name, () => {
     it('holds it behind two or more steps for a quarter, and never longer than 20 ms', async () => {
       const h = harness();
       await afterACommitOf(h, 100); // 20 ms: a quarter is 5 ms
-      h.take('A', 's2', [{ name: 'a' }]);
-      h.take('B', 's3', [{ name: 'b' }]);
+      h.take('A', 's2', ['a']);
+      h.take('B', 's3', ['b']);
       const w = h.window();
       await h.scheduler.advance(4);
       expect(w.ready()).toBe(false);
@@ -197,8 +248,8 @@ describe(CommitPipeline.name, () => {
       expect(w.ready()).toBe(true);
       const far = harness();
       await afterACommitOf(far, 1000); // 200 ms: a tenth would be 20, a quarter 50
-      far.take('A', 's2', [{ name: 'a' }]);
-      far.take('B', 's3', [{ name: 'b' }]);
+      far.take('A', 's2', ['a']);
+      far.take('B', 's3', ['b']);
       const capped = far.window();
       await far.scheduler.advance(19);
       expect(capped.ready()).toBe(false);
@@ -209,7 +260,7 @@ describe(CommitPipeline.name, () => {
     it('ends the window early once every step in flight has settled', async () => {
       const h = harness();
       await afterACommitOf(h, 100);
-      h.take('A', 's2', [{ name: 'a' }]);
+      h.take('A', 's2', ['a']);
       const w = h.window();
       h.sent.at(-1)!.resolve();
       await h.scheduler.flush();
@@ -217,18 +268,10 @@ describe(CommitPipeline.name, () => {
       expect(h.scheduler.pendingTimers).toBe(0);
     });
 
-    it('holds it behind a step whose result the rules need, and behind a full pipeline, until they settle', async () => {
-      const h = harness();
-      h.take('draw', 's1', [{ name: 'draw', needsResult: true }]);
-      const behindBarrier = h.window();
-      await h.scheduler.advance(1_000);
-      expect(behindBarrier.ready()).toBe(false);
-      h.sent[0].resolve();
-      await h.scheduler.flush();
-      expect(behindBarrier.ready()).toBe(true);
+    it('holds it behind a full pipeline until a step settles', async () => {
       const full = harness({ depth: 2 });
-      full.take('A', 's1', [{ name: 'a' }]);
-      full.take('B', 's2', [{ name: 'b' }]);
+      full.take('A', 's1', ['a']);
+      full.take('B', 's2', ['b']);
       const behindFull = full.window();
       await full.scheduler.advance(1_000);
       expect(behindFull.ready()).toBe(false);

@@ -1,5 +1,5 @@
-import { Committed } from './game-rules';
-import { RoomOutOfOrderError, RoomStore, StoreUnavailableError } from './room-store';
+import { FinishedGame } from './game-rules';
+import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError } from './room-store';
 import { Scheduler } from './scheduler';
 
 /**
@@ -19,46 +19,64 @@ const MAX_GATHER_MS = 20;
 /** Steps in flight at most, unless the deps say otherwise: more waiting commands then gather in the mailbox. */
 const PIPELINE_DEPTH = 8;
 
-/** A decision the room takes: what it writes, the state it leaves, and who hears of it once it commits (or does not). */
-export interface Decision<S, W, R> {
-  readonly writes: readonly W[];
+/** A decision the room takes: what it journals, the state it leaves, and who hears of it once it commits (or does not). */
+export interface Decision<S> {
+  /** The inputs it took that a replay needs, in order. */
+  readonly inputs: readonly JournalInput[];
+  /** They must be committed before anyone hears of them (a command, a late deadline...); otherwise they ride with the room's next statement. */
+  readonly durable: boolean;
+  /** The state it leaves is at a boundary of the game: the statement carries a snapshot of it. */
+  readonly boundary?: boolean;
+  readonly finished?: FinishedGame;
+  /** The room is over, for this reason. */
+  readonly closed?: string;
+  /** The replies of the commands it accepted: a snapshot taken at or after it owes them to a resend. */
+  readonly acks: readonly SeatReply[];
   readonly after: S;
+  /** When it was taken (epoch ms): a snapshot's moment. */
+  readonly at: number;
   /** What is left of the budget of the oldest command behind it; at 0 or below nothing is sent. */
   readonly timeoutMs: number;
-  /** A deadline taken late: recorded in a statement of its own, ahead of the writes. */
-  readonly late?: { readonly due: number; readonly at: number };
-  readonly confirm: (committed: Committed<W, R>[]) => void;
+  readonly confirm: () => void;
   /** `behindFailure`: it was refused because a step before it failed, not for its own statement. */
   readonly refuse: (error: unknown, behindFailure: boolean) => void;
 }
 
 /**
- * A decision whose statements are on their way: it is confirmed (replies, events) when they
- * commit and every step before it was confirmed, in the order the steps were taken.
+ * A decision whose statement is on its way: it is confirmed (replies, events) when it commits
+ * and every step before it was confirmed, in the order the steps were taken.
  */
-interface Step<S, W, R> {
+interface Step<S> {
+  /** 0 or 1. */
   readonly statements: number;
   /** The room's state once this step commits. */
   readonly after: S;
-  /** Nothing may be decided behind it until it commits (the rules need its result). */
-  readonly barrier: boolean;
+  readonly acks: readonly SeatReply[];
+  /** Inputs of earlier steps that were journaled with this one's statement (they ride along). */
+  readonly carried: readonly JournalInput[];
+  /** It carries the first snapshot of a room that had none: if it fails, the next statement must. */
+  readonly dueSnapshot: boolean;
   readonly sentAt: number;
-  result?: { readonly ok: true; readonly committed: Committed<W, R>[] } | { readonly ok: false; readonly error: unknown };
-  readonly confirm: (committed: Committed<W, R>[]) => void;
+  result?: { readonly ok: true } | { readonly ok: false; readonly error: unknown };
+  readonly confirm: () => void;
   readonly refuse: (error: unknown, behindFailure: boolean) => void;
 }
 
-export interface CommitPipelineDeps<W, R> {
-  readonly store: RoomStore<W, R>;
+export interface CommitPipelineDeps {
+  readonly store: RoomStore;
   readonly roomId: string;
+  /** The game's kind, which a finished game is recorded under. */
+  readonly game: string;
   /** The fencing number of this process's lease on the room, carried by every statement. */
   readonly fence: number;
-  /** The rules need this write's result before anything more is decided (GameRules.needsResult). */
-  readonly needsResult: (write: W) => boolean;
   /** Steps in flight at most (1: none pipelined). */
   readonly depth?: number;
   /** The room's statements PostgreSQL has applied: where its next one goes. */
   readonly committedStatements: number;
+  /** The room has no snapshot yet (it came from a game's old record): its first statement carries one. */
+  readonly snapshotDue?: boolean;
+  /** The replies of confirmed commands still owed to a resend (the reply memory's). */
+  readonly confirmedReplies: () => readonly SeatReply[];
   readonly scheduler: Scheduler;
   /** A step was taken, or the room went back to what the database has: its deadline and idle timer follow. */
   readonly changed: () => void;
@@ -73,13 +91,16 @@ export interface CommitPipelineDeps<W, R> {
  * room back to what the database has. It also says when the next batch may be decided (the
  * gathering window) and keeps the statements' positions and a recent commit's time.
  */
-export class CommitPipeline<S, W, R> {
+export class CommitPipeline<S> {
   /** What PostgreSQL has confirmed: what viewers are shown. */
   private confirmedState: S;
   /** What every decision starts from: the room once every step in flight commits. */
   private decidedState: S;
   /** Steps in flight, oldest first. */
-  private readonly steps: Step<S, W, R>[] = [];
+  private readonly steps: Step<S>[] = [];
+  /** Inputs decided (and confirmed in order) that no statement has carried yet: the next one does. */
+  private unjournaled: JournalInput[] = [];
+  private snapshotDue: boolean;
   private settledWaiters: (() => void)[] = [];
   /** Statements confirmed, and statements sent (the next statement's position). */
   private committedStatements: number;
@@ -89,9 +110,10 @@ export class CommitPipeline<S, W, R> {
 
   constructor(
     state: S,
-    private readonly deps: CommitPipelineDeps<W, R>,
+    private readonly deps: CommitPipelineDeps,
   ) {
     this.confirmedState = this.decidedState = state;
+    this.snapshotDue = deps.snapshotDue ?? false;
     this.committedStatements = this.sentStatements = deps.committedStatements;
   }
 
@@ -112,36 +134,47 @@ export class CommitPipeline<S, W, R> {
     return this.sentStatements - this.committedStatements;
   }
 
-  /** What the rules made of a commit's results (afterCommit) holds at once: it is both states. */
-  confirmFollowUp(state: S): void {
-    this.confirmedState = this.decidedState = state;
-  }
-
   /**
    * A decision is taken: the room's state becomes the one it leaves, and its statements leave now,
    * behind any still in flight (their order is kept on the way to PostgreSQL). It is confirmed
    * once they and every step before it have committed; if one before it fails, it is refused.
    */
-  take(decision: Decision<S, W, R>): void {
-    const { writes, late } = decision;
-    const statements = writes.length + (late ? 1 : 0);
-    let committing: Promise<Committed<W, R>[]>;
-    if (statements === 0) {
-      committing = Promise.resolve([]);
+  take(decision: Decision<S>): void {
+    const needsStatement = decision.durable || decision.boundary || this.snapshotDue || decision.finished !== undefined || decision.closed !== undefined;
+    let committing: Promise<void>;
+    let carried: JournalInput[] = [];
+    let statements = 0;
+    let dueSnapshot = false;
+    if (!needsStatement) {
+      this.unjournaled.push(...decision.inputs);
+      committing = Promise.resolve();
     } else if (decision.timeoutMs <= 0) {
+      // Refused, and what it would have carried goes back (see settle).
+      carried = this.unjournaled.splice(0);
+      dueSnapshot = this.snapshotDue;
+      this.snapshotDue = false;
       committing = Promise.reject(new StoreUnavailableError('no time left in the command budget'));
     } else {
-      const { store, roomId, fence } = this.deps;
-      let seq = this.sentStatements;
-      const recorded = late ? store.recordLateDeadline({ roomId, seq: seq++, fence }, late.due, late.at, decision.timeoutMs) : undefined;
-      const results = writes.length ? store.commit(writes, { roomId, seq, fence }, decision.timeoutMs) : Promise.resolve([] as R[]);
-      this.sentStatements += statements;
-      committing = Promise.all([recorded, results]).then(([, r]) => writes.map((write, i) => ({ write, result: r[i] })));
+      carried = this.unjournaled.splice(0);
+      dueSnapshot = this.snapshotDue;
+      const { store, roomId, fence, game } = this.deps;
+      const step: JournalStep = {
+        inputs: [...carried, ...decision.inputs],
+        ...(decision.boundary || this.snapshotDue ? { snapshot: { at: decision.at, snapshot: { state: decision.after, replies: this.owedReplies(decision.acks) } } } : {}),
+        ...(decision.finished ? { finished: { ...decision.finished, game } } : {}),
+        ...(decision.closed !== undefined ? { closed: decision.closed } : {}),
+      };
+      this.snapshotDue = false;
+      committing = store.append(step, { roomId, seq: this.sentStatements, fence }, decision.timeoutMs);
+      statements = 1;
+      this.sentStatements += 1;
     }
-    const step: Step<S, W, R> = {
-      statements: decision.timeoutMs <= 0 ? 0 : statements,
+    const step: Step<S> = {
+      statements,
       after: decision.after,
-      barrier: writes.some((w) => this.deps.needsResult(w)),
+      acks: decision.acks,
+      carried,
+      dueSnapshot,
       sentAt: this.deps.scheduler.now(),
       confirm: decision.confirm,
       refuse: decision.refuse,
@@ -149,10 +182,15 @@ export class CommitPipeline<S, W, R> {
     this.steps.push(step);
     this.decidedState = decision.after;
     committing.then(
-      (committed) => ((step.result = { ok: true, committed }), this.settle()),
+      () => ((step.result = { ok: true }), this.settle()),
       (error) => ((step.result = { ok: false, error }), this.settle()),
     );
     this.deps.changed();
+  }
+
+  /** Every reply a snapshot taken now owes: the confirmed ones, then those of the steps in flight and this one (the snapshot commits only if they do). */
+  private owedReplies(acks: readonly SeatReply[]): SeatReply[] {
+    return [...this.deps.confirmedReplies(), ...this.steps.flatMap((s) => s.acks), ...acks];
   }
 
   /** Resolves the next time steps settle. */
@@ -168,7 +206,7 @@ export class CommitPipeline<S, W, R> {
   readyForNextBatch(): Promise<void> | undefined {
     const last = this.steps.at(-1);
     if (!last) return undefined;
-    if (last.barrier || this.steps.length >= (this.deps.depth ?? PIPELINE_DEPTH)) return this.settledOnce().then(() => this.readyForNextBatch());
+    if (this.steps.length >= (this.deps.depth ?? PIPELINE_DEPTH)) return this.settledOnce().then(() => this.readyForNextBatch());
     const fraction = this.steps.length >= 2 ? BUSY_GATHER_FRACTION : GATHER_FRACTION;
     const { scheduler } = this.deps;
     const wait = Math.min(MAX_GATHER_MS, this.commitMs * fraction) - (scheduler.now() - last.sentAt);
@@ -188,7 +226,7 @@ export class CommitPipeline<S, W, R> {
         this.committedStatements += step.statements;
         this.confirmedState = step.after;
         if (step.statements > 0) this.commitMs = this.commitMs * 0.8 + (this.deps.scheduler.now() - step.sentAt) * 0.2;
-        step.confirm(result.committed);
+        step.confirm();
         continue;
       }
       // Nothing decided after a failed statement is confirmed: every step behind it is refused
@@ -197,6 +235,10 @@ export class CommitPipeline<S, W, R> {
       const behind = this.steps.splice(0);
       this.decidedState = this.confirmedState;
       this.sentStatements = this.committedStatements;
+      // What it carried was decided before it and stands: the next statement carries it again.
+      // What was decided after it is undone with it.
+      this.unjournaled = [...step.carried];
+      if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
       step.refuse(result.error, false);
       for (const b of behind) b.refuse(new StoreUnavailableError('a statement before it failed'), true);
       if (result.error instanceof RoomOutOfOrderError) this.deps.outOfOrder();

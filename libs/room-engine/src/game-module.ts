@@ -1,5 +1,6 @@
 import { GameCodes, RoomException } from '@app/protocol';
-import { Actor, GameRules, Outcome } from './game-rules';
+import { Actor, GameRules } from './game-rules';
+import { LegacyRooms } from './legacy-replay';
 
 /**
  * Everything the server needs of one game, exported by the game's folder as one object and
@@ -21,10 +22,45 @@ import { Actor, GameRules, Outcome } from './game-rules';
 /** A JSON Schema (OpenAPI 3's dialect), as plain data: the server's API document is built from these. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any, W = any, R = any, E = any> {
+/** A deck of items the server keeps for games that play from one (what a room copies when it opens). */
+export interface DeckItem {
+  readonly text: string;
+  readonly choices: readonly string[];
+  readonly correct: number;
+}
+
+/** What the server adds when a room opens. */
+export interface OpenedWith {
+  /** When (epoch ms, the server's clock). */
+  readonly at: number;
+  /** How long a room may wait without a game before it closes (the server's setting). */
+  readonly expirySeconds: number;
+  /** The copy of its deck, for a game that plays from one. */
+  readonly deck?: { readonly id: string; readonly items: readonly DeckItem[] };
+}
+
+/** How a room of a game opens over HTTP: `POST /api/rooms {game, ...settings}`. */
+export interface GameOpening<S, Settings = any> {
+  /**
+   * The body's settings with their defaults, or a 400 RoomException naming the first bad field.
+   * `seed` is a random integer the server drew, for a game that deals from one (a server started
+   * for tests may let the body name it).
+   */
+  settings(body: Readonly<Record<string, unknown>>, seed: number): Settings;
+  /** That body, for the API document. */
+  readonly schema: JsonSchema;
+  /** Who the opener is: the room's host, or its first player (whose seat id is `ids.opener`). */
+  readonly openerRole: 'host' | 'player';
+  /** For a game that plays from a deck: the deck a room with these settings copies (none named: the server's built-in deck). */
+  deckOf?(settings: Settings): string | undefined;
+  /** The room's first state. */
+  state(ids: { readonly roomId: string; readonly code: string; readonly opener: string }, settings: Settings, opened: OpenedWith): S;
+}
+
+export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
-  readonly rules: GameRules<S, C, W, R, E>;
+  readonly rules: GameRules<S, C>;
   /** Its section of the compact-v2 code table. */
   readonly codes: GameCodes;
   /** What `GET /api/rooms/{code}` answers anyone: never a secret (what one seat alone may see, what is not revealed yet). */
@@ -37,6 +73,15 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   mayClose(state: S, actor: Actor): boolean;
   /** A refusal with one of the game's codes (or the envelope's), with the statuses the game gives it. */
   error(code: string, message: string): RoomException;
-  /** Seats a player by name over HTTP (`POST /api/rooms/{code}/players`), for games that take players that way. */
-  join?(state: S, playerId: string, name: string): Outcome<S, W>;
+  /**
+   * Seats a player by name over HTTP (`POST /api/rooms/{code}/players`), for games that take
+   * players that way: the name of the rules' proposal that does it, called with `{ playerId, name }`.
+   */
+  readonly joinProposal?: string;
+  /** How a room of it opens over HTTP. */
+  readonly opening?: GameOpening<S>;
+  /** The rules' state from its JSON (a snapshot as loaded); the JSON itself when absent. */
+  fromSnapshot?(json: unknown): S;
+  /** Rooms opened before the journal existed, brought back from the game's old tables (until none is left open). */
+  readonly legacy?: LegacyRooms<S>;
 }

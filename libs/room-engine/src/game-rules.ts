@@ -30,16 +30,36 @@ export type Effect =
   /** The room is over: every socket closes with 4004 and the actor leaves memory. */
   | { readonly kind: 'close'; readonly reason: string };
 
-/** The result of a rule: the next state, what to write, what to tell, and what to close. */
-export interface Outcome<S, W> {
+/** What a finished game reports: its number in the room, and its summary (the game's own JSON). */
+export interface FinishedGame {
+  readonly no: number;
+  readonly summary: unknown;
+}
+
+/**
+ * The result of a rule: the next state, what to tell, and what to close. The engine journals the
+ * input that led to it (a command, a proposal, a presence change, a deadline taken late) and
+ * nothing the rules write themselves: replaying the journal through the same rules rebuilds it.
+ */
+export interface Outcome<S> {
   readonly state: S;
-  readonly writes: readonly W[];
   readonly events: readonly RoomEvent[];
   /** Every viewer needs a fresh view (a change a client cannot derive). */
   readonly resync?: boolean;
   readonly effects: readonly Effect[];
   /** A command's 200 data. */
   readonly reply?: unknown;
+  /**
+   * For a signal: what it changed must be in the journal before anyone hears of it, because it
+   * decided something a replay could not know otherwise (a round closed early because everyone
+   * still connected had played). A command's change always is; a presence change without this is
+   * journaled with the room's next statement, at no cost of its own.
+   */
+  readonly durable?: boolean;
+  /** The game is at one of its boundaries (between games, between hands): the engine snapshots the room here, and a replay starts from it. */
+  readonly boundary?: boolean;
+  /** A game ended: what it reports goes to the finished games, in the same statement. */
+  readonly finished?: FinishedGame;
 }
 
 /** What a rule may know of the world besides the state: the time and a seeded random source. */
@@ -54,7 +74,7 @@ export interface RuleContext {
 export type Signal =
   /** The room's deadline (nextDeadline) is due; ctx.now is that deadline. */
   | { readonly kind: 'deadline' }
-  /** A seat's first socket opened or its last one closed. Presence is not written. */
+  /** A seat's first socket opened or its last one closed. */
   | { readonly kind: 'presence'; readonly seat: string; readonly connected: boolean }
   /** The room was closed outside the actor (HTTP, an operator, another instance): already committed. */
   | { readonly kind: 'closed'; readonly reason: string }
@@ -77,60 +97,26 @@ export interface RoomSummary {
   readonly round: number | null;
 }
 
-/** A write that was committed, with what the store handed back for it. */
-export interface Committed<W, R> {
-  readonly write: W;
-  readonly result: R;
-}
-
-/** One input the rules accepted before, as PostgreSQL recorded it, to be applied again. */
-export interface Recorded<E> {
-  /** When it happened (epoch ms): deadlines due before it fire first. */
-  readonly at: number;
-  readonly entry: E;
-  /** The acknowledged command behind it: its original reply is rebuilt from the replay. */
-  readonly ack?: { readonly actor: Actor; readonly commandId: string };
-}
-
-/** A room as PostgreSQL holds it, turned back into rules' terms by the game. */
-export interface Restored<S, E> {
-  /** The state at the start of the recorded stretch (for example when the current game started). */
-  readonly state: S;
-  /** What happened since, in order. */
-  readonly journal: readonly Recorded<E>[];
-  /** Acknowledged commands that are not replayed, with their replies. */
-  readonly acknowledged: readonly { readonly actor: Actor; readonly reply: ReplyFrame }[];
-  /** Deadlines taken late (after a restart) during the recorded stretch: due when, taken when. */
-  readonly lateDeadlines?: readonly LateDeadline[];
-}
-
-/** A deadline that passed while no process had the room, taken when the room came back. */
-export interface LateDeadline {
-  readonly due: number;
-  readonly at: number;
-}
-
 /**
  * The one extension point of the engine: a game is its rules. Every function is pure: no clock
  * reads (ctx.now), no randomness but ctx.random, no I/O. A refusal is a thrown RoomException.
+ * States are plain JSON (a snapshot is the state as JSON, and it must come back the same).
  *
  * @example
- * const counter: GameRules<{ n: number; code: string }, { id: string; type: 'add' }, number, void, never> = {
+ * const counter: GameRules<{ n: number; code: string }, { id: string; type: 'add' }> = {
  *   kind: 'counter',
  *   commandTypes: ['add'], eventTypes: ['added', 'counter.state'],
  *   parseCommand: (frame) => { if (frame.type !== 'add') throw unknownType(frame.type); return { id: frame.id, type: 'add' }; },
- *   decide: (s) => ({ state: { ...s, n: s.n + 1 }, writes: [s.n + 1], events: [{ type: 'added', data: { n: s.n + 1 } }], effects: [], reply: {} }),
+ *   decide: (s) => ({ state: { ...s, n: s.n + 1 }, events: [{ type: 'added', data: { n: s.n + 1 } }], effects: [], reply: {} }),
  *   onSignal: (s) => unchanged(s),
- *   replay: (s) => unchanged(s),
  *   nextDeadline: () => undefined,
  *   batchKey: () => 'add',
- *   mergeWrites: (ws) => ws.slice(-1),
  *   mayPassivate: () => true, isOver: () => false, admit: () => null,
  *   view: (s) => ({ n: s.n }), stateEvent: 'counter.state',
  *   summarize: (s) => ({ code: s.code, phase: 'counting', seats: 0, seatsConnected: 0, round: s.n }),
  * };
  */
-export interface GameRules<S, C extends { readonly id: string; readonly type: string }, W, R, E> {
+export interface GameRules<S, C extends { readonly id: string; readonly type: string }> {
   readonly kind: string;
   /** Every command type the game knows: the metrics' `command` label takes no other value. */
   readonly commandTypes: readonly string[];
@@ -138,24 +124,17 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   readonly eventTypes: readonly string[];
   /** The frame's type (404), the role (403), the data's shape (400), in that order. */
   parseCommand(frame: CommandFrame, role: Role): C;
-  decide(state: S, actor: Actor, command: C, ctx: RuleContext): Outcome<S, W>;
-  onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S, W>;
+  decide(state: S, actor: Actor, command: C, ctx: RuleContext): Outcome<S>;
+  onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S>;
   /**
-   * The rules need this write's result before they can decide anything more (an id or data
-   * the database draws): the room sends nothing after it until it has committed. Every write that
-   * `afterCommit` reads must be one; other writes are pipelined behind each other.
+   * Changes asked for outside the socket protocol (an HTTP join), by name: the journal records
+   * the name and the arguments (JSON), and a replay calls the same rule with them.
    */
-  needsResult?(write: W): boolean;
-  /** After the writes of a decision committed, with what the store handed back (ids, drawn data...). */
-  afterCommit?(state: S, committed: readonly Committed<W, R>[], ctx: RuleContext): Outcome<S, W> | undefined;
-  /** Applies one recorded input again (recovery); the outcome's writes are already committed. */
-  replay(state: S, entry: E, ctx: RuleContext): Outcome<S, W>;
+  readonly proposals?: Readonly<Record<string, (state: S, args: any, ctx: RuleContext) => Outcome<S>>>;
   /** The next moment the room has something to do, if any. */
   nextDeadline(state: S): number | undefined;
   /** Commands with the same non-null key that wait together are decided together, one statement. */
   batchKey(command: C): string | null;
-  /** Folds the writes of a batch into as few statements as possible, keeping their order. */
-  mergeWrites(writes: readonly W[]): W[];
   /** Whether the room may leave memory when nobody watches (no clock running that matters). */
   mayPassivate(state: S): boolean;
   /** The room is over (closed): it takes no command and leaves memory as soon as nobody watches. */
@@ -169,19 +148,20 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   summarize(state: S): RoomSummary;
 }
 
-export function unchanged<S, W>(state: S): Outcome<S, W> {
-  return { state, writes: [], events: [], effects: [] };
+export function unchanged<S>(state: S): Outcome<S> {
+  return { state, events: [], effects: [] };
 }
 
 /** The outcome of `first` followed by `second`, which already starts from first's state. */
-export function chain<S, W>(first: Outcome<S, W>, second: Outcome<S, W>): Outcome<S, W> {
+export function chain<S>(first: Outcome<S>, second: Outcome<S>): Outcome<S> {
   return {
     state: second.state,
-    writes: [...first.writes, ...second.writes],
     events: [...first.events, ...second.events],
     effects: [...first.effects, ...second.effects],
     resync: first.resync || second.resync,
     reply: first.reply ?? second.reply,
+    durable: first.durable || second.durable || undefined,
+    boundary: first.boundary || second.boundary || undefined,
+    finished: second.finished ?? first.finished,
   };
 }
-

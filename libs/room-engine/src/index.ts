@@ -15,3 +15,4 @@ export * from './room-registry';
 export * from './room-stats';
 export * from './seeded-random';
 export * from './game-module';
+export * from './legacy-replay';

@@ -1,5 +1,6 @@
 import { isRetryable, ReplyFrame } from '@app/protocol';
 import { Actor } from './game-rules';
+import { SeatReply } from './room-store';
 
 type Deliver = (reply: ReplyFrame) => void;
 
@@ -45,6 +46,16 @@ export class ReplyMemory {
     if (reply.id === null) return;
     this.begin(seat, reply.id);
     this.settle(seat, reply.id, reply);
+  }
+
+  /** Each seat's latest `perSeat` successful replies, oldest first: what a snapshot keeps for resends. */
+  recentOk(perSeat: number): SeatReply[] {
+    const owed: SeatReply[] = [];
+    for (const [seat, ids] of this.seats) {
+      const ok = [...ids.values()].filter((r): r is ReplyFrame => !Array.isArray(r) && r.status === 200);
+      for (const reply of ok.slice(-perSeat)) owed.push({ seat, reply });
+    }
+    return owed;
   }
 
   forgetSeat(seat: string): void {

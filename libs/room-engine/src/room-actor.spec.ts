@@ -1,9 +1,8 @@
 import { ReplyFrame, Role } from '@app/protocol';
 import { actorDeps } from '../test/actor-deps';
-import { tally, TallyEntry, TallyState, TallyWrite } from '../test/tally.game';
-import { Recorded } from './game-rules';
+import { tally, TallyState } from '../test/tally.game';
 import { RoomActor, RoomActorDeps } from './room-actor';
-import { RoomPosition, StoreUnavailableError } from './room-store';
+import { JournalInput, JournalStep, RoomPosition, StoreUnavailableError } from './room-store';
 import { Viewer } from './audience';
 import { Clock } from './clock';
 import { VirtualScheduler } from './virtual-scheduler';
@@ -42,27 +41,51 @@ function viewer(role: Role, seat?: string) {
   return { v, log, replies, frames };
 }
 
-type Commit = (writes: readonly TallyWrite[], at: RoomPosition, timeoutMs: number) => Promise<string[]>;
+type Commit = (step: JournalStep, at: RoomPosition, timeoutMs: number) => Promise<void>;
+/** What a statement journaled, in the toy game's words: an addition by a seat, or a close. */
+type Journaled = { kind: 'add'; seat: string; n: number } | { kind: 'close' };
 
-function deps(commit: Commit, overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
+function journaled(step: JournalStep): Journaled[] {
+  return step.inputs.flatMap((i): Journaled[] => {
+    if (i.kind !== 'command') return [];
+    const c = i.body as { type: string; data: { n?: number } };
+    return c.type === 'tally.add' ? [{ kind: 'add', seat: i.actor.seat!, n: c.data.n! }] : [{ kind: 'close' }];
+  });
+}
+
+function deps(commit: Commit, overrides: Partial<RoomActorDeps> = {}) {
   const observed: { type: string; status: number }[] = [];
   const lateRecords: { roomId: string; due: number; at: number }[] = [];
-  const d = actorDeps<TallyWrite, string>(
-    { commit, recordLateDeadline: async ({ roomId }, due, at) => void lateRecords.push({ roomId, due, at }) },
+  const d = actorDeps(
+    {
+      append: (step, at, t) => {
+        for (const i of step.inputs) if (i.kind === 'late_deadline') lateRecords.push({ roomId: at.roomId, due: i.body.due, at: i.at });
+        return commit(step, at, t);
+      },
+    },
     { clock, scheduler },
     { observer: { command: (type, status) => observed.push({ type, status }) }, ...overrides },
   );
   return { d, observed, lateRecords };
 }
 
-function room(commit: Commit, initial = state(), journal: Recorded<TallyEntry>[] = [], overrides: Partial<RoomActorDeps<TallyWrite, string>> = {}) {
-  const writes: TallyWrite[][] = [];
-  const { d, observed, lateRecords } = deps((w, at, t) => (writes.push([...w]), commit(w, at, t)), overrides);
-  const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: initial, journal, acknowledged: [] }, d);
+/** A journaled addition by `seat`, as command `id`, at `at`. */
+function added(seat: string, n: number, at: number, id = `c-${seat}-${at}`): JournalInput {
+  return { kind: 'command', at, actor: { role: 'player', seat }, commandId: id, body: { id, type: 'tally.add', data: { n } } };
+}
+
+function room(commit: Commit, initial = state(), journal: JournalInput[] = [], overrides: Partial<RoomActorDeps> = {}) {
+  const writes: Journaled[][] = [];
+  const { d, observed, lateRecords } = deps((step, at, t) => {
+    const j = journaled(step);
+    if (j.length) writes.push(j);
+    return commit(step, at, t);
+  }, overrides);
+  const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: initial, journal, replies: [] }, d);
   return { r, writes, observed, lateRecords };
 }
 
-const ok: Commit = async (w) => w.map(() => 'ok');
+const ok: Commit = async () => undefined;
 const arrival = () => ({ at: clock.now(), hr: scheduler.now() });
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
 /** Once everything due now has run (no time passes), `cond` holds. */
@@ -112,7 +135,7 @@ describe(RoomActor.name, () => {
 
     it('gives the store the time left in the budget, and answers 503 without a statement when none is left', async () => {
       const budgets: number[] = [];
-      const { r, writes } = room(async (w, _at, t) => (budgets.push(t), w.map(() => 'ok')), state(), [], { commandBudgetMs: 1000 });
+      const { r, writes } = room(async (_step, _at, t) => void budgets.push(t), state(), [], { commandBudgetMs: 1000 });
       const a = viewer('player', 'p1');
       r.attach(a.v);
       // A command that arrived long ago (it waited behind a stalled statement) has no budget left.
@@ -208,7 +231,7 @@ describe(RoomActor.name, () => {
       ['arrives while the statement is out', true],
       ['queued behind it in the same turn', false],
     ])('refuses at once, without waiting for the statement in flight, a command refused either way that %s', async (_when, afterStart) => {
-      const held = deferred<string[]>();
+      const held = deferred<void>();
       let committing = false;
       const { r } = room(() => ((committing = true), held.promise));
       const [p1, p2] = ['p1', 'p2'].map((id) => viewer('player', id));
@@ -222,13 +245,13 @@ describe(RoomActor.name, () => {
       expect(p2.replies).toEqual([expect.objectContaining({ id: 'negative', status: 409 })]);
       expect(p1.replies).toEqual([]);
       expect(r.mailboxDepth).toBe(0);
-      held.resolve(['ok']);
+      held.resolve();
       await settles(() => p1.replies.length === 1);
       r.dispose();
     });
 
     it('answers every command still waiting when the room is disposed', async () => {
-      const held = deferred<string[]>();
+      const held = deferred<void>();
       let committing = false;
       const { r } = room(() => ((committing = true), held.promise));
       const a = viewer('player', 'p1');
@@ -238,14 +261,14 @@ describe(RoomActor.name, () => {
       r.submit(a.v, add('late', 1), arrival());
       r.dispose();
       expect(a.replies).toEqual([expect.objectContaining({ id: 'late', status: 409, error: expect.objectContaining({ code: 'room_closed' }) })]);
-      held.resolve(['ok']);
+      held.resolve();
       await settles(() => a.replies.length === 2);
     });
   });
 
   describe('lifecycle', () => {
     it('drains: takes no new command (503 shutting_down), finishes the one it holds, then is disposed', async () => {
-      const held = deferred<string[]>();
+      const held = deferred<void>();
       let committing = false;
       const { r } = room(() => ((committing = true), held.promise));
       const a = viewer('player', 'p1');
@@ -256,7 +279,7 @@ describe(RoomActor.name, () => {
       expect(r.phase).toBe('draining');
       r.submit(a.v, add('new', 1), arrival());
       expect(a.replies).toEqual([expect.objectContaining({ id: 'new', status: 503, error: expect.objectContaining({ code: 'shutting_down' }) })]);
-      held.resolve(['ok']);
+      held.resolve();
       await scheduler.settled(drained);
       expect(a.replies.map((x) => [x.id, x.status])).toEqual([['new', 503], ['held', 200]]);
       expect(r.phase).toBe('disposed');
@@ -339,14 +362,9 @@ describe(RoomActor.name, () => {
 
     it('replays a deadline recorded as taken late at the moment it was taken, not when it was due', () => {
       const bellAt = T0 + 50;
-      const journal: Recorded<TallyEntry>[] = [{ at: T0 + 900, entry: { kind: 'add', seat: 'p1', n: 1 } }];
+      const journal: JournalInput[] = [{ kind: 'late_deadline', at: T0 + 500, body: { due: bellAt } }, added('p1', 1, T0 + 900)];
       const d = deps(ok).d;
-      const r = RoomActor.restore(
-        { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
-        tally,
-        { state: state({ bellAt }), journal, acknowledged: [], lateDeadlines: [{ due: bellAt, at: T0 + 500 }] },
-        d,
-      );
+      const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: state({ bellAt }), journal, replies: [] }, d);
       expect(r.snapshot.rungAt).toBe(T0 + 500);
       expect(r.snapshot.total).toBe(1);
       r.dispose();
@@ -356,10 +374,7 @@ describe(RoomActor.name, () => {
   describe('restore', () => {
     it('replays the journal in order, with deadlines between, and remembers the acknowledged replies', async () => {
       const bellAt = T0 + 50;
-      const journal: Recorded<TallyEntry>[] = [
-        { at: T0 + 10, entry: { kind: 'add', seat: 'p1', n: 2 }, ack: { actor: { role: 'player', seat: 'p1' }, commandId: 'c1' } },
-        { at: T0 + 100, entry: { kind: 'add', seat: 'p2', n: 3 }, ack: { actor: { role: 'player', seat: 'p2' }, commandId: 'c2' } },
-      ];
+      const journal: JournalInput[] = [added('p1', 2, T0 + 10, 'c1'), added('p2', 3, T0 + 100, 'c2')];
       const { r, writes } = room(ok, state({ bellAt }), journal);
       expect(r.snapshot.total).toBe(5);
       // The bell fell between the two inputs, at its own time.

@@ -4,19 +4,22 @@ import { BatchHandler } from './batch-handler';
 import { Clock } from './clock';
 import { CommandGate, CommandObserver } from './command-gate';
 import { CommitPipeline } from './commit-pipeline';
-import { GameRules, Outcome, Restored, RuleContext } from './game-rules';
+import { GameRules, Outcome } from './game-rules';
 import { Mailbox } from './mailbox';
 import { ReplyMemory, seatKey } from './reply-memory';
 import { Lifecycle, RoomLifecycle } from './room-lifecycle';
 import { Arrival, Command, Message } from './room-message';
 import { RoomPublisher } from './room-publisher';
 import { RoomStats } from './room-stats';
-import { RoomStore } from './room-store';
+import { Restored, RoomStore } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { Scheduler, systemScheduler } from './scheduler';
 
-export interface RoomActorDeps<W, R> {
-  readonly store: RoomStore<W, R>;
+/** How many of each seat's latest replies a snapshot keeps for resends. */
+const SNAPSHOT_REPLIES_PER_SEAT = 20;
+
+export interface RoomActorDeps {
+  readonly store: RoomStore;
   readonly clock: Clock;
   readonly observer: CommandObserver;
   readonly mailboxDepth: number;
@@ -31,10 +34,12 @@ export interface RoomActorDeps<W, R> {
   readonly committedStatements: number;
   /** The fencing number of this process's lease on the room, carried by every statement. */
   readonly fence?: number;
+  /** The room has no snapshot (it came from a game's old record): its first statement writes one. */
+  readonly snapshotDue?: boolean;
   /** Monotonic time and timers (latency, budgets, gathering, the room's timers); the event loop's when absent. */
   readonly scheduler?: Scheduler;
   /** Called when the room goes out of memory (passivated, closed or drained). */
-  readonly onDispose: (room: RoomActor<any, any, any, any, any>) => void;
+  readonly onDispose: (room: RoomActor<any, any>) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -54,23 +59,23 @@ export interface RoomActorDeps<W, R> {
  * room.attach(viewer);                      // its first frame is the room as it may see it
  * room.submit(viewer, frame, arrival);      // the reply goes to the viewer, after the commit
  */
-export class RoomActor<S, C extends Command, W, R, E> {
+export class RoomActor<S, C extends Command> {
   readonly viewers = new Viewers();
   readonly stats: RoomStats;
-  private readonly rules: GameRules<S, C, W, R, E>;
+  private readonly rules: GameRules<S, C>;
   private readonly lifecycle: RoomLifecycle;
-  private readonly pipeline: CommitPipeline<S, W, R>;
-  private readonly mailbox: Mailbox<Message<S, C, W>>;
-  private readonly gate: CommandGate<S, C, W>;
+  private readonly pipeline: CommitPipeline<S>;
+  private readonly mailbox: Mailbox<Message<C>>;
+  private readonly gate: CommandGate<S, C>;
   private readonly publisher: RoomPublisher<S>;
-  private readonly batches: BatchHandler<S, C, W, R>;
+  private readonly batches: BatchHandler<S, C>;
 
   private constructor(
     readonly code: string,
     readonly roomId: string,
-    driver: RuleDriver<S, C, W, R, E>,
+    driver: RuleDriver<S, C>,
     state: S,
-    private readonly deps: RoomActorDeps<W, R>,
+    private readonly deps: RoomActorDeps,
     replies: ReplyMemory,
     /** When the room was opened (epoch ms), for operators. */
     readonly openedAt: number,
@@ -88,15 +93,17 @@ export class RoomActor<S, C extends Command, W, R, E> {
     this.pipeline = new CommitPipeline(state, {
       store: deps.store,
       roomId,
+      game: rules.kind,
       fence: deps.fence ?? 0,
-      needsResult: (w) => rules.needsResult?.(w) ?? false,
       depth: deps.pipelineDepth,
       committedStatements: deps.committedStatements,
+      snapshotDue: deps.snapshotDue,
+      confirmedReplies: () => replies.recentOk(SNAPSHOT_REPLIES_PER_SEAT),
       scheduler,
       changed: () => this.afterChange(),
       outOfOrder: () => this.letGo(),
     });
-    this.mailbox = new Mailbox<Message<S, C, W>>({
+    this.mailbox = new Mailbox<Message<C>>({
       maxDepth: deps.mailboxDepth,
       isBounded: (m) => m.kind !== 'signal',
       batchKey: (m) => (m.kind === 'command' ? rules.batchKey(m.command) : null),
@@ -125,27 +132,26 @@ export class RoomActor<S, C extends Command, W, R, E> {
   }
 
   /**
-   * Rebuilds a room from what PostgreSQL recorded: the game's starting state, then every recorded
+   * Rebuilds a room from its journal: the state it starts from (its latest snapshot), then every
    * input applied again in order, with the deadlines that fell between them, so that the room is
    * the one that stopped; acknowledged command ids get their original replies again. A deadline
    * that passed while no process had the room takes effect now, as the room comes back (await
    * `catchUp` before anyone watches): a turn whose time ran out ends now, and the game goes
    * on from here rather than running out while nobody could play.
    */
-  static restore<S, C extends Command, W, R, E>(
+  static restore<S, C extends Command>(
     ids: { code: string; roomId: string; openedAt: number },
-    rules: GameRules<S, C, W, R, E>,
-    restored: Restored<S, E>,
-    deps: RoomActorDeps<W, R>,
-  ): RoomActor<S, C, W, R, E> {
+    rules: GameRules<S, C>,
+    restored: Restored<S>,
+    deps: RoomActorDeps,
+  ): RoomActor<S, C> {
     const replies = new ReplyMemory();
+    for (const { seat, reply } of restored.replies) replies.remember(seat, reply);
     const driver = new RuleDriver(rules, deps.seed);
-    let state = driver.replay(restored, {
-      refused: (entry, err) => deps.log('error', 'a recorded input was refused on replay', { room: ids.code, entry, error: String(err) }),
+    const state = driver.replay(restored.state, restored.journal, {
+      refused: (entry, err) => deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
       acknowledged: (actor, reply) => replies.remember(seatKey(actor), reply),
     });
-    for (const { actor, reply } of restored.acknowledged) replies.remember(seatKey(actor), reply);
-    state = rules.onSignal(state, { kind: 'resumed' }, driver.context(deps.clock.now())).state;
     return new RoomActor(ids.code, ids.roomId, driver, state, deps, replies, ids.openedAt);
   }
 
@@ -229,11 +235,12 @@ export class RoomActor<S, C extends Command, W, R, E> {
   }
 
   /**
-   * A change asked for outside the socket protocol (an HTTP join), decided by `rule` in the room's
-   * turn and committed like a command. Resolves with the rule's reply once it is committed.
+   * A change asked for outside the socket protocol (an HTTP join): the rules' proposal `name`
+   * with `args` (JSON), decided in the room's turn and journaled like a command. Resolves with
+   * its reply once it is committed.
    */
-  propose(rule: (state: S, ctx: RuleContext) => Outcome<S, W>): Promise<unknown> {
-    return this.gate.propose(rule);
+  propose(name: string, args: unknown): Promise<unknown> {
+    return this.gate.propose(name, args);
   }
 
   /** The room was closed outside the actor (HTTP API, operator, another instance); resolves once it has heard. */
@@ -275,8 +282,12 @@ export class RoomActor<S, C extends Command, W, R, E> {
     }
   }
 
-  /** Arms the deadline, or takes at once (late, and recorded as such) one that already passed. */
+  /**
+   * The room is back in a fresh process (nobody is connected yet); then its deadline is armed, or
+   * one that already passed is taken at once (late, and journaled as such).
+   */
   private resume(): void {
+    this.mailbox.post({ kind: 'signal', signal: { kind: 'resumed' } });
     const due = this.rules.nextDeadline(this.pipeline.state);
     const now = this.deps.clock.now();
     if (due !== undefined && due < now) {
@@ -287,7 +298,7 @@ export class RoomActor<S, C extends Command, W, R, E> {
   }
 
   /** Events to their audiences, fresh views where a client cannot derive them, then sockets to close. */
-  private publish(outcomes: readonly Outcome<S, W>[]): void {
+  private publish(outcomes: readonly Outcome<S>[]): void {
     this.publisher.publish(outcomes);
     this.afterChange();
   }

@@ -1,5 +1,5 @@
 import { ReplyFrame } from '@app/protocol';
-import { Actor, Outcome, RuleContext, Signal } from './game-rules';
+import { Actor, Signal } from './game-rules';
 
 /** When a command arrived: on the room's clock (for the game) and monotonic (for latency and budgets). */
 export interface Arrival {
@@ -22,9 +22,11 @@ export interface CommandMessage<C> {
   readonly arrival: Arrival;
   readonly reply: (r: ReplyFrame) => void;
 }
-export interface ProposalMessage<S, W> {
+export interface ProposalMessage {
   readonly kind: 'proposal';
-  readonly rule: (state: S, ctx: RuleContext) => Outcome<S, W>;
+  /** The rules' proposal, and its arguments (JSON: they are journaled). */
+  readonly name: string;
+  readonly args: unknown;
   readonly arrival: Arrival;
   readonly done: (err: unknown, reply?: unknown) => void;
 }
@@ -36,4 +38,4 @@ export interface SignalMessage {
   /** A deadline taken late: when it was due. */
   readonly lateDue?: number;
 }
-export type Message<S, C, W> = CommandMessage<C> | ProposalMessage<S, W> | SignalMessage;
+export type Message<C> = CommandMessage<C> | ProposalMessage | SignalMessage;

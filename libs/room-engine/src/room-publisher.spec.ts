@@ -30,7 +30,7 @@ function harness() {
   return { publisher, viewers, replies, log, join, closes: () => closed };
 }
 
-const outcome = (o: Partial<Outcome<TallyState, unknown>>): Outcome<TallyState, unknown> => ({ state: confirmed, writes: [], events: [], effects: [], ...o });
+const outcome = (o: Partial<Outcome<TallyState>>): Outcome<TallyState> => ({ state: confirmed, events: [], effects: [], ...o });
 
 describe(RoomPublisher.name, () => {
   it('sends the events to their audiences, then fresh views of the confirmed room where asked, then the effects', () => {

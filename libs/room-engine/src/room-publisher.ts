@@ -6,7 +6,7 @@ import { ReplyMemory, seatKey } from './reply-memory';
 
 export interface RoomPublisherDeps<S> {
   readonly viewers: Viewers;
-  readonly rules: Pick<GameRules<S, never, unknown, unknown, unknown>, 'view' | 'stateEvent'>;
+  readonly rules: Pick<GameRules<S, never>, 'view' | 'stateEvent'>;
   readonly clock: Clock;
   /** What viewers are shown: the room as PostgreSQL has it. */
   readonly confirmed: () => S;
@@ -24,7 +24,7 @@ export interface RoomPublisherDeps<S> {
 export class RoomPublisher<S> {
   constructor(private readonly deps: RoomPublisherDeps<S>) {}
 
-  publish(outcomes: readonly Outcome<S, unknown>[]): void {
+  publish(outcomes: readonly Outcome<S>[]): void {
     const { viewers } = this.deps;
     const now = this.deps.clock.now();
     for (const o of outcomes) for (const e of o.events) viewers.deliver(e);

@@ -1,3 +1,6 @@
+import { ReplyFrame } from '@app/protocol';
+import { Actor, FinishedGame, Signal } from './game-rules';
+
 /**
  * Where a room's history stands: how many statements of the room PostgreSQL has applied. Each
  * statement a room sends names the position it extends, so that statements sent before the one
@@ -12,24 +15,65 @@ export interface RoomPosition {
 }
 
 /**
- * What persistence does for a room (a port: libs/persistence implements it per game, the engine
- * holds no SQL). Each write is one statement; a batch's writes were merged by the rules first.
+ * One input the room's rules took, as the journal keeps it: replaying the journal in order
+ * through the same rules (deadlines that fell between inputs are taken again by the clock)
+ * rebuilds the room, acknowledged replies included. All JSON.
  */
-export interface RoomStore<W, R> {
-  /**
-   * Commits the writes, write `i` at position `seq + i`, and hands back one result per write.
-   * The writes are sent at once, in order, on the room's ordered path (a later call's statements
-   * follow this call's, even before these have answered). Gives up (rejecting with a
-   * StoreUnavailableError, having recorded nothing it did not confirm) once `timeoutMs` has passed.
-   */
-  commit(writes: readonly W[], at: RoomPosition, timeoutMs: number): Promise<R[]>;
+export type JournalInput =
+  /** A command the rules accepted; `body` is the command as the rules parsed it. */
+  | { readonly kind: 'command'; readonly at: number; readonly actor: Actor; readonly commandId: string; readonly body: unknown }
+  /** A change asked for outside the socket protocol, by the rules' name for it. */
+  | { readonly kind: 'proposal'; readonly at: number; readonly body: { readonly name: string; readonly args: unknown } }
+  /** A presence change, or the room coming back in a fresh process. */
+  | { readonly kind: 'signal'; readonly at: number; readonly body: Signal }
+  /** A deadline that passed while no process had the room, taken at `at`. */
+  | { readonly kind: 'late_deadline'; readonly at: number; readonly body: { readonly due: number } };
 
+/** What a room's snapshot holds: its state, and the replies still owed to a resend of a command before it. */
+export interface RoomSnapshot {
+  readonly state: unknown;
+  readonly replies: readonly SeatReply[];
+}
+
+export interface SeatReply {
+  /** The reply memory's key (`seatKey`). */
+  readonly seat: string;
+  readonly reply: ReplyFrame;
+}
+
+/** One statement of a room: its new inputs, and with them what a boundary or an ending leaves. */
+export interface JournalStep {
+  readonly inputs: readonly JournalInput[];
+  /** The room at this statement's position (after its inputs): a load starts here. */
+  readonly snapshot?: { readonly at: number; readonly snapshot: RoomSnapshot };
+  /** A game that finished in this step, with the game's kind. */
+  readonly finished?: FinishedGame & { readonly game: string };
+  /** The room is over: its reason (an expiry, the last seat leaving). */
+  readonly closed?: string;
+}
+
+/** A room as the store brings it back: where its journal starts, and what came after. */
+export interface Restored<S> {
+  /** The state at the start of the journal (the latest snapshot, or the room as it opened). */
+  readonly state: S;
+  /** Replies owed to resends of commands before the journal starts. */
+  readonly replies: readonly SeatReply[];
+  /** What the room took since, in order. */
+  readonly journal: readonly JournalInput[];
+}
+
+/**
+ * What persistence does for a room (a port: libs/persistence implements it, the engine holds no
+ * SQL). Each step is one statement.
+ */
+export interface RoomStore {
   /**
-   * Records that the deadline due at `due` was taken late, at `at` (it passed while no process had
-   * the room), so that a later replay takes it at the same moment. One statement, at `position`,
-   * sent before the writes it led to.
+   * Commits the step at `at`. Steps are sent at once, in order, on the room's ordered path (a
+   * later call's statement follows this call's, even before this one has answered). Gives up
+   * (rejecting with a StoreUnavailableError, having recorded nothing it did not confirm) once
+   * `timeoutMs` has passed.
    */
-  recordLateDeadline(position: RoomPosition, due: number, at: number, timeoutMs: number): Promise<void>;
+  append(step: JournalStep, at: RoomPosition, timeoutMs: number): Promise<void>;
 }
 
 /** PostgreSQL could not be reached, or did not answer in time: a retry later may succeed. */

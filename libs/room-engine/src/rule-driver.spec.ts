@@ -1,11 +1,11 @@
 import { ReplyFrame, RoomException } from '@app/protocol';
 import fc from 'fast-check';
-import { chime, chimeStart, ChimeState, ChimeWrite } from '../test/chime.game';
+import { chime, chimeStart, ChimeState } from '../test/chime.game';
 import { Viewer } from './audience';
 import { Clock } from './clock';
-import { Actor, GameRules, Recorded, unchanged } from './game-rules';
+import { Actor, GameRules, unchanged } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
-import { RoomStore } from './room-store';
+import { JournalInput, RoomStore } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
 
@@ -17,9 +17,11 @@ const SEED = 7;
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 
 const withAlarms = (...alarms: number[]): ChimeState => ({ ...chimeStart(), alarms });
-const driver = (rules: GameRules<ChimeState, any, ChimeWrite, string, ChimeWrite> = chime) => new RuleDriver(rules, SEED);
+const driver = (rules: GameRules<ChimeState, any> = chime) => new RuleDriver(rules, SEED);
 const p1: Actor = { role: 'player', seat: 'p1' };
-const write = (at: number, inMs: number, id = `c${at}`): ChimeWrite => ({ seat: 'p1', id, at, inMs });
+/** A journaled chime.set of p1's. */
+const set = (at: number, inMs: number, id = `c${at}`): JournalInput => ({ kind: 'command', at, actor: p1, commandId: id, body: { id, type: 'chime.set', data: { inMs } } });
+const late = (due: number, at: number): JournalInput => ({ kind: 'late_deadline', at, body: { due } });
 const noHooks = { refused: () => undefined, acknowledged: () => undefined };
 
 describe(RuleDriver.name, () => {
@@ -42,9 +44,9 @@ describe(RuleDriver.name, () => {
     });
 
     it('stops at a rule that changes nothing, and after 1000 deadlines at a rule that loops', () => {
-      const stuck = { ...chime, nextDeadline: () => 0, onSignal: (s: ChimeState) => unchanged<ChimeState, ChimeWrite>(s) };
+      const stuck = { ...chime, nextDeadline: () => 0, onSignal: (s: ChimeState) => unchanged<ChimeState>(s) };
       expect(driver(stuck).overdue(chimeStart(), 100)).toEqual([]);
-      const looping = { ...chime, nextDeadline: () => 0, onSignal: (s: ChimeState) => unchanged<ChimeState, ChimeWrite>({ ...s }) };
+      const looping = { ...chime, nextDeadline: () => 0, onSignal: (s: ChimeState) => unchanged<ChimeState>({ ...s }) };
       expect(driver(looping).overdue(chimeStart(), 100)).toHaveLength(1000);
     });
 
@@ -69,7 +71,7 @@ describe(RuleDriver.name, () => {
       });
       const round = driver().decideEach(withAlarms(10, 30), [letter(20, 100), letter(25, -1), letter(40, 5)]);
       expect(round.decided.map((d) => (d.outcome ? d.outcome.reply : (d.error as RoomException).code))).toEqual([{ rung: 1, alarms: 2 }, 'past', { rung: 2, alarms: 2 }]);
-      expect(round.taken.map((o) => (o.writes.length ? `set@${o.writes[0].at}` : `rang@${o.state.rung.at(-1)!.due}`))).toEqual(['rang@10', 'set@20', 'rang@30', 'set@40']);
+      expect(round.taken.map((o) => (o.reply ? `set@${o.state.inputs.at(-1)!.at}` : `rang@${o.state.rung.at(-1)!.due}`))).toEqual(['rang@10', 'set@20', 'rang@30', 'set@40']);
       expect(round.state.alarms).toEqual([45, 120]);
     });
 
@@ -81,13 +83,9 @@ describe(RuleDriver.name, () => {
   });
 
   describe('replay', () => {
-    it('takes the deadlines that fell between recorded inputs at their moments, and rebuilds the acknowledged replies', () => {
+    it('takes the deadlines that fell between journaled inputs at their moments, and rebuilds the acknowledged replies', () => {
       const acks: [Actor, ReplyFrame][] = [];
-      const journal: Recorded<ChimeWrite>[] = [
-        { at: 100, entry: write(100, 50), ack: { actor: p1, commandId: 'a' } },
-        { at: 200, entry: write(200, 10), ack: { actor: p1, commandId: 'b' } },
-      ];
-      const state = driver().replay({ state: chimeStart(), journal, acknowledged: [] }, { ...noHooks, acknowledged: (a, r) => acks.push([a, r]) });
+      const state = driver().replay(chimeStart(), [set(100, 50, 'a'), set(200, 10, 'b')], { ...noHooks, acknowledged: (a, r) => acks.push([a, r]) });
       expect(state.rung.map((r) => r.due)).toEqual([150]);
       expect(state.inputs.map((i) => i.rungBefore)).toEqual([0, 1]);
       expect(acks).toEqual([
@@ -96,26 +94,34 @@ describe(RuleDriver.name, () => {
       ]);
     });
 
-    it('takes a deadline recorded as taken late at the moment it was taken, and drops one that no longer matches', () => {
-      const journal: Recorded<ChimeWrite>[] = [{ at: 900, entry: write(900, 1) }];
-      const lateDeadlines = [
-        { due: 60, at: 700 },
-        { due: 40, at: 500 },
-      ];
-      const state = driver().replay({ state: withAlarms(40, 50, 60), journal, acknowledged: [], lateDeadlines }, noHooks);
+    it('takes a deadline journaled as taken late at the moment it was taken, and drops one that no longer matches', () => {
+      const state = driver().replay(withAlarms(40, 50, 60), [late(40, 500), late(60, 700), set(900, 1)], noHooks);
       // 40 late at 500; 50 on time before 60's late record; 60 late at 700; the input at 900.
       expect(state.rung.map((r) => [r.due, r.at])).toEqual([[40, 500], [50, 50], [60, 700]]);
-      const stale = driver().replay({ state: withAlarms(50), journal, acknowledged: [], lateDeadlines: [{ due: 45, at: 500 }] }, noHooks);
+      const stale = driver().replay(withAlarms(50), [late(45, 500), set(900, 1)], noHooks);
       expect(stale.rung.map((r) => [r.due, r.at])).toEqual([[50, 50]]);
     });
 
-    it('skips a recorded input the rules refuse, and says so', () => {
+    it('skips a journaled input the rules refuse, and says so', () => {
       const refused: unknown[] = [];
-      const picky = { ...chime, replay: (s: ChimeState, e: ChimeWrite) => (e.inMs === 13 ? (() => { throw new Error('unlucky'); })() : chime.replay(s, e, driver().context(e.at))) };
-      const journal: Recorded<ChimeWrite>[] = [{ at: 1, entry: write(1, 13) }, { at: 2, entry: write(2, 5) }];
-      const state = driver(picky).replay({ state: chimeStart(), journal, acknowledged: [] }, { ...noHooks, refused: (e) => refused.push(e) });
-      expect(refused).toEqual([write(1, 13)]);
+      const state = driver().replay(chimeStart(), [set(1, -13), set(2, 5)], { ...noHooks, refused: (e) => refused.push(e) });
+      expect(refused).toEqual([set(1, -13)]);
       expect(state.alarms).toEqual([7]);
+    });
+
+    it('replays a named proposal with its arguments, and a presence change after the deadlines before it', () => {
+      const seen: unknown[] = [];
+      const rules: GameRules<ChimeState, any> = {
+        ...chime,
+        proposals: { snooze: (s: ChimeState, args: { by: number }) => ({ ...unchanged(s), state: { ...s, alarms: s.alarms.map((a) => a + args.by) } }) },
+        onSignal: (s, signal, ctx) => (signal.kind === 'presence' ? (seen.push([signal.seat, s.rung.length]), unchanged(s)) : chime.onSignal(s, signal, ctx)),
+      };
+      const state = driver(rules).replay(withAlarms(10, 100), [
+        { kind: 'signal', at: 50, body: { kind: 'presence', seat: 'p2', connected: true } },
+        { kind: 'proposal', at: 60, body: { name: 'snooze', args: { by: 1000 } } },
+      ], noHooks);
+      expect(seen).toEqual([['p2', 1]]);
+      expect(state.alarms).toEqual([1100]);
     });
   });
 
@@ -134,7 +140,7 @@ describe(RuleDriver.name, () => {
     });
     type Run = typeof runArb extends fc.Arbitrary<infer T> ? T : never;
 
-    function deps(scheduler: VirtualScheduler, clock: Clock, store: RoomStore<ChimeWrite, string>, pipelineDepth = 8): RoomActorDeps<ChimeWrite, string> {
+    function deps(scheduler: VirtualScheduler, clock: Clock, store: RoomStore, pipelineDepth = 8): RoomActorDeps {
       return {
         store,
         clock,
@@ -155,27 +161,22 @@ describe(RuleDriver.name, () => {
       return { socketId: seat, role: 'player', seat, wire: 'json', sendEvent: () => undefined, sendReply: (r) => replies.set(r.id!, r), close: () => undefined };
     }
 
-    const noLateDeadline = async () => {
-      throw new Error('nothing is late in these rooms');
-    };
-
     /** A live room on virtual time: commands at their moments, statements answering after their delays, until every alarm rang. */
     async function playLive(run: Run) {
       const scheduler = new VirtualScheduler();
       let busy = 0;
       const clock: Clock = { now: () => T0 + scheduler.now() + busy };
-      const journal: Recorded<ChimeWrite>[] = [];
+      const journal: JournalInput[] = [];
       let statements = 0;
-      const store: RoomStore<ChimeWrite, string> = {
-        commit: (writes) => {
-          // Statements are sent in order and all commit: the record is what was sent.
-          for (const w of writes) journal.push({ at: w.at, entry: w, ack: { actor: { role: 'player', seat: w.seat }, commandId: w.id } });
+      const store: RoomStore = {
+        append: (step) => {
+          // Statements are sent in order and all commit: the journal is what was sent.
+          journal.push(...step.inputs);
           const delay = run.commitMs[statements++ % run.commitMs.length];
-          return new Promise((resolve) => (delay === 0 ? resolve(writes.map(() => 'ok')) : scheduler.setTimer(() => resolve(writes.map(() => 'ok')), delay)));
+          return new Promise((resolve) => (delay === 0 ? resolve() : scheduler.setTimer(() => resolve(), delay)));
         },
-        recordLateDeadline: noLateDeadline,
       };
-      const live = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal: [], acknowledged: [] }, deps(scheduler, clock, store, run.pipelineDepth));
+      const live = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal: [], replies: [] }, deps(scheduler, clock, store, run.pipelineDepth));
       const replies = new Map<string, ReplyFrame>();
       const viewers = new Map(['p1', 'p2', 'p3'].map((seat) => [seat, seatViewer(seat, replies)]));
       for (const [i, step] of run.steps.entries()) {
@@ -194,13 +195,14 @@ describe(RuleDriver.name, () => {
           expect(live.snapshot.alarms).toEqual([]);
           const scheduler = new VirtualScheduler();
           const restoredAt = journal.at(-1)?.at ?? T0;
-          const store: RoomStore<ChimeWrite, string> = { commit: async () => Promise.reject(new Error('a replay writes nothing')), recordLateDeadline: noLateDeadline };
-          const rebuilt = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal, acknowledged: [] }, deps(scheduler, scheduler.clock(restoredAt), store));
+          const store: RoomStore = { append: async () => Promise.reject(new Error('a replay writes nothing')) };
+          const rebuilt = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal, replies: [] }, deps(scheduler, scheduler.clock(restoredAt), store));
           await scheduler.runUntilIdle();
           expect(rebuilt.snapshot).toEqual(live.snapshot);
           const again = new Map<string, ReplyFrame>();
-          for (const { entry } of journal) rebuilt.submit(seatViewer(entry.seat, again), { id: entry.id, type: 'chime.set', data: { inMs: entry.inMs } }, { at: 0, hr: 0 });
-          expect([...again.values()]).toEqual(journal.map(({ entry }) => replies.get(entry.id)));
+          const commands = journal.filter((i): i is Extract<JournalInput, { kind: 'command' }> => i.kind === 'command');
+          for (const c of commands) rebuilt.submit(seatViewer(c.actor.seat!, again), { ...(c.body as object), id: c.commandId } as never, { at: 0, hr: 0 });
+          expect([...again.values()]).toEqual(commands.map((c) => replies.get(c.commandId)));
         }),
         { numRuns: RUNS },
       );

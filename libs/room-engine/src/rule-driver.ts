@@ -1,21 +1,22 @@
 import { okReply, ReplyFrame, RoomException } from '@app/protocol';
-import { Actor, chain, GameRules, Outcome, Restored, RuleContext, Signal } from './game-rules';
+import { Actor, chain, GameRules, Outcome, RuleContext, Signal } from './game-rules';
 import { Letter } from './mailbox';
 import { Command, CommandMessage } from './room-message';
+import { JournalInput } from './room-store';
 import { seededRandom } from './seeded-random';
 
 /** A catch-up fires at most this many deadlines before one input (a guard against a rule that loops). */
 const MAX_CATCH_UP = 1000;
 
 /** What one command of a batch came to: its outcome, or the rules' refusal. */
-export interface Decided<S, C, W> {
+export interface Decided<S, C> {
   readonly letter: Letter<CommandMessage<C>>;
-  readonly outcome?: Outcome<S, W>;
+  readonly outcome?: Outcome<S>;
   readonly error?: unknown;
 }
 
 /** What a replay tells its room besides the state it rebuilds. */
-export interface ReplayHooks<E> {
+export interface ReplayHooks<E = JournalInput> {
   /** The rules refused a recorded input (the record and the rules disagree): it is skipped. */
   refused(entry: E, error: unknown): void;
   /** A recorded input was an acknowledged command: its original reply, rebuilt. */
@@ -29,9 +30,9 @@ export interface ReplayHooks<E> {
  * overtaking a timer that a busy event loop runs late; in replay, it fires the deadlines that fell
  * between two recorded inputs. Pure: no clock, no timers, no I/O.
  */
-export class RuleDriver<S, C extends Command, W, R, E> {
+export class RuleDriver<S, C extends Command> {
   constructor(
-    readonly rules: GameRules<S, C, W, R, E>,
+    readonly rules: GameRules<S, C>,
     private readonly seed: number,
   ) {}
 
@@ -41,8 +42,8 @@ export class RuleDriver<S, C extends Command, W, R, E> {
   }
 
   /** The deadlines due before `at`, taken in order at the moments they were due (none changes nothing). */
-  overdue(state: S, at: number): Outcome<S, W>[] {
-    const taken: Outcome<S, W>[] = [];
+  overdue(state: S, at: number): Outcome<S>[] {
+    const taken: Outcome<S>[] = [];
     for (let i = 0; i < MAX_CATCH_UP; i++) {
       const due = this.rules.nextDeadline(state);
       if (due === undefined || due >= at) break;
@@ -60,15 +61,18 @@ export class RuleDriver<S, C extends Command, W, R, E> {
   }
 
   /** `apply` at `at`, after the deadlines due before it, as one outcome (theirs first). */
-  decideAt(state: S, at: number, apply: (state: S, ctx: RuleContext) => Outcome<S, W>): Outcome<S, W> {
+  decideAt(state: S, at: number, apply: (state: S, ctx: RuleContext) => Outcome<S>): Outcome<S> {
     const overdue = this.overdue(state, at);
     const decided = apply(overdue.at(-1)?.state ?? state, this.context(at));
     return overdue.reduceRight((after, before) => chain(before, after), decided);
   }
 
-  /** A signal at `at`. A deadline is itself what is due: nothing is caught up before it. */
-  signal(state: S, signal: Signal, at: number): Outcome<S, W> {
-    if (signal.kind === 'deadline') return this.rules.onSignal(state, signal, this.context(at));
+  /**
+   * A signal at `at`. A deadline is itself what is due, and a room coming back takes what passed
+   * meanwhile as late (not at the moments it was due): nothing is caught up before either.
+   */
+  signal(state: S, signal: Signal, at: number): Outcome<S> {
+    if (signal.kind === 'deadline' || signal.kind === 'resumed') return this.rules.onSignal(state, signal, this.context(at));
     return this.decideAt(state, at, (s, ctx) => this.rules.onSignal(s, signal, ctx));
   }
 
@@ -76,9 +80,9 @@ export class RuleDriver<S, C extends Command, W, R, E> {
    * Commands that waited together, each decided against the state its predecessors leave, after
    * the deadlines due before it. `taken` is everything that changed the room, in order.
    */
-  decideEach(state: S, letters: readonly Letter<CommandMessage<C>>[]): { decided: Decided<S, C, W>[]; taken: Outcome<S, W>[]; state: S } {
-    const taken: Outcome<S, W>[] = [];
-    const decided = letters.map((letter): Decided<S, C, W> => {
+  decideEach(state: S, letters: readonly Letter<CommandMessage<C>>[]): { decided: Decided<S, C>[]; taken: Outcome<S>[]; state: S } {
+    const taken: Outcome<S>[] = [];
+    const decided = letters.map((letter): Decided<S, C> => {
       const m = letter.message;
       const overdue = this.overdue(state, m.arrival.at);
       taken.push(...overdue);
@@ -107,35 +111,46 @@ export class RuleDriver<S, C extends Command, W, R, E> {
   }
 
   /**
-   * The room that stopped, from what PostgreSQL recorded: the starting state, then each recorded
-   * input applied again at its own moment, after the deadlines due before it; a deadline recorded
-   * as taken late is taken at the moment it was taken (one that no longer matches is dropped).
+   * The room that stopped, from its journal: the starting state, then each input applied again
+   * at its own moment, after the deadlines due before it. A deadline the journal says was taken
+   * late is taken at the moment it was taken (one that no longer matches is dropped).
    */
-  replay(restored: Restored<S, E>, hooks: ReplayHooks<E>): S {
-    let state = restored.state;
-    const late = [...(restored.lateDeadlines ?? [])].sort((a, b) => a.at - b.at);
-    const takeLate = (until: number) => {
-      while (late.length > 0 && late[0].at <= until) {
-        const { due, at } = late.shift()!;
-        state = this.caughtUp(state, due);
-        if (this.rules.nextDeadline(state) === due) state = this.rules.onSignal(state, { kind: 'deadline' }, this.context(at)).state;
-      }
-    };
-    for (const recorded of restored.journal) {
-      takeLate(recorded.at);
-      // An input recorded at its deadline's very moment was taken before the deadline fired.
-      state = this.caughtUp(state, recorded.at);
-      let outcome: Outcome<S, W>;
-      try {
-        outcome = this.rules.replay(state, recorded.entry, this.context(recorded.at));
-      } catch (err) {
-        hooks.refused(recorded.entry, err);
-        continue;
-      }
-      state = outcome.state;
-      if (recorded.ack) hooks.acknowledged(recorded.ack.actor, okReply(recorded.ack.commandId, outcome.reply ?? {}));
-    }
-    takeLate(Infinity);
+  replay(state: S, journal: readonly JournalInput[], hooks: ReplayHooks): S {
+    for (const input of journal) state = this.replayOne(state, input, hooks);
     return state;
+  }
+
+  private replayOne(state: S, input: JournalInput, hooks: ReplayHooks): S {
+    if (input.kind === 'late_deadline') return this.takeLate(state, input.body.due, input.at);
+    if (input.kind === 'signal' && input.body.kind !== 'presence') return this.signal(state, input.body, input.at).state;
+    // An input recorded at its deadline's very moment was taken before the deadline fired.
+    state = this.caughtUp(state, input.at);
+    const ctx = this.context(input.at);
+    try {
+      switch (input.kind) {
+        case 'command': {
+          const outcome = this.rules.decide(state, input.actor, input.body as C, ctx);
+          hooks.acknowledged(input.actor, okReply(input.commandId, outcome.reply ?? {}));
+          return outcome.state;
+        }
+        case 'proposal': {
+          const rule = this.rules.proposals?.[input.body.name];
+          if (!rule) throw new Error(`the rules have no proposal named ${input.body.name}`);
+          return rule(state, input.body.args, ctx).state;
+        }
+        case 'signal':
+          return this.rules.onSignal(state, input.body, ctx).state;
+      }
+    } catch (err) {
+      hooks.refused(input, err);
+      return state;
+    }
+  }
+
+  /** A deadline due at `due`, taken late at `at`: the ones before it first, at their moments. */
+  takeLate(state: S, due: number, at: number): S {
+    state = this.caughtUp(state, due);
+    if (this.rules.nextDeadline(state) !== due) return state;
+    return this.rules.onSignal(state, { kind: 'deadline' }, this.context(at)).state;
   }
 }

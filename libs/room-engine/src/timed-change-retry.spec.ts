@@ -4,7 +4,7 @@ import { RoomActor } from './room-actor';
 import { StoreUnavailableError } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// A timed change (a deadline whose outcome writes) while the store fails: the room tries it again
+// A timed change (a deadline whose outcome must be recorded: here, a boundary) while the store fails: the room tries it again
 // once a second, on virtual time, and takes it at the moment it was due once the store answers.
 
 const T0 = 1_700_000_000_000;
@@ -14,26 +14,24 @@ describe('a timed change whose commit fails', () => {
     const scheduler = new VirtualScheduler();
     const clock = scheduler.clock(T0);
     const bellAt = T0 + 10;
-    // The toy game's bell, made to write when it rings.
+    // The toy game's bell, made a boundary (snapshotted) when it rings.
     const ringingWrites: typeof tally = {
       ...tally,
       onSignal: (s, signal, ctx) => {
         const o = tally.onSignal(s, signal, ctx);
-        return o.state === s ? o : { ...o, writes: [{ kind: 'add', seat: 'bell', n: 0 }] };
+        return o.state === s ? o : { ...o, boundary: true };
       },
     };
     let failing = true;
     const tries: number[] = [];
     const state: TallyState = { code: 'ABCDEF', seats: ['p1'], total: 0, closed: false, bellAt };
     const store = {
-      commit: async (w: readonly unknown[]) => {
+      append: async () => {
         tries.push(scheduler.now());
         if (failing) throw new StoreUnavailableError('PostgreSQL is away');
-        return w.map(() => 'ok');
       },
-      recordLateDeadline: async () => undefined,
     };
-    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], acknowledged: [] }, actorDeps(store, { clock, scheduler }));
+    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], replies: [] }, actorDeps(store, { clock, scheduler }));
     await scheduler.advance(11);
     expect(tries).toHaveLength(1);
     await scheduler.advance(998);

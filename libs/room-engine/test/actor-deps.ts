@@ -4,11 +4,11 @@ import { RoomStore } from '../src/room-store';
 import { VirtualScheduler } from '../src/virtual-scheduler';
 
 /** A room actor's dependencies for a spec on virtual time: small bounds, a fixed seed, quiet logs. */
-export function actorDeps<W, R>(
-  store: RoomStore<W, R>,
+export function actorDeps(
+  store: RoomStore,
   time: { readonly clock: Clock; readonly scheduler: VirtualScheduler },
-  overrides: Partial<RoomActorDeps<W, R>> = {},
-): RoomActorDeps<W, R> {
+  overrides: Partial<RoomActorDeps> = {},
+): RoomActorDeps {
   return {
     store,
     clock: time.clock,

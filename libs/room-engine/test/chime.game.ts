@@ -18,12 +18,12 @@ export interface ChimeState {
   readonly inputs: readonly { readonly seat: string; readonly at: number; readonly rungBefore: number }[];
 }
 export type ChimeCommand = { id: string; type: 'chime.set'; data: { inMs: number } };
-/** Written by a command and replayed as it is: who set which alarm, and when. */
-export type ChimeWrite = { seat: string; id: string; at: number; inMs: number };
+/** Who set which alarm, and when. */
+type AlarmSet = { seat: string; at: number; inMs: number };
 
 export const chimeStart = (code = 'CHIME1'): ChimeState => ({ code, alarms: [], rung: [], inputs: [] });
 
-export const chime: GameRules<ChimeState, ChimeCommand, ChimeWrite, string, ChimeWrite> = {
+export const chime: GameRules<ChimeState, ChimeCommand> = {
   kind: 'chime',
   commandTypes: ['chime.set'],
   eventTypes: ['chime.state', 'chime.set', 'chime.rang'],
@@ -36,18 +36,16 @@ export const chime: GameRules<ChimeState, ChimeCommand, ChimeWrite, string, Chim
   },
   decide(state, actor, command, ctx) {
     if (command.data.inMs < 0) throw new RoomException('past', 'an alarm is set ahead', { status: 409 });
-    return set(state, { seat: actor.seat!, id: command.id, at: ctx.now, inMs: command.data.inMs });
+    return set(state, { seat: actor.seat!, at: ctx.now, inMs: command.data.inMs });
   },
   onSignal(state, signal, ctx) {
     const due = state.alarms[0];
     if (signal.kind !== 'deadline' || due === undefined || ctx.now < due) return unchanged(state);
     const rang: Rang = { due, at: ctx.now, draw: ctx.random() };
-    return { state: { ...state, alarms: state.alarms.slice(1), rung: [...state.rung, rang] }, writes: [], events: [{ type: 'chime.rang', data: rang }], effects: [] };
+    return { state: { ...state, alarms: state.alarms.slice(1), rung: [...state.rung, rang] }, events: [{ type: 'chime.rang', data: rang }], effects: [] };
   },
-  replay: (state, entry) => set(state, entry),
   nextDeadline: (state) => state.alarms[0],
   batchKey: () => 'set',
-  mergeWrites: (writes) => writes.slice(),
   mayPassivate: () => true,
   isOver: () => false,
   admit: () => null,
@@ -55,12 +53,11 @@ export const chime: GameRules<ChimeState, ChimeCommand, ChimeWrite, string, Chim
   summarize: (state) => ({ code: state.code, phase: 'chiming', seats: 0, seatsConnected: 0, round: state.rung.length }),
 };
 
-function set(state: ChimeState, write: ChimeWrite): Outcome<ChimeState, ChimeWrite> {
+function set(state: ChimeState, write: AlarmSet): Outcome<ChimeState> {
   const alarms = [...state.alarms, write.at + write.inMs].sort((a, b) => a - b);
   const inputs = [...state.inputs, { seat: write.seat, at: write.at, rungBefore: state.rung.length }];
   return {
     state: { ...state, alarms, inputs },
-    writes: [write],
     events: [{ type: 'chime.set', data: { seat: write.seat } }],
     effects: [],
     reply: { rung: state.rung.length, alarms: alarms.length },

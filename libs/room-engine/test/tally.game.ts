@@ -13,10 +13,8 @@ export interface TallyState {
   readonly closed: boolean;
 }
 export type TallyCommand = { id: string; type: 'tally.add'; data: { n: number } } | { id: string; type: 'tally.close'; data: Record<string, never> };
-export type TallyWrite = { kind: 'add'; seat: string; n: number } | { kind: 'close' };
-export type TallyEntry = { kind: 'add'; seat: string; n: number };
 
-export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, TallyEntry> = {
+export const tally: GameRules<TallyState, TallyCommand> = {
   kind: 'tally',
   commandTypes: ['tally.add', 'tally.close'],
   eventTypes: ['tally.state', 'tally.added', 'tally.secret', 'tally.note', 'tally.bell', 'tally.closed'],
@@ -29,25 +27,23 @@ export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, Tall
     if (typeof d.n !== 'number') throw badData('n', 'must be a number');
     return { id: frame.id, type: frame.type, data: { n: d.n } };
   },
-  decide(state, actor, command): Outcome<TallyState, TallyWrite> {
+  decide(state, actor, command): Outcome<TallyState> {
     if (state.closed) throw new RoomException(RoomErrorCode.RoomClosed, 'closed');
     if (command.type === 'tally.close') {
-      return { state: { ...state, closed: true }, writes: [{ kind: 'close' }], events: [{ type: 'tally.closed', data: {} }], effects: [{ kind: 'close', reason: 'host' }], reply: {} };
+      return { state: { ...state, closed: true }, events: [{ type: 'tally.closed', data: {} }], effects: [{ kind: 'close', reason: 'host' }], reply: {} };
     }
     if (command.data.n < 0) throw new RoomException('negative', 'only additions', { status: 409 });
     return add(state, actor.seat!, command.data.n);
   },
   onSignal(state, signal, ctx) {
     if (signal.kind === 'deadline' && state.bellAt !== undefined && ctx.now >= state.bellAt) {
-      return { state: { ...state, bellAt: undefined, rungAt: ctx.now }, writes: [], events: [{ type: 'tally.bell', data: { at: ctx.now } }], effects: [] };
+      return { state: { ...state, bellAt: undefined, rungAt: ctx.now }, events: [{ type: 'tally.bell', data: { at: ctx.now } }], effects: [] };
     }
     return unchanged(state);
   },
-  replay: (state, entry) => add(state, entry.seat, entry.n),
   nextDeadline: (state) => state.bellAt,
   // Additions wait together; a subtraction (always refused) never batches.
   batchKey: (command) => (command.type === 'tally.add' && command.data.n >= 0 ? 'add' : null),
-  mergeWrites: (writes) => writes.slice(),
   mayPassivate: () => true,
   isOver: (state) => state.closed,
   admit: (state, viewer) => (viewer.role === 'player' && !state.seats.includes(viewer.seat!) ? { closeCode: CloseCode.seatGone, reason: 'no seat' } : null),
@@ -55,11 +51,10 @@ export const tally: GameRules<TallyState, TallyCommand, TallyWrite, string, Tall
   summarize: (state) => ({ code: state.code, phase: state.closed ? 'closed' : 'open', seats: state.seats.length, seatsConnected: 0, round: null }),
 };
 
-function add(state: TallyState, seat: string, n: number): Outcome<TallyState, TallyWrite> {
+function add(state: TallyState, seat: string, n: number): Outcome<TallyState> {
   const next = { ...state, total: state.total + n };
-  const base: Outcome<TallyState, TallyWrite> = {
+  const base: Outcome<TallyState> = {
     state: next,
-    writes: [{ kind: 'add', seat, n }],
     events: [{ type: 'tally.added', data: { seat, n } }],
     effects: [],
     reply: { total: next.total },
@@ -67,7 +62,7 @@ function add(state: TallyState, seat: string, n: number): Outcome<TallyState, Ta
   // A secret for the adder alone, and a note for everyone else.
   return chain(base, {
     state: next,
-    writes: [],
+   
     events: [
       { type: 'tally.secret', data: { seat }, audience: { to: 'seats', seats: [seat] } },
       { type: 'tally.note', data: {}, audience: { to: 'allBut', seats: [seat] } },

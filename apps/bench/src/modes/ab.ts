@@ -19,6 +19,7 @@ import {
   ServerFigures,
   table,
   typeOrder,
+  JOURNAL_APPEND,
   rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
@@ -203,7 +204,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     table(
       ['arm', 'mailbox wait mean ms (answers)', 'pool acquire mean ms', 'round trips per answer', 'timeouts', 'rooms failed'],
       perArm.map((p) => {
-        const trips = p.figures.delta?.value('game_db_round_trips_total', { statement: 'AnswerRepository.recordAnswers' });
+        const trips = p.figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
         const n = serverMean(p.figures.delta, 'room.answer').n;
         return [
           p.arm.name,

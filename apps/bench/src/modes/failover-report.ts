@@ -70,7 +70,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
 
   lines.push('## Accounting against PostgreSQL', '');
   lines.push(
-    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id: `room.answer` in `answers`, `room.start` in `games.start_command_id`, `room.rematch` in `rematch_votes`, `room.leave` in `players.left_command_id`. A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
+    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id, in its room\'s journal (`room_journal`, where every command the rules accepted is an input). A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
     '',
   );
   lines.push(

@@ -503,11 +503,9 @@ async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingR
   await db.connect();
   const found = new Set<string>();
   try {
+    // Every acknowledged command is in its room's journal, under its seat (the host has none) and id.
     const queries = [
-      `SELECT g.room_id::text AS room, a.player_id::text AS who, a.command_id AS id FROM answers a JOIN games g ON g.id = a.game_id WHERE g.room_id = ANY($1::uuid[])`,
-      `SELECT room_id::text AS room, 'host' AS who, start_command_id AS id FROM games WHERE room_id = ANY($1::uuid[]) AND start_command_id IS NOT NULL`,
-      `SELECT g.room_id::text AS room, v.player_id::text AS who, v.command_id AS id FROM rematch_votes v JOIN games g ON g.id = v.game_id WHERE g.room_id = ANY($1::uuid[]) AND v.command_id IS NOT NULL`,
-      `SELECT room_id::text AS room, id::text AS who, left_command_id AS id FROM players WHERE room_id = ANY($1::uuid[]) AND left_command_id IS NOT NULL`,
+      `SELECT room_id::text AS room, coalesce(actor->>'seat', 'host') AS who, command_id AS id FROM room_journal WHERE room_id = ANY($1::uuid[]) AND kind = 'command'`,
     ];
     for (const sql of queries) for (const row of (await db.query<{ room: string; who: string; id: string }>(sql, [ids])).rows) found.add(key(row.room, row.who, row.id));
   } finally {

@@ -26,6 +26,7 @@ import {
   ServerFigures,
   table,
   usageText,
+  JOURNAL_APPEND,
   rawFilesNote,
 } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
@@ -461,7 +462,7 @@ function ladderReport(i: {
         const st = stats[k];
         const d = r.figures.delta;
         const answersServer = serverMean(d, 'room.answer');
-        const trips = d?.value('game_db_round_trips_total', { statement: 'AnswerRepository.recordAnswers' });
+        const trips = d?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
         const cpu = r.usage?.cpuPercent ?? {};
         const ok = st.answers.p99 !== undefined && st.answers.p99 <= s.budgetMs;
         return [
@@ -595,7 +596,7 @@ function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s
         row('answers per second', (k) => fmtNum(stats[k].answers.n / Math.max(1e-9, (rungs[k].windowEnd - rungs[k].windowStart) / 1000), 0)),
         row('answer server exact mean ms', (k) => fmtMs(serverMean(d(k), 'room.answer').meanMs)),
         row('  of which mailbox wait ms', (k) => fmtMs(serverMeanOf(d(k), 'game_mailbox_wait_seconds', { command: 'room.answer' }).meanMs)),
-        row('  of which `recordAnswers` statement ms (checkout included)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_statement_duration_seconds', { statement: 'AnswerRepository.recordAnswers' }).meanMs)),
+        row('  of which journal append ms (checkout included)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_statement_duration_seconds', { statement: JOURNAL_APPEND }).meanMs)),
         row(`server: answers slower than ${fmtBoundMs(tailBound(d(over), s.budgetMs))} ms (the bucket bound nearest below the budget)`, (k) => serverTail(d(k), tailBound(d(over), s.budgetMs))),
         row('pool acquire mean ms (all statements)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_pool_acquire_seconds', {}).meanMs)),
         row('errors / timeouts', (k) => `${stats[k].errors} / ${stats[k].timeouts}`),

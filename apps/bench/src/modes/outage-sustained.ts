@@ -134,7 +134,7 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
   const acknowledged = players.reduce((n, p) => n + p.acked.size, 0);
   const db = new Client({ connectionString: directUrl });
   await db.connect();
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM answers a JOIN players p ON p.id = a.player_id WHERE p.room_id = $1', [room.roomId]);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer'`, [room.roomId]);
   await db.end();
   const statusesDuring: Record<string, number> = {};
   for (const d of during) statusesDuring[String(d.status)] = (statusesDuring[String(d.status)] ?? 0) + 1;

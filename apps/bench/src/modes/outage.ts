@@ -112,8 +112,8 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
   const db = new Client({ connectionString: directUrl });
   await db.connect();
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM answers a JOIN players p ON p.id = a.player_id
-     WHERE p.room_id = $1 AND a.command_id IN ('ann-0', 'bob-0')`,
+    `SELECT count(*)::int AS n FROM room_journal
+     WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer' AND command_id IN ('ann-0', 'bob-0')`,
     [room.roomId],
   );
   await db.end();

@@ -1,9 +1,9 @@
+import { asObject, invalid } from '@app/protocol';
 import { Body, Controller, Get, HttpCode, MessageEvent, Param, Post, Query, Sse, UseGuards } from '@nestjs/common';
 import { concatMap, from, interval, Observable, startWith } from 'rxjs';
 import { normalizeRoomCode } from '../rooms/room-code';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeAdmin } from '../api/api-docs';
-import { asObject, invalid } from '../api/body';
 import { AdminTokenGuard } from './admin-token.guard';
 import { AdminViewService } from './admin-view.service';
 import { InstanceHeartbeat } from '../cluster/instance-heartbeat';

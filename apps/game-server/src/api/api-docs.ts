@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { cards } from '@app/games/cards';
+import { trivia } from '@app/games/trivia';
 import { GAMES } from '../rooms/games';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
@@ -38,21 +39,7 @@ export const DescribeCreateRoom = () =>
   applyDecorators(
     ApiTags('rooms'),
     ApiOperation({ summary: 'Open a room in its lobby; the answer carries the host token' }),
-    ApiBody({
-      schema: {
-        type: 'object',
-        required: ['hostName'],
-        properties: {
-          hostName: { type: 'string', minLength: 1, maxLength: 32 },
-          deckId: { type: 'string', format: 'uuid', description: 'default: the built-in deck 00000000-0000-4000-8000-000000000001' },
-          questionCount: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-          secondsPerQuestion: { type: 'number', minimum: 0.2, maximum: 300, default: 20, description: 'fractions are for tests and benches' },
-          revealSeconds: { type: 'number', minimum: 0, maximum: 60, default: 4 },
-          maxPlayers: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          minPlayers: { type: 'integer', minimum: 1, maximum: 100, default: 2, description: 'the yes votes a rematch needs' },
-        },
-      },
-    }),
+    ApiBody({ schema: trivia.opening!.schema }),
     ApiResponse({
       status: 201,
       description: 'the room is open',
@@ -343,23 +330,7 @@ export const DescribeOpenTable = () =>
   applyDecorators(
     ApiTags('tables'),
     ApiOperation({ summary: 'Open a card practice table: one human against bots; the answer carries the player token' }),
-    ApiBody({
-      schema: {
-        type: 'object',
-        required: ['name'],
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 32 },
-          bots: { type: 'integer', minimum: 1, maximum: 8, default: 5 },
-          smallBlind: { type: 'integer', minimum: 1, default: 1 },
-          bigBlind: { type: 'integer', minimum: 1, default: 2, description: 'at least the small blind' },
-          buyIn: { type: 'integer', minimum: 1, default: 200, description: 'at least the big blind' },
-          actionSeconds: { type: 'number', minimum: 0.2, maximum: 600, default: 15, description: 'fractions are for tests' },
-          botThinkMs: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 60000 }, minItems: 2, maxItems: 2, default: [400, 1500] },
-          handPauseMs: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
-          seed: { type: 'integer', description: 'only on a server started for tests (ALLOW_TEST_SEEDS=1; refused with 400 otherwise): the same seed and human actions deal and play the same hands' },
-        },
-      },
-    }),
+    ApiBody({ schema: cards.opening!.schema }),
     ApiResponse({
       status: 201,
       description: 'the table is open',

@@ -1,7 +1,9 @@
+import { invalid, wholeNumber } from '@app/protocol';
 import { Controller, Get, Query } from '@nestjs/common';
 import { LeaderboardRepository } from '@app/persistence';
 import { DescribeLeaderboard } from './api-docs';
-import { wholeNumber } from './body';
+import { trivia } from '@app/games/trivia';
+import { GAMES } from '../rooms/games';
 
 @Controller('api/leaderboard')
 export class LeaderboardController {
@@ -9,8 +11,11 @@ export class LeaderboardController {
 
   @Get()
   @DescribeLeaderboard()
-  async top(@Query('limit') limit?: string) {
+  async top(@Query('limit') limit?: string, @Query('game') game?: string) {
     const n = limit === undefined ? 10 : wholeNumber(Number(limit), 'limit', 1, 100);
-    return { players: await this.leaderboard.topPlayers(n) };
+    // Trivia's by default, as before games other than trivia finished games.
+    const kind = game ?? trivia.kind;
+    if (!GAMES.some((g) => g.kind === kind)) throw invalid('game', `must be one of ${GAMES.map((g) => g.kind).join(', ')}`);
+    return { players: await this.leaderboard.topPlayers(kind, n) };
   }
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { asObject, printable, RoomErrorCode, RoomException } from '@app/protocol';
+import { trivia } from '@app/games/trivia';
 import { OpenRateGuard } from '../limits/open-rate.guard';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
-import { asObject, decimal, optionalUuid, printable, wholeNumber } from './body';
 
 @Controller('api/rooms')
 export class RoomsController {
@@ -16,18 +16,12 @@ export class RoomsController {
   @Post()
   @DescribeCreateRoom()
   @UseGuards(OpenRateGuard)
-  create(@Body() body: unknown) {
+  async create(@Body() body: unknown) {
     const b = asObject(body);
-    const maxPlayers = wholeNumber(b.maxPlayers, 'maxPlayers', 1, 100, 20);
-    return this.rooms.createRoom({
-      hostName: printable(b.hostName, 'hostName', 32),
-      deckId: optionalUuid(b.deckId, 'deckId'),
-      questionCount: wholeNumber(b.questionCount, 'questionCount', 1, 50, 10),
-      secondsPerQuestion: decimal(b.secondsPerQuestion, 'secondsPerQuestion', 0.2, 300, 20),
-      revealSeconds: decimal(b.revealSeconds, 'revealSeconds', 0, 60, 4),
-      maxPlayers,
-      minPlayers: wholeNumber(b.minPlayers, 'minPlayers', 1, 100, 2),
-    });
+    // Without `game`, a trivia room, answered as trivia's clients know it; with it, any game's.
+    if (b.game !== undefined) return this.rooms.openGame(b.game, b);
+    const { roomId, code, token } = await this.rooms.openGame(trivia.kind, b);
+    return { roomId, code, hostToken: token };
   }
 
   @Post(':code/players')

@@ -68,6 +68,8 @@ export interface ServerConfig {
   readonly maxLiveRooms: number;
   /** A server started for tests: `seed` in `POST /api/tables` is honoured (refused with 400 otherwise). */
   readonly allowTestSeeds: boolean;
+  /** Serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
+  readonly allowTestGames: boolean;
 }
 
 /** Statements get the command budget less what the reply itself needs. */
@@ -155,6 +157,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     socketsPerSeat: e.SOCKETS_PER_SEAT,
     maxLiveRooms: e.MAX_LIVE_ROOMS,
     allowTestSeeds: e.ALLOW_TEST_SEEDS,
+    allowTestGames: e.ALLOW_TEST_GAMES,
     logLevel: e.LOG_LEVEL,
   };
 }

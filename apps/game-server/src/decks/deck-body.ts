@@ -1,5 +1,5 @@
-import { NewQuestion } from '@app/persistence';
-import { asObject, invalid, printable, wholeNumber } from '../api/body';
+import { asObject, invalid, printable, wholeNumber } from '@app/protocol';
+import { NewQuestion } from './deck.repository';
 import { DECK_LIMITS as L } from './deck-limits';
 
 export interface DeckInput {

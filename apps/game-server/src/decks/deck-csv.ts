@@ -1,6 +1,6 @@
+import { printableText } from '@app/protocol';
 import { CsvError, parse } from 'csv-parse/sync';
-import { NewQuestion } from '@app/persistence';
-import { printableText } from '../api/body';
+import { NewQuestion } from './deck.repository';
 import { BadCsvException } from './deck.errors';
 import { DECK_LIMITS as L } from './deck-limits';
 

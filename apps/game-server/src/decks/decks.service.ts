@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DeckRepository, DeckSummary, StoredDeck } from '@app/persistence';
+import { DeckRepository, DeckSummary, StoredDeck } from './deck.repository';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { DeckInput } from './deck-body';
 import { DeckErrorCode, deckError } from './deck.errors';

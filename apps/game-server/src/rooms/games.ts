@@ -4,9 +4,14 @@ import { LabelVocabulary } from '@app/observability';
 import { codeTable, CodeTable, PING } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
+import * as testGames from './test-games';
+
+/** The games that live only in tests: served by a server started for tests alone (read before the config is, so from the environment). */
+export const TEST_GAMES: readonly GameModule[] = Object.values(testGames as Record<string, GameModule>);
+const SERVES_TEST_GAMES = process.env.ALLOW_TEST_GAMES === '1';
 
 /** The games this server plays, one line each: everything else reads this list. */
-export const GAMES: readonly GameModule[] = [trivia, cards];
+export const GAMES: readonly GameModule[] = [trivia, cards, ...(SERVES_TEST_GAMES ? TEST_GAMES : [])];
 
 /** The registered game of this kind; throws for a kind no game has (a bug, not a client's input). */
 export function gameOf(kind: string, games: readonly GameModule[] = GAMES): GameModule {

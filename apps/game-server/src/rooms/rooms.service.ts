@@ -1,34 +1,38 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { restoreTrivia, TriviaErrorCode, triviaError, triviaRules } from '@app/games/trivia';
-import { cardsRules, restoreCards } from '@app/games/cards';
-import { CardsStore, Leases, RoomChange, RoomRepository, StoredRoom, TriviaStore } from '@app/persistence';
-import { CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, RoomActor, RoomActorDeps, RoomRegistry, RoomStore, Viewer } from '@app/room-engine';
+import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
+import { DeckRepository } from '../decks/deck.repository';
+import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
+import { Clock, CommandObserver, DeckItem, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { GameMetrics } from '@app/observability';
+import { loadLegacyRecords } from '../legacy/legacy-records';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { gameOf } from './games';
+import { GAMES, gameOf } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
 
-export interface RoomSettingsInput {
-  readonly hostName: string;
-  readonly deckId?: string;
-  readonly questionCount: number;
-  readonly secondsPerQuestion: number;
-  readonly revealSeconds: number;
-  readonly maxPlayers: number;
-  readonly minPlayers: number;
+/** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
+export type GameRoom = RoomActor<any, any>;
+
+/** What opening a room over HTTP answers: the opener's seat and token. */
+export interface OpenedRoom {
+  readonly game: string;
+  readonly roomId: string;
+  readonly code: string;
+  readonly role: 'host' | 'player';
+  readonly seat: string;
+  readonly token: string;
 }
 
-/** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
-export type GameRoom = RoomActor<any, any, any, any, any>;
+/** The refusal of a deck id no deck has (PROTOCOL.md section 12). */
+const DECK_NOT_FOUND = 'deck_not_found';
 
 /** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
 const DEFAULT_LEASE_MS = 6000;
@@ -53,8 +57,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
 
   constructor(
     private readonly rooms: RoomRepository,
-    private readonly store: TriviaStore,
-    private readonly cardsStore: CardsStore,
+    private readonly store: JournalStore,
+    private readonly decks: DeckRepository,
+    private readonly db: Database,
     @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -63,28 +68,64 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly identity: InstanceIdentity,
     private readonly link: DatabaseLink,
     private readonly cap: LiveRoomCap,
+    private readonly metrics: GameMetrics,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
 
-  async createRoom(input: RoomSettingsInput): Promise<{ roomId: string; code: string; hostToken: string }> {
+  /**
+   * Opens a room of any registered game over HTTP (`POST /api/rooms {game, ...settings}`): the
+   * game's module reads the settings, names the deck the room copies (if it plays from one) and
+   * makes the first state; the opener gets its seat's token (the host's, or the first player's).
+   */
+  async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
+    const opening = GAMES.find((g) => g.kind === kind)?.opening;
+    if (typeof kind !== 'string' || !opening) {
+      throw badData('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
+    }
+    // Whoever chose the seed would know every deal: only a server started for tests takes one.
+    if (!this.config.allowTestSeeds && body.seed !== undefined) {
+      this.metrics.limitRefused('test_seed');
+      throw badData('seed', 'is taken only by a server started for tests (ALLOW_TEST_SEEDS=1); leave it out and the deal is random');
+    }
+    const { game: _game, ...rest } = body;
+    const settings = opening.settings(rest, randomInt(2 ** 31 - 1));
     this.cap.checkOpen(this.registry.size);
-    const deckId = input.deckId ?? BUILTIN_DECK_ID;
-    // Codes are random; a clash with an open room is rare and simply retried.
+    const deck = opening.deckOf ? await this.deckCopy(opening.deckOf(settings) ?? BUILTIN_DECK_ID) : undefined;
+    const role = opening.openerRole;
+    const seat = role === 'host' ? 'host' : randomUUID();
+    const { roomId, code } = await this.open(kind, settings, (ids, at) =>
+      opening.state({ ...ids, opener: seat }, settings, { at, expirySeconds: this.config.roomExpirySeconds, ...(deck ? { deck } : {}) }),
+    );
+    return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
+  }
+
+  /** The items of the deck a room copies as it opens (so that an edit or a deletion later changes no room that opened). */
+  private async deckCopy(deckId: string): Promise<{ id: string; items: DeckItem[] }> {
+    const deck = await this.decks.loadDeck(deckId);
+    if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
+    return { id: deck.id, items: deck.questions };
+  }
+
+  /**
+   * Opens a room of `game` with its first state, under a fresh code: codes are random, and a clash
+   * with an open room is rare and simply retried.
+   */
+  async open(game: string, settings: unknown, opening: (ids: { roomId: string; code: string }, openedAt: number) => unknown): Promise<{ roomId: string; code: string }> {
+    this.cap.checkOpen(this.registry.size);
     for (let attempt = 0; attempt < 8; attempt++) {
       const roomId = randomUUID();
       const code = newRoomCode();
-      const result = await this.rooms.createRoom({ id: roomId, code, ...input, deckId });
-      if (result === 'created') {
-        this.log.info('room opened', { room: code });
-        return { roomId, code, hostToken: this.tokens.issue({ roomId, code, role: 'host', seat: 'host' }) };
-      }
-      if (result === 'code_taken') continue;
-      if ('deckNotFound' in result) throw triviaError(TriviaErrorCode.DeckNotFound, `no deck has id ${deckId}`);
-      throw new RoomException(
-        RoomErrorCode.BadData,
-        `questionCount: the deck has only ${result.deckTooSmall} questions, fewer than the ${input.questionCount} asked for`,
+      const openedAt = this.clock.now();
+      const state = opening({ roomId, code }, openedAt);
+      const opened = await this.rooms.openRoom(
+        { id: roomId, code, game, seed: randomInt(2 ** 31 - 1), settings, snapshot: { atMs: openedAt, state } },
+        this.config.commandTimeoutMs,
       );
+      if (opened === 'created') {
+        this.log.info('room opened', { room: code, game });
+        return { roomId, code };
+      }
     }
     throw new RoomException(RoomErrorCode.DatabaseUnavailable, 'could not find a free room code; retry');
   }
@@ -92,10 +133,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   /** Seats a player by name, in a game that takes players that way (its module's `join`). */
   async joinRoom(rawCode: string, name: string, kind?: string): Promise<{ playerId: string; playerToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
-    const join = gameOf(room.kind).join;
+    const join = gameOf(room.kind).joinProposal;
     if (!join) throw new RoomException(RoomErrorCode.Forbidden, `room ${room.code} is a ${room.kind} room: it seats no players by name`);
     const playerId = randomUUID();
-    await room.propose((state) => join(state, playerId, name));
+    await room.propose(join, { playerId, name });
     return { playerId, playerToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: playerId }) };
   }
 
@@ -280,42 +321,44 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // its holder was most likely cut off too, and renews it at its next beat.
     const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
     const stored = admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : [];
+    const served = stored.filter((s) => s.heldBy === null);
+    // Rooms from before the journal (none once every such room has been snapshotted): one more statement.
+    const legacy = new Map((await loadLegacyRecords(this.db, served.filter((s) => !s.snapshot).map((s) => s.roomId), this.config.commandTimeoutMs)).map((l) => [l.roomId, l.record]));
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {
       if (s.heldBy !== null) {
-        elsewhere.set(s.record.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
+        elsewhere.set(s.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
         continue;
       }
-      const room = this.restore(s);
-      live.set(s.record.code, room);
-      if (!s.record.closed) this.log.info('room activated', { room: s.record.code, phase: room.snapshot.phase });
+      const room = this.restore(s, legacy.get(s.roomId));
+      live.set(s.code, room);
+      // Closed outside its actor (HTTP, an operator): the room hears it as it would have live.
+      if (s.closedReason !== null) void room.closedElsewhere(s.closedReason);
+      else this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
     return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...refused]);
   }
 
-  // Each game's record goes back through its own restore; the engine and its deps are shared.
-  private restore(s: StoredRoom): GameRoom {
-    if (s.game === 'cards') {
-      return RoomActor.restore(
-        { code: s.record.code, roomId: s.record.tableId, openedAt: s.createdAt },
-        cardsRules,
-        restoreCards(s.record),
-        this.deps(s, this.cardsStore),
-      );
+  /** A room from its snapshot and journal, through its game's rules; one from before the journal, from its game's old record. */
+  private restore(s: StoredRoom, legacyRecord: unknown): GameRoom {
+    const game = gameOf(s.game);
+    const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
+    let restored: Restored<unknown>;
+    if (s.snapshot) {
+      const snapshot = s.snapshot.state as RoomSnapshot;
+      restored = { state: game.fromSnapshot?.(snapshot.state) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
+    } else {
+      if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);
+      restored = { ...game.legacy.restore(legacyRecord, s.seed, { expirySeconds: this.config.roomExpirySeconds }), journal: [] };
     }
-    return RoomActor.restore(
-      { code: s.record.code, roomId: s.record.roomId, openedAt: s.createdAt },
-      triviaRules,
-      restoreTrivia(s.record, this.config.roomExpirySeconds),
-      this.deps(s, this.store),
-    );
+    return RoomActor.restore(ids, game.rules, restored, this.deps(s));
   }
 
-  private deps<W, R>(s: StoredRoom, store: RoomStore<W, R>): RoomActorDeps<W, R> {
+  private deps(s: StoredRoom): RoomActorDeps {
     return {
-      store,
+      store: this.store,
       clock: this.clock,
       observer: this.observer,
       mailboxDepth: this.config.mailboxDepth,
@@ -325,6 +368,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       seed: s.seed,
       committedStatements: s.commitSeq,
       fence: s.fence,
+      snapshotDue: s.snapshot === null,
       onDispose: (r) => this.registry.remove(r as GameRoom),
       log: (level, msg, fields) => this.log[level](msg, fields),
     };

@@ -2,15 +2,11 @@ import { CloseCode } from '@app/protocol';
 import { GameRules, RoomSummary, unchanged } from '@app/room-engine';
 import { CARDS_COMMAND_TYPES, CARDS_EVENT_TYPES, parseCardsCommand, TableCommand } from './cards.commands';
 import { viewTable } from './cards.projection';
-import { CardsEntry, replayEntry } from './cards.restore';
 import { decide, HUMAN_SEAT, nextDeadline, onDeadline, resumed, setPresence, tableClosed } from './cards.rules';
-import { CardsState, CardsWrite } from './cards.types';
-
-/** What the store hands back for a committed write: nothing the rules need. */
-export type CardsResult = { kind: 'done' };
+import { CardsState } from './cards.types';
 
 /** The card practice table on the room engine: the rules of PROTOCOL.md section 8, nothing else. */
-export const cardsRules: GameRules<CardsState, TableCommand, CardsWrite, CardsResult, CardsEntry> = {
+export const cardsRules: GameRules<CardsState, TableCommand> = {
   kind: 'cards',
   commandTypes: CARDS_COMMAND_TYPES,
   eventTypes: CARDS_EVENT_TYPES,
@@ -31,11 +27,9 @@ export const cardsRules: GameRules<CardsState, TableCommand, CardsWrite, CardsRe
     }
   },
 
-  replay: (state, entry, ctx) => replayEntry(state, entry, ctx.now),
   nextDeadline,
   // One human: its commands never wait together.
   batchKey: () => null,
-  mergeWrites: (writes) => [...writes],
 
   // Hands go on while the human is away (its clock checks or folds), so the table stays in
   // memory until the human is out of chips.

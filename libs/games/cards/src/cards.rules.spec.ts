@@ -4,6 +4,8 @@ import { buyInsOf, chipsAtTable, HUMAN_SEAT, onDeadline, startHand } from './car
 import { CardsState, Outcome } from './cards.types';
 
 const last = (outcomes: Outcome[]) => outcomes[outcomes.length - 1];
+/** What the engine reads of an outcome besides state and events: absent flags are left out. */
+const flagsOf = ({ durable, boundary, finished }: Outcome) => ({ ...(durable ? { durable } : {}), ...(boundary ? { boundary } : {}), ...(finished ? { finished } : {}) });
 const conserved = (s: CardsState) => expect(chipsAtTable(s)).toBe(buyInsOf(s));
 
 describe('card table rules', () => {
@@ -13,7 +15,7 @@ describe('card table rules', () => {
       expect(eventsOf(o, 'hand.started')[0]).toMatchObject({ number: 1, button: 0, blinds: [{ seat: 1, amount: 1 }, { seat: 2, amount: 2 }], pot: 3, currentBet: 2, minRaise: 4 });
       expect(o.state.hand!.toAct).toBe(3);
       expect(o.state.seats.map((s) => s.stack)).toEqual([200, 199, 198, 200, 200, 200]);
-      expect(o.writes).toEqual([]);
+      expect(flagsOf(o)).toEqual({});
     });
 
     it('moves the button one seat a hand, after the pause', () => {
@@ -155,14 +157,10 @@ describe('card table rules', () => {
       expect(end.state.seats[2]).toMatchObject({ stack: 200, buyInTotal: 320 });
       expect(end.state.phase).toBe('waiting');
       conserved(end.state);
-      // The last all-in was a bot's: the hand's end is its one write, with what a recovery starts from.
-      expect(end.writes).toEqual([
-        {
-          kind: 'finishHand',
-          tableId: 'table-1',
-          checkpoint: { number: 1, button: 0, at: T0, seats: end.state.seats.map((s) => ({ seat: s.seat, stack: s.stack, buyInTotal: s.buyInTotal, hands: 1 })) },
-        },
-      ]);
+      // The hand's end is a boundary (the engine snapshots the table there), and reports no game.
+      expect(flagsOf(end)).toEqual({ boundary: true });
+      expect(end.state).toMatchObject({ handsPlayed: 1, button: 0, lastHandAt: T0 });
+      expect(end.state.hand).toBeUndefined();
     });
 
     it('splits a pot with the odd chip to the first winner left of the button', () => {
@@ -190,7 +188,7 @@ describe('card table rules', () => {
   });
 
   describe('clocks and bots', () => {
-    it('lets a bot act at the end of a think time drawn from botThinkMs, with no write', () => {
+    it('lets a bot act at the end of a think time drawn from botThinkMs, with no flag', () => {
       const o = dealt({ button: 0 });
       const hand = o.state.hand!;
       expect(eventsOf(o, 'time_bank')).toEqual([{ seat: 3, remainingMs: 15_000 }]);
@@ -201,7 +199,7 @@ describe('card table rules', () => {
       expect(onDeadline(o.state, hand.botActsAt! - 1).state).toBe(o.state);
       const acted = onDeadline(o.state, hand.botActsAt!);
       expect(eventsOf(acted, 'action.applied')[0].seat).toBe(3);
-      expect(acted.writes).toEqual([]);
+      expect(flagsOf(acted)).toEqual({});
     });
 
     it('checks for a human whose clock runs out when it can, and folds it otherwise', () => {
@@ -210,7 +208,7 @@ describe('card table rules', () => {
       expect(limped.hand!.toAct).toBe(HUMAN_SEAT);
       const checked = onDeadline(limped, limped.hand!.actionDeadline!);
       expect(eventsOf(checked, 'action.applied')[0]).toMatchObject({ seat: 0, action: 'check', timeout: true });
-      expect(checked.writes).toEqual([]);
+      expect(flagsOf(checked)).toEqual({});
       // The human on the button facing the big blind folds.
       const facing = last(play(dealt({ button: 0 }).state, ['fold'], ['fold'], ['fold'])).state;
       const folded = onDeadline(facing, facing.hand!.actionDeadline!);
@@ -218,20 +216,27 @@ describe('card table rules', () => {
     });
   });
 
-  describe('writes', () => {
-    it('writes one statement for a human action, carrying the hand end it caused', () => {
+  describe('boundaries', () => {
+    it("marks a hand's end as a boundary, whoever's action ended it, and nothing else", () => {
       const facing = last(play(dealt({ button: 0 }).state, ['fold'], ['fold'], ['fold'])).state;
       const raised = humanAct(facing, 'raise', 8, T0 + 5, 'c-1');
-      expect(raised.writes).toEqual([{ kind: 'act', tableId: 'table-1', hand: 1, seq: 3, action: 'raise', amount: 8, at: T0 + 5, commandId: 'c-1' }]);
+      expect(flagsOf(raised)).toEqual({});
       expect(raised.reply).toEqual({});
-      // Both blinds fold: the hand ends on a bot's action, one write.
-      const [, end] = play(raised.state, ['fold'], ['fold']);
-      expect(end.writes).toEqual([{ kind: 'finishHand', tableId: 'table-1', checkpoint: expect.objectContaining({ number: 1, button: 0 }) }]);
-      // A human fold that ends the hand records the end in its own statement.
+      // Both blinds fold: the hand ends on a bot's action.
+      const [first, end] = play(raised.state, ['fold'], ['fold']);
+      expect(flagsOf(first)).toEqual({});
+      expect(flagsOf(end)).toEqual({ boundary: true });
+      // A human fold that ends the hand is its boundary too.
       const headsUp = dealt({ settings: { bots: 1 }, button: 0 }).state;
       const fold = humanAct(headsUp, 'fold', undefined, T0 + 9, 'c-2');
-      expect(fold.writes).toHaveLength(1);
-      expect(fold.writes[0]).toMatchObject({ kind: 'act', action: 'fold', finished: { number: 1, at: T0 + 9, button: 0 } });
+      expect(flagsOf(fold)).toEqual({ boundary: true });
+      expect(fold.state).toMatchObject({ phase: 'between', handsPlayed: 1, lastHandAt: T0 + 9, nextHandAt: T0 + 9 + 2000 });
+    });
+
+    it('leaves a table between hands as plain JSON: no hand, no key without a value', () => {
+      const fold = humanAct(dealt({ settings: { bots: 1 }, button: 0 }).state, 'fold', undefined, T0 + 9, 'c-2');
+      expect(Object.entries(fold.state).filter(([, v]) => v === undefined)).toEqual([]);
+      expect(JSON.parse(JSON.stringify(fold.state))).toEqual(fold.state);
     });
   });
 
@@ -252,7 +257,7 @@ describe('card table rules', () => {
       expect(cardsRules.nextDeadline(state)).toBe(state.lastHandAt + 300_000);
       const rebuy = cardsRules.decide(state, HUMAN, { id: 'r-1', type: 'table.rebuy', data: {} }, ctx(state.lastHandAt + 10));
       expect(rebuy.reply).toEqual({ stack: 200 });
-      expect(rebuy.writes).toEqual([{ kind: 'rebuy', tableId: 'table-1', afterHand: 1, stack: 200, at: state.lastHandAt + 10, commandId: 'r-1' }]);
+      expect(flagsOf(rebuy)).toEqual({});
       expect(rebuy.state).toMatchObject({ phase: 'between', nextHandAt: state.lastHandAt + 2010 });
       expect(rebuy.state.seats[0]).toMatchObject({ stack: 200, buyInTotal: 400 });
       conserved(rebuy.state);
@@ -268,7 +273,7 @@ describe('card table rules', () => {
       const state = busted();
       const closed = onDeadline(state, state.expiresAt!);
       expect(closed.state.phase).toBe('closed');
-      expect(closed.writes).toEqual([{ kind: 'closeTable', tableId: 'table-1', reason: 'expired', at: state.expiresAt, commandId: null }]);
+      expect(cardsRules.nextDeadline(closed.state)).toBeUndefined();
       expect(closed.effects).toEqual([{ kind: 'close', reason: 'expired' }]);
       expect(eventsOf(closed, 'table.closed')).toEqual([{ reason: 'expired' }]);
     });
@@ -276,7 +281,7 @@ describe('card table rules', () => {
     it('closes the table when the human leaves, releasing its seat', () => {
       const left = cardsRules.decide(dealt().state, HUMAN, { id: 'l', type: 'table.leave', data: {} }, ctx(T0 + 3));
       expect(left.effects).toEqual([{ kind: 'release', seats: ['player-1'] }, { kind: 'close', reason: 'left' }]);
-      expect(left.writes).toEqual([{ kind: 'closeTable', tableId: 'table-1', reason: 'left', at: T0 + 3, commandId: 'l' }]);
+      expect(left.state.hand).toBeUndefined();
       expect(cardsRules.isOver(left.state)).toBe(true);
     });
 

@@ -11,7 +11,6 @@ import {
   ActionKind,
   Card,
   CardsState,
-  CardsWrite,
   HandCheckpoint,
   HandState,
   Outcome,
@@ -25,7 +24,7 @@ import {
 // draw comes from the table's seed: each hand's deck from (seed, hand number), each bot's choice
 // and think time from (seed, hand number, the action's place in the hand). So the same seed and
 // the same human actions give the same hands, whatever the timing, and a replay after a restart
-// rebuilds them from the human's recorded actions alone.
+// rebuilds them from the human's journaled commands alone. States are plain JSON.
 
 /** The human sits at seat 0; the bots at 1..bots. */
 export const HUMAN_SEAT = 0;
@@ -36,6 +35,12 @@ export interface TableIds {
   readonly tableId: string;
   readonly code: string;
   readonly playerId: string;
+}
+
+/** What opening a table takes: its ids (the human's seat id is the engine's), its settings, and when. */
+export interface CardsOpening extends TableIds {
+  readonly settings: TableSettings;
+  readonly openedAt: number;
 }
 
 /** The first checkpoint of a table: every seat bought in, no hand played, opened at `at`. */
@@ -70,15 +75,22 @@ export function fromCheckpoint(ids: TableIds, settings: TableSettings, checkpoin
   return afterHand(base, checkpoint.at);
 }
 
-/** A new table, opened at `now`: its first hand is dealt after the pause. */
-export function openTable(ids: TableIds, settings: TableSettings, now: number): CardsState {
-  return fromCheckpoint(ids, settings, openingCheckpoint(settings, now));
+/** A new table: every seat bought in, its first hand dealt after the pause. */
+export function openCards(opening: CardsOpening): CardsState {
+  const { tableId, code, playerId, settings, openedAt } = opening;
+  return fromCheckpoint({ tableId, code, playerId }, settings, openingCheckpoint(settings, openedAt));
 }
 
 function afterHand(state: CardsState, now: number): CardsState {
-  const human = state.seats[HUMAN_SEAT];
-  if (human.stack === 0) return { ...state, phase: 'waiting', hand: undefined, nextHandAt: undefined, expiresAt: now + state.settings.idleCloseMs };
-  return { ...state, phase: 'between', hand: undefined, nextHandAt: now + pauseMs(state.settings), expiresAt: undefined };
+  const rest = withoutHand(state);
+  if (state.seats[HUMAN_SEAT].stack === 0) return { ...rest, phase: 'waiting', expiresAt: now + state.settings.idleCloseMs };
+  return { ...rest, phase: 'between', nextHandAt: now + pauseMs(state.settings) };
+}
+
+/** The table with no hand and no alarm between hands: keys left out, not undefined (a state is its JSON). */
+function withoutHand(state: CardsState): CardsState {
+  const { hand: _hand, nextHandAt: _next, expiresAt: _expires, ...rest } = state;
+  return rest;
 }
 
 // Every deadline lies at least a millisecond after the moment that sets it, so that inputs and
@@ -97,11 +109,11 @@ export function decide(state: CardsState, actor: Actor, command: TableCommand, n
   if (actor.role !== 'player' || actor.seat !== state.playerId) refuse(RoomErrorCode.SeatGone, 'this seat is not at the table');
   switch (command.type) {
     case 'table.act':
-      return humanAct(state, command.id, command.data.action, command.data.amount, now);
+      return humanAct(state, command.data.action, command.data.amount, now);
     case 'table.rebuy':
-      return rebuy(state, command.id, now);
+      return rebuy(state, now);
     case 'table.leave':
-      return leave(state, command.id, now);
+      return leave(state);
   }
 }
 
@@ -110,50 +122,33 @@ function effectiveNow(state: CardsState, now: number): number {
   return Math.max(now, state.hand?.turnAt ?? state.lastHandAt);
 }
 
-function humanAct(state: CardsState, commandId: string, action: ActionKind, amount: number | undefined, arrivedAt: number): Outcome {
+function humanAct(state: CardsState, action: ActionKind, amount: number | undefined, arrivedAt: number): Outcome {
   const hand = state.hand;
   if (state.phase !== 'playing' || !hand || hand.toAct !== HUMAN_SEAT) refuse(CardsErrorCode.NotYourTurn, 'it is not your turn');
   const now = effectiveNow(state, arrivedAt);
   if (hand.actionDeadline !== null && now > hand.actionDeadline) refuse(CardsErrorCode.NotYourTurn, 'your clock ran out');
-  const outcome = act(state, HUMAN_SEAT, action, amount, now, false);
-  const finished = outcome.writes.find((w) => w.kind === 'finishHand');
-  // One statement: the action, and the hand's end when the action brought it.
-  const write: CardsWrite = {
-    kind: 'act',
-    tableId: state.tableId,
-    hand: hand.number,
-    seq: hand.actions,
-    action,
-    amount: amount ?? null,
-    at: now,
-    commandId,
-    ...(finished?.kind === 'finishHand' ? { finished: finished.checkpoint } : {}),
-  };
-  return { ...outcome, writes: [write], reply: {} };
+  return { ...act(state, HUMAN_SEAT, action, amount, now, false), reply: {} };
 }
 
-function rebuy(state: CardsState, commandId: string, arrivedAt: number): Outcome {
+function rebuy(state: CardsState, arrivedAt: number): Outcome {
   if (state.phase !== 'between' && state.phase !== 'waiting') refuse(CardsErrorCode.NotBetweenHands, 'you can buy in again only between hands');
   const human = state.seats[HUMAN_SEAT];
   if (human.stack > 0) refuse(CardsErrorCode.HasChips, `you still have ${human.stack} chips`);
   const now = effectiveNow(state, arrivedAt);
   const stack = state.settings.buyIn;
   const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, stack, buyInTotal: s.buyInTotal + stack } : s));
-  const next: CardsState = state.phase === 'waiting' ? { ...state, seats, phase: 'between', nextHandAt: now + pauseMs(state.settings), expiresAt: undefined } : { ...state, seats };
+  const next: CardsState = state.phase === 'waiting' ? { ...withoutHand(state), seats, phase: 'between', nextHandAt: now + pauseMs(state.settings) } : { ...state, seats };
   return {
     state: next,
-    writes: [{ kind: 'rebuy', tableId: state.tableId, afterHand: state.handsPlayed, stack, at: now, commandId }],
     events: [standingsEvent(next)],
     effects: [],
     reply: { stack },
   };
 }
 
-function leave(state: CardsState, commandId: string, arrivedAt: number): Outcome {
-  const now = effectiveNow(state, arrivedAt);
+function leave(state: CardsState): Outcome {
   return {
-    state: { ...state, phase: 'closed', hand: undefined },
-    writes: [{ kind: 'closeTable', tableId: state.tableId, reason: 'left', at: now, commandId }],
+    state: { ...withoutHand(state), phase: 'closed' },
     events: [{ type: 'table.closed', data: { reason: 'left' } }],
     effects: [
       { kind: 'release', seats: [state.playerId] },
@@ -177,9 +172,9 @@ export function onDeadline(state: CardsState, now: number): Outcome {
   }
   if (state.phase === 'between' && state.nextHandAt !== undefined && now >= state.nextHandAt) return startHand(state, now);
   if (state.phase === 'waiting' && state.expiresAt !== undefined && now >= state.expiresAt) {
+    // The engine records the table closed when it sees the close.
     return {
-      state: { ...state, phase: 'closed' },
-      writes: [{ kind: 'closeTable', tableId: state.tableId, reason: 'expired', at: now, commandId: null }],
+      state: { ...withoutHand(state), phase: 'closed' },
       events: [{ type: 'table.closed', data: { reason: 'expired' } }],
       effects: [{ kind: 'close', reason: 'expired' }],
     };
@@ -266,7 +261,7 @@ function turn(state: CardsState, seat: number, now: number): Outcome {
     botActsAt = now + Math.min(clock, Math.max(1, think));
   }
   const next: CardsState = { ...state, hand: { ...hand, toAct: seat, actionDeadline: now + clock, botActsAt, turnAt: now } };
-  return { state: next, writes: [], events: [{ type: 'time_bank', data: { seat, remainingMs: clock } }], effects: [] };
+  return { state: next, events: [{ type: 'time_bank', data: { seat, remainingMs: clock } }], effects: [] };
 }
 
 const NEXT_STREET: Record<Street, Street | null> = { preflop: 'flop', flop: 'turn', turn: 'river', river: null };
@@ -342,7 +337,7 @@ function finishUncontested(state: CardsState, now: number): Outcome {
   return finishHand(state, [{ amount: pot, winners: [{ seat: winner, amount: pot }] }], [], now);
 }
 
-/** The pots are paid, busted bots buy in again, and the table pauses before the next hand (one write). */
+/** The pots are paid, busted bots buy in again, and the table pauses before the next hand: a boundary, where the engine snapshots the table. */
 function finishHand(state: CardsState, pots: readonly AwardedPot[], shown: readonly { seat: number; cards: Card[]; rank: string }[], now: number): Outcome {
   const hand = state.hand!;
   const won = new Map<number, number>();
@@ -351,20 +346,14 @@ function finishHand(state: CardsState, pots: readonly AwardedPot[], shown: reado
   const finished = { number: hand.number, pots, shown, stacks: paid.map((s) => ({ seat: s.seat, stack: s.stack })) };
   const seats = paid.map((s) => (!s.human && s.stack === 0 ? { ...s, stack: state.settings.buyIn, buyInTotal: s.buyInTotal + state.settings.buyIn } : s));
   const next = afterHand({ ...state, seats, handsPlayed: hand.number, button: hand.button, lastHandAt: now }, now);
-  const checkpoint: HandCheckpoint = {
-    number: hand.number,
-    button: hand.button,
-    at: now,
-    seats: seats.map((s) => ({ seat: s.seat, stack: s.stack, buyInTotal: s.buyInTotal, hands: s.hands })),
-  };
   return {
     state: next,
-    writes: [{ kind: 'finishHand', tableId: state.tableId, checkpoint }],
     events: [
       { type: 'hand.finished', data: finished },
       standingsEvent(next),
     ],
     effects: [],
+    boundary: true,
   };
 }
 
@@ -413,7 +402,7 @@ export function startHand(state: CardsState, now: number): Outcome {
     turnAt: now,
     actions: 0,
   };
-  const started: CardsState = { ...state, phase: 'playing', seats, hand, nextHandAt: undefined, expiresAt: undefined };
+  const started: CardsState = { ...withoutHand(state), phase: 'playing', seats, hand };
   const events: RoomEvent[] = [
     { type: 'hand.started', data: { number, button, blinds, pot: potOf(hand), currentBet: hand.currentBet, minRaise: minRaiseOf(hand) } },
     ...order.flatMap((seat) => holeCardEvents(state, seat, hole.get(seat)!)),
@@ -449,15 +438,16 @@ export function standingsEvent(state: CardsState): RoomEvent {
   };
 }
 
-/** The human's sockets came or went: not written (the rules do not depend on it); every viewer sees it in a fresh snapshot. */
+/** The human's sockets came or went (the rules decide nothing by it); every viewer sees it in a fresh snapshot. */
 export function setPresence(state: CardsState, seatId: string, connected: boolean): Outcome {
   if (seatId !== state.playerId || state.seats[HUMAN_SEAT].connected === connected) return unchanged(state);
   const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, connected } : s));
-  return { state: { ...state, seats }, writes: [], events: [], effects: [], resync: true };
+  return { state: { ...state, seats }, events: [], effects: [], resync: true };
 }
 
-/** A fresh process has the table: nobody is connected until their sockets come back. */
+/** A fresh process has the table: nobody is connected until their sockets come back (the same state when nobody was). */
 export function resumed(state: CardsState): CardsState {
+  if (!state.seats.some((s) => s.connected)) return state;
   return { ...state, seats: state.seats.map((s) => ({ ...s, connected: false })) };
 }
 
@@ -465,8 +455,7 @@ export function resumed(state: CardsState): CardsState {
 export function tableClosed(state: CardsState, reason: string): Outcome {
   if (state.phase === 'closed') return unchanged(state);
   return {
-    state: { ...state, phase: 'closed', hand: undefined },
-    writes: [],
+    state: { ...withoutHand(state), phase: 'closed' },
     events: [{ type: 'table.closed', data: { reason } }],
     effects: [{ kind: 'close', reason }],
   };

@@ -67,3 +67,23 @@ function whole(body: Record<string, unknown>, field: string, fallback: number, m
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw badData(field, `must be a whole number from ${min} to ${max}`);
   return v;
 }
+
+/** The body of `POST /api/tables` (or `POST /api/rooms {game: "cards"}`), for the API document. */
+export const TABLE_SETTINGS_SCHEMA = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 32 },
+    bots: { type: 'integer', minimum: 1, maximum: 8, default: 5 },
+    smallBlind: { type: 'integer', minimum: 1, default: 1 },
+    bigBlind: { type: 'integer', minimum: 1, default: 2, description: 'at least the small blind' },
+    buyIn: { type: 'integer', minimum: 1, default: 200, description: 'at least the big blind' },
+    actionSeconds: { type: 'number', minimum: 0.2, maximum: 600, default: 15, description: 'fractions are for tests' },
+    botThinkMs: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 60000 }, minItems: 2, maxItems: 2, default: [400, 1500] },
+    handPauseMs: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
+    seed: {
+      type: 'integer',
+      description: 'only on a server started for tests (ALLOW_TEST_SEEDS=1; refused with 400 otherwise): the same seed and human actions deal and play the same hands',
+    },
+  },
+} as const;

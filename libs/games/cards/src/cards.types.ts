@@ -103,7 +103,7 @@ export interface CardsState {
   readonly lastHandAt: number;
 }
 
-/** What a table must keep after a hand, so that recovery starts from the hand in play. */
+/** A table between hands as the old tables kept it (rooms from before the journal, and the opening). */
 export interface HandCheckpoint {
   readonly number: number;
   readonly button: number;
@@ -112,35 +112,5 @@ export interface HandCheckpoint {
   readonly seats: readonly { seat: number; stack: number; buyInTotal: number; hands: number }[];
 }
 
-/**
- * What a table makes durable before anyone hears of a change. A bot's action writes nothing:
- * the seed and the human's actions determine it, and the next write (the human's next action or
- * the hand's end) stands for everything before it.
- */
-export type CardsWrite =
-  | {
-      readonly kind: 'act';
-      readonly tableId: string;
-      readonly hand: number;
-      /** The action's place in the hand: a replay checks that it lands where it was taken. */
-      readonly seq: number;
-      readonly action: ActionKind;
-      readonly amount: number | null;
-      readonly at: number;
-      readonly commandId: string;
-      /** The hand this action finished, recorded in the same statement. */
-      readonly finished?: HandCheckpoint;
-    }
-  | { readonly kind: 'finishHand'; readonly tableId: string; readonly checkpoint: HandCheckpoint }
-  | {
-      readonly kind: 'rebuy';
-      readonly tableId: string;
-      /** Hands played when the rebuy was taken: it follows that hand's checkpoint. */
-      readonly afterHand: number;
-      readonly stack: number;
-      readonly at: number;
-      readonly commandId: string;
-    }
-  | { readonly kind: 'closeTable'; readonly tableId: string; readonly reason: string; readonly at: number; readonly commandId: string | null };
-
-export type Outcome = EngineOutcome<CardsState, CardsWrite>;
+/** The result of a rule: the next state, what to tell, and what to close. */
+export type Outcome = EngineOutcome<CardsState>;

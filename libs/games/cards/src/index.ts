@@ -7,11 +7,11 @@ export * from './cards.evaluator';
 export * from './cards.pots';
 export * from './cards.betting';
 export * from './cards.bot';
-export type { TableIds } from './cards.rules';
+export type { CardsOpening, TableIds } from './cards.rules';
 export {
   HUMAN_SEAT,
+  openCards,
   openingCheckpoint,
-  openTable,
   fromCheckpoint,
   chipsAtTable,
   buyInsOf,
@@ -19,7 +19,7 @@ export {
 } from './cards.rules';
 export * from './cards.projection';
 export * from './cards.privacy';
-export * from './cards.restore';
+export * from './cards.legacy';
 export * from './cards.game';
 export * from './cards.codes';
 export * from './cards.module';

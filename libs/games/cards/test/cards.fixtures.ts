@@ -5,8 +5,8 @@ import { Actor, isInAudience, RuleContext } from '@app/room-engine';
 import { cardsRules } from '../src/cards.game';
 import { FULL_DECK } from '../src/cards.deck';
 import { privacyLeaks, SeenFrame, TrueHand, trueHandOf } from '../src/cards.privacy';
-import { dealingOrder, HUMAN_SEAT, openTable, seatAction, startHand } from '../src/cards.rules';
-import { ActionKind, Card, CardsState, CardsWrite, Outcome, TableSettings } from '../src/cards.types';
+import { dealingOrder, HUMAN_SEAT, openCards, seatAction, startHand } from '../src/cards.rules';
+import { ActionKind, Card, CardsState, Outcome, TableSettings } from '../src/cards.types';
 
 export const T0 = 1_700_000_000_000;
 export const PLAYER_ID = 'player-1';
@@ -35,7 +35,7 @@ export const ctx = (now: number): RuleContext => ({
 });
 
 export function table(settings: Partial<TableSettings> = {}, now = T0): CardsState {
-  return openTable({ tableId: 'table-1', code: 'CARDS1', playerId: PLAYER_ID }, { ...SETTINGS, ...settings }, now);
+  return openCards({ tableId: 'table-1', code: 'CARDS1', playerId: PLAYER_ID, settings: { ...SETTINGS, ...settings }, openedAt: now });
 }
 
 /**
@@ -156,7 +156,6 @@ export class TableSim {
   ]);
   readonly truth = new Map<number, TrueHand>();
   readonly steps: SimStep[] = [];
-  readonly writes: CardsWrite[] = [];
   private readonly viewers: [string, Actor][] = [
     ['human', HUMAN],
     ['spectator', SPECTATOR],
@@ -222,7 +221,6 @@ export class TableSim {
   private apply(step: SimStep): SimStep {
     const o = step.outcome!;
     this.steps.push(step);
-    this.writes.push(...o.writes);
     this.recordTruth(step.before, o);
     this.state = o.state;
     for (const e of o.events) {

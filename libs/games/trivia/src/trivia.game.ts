@@ -1,36 +1,20 @@
-import { CloseCode } from '@app/protocol';
-import { Committed, GameRules, Outcome, RoomSummary, unchanged } from '@app/room-engine';
+import { CloseCode, isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
+import { GameRules, Outcome, RoomSummary, unchanged } from '@app/room-engine';
 import { parseTriviaCommand, RoomCommand, TRIVIA_COMMAND_TYPES, TRIVIA_EVENT_TYPES } from './trivia.commands';
 import { viewRoom } from './trivia.projection';
-import { TriviaEntry } from './trivia.restore';
-import {
-  closeRecorded,
-  decide,
-  decideVote,
-  gameStarted,
-  nextDeadline,
-  onDeadline,
-  release,
-  resumed,
-  roomClosed,
-  setPresence,
-} from './trivia.rules';
-import { mergeWrites } from './trivia.writes';
-import { Question, TriviaState, Write } from './trivia.types';
-
-/** What the store hands back for a committed write: only a started game carries data. */
-export type TriviaResult = { kind: 'startGame'; started: { gameId: string; questions: Question[] } | null } | { kind: 'done' };
+import { decide, join, nextDeadline, onDeadline, resumed, roomClosed, setPresence } from './trivia.rules';
+import { TriviaState } from './trivia.types';
 
 /** Trivia on the room engine: the rules of PROTOCOL.md section 3, nothing else. */
-export const triviaRules: GameRules<TriviaState, RoomCommand, Write, TriviaResult, TriviaEntry> = {
+export const triviaRules: GameRules<TriviaState, RoomCommand> = {
   kind: 'trivia',
   commandTypes: TRIVIA_COMMAND_TYPES,
   eventTypes: TRIVIA_EVENT_TYPES,
   stateEvent: 'room.state',
   parseCommand: parseTriviaCommand,
-  decide: (state, actor, command, ctx) => decide(state, actor, command, ctx.now),
+  decide,
 
-  onSignal(state, signal, ctx): Outcome<TriviaState, Write> {
+  onSignal(state, signal, ctx): Outcome<TriviaState> {
     switch (signal.kind) {
       case 'deadline':
         return onDeadline(state, ctx.now);
@@ -43,36 +27,18 @@ export const triviaRules: GameRules<TriviaState, RoomCommand, Write, TriviaResul
     }
   },
 
-  // The questions and the game's id come from the database: nothing follows a start until it commits.
-  needsResult: (write) => write.kind === 'startGame',
-
-  afterCommit(state, committed: readonly Committed<Write, TriviaResult>[]) {
-    const start = committed.find((c) => c.write.kind === 'startGame');
-    if (!start || start.write.kind !== 'startGame' || start.result.kind !== 'startGame') return undefined;
-    // A start refused by the database (the room was closed under us) changes nothing; the close follows by NOTIFY.
-    if (!start.result.started) return undefined;
-    const w = start.write;
-    return gameStarted(state, { ...start.result.started, gameNo: w.gameNo, roster: w.roster }, w.startedAt);
-  },
-
-  replay(state, entry, ctx) {
-    switch (entry.kind) {
-      case 'answer':
-        return decide(state, { role: 'player', seat: entry.playerId }, { id: entry.commandId, type: 'room.answer', data: entry }, ctx.now);
-      case 'close':
-        return closeRecorded(state, entry.index, ctx.now);
-      case 'departure': {
-        const seat = state.players.find((p) => p.id === entry.playerId);
-        return seat ? release(state, seat, entry.reason, entry.commandId, ctx.now) : unchanged(state);
+  proposals: {
+    /** A seat by name (`POST /api/rooms/{code}/players`): `{ playerId, name }`, as the server made them. */
+    join(state, args: unknown) {
+      if (!isPlainObject(args) || typeof args.playerId !== 'string' || typeof args.name !== 'string') {
+        throw new RoomException(RoomErrorCode.BadData, 'a join takes { playerId, name } as strings');
       }
-      case 'vote':
-        return decideVote(state, entry.playerId, entry.commandId, entry.vote, ctx.now);
-    }
+      return join(state, args.playerId, args.name);
+    },
   },
 
   nextDeadline,
   batchKey: (command) => (command.type === 'room.answer' ? 'answer' : command.type === 'room.rematch' ? 'vote' : null),
-  mergeWrites,
 
   mayPassivate(state) {
     const rematchOpen = state.phase === 'finished' && state.rematch && !state.rematch.decided;

@@ -1,16 +1,43 @@
-import { GameModule } from '@app/room-engine';
+import { RoomErrorCode, RoomException } from '@app/protocol';
+import { GameModule, GameOpening } from '@app/room-engine';
 import { TRIVIA_WIRE_CODES } from './trivia.codes';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
-import { join } from './trivia.rules';
+import { triviaLegacy } from './trivia.legacy';
 import { TriviaState } from './trivia.types';
+import { openTrivia } from './trivia.opening';
+import { roomSettings, TRIVIA_SETTINGS_SCHEMA, TriviaSettings, triviaSettings } from './trivia.settings';
+
+/** A room opens with its host and a copy of its deck: the host's seat is its opener's. */
+const opening: GameOpening<TriviaState, TriviaSettings> = {
+  settings: (body) => triviaSettings(body),
+  schema: TRIVIA_SETTINGS_SCHEMA,
+  openerRole: 'host',
+  deckOf: (settings) => settings.deckId,
+  state(ids, settings, opened) {
+    const deck = opened.deck!;
+    if (deck.items.length < settings.questionCount) {
+      throw new RoomException(RoomErrorCode.BadData, `questionCount: the deck has only ${deck.items.length} questions, fewer than the ${settings.questionCount} asked for`);
+    }
+    return openTrivia({
+      roomId: ids.roomId,
+      code: ids.code,
+      hostName: settings.hostName,
+      settings: roomSettings(settings, deck.id, opened.expirySeconds),
+      // A copied deck's questions are known by their place in it.
+      deck: deck.items.map((q, id) => ({ id, ...q })),
+      openedAt: opened.at,
+    });
+  },
+};
 
 /** Trivia as the server registers it (PROTOCOL.md sections 2 and 3). */
 export const trivia: GameModule<TriviaState> = {
   kind: triviaRules.kind,
   rules: triviaRules,
   codes: TRIVIA_WIRE_CODES,
+  opening,
   publicSummary,
   schemas: { summary: summarySchema() },
   operatorDetail(state) {
@@ -24,7 +51,8 @@ export const trivia: GameModule<TriviaState> = {
   },
   mayClose: (_state, actor) => actor.role === 'host',
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
-  join,
+  joinProposal: 'join',
+  legacy: triviaLegacy,
 };
 
 /** `GET /api/rooms/{code}` of a trivia room, for the API document. */

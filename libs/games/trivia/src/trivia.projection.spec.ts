@@ -1,5 +1,5 @@
 import { decide, onDeadline } from './trivia.rules';
-import { answer as answerOf, asPlayer, DURATION, HOST, inQuestion as inQuestionOf, lobby as lobbyOf, SETTINGS, SPECTATOR, T0 } from '../test/trivia.fixtures';
+import { answer as answerOf, asPlayer, ctx, DURATION, HOST, inQuestion as inQuestionOf, lobby as lobbyOf, SETTINGS, SPECTATOR, T0 } from '../test/trivia.fixtures';
 import { viewRoom } from './trivia.projection';
 import { Actor as Viewer } from '@app/room-engine';
 import { Question, Settings, TriviaState } from './trivia.types';
@@ -195,7 +195,7 @@ describe(viewRoom.name, () => {
       const finishedAt = state.game!.revealEndsAt!;
       state = onDeadline(state, finishedAt).state;
       expect(state.phase).toBe('finished');
-      state = decide(state, asPlayer('p1'), { id: 'v1', type: 'room.rematch', data: { vote: true } }, finishedAt + 1).state;
+      state = decide(state, asPlayer('p1'), { id: 'v1', type: 'room.rematch', data: { vote: true } }, ctx(finishedAt + 1)).state;
 
       const p1 = viewRoom(state, asPlayer('p1'), finishedAt + 2);
       expect(p1.standings).toEqual(state.standings);

@@ -1,7 +1,5 @@
 import { Effect, RoomEvent } from '@app/room-engine';
-import { Outcome, RematchDecision, TriviaState } from './trivia.types';
-
-export type RematchOutcome = Omit<Outcome, 'writes'> & { decision?: RematchDecision };
+import { Outcome, TriviaState } from './trivia.types';
 
 /**
  * Decides the rematch the moment its outcome is fixed, or returns undefined while it is open.
@@ -9,7 +7,7 @@ export type RematchOutcome = Omit<Outcome, 'writes'> & { decision?: RematchDecis
  * yes votes plus the votes still to come are fewer than `minPlayers`. After the deadline a voter
  * who has not voted counts as no.
  */
-export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: number): RematchOutcome | undefined {
+export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: number): Outcome | undefined {
   const rematch = state.rematch;
   if (!rematch || rematch.decided) return undefined;
   const yes = rematch.voters.filter((id) => rematch.votes[id] === true);
@@ -31,15 +29,14 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
   const players = state.players
     .filter((p) => yes.includes(p.id))
     .map((p) => ({ ...p, score: 0, correct: 0, elapsedSum: 0 }));
+  const { game: _game, standings: _standings, ...rest } = state;
   const released: RoomEvent[] = releaseIds.map((playerId) => ({ type: 'player.left', data: { playerId, reason: 'released' } }));
   const effects: Effect[] = releaseIds.length ? [{ kind: 'release', seats: releaseIds }] : [];
   return {
     state: {
-      ...state,
+      ...rest,
       phase: 'lobby',
       players,
-      game: undefined,
-      standings: undefined,
       // Kept (decided) until the next game starts, so a late vote is told the rematch is closed.
       rematch: { ...rematch, decided: { accepted: true, playerIds: yes } },
       expiresAt: now + state.settings.expirySeconds * 1000,
@@ -47,6 +44,5 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
     events: [decidedEvent, ...released],
     effects,
     resync: true,
-    decision: { roomId: state.roomId, accepted: true, keepIds: yes, releaseIds },
   };
 }

@@ -1,17 +1,15 @@
 import { RoomErrorCode, RoomException } from '@app/protocol';
-import { Actor as Viewer } from '@app/room-engine';
 import { RoomCommand } from './trivia.commands';
 import { TriviaErrorCode } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { decideRematch } from './trivia.rematch';
-import { decide, gameStarted, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
+import { decide, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
+import { pointsFor, rankStandings } from './trivia.scoring';
+import { GameSummary, Outcome, QuestionClosed, Settings, TriviaState } from './trivia.types';
+
+import { answer, ctx, DURATION, HOST, inQuestion, kick, leave, lobby, QUESTIONS, seat, SETTINGS, startCommand, startGame, T0, vote } from '../test/trivia.fixtures';
 
 const batchKindOf = (command: RoomCommand) => triviaRules.batchKey(command);
-import { pointsFor, rankStandings } from './trivia.scoring';
-import { Answer, Outcome, Question, QuestionClosed, RematchDecision, Seat, Settings, TriviaState, Write } from './trivia.types';
-import { mergeWrites } from './trivia.writes';
-
-import { answer, asPlayer, DURATION, HOST, inQuestion, kick, leave, lobby, QUESTIONS, seat, SETTINGS, startCommand, startGame, T0, vote } from '../test/trivia.fixtures';
 
 function refusal(fn: () => unknown): { code: string; status: number } {
   try {
@@ -27,6 +25,12 @@ function eventTypes(outcome: Outcome): string[] {
   return outcome.events.map((e) => e.type);
 }
 
+/** What the engine reads of an outcome besides state and events: absent flags are left out. */
+function flagsOf(outcome: Outcome): Record<string, unknown> {
+  const { durable, boundary, finished } = outcome;
+  return { ...(durable ? { durable } : {}), ...(boundary ? { boundary } : {}), ...(finished ? { finished } : {}) };
+}
+
 function eventData<T = any>(outcome: Outcome, type: string): T {
   const event = outcome.events.find((e) => e.type === type);
   if (!event) throw new Error(`no ${type} event among ${eventTypes(outcome).join(', ')}`);
@@ -38,6 +42,13 @@ function eventData<T = any>(outcome: Outcome, type: string): T {
  * open (undefined = no answer), the question closes (early or at its deadline), the reveal ends.
  * Returns the outcome of the last step (the one that finishes the game) and its time.
  */
+/** The answer the outcome's state holds for `playerId` under the open question. */
+function answerOf(outcome: Outcome, playerId: string) {
+  const a = outcome.state.game!.answers[playerId];
+  if (!a) throw new Error(`no answer of ${playerId}`);
+  return a;
+}
+
 function playToEnd(state: TriviaState, choose: (playerId: string, index: number) => number | undefined): { outcome: Outcome; now: number } {
   let current = state;
   let outcome: Outcome | undefined;
@@ -149,55 +160,58 @@ describe('trivia rules', () => {
   });
 
   describe('start', () => {
-    it('writes exactly one startGame and tells nobody anything yet', () => {
+    it('draws the game from the deck and opens its first question in the same outcome', () => {
       const state = { ...lobby(3), gamesPlayed: 2, playedQuestionIds: [4, 5] };
-      const outcome = decide(state, HOST, startCommand(), T0);
-      expect(outcome.writes).toEqual([
-        {
-          kind: 'startGame',
-          roomId: 'room-1',
-          gameNo: 3,
-          deckId: 'deck-1',
-          questionCount: 3,
-          roster: ['p1', 'p2', 'p3'],
-          avoidQuestionIds: [4, 5],
-          startedAt: T0,
-          commandId: 'h-start',
-        },
-      ]);
-      expect(outcome.events).toEqual([]);
+      const outcome = decide(state, HOST, startCommand(), ctx(T0));
+      const game = outcome.state.game!;
+      expect(outcome.state.phase).toBe('question');
+      expect(game).toMatchObject({ id: 'room-1:3', no: 3, startedAt: T0, roster: ['p1', 'p2', 'p3'], index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {}, closed: [] });
+      expect(game.questions.map((q) => q.id).sort()).toEqual([11, 12, 13]);
+      expect(outcome.state.gamesPlayed).toBe(3);
+      expect(eventTypes(outcome)).toEqual(['question.open']);
+      expect(eventData(outcome, 'question.open')).toMatchObject({ index: 0, total: 3, text: game.questions[0].text, closesAt: T0 + DURATION, serverTime: T0 });
       expect(outcome.effects).toEqual([]);
       expect(outcome.reply).toEqual({});
-      // The phase changes only once the start is committed (gameStarted).
-      expect(outcome.state.phase).toBe('lobby');
+      expect(flagsOf(outcome)).toEqual({});
     });
 
     it('allows a solo game', () => {
-      const outcome = decide(lobby(1), HOST, startCommand(), T0);
-      expect(outcome.writes).toHaveLength(1);
-      expect(outcome.writes[0]).toMatchObject({ kind: 'startGame', roster: ['p1'] });
+      const outcome = decide(lobby(1), HOST, startCommand(), ctx(T0));
+      expect(outcome.state.phase).toBe('question');
+      expect(outcome.state.game!.roster).toEqual(['p1']);
+    });
+
+    it('draws no more questions than the deck has', () => {
+      const outcome = decide({ ...lobby(2), deck: QUESTIONS.slice(0, 2) }, HOST, startCommand(), ctx(T0));
+      expect(outcome.state.game!.questions).toHaveLength(2);
+      expect(eventData(outcome, 'question.open')).toMatchObject({ total: 2 });
+    });
+
+    it('refuses with deck_not_found when the room has no questions', () => {
+      const state = { ...lobby(2), deck: [] };
+      expect(refusal(() => decide(state, HOST, startCommand(), ctx(T0)))).toEqual({ code: TriviaErrorCode.DeckNotFound, status: 404 });
     });
 
     it('refuses with 409 no_players when nobody has joined', () => {
-      expect(refusal(() => decide(lobby(0), HOST, startCommand(), T0))).toEqual({ code: TriviaErrorCode.NoPlayers, status: 409 });
+      expect(refusal(() => decide(lobby(0), HOST, startCommand(), ctx(T0)))).toEqual({ code: TriviaErrorCode.NoPlayers, status: 409 });
     });
 
     it('refuses with 409 wrong_phase during a question', () => {
-      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), T0 + 1))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), ctx(T0 + 1)))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
 
     it('refuses with 409 wrong_phase after the game finished', () => {
       const { state, now } = finishedGame(3);
-      expect(refusal(() => decide(state, HOST, startCommand(), now))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(state, HOST, startCommand(), ctx(now)))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
 
     it('refuses with 409 wrong_phase in a closed room', () => {
       const closed = roomClosed(lobby(2), 'host').state;
-      expect(refusal(() => decide(closed, HOST, startCommand(), T0))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(closed, HOST, startCommand(), ctx(T0)))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
     });
   });
 
-  describe('gameStarted', () => {
+  describe('a game begins', () => {
     it('opens question 0 with index, total, text, choices, closesAt and serverTime', () => {
       const now = T0 + 1234;
       const outcome = startGame(lobby(2), now);
@@ -218,11 +232,11 @@ describe('trivia rules', () => {
       expect(JSON.stringify(outcome.events)).not.toContain('correct');
     });
 
-    it('moves to the question phase without writing anything', () => {
+    it('moves to the question phase with a game id of the room and the game number', () => {
       const outcome = startGame(lobby(2));
-      expect(outcome.writes).toEqual([]);
+      expect(flagsOf(outcome)).toEqual({});
       expect(outcome.state.phase).toBe('question');
-      expect(outcome.state.game).toMatchObject({ id: 'game-1', no: 1, index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {} });
+      expect(outcome.state.game).toMatchObject({ id: 'room-1:1', no: 1, index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {} });
       expect(outcome.state.gamesPlayed).toBe(1);
       expect(outcome.state.playedQuestionIds).toEqual([11, 12, 13]);
     });
@@ -251,21 +265,14 @@ describe('trivia rules', () => {
     it('scores a right answer by the time from the open to the now passed in', () => {
       const state = inQuestion(3);
       const outcome = answer(state, 'p1', 0, 1, T0 + 5000, 'c-1');
-      expect(outcome.writes).toEqual([
-        {
-          kind: 'recordAnswers',
-          gameId: 'game-1',
-          answers: [{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true, commandId: 'c-1', at: T0 + 5000 }],
-        },
-      ]);
+      expect(outcome.state.game!.answers).toEqual({ p1: { playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true } });
+      expect(flagsOf(outcome)).toEqual({});
     });
 
     it('gives a later right answer fewer points', () => {
       const state = inQuestion(3);
-      const early = answer(state, 'p1', 0, 1, T0 + 2000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
-      const late = answer(state, 'p1', 0, 1, T0 + 10_000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
-      expect(early.answers[0].points).toBe(950);
-      expect(late.answers[0].points).toBe(750);
+      expect(answerOf(answer(state, 'p1', 0, 1, T0 + 2000), 'p1').points).toBe(950);
+      expect(answerOf(answer(state, 'p1', 0, 1, T0 + 10_000), 'p1').points).toBe(750);
     });
 
     it('measures from the question open, not from the game start', () => {
@@ -275,18 +282,15 @@ describe('trivia rules', () => {
       const opensAt = state.game!.revealEndsAt!;
       state = onDeadline(state, opensAt).state;
       expect(state.game!.index).toBe(1);
-      const write = answer(state, 'p1', 1, QUESTIONS[1].correct, opensAt + 2000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
-      expect(write.answers[0]).toMatchObject({ elapsedMs: 2000, points: 950 });
+      expect(answerOf(answer(state, 'p1', 1, QUESTIONS[1].correct, opensAt + 2000), 'p1')).toMatchObject({ elapsedMs: 2000, points: 950 });
     });
 
     it('accepts an answer exactly at the deadline with 500 points', () => {
-      const write = answer(inQuestion(3), 'p1', 0, 1, T0 + DURATION).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
-      expect(write.answers[0]).toMatchObject({ elapsedMs: DURATION, points: 500, correct: true });
+      expect(answerOf(answer(inQuestion(3), 'p1', 0, 1, T0 + DURATION), 'p1')).toMatchObject({ elapsedMs: DURATION, points: 500, correct: true });
     });
 
     it('scores a wrong answer 0', () => {
-      const write = answer(inQuestion(3), 'p1', 0, 3, T0 + 1000).writes[0] as Extract<Write, { kind: 'recordAnswers' }>;
-      expect(write.answers[0]).toMatchObject({ choice: 3, correct: false, points: 0 });
+      expect(answerOf(answer(inQuestion(3), 'p1', 0, 3, T0 + 1000), 'p1')).toMatchObject({ choice: 3, correct: false, points: 0 });
     });
 
     it('replies {accepted: true} whether the answer is right or wrong', () => {
@@ -304,12 +308,12 @@ describe('trivia rules', () => {
       expect(second.events).toEqual([{ type: 'question.progress', data: { index: 0, answered: 2, of: 3 } }]);
     });
 
-    it('writes exactly one recordAnswers per accepted answer', () => {
+    it('keeps each accepted answer under its player until the question closes', () => {
       let state = inQuestion(3);
-      for (const [i, id] of ['p1', 'p2', 'p3'].entries()) {
+      for (const [i, id] of ['p1', 'p2'].entries()) {
         const outcome = answer(state, id, 0, i, T0 + 1000 * (i + 1));
-        expect(outcome.writes).toHaveLength(1);
-        expect(outcome.writes[0]).toMatchObject({ kind: 'recordAnswers', answers: [{ playerId: id }] });
+        expect(Object.keys(outcome.state.game!.answers)).toEqual(['p1', 'p2'].slice(0, i + 1));
+        expect(answerOf(outcome, id)).toMatchObject({ playerId: id, choice: i });
         state = outcome.state;
       }
     });
@@ -391,8 +395,8 @@ describe('trivia rules', () => {
       expect(eventTypes(last)).toEqual(['question.progress', 'question.closed']);
       expect(last.state.phase).toBe('reveal');
       expect(last.state.game!.revealEndsAt).toBe(T0 + 3000 + SETTINGS.revealSeconds * 1000);
-      // The close itself writes nothing more than the answer.
-      expect(last.writes.map((w) => w.kind)).toEqual(['recordAnswers']);
+      // A command is journaled before anyone hears of it anyway: the close needs no flag.
+      expect(flagsOf(last)).toEqual({});
       expect(last.reply).toEqual({ accepted: true });
     });
 
@@ -421,8 +425,8 @@ describe('trivia rules', () => {
       expect(eventTypes(gone)).toEqual(['player.presence', 'question.closed']);
       expect(gone.events[0].data).toEqual({ playerId: 'p3', connected: false });
       expect(gone.state.phase).toBe('reveal');
-      // Who was connected is not written, so the early close is: a replay could not know of it.
-      expect(gone.writes).toEqual([{ kind: 'closeQuestion', close: { gameId: 'game-1', index: 0, at: T0 + 3000 } }]);
+      // Who was connected decided the close: it is durable before anyone hears of it.
+      expect(flagsOf(gone)).toEqual({ durable: true });
       // The non-answerer still has an entry, with 0 points.
       expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({ playerId: 'p3', points: 0, total: 0 });
     });
@@ -433,6 +437,8 @@ describe('trivia rules', () => {
       const gone = setPresence(state, 'p3', false, T0 + 2000);
       expect(eventTypes(gone)).toEqual(['player.presence']);
       expect(gone.state.phase).toBe('question');
+      // A presence change that decides nothing needs no statement of its own.
+      expect(flagsOf(gone)).toEqual({});
     });
 
     it('does not close when everyone disconnects and nobody answered', () => {
@@ -501,14 +507,13 @@ describe('trivia rules', () => {
       const state = inQuestion(2);
       const outcome = onDeadline(state, T0 + DURATION - 1);
       expect(outcome.events).toEqual([]);
-      expect(outcome.writes).toEqual([]);
       expect(outcome.state).toBe(state);
     });
 
     it('closes the question at closesAt', () => {
       const outcome = onDeadline(inQuestion(2), T0 + DURATION);
       expect(eventTypes(outcome)).toEqual(['question.closed']);
-      expect(outcome.writes).toEqual([]);
+      expect(flagsOf(outcome)).toEqual({});
       expect(outcome.state.phase).toBe('reveal');
       expect(outcome.state.game!.revealEndsAt).toBe(T0 + DURATION + SETTINGS.revealSeconds * 1000);
     });
@@ -518,7 +523,7 @@ describe('trivia rules', () => {
       const endsAt = revealing.game!.revealEndsAt!;
       expect(onDeadline(revealing, endsAt - 1).events).toEqual([]);
       const outcome = onDeadline(revealing, endsAt);
-      expect(outcome.writes).toEqual([]);
+      expect(flagsOf(outcome)).toEqual({});
       expect(outcome.state.phase).toBe('question');
       expect(outcome.state.game).toMatchObject({ index: 1, openedAt: endsAt, closesAt: endsAt + DURATION, answers: {} });
       expect(outcome.events).toEqual([
@@ -537,18 +542,44 @@ describe('trivia rules', () => {
       expect(answer(state, 'p1', 1, 2, state.game!.openedAt + 1).reply).toEqual({ accepted: true });
     });
 
-    it('finishes the game after the last reveal with one finishGame write, then game.finished and rematch.open', () => {
+    it('finishes the game after the last reveal at a boundary, reporting the game, then game.finished and rematch.open', () => {
       const { outcome, now } = finishedGame(3);
-      expect(outcome.writes).toHaveLength(1);
-      const write = outcome.writes[0] as Extract<Write, { kind: 'finishGame' }>;
-      expect(write.kind).toBe('finishGame');
-      expect(write).toMatchObject({ roomId: 'room-1', gameId: 'game-1' });
+      expect(outcome.boundary).toBe(true);
+      expect(outcome.finished).toMatchObject({ no: 1, summary: { code: 'ABCDEF', hostName: 'Quizmaster', no: 1, startedAt: T0, finishedAt: now } });
       expect(eventTypes(outcome)).toEqual(['game.finished', 'rematch.open']);
       expect(eventData(outcome, 'rematch.open')).toEqual({ closesAt: now + SETTINGS.rematchSeconds * 1000 });
       expect(outcome.state.phase).toBe('finished');
-      expect(outcome.state.rematch).toMatchObject({ gameId: 'game-1', closesAt: now + 30_000, voters: ['p1', 'p2', 'p3'], votes: {} });
+      expect(outcome.state.rematch).toMatchObject({ gameId: 'room-1:1', closesAt: now + 30_000, voters: ['p1', 'p2', 'p3'], votes: {} });
       expect(outcome.state.rematch!.decided).toBeUndefined();
-      expect(eventData<{ standings: unknown[] }>(outcome, 'game.finished').standings).toEqual(write.standings);
+      expect(eventData<{ standings: unknown[] }>(outcome, 'game.finished').standings).toEqual((outcome.finished!.summary as GameSummary).standings);
+    });
+
+    it('reports every question with its answers, naming a player who answered and left, in the finished game', () => {
+      let state = inQuestion(3);
+      state = answer(state, 'p1', 0, 1, T0 + 1000).state;
+      state = answer(state, 'p2', 0, 0, T0 + 2000).state;
+      state = answer(state, 'p3', 0, 1, T0 + 3000).state;
+      state = onDeadline(state, state.game!.revealEndsAt!).state;
+      state = leave(state, 'p3', state.game!.openedAt + 10).state;
+      const { outcome, now } = playToEnd(state, (_id, i) => QUESTIONS[i].correct);
+      const summary = outcome.finished!.summary as GameSummary;
+      expect(summary.standings.map((s) => s.playerId)).toEqual(['p1', 'p2']);
+      expect(summary.questions.map((q) => q.index)).toEqual([0, 1, 2]);
+      expect(summary.questions[0]).toEqual({
+        index: 0,
+        text: 'Capital of France?',
+        choices: ['Berlin', 'Paris', 'Rome', 'Madrid'],
+        correct: 1,
+        answers: [
+          { playerId: 'p1', name: 'Name p1', choice: 1, correct: true, points: 975, elapsedMs: 1000 },
+          { playerId: 'p2', name: 'Name p2', choice: 0, correct: false, points: 0, elapsedMs: 2000 },
+          { playerId: 'p3', name: 'Name p3', choice: 1, correct: true, points: 925, elapsedMs: 3000 },
+        ],
+      });
+      expect(summary.questions[1].answers.map((a) => a.playerId)).toEqual(['p1', 'p2']);
+      expect(summary.finishedAt).toBe(now);
+      // The summary is plain JSON: it goes to the finished games as it is.
+      expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
     });
 
     it('ranks the final standings by score then by speed', () => {
@@ -560,15 +591,15 @@ describe('trivia rules', () => {
         { playerId: 'p2', name: 'Name p2', score: 3 * 950, correct: 3, rank: 2 },
         { playerId: 'p3', name: 'Name p3', score: 0, correct: 0, rank: 3 },
       ]);
-      const write = outcome.writes[0] as Extract<Write, { kind: 'finishGame' }>;
-      expect(write.elapsedSums).toEqual({ p1: 3000, p2: 6000, p3: 0 });
+      expect((outcome.finished!.summary as GameSummary).standings).toEqual(standings);
     });
 
     it('declines the rematch at once when a single player finishes (minPlayers 2)', () => {
       const { outcome } = finishedGame(1);
       expect(eventTypes(outcome)).toEqual(['game.finished', 'rematch.open', 'rematch.decided']);
       expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: false, playerIds: [] });
-      expect(outcome.writes.map((w) => w.kind)).toEqual(['finishGame']);
+      expect(outcome.boundary).toBe(true);
+      expect(outcome.finished!.no).toBe(1);
       expect(outcome.state.phase).toBe('finished');
       expect(outcome.state.rematch!.decided).toEqual({ accepted: false, playerIds: [] });
       expect(refusal(() => vote(outcome.state, 'p1', true, 1))).toEqual({ code: TriviaErrorCode.RematchClosed, status: 409 });
@@ -605,12 +636,11 @@ describe('trivia rules', () => {
       });
     });
 
-    it('closes a lobby that expired, with a closeRoom write, a room.closed event and a closeRoom effect', () => {
+    it('closes a lobby that expired, with a room.closed event and a close effect (the engine records the close)', () => {
       const state = lobby(2);
       expect(onDeadline(state, state.expiresAt - 1).events).toEqual([]);
       const outcome = onDeadline(state, state.expiresAt);
       expect(outcome.state.phase).toBe('closed');
-      expect(outcome.writes).toEqual([{ kind: 'closeRoom', roomId: 'room-1', reason: 'expired' }]);
       expect(outcome.events).toEqual([{ type: 'room.closed', data: { reason: 'expired' } }]);
       expect(outcome.effects).toEqual([{ kind: 'close', reason: 'expired' }]);
     });
@@ -626,7 +656,7 @@ describe('trivia rules', () => {
       const state = { ...inQuestion(2), expiresAt: T0 };
       const outcome = onDeadline(state, T0 + 1);
       expect(outcome.state.phase).toBe('question');
-      expect(outcome.writes).toEqual([]);
+      expect(outcome.events).toEqual([]);
     });
   });
 
@@ -634,14 +664,14 @@ describe('trivia rules', () => {
     it('waits for the third voter after two yes votes', () => {
       const { state, now } = finishedGame(3);
       const first = vote(state, 'p1', true, now + 1000, 'v-1');
-      expect(first.writes).toEqual([{ kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p1', vote: true, commandId: 'v-1', at: now + 1000 }], decision: undefined }]);
+      expect(first.state.rematch!.votes).toEqual({ p1: true });
       expect(first.events).toEqual([]);
       expect(first.reply).toEqual({});
       const second = vote(first.state, 'p2', true, now + 2000);
       expect(second.events).toEqual([]);
       expect(second.state.phase).toBe('finished');
       expect(second.state.rematch!.decided).toBeUndefined();
-      expect((second.writes[0] as Extract<Write, { kind: 'recordVotes' }>).decision).toBeUndefined();
+      expect(second.state.rematch!.votes).toEqual({ p1: true, p2: true });
     });
 
     it('accepts with the two yes voters when the third says no, releasing the third', () => {
@@ -658,10 +688,8 @@ describe('trivia rules', () => {
       expect(third.state.players.every((p) => p.score === 0 && p.correct === 0 && p.elapsedSum === 0)).toBe(true);
       expect(third.state.game).toBeUndefined();
       expect(third.state.expiresAt).toBe(now + 3000 + SETTINGS.expirySeconds * 1000);
-      const decision: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };
-      expect(third.writes).toEqual([
-        { kind: 'recordVotes', gameId: 'game-1', votes: [{ playerId: 'p3', vote: false, commandId: 'v-3', at: now + 3000 }], decision },
-      ]);
+      expect(third.state.rematch!.decided).toEqual({ accepted: true, playerIds: ['p1', 'p2'] });
+      expect(flagsOf(third)).toEqual({});
     });
 
     it('lets the host start the next game with the yes voters after an accepted rematch', () => {
@@ -669,8 +697,10 @@ describe('trivia rules', () => {
       let current = vote(state, 'p1', true, now).state;
       current = vote(current, 'p2', true, now).state;
       current = vote(current, 'p3', false, now).state;
-      const start = decide(current, HOST, startCommand(), now + 1);
-      expect(start.writes[0]).toMatchObject({ kind: 'startGame', gameNo: 2, roster: ['p1', 'p2'], avoidQuestionIds: [11, 12, 13] });
+      const start = decide({ ...current, deck: [...QUESTIONS, { id: 14, text: 'Red planet?', choices: ['Venus', 'Mars'], correct: 1 }] }, HOST, startCommand(), ctx(now + 1));
+      expect(start.state.game).toMatchObject({ id: 'room-1:2', no: 2, roster: ['p1', 'p2'] });
+      // The one question not played yet comes first.
+      expect(start.state.game!.questions[0].id).toBe(14);
     });
 
     it('declines with 1 yes and 2 no', () => {
@@ -685,7 +715,6 @@ describe('trivia rules', () => {
       expect(secondNo.state.phase).toBe('finished');
       expect(secondNo.state.rematch!.decided).toEqual({ accepted: false, playerIds: ['p1'] });
       expect(secondNo.effects).toEqual([]);
-      expect(secondNo.writes).toHaveLength(1);
       expect(secondNo.state.players).toHaveLength(3);
     });
 
@@ -744,9 +773,7 @@ describe('trivia rules', () => {
       expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
       expect(outcome.state.phase).toBe('lobby');
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
-      expect(outcome.writes).toEqual([
-        { kind: 'recordVotes', gameId: 'game-1', votes: [], decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] } },
-      ]);
+      expect(flagsOf(outcome)).toEqual({});
     });
 
     it('declines at the deadline when too few said yes', () => {
@@ -785,11 +812,10 @@ describe('trivia rules', () => {
   });
 
   describe('leave and kick', () => {
-    it('removes the seat on leave, with player.left, one releasePlayers write and a release effect', () => {
+    it('removes the seat on leave, with player.left and a release effect', () => {
       const outcome = leave(lobby(3), 'p2', T0);
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p3']);
       expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p2', reason: 'left' } }]);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p2', reason: 'left', at: T0, commandId: 'p2-leave' } }]);
       expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p2'] }]);
       expect(outcome.reply).toEqual({});
     });
@@ -798,7 +824,6 @@ describe('trivia rules', () => {
       const outcome = kick(lobby(3), 'p3', T0);
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p2']);
       expect(outcome.events).toEqual([{ type: 'player.left', data: { playerId: 'p3', reason: 'kicked' } }]);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p3', reason: 'kicked', at: T0, commandId: 'kick-p3' } }]);
       expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
     });
 
@@ -821,7 +846,7 @@ describe('trivia rules', () => {
       const outcome = leave(state, 'p3', T0 + 3000);
       expect(eventTypes(outcome)).toEqual(['player.left', 'question.closed']);
       expect(outcome.state.phase).toBe('reveal');
-      expect(outcome.writes.map((w) => w.kind)).toEqual(['releasePlayers']);
+      expect(flagsOf(outcome)).toEqual({});
       const closed = eventData<QuestionClosed>(outcome, 'question.closed');
       expect(closed.scores.map((s) => s.playerId)).toEqual(['p1', 'p2']);
     });
@@ -851,20 +876,11 @@ describe('trivia rules', () => {
       expect(outcome.state.rematch!.voters).toEqual(['p1', 'p2']);
     });
 
-    it('writes exactly one recordVotes, with the leaver released, when a leave makes the rematch accepted', () => {
+    it('accepts the rematch when a leave leaves only yes voters', () => {
       const { state, now } = finishedGame(3);
       let current = vote(state, 'p1', true, now + 1).state;
       current = vote(current, 'p2', true, now + 2).state;
       const outcome = leave(current, 'p3', now + 3);
-      expect(outcome.writes).toEqual([
-        {
-          kind: 'recordVotes',
-          gameId: 'game-1',
-          votes: [],
-          decision: { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: [] },
-          departure: { playerId: 'p3', reason: 'left', at: now + 3, commandId: 'p3-leave' },
-        },
-      ]);
       expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
       expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: true, playerIds: ['p1', 'p2'] });
       expect(outcome.effects).toEqual([{ kind: 'release', seats: ['p3'] }]);
@@ -873,12 +889,11 @@ describe('trivia rules', () => {
       expect(outcome.reply).toEqual({});
     });
 
-    it('writes only the release when a leave makes the rematch declined', () => {
+    it('declines the rematch when a leave leaves too few yes votes to come', () => {
       const { state, now } = finishedGame(3);
       let current = vote(state, 'p1', true, now + 1).state;
       current = vote(current, 'p2', false, now + 2).state;
       const outcome = leave(current, 'p3', now + 3);
-      expect(outcome.writes).toEqual([{ kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p3', reason: 'left', at: now + 3, commandId: 'p3-leave' } }]);
       expect(eventTypes(outcome)).toEqual(['player.left', 'rematch.decided']);
       expect(eventData(outcome, 'rematch.decided')).toEqual({ accepted: false, playerIds: ['p1'] });
       expect(outcome.state.phase).toBe('finished');
@@ -889,17 +904,24 @@ describe('trivia rules', () => {
       const outcome = leave(state, 'p4', now + 1);
       expect(outcome.state.rematch!.voters).toEqual(['p1', 'p2', 'p3']);
       expect(outcome.state.rematch!.decided).toBeUndefined();
-      expect(outcome.writes.map((w) => w.kind)).toEqual(['releasePlayers']);
+      expect(eventTypes(outcome)).toEqual(['player.left']);
     });
   });
 
   describe('join', () => {
-    it('seats a player in the lobby with one addPlayer write and player.joined', () => {
+    it('seats a player in the lobby with player.joined', () => {
       const outcome = join(lobby(1), 'p9', 'Zed');
-      expect(outcome.writes).toEqual([{ kind: 'addPlayer', roomId: 'room-1', playerId: 'p9', name: 'Zed' }]);
+      expect(flagsOf(outcome)).toEqual({});
       expect(outcome.events).toEqual([{ type: 'player.joined', data: { player: { id: 'p9', name: 'Zed', connected: false, score: 0 } } }]);
       expect(outcome.state.players.map((p) => p.id)).toEqual(['p1', 'p9']);
       expect(outcome.reply).toEqual({ playerId: 'p9' });
+    });
+
+    it("is the rules' join proposal, which refuses arguments other than a playerId and a name", () => {
+      const proposal = triviaRules.proposals!.join;
+      expect(proposal(lobby(1), { playerId: 'p9', name: 'Zed' }, ctx(T0))).toEqual(join(lobby(1), 'p9', 'Zed'));
+      expect(refusal(() => proposal(lobby(1), { playerId: 9, name: 'Zed' }, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
+      expect(refusal(() => proposal(lobby(1), null, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
     });
 
     it('refuses during a game with 409 game_in_progress', () => {
@@ -925,10 +947,9 @@ describe('trivia rules', () => {
   });
 
   describe(roomClosed.name, () => {
-    it('closes once, with room.closed and a closeRoom effect but no write', () => {
+    it('closes once, with room.closed and a close effect', () => {
       const first = roomClosed(lobby(1), 'host');
       expect(first.state.phase).toBe('closed');
-      expect(first.writes).toEqual([]);
       expect(first.events).toEqual([{ type: 'room.closed', data: { reason: 'host' } }]);
       expect(first.effects).toEqual([{ kind: 'close', reason: 'host' }]);
       expect(roomClosed(first.state, 'host').events).toEqual([]);
@@ -942,72 +963,6 @@ describe('trivia rules', () => {
       expect(batchKindOf({ id: 'c', type: 'room.start', data: {} })).toBeNull();
       expect(batchKindOf({ id: 'd', type: 'room.leave', data: {} })).toBeNull();
       expect(batchKindOf({ id: 'e', type: 'room.kick', data: { playerId: 'p1' } })).toBeNull();
-    });
-  });
-
-  describe(mergeWrites.name, () => {
-    const ans = (playerId: string): Answer => ({ playerId, question: 0, choice: 1, elapsedMs: 10, points: 1000, correct: true, commandId: `${playerId}-c`, at: 10 });
-    const recordAnswers = (gameId: string, ...ids: string[]): Write => ({ kind: 'recordAnswers', gameId, answers: ids.map(ans) });
-    const recordVotes = (gameId: string, playerId: string, decision?: RematchDecision): Write => ({
-      kind: 'recordVotes',
-      gameId,
-      votes: [{ playerId, vote: true, commandId: `${playerId}-v`, at: 10 }],
-      decision,
-    });
-    const decisionA: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1'], releaseIds: [] };
-    const decisionB: RematchDecision = { roomId: 'room-1', accepted: true, keepIds: ['p1', 'p2'], releaseIds: ['p3'] };
-
-    it('merges consecutive recordAnswers of the same game into one', () => {
-      expect(mergeWrites([recordAnswers('g1', 'p1'), recordAnswers('g1', 'p2'), recordAnswers('g1', 'p3')])).toEqual([
-        { kind: 'recordAnswers', gameId: 'g1', answers: [ans('p1'), ans('p2'), ans('p3')] },
-      ]);
-    });
-
-    it('keeps recordAnswers of different games apart', () => {
-      const merged = mergeWrites([recordAnswers('g1', 'p1'), recordAnswers('g2', 'p2')]);
-      expect(merged).toHaveLength(2);
-    });
-
-    it('merges consecutive recordVotes and keeps the last decision', () => {
-      const merged = mergeWrites([recordVotes('g1', 'p1'), recordVotes('g1', 'p2', decisionA), recordVotes('g1', 'p3', decisionB)]);
-      expect(merged).toHaveLength(1);
-      const only = merged[0] as Extract<Write, { kind: 'recordVotes' }>;
-      expect(only.votes.map((v) => v.playerId)).toEqual(['p1', 'p2', 'p3']);
-      expect(only.decision).toEqual(decisionB);
-    });
-
-    it('keeps an earlier decision when the later votes carry none', () => {
-      const merged = mergeWrites([recordVotes('g1', 'p1', decisionA), recordVotes('g1', 'p2')]);
-      expect((merged[0] as Extract<Write, { kind: 'recordVotes' }>).decision).toEqual(decisionA);
-    });
-
-    it('keeps other writes in order and merges only neighbours', () => {
-      const add: Write = { kind: 'addPlayer', roomId: 'room-1', playerId: 'p9', name: 'Zed' };
-      const release: Write = { kind: 'releasePlayers', roomId: 'room-1', departure: { playerId: 'p2', reason: 'left', at: 10, commandId: 'p2-leave' } };
-      const merged = mergeWrites([add, recordAnswers('g1', 'p1'), release, recordAnswers('g1', 'p3'), recordAnswers('g1', 'p4')]);
-      expect(merged.map((w) => w.kind)).toEqual(['addPlayer', 'recordAnswers', 'releasePlayers', 'recordAnswers']);
-      expect(merged[0]).toBe(add);
-      expect(merged[2]).toBe(release);
-      expect((merged[3] as Extract<Write, { kind: 'recordAnswers' }>).answers.map((a) => a.playerId)).toEqual(['p3', 'p4']);
-    });
-
-    it('does not change the writes it was given', () => {
-      const first = recordAnswers('g1', 'p1');
-      mergeWrites([first, recordAnswers('g1', 'p2')]);
-      expect((first as Extract<Write, { kind: 'recordAnswers' }>).answers).toHaveLength(1);
-    });
-
-    it('merges the writes of answers that waited together in the mailbox', () => {
-      let state = inQuestion(3);
-      const writes: Write[] = [];
-      for (const id of ['p1', 'p2', 'p3']) {
-        const outcome = answer(state, id, 0, 1, T0 + 1000);
-        writes.push(...outcome.writes);
-        state = outcome.state;
-      }
-      const merged = mergeWrites(writes);
-      expect(merged).toHaveLength(1);
-      expect((merged[0] as Extract<Write, { kind: 'recordAnswers' }>).answers.map((a) => a.playerId)).toEqual(['p1', 'p2', 'p3']);
     });
   });
 });

@@ -1,35 +1,30 @@
 import { RoomErrorCode } from '@app/protocol';
-import { Actor, chain, Effect, RoomEvent, unchanged } from '@app/room-engine';
+import { Actor, chain, Effect, RoomEvent, RuleContext, unchanged } from '@app/room-engine';
 import { RoomCommand } from './trivia.commands';
+import { drawQuestions } from './trivia.draw';
 import { refuse, TriviaErrorCode } from './trivia.errors';
 import { rankStandings, pointsFor } from './trivia.scoring';
 import { decideRematch } from './trivia.rematch';
-import { Answer, Departure, Game, Outcome, Question, QuestionClose, QuestionClosed, Seat, TriviaState, Write } from './trivia.types';
+import { Answer, ClosedAnswer, Game, GameSummary, Outcome, Question, QuestionClosed, Seat, Standing, TriviaState } from './trivia.types';
 
-// Trivia rules: pure functions of (state, input, now). No clock reads, no I/O, no randomness:
-// the drawn questions and new ids are passed in. `now` is a command's arrival or the moment a
-// deadline was due, so that replaying the same inputs rebuilds the same room.
+// Trivia rules: pure functions of (state, input, ctx). No clock reads, no I/O, no randomness but
+// ctx.random (the question draw). `now` is a command's arrival or the moment a deadline was due,
+// so that replaying the same inputs rebuilds the same room. States are plain JSON.
 
-/** Commands whose writes can be committed together when they wait in the mailbox together. */
-export function batchKindOf(command: RoomCommand): 'answer' | 'vote' | null {
-  if (command.type === 'room.answer') return 'answer';
-  if (command.type === 'room.rematch') return 'vote';
-  return null;
-}
-
-/** A room command from a viewer, arrived at `now`. Throws RoomException for a refusal. */
-export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, now: number): Outcome {
+/** A room command from a viewer, arrived at `ctx.now`. Throws RoomException for a refusal. */
+export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, ctx: RuleContext): Outcome {
+  const now = ctx.now;
   switch (command.type) {
     case 'room.start':
-      return start(state, command.id, now);
+      return start(state, now, ctx.random);
     case 'room.answer':
-      return answer(state, seatOf(state, viewer), command.id, command.data.question, command.data.choice, now);
+      return answer(state, seatOf(state, viewer), command.data.question, command.data.choice, now);
     case 'room.rematch':
-      return vote(state, seatOf(state, viewer), command.id, command.data.vote, now);
+      return vote(state, seatOf(state, viewer), command.data.vote, now);
     case 'room.leave':
-      return release(state, seatOf(state, viewer), 'left', command.id, now);
+      return release(state, seatOf(state, viewer), 'left', now);
     case 'room.kick':
-      return kick(state, command.data.playerId, command.id, now);
+      return kick(state, command.data.playerId, now);
   }
 }
 
@@ -43,64 +38,54 @@ export function join(state: TriviaState, playerId: string, name: string): Outcom
   const seat: Seat = { id: playerId, name, connected: false, score: 0, correct: 0, elapsedSum: 0 };
   return {
     state: { ...state, players: [...state.players, seat] },
-    writes: [{ kind: 'addPlayer', roomId: state.roomId, playerId, name }],
     events: [{ type: 'player.joined', data: { player: publicSeat(seat) } }],
     effects: [],
     reply: { playerId },
   };
 }
 
-function start(state: TriviaState, commandId: string, now: number): Outcome {
+function start(state: TriviaState, now: number, random: () => number): Outcome {
   if (state.phase !== 'lobby') refuse(TriviaErrorCode.WrongPhase, `the game can start only in the lobby (phase is ${state.phase})`);
   if (state.players.length === 0) refuse(TriviaErrorCode.NoPlayers, 'at least one player must join before the game starts');
-  const write: Write = {
-    kind: 'startGame',
-    roomId: state.roomId,
-    gameNo: state.gamesPlayed + 1,
-    deckId: state.settings.deckId,
-    questionCount: state.settings.questionCount,
-    roster: state.players.map((p) => p.id),
-    avoidQuestionIds: [...state.playedQuestionIds],
-    startedAt: now,
-    commandId,
-  };
-  return { state, writes: [write], events: [], effects: [], reply: {} };
+  if (state.deck.length === 0) refuse(TriviaErrorCode.DeckNotFound, "the room's deck has no questions");
+  const no = state.gamesPlayed + 1;
+  const questions = drawQuestions(state.deck, state.settings.questionCount, state.playedQuestionIds, random);
+  return { ...beginGame(state, { id: `${state.roomId}:${no}`, no, questions, roster: state.players.map((p) => p.id) }, now), reply: {} };
 }
 
-/**
- * After the start is committed: the drawn questions are known and the first one opens, on the
- * clock the start recorded (`now` is the start's `startedAt`).
- */
-export function gameStarted(
+/** Game `no` begins with these questions: the first one opens at `now`. */
+export function beginGame(
   state: TriviaState,
-  started: { gameId: string; gameNo: number; questions: readonly Question[]; roster: readonly string[] },
+  begun: { id: string; no: number; questions: readonly Question[]; roster: readonly string[] },
   now: number,
 ): Outcome {
   const players = state.players.map((p) => ({ ...p, score: 0, correct: 0, elapsedSum: 0 }));
   const game: Game = {
-    id: started.gameId,
-    no: started.gameNo,
-    questions: started.questions,
-    roster: started.roster.filter((id) => players.some((p) => p.id === id)),
+    id: begun.id,
+    no: begun.no,
+    startedAt: now,
+    questions: begun.questions,
+    roster: begun.roster.filter((id) => players.some((p) => p.id === id)),
     index: 0,
     openedAt: now,
     closesAt: now + durationMs(state),
     answers: {},
+    closed: [],
   };
+  const { standings: _standings, rematch: _rematch, ...rest } = state;
   const next: TriviaState = {
-    ...state,
+    ...rest,
     phase: 'question',
     players,
     game,
-    standings: undefined,
-    rematch: undefined,
-    gamesPlayed: started.gameNo,
-    playedQuestionIds: [...state.playedQuestionIds, ...started.questions.map((q) => q.id)],
+    gamesPlayed: begun.no,
+    // A set, in the order first played: bounded by the deck.
+    playedQuestionIds: [...new Set([...state.playedQuestionIds, ...begun.questions.map((q) => q.id)])],
   };
-  return { state: next, writes: [], events: [questionOpen(next, now)], effects: [] };
+  return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
 
-function answer(state: TriviaState, seat: Seat, commandId: string, question: number, choice: number, now: number): Outcome {
+function answer(state: TriviaState, seat: Seat, question: number, choice: number, now: number): Outcome {
   const game = state.game;
   // An answer that arrived after the deadline is late even if the clock's signal is still queued.
   if (state.phase !== 'question' || !game || question !== game.index || now > game.closesAt) {
@@ -121,8 +106,6 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
     elapsedMs,
     correct,
     points: correct ? pointsFor(elapsedMs, durationMs(state)) : 0,
-    commandId,
-    at: now,
   };
   const answers = { ...game.answers, [seat.id]: record };
   const next: TriviaState = { ...state, game: { ...game, answers } };
@@ -130,27 +113,19 @@ function answer(state: TriviaState, seat: Seat, commandId: string, question: num
     type: 'question.progress',
     data: { index: game.index, answered: Object.keys(answers).length, of: game.roster.length },
   };
-  if (!everyoneAnswered(next)) {
-    return { state: next, writes: [{ kind: 'recordAnswers', gameId: game.id, answers: [record] }], events: [progress], effects: [], reply: { accepted: true } };
-  }
-  // The close rides on the answer's own statement: one round trip still.
+  if (!everyoneAnswered(next)) return { state: next, events: [progress], effects: [], reply: { accepted: true } };
   const closed = closeQuestion(next, now);
-  return {
-    ...closed,
-    writes: [{ kind: 'recordAnswers', gameId: game.id, answers: [record], close: closeRecord(next, now) }],
-    events: [progress, ...closed.events],
-    reply: { accepted: true },
-  };
+  return { ...closed, events: [progress, ...closed.events], reply: { accepted: true } };
 }
 
-/** A recorded vote, replayed by the seat that cast it. */
-export function decideVote(state: TriviaState, playerId: string, commandId: string | null, yes: boolean, now: number): Outcome {
+/** A vote by the seat `playerId` (an old record's vote, replayed by the seat that cast it). */
+export function decideVote(state: TriviaState, playerId: string, yes: boolean, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
   if (!seat) refuse(RoomErrorCode.SeatGone, 'this seat has left the room');
-  return vote(state, seat, commandId, yes, now);
+  return vote(state, seat, yes, now);
 }
 
-function vote(state: TriviaState, seat: Seat, commandId: string | null, yes: boolean, now: number): Outcome {
+function vote(state: TriviaState, seat: Seat, yes: boolean, now: number): Outcome {
   const rematch = state.rematch;
   if (rematch?.decided) refuse(TriviaErrorCode.RematchClosed, 'the rematch is already decided');
   if (state.phase !== 'finished' || !rematch) refuse(TriviaErrorCode.WrongPhase, 'no rematch vote is open');
@@ -158,31 +133,17 @@ function vote(state: TriviaState, seat: Seat, commandId: string | null, yes: boo
   if (rematch.votes[seat.id] !== undefined) refuse(TriviaErrorCode.AlreadyVoted, 'you already voted');
   const votes = { ...rematch.votes, [seat.id]: yes };
   const next: TriviaState = { ...state, rematch: { ...rematch, votes } };
-  const decided = decideRematch(next, false, now);
-  const recordVotes: Write = {
-    kind: 'recordVotes',
-    gameId: rematch.gameId,
-    votes: [{ playerId: seat.id, vote: yes, commandId, at: now }],
-    decision: decided?.decision,
-  };
-  return {
-    state: decided?.state ?? next,
-    writes: [recordVotes],
-    events: decided?.events ?? [],
-    effects: decided?.effects ?? [],
-    resync: decided?.resync,
-    reply: {},
-  };
+  return { ...(decideRematch(next, false, now) ?? unchanged(next)), reply: {} };
 }
 
-function kick(state: TriviaState, playerId: string, commandId: string | null, now: number): Outcome {
+function kick(state: TriviaState, playerId: string, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
   if (!seat) refuse(TriviaErrorCode.PlayerNotFound, `no seated player has id ${playerId}`);
-  return release(state, seat, 'kicked', commandId, now);
+  return release(state, seat, 'kicked', now);
 }
 
 /** A player leaves or is kicked: the seat goes, and the game or the rematch goes on without it. */
-export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', commandId: string | null, now: number): Outcome {
+export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', now: number): Outcome {
   const players = state.players.filter((p) => p.id !== seat.id);
   let next: TriviaState = { ...state, players };
   if (state.game) {
@@ -191,26 +152,15 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
   }
   const events: RoomEvent[] = [{ type: 'player.left', data: { playerId: seat.id, reason } }];
   const effects: Effect[] = [{ kind: 'release', seats: [seat.id] }];
-  const departure: Departure = { playerId: seat.id, reason, at: now, commandId };
-  const releaseWrite: Write = { kind: 'releasePlayers', roomId: state.roomId, departure };
-  const base: Outcome = { state: next, writes: [releaseWrite], events, effects, reply: {} };
+  const base: Outcome = { state: next, events, effects, reply: {} };
 
-  if (next.phase === 'question' && everyoneAnswered(next)) {
-    return { ...chain(base, closeQuestion(next, now)), writes: [{ ...releaseWrite, close: closeRecord(next, now) }] };
-  }
+  if (next.phase === 'question' && everyoneAnswered(next)) return chain(base, closeQuestion(next, now));
   const rematch = next.rematch;
   if (next.phase === 'finished' && rematch && !rematch.decided) {
     const voters = rematch.voters.filter((id) => id !== seat.id);
     next = { ...next, rematch: { ...rematch, voters } };
     const decided = decideRematch(next, false, now);
-    if (decided) {
-      // One statement still: the release rides on the rematch decision's write.
-      const write: Write = decided.decision
-        ? { kind: 'recordVotes', gameId: rematch.gameId, votes: [], decision: decided.decision, departure }
-        : releaseWrite;
-      return { ...chain({ ...base, state: next }, { ...decided, writes: [] }), writes: [write] };
-    }
-    return { ...base, state: next };
+    return decided ? chain({ ...base, state: next }, decided) : { ...base, state: next };
   }
   return base;
 }
@@ -224,17 +174,12 @@ export function onDeadline(state: TriviaState, now: number): Outcome {
   }
   if (state.phase === 'finished' && state.rematch && !state.rematch.decided && now >= state.rematch.closesAt) {
     const decided = decideRematch(state, true, now);
-    if (decided) {
-      const writes: Write[] = decided.decision
-        ? [{ kind: 'recordVotes', gameId: state.rematch.gameId, votes: [], decision: decided.decision }]
-        : [];
-      return { ...decided, writes, effects: decided.effects };
-    }
+    if (decided) return decided;
   }
   if ((state.phase === 'lobby' || state.phase === 'finished') && now >= state.expiresAt) {
+    // The engine records the room closed when it sees the close.
     return {
       state: { ...state, phase: 'closed' },
-      writes: [{ kind: 'closeRoom', roomId: state.roomId, reason: 'expired' }],
       events: [{ type: 'room.closed', data: { reason: 'expired' } }],
       effects: [{ kind: 'close', reason: 'expired' }],
     };
@@ -259,24 +204,25 @@ export function nextDeadline(state: TriviaState): number | undefined {
 }
 
 /**
- * A seat's sockets came or went. Presence is not written, but a question it closes early is
- * (one statement, off every command's path), since a replay cannot know who was connected.
+ * A seat's sockets came or went. A question it closes early is durable before anyone hears of
+ * it: who was connected decided it, and a replay knows that only from the journal.
  */
 export function setPresence(state: TriviaState, playerId: string, connected: boolean, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
   if (!seat || seat.connected === connected) return unchanged(state);
   const next: TriviaState = { ...state, players: state.players.map((p) => (p.id === playerId ? { ...p, connected } : p)) };
-  const base: Outcome = { state: next, writes: [], events: [{ type: 'player.presence', data: { playerId, connected } }], effects: [] };
+  const base: Outcome = { state: next, events: [{ type: 'player.presence', data: { playerId, connected } }], effects: [] };
   if (connected || next.phase !== 'question' || !everyoneAnswered(next)) return base;
-  return { ...chain(base, closeQuestion(next, now)), writes: [{ kind: 'closeQuestion', close: closeRecord(next, now) }] };
+  return { ...chain(base, closeQuestion(next, now)), durable: true };
 }
 
-/** A fresh process has the room: nobody is connected until their sockets come back. */
+/** A fresh process has the room: nobody is connected until their sockets come back (the same state when nobody was). */
 export function resumed(state: TriviaState): TriviaState {
+  if (!state.players.some((p) => p.connected)) return state;
   return { ...state, players: state.players.map((p) => ({ ...p, connected: false })) };
 }
 
-/** Closes question `index` as recorded (a replay of an early close); nothing if it is not open. */
+/** Closes question `index` as an old record has it (an early close); nothing if it is not open. */
 export function closeRecorded(state: TriviaState, index: number, now: number): Outcome {
   if (state.phase !== 'question' || state.game?.index !== index) return unchanged(state);
   return closeQuestion(state, now);
@@ -287,14 +233,9 @@ export function roomClosed(state: TriviaState, reason: string): Outcome {
   if (state.phase === 'closed') return unchanged(state);
   return {
     state: { ...state, phase: 'closed' },
-    writes: [],
     events: [{ type: 'room.closed', data: { reason } }],
     effects: [{ kind: 'close', reason }],
   };
-}
-
-function closeRecord(state: TriviaState, now: number): QuestionClose {
-  return { gameId: state.game!.id, index: state.game!.index, at: now };
 }
 
 function closeQuestion(state: TriviaState, now: number): Outcome {
@@ -313,30 +254,34 @@ function closeQuestion(state: TriviaState, now: number): Outcome {
     total: players.find((p) => p.id === id)?.score ?? 0,
   }));
   const closed: QuestionClosed = { index: game.index, correct: q.correct, counts, scores };
+  const answers: ClosedAnswer[] = game.roster.flatMap((id) => {
+    const a = game.answers[id];
+    const name = state.players.find((p) => p.id === id)?.name ?? id;
+    return a ? [{ playerId: id, name, choice: a.choice, correct: a.correct, points: a.points, elapsedMs: a.elapsedMs }] : [];
+  });
   const next: TriviaState = {
     ...state,
     phase: 'reveal',
     players,
-    game: { ...game, revealEndsAt: now + state.settings.revealSeconds * 1000, lastReveal: closed },
+    game: { ...game, revealEndsAt: now + state.settings.revealSeconds * 1000, lastReveal: closed, closed: [...game.closed, answers] },
   };
-  return { state: next, writes: [], events: [{ type: 'question.closed', data: closed }], effects: [] };
+  return { state: next, events: [{ type: 'question.closed', data: closed }], effects: [] };
 }
 
 function openNextQuestion(state: TriviaState, now: number): Outcome {
-  const game = state.game!;
+  const { revealEndsAt: _ends, ...game } = state.game!;
   const next: TriviaState = {
     ...state,
     phase: 'question',
-    game: { ...game, index: game.index + 1, openedAt: now, closesAt: now + durationMs(state), answers: {}, revealEndsAt: undefined },
+    game: { ...game, index: game.index + 1, openedAt: now, closesAt: now + durationMs(state), answers: {} },
   };
-  return { state: next, writes: [], events: [questionOpen(next, now)], effects: [] };
+  return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
 
+/** The last reveal ended: the standings, the rematch vote, and the game's summary for the finished games. */
 function finishGame(state: TriviaState, now: number): Outcome {
   const game = state.game!;
-  const inGame = state.players.filter((p) => game.roster.includes(p.id));
-  const standings = rankStandings(inGame);
-  const elapsedSums = Object.fromEntries(inGame.map((p) => [p.id, p.elapsedSum]));
+  const standings = rankStandings(state.players.filter((p) => game.roster.includes(p.id)));
   const closesAt = now + state.settings.rematchSeconds * 1000;
   const opened: TriviaState = {
     ...state,
@@ -347,16 +292,30 @@ function finishGame(state: TriviaState, now: number): Outcome {
   };
   const base: Outcome = {
     state: opened,
-    writes: [{ kind: 'finishGame', roomId: state.roomId, gameId: game.id, standings, elapsedSums }],
     events: [
       { type: 'game.finished', data: { standings } },
       { type: 'rematch.open', data: { closesAt } },
     ],
     effects: [],
+    boundary: true,
+    finished: { no: game.no, summary: gameSummary(state, standings, now) },
   };
-  // Too few players to ever reach a rematch: it is declined at once (a declined vote writes nothing).
+  // Too few players to ever reach a rematch: it is declined at once.
   const decided = decideRematch(opened, false, now);
-  return decided ? chain(base, { ...decided, writes: [] }) : base;
+  return decided ? chain(base, decided) : base;
+}
+
+function gameSummary(state: TriviaState, standings: readonly Standing[], now: number): GameSummary {
+  const game = state.game!;
+  return {
+    code: state.code,
+    hostName: state.hostName,
+    no: game.no,
+    startedAt: game.startedAt,
+    finishedAt: now,
+    standings,
+    questions: game.questions.map((q, index) => ({ index, text: q.text, choices: q.choices, correct: q.correct, answers: game.closed[index] ?? [] })),
+  };
 }
 
 function questionOpen(state: TriviaState, now: number): RoomEvent {

@@ -41,14 +41,25 @@ export interface Answer {
   readonly elapsedMs: number;
   readonly points: number;
   readonly correct: boolean;
-  readonly commandId: string;
-  /** When it arrived (epoch ms): what a replay orders it by. */
-  readonly at: number;
+}
+
+/** One answer to a closed question, as the finished game's summary reports it. */
+export interface ClosedAnswer {
+  readonly playerId: string;
+  /** The player's name when the question closed: a player who left later is still named. */
+  readonly name: string;
+  readonly choice: number;
+  readonly correct: boolean;
+  readonly points: number;
+  readonly elapsedMs: number;
 }
 
 export interface Game {
+  /** `${roomId}:${no}`: the same game gets the same id in a replay. */
   readonly id: string;
   readonly no: number;
+  /** When the first question opened. */
+  readonly startedAt: number;
   readonly questions: readonly Question[];
   /** Players who play this game, in seat order; a player who leaves is taken out. */
   readonly roster: readonly string[];
@@ -61,6 +72,8 @@ export interface Game {
   readonly revealEndsAt?: number;
   /** The reveal of the last closed question, so a client that connects during `reveal` sees it. */
   readonly lastReveal?: QuestionClosed;
+  /** The answers to each question closed so far, by index: what the finished game reports. */
+  readonly closed: readonly (readonly ClosedAnswer[])[];
 }
 
 export interface Rematch {
@@ -93,6 +106,8 @@ export interface TriviaState {
   readonly rematch?: Rematch;
   /** When the room closes as expired if no game starts before then. */
   readonly expiresAt: number;
+  /** The room's questions, copied in when it opened: every game draws from these. */
+  readonly deck: readonly Question[];
   /** Question ids already played in this room, avoided by the next draw while the deck allows. */
   readonly playedQuestionIds: readonly number[];
 }
@@ -105,60 +120,22 @@ export interface QuestionClosed {
   readonly scores: readonly { playerId: string; points: number; total: number }[];
 }
 
-/** What the room must make durable before anyone hears of a change. */
-export type Write =
-  | { kind: 'addPlayer'; roomId: string; playerId: string; name: string }
-  | {
-      kind: 'startGame';
-      roomId: string;
-      gameNo: number;
-      deckId: string;
-      questionCount: number;
-      roster: string[];
-      avoidQuestionIds: number[];
-      /** When the first question opens: the game's clock starts here, and a restart resumes from it. */
-      startedAt: number;
-      commandId: string | null;
-    }
-  | { kind: 'recordAnswers'; gameId: string; answers: Answer[]; close?: QuestionClose }
-  | { kind: 'closeQuestion'; close: QuestionClose }
-  | { kind: 'finishGame'; roomId: string; gameId: string; standings: Standing[]; elapsedSums: Record<string, number> }
-  | {
-      kind: 'recordVotes';
-      gameId: string;
-      votes: { playerId: string; vote: boolean; commandId: string | null; at: number }[];
-      decision?: RematchDecision;
-      /** A player who left, released with the rematch's decision in the same statement. */
-      departure?: Departure;
-    }
-  | { kind: 'releasePlayers'; roomId: string; departure: Departure; close?: QuestionClose }
-  | { kind: 'closeRoom'; roomId: string; reason: string };
-
-/**
- * A question that closed before its deadline. Closing at the deadline needs no record (a replay
- * knows the clock); closing early does, since who was connected then is not written.
- */
-export interface QuestionClose {
-  readonly gameId: string;
-  readonly index: number;
-  readonly at: number;
+/** What a finished game reports (`finished.summary`): the leaderboard reads `standings`, the results page the rest. */
+export interface GameSummary {
+  readonly code: string;
+  readonly hostName: string;
+  readonly no: number;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly standings: readonly Standing[];
+  readonly questions: readonly {
+    readonly index: number;
+    readonly text: string;
+    readonly choices: readonly string[];
+    readonly correct: number;
+    readonly answers: readonly ClosedAnswer[];
+  }[];
 }
 
-/** A seat that left or was kicked, and when: a replay takes it out of the game at that moment. */
-export interface Departure {
-  readonly playerId: string;
-  readonly reason: 'left' | 'kicked';
-  readonly at: number;
-  /** The command that did it (the player's leave, the host's kick). */
-  readonly commandId: string | null;
-}
-
-export interface RematchDecision {
-  readonly roomId: string;
-  readonly accepted: boolean;
-  readonly keepIds: readonly string[];
-  readonly releaseIds: readonly string[];
-}
-
-/** The result of a rule: the next state, what to write, what to tell, and what to close. */
-export type Outcome = EngineOutcome<TriviaState, Write>;
+/** The result of a rule: the next state, what to tell, and what to close. */
+export type Outcome = EngineOutcome<TriviaState>;

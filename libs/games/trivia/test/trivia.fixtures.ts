@@ -1,13 +1,16 @@
 // Builders for the rules' unit tests: a room in a known state, and commands to send it.
-import { Actor } from '@app/room-engine';
+import { Actor, RuleContext, seededRandom } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
-import { decide, gameStarted } from '../src/trivia.rules';
+import { beginGame, decide } from '../src/trivia.rules';
 import { Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
 
 type Viewer = Actor;
 
 // Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
 export const T0 = 1_700_000_000_000;
+
+/** The rules' context at `now`, drawn as a room seeded 7 would draw. */
+export const ctx = (now: number): RuleContext => ({ now, random: seededRandom(7, now) });
 
 export const SETTINGS: Settings = {
   deckId: 'deck-1',
@@ -46,6 +49,7 @@ export function lobby(n = 3, settings: Partial<Settings> = {}): TriviaState {
     players: Array.from({ length: n }, (_, i) => seat(`p${i + 1}`)),
     gamesPlayed: 0,
     expiresAt: T0 + SETTINGS.expirySeconds * 1000,
+    deck: QUESTIONS,
     playedQuestionIds: [],
   };
 }
@@ -54,12 +58,13 @@ export function startCommand(): RoomCommand {
   return { id: 'h-start', type: 'room.start', data: {} };
 }
 
-/** Starts the game at `now` and opens question 0; `roster` overrides the one the start wrote. */
+/**
+ * Begins the next game at `now` with these questions in this order (a start draws them in a
+ * random one), and opens question 0; `roster` overrides the seated players.
+ */
 export function startGame(state: TriviaState, now = T0, roster?: string[], questions: Question[] = QUESTIONS): Outcome {
-  const started = decide(state, HOST, startCommand(), now);
-  const write = started.writes[0];
-  if (write.kind !== 'startGame') throw new Error(`expected a startGame write, got ${write.kind}`);
-  return gameStarted(started.state, { gameId: 'game-1', gameNo: write.gameNo, questions, roster: roster ?? write.roster }, now);
+  const no = state.gamesPlayed + 1;
+  return beginGame(state, { id: `${state.roomId}:${no}`, no, questions, roster: roster ?? state.players.map((p) => p.id) }, now);
 }
 
 export function inQuestion(n = 3, settings: Partial<Settings> = {}, questions: Question[] = QUESTIONS): TriviaState {
@@ -67,19 +72,19 @@ export function inQuestion(n = 3, settings: Partial<Settings> = {}, questions: Q
 }
 
 export function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number, id = `${playerId}-q${question}`): Outcome {
-  return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, now);
+  return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, ctx(now));
 }
 
 export function vote(state: TriviaState, playerId: string, yes: boolean, now: number, id = `${playerId}-vote`): Outcome {
-  return decide(state, asPlayer(playerId), { id, type: 'room.rematch', data: { vote: yes } }, now);
+  return decide(state, asPlayer(playerId), { id, type: 'room.rematch', data: { vote: yes } }, ctx(now));
 }
 
 export function leave(state: TriviaState, playerId: string, now: number): Outcome {
-  return decide(state, asPlayer(playerId), { id: `${playerId}-leave`, type: 'room.leave', data: {} }, now);
+  return decide(state, asPlayer(playerId), { id: `${playerId}-leave`, type: 'room.leave', data: {} }, ctx(now));
 }
 
 export function kick(state: TriviaState, playerId: string, now: number): Outcome {
-  return decide(state, HOST, { id: `kick-${playerId}`, type: 'room.kick', data: { playerId } }, now);
+  return decide(state, HOST, { id: `kick-${playerId}`, type: 'room.kick', data: { playerId } }, ctx(now));
 }
 
 /** Runs `fn`, which must refuse, and returns the refusal's code and status. */

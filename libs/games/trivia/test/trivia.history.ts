@@ -1,18 +1,19 @@
 // Random but plausible room histories for the property tests, played on the real rules the way
-// RoomActor drives them: decide (a batch's writes merged), commit, afterCommit; deadlines fired
-// with ctx.now = the moment they were due, each before any input stamped after it; refused
-// commands write nothing. Time is explicit epoch ms, and never goes back.
-import { CommandFrame, okReply, ReplyFrame, RoomException } from '@app/protocol';
-import { Actor, Committed, Outcome, RoomEvent, RuleContext, seededRandom, Signal } from '@app/room-engine';
+// the engine drives them, journaled the way the engine journals them (JournaledRoom): deadlines
+// fired at the moments they were due, each before any input stamped after it; refused commands
+// change nothing; now and then the process dies and the room comes back from its journal. Time
+// is explicit epoch ms, and never goes back.
+import { RoomException } from '@app/protocol';
+import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
-import { Answer, join, Question, Settings, TriviaResult, triviaRules, TriviaState, Write } from '../src';
-import { TriviaDatabase } from './trivia.database.model';
+import { JournaledRoom } from '../../test/journaled-room';
+import { Answer, GameSummary, openTrivia, Question, RoomCommand, Settings, triviaRules, TriviaState } from '../src';
 
 export const T0 = 1_700_000_000_000;
 export const EXPIRY_SECONDS = 300;
 export const SEED = 7;
 
-/** The questions table: more than a game needs, so a second game prefers unplayed ones. */
+/** The room's deck: more than a game needs, so a second game prefers unplayed ones. */
 export const DECK: Question[] = [
   { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
   { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
@@ -23,9 +24,6 @@ export const DECK: Question[] = [
 
 export const HOST: Actor = { role: 'host' };
 export const asPlayer = (seat: string): Actor => ({ role: 'player', seat });
-
-/** The replay memory's key, as RoomActor keys it. */
-export const seatKey = (actor: Actor): string => (actor.role === 'player' ? `p:${actor.seat}` : 'host');
 
 /** How far the clock moves before a step: a little, exactly to the next deadline, or past it. */
 export type Wait = { readonly mode: 'same' | 'small' | 'atDeadline' | 'pastDeadline' | 'long'; readonly ms: number };
@@ -40,12 +38,13 @@ export interface Step {
   readonly yes: boolean;
   /** How many answers or votes arrive together (decided together, one statement). */
   readonly together: number;
+  /** The process dies before this step and the room comes back this many ms later. */
+  readonly restartAfterMs: number | null;
 }
 
 export interface Scenario {
   readonly settings: Settings;
   readonly players: number;
-  readonly drawSeed: number;
   readonly steps: readonly Step[];
 }
 
@@ -66,6 +65,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.record({
   choice: fc.nat(4),
   yes: fc.boolean(),
   together: fc.integer({ min: 1, max: 3 }),
+  restartAfterMs: fc.oneof({ weight: 24, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 40_000 }) }),
 });
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -76,61 +76,42 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
     revealSeconds: fc.constantFrom(2, 4),
     maxPlayers: fc.constant(5),
     minPlayers: fc.integer({ min: 1, max: 3 }),
-    // restoreTrivia's fixed rematch window, and the server's expiry.
     rematchSeconds: fc.constant(30),
     expirySeconds: fc.constant(EXPIRY_SECONDS),
   }),
   players: fc.integer({ min: 1, max: 5 }),
-  drawSeed: fc.nat(),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 80, size: 'medium' }),
 });
 
-/** A command the rules accepted, and the reply its sender got. */
-export interface Acknowledged {
-  readonly actor: Actor;
-  readonly frame: CommandFrame;
-  readonly reply: ReplyFrame;
-  /** Its place among the room's accepted commands. */
-  readonly seq: number;
-}
-
-/** One room played live: the rules' state, the database's, and what everyone was told. */
+/** One room played live: the rules' state, its journal, and what everyone was told. */
 export class LiveRoom {
-  state: TriviaState;
-  now = T0;
-  readonly db: TriviaDatabase;
-  /** Every committed statement, in order, with the moment it was committed. */
-  readonly committed: { write: Write; at: number }[] = [];
+  readonly room: JournaledRoom<TriviaState, RoomCommand>;
   /** Every event sent, in order. */
   readonly events: RoomEvent[] = [];
-  /** Accepted commands, by the replay memory's key; a released seat's are forgotten, as the actor does. */
-  readonly acks = new Map<string, Map<string, Acknowledged>>();
   /** Every answer the rules accepted (with its game). */
   readonly answers: { gameId: string; answer: Answer }[] = [];
   /** Seats that left, were kicked or were released. */
   readonly released = new Set<string>();
-  /** The place of the start command of the game played last (see Acknowledged.seq). */
-  lastStartSeq?: number;
-  private acknowledged = 0;
+  /** What each finished game reported, in order. */
+  readonly summaries: GameSummary[] = [];
   private nextPlayer = 1;
   private nextCommand = 1;
-  /** The last input that committed something: when, and whose. */
-  private lastInput?: { at: number; subject: string };
 
   constructor(readonly scenario: Scenario) {
-    const settings = scenario.settings;
-    this.state = {
-      roomId: 'room-1',
-      code: 'ABCDEF',
-      hostName: 'Quizmaster',
-      phase: 'lobby',
-      settings,
-      players: [],
-      gamesPlayed: 0,
-      expiresAt: T0 + settings.expirySeconds * 1000,
-      playedQuestionIds: [],
-    };
-    this.db = new TriviaDatabase({ id: this.state.roomId, code: this.state.code, hostName: this.state.hostName, settings }, T0, DECK, seededRandom(scenario.drawSeed, 0));
+    const opening = openTrivia({ roomId: 'room-1', code: 'ABCDEF', hostName: 'Quizmaster', settings: scenario.settings, deck: DECK, openedAt: T0 });
+    this.room = new JournaledRoom(triviaRules, SEED, opening, T0, (outcome) => {
+      this.events.push(...outcome.events);
+      for (const e of outcome.effects) if (e.kind === 'release') for (const seat of e.seats) this.released.add(seat);
+      if (outcome.finished) this.summaries.push(outcome.finished.summary as GameSummary);
+    });
+  }
+
+  get state(): TriviaState {
+    return this.room.state;
+  }
+
+  get now(): number {
+    return this.room.now;
   }
 
   get over(): boolean {
@@ -146,24 +127,9 @@ export class LiveRoom {
     return this;
   }
 
-  /**
-   * The clock reaches `t`: every deadline due before then fires, each at the moment it was due.
-   * One due at `t` itself waits: the actor's timer rings once its millisecond has passed, and an
-   * input stamped `t` goes first (RoomActor takes overdue deadlines before any input).
-   */
-  advanceTo(t: number): void {
-    for (let i = 0; i < 100; i++) {
-      const due = triviaRules.nextDeadline(this.state);
-      if (due === undefined || due >= t) break;
-      const before = this.state;
-      this.signal({ kind: 'deadline' }, due);
-      if (this.state === before) break;
-    }
-    this.now = Math.max(this.now, t);
-  }
-
   play(step: Step): void {
-    this.advanceTo(this.target(step.wait));
+    if (step.restartAfterMs !== null) return this.room.restart(this.now, this.now + step.restartAfterMs);
+    this.room.advanceTo(this.target(step.wait));
     if (this.over) return;
     const s = this.state;
     const seats = s.players;
@@ -183,7 +149,7 @@ export class LiveRoom {
           const game = s.game!;
           const waiting = game.roster.filter((id) => !game.answers[id]);
           const answerers = Array.from({ length: step.together }, (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id);
-          // A choice past the last one now and then: refused, it writes nothing.
+          // A choice past the last one now and then: refused, it changes nothing.
           const choices = game.questions[game.index].choices.length;
           return this.batch(
             [...new Set(answerers)].flatMap((id, i) => (id ? [{ actor: asPlayer(id), type: 'room.answer', data: { question: game.index, choice: (step.choice + i) % (choices + 1) } }] : [])),
@@ -235,45 +201,15 @@ export class LiveRoom {
     }
   }
 
-  private ctx(now: number): RuleContext {
-    return { now, random: seededRandom(SEED, now) };
-  }
-
-  /**
-   * The record keeps each input's millisecond, not the order of two in the same one: two seats'
-   * inputs in one millisecond replay in a fixed order (restoreTrivia's ORDER, then the seats'),
-   * which is not always the live one (a rematch decided before or after the second departure, a
-   * reveal with or without the leaver). So a history moves the clock on by 1 ms between inputs of
-   * different seats; one seat's inputs, a batch, and an input and a deadline may still share one.
-   */
-  private turnOf(subject: string): void {
-    if (this.lastInput && this.lastInput.at === this.now && this.lastInput.subject !== subject) this.advanceTo(this.now + 1);
-  }
-
-  private committedInput(subject: string, writes: readonly Write[]): void {
-    if (writes.length > 0) this.lastInput = { at: this.now, subject };
-  }
-
+  /** A seat by name over HTTP (the join proposal), its socket opened at once when `connect`. */
   private join(connect: boolean): void {
     const id = `p${this.nextPlayer++}`;
-    this.turnOf(id);
-    let outcome: Outcome<TriviaState, Write>;
-    try {
-      outcome = join(this.state, id, `Name ${id}`);
-    } catch (err) {
-      if (err instanceof RoomException) return;
-      throw err;
-    }
-    this.commit(outcome.writes, this.now);
-    this.committedInput(id, outcome.writes);
-    this.apply(outcome);
-    if (connect) this.presence(id, true);
+    const joined = this.room.proposal('join', { playerId: id, name: `Name ${id}` });
+    if (!(joined instanceof RoomException) && connect) this.presence(id, true);
   }
 
   private presence(seat: string | undefined, connected: boolean): void {
-    if (!seat) return;
-    this.turnOf(seat);
-    this.committedInput(seat, this.signal({ kind: 'presence', seat, connected }, this.now));
+    if (seat) this.room.signal({ kind: 'presence', seat, connected });
   }
 
   private leave(seat: string | undefined): void {
@@ -288,69 +224,14 @@ export class LiveRoom {
     this.batch([{ actor, type, data }]);
   }
 
-  /** Commands that waited together, as RoomActor.handleCommands takes them. */
+  /** Commands that waited together: each decided against the state the one before it left. */
   private batch(commands: { actor: Actor; type: string; data: unknown }[]): void {
-    if (commands.length === 0) return;
-    // Whose input it is: a kick's is the kicked seat's departure, a start the host's.
-    const subject = commands.map((c) => (c.type === 'room.kick' ? (c.data as { playerId: string }).playerId : (c.actor.seat ?? 'host'))).join(',');
-    this.turnOf(subject);
-    let state = this.state;
-    const decided: { actor: Actor; frame: CommandFrame; outcome: Outcome<TriviaState, Write> }[] = [];
     for (const c of commands) {
-      const frame: CommandFrame = { id: `c${this.nextCommand++}`, type: c.type, data: c.data };
-      try {
-        const outcome = triviaRules.decide(state, c.actor, triviaRules.parseCommand(frame, c.actor.role), this.ctx(this.now));
-        state = outcome.state;
-        decided.push({ actor: c.actor, frame, outcome });
-      } catch (err) {
-        if (!(err instanceof RoomException)) throw err;
-      }
-    }
-    const writes = triviaRules.mergeWrites(decided.flatMap((d) => d.outcome.writes));
-    const committed = this.commit(writes, this.now);
-    this.committedInput(subject, writes);
-    let outcomes = decided.map((d) => d.outcome);
-    const follow = committed.length ? triviaRules.afterCommit?.(state, committed, this.ctx(this.now)) : undefined;
-    if (follow) outcomes = [...outcomes, follow];
-    for (const d of decided) {
-      const key = seatKey(d.actor);
-      if (!this.acks.has(key)) this.acks.set(key, new Map());
-      const seq = this.acknowledged++;
-      this.acks.get(key)!.set(d.frame.id, { actor: d.actor, frame: d.frame, reply: okReply(d.frame.id, d.outcome.reply ?? {}), seq });
-      if (follow && d.frame.type === 'room.start') this.lastStartSeq = seq;
-      for (const w of d.outcome.writes) if (w.kind === 'recordAnswers') for (const a of w.answers) this.answers.push({ gameId: w.gameId, answer: a });
-    }
-    this.state = follow ? follow.state : state;
-    for (const o of outcomes) this.effects(o);
-  }
-
-  private signal(signal: Signal, at: number): readonly Write[] {
-    const outcome = triviaRules.onSignal(this.state, signal, this.ctx(at));
-    this.commit(outcome.writes, at);
-    this.apply(outcome);
-    return outcome.writes;
-  }
-
-  private commit(writes: readonly Write[], at: number): Committed<Write, TriviaResult>[] {
-    const results = this.db.commit(writes, at);
-    writes.forEach((write) => this.committed.push({ write, at }));
-    return writes.map((write, i) => ({ write, result: results[i] }));
-  }
-
-  private apply(outcome: Outcome<TriviaState, Write>): void {
-    this.state = outcome.state;
-    this.effects(outcome);
-  }
-
-  private effects(outcome: Outcome<TriviaState, Write>): void {
-    this.events.push(...outcome.events);
-    for (const e of outcome.effects) {
-      if (e.kind !== 'release') continue;
-      for (const seat of e.seats) {
-        this.released.add(seat);
-        // The actor forgets a released seat's replies (its sockets are closed for good).
-        this.acks.delete(seatKey(asPlayer(seat)));
-      }
+      const command = triviaRules.parseCommand({ id: `c${this.nextCommand++}`, type: c.type, data: c.data }, c.actor.role);
+      const decided = this.room.command(c.actor, command);
+      if (decided instanceof RoomException || command.type !== 'room.answer') continue;
+      const game = decided.state.game!;
+      this.answers.push({ gameId: game.id, answer: game.answers[c.actor.seat!] });
     }
   }
 }

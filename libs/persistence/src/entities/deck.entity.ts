@@ -1,6 +1,6 @@
 import { Check, Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** Trivia's decks (their questions stay in `questions`, read and written by DeckRepository's SQL). */
+/** The decks hosts write, that a game plays from (their items have a table of their own, read and written by the server's deck repository). */
 @Entity({ name: 'decks' })
 // The built-in deck is nobody's to edit: it never has a token.
 @Check('decks_builtin_read_only', 'NOT builtin OR edit_token_hash IS NULL')
@@ -25,7 +25,7 @@ export class DeckEntity {
   @Column({ name: 'updated_at', type: 'timestamp with time zone', default: () => 'now()' })
   updatedAt: Date;
 
-  /** Set when the deck is deleted: the row stays because rooms reference it; its questions go. */
+  /** Set when the deck is deleted: the row stays because rooms reference it; its items go. */
   @Column({ name: 'deleted_at', type: 'timestamp with time zone', nullable: true })
   deletedAt: Date | null;
 }

@@ -2,15 +2,15 @@ import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm
 import { DeckEntity } from './deck.entity';
 
 /**
- * A room as the migrations leave it, game-specific columns included (trivia's settings, a card
- * table's seat, settings and checkpoint): they move to `settings` in a later step.
+ * A room: its game, code, seed and what opening it took (`settings`). The game-specific columns
+ * are those of rooms opened before the journal (migration 1764849600000), read only to bring such
+ * a room back once.
  */
 @Entity({ name: 'rooms' })
-@Check('rooms_game_columns', `CASE game
-            WHEN 'cards' THEN player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL
-            ELSE deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
-                 AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
-          END`)
+@Check('rooms_game_columns', `settings IS NOT NULL
+          OR (player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL)
+          OR (host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
+              AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL)`)
 // A code names one open room; closed rooms free their code.
 @Index('rooms_open_code', ['code'], { unique: true, where: 'closed_at IS NULL' })
 // The migration's second column is descending, which an entity cannot say (the drift spec checks it).
@@ -22,8 +22,8 @@ export class RoomEntity {
   @Column({ type: 'character', length: 6 })
   code: string;
 
-  @Column({ name: 'host_name', type: 'text' })
-  hostName: string;
+  @Column({ name: 'host_name', type: 'text', nullable: true })
+  hostName: string | null;
 
   @Column({ name: 'deck_id', type: 'uuid', nullable: true })
   @ForeignKey(() => DeckEntity, { name: 'rooms_deck_id_fkey' })
@@ -62,7 +62,7 @@ export class RoomEntity {
   @Column({ name: 'closed_reason', type: 'text', nullable: true })
   closedReason: string | null;
 
-  @Column({ type: 'text', default: 'trivia' })
+  @Column({ type: 'text' })
   game: string;
 
   // The migration's default, `floor(random() * 2147483647)::integer`, as TypeORM reads it back (without casts).

@@ -42,20 +42,17 @@ export interface StoredResult extends FinishedGame {
   readonly finishedAt: number;
 }
 
-/** What a room is brought back from: its latest snapshot and the journal after it, in order. */
-export interface LoadedJournal {
-  readonly roomId: string;
-  readonly code: string;
-  readonly commitSeq: number;
-  readonly fence: number;
-  readonly snapshot: Snapshot | null;
-  readonly entries: readonly JournaledEntry[];
-}
-
 export interface AppendOptions {
   /** The state after this statement's entries: it replaces the room's snapshot, at the statement's position. */
   readonly snapshot?: { readonly atMs: number; readonly state: unknown };
   readonly result?: FinishedGame;
+  /** The room is over, for this reason: it is closed (its code freed) in the same statement. */
+  readonly closed?: string;
+  /**
+   * The statement's name (its metrics label, and what merges with what): `JournalRepository.append`
+   * unless said. Statements of one name from many rooms in one turn share a round trip.
+   */
+  readonly name?: string;
 }
 
 /** A value the journal cannot keep: refused before anything is sent, so no other room's statement fails with it. */
@@ -92,14 +89,15 @@ export class JournalRepository {
       if (e.body === null || e.body === undefined) throw new UnstorableJournalValueError(`entry ${idx}`, 'it has no body');
       return jsonText({ roomId, seq, idx, atMs: e.atMs, kind: e.kind, actor: e.actor, commandId: e.commandId, body: e.body }, `entry ${idx}`);
     });
-    const { snapshot, result } = options;
+    const { snapshot, result, closed } = options;
     if (snapshot && (snapshot.state === null || snapshot.state === undefined)) throw new UnstorableJournalValueError('the snapshot', 'it has no state');
     if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
     const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
     const results = result ? [jsonText({ roomId, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
+    const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
     const returned = await this.db.write<{ roomId: string; id: string }>(
       {
-        name: 'JournalRepository.append',
+        name: options.name ?? 'JournalRepository.append',
         // Data-modifying CTEs all run, read or not: one statement, one round trip.
         sql: `WITH journal AS (
            INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body)
@@ -111,40 +109,26 @@ export class JournalRepository {
            SELECT s."roomId", s.seq, s."atMs", s.state
            FROM jsonb_to_recordset(to_jsonb($2::jsonb[])) AS s("roomId" uuid, seq bigint, "atMs" float8, state jsonb)
            ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at_ms = excluded.at_ms, state = excluded.state
+         ), closed AS (
+           UPDATE rooms r SET closed_at = now(), closed_reason = c.reason, phase = 'closed'
+           FROM jsonb_to_recordset(to_jsonb($4::jsonb[])) AS c("roomId" uuid, reason text)
+           -- OPEN_ROOM's spelling, for the primary key (see open-room.ts).
+           WHERE r.id = c."roomId" AND num_nulls(r.closed_at) = 1
          )
          INSERT INTO finished_games (room_id, game, game_no, summary)
          SELECT f."roomId", f.game, f."gameNo", f.summary
          FROM jsonb_to_recordset(to_jsonb($3::jsonb[])) AS f("roomId" uuid, game text, "gameNo" int, summary jsonb)
          RETURNING room_id AS "roomId", id`,
-        params: [rows, snapshots, results],
+        params: [rows, snapshots, results, closes],
         position,
-        // Each room's rows are its own elements of the three arrays: merging is concatenating.
-        merge: (all) => [0, 1, 2].map((i) => all.flatMap((p) => p[i] as string[])),
+        // Each room's rows are its own elements of the four arrays: merging is concatenating.
+        merge: (all) => [0, 1, 2, 3].map((i) => all.flatMap((p) => p[i] as string[])),
       },
       timeoutMs,
     );
     // A shared statement returns every room's results: this room's is the one with its id.
     const resultId = returned.find((r) => r.roomId === roomId)?.id;
     return resultId === undefined ? {} : { resultId };
-  }
-
-  /** Many rooms in one statement: each one's snapshot, the journal after it, and its position and fence. */
-  async load(roomIds: readonly string[], timeoutMs?: number): Promise<LoadedJournal[]> {
-    return this.db.run<LoadedJournal>(
-      'JournalRepository.load',
-      `SELECT r.id AS "roomId", trim(r.code) AS code, h.commit_seq::float8 AS "commitSeq", h.lease_fence::float8 AS fence,
-              CASE WHEN s.room_id IS NULL THEN NULL
-                   ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
-              coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
-                                                          'actor', j.actor, 'commandId', j.command_id, 'body', j.body) ORDER BY j.seq, j.idx)
-                        FROM room_journal j WHERE j.room_id = r.id AND j.seq > coalesce(s.seq, -1)), '[]') AS entries
-       FROM rooms r
-       JOIN room_heads h ON h.room_id = r.id
-       LEFT JOIN room_snapshots s ON s.room_id = r.id
-       WHERE r.id = ANY($1::uuid[])`,
-      [roomIds],
-      timeoutMs,
-    );
   }
 
   /** A room's finished games, in the order they were played. */

@@ -9,21 +9,28 @@ export interface LeaderboardEntry {
   readonly bestScore: number;
 }
 
+/**
+ * The best players over the finished games of one game, from what each finished game reported:
+ * a summary's `standings` (`[{ playerId, name, score, rank }]`) is what a game that ranks its
+ * players reports, and the leaderboard reads nothing else.
+ */
 export class LeaderboardRepository {
   constructor(private readonly db: Database) {}
 
-  /** The best players over finished games: a seat's games in one room (rematches included) add up. */
-  async topPlayers(limit: number): Promise<LeaderboardEntry[]> {
+  /** A seat's games in one room (rematches included) add up. */
+  async topPlayers(game: string, limit: number): Promise<LeaderboardEntry[]> {
     return this.db.run<LeaderboardEntry>(
       'LeaderboardRepository.topPlayers',
-      `SELECT gr.player_id AS "playerId", min(gr.name) AS name, count(*)::int AS games,
-              (count(*) FILTER (WHERE gr.rank = 1))::int AS wins,
-              sum(gr.score)::int AS "totalScore", max(gr.score)::int AS "bestScore"
-       FROM game_results gr
-       GROUP BY gr.player_id
+      `SELECT s."playerId", min(s.name) AS name, count(*)::int AS games,
+              (count(*) FILTER (WHERE s.rank = 1))::int AS wins,
+              sum(s.score)::int AS "totalScore", max(s.score)::int AS "bestScore"
+       FROM finished_games f,
+            jsonb_to_recordset(coalesce(f.summary->'standings', '[]')) AS s("playerId" text, name text, score int, rank int)
+       WHERE f.game = $1
+       GROUP BY s."playerId"
        ORDER BY "totalScore" DESC, wins DESC, name
-       LIMIT $1`,
-      [limit],
+       LIMIT $2`,
+      [game, limit],
     );
   }
 }

@@ -1,25 +1,27 @@
 import { RoomPosition } from '@app/room-engine';
-import { CardsRecord } from '@app/games/cards';
-import { TriviaRecord } from '@app/games/trivia';
 import { Database } from '../database';
 import { OPEN_ROOM } from './open-room';
+import { JournaledEntry, Snapshot } from './journal.repository';
 
+/** A room being opened: its game, what opening it took, and its first state (the journal starts there). */
 export interface NewRoom {
   readonly id: string;
   readonly code: string;
-  readonly hostName: string;
-  readonly deckId: string;
-  readonly questionCount: number;
-  readonly secondsPerQuestion: number;
-  readonly revealSeconds: number;
-  readonly maxPlayers: number;
-  readonly minPlayers: number;
+  readonly game: string;
+  readonly seed: number;
+  /** What opening it took, as the game's module parsed it. */
+  readonly settings: unknown;
+  /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
+  readonly snapshot: { readonly atMs: number; readonly state: unknown };
 }
 
-export type CreateRoomResult = 'created' | 'code_taken' | { deckNotFound: true } | { deckTooSmall: number };
+export type OpenRoomResult = 'created' | 'code_taken';
 
-/** A room as its actor needs it on activation: which game, its seed, and the game's own record. */
-export type StoredRoom = {
+/** A room as its actor needs it on activation: which game, its seed, and its snapshot and journal. */
+export interface StoredRoom {
+  readonly roomId: string;
+  readonly code: string;
+  readonly game: string;
   readonly seed: number;
   readonly createdAt: number;
   /** The room's statements applied so far: where the actor's next one goes (see the ordered-commits migration). */
@@ -28,10 +30,13 @@ export type StoredRoom = {
   readonly fence: number;
   /** An open room whose lease another instance holds: it may not be served here now. */
   readonly heldBy: string | null;
-} & (
-  | { readonly game: 'trivia'; readonly record: TriviaRecord }
-  | { readonly game: 'cards'; readonly record: CardsRecord }
-);
+  /** Why it was closed, if it is. */
+  readonly closedReason: string | null;
+  /** Its latest snapshot: none for a room opened before the journal (its game's old record has it). */
+  readonly snapshot: Snapshot | null;
+  /** The journal after the snapshot, in order. */
+  readonly entries: readonly JournaledEntry[];
+}
 
 /** The lease a load takes for `owner`: `ms` long, renewed by the owner's beat. */
 export interface RoomLease {
@@ -46,67 +51,36 @@ export interface ClosedRoom {
   readonly code: string;
 }
 
-/**
- * A card table's record (libs/games/cards' CardsRecord), built in the statement that loads rooms:
- * the human's actions and rebuys since the checkpoint, and every acknowledged command's reply.
- */
-const CARDS_RECORD = `json_build_object(
-  'tableId', r.id, 'code', trim(r.code), 'playerId', r.player_id, 'settings', r.table_settings,
-  'closed', r.closed_at IS NOT NULL, 'checkpoint', r.checkpoint,
-  'actions', coalesce((SELECT json_agg(json_build_object('hand', a.hand, 'seq', a.seq, 'action', a.action, 'amount', a.amount,
-                                                         'at', a.at_ms, 'commandId', a.command_id) ORDER BY a.hand, a.seq)
-                       FROM table_actions a WHERE a.room_id = r.id AND a.hand > (r.checkpoint->>'number')::int), '[]'),
-  'rebuys', coalesce((SELECT json_agg(json_build_object('afterHand', b.after_hand, 'stack', b.stack, 'at', b.at_ms, 'commandId', b.command_id) ORDER BY b.at_ms)
-                      FROM table_rebuys b WHERE b.room_id = r.id AND b.after_hand = (r.checkpoint->>'number')::int), '[]'),
-  'acknowledged', (SELECT coalesce(json_agg(k.ack), '[]') FROM (
-                     SELECT json_build_object('commandId', a.command_id, 'reply', '{}'::json) AS ack FROM table_actions a WHERE a.room_id = r.id
-                     UNION ALL
-                     SELECT json_build_object('commandId', b.command_id, 'reply', json_build_object('stack', b.stack)) FROM table_rebuys b WHERE b.room_id = r.id
-                     UNION ALL
-                     SELECT json_build_object('commandId', r.closed_command_id, 'reply', '{}'::json) WHERE r.closed_command_id IS NOT NULL) AS k),
-  'lateDeadlines', coalesce((SELECT json_agg(json_build_object('due', l.due_ms, 'at', l.taken_at_ms) ORDER BY l.taken_at_ms)
-                             FROM late_deadlines l WHERE l.room_id = r.id), '[]'))`;
-
-// PostgreSQL's bigint question ids arrive as strings.
-function triviaRecord(record: TriviaRecord): TriviaRecord {
-  const raw = record as TriviaRecord & { playedQuestionIds: unknown[] };
-  return {
-    ...record,
-    playedQuestionIds: raw.playedQuestionIds.map(Number),
-    lastGame: record.lastGame && { ...record.lastGame, questions: record.lastGame.questions.map((q) => ({ ...q, id: Number(q.id) })) },
-  };
-}
-
 /** The channel on which a change made outside a room's actor reaches it. */
 export const ROOM_CHANGES_CHANNEL = 'room_changes';
 
 export class RoomRepository {
   constructor(private readonly db: Database) {}
 
-  async createRoom(room: NewRoom): Promise<CreateRoomResult> {
-    const [row] = await this.db.run<{ deck_size: number | null; created: number }>(
-      'RoomRepository.createRoom',
-      `WITH deck AS (
-         SELECT d.id, (SELECT count(*) FROM questions q WHERE q.deck_id = d.id)::int AS size
-         FROM decks d WHERE d.id = $4
-       ), created AS (
-         INSERT INTO rooms (id, code, host_name, deck_id, question_count, seconds_per_question, reveal_seconds, max_players, min_players)
-         SELECT $1, $2, $3, deck.id, $5, $6, $7, $8, $9 FROM deck WHERE deck.size >= $5
+  /**
+   * Opens a room with its first snapshot, in one statement; a code an open room already has is
+   * refused (`code_taken`: pick another and retry), and then nothing is written.
+   */
+  async openRoom(room: NewRoom, timeoutMs?: number): Promise<OpenRoomResult> {
+    const [row] = await this.db.run<{ created: number }>(
+      'RoomRepository.openRoom',
+      `WITH created AS (
+         INSERT INTO rooms (id, code, game, seed, settings) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (code) WHERE closed_at IS NULL DO NOTHING
          RETURNING id
+       ), snapshot AS (
+         INSERT INTO room_snapshots (room_id, seq, at_ms, state) SELECT id, -1, $6, $7 FROM created
        )
-       SELECT (SELECT size FROM deck) AS deck_size, (SELECT count(*) FROM created)::int AS created`,
-      [room.id, room.code, room.hostName, room.deckId, room.questionCount, room.secondsPerQuestion, room.revealSeconds, room.maxPlayers, room.minPlayers],
+       SELECT count(*)::int AS created FROM created`,
+      [room.id, room.code, room.game, room.seed, JSON.stringify(room.settings), room.snapshot.atMs, JSON.stringify({ state: room.snapshot.state, replies: [] })],
+      timeoutMs,
     );
-    if (row.deck_size === null) return { deckNotFound: true };
-    if (row.deck_size < room.questionCount) return { deckTooSmall: row.deck_size };
     return row.created === 1 ? 'created' : 'code_taken';
   }
 
   /**
    * Loads many rooms in one statement: rooms that activate together share a round trip. With each
-   * room comes what its recovery needs: its seats, and its last game with every answer, early
-   * close and vote, each with the time the server recorded for it.
+   * room comes what its recovery needs: its latest snapshot and the journal after it.
    *
    * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, already
    * its own, or held by an instance that stopped or has not beaten for `lease.ms`), raising its
@@ -117,8 +91,7 @@ export class RoomRepository {
    * or a stopped instance's is taken, and nothing is asked for.
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: RoomLease): Promise<StoredRoom[]> {
-    const ms = (col: string, fallback: string) => `coalesce(${col}, extract(epoch FROM ${fallback}) * 1000)::float8`;
-    const rows = await this.db.run<StoredRoom>(
+    return await this.db.run<StoredRoom>(
       'RoomRepository.loadRooms',
       `WITH taken AS (
          UPDATE room_heads h SET lease_owner = $2, lease_fence = h.lease_fence + 1, wanted_by = NULL
@@ -139,49 +112,23 @@ export class RoomRepository {
            AND h.lease_owner IS DISTINCT FROM $2 AND h.wanted_by IS DISTINCT FROM $2
            AND h.room_id NOT IN (SELECT id FROM taken)
        )
-       SELECT r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt", coalesce(rh.commit_seq, 0)::float8 AS "commitSeq",
-              coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
+       SELECT r.id AS "roomId", trim(r.code) AS code, r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
+              coalesce(rh.commit_seq, 0)::float8 AS "commitSeq", coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
               CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
-              CASE r.game WHEN 'cards' THEN ${CARDS_RECORD} ELSE json_build_object(
-                'roomId', r.id, 'code', trim(r.code), 'hostName', r.host_name,
-                'settings', json_build_object('deckId', r.deck_id, 'questionCount', r.question_count,
-                                              'secondsPerQuestion', r.seconds_per_question, 'revealSeconds', r.reveal_seconds,
-                                              'maxPlayers', r.max_players, 'minPlayers', r.min_players),
-                'phase', r.phase, 'closed', r.closed_at IS NOT NULL, 'gamesPlayed', r.games_played,
-                'lastGameAt', (extract(epoch FROM r.last_game_at) * 1000)::float8,
-                'playedQuestionIds', coalesce((SELECT array_agg(qid) FROM games g, unnest(g.question_ids) AS qid WHERE g.room_id = r.id), '{}'),
-                'players', coalesce((
-                  SELECT json_agg(json_build_object('id', p.id, 'name', p.name, 'left',
-                           CASE WHEN p.left_at IS NULL THEN NULL
-                                ELSE json_build_object('at', ${ms('p.left_at_ms', 'p.left_at')}, 'reason', p.left_reason, 'commandId', p.left_command_id) END)
-                         ORDER BY p.joined_at, p.id)
-                  FROM players p
-                  WHERE p.room_id = r.id AND (p.left_at IS NULL OR (lg.id IS NOT NULL AND p.left_at >= lg.started_at))), '[]'),
-                'lastGame', CASE WHEN lg.id IS NULL THEN NULL ELSE json_build_object(
-                  'id', lg.id, 'no', lg.game_no, 'roster', lg.roster,
-                  'startedAt', ${ms('lg.started_at_ms', 'lg.started_at')}, 'startCommandId', lg.start_command_id,
-                  'questions', (SELECT json_agg(json_build_object('id', q.id, 'text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY o.ord)
-                                FROM unnest(lg.question_ids) WITH ORDINALITY AS o(qid, ord) JOIN questions q ON q.id = o.qid),
-                  'answers', coalesce((SELECT json_agg(json_build_object('playerId', a.player_id, 'question', a.question_index, 'choice', a.choice,
-                                                                         'at', ${ms('a.answered_at_ms', 'a.answered_at')}, 'commandId', a.command_id))
-                                       FROM answers a WHERE a.game_id = lg.id), '[]'),
-                  'closes', coalesce((SELECT json_agg(json_build_object('index', c.question_index, 'at', c.closed_at_ms))
-                                      FROM question_closes c WHERE c.game_id = lg.id), '[]'),
-                  'votes', coalesce((SELECT json_agg(json_build_object('playerId', v.player_id, 'vote', v.vote,
-                                                                       'at', ${ms('v.voted_at_ms', 'v.voted_at')}, 'commandId', v.command_id))
-                                     FROM rematch_votes v WHERE v.game_id = lg.id), '[]')) END,
-                'lateDeadlines', coalesce((SELECT json_agg(json_build_object('due', l.due_ms, 'at', l.taken_at_ms) ORDER BY l.taken_at_ms)
-                                           FROM late_deadlines l WHERE l.room_id = r.id), '[]')
-              ) END AS record
+              CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason",
+              CASE WHEN s.room_id IS NULL THEN NULL
+                   ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
+              coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
+                                                          'actor', j.actor, 'commandId', j.command_id, 'body', j.body) ORDER BY j.seq, j.idx)
+                        FROM room_journal j WHERE j.room_id = r.id AND j.seq > coalesce(s.seq, -1)), '[]') AS entries
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
-       LEFT JOIN LATERAL (SELECT * FROM games g WHERE g.room_id = r.id ORDER BY g.game_no DESC LIMIT 1) AS lg ON true
        LEFT JOIN taken t ON t.id = r.id
-       LEFT JOIN room_heads rh ON rh.room_id = r.id`,
+       LEFT JOIN room_heads rh ON rh.room_id = r.id
+       LEFT JOIN room_snapshots s ON s.room_id = r.id`,
       [codes, lease?.owner ?? null, lease?.ms ?? 0, lease?.takeLapsed ?? true],
       timeoutMs,
     );
-    return rows.map((r) => (r.game === 'cards' ? r : { ...r, record: triviaRecord(r.record) }));
   }
 
   /** Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at once. */
@@ -192,20 +139,6 @@ export class RoomRepository {
        FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
        WHERE h.room_id = l.id AND h.lease_owner = $1 AND h.lease_fence = l.fence`,
       [owner, rooms.map((r) => r.id), rooms.map((r) => r.fence)],
-      timeoutMs,
-    );
-  }
-
-  /** A deadline the room took late, after a restart; taken again later, the later moment counts. */
-  async recordLateDeadline(roomId: string, due: number, at: number, timeoutMs?: number, position?: RoomPosition): Promise<void> {
-    await this.db.write(
-      {
-        name: 'RoomRepository.recordLateDeadline',
-        sql: `INSERT INTO late_deadlines (room_id, due_ms, taken_at_ms) VALUES ($1, $2, $3)
-       ON CONFLICT (room_id, due_ms) DO UPDATE SET taken_at_ms = excluded.taken_at_ms`,
-        params: [roomId, due, at],
-        position,
-      },
       timeoutMs,
     );
   }

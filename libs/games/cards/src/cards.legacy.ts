@@ -1,13 +1,18 @@
 import { okReply } from '@app/protocol';
-import { Actor, chain, Recorded, Restored, unchanged } from '@app/room-engine';
+import { Actor, chain, LegacyRooms, Recorded, RecordedHistory, replayRecorded, RuleContext, unchanged } from '@app/room-engine';
 import { TableCommand } from './cards.commands';
+import { cardsRules } from './cards.game';
 import { decide, fromCheckpoint, HUMAN_SEAT, nextDeadline, onDeadline, resumed } from './cards.rules';
-import { ActionKind, CardsState, CardsWrite, HandCheckpoint, Outcome, TableSettings } from './cards.types';
+import { ActionKind, CardsState, HandCheckpoint, Outcome, TableSettings } from './cards.types';
+
+// Tables opened before the journal: the cards kept them in their own tables (the checkpoint of
+// the last hand, the human's actions and rebuys since). A table still open at the upgrade comes
+// back once from that record, through the replay below, and is journaled from then on.
 
 /**
- * A card table as PostgreSQL holds it: plain data, read in one statement by libs/persistence.
- * The bots' actions are not in it: the seed and the human's actions determine them. Times are
- * epoch milliseconds on the server's clock, as the rules used them.
+ * A card table as the old tables hold it: plain data, read in one statement by the legacy
+ * loader. The bots' actions are not in it: the seed and the human's actions determine them.
+ * Times are epoch milliseconds on the server's clock, as the rules used them.
  */
 export interface CardsRecord {
   readonly tableId: string;
@@ -32,40 +37,6 @@ export type CardsEntry =
   | { readonly kind: 'act'; readonly hand: number; readonly seq: number; readonly action: ActionKind; readonly amount: number | null; readonly commandId: string }
   | { readonly kind: 'rebuy'; readonly afterHand: number; readonly commandId: string };
 
-/** A new table's record, before anything happened at it. */
-export function openedRecord(ids: { tableId: string; code: string; playerId: string }, settings: TableSettings, checkpoint: HandCheckpoint): CardsRecord {
-  return { ...ids, settings, closed: false, checkpoint, actions: [], rebuys: [], acknowledged: [], lateDeadlines: [] };
-}
-
-/**
- * What a store keeps of each committed write, as plain data: the reference libs/persistence
- * implements in SQL. A checkpoint makes everything recorded before it unnecessary for a replay.
- */
-export function recordWrite(record: CardsRecord, write: CardsWrite): CardsRecord {
-  switch (write.kind) {
-    case 'act': {
-      const acknowledged = [...record.acknowledged, { commandId: write.commandId, reply: {} }];
-      const action = { hand: write.hand, seq: write.seq, action: write.action, amount: write.amount, at: write.at, commandId: write.commandId };
-      if (write.finished) return { ...record, acknowledged, checkpoint: write.finished, actions: [], rebuys: [] };
-      return { ...record, acknowledged, actions: [...record.actions, action] };
-    }
-    case 'finishHand':
-      return { ...record, checkpoint: write.checkpoint, actions: [], rebuys: [] };
-    case 'rebuy':
-      return {
-        ...record,
-        acknowledged: [...record.acknowledged, { commandId: write.commandId, reply: { stack: write.stack } }],
-        rebuys: [...record.rebuys, { afterHand: write.afterHand, stack: write.stack, at: write.at, commandId: write.commandId }],
-      };
-    case 'closeTable':
-      return {
-        ...record,
-        closed: true,
-        acknowledged: write.commandId ? [...record.acknowledged, { commandId: write.commandId, reply: {} }] : record.acknowledged,
-      };
-  }
-}
-
 // A rebuy comes before the actions of the hand it lets the human play.
 const ORDER: Record<CardsEntry['kind'], number> = { rebuy: 0, act: 1 };
 
@@ -74,7 +45,7 @@ const ORDER: Record<CardsEntry['kind'], number> = { rebuy: 0, act: 1 };
  * human's rebuys and actions since, each at its moment; the deadlines between them (the bots,
  * the clocks, the next deal) fire again on the same schedule and decide the same.
  */
-export function restoreCards(record: CardsRecord): Restored<CardsState, CardsEntry> {
+export function restoreCards(record: CardsRecord): RecordedHistory<CardsState, CardsEntry> {
   const ids = { tableId: record.tableId, code: record.code, playerId: record.playerId };
   const base = fromCheckpoint(ids, record.settings, record.checkpoint);
   const human: Actor = { role: 'player', seat: record.playerId };
@@ -101,7 +72,7 @@ export function restoreCards(record: CardsRecord): Restored<CardsState, CardsEnt
   };
 }
 
-/** How many deadlines one recorded input may have to catch up on (see `replayEntry`). */
+/** How many deadlines one recorded input may have to catch up on (see `replayCardsEntry`). */
 const MAX_CATCH_UP = 4;
 
 /**
@@ -109,7 +80,8 @@ const MAX_CATCH_UP = 4;
  * one due at its very millisecond (the bot's action that gave the human the turn) fires here
  * first, on its own schedule. An input that no longer lands where it was taken is refused.
  */
-export function replayEntry(state: CardsState, entry: CardsEntry, now: number): Outcome {
+export function replayCardsEntry(state: CardsState, entry: CardsEntry, ctx: RuleContext): Outcome {
+  const now = ctx.now;
   const ready = (s: CardsState) =>
     entry.kind === 'act' ? s.phase === 'playing' && s.hand?.toAct === HUMAN_SEAT : s.phase === 'between' || s.phase === 'waiting';
   let caught: Outcome = unchanged(state);
@@ -131,4 +103,10 @@ export function replayEntry(state: CardsState, entry: CardsEntry, now: number): 
   return chain(caught, decide(s, actor, { id: entry.commandId, type: 'table.rebuy', data: {} }, now));
 }
 
-export { resumed };
+/** Card tables from before the journal: the table as it stopped (nobody connected yet), and the replies it owes. */
+export const cardsLegacy: LegacyRooms<CardsState> = {
+  restore(record, seed) {
+    const { state, replies } = replayRecorded(cardsRules, seed, restoreCards(record as CardsRecord), replayCardsEntry);
+    return { state: resumed(state), replies };
+  },
+};

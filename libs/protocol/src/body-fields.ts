@@ -1,6 +1,6 @@
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { RoomErrorCode, RoomException } from './room-error';
 
-// Small readers for JSON bodies: each names the offending field in its 400.
+// Small readers for JSON bodies (HTTP bodies, a game's settings): each names the offending field in its 400.
 
 export function asObject(body: unknown, what = 'body'): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid(what, 'must be a JSON object');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Database, DeckRepository, NewQuestion, openDataSource, StatementMeter } from '@app/persistence';
+import { Database, openDataSource, StatementMeter } from '@app/persistence';
+import { DeckRepository, NewQuestion } from '../src/decks/deck.repository';
 import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
 import { DeckEditTokens1764856800000 } from '../../../migrations/1764856800000-deck-edit-tokens';
 import { createTestDatabase } from '../../../test/support/database';

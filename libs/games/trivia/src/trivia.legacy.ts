@@ -1,11 +1,17 @@
 import { okReply } from '@app/protocol';
-import { Recorded, Restored } from '@app/room-engine';
-import { gameStarted } from './trivia.rules';
-import { Phase, Question, Settings, TriviaState } from './trivia.types';
+import { LegacyRooms, Recorded, RecordedHistory, replayRecorded, RuleContext, unchanged } from '@app/room-engine';
+import { triviaRules } from './trivia.game';
+import { openTrivia } from './trivia.opening';
+import { beginGame, closeRecorded, decide, decideVote, release, resumed } from './trivia.rules';
+import { Outcome, Phase, Question, Settings, TriviaState } from './trivia.types';
+
+// Rooms opened before the journal: trivia kept them in its own tables (rooms, players, games,
+// answers, question closes, rematch votes). A room still open at the upgrade comes back once
+// from that record, through the replay below, and is journaled like any other from then on.
 
 /**
- * A trivia room as PostgreSQL holds it: plain data, read in one statement by libs/persistence.
- * Times are epoch milliseconds on the server's clock, as the rules used them.
+ * A trivia room as the old tables hold it: plain data, read in one statement by the legacy
+ * loader. Times are epoch milliseconds on the server's clock, as the rules used them.
  */
 export interface TriviaRecord {
   readonly roomId: string;
@@ -33,9 +39,15 @@ export interface TriviaRecord {
   };
   /** Deadlines the room took late after a restart. */
   readonly lateDeadlines: readonly { due: number; at: number }[];
+  /**
+   * The room's deck (its questions table), if the loader reads it. The old rooms did not copy
+   * their deck: without this, the room's deck is its last game's questions (none before a first
+   * game), and its next games draw from those alone.
+   */
+  readonly deck?: readonly Question[];
 }
 
-/** One input a replay applies again, as recorded by the statement that committed it. */
+/** One input the old record keeps, applied again by `replayTriviaEntry`. */
 export type TriviaEntry =
   | { readonly kind: 'answer'; readonly playerId: string; readonly question: number; readonly choice: number; readonly commandId: string }
   | { readonly kind: 'close'; readonly index: number }
@@ -55,20 +67,17 @@ const ORDER: Record<TriviaEntry['kind'], number> = { answer: 0, vote: 1, departu
  * whose last game is running or finished with its rematch undecided is that game from its start,
  * with every recorded answer, early close, departure and vote to replay in order.
  */
-export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Restored<TriviaState, TriviaEntry> {
+export function restoreTrivia(record: TriviaRecord, expirySeconds: number): RecordedHistory<TriviaState, TriviaEntry> {
   const settings: Settings = { ...record.settings, rematchSeconds: REMATCH_SECONDS, expirySeconds };
   const game = record.lastGame;
   const seated = record.players.filter((p) => !p.left);
+  const opened = openTrivia({ ...record, settings, deck: record.deck ?? game?.questions ?? [], openedAt: record.lastGameAt });
   const lobby = (phase: Phase, players: typeof record.players): TriviaState => ({
-    roomId: record.roomId,
-    code: record.code,
-    hostName: record.hostName,
+    ...opened,
     phase,
-    settings,
     players: players.map((p) => ({ id: p.id, name: p.name, connected: false, score: 0, correct: 0, elapsedSum: 0 })),
     gamesPlayed: record.gamesPlayed,
-    expiresAt: record.lastGameAt + expirySeconds * 1000,
-    playedQuestionIds: [...record.playedQuestionIds],
+    playedQuestionIds: [...new Set(record.playedQuestionIds)],
   });
   const voteAcks = (game?.votes ?? []).flatMap((v) =>
     v.commandId ? [{ actor: { role: 'player' as const, seat: v.playerId }, reply: okReply(v.commandId, {}) }] : [],
@@ -95,7 +104,7 @@ export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Rest
     gamesPlayed: game.no - 1,
     playedQuestionIds: playedBefore,
   };
-  const state = gameStarted(atStart, { gameId: game.id, gameNo: game.no, questions: game.questions, roster: game.roster }, game.startedAt).state;
+  const state = beginGame(atStart, { id: game.id, no: game.no, questions: game.questions, roster: game.roster }, game.startedAt).state;
 
   const journal: Recorded<TriviaEntry>[] = [
     ...game.answers.map((a): Recorded<TriviaEntry> => ({
@@ -124,3 +133,27 @@ export function restoreTrivia(record: TriviaRecord, expirySeconds: number): Rest
   const lateDeadlines = record.lateDeadlines.filter((l) => l.at >= game.startedAt);
   return { state, journal, acknowledged: startAck, lateDeadlines };
 }
+
+/** Applies one input of the old record again (the old rules' own replay). */
+export function replayTriviaEntry(state: TriviaState, entry: TriviaEntry, ctx: RuleContext): Outcome {
+  switch (entry.kind) {
+    case 'answer':
+      return decide(state, { role: 'player', seat: entry.playerId }, { id: entry.commandId, type: 'room.answer', data: { question: entry.question, choice: entry.choice } }, ctx);
+    case 'close':
+      return closeRecorded(state, entry.index, ctx.now);
+    case 'departure': {
+      const seat = state.players.find((p) => p.id === entry.playerId);
+      return seat ? release(state, seat, entry.reason, ctx.now) : unchanged(state);
+    }
+    case 'vote':
+      return decideVote(state, entry.playerId, entry.vote, ctx.now);
+  }
+}
+
+/** Trivia rooms from before the journal: the room as it stopped (nobody connected yet), and the replies it owes. */
+export const triviaLegacy: LegacyRooms<TriviaState> = {
+  restore(record, seed, { expirySeconds }) {
+    const { state, replies } = replayRecorded(triviaRules, seed, restoreTrivia(record as TriviaRecord, expirySeconds), replayTriviaEntry);
+    return { state: resumed(state), replies };
+  },
+};

@@ -1,4 +1,4 @@
-import { Database } from '../database';
+import { Database } from '@app/persistence';
 
 export interface DeckSummary {
   readonly id: string;

@@ -1,0 +1,2 @@
+export * from './tictactoe.rules';
+export * from './tictactoe.module';

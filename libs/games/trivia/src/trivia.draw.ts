@@ -1,0 +1,23 @@
+import { Question } from './trivia.types';
+
+/**
+ * A game's questions, drawn from the room's deck with the rules' random source: questions not
+ * played in this room yet come first, in random order, then played ones, so that a small deck
+ * deals again only what it must (as the database's draw did: `ORDER BY played, random()`).
+ */
+export function drawQuestions(deck: readonly Question[], count: number, played: readonly number[], random: () => number): Question[] {
+  const seen = new Set(played);
+  const fresh = deck.filter((q) => !seen.has(q.id));
+  const again = deck.filter((q) => seen.has(q.id));
+  return [...shuffled(fresh, random), ...shuffled(again, random)].slice(0, count);
+}
+
+/** Fisher-Yates on a copy: the same draws give the same order. */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
