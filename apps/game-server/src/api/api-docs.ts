@@ -35,17 +35,48 @@ const deckSummary: SchemaObject = {
   properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, builtin: { type: 'boolean' }, questions: { type: 'integer' } },
 };
 
+/** Opening a room of each game this server plays: `{game, ...}` with that game's settings. */
+function openingBodies(): SchemaObject[] {
+  return GAMES.filter((g) => g.opening).map((g) => {
+    const schema = g.opening!.schema as SchemaObject;
+    return {
+      ...schema,
+      title: g.kind,
+      required: ['game', ...(schema.required ?? [])],
+      properties: { game: { type: 'string', enum: [g.kind] }, ...schema.properties },
+    };
+  });
+}
+
 export const DescribeCreateRoom = () =>
   applyDecorators(
     ApiTags('rooms'),
-    ApiOperation({ summary: 'Open a room in its lobby; the answer carries the host token' }),
-    ApiBody({ schema: trivia.opening!.schema }),
+    ApiOperation({
+      summary: 'Open a room of any game: with `game`, that game\'s settings, and the answer carries the opener\'s seat and token; without it, a trivia room in its lobby, and the answer carries the host token',
+    }),
+    ApiBody({ schema: { oneOf: [{ ...(trivia.opening!.schema as SchemaObject), title: 'trivia (no game)' }, ...openingBodies()] } }),
     ApiResponse({
       status: 201,
       description: 'the room is open',
-      schema: { type: 'object', properties: { roomId: { type: 'string', format: 'uuid' }, code: { type: 'string' }, hostToken: { type: 'string' } } },
+      schema: {
+        oneOf: [
+          { title: 'without game', type: 'object', properties: { roomId: { type: 'string', format: 'uuid' }, code: { type: 'string' }, hostToken: { type: 'string' } } },
+          {
+            title: 'with game',
+            type: 'object',
+            properties: {
+              game: { type: 'string', enum: GAMES.filter((g) => g.opening).map((g) => g.kind) },
+              roomId: { type: 'string', format: 'uuid' },
+              code: { type: 'string' },
+              role: { type: 'string', enum: ['host', 'player'] },
+              seat: { type: 'string', description: 'the opener\'s seat: `host`, or the first player\'s id' },
+              token: { type: 'string' },
+            },
+          },
+        ],
+      },
     }),
-    ApiResponse({ ...BAD_DATA, description: '`bad_data` (also when the deck has fewer questions than questionCount) or `bad_json`' }),
+    ApiResponse({ ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' }),
     ApiResponse({ status: 404, description: '`deck_not_found`', schema: error('deck_not_found') }),
     ApiResponse(RATE_LIMITED),
     ApiResponse(OPEN_UNAVAILABLE),
