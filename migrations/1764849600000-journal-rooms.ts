@@ -6,7 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * written; they stay readable until no room opened before this migration is left open (such a
  * room is loaded once from them, and its first statement snapshots it).
  *
- * - `rooms`: the game-specific columns become optional for a room opened with `settings`.
+ * - `rooms`: the game-specific columns become optional for a room opened with `settings`;
+ *   `deck` is the copy of the deck a room plays from (kept once with the room, not in every
+ *   snapshot), filled here for the trivia rooms still open, with their questions' own ids.
  * - `finished_games`: every game finished before the upgrade gets its summary here, in the shape
  *   the trivia module reports finished games in (standings, and each question with its answers),
  *   so the leaderboard and results read one table. Only trivia had finished games before.
@@ -17,6 +19,7 @@ export class JournalRooms1764849600000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE rooms
+        ADD COLUMN deck jsonb,
         ALTER COLUMN host_name DROP NOT NULL,
         -- Every room opens naming its game now.
         ALTER COLUMN game DROP DEFAULT,
@@ -27,6 +30,10 @@ export class JournalRooms1764849600000 implements MigrationInterface {
           OR (player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL)
           OR (host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
               AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL));
+
+      UPDATE rooms r SET deck = (SELECT coalesce(jsonb_agg(jsonb_build_object('id', q.id, 'text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position), '[]')
+                                 FROM questions q WHERE q.deck_id = r.deck_id)
+      WHERE r.game = 'trivia' AND r.closed_at IS NULL;
 
       INSERT INTO finished_games (room_id, game, game_no, finished_at, summary)
       SELECT g.room_id, 'trivia', g.game_no, g.finished_at, jsonb_build_object(
@@ -66,6 +73,7 @@ export class JournalRooms1764849600000 implements MigrationInterface {
                  AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL
           END),
         ALTER COLUMN host_name SET NOT NULL,
+        DROP COLUMN deck,
         ALTER COLUMN game SET DEFAULT 'trivia';
     `);
   }

@@ -94,6 +94,10 @@ describe('round-trip budget', () => {
     await room.players[0].send('room.answer', { question: 1, choice: 0 });
     await room.host.nextEvent('game.finished');
     expect(log.stop()).toEqual([APPEND, APPEND, RECORD]);
+    // The finish snapshotted the room, without its deck's copy: that is kept once, with the room.
+    const [snap] = await queryDb(server, `SELECT (state->'state') ? 'deck' AS "hasDeck", state->'state'->>'phase' AS phase FROM room_snapshots WHERE room_id = $1`, [room.roomId]);
+    expect(snap).toEqual({ hasDeck: false, phase: 'finished' });
+    expect(await queryDb(server, `SELECT jsonb_array_length(deck) > 0 AS kept FROM rooms WHERE id = $1`, [room.roomId])).toEqual([{ kept: true }]);
     closeAll(room);
   });
 

@@ -39,6 +39,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     committedStatements: options.committedStatements ?? 10,
     snapshotDue: options.snapshotDue,
     confirmedReplies: () => options.confirmedReplies ?? [],
+    snapshotOf: (s) => s,
     scheduler,
     changed: () => changed++,
     outOfOrder: () => outOfOrder++,

@@ -62,7 +62,7 @@ interface Step<S> {
   readonly refuse: (error: unknown, behindFailure: boolean) => void;
 }
 
-export interface CommitPipelineDeps {
+export interface CommitPipelineDeps<S> {
   readonly store: RoomStore;
   readonly roomId: string;
   /** The game's kind, which a finished game is recorded under. */
@@ -75,6 +75,8 @@ export interface CommitPipelineDeps {
   readonly committedStatements: number;
   /** The room has no snapshot yet (it came from a game's old record): its first statement carries one. */
   readonly snapshotDue?: boolean;
+  /** What a snapshot keeps of a state (GameRules.snapshotOf). */
+  readonly snapshotOf: (state: S) => unknown;
   /** The replies of confirmed commands still owed to a resend (the reply memory's). */
   readonly confirmedReplies: () => readonly SeatReply[];
   readonly scheduler: Scheduler;
@@ -110,7 +112,7 @@ export class CommitPipeline<S> {
 
   constructor(
     state: S,
-    private readonly deps: CommitPipelineDeps,
+    private readonly deps: CommitPipelineDeps<S>,
   ) {
     this.confirmedState = this.decidedState = state;
     this.snapshotDue = deps.snapshotDue ?? false;
@@ -160,7 +162,7 @@ export class CommitPipeline<S> {
       const { store, roomId, fence, game } = this.deps;
       const step: JournalStep = {
         inputs: [...carried, ...decision.inputs],
-        ...(decision.boundary || this.snapshotDue ? { snapshot: { at: decision.at, snapshot: { state: decision.after, replies: this.owedReplies(decision.acks) } } } : {}),
+        ...(decision.boundary || this.snapshotDue ? { snapshot: { at: decision.at, snapshot: { state: this.deps.snapshotOf(decision.after), replies: this.owedReplies(decision.acks) } } } : {}),
         ...(decision.finished ? { finished: { ...decision.finished, game } } : {}),
         ...(decision.closed !== undefined ? { closed: decision.closed } : {}),
       };

@@ -24,6 +24,8 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 
 /** A deck of items the server keeps for games that play from one (what a room copies when it opens). */
 export interface DeckItem {
+  /** Its id in the room (the question's own id for a room from before the journal; else its place). */
+  readonly id?: number;
   readonly text: string;
   readonly choices: readonly string[];
   readonly correct: number;
@@ -80,8 +82,11 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   readonly joinProposal?: string;
   /** How a room of it opens over HTTP. */
   readonly opening?: GameOpening<S>;
-  /** The rules' state from its JSON (a snapshot as loaded); the JSON itself when absent. */
-  fromSnapshot?(json: unknown): S;
+  /**
+   * The rules' state from a snapshot as loaded (what `rules.snapshotOf` kept, as JSON), with what
+   * the room was opened with; the snapshot itself when absent.
+   */
+  fromSnapshot?(json: unknown, opened: { readonly deck?: readonly DeckItem[] }): S;
   /** Rooms opened before the journal existed, brought back from the game's old tables (until none is left open). */
   readonly legacy?: LegacyRooms<S>;
 }

@@ -146,6 +146,12 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   /** The type of the frame `view` is sent as (`room.state`, `table.snapshot`). */
   readonly stateEvent: string;
   summarize(state: S): RoomSummary;
+  /**
+   * What a snapshot keeps of the state, when that is less than all of it: what the room was opened
+   * with (its deck's copy, kept once with the room) need not be written again at every boundary.
+   * The game's module puts it back (`GameModule.fromSnapshot`). The whole state when absent.
+   */
+  snapshotOf?(state: S): unknown;
 }
 
 export function unchanged<S>(state: S): Outcome<S> {

@@ -99,6 +99,7 @@ export class RoomActor<S, C extends Command> {
       committedStatements: deps.committedStatements,
       snapshotDue: deps.snapshotDue,
       confirmedReplies: () => replies.recentOk(SNAPSHOT_REPLIES_PER_SEAT),
+      snapshotOf: (s) => rules.snapshotOf?.(s) ?? s,
       scheduler,
       changed: () => this.afterChange(),
       outOfOrder: () => this.letGo(),

@@ -4,7 +4,7 @@ import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, Sea
 import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
 import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, DeckItem, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { loadLegacyRecords } from '../legacy/legacy-records';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
@@ -79,8 +79,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * makes the first state; the opener gets its seat's token (the host's, or the first player's).
    */
   async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
-    const opening = GAMES.find((g) => g.kind === kind)?.opening;
-    if (typeof kind !== 'string' || !opening) {
+    const game = GAMES.find((g) => g.kind === kind);
+    const opening = game?.opening;
+    if (typeof kind !== 'string' || !game || !opening) {
       throw badData('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
     }
     // Whoever chose the seed would know every deal: only a server started for tests takes one.
@@ -94,7 +95,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const deck = opening.deckOf ? await this.deckCopy(opening.deckOf(settings) ?? BUILTIN_DECK_ID) : undefined;
     const role = opening.openerRole;
     const seat = role === 'host' ? 'host' : randomUUID();
-    const { roomId, code } = await this.open(kind, settings, (ids, at) =>
+    const { roomId, code } = await this.open(game, settings, deck?.items, (ids, at) =>
       opening.state({ ...ids, opener: seat }, settings, { at, expirySeconds: this.config.roomExpirySeconds, ...(deck ? { deck } : {}) }),
     );
     return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
@@ -111,19 +112,25 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * Opens a room of `game` with its first state, under a fresh code: codes are random, and a clash
    * with an open room is rare and simply retried.
    */
-  async open(game: string, settings: unknown, opening: (ids: { roomId: string; code: string }, openedAt: number) => unknown): Promise<{ roomId: string; code: string }> {
+  private async open(
+    game: GameModule,
+    settings: unknown,
+    deck: readonly DeckItem[] | undefined,
+    opening: (ids: { roomId: string; code: string }, openedAt: number) => unknown,
+  ): Promise<{ roomId: string; code: string }> {
     this.cap.checkOpen(this.registry.size);
     for (let attempt = 0; attempt < 8; attempt++) {
       const roomId = randomUUID();
       const code = newRoomCode();
       const openedAt = this.clock.now();
       const state = opening({ roomId, code }, openedAt);
+      const snapshot = { atMs: openedAt, state: game.rules.snapshotOf?.(state) ?? state };
       const opened = await this.rooms.openRoom(
-        { id: roomId, code, game, seed: randomInt(2 ** 31 - 1), settings, snapshot: { atMs: openedAt, state } },
+        { id: roomId, code, game: game.kind, seed: randomInt(2 ** 31 - 1), settings, snapshot, ...(deck ? { deck } : {}) },
         this.config.commandTimeoutMs,
       );
       if (opened === 'created') {
-        this.log.info('room opened', { room: code, game });
+        this.log.info('room opened', { room: code, game: game.kind });
         return { roomId, code };
       }
     }
@@ -348,7 +355,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     let restored: Restored<unknown>;
     if (s.snapshot) {
       const snapshot = s.snapshot.state as RoomSnapshot;
-      restored = { state: game.fromSnapshot?.(snapshot.state) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
+      const opened = { ...(s.deck ? { deck: s.deck as DeckItem[] } : {}) };
+      restored = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     } else {
       if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);
       restored = { ...game.legacy.restore(legacyRecord, s.seed, { expirySeconds: this.config.roomExpirySeconds }), journal: [] };

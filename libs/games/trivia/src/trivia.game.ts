@@ -56,6 +56,9 @@ export const triviaRules: GameRules<TriviaState, RoomCommand> = {
 
   view: viewRoom,
 
+  // The deck's copy is kept once with the room (rooms.deck), not at every game's end.
+  snapshotOf: ({ deck: _deck, ...kept }) => kept,
+
   summarize(state): RoomSummary {
     const game = state.game;
     return {

@@ -50,6 +50,8 @@ export const trivia: GameModule<TriviaState> = {
     };
   },
   mayClose: (_state, actor) => actor.role === 'host',
+  // A snapshot leaves the deck out (triviaRules.snapshotOf): it comes back from the room's copy.
+  fromSnapshot: (json, opened) => ({ ...(json as Omit<TriviaState, 'deck'>), deck: (opened.deck ?? []).map((q, i) => ({ id: q.id ?? i, text: q.text, choices: [...q.choices], correct: q.correct })) }),
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   joinProposal: 'join',
   legacy: triviaLegacy,

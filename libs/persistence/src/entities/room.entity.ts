@@ -84,4 +84,8 @@ export class RoomEntity {
   /** What opening the room took (the game module's settings), once rooms open through it. */
   @Column({ type: 'jsonb', nullable: true })
   settings: unknown;
+
+  /** The copy of the deck the room plays from, for a game that plays from one. */
+  @Column({ type: 'jsonb', nullable: true })
+  deck: unknown;
 }

@@ -11,6 +11,8 @@ export interface NewRoom {
   readonly seed: number;
   /** What opening it took, as the game's module parsed it. */
   readonly settings: unknown;
+  /** The copy of the deck it plays from, kept once with the room (not in its snapshots). */
+  readonly deck?: unknown;
   /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
   readonly snapshot: { readonly atMs: number; readonly state: unknown };
 }
@@ -32,6 +34,8 @@ export interface StoredRoom {
   readonly heldBy: string | null;
   /** Why it was closed, if it is. */
   readonly closedReason: string | null;
+  /** The copy of the deck it plays from, if it plays from one. */
+  readonly deck: unknown;
   /** Its latest snapshot: none for a room opened before the journal (its game's old record has it). */
   readonly snapshot: Snapshot | null;
   /** The journal after the snapshot, in order. */
@@ -65,14 +69,23 @@ export class RoomRepository {
     const [row] = await this.db.run<{ created: number }>(
       'RoomRepository.openRoom',
       `WITH created AS (
-         INSERT INTO rooms (id, code, game, seed, settings) VALUES ($1, $2, $3, $4, $5)
+         INSERT INTO rooms (id, code, game, seed, settings, deck) VALUES ($1, $2, $3, $4, $5, $8)
          ON CONFLICT (code) WHERE closed_at IS NULL DO NOTHING
          RETURNING id
        ), snapshot AS (
          INSERT INTO room_snapshots (room_id, seq, at_ms, state) SELECT id, -1, $6, $7 FROM created
        )
        SELECT count(*)::int AS created FROM created`,
-      [room.id, room.code, room.game, room.seed, JSON.stringify(room.settings), room.snapshot.atMs, JSON.stringify({ state: room.snapshot.state, replies: [] })],
+      [
+        room.id,
+        room.code,
+        room.game,
+        room.seed,
+        JSON.stringify(room.settings),
+        room.snapshot.atMs,
+        JSON.stringify({ state: room.snapshot.state, replies: [] }),
+        room.deck === undefined ? null : JSON.stringify(room.deck),
+      ],
       timeoutMs,
     );
     return row.created === 1 ? 'created' : 'code_taken';
@@ -115,7 +128,7 @@ export class RoomRepository {
        SELECT r.id AS "roomId", trim(r.code) AS code, r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
               coalesce(rh.commit_seq, 0)::float8 AS "commitSeq", coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
               CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
-              CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason",
+              CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason", r.deck,
               CASE WHEN s.room_id IS NULL THEN NULL
                    ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
               coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
