@@ -1,4 +1,4 @@
-import { HttpApi } from '@app/bot-kit';
+import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, finishedGames, queryDb, seatRoom } from './support';
@@ -50,6 +50,21 @@ describe('HTTP API', () => {
       const res = await api.request('POST', '/api/rooms', '{"hostName": ');
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ statusCode: 400, code: 'bad_json' });
+    });
+
+    it('opens a room of any game with `game`, answering the opener\'s seat and token, and refuses a game it does not play', async () => {
+      const table = await api.request('POST', '/api/rooms', { game: 'cards', name: 'Bo' });
+      expect(table).toMatchObject({ status: 201, body: { game: 'cards', code: expect.stringMatching(/^[A-Z0-9]{6}$/), role: 'player', seat: expect.any(String), token: expect.any(String) } });
+      const human = await GameClient.connect(server.url, table.body.token);
+      expect((await human.nextEvent('table.snapshot')).data).toMatchObject({ you: { seat: 0 } });
+      human.close();
+      const trivia = await api.request('POST', '/api/rooms', { game: 'trivia', hostName: 'Hana' });
+      expect(trivia).toMatchObject({ status: 201, body: { game: 'trivia', role: 'host', seat: 'host' } });
+      const before = await queryDb(server, 'SELECT count(*)::int AS n FROM rooms');
+      const unknown = await api.request('POST', '/api/rooms', { game: 'chess', name: 'Bo' });
+      expect(unknown).toMatchObject({ status: 400, body: { code: 'bad_data' } });
+      expect(unknown.body.message).toMatch(/^game must be one of trivia, cards/);
+      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM rooms')).toEqual(before);
     });
 
     it('answers an unknown deck with 404', async () => {

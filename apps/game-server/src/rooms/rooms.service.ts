@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
-import { badData, CloseCode, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
+import { badData, CloseCode, invalid, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { loadLegacyRecords } from '../legacy/legacy-records';
@@ -82,7 +82,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const game = GAMES.find((g) => g.kind === kind);
     const opening = game?.opening;
     if (typeof kind !== 'string' || !game || !opening) {
-      throw badData('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
+      throw invalid('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
     }
     // Whoever chose the seed would know every deal: only a server started for tests takes one.
     if (!this.config.allowTestSeeds && body.seed !== undefined) {
