@@ -86,6 +86,13 @@ describe('HTTP API', () => {
       expect(res.body.message).toContain('name');
     });
 
+    it('answers 409 name_taken for a name already seated (case and spaces aside), and seats nobody', async () => {
+      const room = await api.createRoom({ hostName: 'H' });
+      await api.join(room.code, 'Sam');
+      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: ' sAM ' })).toMatchObject({ status: 409, body: { code: 'name_taken' } });
+      expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId])).toEqual([{ n: 1 }]);
+    });
+
     it('answers 409 room_full past maxPlayers and seats nobody more', async () => {
       const room = await api.createRoom({ hostName: 'H', maxPlayers: 2 });
       await api.join(room.code, 'A');

@@ -56,6 +56,8 @@ export function explain(error: unknown): string {
         return 'This room is full.'
       case 'game_in_progress':
         return 'The game has already started; wait for the next one.'
+      case 'name_taken':
+        return 'Someone in this room already has that name. Pick another one.'
       case 'room_closed':
         return 'This room is closed.'
       case 'bad_data':

@@ -14,6 +14,7 @@ export enum TriviaErrorCode {
   AlreadyVoted = 'already_voted',
   RoomFull = 'room_full',
   GameInProgress = 'game_in_progress',
+  NameTaken = 'name_taken',
 }
 
 /** The one table from a trivia code to its reply status (and HTTP status where it differs). */
@@ -30,6 +31,7 @@ const STATUS: Record<TriviaErrorCode, ErrorStatus> = {
   [TriviaErrorCode.AlreadyVoted]: { status: Status.conflict },
   [TriviaErrorCode.RoomFull]: { status: Status.conflict },
   [TriviaErrorCode.GameInProgress]: { status: Status.conflict },
+  [TriviaErrorCode.NameTaken]: { status: Status.conflict },
 };
 
 export function triviaError(code: TriviaErrorCode | RoomErrorCode, message: string): RoomException {

@@ -935,6 +935,12 @@ describe('trivia rules', () => {
       expect(refusal(() => join(state, 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
     });
 
+    it('refuses a name already seated with 409 name_taken, whatever its case and spaces, and seats nobody', () => {
+      const room = join(lobby(1), 'p9', 'Sam  Lee').state;
+      for (const name of ['Sam Lee', ' sam lee ', 'SAM\tLEE']) expect(refusal(() => join(room, 'p10', name))).toEqual({ code: TriviaErrorCode.NameTaken, status: 409 });
+      expect(join(room, 'p10', 'Sam Leed').state.players).toHaveLength(3);
+    });
+
     it('refuses at maxPlayers with 409 room_full', () => {
       expect(refusal(() => join(lobby(4), 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.RoomFull, status: 409 });
       expect(join(lobby(3), 'p9', 'Zed').state.players).toHaveLength(4);

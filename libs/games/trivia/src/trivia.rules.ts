@@ -35,6 +35,8 @@ export function join(state: TriviaState, playerId: string, name: string): Outcom
   if (state.players.length >= state.settings.maxPlayers) {
     refuse(TriviaErrorCode.RoomFull, `the room is full (${state.settings.maxPlayers} players)`);
   }
+  // Two players called "Sam" could not tell their scores apart (PROTOCOL.md section 12).
+  if (state.players.some((p) => sameName(p.name, name))) refuse(TriviaErrorCode.NameTaken, `someone in the room is already called ${name}; pick another name`);
   const seat: Seat = { id: playerId, name, connected: false, score: 0, correct: 0, elapsedSum: 0 };
   return {
     state: { ...state, players: [...state.players, seat] },
@@ -332,6 +334,12 @@ function everyoneAnswered(state: TriviaState): boolean {
   const game = state.game;
   if (!game || Object.keys(game.answers).length === 0) return false;
   return game.roster.every((id) => game.answers[id] || !state.players.find((p) => p.id === id)?.connected);
+}
+
+/** Names compared as people read them: spaces around and between words, and case, do not tell two apart. */
+function sameName(a: string, b: string): boolean {
+  const key = (s: string) => s.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  return key(a) === key(b);
 }
 
 function seatOf(state: TriviaState, viewer: Actor): Seat {
