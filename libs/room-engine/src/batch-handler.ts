@@ -94,7 +94,7 @@ export class BatchHandler<S, C extends Command> {
     const acks: SeatReply[] = accepted.map(({ letter: { message: m }, outcome }) => ({ seat: seatKey(m.viewer), reply: okReply(m.command.id, outcome!.reply ?? {}) }));
     // The statement has the budget of the oldest command it carries.
     const timeoutMs = accepted.length ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
-    const statements = accepted.length || this.leavesRecord(round.taken) ? 1 : 0;
+    const statements = accepted.length > 0 || this.leavesRecord(round.taken) ? 1 : 0;
     pipeline.take({
       ...this.record(round.taken, inputs, accepted.length > 0),
       acks,
