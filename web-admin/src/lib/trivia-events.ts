@@ -82,7 +82,8 @@ export interface TriviaEvents {
   'question.open': Omit<OpenQuestion, 'answered' | 'of'> & { readonly serverTime: number }
   'question.progress': { readonly index: number; readonly answered: number; readonly of: number }
   'question.closed': Reveal
-  'game.finished': { readonly standings: readonly Standing[] }
+  /** `resultsId` names the game's results page (section 12); an older server sends none. */
+  'game.finished': { readonly standings: readonly Standing[]; readonly resultsId?: string }
   'rematch.open': { readonly closesAt: number }
   'rematch.decided': RematchDecision
   'room.closed': { readonly reason: string }
