@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { screenshotsDir, TestBrowser, WAIT_MS, withPagesServer } from './browser';
+import { screenshotsDir, TestBrowser, violationsOf, WAIT_MS, withPagesServer } from './browser';
 
 // The results page in a real browser (issue 24, item 2): a host screen runs a two-question game
 // for three players on sockets, its finished stage links the results, and the page shows what
@@ -22,9 +22,6 @@ const DECK = {
 };
 const LETTERS = 'ABCDEF';
 const CSV_HEADER = 'game,question,text,player,choice,right,points,ms';
-
-// Runs before any page script: every policy violation the document reports is kept.
-const RECORD_VIOLATIONS = `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective + ' ' + e.blockedURI));`;
 
 interface Results {
   code: string;
@@ -69,15 +66,7 @@ describe('results page in a browser', () => {
     expect((await api.request('POST', '/api/decks', DECK)).status).toBe(201);
   });
 
-  async function watchedPage(): Promise<Page> {
-    const { context, page } = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript({ content: RECORD_VIOLATIONS });
-    page.on('pageerror', (e) => {
-      throw e;
-    });
-    return page;
-  }
-  const violations = (page: Page) => page.evaluate('window.__violations') as Promise<string[]>;
+  const watchedPage = () => browser.newWatchedPage({ viewport: { width: 1280, height: 900 } });
   const rowsOf = (page: Page, table: ReturnType<Page['locator']>) =>
     table.locator('tbody tr').evaluateAll((rows: any[]) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c: any) => c.textContent)));
 
@@ -185,7 +174,7 @@ describe('results page in a browser', () => {
       const lines = csv.split(/\r?\n/).filter((line) => line !== '');
       expect(lines[0]).toBe(CSV_HEADER);
       expect(lines).toHaveLength(1 + names.length * DECK.questions.length);
-      expect(await violations(page)).toEqual([]);
+      expect(await violationsOf(page)).toEqual([]);
     } finally {
       for (const p of players) p.close();
     }
@@ -200,6 +189,6 @@ describe('results page in a browser', () => {
     await alert.getByRole('heading', { name: 'Results not available' }).waitFor();
     expect(await alert.innerText()).toContain('These results are not available (they are kept 30 days).');
     expect(await page.getByRole('link', { name: 'Download CSV' }).count()).toBe(0);
-    expect(await violations(page)).toEqual([]);
+    expect(await violationsOf(page)).toEqual([]);
   });
 });
