@@ -25,6 +25,7 @@ import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
+import { ResultsController } from './api/results.controller';
 import { RoomsController } from './api/rooms.controller';
 import { TablesController } from './api/tables.controller';
 import { BuildInfo } from './config/build-info';
@@ -74,7 +75,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, HealthController, AdminController, AdminSessionController],
+      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminSessionController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },

@@ -223,6 +223,9 @@ describe('crash recovery of a real server process', () => {
         rematch: { closesAt: open.data.closesAt, voted: 1, of: 3 },
       });
       expect(back.host.state.data.rematch).not.toHaveProperty('decided');
+      // The finished game's results link outlives the process (PROTOCOL.md section 12).
+      expect(back.host.state.data.resultsId).toBe(finished.data.resultsId);
+      expect(await new HttpApi(server.url).request('GET', `/api/results/${finished.data.resultsId}`)).toMatchObject({ status: 200, body: { code: room.code, standings: finished.data.standings } });
       expect(back.players.map((p) => p.state.data.you.rematchVote ?? null)).toEqual([true, null, null]);
       expect(await back.players[0].client.send('room.rematch', { vote: true }, 'ann-vote')).toEqual(annVote);
 

@@ -6,7 +6,7 @@
 // it. Every rule call is also made on the state's JSON (a snapshot is the state as JSON), and
 // any difference is kept in `divergences`.
 import { okReply, ReplyFrame, RoomException } from '@app/protocol';
-import { Actor, GameRules, JournalInput, Outcome, RuleContext, seededRandom, Signal } from '@app/room-engine';
+import { Actor, GameRules, JournalInput, Outcome, RuleContext, seededRandom, Signal , unguessableIds } from '@app/room-engine';
 
 type Command = { readonly id: string; readonly type: string };
 
@@ -47,7 +47,7 @@ export class JournaledRoom<S, C extends Command> {
   }
 
   ctx(at: number): RuleContext {
-    return { now: at, random: seededRandom(this.seed, at) };
+    return { now: at, random: seededRandom(this.seed, at), id: unguessableIds(undefined, this.seed, at) };
   }
 
   /** The clock reaches `t`: the deadlines due before it fire on time, each at its moment (a timer has no bound). */
@@ -197,7 +197,7 @@ export function replayJournal<S, C extends Command>(
   until: number,
   maxCatchUp = MAX_CATCH_UP,
 ): Replayed<S> {
-  const ctx = (now: number): RuleContext => ({ now, random: seededRandom(seed, now) });
+  const ctx = (now: number): RuleContext => ({ now, random: seededRandom(seed, now), id: unguessableIds(undefined, seed, now) });
   const caughtUp = (state: S, at: number): S => {
     for (let i = 0; i < maxCatchUp; i++) {
       const due = rules.nextDeadline(state);

@@ -83,6 +83,15 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   /** How a room of it opens over HTTP. */
   readonly opening?: GameOpening<S>;
   /**
+   * A finished game's results, read by its link (`GET /api/results/{id}`, `.csv`) from the summary
+   * it reported (`Outcome.finished`), for a game that reports results.
+   */
+  readonly results?: {
+    json(summary: any): unknown;
+    readonly csvHeader: readonly string[];
+    csvRows(summary: any): string[][];
+  };
+  /**
    * The rules' state from a snapshot as loaded (what `rules.snapshotOf` kept, as JSON), with what
    * the room was opened with; the snapshot itself when absent.
    */

@@ -34,6 +34,8 @@ export type Effect =
 export interface FinishedGame {
   readonly no: number;
   readonly summary: unknown;
+  /** Its record's id, when the game names it (a results link it already told its players: `ctx.id()`). */
+  readonly id?: string;
 }
 
 /**
@@ -68,6 +70,8 @@ export interface RuleContext {
   readonly now: number;
   /** In [0, 1), from the room's seed and `now`: the same decision replays the same draws. */
   random(): number;
+  /** An id no client can guess (a results link), the same when the decision is replayed. */
+  id(): string;
 }
 
 /** What the engine tells the rules besides commands. */

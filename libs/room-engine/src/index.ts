@@ -16,3 +16,4 @@ export * from './room-stats';
 export * from './seeded-random';
 export * from './game-module';
 export * from './legacy-replay';
+export * from './unguessable-ids';

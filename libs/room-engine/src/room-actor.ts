@@ -30,6 +30,8 @@ export interface RoomActorDeps {
   readonly commandBudgetMs: number;
   /** Seeds the rules' random source. */
   readonly seed: number;
+  /** The room's secret for the ids its rules hand out (`ctx.id`): stable across restarts and instances. */
+  readonly idSecret?: string;
   /** The room's statements PostgreSQL has applied (rooms.commit_seq): where its next one goes. */
   readonly committedStatements: number;
   /** The fencing number of this process's lease on the room, carried by every statement. */
@@ -148,7 +150,7 @@ export class RoomActor<S, C extends Command> {
   ): RoomActor<S, C> {
     const replies = new ReplyMemory();
     for (const { seat, reply } of restored.replies) replies.remember(seat, reply);
-    const driver = new RuleDriver(rules, deps.seed);
+    const driver = new RuleDriver(rules, deps.seed, deps.idSecret);
     const state = driver.replay(restored.state, restored.journal, {
       refused: (entry, err) => deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
       acknowledged: (actor, reply) => replies.remember(seatKey(actor), reply),

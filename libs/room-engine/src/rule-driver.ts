@@ -4,6 +4,7 @@ import { Letter } from './mailbox';
 import { Command, CommandMessage } from './room-message';
 import { JournalInput } from './room-store';
 import { seededRandom } from './seeded-random';
+import { unguessableIds } from './unguessable-ids';
 
 /** A catch-up fires at most this many deadlines before one input (a guard against a rule that loops). */
 const MAX_CATCH_UP = 1000;
@@ -34,11 +35,13 @@ export class RuleDriver<S, C extends Command> {
   constructor(
     readonly rules: GameRules<S, C>,
     private readonly seed: number,
+    /** The room's secret for unguessable ids (`ctx.id`). */
+    private readonly idSecret?: string,
   ) {}
 
   /** The rules' context at `now`: the same moment draws the same numbers, live and in replay. */
   context(now: number): RuleContext {
-    return { now, random: seededRandom(this.seed, now) };
+    return { now, random: seededRandom(this.seed, now), id: unguessableIds(this.idSecret, this.seed, now) };
   }
 
   /** The deadlines due before `at`, taken in order at the moments they were due (none changes nothing). */

@@ -403,3 +403,25 @@ export const DescribeCloseTable = () =>
     ApiResponse({ status: 403, description: '`forbidden`: the token is not this table’s player’s', schema: error('forbidden') }),
     ApiResponse({ ...TABLE_NOT_FOUND, description: '`room_not_found`, also for a token of another table' }),
   );
+
+export const DescribeResults = () =>
+  applyDecorators(
+    ApiTags('results'),
+    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); kept 30 days' }),
+    ApiParam({ name: 'id', description: 'the `resultsId` of `game.finished`, optionally followed by `.csv`' }),
+    ApiResponse({
+      status: 200,
+      description: 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)',
+      schema: {
+        type: 'object',
+        properties: {
+          code: { type: 'string' },
+          number: { type: 'integer' },
+          finishedAt: { type: 'number', description: 'epoch ms' },
+          standings: { type: 'array', items: { type: 'object' } },
+          questions: { type: 'array', items: { type: 'object', description: '{index, text, correct, rightRate, answers: [{playerId, name, choice, right, points, ms}]}' } },
+        },
+      },
+    }),
+    ApiResponse({ status: 404, description: '`results_not_found`: no such id, or finished more than 30 days ago', schema: error('results_not_found') }),
+  );

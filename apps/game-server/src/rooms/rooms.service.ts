@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
@@ -374,6 +374,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       passivateAfterMs: this.config.passivateAfterMs,
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,
+      // The ids its rules hand out (a results link) come from the server's secret, so no client
+      // can guess them, and from the room, so every instance and every replay makes the same.
+      idSecret: createHmac('sha256', this.config.tokenSecret).update(`room-ids:${s.roomId}`).digest('base64url'),
       committedStatements: s.commitSeq,
       fence: s.fence,
       snapshotDue: s.snapshot === null,

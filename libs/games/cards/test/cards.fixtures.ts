@@ -32,6 +32,9 @@ export const ctx = (now: number): RuleContext => ({
   random: () => {
     throw new Error('the card rules must not draw from ctx.random');
   },
+  id: () => {
+    throw new Error('the card rules hand out no ids');
+  },
 });
 
 export function table(settings: Partial<TableSettings> = {}, now = T0): CardsState {

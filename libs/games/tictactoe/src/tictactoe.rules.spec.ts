@@ -3,7 +3,7 @@ import { RoomException } from '@app/protocol';
 import { openBoard, ticTacToeRules as rules, TicTacToeState } from './tictactoe.rules';
 
 const T0 = 1_700_000_000_000;
-const ctx = (now: number) => ({ now, random: () => 0.5 });
+const ctx = (now: number) => ({ now, random: () => 0.5, id: () => 'an-id' });
 const X = { role: 'player' as const, seat: 'x' };
 const O = { role: 'player' as const, seat: 'o' };
 

@@ -10,3 +10,4 @@ export * from './trivia.legacy';
 export * from './trivia.game';
 export * from './trivia.module';
 export * from './trivia.settings';
+export * from './trivia.results';

@@ -26,6 +26,8 @@ export const TRIVIA_WIRE_CODES: GameCodes = {
     'player', 'connected', 'id', 'code', 'phase', 'wire', 'you', 'role', 'host', 'players',
     'settings', 'question', 'reveal', 'nextAt', 'rematch', 'voted', 'decided', 'answer', 'choice', 'rematchVote',
     'deckId', 'questionCount', 'secondsPerQuestion', 'revealSeconds', 'maxPlayers', 'minPlayers',
+    // Added at the end, as the table's rule asks (codes are positions).
+    'resultsId',
   ],
   enums: {
     phase: ['lobby', 'question', 'reveal', 'finished', 'closed'],

@@ -23,8 +23,8 @@ describe(drawQuestions.name, () => {
         const deck = ids.map(question);
         expect(drawQuestions(deck, count, played, seededRandom(seed, now))).toEqual(drawQuestions(deck, count, played, seededRandom(seed, now)));
         const state = { ...lobby(2, { questionCount: count }), deck, playedQuestionIds: played };
-        const at = { now, random: seededRandom(seed, now) };
-        expect(decide(state, HOST, startCommand(), at)).toEqual(decide(state, HOST, startCommand(), { now, random: seededRandom(seed, now) }));
+        const at = { now, random: seededRandom(seed, now), id: () => 'id' };
+        expect(decide(state, HOST, startCommand(), at)).toEqual(decide(state, HOST, startCommand(), { now, random: seededRandom(seed, now), id: () => 'id' }));
       }),
     );
   });

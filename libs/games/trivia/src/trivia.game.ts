@@ -17,7 +17,7 @@ export const triviaRules: GameRules<TriviaState, RoomCommand> = {
   onSignal(state, signal, ctx): Outcome<TriviaState> {
     switch (signal.kind) {
       case 'deadline':
-        return onDeadline(state, ctx.now);
+        return onDeadline(state, ctx.now, ctx.id);
       case 'presence':
         return setPresence(state, signal.seat, signal.connected, ctx.now);
       case 'closed':

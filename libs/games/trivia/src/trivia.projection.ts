@@ -42,6 +42,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
   }
   if (state.phase === 'finished' && state.standings) {
     view.standings = state.standings;
+    if (state.resultsId) view.resultsId = state.resultsId;
     if (state.rematch) {
       view.rematch = {
         closesAt: state.rematch.closesAt,

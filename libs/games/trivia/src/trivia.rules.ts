@@ -168,11 +168,12 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
 }
 
 /** The timer fired: whatever was due at `now` happens. */
-export function onDeadline(state: TriviaState, now: number): Outcome {
+/** `newId`: where a finished game's results id comes from (the rule context's `id`); none, no results link. */
+export function onDeadline(state: TriviaState, now: number, newId?: () => string): Outcome {
   const game = state.game;
   if (state.phase === 'question' && game && now >= game.closesAt) return closeQuestion(state, now);
   if (state.phase === 'reveal' && game && game.revealEndsAt !== undefined && now >= game.revealEndsAt) {
-    return game.index + 1 < game.questions.length ? openNextQuestion(state, now) : finishGame(state, now);
+    return game.index + 1 < game.questions.length ? openNextQuestion(state, now) : finishGame(state, now, newId?.());
   }
   if (state.phase === 'finished' && state.rematch && !state.rematch.decided && now >= state.rematch.closesAt) {
     const decided = decideRematch(state, true, now);
@@ -281,7 +282,7 @@ function openNextQuestion(state: TriviaState, now: number): Outcome {
 }
 
 /** The last reveal ended: the standings, the rematch vote, and the game's summary for the finished games. */
-function finishGame(state: TriviaState, now: number): Outcome {
+function finishGame(state: TriviaState, now: number, resultsId: string | undefined): Outcome {
   const game = state.game!;
   const standings = rankStandings(state.players.filter((p) => game.roster.includes(p.id)));
   const closesAt = now + state.settings.rematchSeconds * 1000;
@@ -289,18 +290,19 @@ function finishGame(state: TriviaState, now: number): Outcome {
     ...state,
     phase: 'finished',
     standings,
+    ...(resultsId ? { resultsId } : {}),
     rematch: { gameId: game.id, closesAt, voters: [...game.roster], votes: {} },
     expiresAt: now + state.settings.expirySeconds * 1000,
   };
   const base: Outcome = {
     state: opened,
     events: [
-      { type: 'game.finished', data: { standings } },
+      { type: 'game.finished', data: { standings, ...(resultsId ? { resultsId } : {}) } },
       { type: 'rematch.open', data: { closesAt } },
     ],
     effects: [],
     boundary: true,
-    finished: { no: game.no, summary: gameSummary(state, standings, now) },
+    finished: { no: game.no, summary: { ...(resultsId ? { resultsId } : {}), ...gameSummary(state, standings, now) }, ...(resultsId ? { id: resultsId } : {}) },
   };
   // Too few players to ever reach a rematch: it is declined at once.
   const decided = decideRematch(opened, false, now);

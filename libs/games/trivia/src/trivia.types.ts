@@ -108,6 +108,8 @@ export interface TriviaState {
   readonly expiresAt: number;
   /** The room's questions, copied in when it opened: every game draws from these. */
   readonly deck: readonly Question[];
+  /** The last finished game's results id, while the room is `finished`. */
+  readonly resultsId?: string;
   /** Question ids already played in this room, avoided by the next draw while the deck allows. */
   readonly playedQuestionIds: readonly number[];
 }
@@ -122,6 +124,8 @@ export interface QuestionClosed {
 
 /** What a finished game reports (`finished.summary`): the leaderboard reads `standings`, the results page the rest. */
 export interface GameSummary {
+  /** The finished game's results link (PROTOCOL.md section 12): unguessable, the same in a replay. */
+  readonly resultsId?: string;
   readonly code: string;
   readonly hostName: string;
   readonly no: number;

@@ -1,5 +1,5 @@
 // Builders for the rules' unit tests: a room in a known state, and commands to send it.
-import { Actor, RuleContext, seededRandom } from '@app/room-engine';
+import { Actor, RuleContext, seededRandom , unguessableIds } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
 import { beginGame, decide } from '../src/trivia.rules';
 import { Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
@@ -10,7 +10,7 @@ type Viewer = Actor;
 export const T0 = 1_700_000_000_000;
 
 /** The rules' context at `now`, drawn as a room seeded 7 would draw. */
-export const ctx = (now: number): RuleContext => ({ now, random: seededRandom(7, now) });
+export const ctx = (now: number): RuleContext => ({ now, random: seededRandom(7, now), id: unguessableIds(undefined, 7, now) });
 
 export const SETTINGS: Settings = {
   deckId: 'deck-1',

@@ -33,6 +33,8 @@ export interface FinishedGame {
   readonly game: string;
   readonly gameNo: number;
   readonly summary: unknown;
+  /** Its id, when the game named it (a results link it already told its players); else a random one. */
+  readonly id?: string;
 }
 
 export interface StoredResult extends FinishedGame {
@@ -93,7 +95,7 @@ export class JournalRepository {
     if (snapshot && (snapshot.state === null || snapshot.state === undefined)) throw new UnstorableJournalValueError('the snapshot', 'it has no state');
     if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
     const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
-    const results = result ? [jsonText({ roomId, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
+    const results = result ? [jsonText({ roomId, id: result.id ?? null, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
     const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
     const returned = await this.db.write<{ roomId: string; id: string }>(
       {
@@ -115,9 +117,9 @@ export class JournalRepository {
            -- OPEN_ROOM's spelling, for the primary key (see open-room.ts).
            WHERE r.id = c."roomId" AND num_nulls(r.closed_at) = 1
          )
-         INSERT INTO finished_games (room_id, game, game_no, summary)
-         SELECT f."roomId", f.game, f."gameNo", f.summary
-         FROM jsonb_to_recordset(to_jsonb($3::jsonb[])) AS f("roomId" uuid, game text, "gameNo" int, summary jsonb)
+         INSERT INTO finished_games (id, room_id, game, game_no, summary)
+         SELECT coalesce(f.id, gen_random_uuid()), f."roomId", f.game, f."gameNo", f.summary
+         FROM jsonb_to_recordset(to_jsonb($3::jsonb[])) AS f("roomId" uuid, id uuid, game text, "gameNo" int, summary jsonb)
          RETURNING room_id AS "roomId", id`,
         params: [rows, snapshots, results, closes],
         position,
@@ -129,6 +131,17 @@ export class JournalRepository {
     // A shared statement returns every room's results: this room's is the one with its id.
     const resultId = returned.find((r) => r.roomId === roomId)?.id;
     return resultId === undefined ? {} : { resultId };
+  }
+
+  /** One finished game by its id, if it finished within the last `keptDays` days (the results link's life). */
+  async result(id: string, keptDays: number, timeoutMs?: number): Promise<StoredResult | undefined> {
+    const [row] = await this.db.run<StoredResult>(
+      'JournalRepository.result',
+      `SELECT ${RESULT_COLUMNS} FROM finished_games WHERE id = $1::uuid AND finished_at > now() - make_interval(days => $2::int)`,
+      [id, keptDays],
+      timeoutMs,
+    );
+    return row;
   }
 
   /** A room's finished games, in the order they were played. */

@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { JournalRepository } from '@app/persistence';
+import { RoomException } from '@app/protocol';
+import { GAMES } from '../rooms/games';
+import { DescribeResults } from './api-docs';
+
+/** How long a finished game's results link answers (PROTOCOL.md section 12). */
+export const RESULTS_KEPT_DAYS = 30;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A finished game's results by its unguessable link, read from its record (`finished_games`)
+ * through its game's module: `GET /api/results/{id}` (JSON) and `/api/results/{id}.csv`.
+ */
+@Controller('api/results')
+export class ResultsController {
+  constructor(private readonly journal: JournalRepository) {}
+
+  @Get(':id')
+  @DescribeResults()
+  async results(@Param('id') raw: string, @Res({ passthrough: true }) res: Response) {
+    const csv = raw.endsWith('.csv');
+    const id = csv ? raw.slice(0, -4) : raw;
+    const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), RESULTS_KEPT_DAYS) : undefined;
+    const report = found && GAMES.find((g) => g.kind === found.game)?.results;
+    if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${RESULTS_KEPT_DAYS} days)`, { status: 404 });
+    if (!csv) return report.json(found.summary);
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
+    res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
+    return [report.csvHeader, ...report.csvRows(found.summary)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  }
+}
+
+/**
+ * A CSV cell as RFC 4180 quotes it; a text a spreadsheet would read as a formula (a player named
+ * "=HYPERLINK(...)") gets a leading apostrophe, so that opening the file runs nothing.
+ */
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
