@@ -128,6 +128,9 @@ describe('results page in a browser', () => {
       expect(results.code).toBe(code);
       for (const q of results.questions) expect(q.rightRate).toBeCloseTo(q.text.includes('red planet') ? 2 / 3 : 1 / 3, 2);
 
+      // A host screen reloaded in the finished room still links them (room.state names them).
+      await host.reload();
+      await host.getByRole('region', { name: 'Final standings' }).waitFor();
       await host.getByRole('link', { name: 'Results (kept 30 days)' }).click();
       await host.waitForURL(`${server.url}/results/${resultsId}`);
       const page = host;
@@ -174,6 +177,11 @@ describe('results page in a browser', () => {
       const lines = csv.split(/\r?\n/).filter((line) => line !== '');
       expect(lines[0]).toBe(CSV_HEADER);
       expect(lines).toHaveLength(1 + names.length * DECK.questions.length);
+      expect(download.suggestedFilename()).toBe(`results-${resultsId}.csv`);
+      // Every player answered: each row's question, player and points are an answer of the JSON (no cell here is quoted).
+      const rows = lines.slice(1).map((line) => line.split(','));
+      const byRow = rows.map(([, question, , player, , , points]) => `${question} ${player} ${points}`).sort();
+      expect(byRow).toEqual(results.questions.flatMap((q) => q.answers.map((a) => `${q.index + 1} ${a.name} ${a.points}`)).sort());
       expect(await violationsOf(page)).toEqual([]);
     } finally {
       for (const p of players) p.close();

@@ -109,8 +109,8 @@ function fromState(s: TriviaEvents['room.state'], localNow: number, before: Room
     reveal: s.reveal ?? (sameGame ? before.reveal : undefined),
     revealed: sameGame ? before.revealed : undefined,
     standings: s.standings,
-    // room.state does not name the results: a reconnect keeps what game.finished said.
-    resultsId: sameGame && s.phase === 'finished' ? before.resultsId : undefined,
+    // A server that does not name the results in room.state: a reconnect keeps what game.finished said.
+    resultsId: s.phase === 'finished' ? (s.resultsId ?? (sameGame ? before.resultsId : undefined)) : undefined,
     rematch: s.rematch ? { closesAt: s.rematch.closesAt, myVote: s.you.rematchVote, decided: s.rematch.decided } : undefined,
     lastRematch: s.phase === 'lobby' ? (before?.rematch?.decided ?? before?.lastRematch) : undefined,
   }

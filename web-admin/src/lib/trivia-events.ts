@@ -71,6 +71,8 @@ export interface RoomStateData {
   readonly question?: OpenQuestion
   readonly reveal?: Reveal & { readonly total: number; readonly nextAt?: number }
   readonly standings?: readonly Standing[]
+  /** In phase finished, the game's results (section 12), as game.finished named them. */
+  readonly resultsId?: string
   readonly rematch?: { readonly closesAt: number; readonly voted: number; readonly of: number; readonly decided?: RematchDecision }
 }
 
