@@ -14,6 +14,15 @@ const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((p) =>
 const WEB_ADMIN = resolve(__dirname, '../../../web-admin');
 export const WAIT_MS = 10_000;
 
+// Runs before any page script (playwright injects it outside the page's policy): every
+// Content-Security-Policy violation the document reports is kept, as "directive blocked-uri".
+const RECORD_VIOLATIONS = `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective + ' ' + e.blockedURI));`;
+
+/** The policy violations a page from `TestBrowser.newWatchedPage` has reported so far. */
+export function violationsOf(page: Page): Promise<string[]> {
+  return page.evaluate('window.__violations') as Promise<string[]>;
+}
+
 /** The server serves web-admin's two builds; the test command builds them, a bare jest run may not have. */
 export function ensurePagesBuilt(): void {
   if (existsSync(join(WEB_ADMIN, 'dist-pages/pages.html')) && existsSync(join(WEB_ADMIN, 'dist/index.html'))) return;
@@ -51,6 +60,16 @@ export class TestBrowser {
     page.setDefaultTimeout(WAIT_MS);
     page.setDefaultNavigationTimeout(WAIT_MS);
     return { context, page };
+  }
+
+  /** A page that keeps the policy violations its documents report (`violationsOf`), and fails the test on a script error. */
+  async newWatchedPage(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+    const { context, page } = await this.newPage(options);
+    await context.addInitScript({ content: RECORD_VIOLATIONS });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    return page;
   }
 
   async closeContexts(): Promise<void> {

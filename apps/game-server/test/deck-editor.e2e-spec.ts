@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { RunningServer } from '../src/server';
-import { screenshotsDir, TestBrowser, withPagesServer } from './browser';
+import { screenshotsDir, TestBrowser, violationsOf, withPagesServer } from './browser';
 import { queryDb } from './support';
 
 // The deck editor in a real browser (issue 24): a host writes a 10-question deck, reorders and
@@ -26,9 +26,6 @@ const QUESTIONS: { text: string; choices: string[]; right: number }[] = [
 ];
 const HEADER = 'question,choice1,choice2,choice3,choice4,choice5,choice6,correct';
 
-// Runs before any page script: every policy violation the document reports is kept.
-const RECORD_VIOLATIONS = `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective + ' ' + e.blockedURI));`;
-
 describe('deck editor in a browser', () => {
   let server: RunningServer;
   let browser: TestBrowser;
@@ -38,15 +35,7 @@ describe('deck editor in a browser', () => {
     browser = b;
   });
 
-  async function editorPage(): Promise<Page> {
-    const { context, page } = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript({ content: RECORD_VIOLATIONS });
-    page.on('pageerror', (e) => {
-      throw e;
-    });
-    return page;
-  }
-  const violations = (page: Page) => page.evaluate('window.__violations') as Promise<string[]>;
+  const editorPage = () => browser.newWatchedPage({ viewport: { width: 1280, height: 900 } });
 
   async function writeQuestion(page: Page, n: number, q: (typeof QUESTIONS)[number]): Promise<void> {
     await page.getByLabel(`Text of question ${n}`, { exact: true }).fill(q.text);
@@ -122,7 +111,7 @@ describe('deck editor in a browser', () => {
     await page.waitForURL(/\/host\/[A-Z0-9]{6}$/);
     const code = page.url().split('/').pop();
     expect(await queryDb(server, `SELECT settings->>'deckId' AS deck_id, (settings->>'questionCount')::int AS question_count FROM rooms WHERE code = $1 AND closed_at IS NULL`, [code])).toEqual([{ deck_id: deckId, question_count: 10 }]);
-    expect(await violations(page)).toEqual([]);
+    expect(await violationsOf(page)).toEqual([]);
   }, 120_000);
 
   it('imports a good CSV as a new deck, shows a bad one’s line and column, and downloads the template', async () => {
@@ -163,6 +152,6 @@ describe('deck editor in a browser', () => {
     await page.getByRole('button', { name: 'Delete for good' }).click();
     await page.getByRole('heading', { name: 'Deck deleted' }).waitFor();
     expect(await decksNamed('From a sheet')).toEqual([]);
-    expect(await violations(page)).toEqual([]);
+    expect(await violationsOf(page)).toEqual([]);
   }, 60_000);
 });

@@ -9,8 +9,9 @@ import { normalizeCode } from '../lib/room-code'
 const HostSetupPage = lazy(() => import('../features/host/components/host-setup-page').then((m) => ({ default: m.HostSetupPage })))
 const HostRoomPage = lazy(() => import('../features/host/components/host-room-page').then((m) => ({ default: m.HostRoomPage })))
 const DeckEditorPage = lazy(() => import('../features/decks/components/deck-editor-page').then((m) => ({ default: m.DeckEditorPage })))
+const ResultsPage = lazy(() => import('../features/results/components/results-page').then((m) => ({ default: m.ResultsPage })))
 
-/** The pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened), `/host/decks/{id|new}` (the deck editor), `/play/{code}`, `/table/{code}` (a card table). */
+/** The pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened), `/host/decks/{id|new}` (the deck editor), `/play/{code}`, `/table/{code}` (a card table), `/results/{id}` (a finished game's results). */
 export function PagesApp() {
   const path = usePath()
   const [first, second, third] = path.split('/').filter(Boolean)
@@ -23,6 +24,15 @@ export function PagesApp() {
       </Suspense>
     )
   }
+  // Keyed by id: other results are another load with nothing carried over.
+  if (first === 'results' && second) {
+    const id = decodedOr(second)
+    return (
+      <Suspense fallback={<p className="muted center">Loading…</p>}>
+        <ResultsPage key={id} id={id} />
+      </Suspense>
+    )
+  }
   const code = second ? normalizeCode(decodeURIComponent(second)) : undefined
   // Keyed by code: another room is another connection with nothing carried over.
   if (first === 'play' && code) return <PlayPage key={code} code={code} />
@@ -31,4 +41,13 @@ export function PagesApp() {
     return <Suspense fallback={<p className="muted center">Loading…</p>}>{code ? <HostRoomPage key={code} code={code} /> : <HostSetupPage />}</Suspense>
   }
   return <HomePage />
+}
+
+/** A path segment decoded; as it is when it is not valid percent-encoding (the server then says 404). */
+function decodedOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }

@@ -22,6 +22,8 @@ export interface RoomView {
   /** The last question's text and choices, for the reveal. */
   readonly revealed?: { readonly text: string; readonly choices: readonly string[] }
   readonly standings?: readonly Standing[]
+  /** The finished game's results (`/results/{id}`), when the server names them. */
+  readonly resultsId?: string
   readonly rematch?: { readonly closesAt: number; readonly myVote?: boolean; readonly decided?: RematchDecision }
   readonly closedReason?: string
   /** The rematch that brought the room back to its lobby, until the next game starts. */
@@ -70,7 +72,7 @@ export function applyEvent(view: RoomView | undefined, event: Event, localNow: n
       }
     }
     case 'game.finished':
-      return { ...view, phase: 'finished', question: undefined, standings: event.data.standings }
+      return { ...view, phase: 'finished', question: undefined, standings: event.data.standings, resultsId: event.data.resultsId }
     case 'rematch.open':
       return { ...view, rematch: { closesAt: event.data.closesAt } }
     case 'rematch.decided':
@@ -107,6 +109,8 @@ function fromState(s: TriviaEvents['room.state'], localNow: number, before: Room
     reveal: s.reveal ?? (sameGame ? before.reveal : undefined),
     revealed: sameGame ? before.revealed : undefined,
     standings: s.standings,
+    // A server that does not name the results in room.state: a reconnect keeps what game.finished said.
+    resultsId: s.phase === 'finished' ? (s.resultsId ?? (sameGame ? before.resultsId : undefined)) : undefined,
     rematch: s.rematch ? { closesAt: s.rematch.closesAt, myVote: s.you.rematchVote, decided: s.rematch.decided } : undefined,
     lastRematch: s.phase === 'lobby' ? (before?.rematch?.decided ?? before?.lastRematch) : undefined,
   }

@@ -71,6 +71,8 @@ export interface RoomStateData {
   readonly question?: OpenQuestion
   readonly reveal?: Reveal & { readonly total: number; readonly nextAt?: number }
   readonly standings?: readonly Standing[]
+  /** In phase finished, the game's results (section 12), as game.finished named them. */
+  readonly resultsId?: string
   readonly rematch?: { readonly closesAt: number; readonly voted: number; readonly of: number; readonly decided?: RematchDecision }
 }
 
@@ -82,7 +84,8 @@ export interface TriviaEvents {
   'question.open': Omit<OpenQuestion, 'answered' | 'of'> & { readonly serverTime: number }
   'question.progress': { readonly index: number; readonly answered: number; readonly of: number }
   'question.closed': Reveal
-  'game.finished': { readonly standings: readonly Standing[] }
+  /** `resultsId` names the game's results page (section 12); an older server sends none. */
+  'game.finished': { readonly standings: readonly Standing[]; readonly resultsId?: string }
   'rematch.open': { readonly closesAt: number }
   'rematch.decided': RematchDecision
   'room.closed': { readonly reason: string }

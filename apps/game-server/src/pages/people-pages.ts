@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 
 // The paths that answer with the pages' one HTML document: the app routes by itself from there.
-const PAGE_PATHS = [/^\/$/, /^\/host\/?$/, /^\/host\/[^/]+\/?$/, /^\/host\/decks\/[^/]+\/?$/, /^\/play\/[^/]+\/?$/, /^\/table\/[^/]+\/?$/];
+const PAGE_PATHS = [/^\/$/, /^\/host\/?$/, /^\/host\/[^/]+\/?$/, /^\/host\/decks\/[^/]+\/?$/, /^\/play\/[^/]+\/?$/, /^\/table\/[^/]+\/?$/, /^\/results\/[^/]+\/?$/];
 
 /** Vite names built assets by their content's hash, so a browser may keep them for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the pages for people (web-admin's second build, dist-pages) at the root of the game
- * server's origin: `/`, `/host`, `/host/{code}`, `/host/decks/{id}`, `/play/{code}` and `/table/{code}` get the HTML (never cached, so
+ * server's origin: `/`, `/host`, `/host/{code}`, `/host/decks/{id}`, `/play/{code}`, `/table/{code}` and `/results/{id}` get the HTML (never cached, so
  * a deploy is picked up at once), `/assets/*` the hashed files (cached for good). Every other
  * path is left to the API, the console and the socket.
  */

@@ -1,8 +1,10 @@
 import { Countdown } from '../../../components/countdown'
+import { Link } from '../../../components/link'
 import { StandingsList } from '../../../components/standings-list'
 import type { RoomView } from '../../../lib/room-view'
+import { resultsCsvPath, resultsPagePath } from '../../results/api/get-results'
 
-/** The final standings and the rematch vote, then its outcome. */
+/** The final standings, the results to take away (when the server names them), and the rematch vote, then its outcome. */
 export function FinishedStage({ view }: { readonly view: RoomView }) {
   const names = new Map((view.standings ?? []).map((s) => [s.playerId, s.name]))
   const decided = view.rematch?.decided
@@ -13,6 +15,16 @@ export function FinishedStage({ view }: { readonly view: RoomView }) {
         {view.rematch && !decided && <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} />}
       </div>
       <StandingsList standings={view.standings ?? []} className="big" />
+      {view.resultsId && (
+        <p className="results-links">
+          <Link to={resultsPagePath(view.resultsId)} className="big-button">
+            Results (kept 30 days)
+          </Link>
+          <a href={resultsCsvPath(view.resultsId)} className="big-button ghost" download>
+            Download results (CSV)
+          </a>
+        </p>
+      )}
       <p className="rematch-outcome" role="status">
         {!view.rematch && 'Waiting for the rematch vote…'}
         {view.rematch && !decided && 'Players are voting on a rematch…'}

@@ -1,0 +1,22 @@
+import { gameRequest } from '../../../lib/game-api'
+import type { GameResults } from './results-types'
+
+/** GET /api/results/{id}: 404 `results_not_found` once they are gone (kept 30 days) or never were. */
+export function getResults(id: string): Promise<GameResults> {
+  return gameRequest<GameResults>('GET', resultsPath(id))
+}
+
+/** The results as JSON, for scripts. */
+export function resultsPath(id: string): string {
+  return `/api/results/${encodeURIComponent(id)}`
+}
+
+/** The results as CSV, one row per player per question. */
+export function resultsCsvPath(id: string): string {
+  return `${resultsPath(id)}.csv`
+}
+
+/** The results page of a finished game, anyone with the link can read it. */
+export function resultsPagePath(id: string): string {
+  return `/results/${encodeURIComponent(id)}`
+}

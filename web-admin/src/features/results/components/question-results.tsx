@@ -1,0 +1,74 @@
+import { DASH, formatMs } from '../../../lib/format'
+import type { Standing } from '../../../lib/trivia-events'
+import type { QuestionResult } from '../api/results-types'
+import { answerRows, choiceLabel, formatPercent, hasChoice, meanMs } from '../utils/results-summary'
+
+export interface QuestionResultsProps {
+  readonly question: QuestionResult
+  readonly standings: readonly Standing[]
+  readonly hardest: boolean
+  readonly slowest: boolean
+}
+
+/** One question: its text, the right choice, how many got it, and every player's answer. */
+export function QuestionResults({ question, standings, hardest, slowest }: QuestionResultsProps) {
+  const n = question.index + 1
+  const headingId = `results-question-${question.index}`
+  const mean = meanMs(question)
+  return (
+    <section className="card stack results-question" aria-labelledby={headingId} data-question-index={question.index}>
+      <h3 id={headingId} className="results-question-title">
+        <span className="results-question-number">Question {n}</span> {question.text}
+      </h3>
+      {(hardest || slowest) && (
+        <p className="results-tags">
+          {hardest && <span className="results-tag">Hardest</span>}
+          {slowest && <span className="results-tag">Slowest</span>}
+        </p>
+      )}
+      <dl className="results-figures">
+        <div>
+          <dt>Right answer</dt>
+          <dd data-figure="correct">{choiceLabel(question, question.correct)}</dd>
+        </div>
+        <div>
+          <dt>Answered right</dt>
+          <dd data-figure="right-rate">{formatPercent(question.rightRate)}</dd>
+        </div>
+        <div>
+          <dt>Mean time</dt>
+          <dd data-figure="mean-ms">{formatMs(mean)}</dd>
+        </div>
+      </dl>
+      <div className="results-table-scroll">
+        <table className="score-table results-table">
+          <caption className="visually-hidden">Answers to question {n}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Player</th>
+              <th scope="col">Choice</th>
+              <th scope="col">Right</th>
+              <th scope="col" className="num">
+                Points
+              </th>
+              <th scope="col" className="num">
+                Time
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {answerRows(question, standings).map((a) => (
+              <tr key={a.playerId} data-player-id={a.playerId}>
+                <th scope="row">{a.name}</th>
+                <td>{hasChoice(a) ? choiceLabel(question, a.choice) : <span className="muted">No answer</span>}</td>
+                <td className={a.right ? 'results-right' : 'results-wrong'}>{a.right ? 'Right' : hasChoice(a) ? 'Wrong' : DASH}</td>
+                <td className="num">{a.points}</td>
+                <td className="num">{formatMs(a.ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  )
+}

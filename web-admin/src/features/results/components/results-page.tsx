@@ -1,0 +1,93 @@
+import { useEffect, useState } from 'react'
+import { Link } from '../../../components/link'
+import { explain, GameApiError } from '../../../lib/game-api'
+import { getResults, resultsCsvPath } from '../api/get-results'
+import type { GameResults } from '../api/results-types'
+import { hardestQuestion, slowestQuestion } from '../utils/results-summary'
+import { QuestionResults } from './question-results'
+import { ResultsCallouts } from './results-callouts'
+import { StandingsTable } from './standings-table'
+import './results-page.css'
+
+type Loaded =
+  | { readonly state: 'loading' }
+  | { readonly state: 'ready'; readonly results: GameResults }
+  /** 404: kept 30 days, or never there. */
+  | { readonly state: 'gone' }
+  | { readonly state: 'failed'; readonly message: string }
+
+/** `/results/{resultsId}`: one finished game's results, for anyone with the link. */
+export function ResultsPage({ id }: { readonly id: string }) {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
+
+  useEffect(() => {
+    let live = true
+    getResults(id).then(
+      (results) => live && setLoaded({ state: 'ready', results }),
+      (err) => {
+        if (!live) return
+        setLoaded(err instanceof GameApiError && err.status === 404 ? { state: 'gone' } : { state: 'failed', message: explain(err) })
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [id])
+
+  if (loaded.state === 'loading') {
+    return (
+      <main className="people-page results-page">
+        <p className="muted center" role="status">
+          Loading the results…
+        </p>
+      </main>
+    )
+  }
+  if (loaded.state !== 'ready') {
+    return (
+      <main className="people-page">
+        <div className="card stack" role="alert">
+          <h1 className="title">{loaded.state === 'gone' ? 'Results not available' : 'These results cannot be opened'}</h1>
+          <p>{loaded.state === 'gone' ? 'These results are not available (they are kept 30 days).' : loaded.message}</p>
+          <Link to="/host" className="big-button">
+            Host a game
+          </Link>
+        </div>
+      </main>
+    )
+  }
+
+  const { results } = loaded
+  const finished = new Date(results.finishedAt)
+  const hardest = hardestQuestion(results.questions)
+  const slowest = slowestQuestion(results.questions)
+  return (
+    <main className="people-page results-page">
+      <header className="stack results-head">
+        <h1 className="title">
+          Results: room <span className="mono">{results.code}</span>, game {results.number}
+        </h1>
+        <p className="muted">
+          Finished <time dateTime={finished.toISOString()}>{finished.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>. Anyone with this
+          page’s link can read it for 30 days.
+        </p>
+        <p>
+          <a className="big-button results-download" href={resultsCsvPath(id)} download>
+            Download CSV
+          </a>
+        </p>
+      </header>
+      <section className="card stack" aria-labelledby="results-standings">
+        <h2 id="results-standings">Standings</h2>
+        <StandingsTable standings={results.standings} />
+      </section>
+      <ResultsCallouts hardest={hardest} slowest={slowest} />
+      <section className="stack" aria-labelledby="results-questions">
+        <h2 id="results-questions">Questions</h2>
+        {results.questions.map((q) => (
+          <QuestionResults key={q.index} question={q} standings={results.standings} hardest={q === hardest} slowest={q === slowest} />
+        ))}
+      </section>
+    </main>
+  )
+}

@@ -1,0 +1,32 @@
+import type { Standing } from '../../../lib/trivia-events'
+
+/** The final standings as a table: rank, name, score and right answers. */
+export function StandingsTable({ standings }: { readonly standings: readonly Standing[] }) {
+  return (
+    <table className="score-table results-table">
+      <caption className="visually-hidden">Final standings</caption>
+      <thead>
+        <tr>
+          <th scope="col">Rank</th>
+          <th scope="col">Player</th>
+          <th scope="col" className="num">
+            Score
+          </th>
+          <th scope="col" className="num">
+            Right answers
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {standings.map((s) => (
+          <tr key={s.playerId} data-player-id={s.playerId}>
+            <td>{s.rank}</td>
+            <th scope="row">{s.name}</th>
+            <td className="num">{s.score}</td>
+            <td className="num">{s.correct}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
