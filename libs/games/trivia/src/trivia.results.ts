@@ -16,6 +16,8 @@ export function resultsOf(summary: GameSummary) {
       return {
         index: q.index,
         text: q.text,
+        // Beyond section 12's fields: what each choice said, so that a reader sees more than its number.
+        choices: q.choices,
         correct: q.correct,
         // Of the players in the game, those who answered right (one who did not answer was not).
         rightRate: players ? Math.round((right / players) * 10_000) / 10_000 : 0,
