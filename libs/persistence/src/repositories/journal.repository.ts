@@ -104,27 +104,29 @@ export class JournalRepository {
         sql: `WITH journal AS (
            INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body)
            SELECT e."roomId", e.seq, e.idx, e."atMs", e.kind, e.actor, e."commandId", e.body
-           FROM jsonb_to_recordset(to_jsonb($1::jsonb[]))
+           FROM jsonb_to_recordset($1::jsonb)
                 AS e("roomId" uuid, seq bigint, idx smallint, "atMs" float8, kind text, actor jsonb, "commandId" text, body jsonb)
          ), snapshot AS (
            INSERT INTO room_snapshots (room_id, seq, at_ms, state)
            SELECT s."roomId", s.seq, s."atMs", s.state
-           FROM jsonb_to_recordset(to_jsonb($2::jsonb[])) AS s("roomId" uuid, seq bigint, "atMs" float8, state jsonb)
+           FROM jsonb_to_recordset($2::jsonb) AS s("roomId" uuid, seq bigint, "atMs" float8, state jsonb)
            ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at_ms = excluded.at_ms, state = excluded.state
          ), closed AS (
            UPDATE rooms r SET closed_at = now(), closed_reason = c.reason, phase = 'closed'
-           FROM jsonb_to_recordset(to_jsonb($4::jsonb[])) AS c("roomId" uuid, reason text)
+           FROM jsonb_to_recordset($4::jsonb) AS c("roomId" uuid, reason text)
            -- OPEN_ROOM's spelling, for the primary key (see open-room.ts).
            WHERE r.id = c."roomId" AND num_nulls(r.closed_at) = 1
          )
          INSERT INTO finished_games (id, room_id, game, game_no, summary)
          SELECT coalesce(f.id, gen_random_uuid()), f."roomId", f.game, f."gameNo", f.summary
-         FROM jsonb_to_recordset(to_jsonb($3::jsonb[])) AS f("roomId" uuid, id uuid, game text, "gameNo" int, summary jsonb)
+         FROM jsonb_to_recordset($3::jsonb) AS f("roomId" uuid, id uuid, game text, "gameNo" int, summary jsonb)
          RETURNING room_id AS "roomId", id`,
-        params: [rows, snapshots, results, closes],
+        // Each array as one JSON text: pg sends a string as it is, where a text[] of JSON texts
+        // would be escaped character by character.
+        params: [rows, snapshots, results, closes].map(jsonArray),
         position,
-        // Each room's rows are its own elements of the four arrays: merging is concatenating.
-        merge: (all) => [0, 1, 2, 3].map((i) => all.flatMap((p) => p[i] as string[])),
+        // Each room's rows are its own elements of the four arrays: merging is concatenating them.
+        merge: (all) => [0, 1, 2, 3].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
       },
       timeoutMs,
     );
@@ -175,6 +177,14 @@ const RESULT_COLUMNS = `id, room_id AS "roomId", game, game_no AS "gameNo", summ
  */
 function jsonText(value: unknown, what: string): string {
   const text = JSON.stringify(value);
-  if (/(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i.test(text)) throw new UnstorableJournalValueError(what, 'it holds a NUL character or a lone surrogate');
+  // The pattern runs only on a text that has an escape at all (most have none).
+  if (text.includes('\\u') && /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i.test(text)) {
+    throw new UnstorableJournalValueError(what, 'it holds a NUL character or a lone surrogate');
+  }
   return text;
+}
+
+/** JSON texts (each one array element, or a comma-joined run of them) as one JSON array's text. */
+function jsonArray(elements: readonly string[]): string {
+  return `[${elements.join(',')}]`;
 }
