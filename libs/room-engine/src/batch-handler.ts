@@ -94,8 +94,9 @@ export class BatchHandler<S, C extends Command> {
     const acks: SeatReply[] = accepted.map(({ letter: { message: m }, outcome }) => ({ seat: seatKey(m.viewer), reply: okReply(m.command.id, outcome!.reply ?? {}) }));
     // The statement has the budget of the oldest command it carries.
     const timeoutMs = accepted.length ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
-    const statements = accepted.length > 0 || this.leavesRecord(round.taken) ? 1 : 0;
-    pipeline.take({
+    // How many statements the step sent (0 or 1), as the pipeline counts them, for each reply's record.
+    let statements = 0;
+    statements = pipeline.take({
       ...this.record(round.taken, inputs, accepted.length > 0),
       acks,
       after: round.state,
@@ -187,10 +188,6 @@ export class BatchHandler<S, C extends Command> {
       closed: close?.kind === 'close' && !closedElsewhere ? close.reason : undefined,
       at: this.deps.clock.now(),
     };
-  }
-
-  private leavesRecord(outcomes: readonly Outcome<S>[]): boolean {
-    return outcomes.some((o) => o.boundary || o.finished || o.effects.some((e) => e.kind === 'close'));
   }
 
   private remainingBudget(arrivedHr: number): number {

@@ -140,8 +140,9 @@ export class CommitPipeline<S> {
    * A decision is taken: the room's state becomes the one it leaves, and its statements leave now,
    * behind any still in flight (their order is kept on the way to PostgreSQL). It is confirmed
    * once they and every step before it have committed; if one before it fails, it is refused.
+   * Returns the statements it sent: 1, or 0 when it needed none (or had no time left for one).
    */
-  take(decision: Decision<S>): void {
+  take(decision: Decision<S>): number {
     const needsStatement = decision.durable || decision.boundary || this.snapshotDue || decision.finished !== undefined || decision.closed !== undefined;
     let committing: Promise<void>;
     let carried: JournalInput[] = [];
@@ -188,6 +189,7 @@ export class CommitPipeline<S> {
       (error) => ((step.result = { ok: false, error }), this.settle()),
     );
     this.deps.changed();
+    return statements;
   }
 
   /** Every reply a snapshot taken now owes: the confirmed ones, then those of the steps in flight and this one (the snapshot commits only if they do). */

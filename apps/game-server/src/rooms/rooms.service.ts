@@ -118,7 +118,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     deck: readonly DeckItem[] | undefined,
     opening: (ids: { roomId: string; code: string }, openedAt: number) => unknown,
   ): Promise<{ roomId: string; code: string }> {
-    this.cap.checkOpen(this.registry.size);
     for (let attempt = 0; attempt < 8; attempt++) {
       const roomId = randomUUID();
       const code = newRoomCode();
