@@ -124,6 +124,7 @@ export const USAGE = `usage: npm run bench -- <mode> [options]
 modes
   latency   games one after another          --games 5 --seats 3 --questions 10
   ladder    rungs of concurrent rooms         --rungs 10,50,100,250,500,1000,1250,1500,2000 --hold-seconds 30
+            per rung: CPU ms, syscalls and bytes to sockets per answer, RSS per socket   --wire compact-v2
   ab        two servers, arms A B A B         --a-env "DB_POOL_MAX=2" --b-env "DB_POOL_MAX=10" --rounds 2 --games 2
   soak      rooms playing for a while         --minutes 10 --rooms 20
   outage    PostgreSQL refused, then silent   --trials 3 --outage-ms 6000 (what a game and /api are told meanwhile)
@@ -173,6 +174,8 @@ bots
   --ping-seconds S      each socket pings this often (0: never)
   --command-timeout-ms 10000               a command without a reply after this is timed out
   --seed N              seed for the bots' pauses and choices
+  --wire P              json (default), compact-v1 or compact-v2: every bot socket asks for it and
+                        decodes each frame back into JSON (latency, ladder, ab, soak; tables has its own)
 
 output
   --out DIR             where report.md, records.jsonl and the SVGs go (default bench/runs/<mode>-<time>)

@@ -15,7 +15,7 @@ jest.setTimeout(300_000);
 const REPO = resolve(__dirname, '../../..');
 
 // Two instances, four rooms of two seats: what both runs share; each says how its games go.
-const BOTS = { seats: 2, revealSeconds: 0.5, keepAliveMs: 0, commandTimeoutMs: 10_000 };
+const BOTS = { seats: 2, revealSeconds: 0.5, keepAliveMs: 0, commandTimeoutMs: 10_000, wire: 'json' as const };
 function settings(run: Pick<FailoverSettings, 'bots' | 'killAfterMs'> & Partial<FailoverSettings>): FailoverSettings {
   return { instances: 2, games: 4, kill: 'busiest', staggerMs: 100, resumeTimeoutMs: 60_000, clusterEnv: {}, ...run };
 }

@@ -40,19 +40,84 @@ export function parentPid(pid: number): number | undefined {
   return readStat(pid)?.ppid;
 }
 
+/** The live children of `pid` (a postmaster's backends and workers). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    if (readStat(Number(name))?.ppid === pid) children.push(Number(name));
+  }
+  return children;
+}
+
 /** CPU seconds of `pid`, plus its live and reaped children when asked (PostgreSQL's backends). */
 export function cpuSeconds(pid: number, withChildren = false): number | undefined {
   const stat = readStat(pid);
   if (!stat) return undefined;
   let total = stat.own + (withChildren ? stat.reaped : 0);
-  if (withChildren) {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      const child = readStat(Number(name));
-      if (child && child.ppid === pid) total += child.own;
-    }
-  }
+  if (withChildren) for (const child of childrenOf(pid)) total += readStat(child)?.own ?? 0;
   return total / clockTicks();
+}
+
+/** System calls a process made that read or write (every socket read and writev among them). */
+export interface IoCalls {
+  readonly reads: number;
+  readonly writes: number;
+}
+
+/** `syscr` and `syscw` of a /proc/PID/io text; undefined when either is missing. */
+export function parseIoCalls(text: string): IoCalls | undefined {
+  const field = (name: string) => {
+    const m = new RegExp(`^${name}:\\s*(\\d+)\\s*$`, 'm').exec(text);
+    return m ? Number(m[1]) : undefined;
+  };
+  const reads = field('syscr');
+  const writes = field('syscw');
+  return reads === undefined || writes === undefined ? undefined : { reads, writes };
+}
+
+function readIoCalls(pid: number): IoCalls | undefined {
+  try {
+    return parseIoCalls(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  } catch {
+    // Gone, or not ours to read (/proc/PID/io needs the right to trace the process).
+    return undefined;
+  }
+}
+
+/**
+ * Read and write system calls of `pid`, plus its live children when asked. Unlike CPU time, a
+ * reaped child's calls are already in its parent's /proc/PID/io (the kernel adds them on wait),
+ * so a backend that exits mid-window moves from one term of the sum to the other. Undefined when
+ * any of the processes cannot be read: a partial sum would pass for a small one.
+ */
+export function ioCalls(pid: number, withChildren = false): IoCalls | undefined {
+  const own = readIoCalls(pid);
+  if (!own || !withChildren) return own;
+  let { reads, writes } = own;
+  for (const child of childrenOf(pid)) {
+    const c = readIoCalls(child);
+    // A child that exited between the scan and the read is counted in its parent by now.
+    if (!c && readStat(child)) return undefined;
+    reads += c?.reads ?? 0;
+    writes += c?.writes ?? 0;
+  }
+  return { reads, writes };
+}
+
+/** VmRSS of a /proc/PID/status text, in bytes (the kernel writes it in units of 1,024 bytes). */
+export function parseVmRssBytes(text: string): number | undefined {
+  const m = /^VmRSS:\s*(\d+)\s*kB\s*$/m.exec(text);
+  return m ? Number(m[1]) * 1024 : undefined;
+}
+
+/** The resident memory of `pid` in bytes, when it runs on this machine. */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    return parseVmRssBytes(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 // The monitor's samples include its own sampling interval; the delay is what lies beyond it.
@@ -65,6 +130,8 @@ export interface UsageReading {
   readonly loadAverage: readonly number[];
   /** The bench's event-loop delay in ms. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
+  /** Read and write system calls over the interval, of the server and of PostgreSQL; undefined where /proc could not tell. */
+  readonly syscalls: Record<string, IoCalls | undefined>;
 }
 
 export interface UsageTargets {
@@ -77,12 +144,14 @@ export class UsageMeter {
   private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   private started = 0;
   private before: Record<string, number | undefined> = {};
+  private ioBefore: Record<string, IoCalls | undefined> = {};
 
   constructor(private readonly targets: UsageTargets) {}
 
   start(): void {
     this.started = performance.now();
     this.before = this.sample();
+    this.ioBefore = this.sampleIo();
     this.loop.reset();
     this.loop.enable();
   }
@@ -97,12 +166,18 @@ export class UsageMeter {
       const b = now[key];
       cpuPercent[key] = a === undefined || b === undefined || wallSeconds <= 0 ? undefined : ((b - a) / wallSeconds) * 100;
     }
+    const syscalls: Record<string, IoCalls | undefined> = {};
+    for (const [key, b] of Object.entries(this.sampleIo())) {
+      const a = this.ioBefore[key];
+      syscalls[key] = a && b ? { reads: b.reads - a.reads, writes: b.writes - a.writes } : undefined;
+    }
     const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
     return {
       wallSeconds,
       cpuPercent,
       loadAverage: loadAverage(),
       loopDelay: { p50: ms(this.loop.percentile(50)), p99: ms(this.loop.percentile(99)), max: ms(this.loop.max) },
+      syscalls,
     };
   }
 
@@ -121,6 +196,13 @@ export class UsageMeter {
       server: this.targets.server ? cpuSeconds(this.targets.server) : undefined,
       postgres: this.targets.postgres ? cpuSeconds(this.targets.postgres, true) : undefined,
       proxy: this.targets.proxy ? cpuSeconds(this.targets.proxy) : undefined,
+    };
+  }
+
+  private sampleIo(): Record<string, IoCalls | undefined> {
+    return {
+      server: this.targets.server ? ioCalls(this.targets.server) : undefined,
+      postgres: this.targets.postgres ? ioCalls(this.targets.postgres, true) : undefined,
     };
   }
 }

@@ -7,6 +7,7 @@ import { createGzip } from 'node:zlib';
 import { Client } from 'pg';
 import { join, relative, resolve } from 'node:path';
 import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, TriviaRoomBotOptions } from '@app/bot-kit';
+import { WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
 import { cpuSeconds, parentPid, UsageMeter } from './host-usage';
 import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
@@ -39,6 +40,8 @@ export interface BotSettings {
   readonly keepAliveMs: number;
   readonly commandTimeoutMs: number;
   readonly seed: number;
+  /** The profile every bot socket asks for (`wire=`) and decodes. */
+  readonly wire: WireProfile;
 }
 
 export function targetSettings(o: Options, cwd: string): TargetSettings {
@@ -75,14 +78,23 @@ export function botSettings(
     keepAliveMs: o.number('ping-seconds', d.pingSeconds, 0, 3600) * 1000,
     commandTimeoutMs: o.number('command-timeout-ms', 10_000, 100, 600_000),
     seed: o.number('seed', 1, 0, 2 ** 31),
+    wire: wireOption(o),
   };
+}
+
+/** `--wire json|compact-v1|compact-v2` for the trivia bots: one profile per run. */
+function wireOption(o: Options): WireProfile {
+  const word = o.string('wire', 'json');
+  const wire = wireProfileOf(word);
+  if (!wire) throw new UsageError(`--wire takes json, compact-v1 or compact-v2, got '${word}'`);
+  return wire;
 }
 
 /** A small seeded generator (mulberry32), so pauses and choices can be repeated. */
 /** What every mode hands each room's bots from the settings it read. */
 export function roomBotOptions(
   bots: BotSettings,
-): Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs' | 'keepAliveMs'> {
+): Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs' | 'keepAliveMs' | 'wire'> {
   return {
     seats: bots.seats,
     questionCount: bots.questions,
@@ -91,6 +103,7 @@ export function roomBotOptions(
     pause: bots.pause,
     commandTimeoutMs: bots.commandTimeoutMs,
     keepAliveMs: bots.keepAliveMs,
+    wire: bots.wire,
   };
 }
 

@@ -167,6 +167,7 @@ export interface FailoverResult {
 export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   if (target.url) throw new UsageError('failover starts its own cluster (npm run cluster); it cannot be combined with --url');
   const bots = botSettings(o, { seats: 4, questions: 8, secondsPerQuestion: 5, revealSeconds: 1, pingSeconds: 0 });
+  if (bots.wire !== 'json') throw new UsageError(`--wire ${bots.wire}: failover's resuming seats speak JSON only`);
   const instances = o.number('instances', 3, 2, 16);
   const lease = o.string('lease-seconds');
   const clusterEnv = { ...parseEnvList(o.string('cluster-env')), ...(lease ? { LEASE_SECONDS: lease } : {}) };

@@ -32,6 +32,7 @@ import {
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { MetricsDelta, summarize, Summary } from '../stats';
 import { standardConfounds } from './games-report';
+import { bytesPerAnswer, cpuMsPerAnswer, fmtSyscallsPerAnswer, RssReading, rssPerSocketKb, serverRss, syscallsPerAnswer } from './ladder-costs';
 
 interface LadderSettings {
   readonly bots: BotSettings;
@@ -56,6 +57,8 @@ interface Rung {
   windowEnd: number;
   readonly figures: ServerFigures;
   readonly usage?: UsageReading;
+  /** The server's RSS at the end of the window. */
+  readonly rss?: RssReading;
   /** PostgreSQL's statements over the window, with --pg-statements. */
   readonly pgStatements?: StatementCost[];
   /** Why the ladder stopped here, if it did. */
@@ -76,7 +79,7 @@ export function ladderMode(o: Options, target: TargetSettings): (run: BenchRun, 
     maxMinutes: o.number('max-minutes', 10, 1, 240),
     maxErrorRate: o.number('max-error-rate', 0.01, 0, 1),
     stopP99Ms: o.number('stop-p99-ms', 2000, 1, 600_000),
-    title: o.string('title', `Ladder: rooms of ${bots.seats} seats, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms each way` : 'local'}`),
+    title: o.string('title', `Ladder: rooms of ${bots.seats} seats, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms each way` : 'local'}, wire ${bots.wire}`),
     plots: !o.flag('no-plots'),
   };
   o.assertAllUsed();
@@ -112,6 +115,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   const timeLeft = () => deadline - performance.now();
   await run.startServer();
   const distances = await run.distances();
+  // The idle process, before any room: what each rung's sockets add is measured from here.
+  const idleRss = serverRss(run.serverPid, undefined) ?? serverRss(undefined, await run.snapshot('idle').catch(() => undefined));
   const overall = run.usageMeter();
   overall.start();
 
@@ -200,6 +205,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     if (stopReason) break;
     if (rampBroke) {
       // No steady window to speak of: the rung is reported over its ramp, and the ladder ends.
+      const usage = meter.stop();
+      const procRss = serverRss(run.serverPid, undefined);
       const after = await run.snapshot(`rung-${target}-after`).catch(() => undefined);
       rungs.push({
         rooms: target,
@@ -208,7 +215,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
         windowStart: rampStart,
         windowEnd: epochMs(),
         figures: BenchRun.delta(rampSnapshot, after),
-        usage: meter.stop(),
+        usage,
+        rss: procRss ?? serverRss(undefined, after),
         records: [],
         stoppedBecause: `${rampBroke} (figures over the ramp, not a steady window)`,
       });
@@ -239,6 +247,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     }
     const windowEnd = epochMs();
     const usage = meter.stop();
+    // Read before the /metrics scrape, which allocates in the server.
+    const procRss = serverRss(run.serverPid, undefined);
     const after = await run.snapshot(`rung-${target}-after`).catch(() => undefined);
     const pgStatements = pgUrl ? await readPgStatements(pgUrl) : undefined;
     const sockets = after?.value('game_sockets_open');
@@ -250,6 +260,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
       windowEnd,
       figures: BenchRun.delta(before, after),
       usage,
+      rss: procRss ?? serverRss(undefined, after),
       pgStatements,
       records: [],
     };
@@ -288,7 +299,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   for (const rung of rungs) rung.records = run.records.filter((r) => r.sentAt >= rung.windowStart && r.sentAt < rung.windowEnd);
 
   if (skippedRungs.length) stopReason += `; rungs ${skippedRungs.join(', ')} were left out: they need more sockets than the bench may open (ulimit -n ${limit}, ${perRoom} sockets per room)`;
-  const { markdown, svgs } = ladderReport({ run, command, s, distances, rungs, stopReason, failures, usage, gamesPlayed, roomsOpened: rooms.length });
+  const { markdown, svgs } = ladderReport({ run, command, s, distances, idleRss, rungs, stopReason, failures, usage, gamesPlayed, roomsOpened: rooms.length });
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', markdown);
   run.writeFile(
@@ -301,6 +312,9 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
         finishedAt: new Date(),
         build: distances.health ? { version: distances.health.version, sha: distances.health.sha } : null,
         budgetMs: s.budgetMs,
+        wire: s.bots.wire,
+        idleRssBytes: idleRss?.bytes ?? null,
+        rssSource: idleRss?.source ?? null,
         stopReason,
         rungs: rungs.map((r) => {
           const st = rungStats(r.records, s.budgetMs, { start: r.windowStart, end: r.windowEnd });
@@ -322,6 +336,13 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
               server: cpuMsPerAnswer(r.usage, 'server', served.n) ?? null,
               postgres: cpuMsPerAnswer(r.usage, 'postgres', served.n) ?? null,
             },
+            rssBytes: r.rss?.bytes ?? null,
+            rssPerSocketKb: rssPerSocketKb(idleRss, r.rss, r.sockets) ?? null,
+            syscallsPerAnswer: {
+              server: syscallsPerAnswer(r.usage, 'server', served.n) ?? null,
+              postgres: syscallsPerAnswer(r.usage, 'postgres', served.n) ?? null,
+            },
+            bytesToSocketsPerAnswer: bytesPerAnswer(r.figures.delta, served.n) ?? null,
             benchLoopDelayP99Ms: r.usage?.loopDelay.p99 ?? null,
             stoppedBecause: r.stoppedBecause ?? null,
           };
@@ -333,18 +354,24 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   );
 }
 
-/**
- * CPU time (from /proc, over the rung's window) per answer the server handled in the same window:
- * the cost per answer of the issue's goal, for one process group.
- */
-export function cpuMsPerAnswer(usage: UsageReading | undefined, who: string, answers: number | undefined): number | undefined {
-  const percent = usage?.cpuPercent[who];
-  if (percent === undefined || !answers) return undefined;
-  return ((percent / 100) * usage!.wallSeconds * 1000) / answers;
-}
-
 function fmtCpuMs(ms: number | undefined): string {
   return ms === undefined ? '-' : ms.toFixed(2);
+}
+
+function fmtMb(bytes: number | undefined): string {
+  return bytes === undefined ? 'not available' : fmtNum(bytes / 2 ** 20, 1);
+}
+
+function fmtKb(kb: number | undefined): string {
+  return kb === undefined ? '-' : fmtNum(kb, 1);
+}
+
+function fmtBytes(bytes: number | undefined): string {
+  return bytes === undefined ? '-' : fmtNum(bytes, 0);
+}
+
+function rssSourceText(r: RssReading): string {
+  return r.source === 'proc' ? 'VmRSS of /proc/PID/status' : "the server's `process_resident_memory_bytes` from /metrics (not a process on this machine)";
 }
 
 interface RungStats {
@@ -381,6 +408,7 @@ function ladderReport(i: {
   command: string;
   s: LadderSettings;
   distances: Awaited<ReturnType<BenchRun['distances']>>;
+  idleRss?: RssReading;
   rungs: Rung[];
   stopReason: string;
   failures: string[];
@@ -405,6 +433,8 @@ function ladderReport(i: {
   md.push(`Made by: \`${i.command}\``, '');
   md.push(
     `Run ${run.startedAt.toISOString()} to ${new Date().toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`ladder\`: rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.rampPerSecond} per second, each playing ${s.bots.questions}-question games back to back (every rematch accepted) with a ${s.bots.secondsPerQuestion} s question clock and ${s.bots.revealSeconds} s reveal. Each rung adds rooms up to its count, waits until they are seated, settles ${s.settleSeconds} s, then holds a ${s.holdSeconds} s window: everything below is measured over the windows only. Budget: \`room.answer\` client p99 <= ${s.budgetMs} ms. The ladder stops at the first rung with more than ${fmtNum(s.maxErrorRate * 100, 1)}% errors, any timeout, or an answer p99 over ${fmtNum(s.stopP99Ms)} ms, or after ${s.maxMinutes} minutes.`,
+    '',
+    `Wire profile: **${s.bots.wire}**${s.bots.wire === 'json' ? ' (plain JSON frames)' : ` (every bot socket asks for \`wire=${s.bots.wire}\` and decodes each frame it receives back into the JSON frame, so the bots play as with JSON)`}. Server RSS idle: **${i.idleRss ? `${fmtMb(i.idleRss.bytes)} MB` : 'not available'}**${i.idleRss ? ` (${rssSourceText(i.idleRss)}, after the distances and before any room opened)` : ''}.`,
     '',
   );
   md.push('## Headline', '');
@@ -455,6 +485,11 @@ function ladderReport(i: {
         'timeouts',
         'CPU % server / postgres / bench / machine',
         'CPU ms per answer, server / postgres',
+        'server RSS MB, idle / at rung',
+        'RSS per socket KB',
+        'server write / read syscalls per answer',
+        'postgres write / read syscalls per answer',
+        'bytes to sockets per answer',
         'bench loop p99 ms',
         'verdict',
       ],
@@ -482,17 +517,25 @@ function ladderReport(i: {
           String(st.timeouts),
           [cpu.server, cpu.postgres, cpu.bench, cpu.machine].map((v) => (v === undefined ? '-' : fmtNum(v))).join(' / '),
           (['server', 'postgres'] as const).map((who) => fmtCpuMs(cpuMsPerAnswer(r.usage, who, answersServer.n))).join(' / '),
+          `${fmtMb(i.idleRss?.bytes)} / ${fmtMb(r.rss?.bytes)}`,
+          fmtKb(rssPerSocketKb(i.idleRss, r.rss, r.sockets)),
+          fmtSyscallsPerAnswer(r.usage, 'server', answersServer.n),
+          fmtSyscallsPerAnswer(r.usage, 'postgres', answersServer.n),
+          fmtBytes(bytesPerAnswer(d, answersServer.n)),
           fmtMs(r.usage?.loopDelay.p99),
           r.stoppedBecause ? `**broke**: ${r.stoppedBecause}` : ok && st.errors === 0 ? 'within budget' : ok ? 'within budget, with errors' : '**over budget**',
         ];
       }),
-      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
     ),
     '',
   );
   md.push(
     'Client p50/p95/p99 are over the `room.answer` commands sent in the window (timeouts count as beyond the timeout); "seconds with an answer over budget" counts the one-second slots of the window in which at least one answer (by its send time) took longer than the budget: a tail made of a few stalls shows as a few such seconds, a server slow throughout as most of them; server figures are exact means from the /metrics difference over the same window (refused if the server restarted). CPU is percent of one core over the window, for the server, PostgreSQL (all its processes), the bench, and the whole machine (anything beyond the first three is other people\'s work); CPU ms per answer is that CPU time of the window divided by the `room.answer` commands the server handled in it (everything the process did, questions and reveals included, charged to answers); the machine has ' +
-      `${BenchRun.machine()}.`,
+      `${BenchRun.machine()}. ` +
+      `Server RSS is read once idle and once at the end of each rung's window (${i.idleRss ? rssSourceText(i.idleRss) : 'not available: neither /proc nor /metrics gave it'}); RSS is in MB of 1,048,576 bytes; RSS per socket is (RSS at the rung - idle RSS) / the sockets open, in KB of 1,024 bytes: each socket's share of everything the server holds for its room, heap the collector has not yet returned included; at a small rung it also carries what the server grows once whatever the load (compiled code, pool connections, buffers), so read it at rungs of hundreds of rooms. ` +
+      'Syscalls per answer are the differences over the window of `syscw` and `syscr` in /proc/PID/io (every read and write system call of the process, each socket writev and read among them; for PostgreSQL the postmaster and its children) divided by the `room.answer` commands the server handled; "not available" where /proc could not be read (a server or database on another machine). ' +
+      `Bytes to sockets per answer is the difference of \`game_ws_outbound_bytes_total\` (every kind, wire ${s.bots.wire}) over the window divided by the same answers; the detail below splits it by kind.`,
     '',
   );
   const errorRows = rungs.flatMap((r, k) => Object.entries(stats[k].errorKinds).map(([kind, n]) => [String(r.rooms), kind, String(n)]));
@@ -500,7 +543,7 @@ function ladderReport(i: {
     md.push('### Errors by kind', '');
     md.push(table(['rooms', 'command and outcome', 'count'], errorRows, ['r', 'l', 'r']), '');
   }
-  md.push(...whereTheTimeWent(rungs, stats, s));
+  md.push(...whereTheTimeWent(rungs, stats, s, i.idleRss));
   const svgs: { name: string; content: string }[] = [];
   if (s.plots && rungs.length) {
     const xs = rungs.map((r) => r.rooms);
@@ -576,7 +619,7 @@ function ladderReport(i: {
  * answer's time, CPU by process, and the bench's own delay, so a reader can see where the time
  * went. Figures only; the reading is left to the note in the report's folder.
  */
-function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s: LadderSettings): string[] {
+function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s: LadderSettings, idleRss: RssReading | undefined): string[] {
   const over = rungs.findIndex((_, k) => !(stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs) || stats[k].errors > 0);
   if (over < 0) return [];
   const pick = [over - 1, over, over + 1, rungs.length - 1].filter((k, i, all) => k >= 0 && k < rungs.length && all.indexOf(k) === i);
@@ -584,6 +627,7 @@ function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s
   const d = (k: number) => rungs[k].figures.delta;
   const cpu = (k: number, who: string) => rungs[k].usage?.cpuPercent[who];
   const total = (k: number) => ['server', 'postgres', 'bench', 'proxy'].reduce((t, w) => t + (cpu(k, w) ?? 0), 0);
+  const answers = (k: number) => serverMean(d(k), 'room.answer').n;
   const cores = cpus().length;
   return [
     `## Where the time went, around rung ${rungs[over].rooms}`,
@@ -601,6 +645,11 @@ function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s
         row('pool acquire mean ms (all statements)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_pool_acquire_seconds', {}).meanMs)),
         row('errors / timeouts', (k) => `${stats[k].errors} / ${stats[k].timeouts}`),
         row('CPU % server / postgres / bench', (k) => ['server', 'postgres', 'bench'].map((w) => (cpu(k, w) === undefined ? '-' : fmtNum(cpu(k, w)))).join(' / ')),
+        row('CPU ms per answer, server / postgres', (k) => ['server', 'postgres'].map((w) => fmtCpuMs(cpuMsPerAnswer(rungs[k].usage, w, answers(k)))).join(' / ')),
+        row('server RSS MB at the rung / per socket KB', (k) => `${fmtMb(rungs[k].rss?.bytes)} / ${fmtKb(rssPerSocketKb(idleRss, rungs[k].rss, rungs[k].sockets))}`),
+        row('server write / read syscalls per answer', (k) => fmtSyscallsPerAnswer(rungs[k].usage, 'server', answers(k))),
+        row('postgres write / read syscalls per answer', (k) => fmtSyscallsPerAnswer(rungs[k].usage, 'postgres', answers(k))),
+        row('bytes to sockets per answer', (k) => fmtBytes(bytesPerAnswer(d(k), answers(k)))),
         row(`CPU % this run's processes / whole machine (of ${cores * 100}% on ${cores} cores)`, (k) => `${fmtNum(total(k))} / ${fmtNum(cpu(k, 'machine'))}`),
         row('bench event-loop delay p99 / max ms', (k) => `${fmtMs(rungs[k].usage?.loopDelay.p99)} / ${fmtMs(rungs[k].usage?.loopDelay.max)}`),
       ],

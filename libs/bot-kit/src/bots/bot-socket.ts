@@ -1,4 +1,6 @@
 import WebSocket from 'ws';
+import { FrameDecoder, WireProfile } from '@app/protocol';
+import { WIRE_CODES } from '@app/wire-codes';
 import { Closed, GameEvent, Reply, UpgradeRefused } from '../game-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 
@@ -19,6 +21,11 @@ export interface BotSocketOptions {
   readonly idPrefix?: string;
   /** Sees every event from the first frame on (a listener added after `connect` may miss it). */
   readonly onEvent?: (e: GameEvent) => void;
+  /**
+   * The profile to ask for (PROTOCOL.md section 7); every frame is decoded back into the JSON
+   * frame it stands for, so the bot plays the same. Default: plain JSON (no `wire=` sent).
+   */
+  readonly wire?: WireProfile;
 }
 
 /** What came of one command; never a rejection, so a bench can count every outcome. */
@@ -64,6 +71,10 @@ export class BotSocket {
   private readonly idPrefix: string;
   /** The instance that accepted the upgrade, as a proxy names it (`X-Served-By`); unset without one. */
   servedBy?: string;
+  /** A compact profile's decoder: it keeps the socket's memory, so it sees every frame in order. */
+  private readonly decoder?: FrameDecoder;
+  /** Why the socket was dropped: a frame its profile could not decode. */
+  private decodeFailure?: string;
 
   private constructor(
     private readonly ws: WebSocket,
@@ -73,6 +84,7 @@ export class BotSocket {
     this.eventTimeoutMs = options.eventTimeoutMs ?? 30_000;
     this.idPrefix = options.idPrefix ?? 'b';
     if (options.onEvent) this.listeners.push(options.onEvent);
+    if (options.wire && options.wire !== 'json') this.decoder = new FrameDecoder(options.wire, WIRE_CODES);
     this.closed = new Promise((resolve) =>
       ws.on('close', (code, reason) => {
         this.closedWith = { code, reason: reason.toString() };
@@ -88,7 +100,8 @@ export class BotSocket {
   /** Opens a socket and records how long the upgrade took (`ws.connect`). */
   static connect(baseUrl: string, token: string, options: BotSocketOptions = {}): Promise<BotSocket> {
     const room = options.room ? `room=${encodeURIComponent(options.room)}&` : '';
-    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?${room}token=${encodeURIComponent(token)}`;
+    const wire = options.wire && options.wire !== 'json' ? `&wire=${options.wire}` : '';
+    const url = `${baseUrl.replace(/^http/, 'ws')}/ws?${room}token=${encodeURIComponent(token)}${wire}`;
     const sentAt = epochMs();
     const started = performance.now();
     const ws = new WebSocket(url, { handshakeTimeout: options.commandTimeoutMs ?? 10_000 });
@@ -165,7 +178,7 @@ export class BotSocket {
     const sentAt = epochMs();
     const started = performance.now();
     if (!this.isOpen) {
-      return finish({ type, status: null, timedOut: false, sentAt, ms: 0, error: `socket not open${this.closedWith ? ` (${this.closedWith.code})` : ''}` });
+      return finish({ type, status: null, timedOut: false, sentAt, ms: 0, error: `socket not open${this.closedWith ? ` (${this.closedText(this.closedWith)})` : ''}` });
     }
     // The frame leaves first; the reply cannot arrive before this turn of the event loop ends.
     this.ws.send(frame);
@@ -193,7 +206,7 @@ export class BotSocket {
       this.buffer = this.buffer.slice(i + 1);
       return Promise.resolve(event);
     }
-    if (this.closedWith) return Promise.reject(new Error(`socket closed (${this.closedWith.code}) before event ${type}`));
+    if (this.closedWith) return Promise.reject(new Error(`socket closed (${this.closedText(this.closedWith)}) before event ${type}`));
     return new Promise<GameEvent>((resolve, reject) => {
       const timer = setTimeout(() => {
         remove();
@@ -215,7 +228,7 @@ export class BotSocket {
   /** Resolves once `test()` holds, checked now and after every event. */
   until(test: () => boolean, what: string, timeoutMs = this.eventTimeoutMs): Promise<void> {
     if (test()) return Promise.resolve();
-    if (this.closedWith) return Promise.reject(new Error(`socket closed (${this.closedWith.code}) before ${what}`));
+    if (this.closedWith) return Promise.reject(new Error(`socket closed (${this.closedText(this.closedWith)}) before ${what}`));
     return new Promise<void>((resolve, reject) => {
       const entry = {
         test,
@@ -274,10 +287,16 @@ export class BotSocket {
   }
 
   private onFrame(text: string): void {
+    if (this.decodeFailure) return;
     let frame: Reply | GameEvent;
     try {
-      frame = JSON.parse(text) as Reply | GameEvent;
-    } catch {
+      frame = (this.decoder ? this.decoder.decode(text) : JSON.parse(text)) as Reply | GameEvent;
+    } catch (err) {
+      if (!this.decoder) return;
+      // The socket's memory no longer matches the server's: every later frame would be misread.
+      this.decodeFailure = `a frame could not be decoded as ${this.decoder.profile}: ${err instanceof Error ? err.message : String(err)}`;
+      this.options.record?.({ type: 'ws.decode', sentAt: epochMs(), ms: 0, status: null, timedOut: false, error: this.decodeFailure, ...this.options.tags } as CommandRecord);
+      this.terminate();
       return;
     }
     if (frame.type === 'reply') {
@@ -308,16 +327,21 @@ export class BotSocket {
     }
   }
 
+  /** The close code, and the decode failure that made the bot drop the socket, if that was why. */
+  private closedText(closed: Closed): string {
+    return this.decodeFailure ? `${closed.code}, ${this.decodeFailure}` : String(closed.code);
+  }
+
   private onClosed(closed: Closed): void {
     this.stopKeepAlive();
     for (const [id, waiter] of [...this.pending]) {
       this.pending.delete(id);
-      waiter(null, `socket closed ${closed.code}`);
+      waiter(null, `socket closed ${this.closedText(closed)}`);
     }
-    for (const w of this.waiters.splice(0)) w.reject(new Error(`socket closed (${closed.code})`));
+    for (const w of this.waiters.splice(0)) w.reject(new Error(`socket closed (${this.closedText(closed)})`));
     for (const c of this.conditions.splice(0)) {
       if (c.test()) c.resolve();
-      else c.reject(new Error(`socket closed (${closed.code})`));
+      else c.reject(new Error(`socket closed (${this.closedText(closed)})`));
     }
   }
 }

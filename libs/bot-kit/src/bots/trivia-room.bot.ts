@@ -1,5 +1,5 @@
 import { GameEvent } from '../game-client';
-import { BotSocket } from './bot-socket';
+import { BotSocket, BotSocketOptions } from './bot-socket';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { timedHttp } from './timed-http';
@@ -16,6 +16,8 @@ export interface TriviaRoomBotOptions {
   readonly commandTimeoutMs?: number;
   /** Each socket pings this often; 0: never. */
   readonly keepAliveMs?: number;
+  /** The wire profile every socket of the room asks for and decodes; default plain JSON. */
+  readonly wire?: BotSocketOptions['wire'];
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
   readonly random?: () => number;
@@ -117,7 +119,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       else if (e.type === 'player.presence') connected.set(e.data.playerId, !!e.data.connected);
       else if (e.type === 'player.joined') connected.set(e.data.player.id, !!e.data.player.connected);
     };
-    const common = { commandTimeoutMs, eventTimeoutMs, record: o.record, keepAliveMs: o.keepAliveMs };
+    const common = { commandTimeoutMs, eventTimeoutMs, record: o.record, keepAliveMs: o.keepAliveMs, wire: o.wire };
     const host = await BotSocket.connect(o.baseUrl, hostToken, { ...common, room: code, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
     sockets.push(host);
     await host.nextEvent('room.state');
