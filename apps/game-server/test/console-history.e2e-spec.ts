@@ -21,6 +21,11 @@ async function played(server: RunningServer, host: string, names: string[]): Pro
   return room;
 }
 
+/** The game ids of the Finished page's rows, top to bottom. */
+async function listedIds(page: Page): Promise<string[]> {
+  return page.locator('.finished-table tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-game-id') ?? ''));
+}
+
 /** The codes of the Finished page's rows, top to bottom. */
 async function listedCodes(page: Page): Promise<string[]> {
   return page.locator('.finished-table tbody tr .room-code').allInnerTexts();
@@ -63,7 +68,7 @@ describe('the console remembers', () => {
     const search = page.getByRole('search', { name: 'Search finished games' });
     await search.getByPlaceholder('K7QMPD').fill(rooms[2].code.toLowerCase());
     await search.getByRole('button', { name: 'Search' }).click();
-    await page.waitForFunction((code) => [...document.querySelectorAll('.finished-table tbody tr .room-code')].map((e) => e.textContent).join() === code, rooms[2].code);
+    await page.waitForFunction(`[...document.querySelectorAll('.finished-table tbody tr .room-code')].map((e) => e.textContent).join() === ${JSON.stringify(rooms[2].code)}`);
     // By days: from tomorrow, nothing; today, all four.
     await search.getByRole('button', { name: 'Clear' }).click();
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -87,13 +92,15 @@ describe('the console remembers', () => {
     await page.locator('.finished-table tbody tr').nth(19).waitFor();
     const pager = page.getByRole('navigation', { name: 'Finished games pages' });
     const firstPage = await listedCodes(page);
+    const firstIds = await listedIds(page);
     expect(firstPage).toHaveLength(20);
     await pager.getByRole('button', { name: 'Older →' }).click();
     await pager.getByText('page 2').waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('.finished-table tbody tr').length === 4);
+    await page.waitForFunction(`document.querySelectorAll('.finished-table tbody tr').length === 4`);
     expect(await pager.getByRole('button', { name: 'Older →' }).isDisabled()).toBe(true);
-    // The first three rooms finished before the copies' room's first game... and after its rematches: 24 games in all, each once.
+    // 24 games in all, each on one page only: the first three rooms' and the last room's 21.
     const secondPage = await listedCodes(page);
+    expect(new Set([...firstIds, ...(await listedIds(page))]).size).toBe(24);
     expect([...firstPage, ...secondPage].sort()).toEqual([...rooms.slice(0, 3).map((r) => r.code), ...Array(21).fill(rooms[3].code)].sort());
     await pager.getByRole('button', { name: '← Newer' }).click();
     await pager.getByText('page 1').waitFor();
