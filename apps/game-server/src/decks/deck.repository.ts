@@ -17,6 +17,8 @@ export interface NewQuestion {
 export interface LoadedDeck {
   readonly id: string;
   readonly name: string;
+  /** A built-in deck changes only by a migration, never through the API. */
+  readonly builtin: boolean;
   readonly questions: NewQuestion[];
 }
 
@@ -68,8 +70,8 @@ export class DeckRepository {
 
   /** The deck a room opens with, its questions in order; null when no deck (or a deleted one) has this id. */
   async loadDeck(id: string): Promise<LoadedDeck | null> {
-    const [row] = await this.db.run<{ id: string; name: string; questions: NewQuestion[] }>('DeckRepository.loadDeck', SELECT_DECK, [id]);
-    return row ? { id: row.id, name: row.name, questions: row.questions } : null;
+    const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; questions: NewQuestion[] }>('DeckRepository.loadDeck', SELECT_DECK, [id]);
+    return row ? { id: row.id, name: row.name, builtin: row.builtin, questions: row.questions } : null;
   }
 
   /** The same, with whether and by which token it may be edited (the deck API's reads and checks). */

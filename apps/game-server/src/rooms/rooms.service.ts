@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
 import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
+import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, invalid, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
@@ -55,6 +56,8 @@ const DEFAULT_LEASE_MS = 6000;
 export class RoomsService implements RoomDirectory, LeaseHolder {
   readonly registry: RoomRegistry<GameRoom>;
   accepting = true;
+  private readonly sharedDecks = new SharedDecks();
+  private readonly builtinDecks = new Map<string, { readonly id: string; readonly items: readonly DeckItem[] }>();
 
   constructor(
     private readonly rooms: RoomRepository,
@@ -103,11 +106,19 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
   }
 
-  /** The items of the deck a room copies as it opens (so that an edit or a deletion later changes no room that opened). */
-  private async deckCopy(deckId: string): Promise<{ id: string; items: DeckItem[] }> {
+  /**
+   * The items of the deck a room copies as it opens (so that an edit or a deletion later changes
+   * no room that opened), as the copy rooms share in memory. A built-in deck changes only by a
+   * migration, which a new process runs before it serves: it is read once per process.
+   */
+  private async deckCopy(deckId: string): Promise<{ id: string; items: readonly DeckItem[] }> {
+    const known = this.builtinDecks.get(deckId);
+    if (known) return known;
     const deck = await this.decks.loadDeck(deckId);
     if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
-    return { id: deck.id, items: deck.questions };
+    const copy = { id: deck.id, items: this.sharedDecks.share(deck.questions) };
+    if (deck.builtin) this.builtinDecks.set(deck.id, copy);
+    return copy;
   }
 
   /**
@@ -357,7 +368,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     let restored: Restored<unknown>;
     if (s.snapshot) {
       const snapshot = s.snapshot.state as RoomSnapshot;
-      const opened = { ...(s.deck ? { deck: s.deck as DeckItem[] } : {}) };
+      const opened = { ...(s.deck ? { deck: this.sharedDecks.share(s.deck as DeckItem[]) } : {}) };
       restored = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     } else {
       if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);

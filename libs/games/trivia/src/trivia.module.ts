@@ -6,7 +6,7 @@ import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
 import { triviaLegacy } from './trivia.legacy';
 import { TriviaState } from './trivia.types';
-import { openTrivia } from './trivia.opening';
+import { openTrivia, roomDeck } from './trivia.opening';
 import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
 import { roomSettings, TRIVIA_SETTINGS_SCHEMA, TriviaSettings, triviaSettings } from './trivia.settings';
 
@@ -26,8 +26,7 @@ const opening: GameOpening<TriviaState, TriviaSettings> = {
       code: ids.code,
       hostName: settings.hostName,
       settings: roomSettings(settings, deck.id, opened.expirySeconds),
-      // A copied deck's questions are known by their place in it.
-      deck: deck.items.map((q, id) => ({ id, ...q })),
+      deck: deck.items,
       openedAt: opened.at,
     });
   },
@@ -55,7 +54,7 @@ export const trivia: GameModule<TriviaState> = {
   },
   mayClose: (_state, actor) => actor.role === 'host',
   // A snapshot leaves the deck out (triviaRules.snapshotOf): it comes back from the room's copy.
-  fromSnapshot: (json, opened) => ({ ...(json as Omit<TriviaState, 'deck'>), deck: (opened.deck ?? []).map((q, i) => ({ id: q.id ?? i, text: q.text, choices: [...q.choices], correct: q.correct })) }),
+  fromSnapshot: (json, opened) => ({ ...(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   joinProposal: 'join',
   legacy: triviaLegacy,

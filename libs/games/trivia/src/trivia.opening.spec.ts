@@ -1,6 +1,6 @@
 import { ctx, HOST, QUESTIONS, SETTINGS, startCommand, T0 } from '../test/trivia.fixtures';
 import { triviaRules } from './trivia.game';
-import { openTrivia } from './trivia.opening';
+import { openTrivia, roomDeck } from './trivia.opening';
 import { join } from './trivia.rules';
 
 describe(openTrivia.name, () => {
@@ -28,5 +28,25 @@ describe(openTrivia.name, () => {
     const started = triviaRules.decide(state, HOST, startCommand(), ctx(T0 + 1));
     expect(started.state.phase).toBe('question');
     expect(started.state.game!.questions.map((q) => q.id).sort()).toEqual([11, 12, 13]);
+  });
+});
+
+describe(roomDeck.name, () => {
+  const items = [{ text: 'Which?', choices: ['a', 'b'], correct: 1 }, { id: 7, text: 'What?', choices: ['c', 'd'], correct: 0 }];
+
+  it('numbers questions by their place unless they carry an id', () => {
+    expect(roomDeck(items).map((q) => q.id)).toEqual([0, 7]);
+  });
+
+  it('makes the questions of a frozen deck once: rooms playing it share them', () => {
+    const frozen = Object.freeze(items.map((q) => Object.freeze({ ...q, choices: Object.freeze([...q.choices]) })));
+    const a = roomDeck(frozen);
+    expect(roomDeck(frozen)).toBe(a);
+    expect(Object.isFrozen(a[0]) && Object.isFrozen(a[0].choices)).toBe(true);
+  });
+
+  it('copies a deck that could still change, every time', () => {
+    expect(roomDeck(items)).not.toBe(roomDeck(items));
+    expect(roomDeck(items)).toEqual(roomDeck(items));
   });
 });

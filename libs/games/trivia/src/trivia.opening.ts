@@ -1,5 +1,33 @@
 import { Question, Settings, TriviaState } from './trivia.types';
 
+/** A question as a deck holds it: its id in the room is its place in the deck unless it has one. */
+export interface DeckQuestion {
+  readonly id?: number;
+  readonly text: string;
+  readonly choices: readonly string[];
+  readonly correct: number;
+}
+
+// Thousands of rooms play the same deck: the server hands them one frozen copy, and the room's
+// questions made from it are made once and shared (a copy per room was most of a room's memory).
+const fromFrozen = new WeakMap<readonly DeckQuestion[], readonly Question[]>();
+
+/**
+ * The room's own plain copy of its deck (only what a question is, numbered): what else a deck
+ * carries, or a later change to it, is not the room. A frozen deck cannot change, so its copy is
+ * made once, frozen, and shared by every room that plays it.
+ */
+export function roomDeck(deck: readonly DeckQuestion[]): readonly Question[] {
+  const frozen = Object.isFrozen(deck);
+  const known = frozen ? fromFrozen.get(deck) : undefined;
+  if (known) return known;
+  const copy = deck.map((q, place) => ({ id: q.id ?? place, text: q.text, choices: [...q.choices], correct: q.correct }));
+  if (!frozen) return copy;
+  const shared = Object.freeze(copy.map((q) => Object.freeze({ ...q, choices: Object.freeze(q.choices) })));
+  fromFrozen.set(deck, shared);
+  return shared;
+}
+
 /** What opening a trivia room takes: its ids, its host, its settings, and the deck it plays from. */
 export interface TriviaOpening {
   readonly roomId: string;
@@ -7,7 +35,7 @@ export interface TriviaOpening {
   readonly hostName: string;
   readonly settings: Settings;
   /** The deck's questions as they are now: the room keeps its own copy, so a deck edited later changes no room. */
-  readonly deck: readonly Question[];
+  readonly deck: readonly DeckQuestion[];
   readonly openedAt: number;
 }
 
@@ -24,7 +52,7 @@ export function openTrivia(opening: TriviaOpening): TriviaState {
     gamesPlayed: 0,
     expiresAt: openedAt + settings.expirySeconds * 1000,
     // Plain JSON: a snapshot is the state as JSON.
-    deck: deck.map((q) => ({ id: q.id, text: q.text, choices: [...q.choices], correct: q.correct })),
+    deck: roomDeck(deck),
     playedQuestionIds: [],
   };
 }
