@@ -9,6 +9,7 @@ import { RoomHandoff1764842400000 } from './1764842400000-room-handoff';
 import { RoomJournal1764846000000 } from './1764846000000-room-journal';
 import { JournalRooms1764849600000 } from './1764849600000-journal-rooms';
 import { DeckEditTokens1764856800000 } from './1764856800000-deck-edit-tokens';
+import { RefusedCommands1764860400000 } from './1764860400000-refused-commands';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   RoomJournal1764846000000,
   JournalRooms1764849600000,
   DeckEditTokens1764856800000,
+  RefusedCommands1764860400000,
 ];

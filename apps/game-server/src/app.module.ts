@@ -12,7 +12,18 @@ import {
   WIRE_OBSERVER,
 } from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
-import { Database, HealthRepository, InstanceRepository, JournalRepository, JournalStore, LeaderboardRepository, RoomRepository, StatementMeter } from '@app/persistence';
+import {
+  Database,
+  FinishedGamesRepository,
+  HealthRepository,
+  InstanceRepository,
+  JournalRepository,
+  JournalStore,
+  LeaderboardRepository,
+  RefusalRepository,
+  RoomRepository,
+  StatementMeter,
+} from '@app/persistence';
 import { DeckRepository } from './decks/deck.repository';
 import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
@@ -20,6 +31,9 @@ import { AdminAuth } from './admin/admin-auth';
 import { AdminSessionController } from './admin/admin-session.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
 import { AdminViewService } from './admin/admin-view.service';
+import { AdminHistoryController } from './admin/admin-history.controller';
+import { AdminHistoryService } from './admin/admin-history.service';
+import { DEFAULT_REFUSALS_KEPT_DAYS, DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE, RefusalRecorder } from './refusals/refusal-recorder';
 import { DecksController } from './api/decks.controller';
 import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
@@ -59,6 +73,8 @@ const REPOSITORIES = [
   LeaderboardRepository,
   HealthRepository,
   InstanceRepository,
+  RefusalRepository,
+  FinishedGamesRepository,
 ];
 
 @Module({})
@@ -75,7 +91,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminSessionController],
+      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminHistoryController, AdminSessionController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },
@@ -90,6 +106,21 @@ export class AppModule {
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
+        {
+          provide: RefusalRecorder,
+          useFactory: (repo: RefusalRepository, metrics: GameMetrics) =>
+            new RefusalRecorder(
+              repo,
+              {
+                keptDays: runtime.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS,
+                perRoomPerMinute: runtime.config.refusalsPerRoomPerMinute ?? DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE,
+                timeoutMs: statementTimeoutMs(runtime.config),
+              },
+              metrics,
+              (msg, fields) => runtime.log.warn(msg, fields),
+            ),
+          inject: [RefusalRepository, GameMetrics],
+        },
         OpenRateLimiter,
         OpenRateGuard,
         LiveRoomCap,
@@ -110,6 +141,7 @@ export class AppModule {
         AdminAuth,
         AdminTokenGuard,
         AdminViewService,
+        AdminHistoryService,
         { provide: APP_FILTER, useClass: HttpErrorsFilter },
       ],
     };

@@ -18,6 +18,7 @@ import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { GAMES, labelVocabulary } from './rooms/games';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
+import { RefusalRecorder } from './refusals/refusal-recorder';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
 import { securityHeaders } from './http/security-headers';
@@ -97,6 +98,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   identity.settle(address.port);
   const heartbeat = app.get(InstanceHeartbeat);
   await heartbeat.start();
+  // Refused commands past their window: the writes delete them as they go, this catches up at start.
+  const refusals = app.get(RefusalRecorder);
+  await refusals.pruneOnce();
   const listener = new RoomChangeListener(databaseUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
   await listener.start();
 
@@ -110,6 +114,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       gateway.closeAll();
       const until = Date.now() + 2000;
       while (gateway.openSockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // The refusals of the drain itself are written before the pool goes.
+      await refusals.stop();
       await listener.stop();
       await heartbeat.stop();
       unobserve();

@@ -84,16 +84,19 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     if (isBinary) return session.close(CloseCode.binaryFrame, 'binary frames are not accepted');
     const parsed = parseFrame(data.toString());
     if (!parsed.ok) {
-      return session.sendReply(errorReply(parsed.id, parsed.error));
+      session.sendReply(errorReply(parsed.id, parsed.error));
+      return room.refused?.('', parsed.error, arrival.at);
     }
     const { frame } = parsed;
     if (!session.takeCommandToken(arrival.at)) {
-      session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.TooFast, 'too many commands; slow down')));
-      return;
+      const tooFast = new RoomException(RoomErrorCode.TooFast, 'too many commands; slow down');
+      session.sendReply(errorReply(frame.id, tooFast));
+      return room.refused?.(frame.type, tooFast, arrival.at);
     }
     if (!this.directory.accepting) {
-      session.sendReply(errorReply(frame.id, new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting')));
-      return;
+      const draining = new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting');
+      session.sendReply(errorReply(frame.id, draining));
+      return room.refused?.(frame.type, draining, arrival.at);
     }
     room.submit(frame, arrival);
   }

@@ -1,4 +1,4 @@
-import { codeTable, CodeTable, CommandFrame } from '@app/protocol';
+import { codeTable, CodeTable, CommandFrame, RoomException } from '@app/protocol';
 import { Arrival, Viewer } from '@app/room-engine';
 import { SeatClaims } from './seat-token';
 
@@ -6,6 +6,11 @@ import { SeatClaims } from './seat-token';
 export interface RoomHandle {
   /** The room sends the reply to the socket itself, in order with the events it causes. */
   submit(frame: CommandFrame, arrival: Arrival): void;
+  /**
+   * A frame the gateway refused itself (not a frame, too fast, the server draining): the room
+   * records it with its own refusals. `type` is empty when the frame had none.
+   */
+  refused?(type: string, error: RoomException, at: number): void;
   detach(): void;
 }
 

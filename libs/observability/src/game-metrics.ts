@@ -3,7 +3,7 @@ import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProv
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
-import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName } from './metric-names';
+import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS } from './metric-names';
 
 export interface PoolReading {
   readonly total: number;
@@ -38,6 +38,8 @@ export const METRIC_PROVIDERS = [
   makeGaugeProvider({ name: MetricName.sendQueueFrames, help: 'Frames sent on game sockets that their clients have not read yet' }),
   makeGaugeProvider({ name: MetricName.buildInfo, help: 'Always 1; the labels name the build', labelNames: ['version', 'sha'] }),
   makeCounterProvider({ name: MetricName.limitRefusals, help: 'Requests and sockets refused (or, for seat_sockets, closed) by a limit', labelNames: ['limit'] }),
+  makeCounterProvider({ name: MetricName.refusalsRecorded, help: 'Refused commands written to refused_commands for the console' }),
+  makeCounterProvider({ name: MetricName.refusalsDropped, help: 'Refused commands not recorded for the console, by why', labelNames: ['reason'] }),
 ];
 
 /**
@@ -76,7 +78,11 @@ export class GameMetrics {
     @InjectMetric(MetricName.sendQueueFrames) private readonly sendQueueFrames: Gauge<string>,
     @InjectMetric(MetricName.buildInfo) private readonly buildInfo: Gauge<string>,
     @InjectMetric(MetricName.limitRefusals) private readonly limitRefusals: Counter<string>,
+    @InjectMetric(MetricName.refusalsRecorded) private readonly refusalsRecorded: Counter<string>,
+    @InjectMetric(MetricName.refusalsDropped) private readonly refusalsDropped: Counter<string>,
   ) {
+    refusalsRecorded.inc(0);
+    for (const reason of REFUSAL_DROPS) refusalsDropped.inc({ reason }, 0);
     // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
     for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
     // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
@@ -181,6 +187,15 @@ export class GameMetrics {
   // Limits: the label is one of LIMITS, never a client's word.
   limitRefused(limit: LimitName): void {
     this.limitRefusals.inc({ limit });
+  }
+
+  // The console's record of refused commands: what was written, and what was not (and why).
+  refusalsWritten(count: number): void {
+    this.refusalsRecorded.inc(count);
+  }
+
+  refusalsLost(reason: RefusalDrop, count = 1): void {
+    this.refusalsDropped.inc({ reason }, count);
   }
 
   queued(bytes: number, frames: number): void {

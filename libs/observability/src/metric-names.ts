@@ -16,7 +16,17 @@ export const MetricName = {
   sendQueueFrames: 'game_ws_send_queue_frames',
   buildInfo: 'game_build_info',
   limitRefusals: 'game_limit_refusals_total',
+  refusalsRecorded: 'game_refused_commands_recorded_total',
+  refusalsDropped: 'game_refused_commands_dropped_total',
 } as const;
+
+/**
+ * The `reason` label of `game_refused_commands_dropped_total`: why a refused command was not
+ * recorded for the console. The process's buffer was full; its room had refused its share for
+ * the minute already; the statement that should have written it failed.
+ */
+export const REFUSAL_DROPS = ['buffer_full', 'room_cap', 'write_failed'] as const;
+export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
 
 /**
  * The `limit` label of `game_limit_refusals_total`: what a public service bounds (PROTOCOL.md

@@ -10,3 +10,5 @@ export * from './repositories/instance.repository';
 export * from './repositories/journal.repository';
 export * from './entities';
 export * from './journal.store';
+export * from './repositories/refusal.repository';
+export * from './repositories/finished-games.repository';

@@ -5,6 +5,7 @@ import { CommandGate } from './command-gate';
 import { Mailbox } from './mailbox';
 import { ReplyMemory } from './reply-memory';
 import { Message } from './room-message';
+import { RefusedCommand } from './refused-command';
 import { RoomStats } from './room-stats';
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
@@ -21,6 +22,7 @@ function harness(options: { maxDepth?: number } = {}) {
   const observed: { type: string; status: number; seconds: number; waitSeconds: number }[] = [];
   const room = { phase: 'live' as 'live' | 'draining' | 'closed', pipeline: { inFlight: 0, state: open(), confirmed: open() } };
   const stats = new RoomStats(clock.now());
+  const refused: RefusedCommand[] = [];
   const driver = new RuleDriver(tally, 7);
   // The room's turn: each command is answered by the test through `answer`.
   const taken: Message<any>[] = [];
@@ -47,12 +49,13 @@ function harness(options: { maxDepth?: number } = {}) {
           : undefined,
     replies: new ReplyMemory(),
     stats,
+    refused: (r) => refused.push(r),
     observer: { command: (type, status, seconds, waitSeconds) => observed.push({ type, status, seconds, waitSeconds }) },
     clock,
     scheduler,
     log: () => undefined,
   });
-  return { scheduler, clock, room, gate, mailbox, taken, observed, stats };
+  return { scheduler, clock, room, gate, mailbox, taken, observed, stats, refused };
 }
 
 function viewer(role: Role, seat?: string) {
@@ -64,6 +67,40 @@ function viewer(role: Role, seat?: string) {
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
 
 describe(CommandGate.name, () => {
+  describe('the refusal hook', () => {
+    it('hears every refusal the gate and the rules answer, with who sent it, and nothing accepted, pinged or resent', async () => {
+      const h = harness({ maxDepth: 1 });
+      const p = viewer('player', 'p1');
+      const now = { at: h.clock.now(), hr: h.scheduler.now() };
+      h.gate.submit(p.v, { id: 'type', type: 'tally.nope', data: {} }, now);
+      h.gate.submit(p.v, { id: 'ping', type: 'ping', data: {} }, now);
+      h.gate.submit(p.v, add('ok', 1), now);
+      h.gate.submit(p.v, add('full', 1), now);
+      await h.scheduler.flush();
+      const [letter] = h.taken;
+      h.gate.replyTo({ message: letter as any, enqueuedAt: 0 }, { total: 1 }, 0, 1);
+      h.gate.submit(p.v, add('ok', 1), now);
+      h.gate.submit(p.v, add('rules', 1), now);
+      await h.scheduler.flush();
+      h.gate.replyTo({ message: h.taken[1] as any, enqueuedAt: 0 }, new RoomException('too_much', 'the rules say no'), 0, 0);
+      h.gate.refusedBefore(p.v, 'tally.add', new RoomException(RoomErrorCode.TooFast, 'slow down'), T0 + 5);
+      expect(h.refused.map((r) => [r.by, r.seat, r.type, r.code, r.status, r.at])).toEqual([
+        ['player', 'p1', 'tally.nope', 'unknown_type', 404, T0],
+        ['player', 'p1', 'tally.add', 'mailbox_full', 503, T0],
+        ['player', 'p1', 'tally.add', 'too_much', 400, T0],
+        ['player', 'p1', 'tally.add', 'too_fast', 429, T0 + 5],
+      ]);
+    });
+
+    it('names an operator\'s refused command as the operator\'s', async () => {
+      const h = harness();
+      h.room.phase = 'closed';
+      const reply = await h.gate.operatorCommand({ id: 'op', type: 'tally.close', data: {} });
+      expect(reply.status).toBe(409);
+      expect(h.refused.map((r) => [r.by, r.seat, r.code])).toEqual([['operator', undefined, 'room_closed']]);
+    });
+  });
+
   describe('the order of refusals', () => {
     it('answers the type, the role and the shape before the room says it takes nothing, and the room before the mailbox', () => {
       const h = harness({ maxDepth: 0 });

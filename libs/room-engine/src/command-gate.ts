@@ -5,6 +5,7 @@ import { Actor } from './game-rules';
 import { Letter, Mailbox } from './mailbox';
 import { ReplyMemory, seatKey } from './reply-memory';
 import { Arrival, Command, CommandMessage, Message } from './room-message';
+import { RefusalHook, refusedCommand } from './refused-command';
 import { RoomStats } from './room-stats';
 import { StoreUnavailableError } from './room-store';
 import { RuleDriver } from './rule-driver';
@@ -28,6 +29,8 @@ export interface CommandGateDeps<S, C extends Command> {
   readonly replies: ReplyMemory;
   readonly stats: RoomStats;
   readonly observer: CommandObserver;
+  /** Told of every refusal the room answers (recorded for operators, off the answer path). */
+  readonly refused?: RefusalHook;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -71,14 +74,14 @@ export class CommandGate<S, C extends Command> {
     try {
       command = this.deps.driver.rules.parseCommand(frame, viewer.role);
     } catch (err) {
-      return deliver(this.refusal(frame.id, frame.type, err, arrival));
+      return deliver(this.refusal(frame.id, frame.type, err, arrival, viewer));
     }
     const closed = this.deps.notLive();
-    if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival));
+    if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival, viewer));
     const certain = this.certainRefusal(viewer, command, arrival);
-    if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival));
+    if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival, viewer));
     if (!this.deps.mailbox.post({ kind: 'command', viewer, command, arrival, reply: deliver })) {
-      deliver(this.refusal(frame.id, frame.type, mailboxFull(), arrival));
+      deliver(this.refusal(frame.id, frame.type, mailboxFull(), arrival, viewer));
     }
   }
 
@@ -90,12 +93,12 @@ export class CommandGate<S, C extends Command> {
       try {
         command = this.deps.driver.rules.parseCommand(frame, OPERATOR.role);
       } catch (err) {
-        return resolve(this.refusal(frame.id, frame.type, err, arrival));
+        return resolve(this.refusal(frame.id, frame.type, err, arrival, OPERATOR));
       }
       const closed = this.deps.notLive();
-      if (closed) return resolve(errorReply(frame.id, closed));
+      if (closed) return resolve(this.told(errorReply(frame.id, closed), OPERATOR, frame.type, arrival));
       if (!this.deps.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply: resolve })) {
-        resolve(errorReply(frame.id, mailboxFull()));
+        resolve(this.told(errorReply(frame.id, mailboxFull()), OPERATOR, frame.type, arrival));
       }
     });
   }
@@ -114,7 +117,7 @@ export class CommandGate<S, C extends Command> {
   close(): void {
     for (const m of this.deps.mailbox.close()) {
       const closed = new RoomException(RoomErrorCode.RoomClosed, 'the room closed while the command waited');
-      if (m.kind === 'command') m.reply(errorReply(m.command.id, closed));
+      if (m.kind === 'command') m.reply(this.told(errorReply(m.command.id, closed), m.viewer, m.command.type, m.arrival));
       if (m.kind === 'proposal') m.done(closed);
     }
   }
@@ -131,6 +134,7 @@ export class CommandGate<S, C extends Command> {
     const m = letter.message;
     const reply = result instanceof RoomException ? errorReply(m.command.id, result) : okReply(m.command.id, result ?? {});
     m.reply(reply);
+    this.told(reply, m.viewer, m.command.type, m.arrival);
     const waitMs = Math.max(0, startedAt - letter.enqueuedAt);
     this.observe(m.command.type, reply.status, m.arrival, waitMs, roundTrips);
   }
@@ -162,6 +166,7 @@ export class CommandGate<S, C extends Command> {
     if (!refusal) return false;
     const reply = errorReply(m.command.id, refusal);
     m.reply(reply);
+    this.told(reply, m.viewer, m.command.type, m.arrival);
     this.observe(m.command.type, reply.status, m.arrival, 0, 0);
     return true;
   }
@@ -171,10 +176,27 @@ export class CommandGate<S, C extends Command> {
     return { at: this.deps.clock.now(), hr: this.deps.scheduler.now() };
   }
 
-  private refusal(id: string, type: string, err: unknown, arrival: Arrival): ReplyFrame {
+  private refusal(id: string, type: string, err: unknown, arrival: Arrival, actor: Actor): ReplyFrame {
     const error = err instanceof RoomException ? err : this.unavailable(err);
     const reply = errorReply(id, error);
     this.observe(type, reply.status, arrival, 0, 0);
+    return this.told(reply, actor, type, arrival);
+  }
+
+  /**
+   * A refusal answered before the room saw the command (the socket's rate, a server draining):
+   * told like the room's own.
+   */
+  refusedBefore(actor: Actor, type: string, error: RoomException, at: number): void {
+    this.told(errorReply(null, error), actor, type, { at, hr: 0 });
+  }
+
+  /** The refusal hook hears of a reply that refused; the reply itself, for the caller to send. */
+  private told(reply: ReplyFrame, actor: Actor, type: string, arrival: Arrival): ReplyFrame {
+    const { refused } = this.deps;
+    if (!refused || !reply.error) return reply;
+    const by = actor === OPERATOR ? 'operator' : actor.role;
+    refused(refusedCommand(arrival.at, by, actor.seat, type, { code: reply.error.code, status: reply.status, message: reply.error.message }));
     return reply;
   }
 

@@ -59,6 +59,18 @@ export interface GameOpening<S, Settings = any> {
   state(ids: { readonly roomId: string; readonly code: string; readonly opener: string }, settings: Settings, opened: OpenedWith): S;
 }
 
+/** What the console's list of finished games shows of one (`GET /admin/api/finished`), read from its summary. */
+export interface FinishedRecord {
+  /** The host's name, for a game that has a host. */
+  readonly hostName: string | null;
+  /** Everyone who played it, by name. */
+  readonly players: readonly string[];
+  /** Who won (names joined when tied), or null: a draw, or nobody. */
+  readonly winner: string | null;
+  /** When it started (epoch ms), when the summary says so. */
+  readonly startedAt?: number;
+}
+
 export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
@@ -91,6 +103,10 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
     readonly csvHeader: readonly string[];
     csvRows(summary: any): string[][];
   };
+  /** A finished game's line in the console, from the summary it reported; without it the line names no players. */
+  finishedRecord?(summary: any): FinishedRecord;
+  /** A seat's name in this state (a refused command's player, in the console), if it has one. */
+  seatName?(state: S, seat: string): string | undefined;
   /**
    * The rules' state from a snapshot as loaded (what `rules.snapshotOf` kept, as JSON), with what
    * the room was opened with; the snapshot itself when absent.

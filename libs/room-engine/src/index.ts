@@ -13,6 +13,7 @@ export * from './audience';
 export * from './reply-memory';
 export * from './room-registry';
 export * from './room-stats';
+export * from './refused-command';
 export * from './seeded-random';
 export * from './game-module';
 export * from './legacy-replay';

@@ -1,4 +1,4 @@
-import { CloseCode, CommandFrame, ReplyFrame } from '@app/protocol';
+import { CloseCode, CommandFrame, ReplyFrame, RoomException } from '@app/protocol';
 import { Viewer, Viewers } from './audience';
 import { BatchHandler } from './batch-handler';
 import { Clock } from './clock';
@@ -9,6 +9,7 @@ import { Mailbox } from './mailbox';
 import { ReplyMemory, seatKey } from './reply-memory';
 import { Lifecycle, RoomLifecycle } from './room-lifecycle';
 import { Arrival, Command, Message } from './room-message';
+import { RefusalHook } from './refused-command';
 import { RoomPublisher } from './room-publisher';
 import { RoomStats } from './room-stats';
 import { Restored, RoomStore } from './room-store';
@@ -22,6 +23,8 @@ export interface RoomActorDeps {
   readonly store: RoomStore;
   readonly clock: Clock;
   readonly observer: CommandObserver;
+  /** Told of every refusal the room answers; it must not block (a recorder buffers). */
+  readonly onRefusal?: RefusalHook;
   readonly mailboxDepth: number;
   /** Decisions with statements in flight at most (1: none pipelined); more waiting commands gather in the mailbox. */
   readonly pipelineDepth?: number;
@@ -117,7 +120,7 @@ export class RoomActor<S, C extends Command> {
     });
     const { clock, observer, log } = deps;
     const notLive = () => this.lifecycle.refusal(() => rules.isOver(this.pipeline.state));
-    this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, clock, scheduler, log });
+    this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, refused: deps.onRefusal, clock, scheduler, log });
     this.publisher = new RoomPublisher({ viewers: this.viewers, rules, clock, confirmed: () => this.pipeline.confirmed, replies, close: () => this.dispose() });
     this.batches = new BatchHandler({
       code,
@@ -230,6 +233,14 @@ export class RoomActor<S, C extends Command> {
    */
   submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
     this.gate.submit(viewer, frame, arrival);
+  }
+
+  /**
+   * A command of this viewer's socket refused before it reached the room (the socket's rate, a
+   * server draining): told to the refusal hook like the room's own refusals.
+   */
+  refusedBefore(viewer: Viewer, type: string, error: RoomException, at: number): void {
+    this.gate.refusedBefore(viewer, type, error, at);
   }
 
   /** A command from an operator (the admin API), taken in turn like any other; resolves with its reply. */

@@ -5,6 +5,8 @@ import { InstancesPage } from '../features/instances/components/instances-page'
 import { OverviewPage } from '../features/overview/components/overview-page'
 import { RoomDetailPage } from '../features/room-detail/components/room-detail-page'
 import { RoomsPage } from '../features/rooms/components/rooms-page'
+import { FinishedPage } from '../features/finished/components/finished-page'
+import { FinishedGamePage } from '../features/finished/components/finished-game-page'
 import { useLive } from '../lib/live-context'
 import { LiveProvider } from '../lib/live-provider'
 import { Link } from '../components/link'
@@ -42,6 +44,13 @@ function Shell() {
           <Link to="/rooms" className={route.view === 'rooms' || route.view === 'room' ? 'active' : undefined} aria-current={route.view === 'rooms' ? 'page' : undefined}>
             Rooms
           </Link>
+          <Link
+            to="/finished"
+            className={route.view === 'finished' || route.view === 'finished-game' ? 'active' : undefined}
+            aria-current={route.view === 'finished' ? 'page' : undefined}
+          >
+            Finished
+          </Link>
           <Link to="/instances" className={route.view === 'instances' ? 'active' : undefined} aria-current={route.view === 'instances' ? 'page' : undefined}>
             Instances
           </Link>
@@ -59,6 +68,8 @@ function Shell() {
         {route.view === 'rooms' && <RoomsPage />}
         {route.view === 'instances' && <InstancesPage />}
         {route.view === 'room' && <RoomDetailPage key={route.code} code={route.code} />}
+        {route.view === 'finished' && <FinishedPage />}
+        {route.view === 'finished-game' && <FinishedGamePage key={route.id} id={route.id} />}
       </main>
     </div>
   )
@@ -74,12 +85,20 @@ function BuildTag() {
   )
 }
 
-type Route = { readonly view: 'overview' } | { readonly view: 'rooms' } | { readonly view: 'instances' } | { readonly view: 'room'; readonly code: string }
+type Route =
+  | { readonly view: 'overview' }
+  | { readonly view: 'rooms' }
+  | { readonly view: 'instances' }
+  | { readonly view: 'room'; readonly code: string }
+  | { readonly view: 'finished' }
+  | { readonly view: 'finished-game'; readonly id: string }
 
 function matchRoute(path: string): Route {
   const parts = path.split('/').filter(Boolean)
   if (parts[0] === 'rooms' && parts.length === 2) return { view: 'room', code: decodeURIComponent(parts[1]).toUpperCase() }
   if (parts[0] === 'rooms' && parts.length === 1) return { view: 'rooms' }
   if (parts[0] === 'instances' && parts.length === 1) return { view: 'instances' }
+  if (parts[0] === 'finished' && parts.length === 1) return { view: 'finished' }
+  if (parts[0] === 'finished' && parts.length === 2) return { view: 'finished-game', id: decodeURIComponent(parts[1]) }
   return { view: 'overview' }
 }

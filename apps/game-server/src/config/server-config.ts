@@ -66,6 +66,10 @@ export interface ServerConfig {
   readonly socketsPerSeat: number;
   /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
   readonly maxLiveRooms: number;
+  /** Refused commands are kept this many days for the console (`refused_commands`); unset: 7. */
+  readonly refusalsKeptDays?: number;
+  /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
+  readonly refusalsPerRoomPerMinute?: number;
   /** A server started for tests: `seed` in `POST /api/tables` is honoured (refused with 400 otherwise). */
   readonly allowTestSeeds: boolean;
   /** Serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
@@ -156,6 +160,8 @@ function fromEnv(e: ServerEnv): FromEnv {
     trustedProxies: e.TRUSTED_PROXIES,
     socketsPerSeat: e.SOCKETS_PER_SEAT,
     maxLiveRooms: e.MAX_LIVE_ROOMS,
+    refusalsKeptDays: e.REFUSALS_KEPT_DAYS,
+    refusalsPerRoomPerMinute: e.REFUSALS_PER_ROOM_PER_MINUTE,
     allowTestSeeds: e.ALLOW_TEST_SEEDS,
     allowTestGames: e.ALLOW_TEST_GAMES,
     logLevel: e.LOG_LEVEL,

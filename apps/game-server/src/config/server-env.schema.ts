@@ -135,6 +135,9 @@ export const SERVER_ENV = {
   TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
+  // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
+  REFUSALS_KEPT_DAYS: whole(1, 365, 7),
+  REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
   ALLOW_TEST_SEEDS: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),

@@ -18,6 +18,7 @@ import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
+import { RefusalRecorder } from '../refusals/refusal-recorder';
 
 /** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
 export type GameRoom = RoomActor<any, any>;
@@ -72,6 +73,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly link: DatabaseLink,
     private readonly cap: LiveRoomCap,
     private readonly metrics: GameMetrics,
+    private readonly refusals: RefusalRecorder,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -258,6 +260,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       ok: true,
       room: {
         submit: (frame, arrival) => room.submit(viewer, frame, arrival),
+        refused: (type, error, at) => room.refusedBefore(viewer, type, error, at),
         detach: () => room.detach(viewer),
       },
     };
@@ -371,14 +374,19 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);
       restored = { ...game.legacy.restore(legacyRecord, s.seed, { expirySeconds: this.config.roomExpirySeconds }), journal: [] };
     }
-    return RoomActor.restore(ids, game.rules, restored, this.deps(s));
+    // A refusal names its seat as the room knows it when it is refused.
+    let room: GameRoom | undefined;
+    const nameOf = (seat: string) => (room ? game.seatName?.(room.snapshot, seat) : undefined);
+    room = RoomActor.restore(ids, game.rules, restored, this.deps(s, nameOf));
+    return room;
   }
 
-  private deps(s: StoredRoom): RoomActorDeps {
+  private deps(s: StoredRoom, nameOf: (seat: string) => string | undefined): RoomActorDeps {
     return {
       store: this.store,
       clock: this.clock,
       observer: this.observer,
+      onRefusal: this.refusals.hookFor(s.roomId, nameOf),
       mailboxDepth: this.config.mailboxDepth,
       pipelineDepth: this.config.pipelineDepth,
       passivateAfterMs: this.config.passivateAfterMs,

@@ -55,6 +55,8 @@ export const cards: GameModule<CardsState> = {
     },
   },
   operatorDetail: (state) => ({ table: publicTableSummary(state) }),
+  // Only the human sends commands: its seat is the table's one human seat.
+  seatName: (state, seat) => (seat === state.playerId ? state.seats.find((s) => s.human)?.name : undefined),
   // The table is its human's: only that seat's token closes it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
   error: (code, message) => cardsError(code as CardsErrorCode, message),

@@ -28,6 +28,13 @@ export const ticTacToe: GameModule<TicTacToeState> = {
   publicSummary: publicView,
   schemas: { summary: { type: 'object', description: 'a tic-tac-toe board: both seats, every mark, whose turn', properties: { game: { type: 'string', enum: ['tictactoe'] } } } },
   operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
+  // No host: the board is its two seats'. A draw has no winner.
+  finishedRecord: (summary: { winner: string; players: { name: string; mark: string }[] }) => ({
+    hostName: null,
+    players: summary.players.map((p) => p.name),
+    winner: summary.players.find((p) => p.mark === summary.winner)?.name ?? null,
+  }),
+  seatName: (state, seat) => state.seats.find((s) => s.id === seat)?.name,
   // Either seat may close its board.
   mayClose: (state, actor) => state.seats.some((s) => s.id === actor.seat),
   error: tttError,

@@ -7,7 +7,7 @@ import { publicSummary } from './trivia.projection';
 import { triviaLegacy } from './trivia.legacy';
 import { TriviaState } from './trivia.types';
 import { openTrivia, roomDeck } from './trivia.opening';
-import { RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
+import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
 import { roomSettings, TRIVIA_SETTINGS_SCHEMA, TriviaSettings, triviaSettings } from './trivia.settings';
 
 /** A room opens with its host and a copy of its deck: the host's seat is its opener's. */
@@ -39,6 +39,8 @@ export const trivia: GameModule<TriviaState> = {
   codes: TRIVIA_WIRE_CODES,
   opening,
   results: { json: resultsOf, csvHeader: RESULTS_CSV_HEADER, csvRows: resultsCsvRows },
+  finishedRecord: finishedRecordOf,
+  seatName: (state, seat) => state.players.find((p) => p.id === seat)?.name,
   publicSummary,
   schemas: { summary: summarySchema() },
   operatorDetail(state) {

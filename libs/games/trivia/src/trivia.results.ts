@@ -1,3 +1,4 @@
+import { FinishedRecord } from '@app/room-engine';
 import { GameSummary } from './trivia.types';
 
 // A finished game's results as PROTOCOL.md section 12 gives them, from its summary: every
@@ -25,6 +26,12 @@ export function resultsOf(summary: GameSummary) {
       };
     }),
   };
+}
+
+/** The console's line: the host, the players by standing, and whoever ranked first (all of them, when tied). */
+export function finishedRecordOf(summary: GameSummary): FinishedRecord {
+  const first = summary.standings.filter((s) => s.rank === 1).map((s) => s.name);
+  return { hostName: summary.hostName ?? null, players: summary.standings.map((s) => s.name), winner: first.length ? first.join(', ') : null, startedAt: summary.startedAt };
 }
 
 export const RESULTS_CSV_HEADER = ['game', 'question', 'text', 'player', 'choice', 'right', 'points', 'ms'];

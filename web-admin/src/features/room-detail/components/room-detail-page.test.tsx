@@ -11,11 +11,15 @@ import { RoomDetailPage } from './room-detail-page'
 
 type FetchCall = { url: string; init: RequestInit }
 
+/** The room's refused commands, as the panel below the commands reads them. */
+const REFUSALS = { code: 'K7QMPD', roomId: 'r', live: true, keptDays: 7, next: null, refusals: [{ at: 1, by: 'player', playerId: 'p-bob', name: 'Bob', type: 'room.answer', code: 'question_closed', status: 409, message: 'closed' }] }
+
 function mockFetch(respond: (call: FetchCall) => Response) {
   const calls: FetchCall[] = []
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
+      if (url.includes('/refusals?')) return json(200, REFUSALS)
       const call = { url, init }
       calls.push(call)
       return respond(call)
@@ -102,10 +106,19 @@ describe(RoomDetailPage.name, () => {
     expect(calls.find((c) => c.init.method === 'POST')!.url).toMatch(/\/rooms\/K7QMPD\/close$/)
   })
 
-  it('says so when the room is not live', async () => {
+  it('says so when the room is not live, and still shows its refused commands', async () => {
     mockFetch(() => json(404, { statusCode: 404, code: 'room_not_found', message: 'gone' }))
     renderPage()
     expect(await screen.findByText(/Room K7QMPD is not live/)).toBeInTheDocument()
+    expect(await within(screen.getByRole('region', { name: 'Refused commands' })).findByText('question_closed')).toBeInTheDocument()
+  })
+
+  it('shows the room’s refused commands below its last commands', async () => {
+    mockFetch(() => json(200, roomDetailFixture()))
+    renderPage()
+    const refused = await screen.findByRole('region', { name: 'Refused commands' })
+    expect(await within(refused).findByText('question_closed')).toBeInTheDocument()
+    expect(within(refused).getByText('Bob')).toBeInTheDocument()
   })
 
   it('marks the last known state when the stream says the room is gone', async () => {

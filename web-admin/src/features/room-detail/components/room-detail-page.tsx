@@ -14,6 +14,7 @@ import { CommandLog } from './command-log'
 import { CommandTiming } from './command-timing'
 import { OpenQuestion } from './open-question'
 import { PlayersPanel } from './players-panel'
+import { RefusalsPanel } from './refusals-panel'
 
 type PendingAction = { readonly kind: 'close' } | { readonly kind: 'kick'; readonly player: RoomPlayer }
 
@@ -56,6 +57,8 @@ export function RoomDetailPage({ code }: { readonly code: string }) {
         ) : (
           <p className={error ? 'page-error' : 'loading'}>{error ? `Could not load room ${upper}: ${error}` : `Loading room ${upper}…`}</p>
         )}
+        {/* A closed room's refusals are kept too. */}
+        {gone && <RefusalsPanel code={upper} />}
       </div>
     )
   }
@@ -86,6 +89,7 @@ export function RoomDetailPage({ code }: { readonly code: string }) {
         <PlayersPanel players={detail.players} onKick={gone ? null : (player) => setPending({ kind: 'kick', player })} />
       </div>
       <CommandLog commands={detail.lastCommands} />
+      <RefusalsPanel code={upper} />
 
       {pending?.kind === 'kick' && (
         <ConfirmDialog

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { FinishedGameRow, FinishedGamesRepository, RefusalRepository } from '@app/persistence';
+import { RoomErrorCode, RoomException } from '@app/protocol';
+import { RESULTS_KEPT_DAYS } from '../api/results.controller';
+import { ServerConfig, statementTimeoutMs } from '../config/server-config';
+import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
+import { GAMES } from '../rooms/games';
+import { RoomsService } from '../rooms/rooms.service';
+import { SERVER_CONFIG } from '../tokens';
+import { encodeCursor } from './history-query';
+
+/** Where a finished game's start time came from: its own summary, or what is stored around it. */
+export type StartedFrom = 'summary' | 'previous_game' | 'room_opened';
+
+/** One finished game in the console's list. */
+export interface FinishedGameLine {
+  readonly id: string;
+  /** The public results link's id (`/results/{id}`): the same id. */
+  readonly resultsId: string;
+  readonly code: string;
+  readonly game: string;
+  /** Its number in its room: a rematch is the next. */
+  readonly number: number;
+  readonly hostName: string | null;
+  readonly players: { readonly count: number; readonly names: readonly string[] };
+  readonly winner: string | null;
+  readonly startedAt: number;
+  readonly startedFrom: StartedFrom;
+  readonly finishedAt: number;
+}
+
+/** What operators read of the past: finished games and refused commands, from PostgreSQL. */
+@Injectable()
+export class AdminHistoryService {
+  constructor(
+    private readonly finished: FinishedGamesRepository,
+    private readonly refusals: RefusalRepository,
+    private readonly rooms: RoomsService,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+  ) {}
+
+  get refusalsKeptDays(): number {
+    return this.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS;
+  }
+
+  async finishedGames(q: { code?: string; from?: number; to?: number; after?: { finishedUs: string; id: string }; limit: number }) {
+    // One more than the page: whether there is a next one.
+    const rows = await this.finished.page({ ...q, limit: q.limit + 1 }, this.timeoutMs);
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return { games: page.map(lineOf), next: rows.length > q.limit && last ? encodeCursor(last.finishedUs, last.id) : null };
+  }
+
+  /** One finished game with its results as `GET /api/results/{id}` gives them, past that window too. */
+  async finishedGame(id: string | undefined) {
+    const row = id ? await this.finished.one(id, this.timeoutMs) : undefined;
+    if (!row) throw new RoomException('finished_game_not_found', `no finished game has id ${String(id ?? '').slice(0, 40) || '(not a uuid)'}`, { status: 404 });
+    const report = GAMES.find((g) => g.kind === row.game)?.results;
+    return {
+      ...lineOf(row),
+      // The public link answers until then; operators read the row as long as it exists.
+      publicUntil: row.finishedAt + RESULTS_KEPT_DAYS * 86_400_000,
+      results: report ? report.json(row.summary) : null,
+    };
+  }
+
+  async refusedCommands(code: string, limit: number, after?: { atUs: string; id: string }) {
+    const found = await this.refusals.page(code, this.refusalsKeptDays, limit + 1, after, this.timeoutMs);
+    if (!found) throw new RoomException(RoomErrorCode.RoomNotFound, `no room has had code ${code}`);
+    const page = found.refusals.slice(0, limit);
+    const last = page[page.length - 1];
+    const live = this.rooms.registry.peek(code);
+    return {
+      code,
+      roomId: found.roomId,
+      live: live?.roomId === found.roomId,
+      keptDays: this.refusalsKeptDays,
+      refusals: page.map((r) => ({ at: r.atMs, by: r.by, playerId: r.seat, name: r.name, type: r.type, code: r.code, status: r.status, message: r.message })),
+      next: found.refusals.length > limit && last ? encodeCursor(last.atUs, last.id) : null,
+    };
+  }
+
+  private get timeoutMs(): number {
+    return statementTimeoutMs(this.config);
+  }
+}
+
+/**
+ * A row as the console lists it, through its game's module. The start: the summary's own when
+ * the game reports one (trivia), else the end of the room's previous game, else the room's opening.
+ */
+function lineOf(row: FinishedGameRow): FinishedGameLine {
+  const record = GAMES.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);
+  const started: [number, StartedFrom] =
+    record?.startedAt !== undefined ? [record.startedAt, 'summary'] : row.previousFinishedAt !== null ? [row.previousFinishedAt, 'previous_game'] : [row.roomOpenedAt, 'room_opened'];
+  const names = record?.players ?? [];
+  return {
+    id: row.id,
+    resultsId: row.id,
+    code: row.code,
+    game: row.game,
+    number: row.gameNo,
+    hostName: record?.hostName ?? null,
+    players: { count: names.length, names },
+    winner: record?.winner ?? null,
+    startedAt: started[0],
+    startedFrom: started[1],
+    finishedAt: row.finishedAt,
+  };
+}
