@@ -34,6 +34,7 @@ describe(DeckRepository.name, () => {
     expect(await decks.loadDeck(made.id)).toEqual({
       id: made.id,
       name: 'Order',
+      builtin: false,
       questions: [
         { text: 'first', choices: ['a', 'b', 'c'], correct: 2 },
         { text: 'second', choices: ['yes', 'no'], correct: 0 },
