@@ -7,3 +7,5 @@ export * from './client/frame-socket';
 export * from './client/client-session';
 export * from './client/reconnecting-client';
 export * from './codec';
+// The HTTP shapes (zod schemas and the types inferred from them), not the server's reader of them.
+export * from './http';
