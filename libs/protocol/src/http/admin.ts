@@ -185,3 +185,6 @@ export const RefusalsPage = z.object({
 export type RefusalsPage = z.infer<typeof RefusalsPage>;
 
 export const FinishedIdParams = z.object({ id: z.string().meta({ description: 'a finished game’s id (a UUID)' }) });
+
+/** `GET /admin/api/stream?room=`: with `room`, that room's detail too (or `room-gone`). */
+export const StreamQuery = z.object({ room: z.string().optional().meta({ description: 'a room code: its detail rides along each second' }) });

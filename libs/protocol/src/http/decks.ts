@@ -72,3 +72,7 @@ export const DeckDetails = DeckSummary.omit({ questions: true }).extend({
   questions: z.array(z.object({ text: z.string(), choices: z.array(z.string()), correct: z.int().optional().meta({ description: 'only with the edit token' }) })),
 });
 export type DeckDetails = z.infer<typeof DeckDetails>;
+
+/** `POST /api/decks/import`'s body: the CSV itself, as `text/csv` (or `text/plain`). */
+export const DeckCsv = z.string().meta({ description: 'the CSV, as `text/csv` (or `text/plain`), UTF-8' });
+export const DeckCsvTemplate = z.string().meta({ description: 'the header row and three example questions' });

@@ -23,3 +23,6 @@ export const Readiness = z.object({
   reason: z.enum(['database_unavailable', 'draining']).optional(),
   instance: z.string(),
 });
+
+/** `GET /metrics`: the Prometheus text format. */
+export const MetricsText = z.string().meta({ description: 'the families of PROTOCOL.md section 6' });

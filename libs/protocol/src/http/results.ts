@@ -51,3 +51,6 @@ export const GameResults = z.object({
   questions: z.array(QuestionResult),
 });
 export type GameResults = z.infer<typeof GameResults>;
+
+/** `GET /api/results/{id}.csv`: one row per player per question. */
+export const ResultsCsv = z.string().meta({ description: '`game,question,text,player,choice,right,points,ms`' });

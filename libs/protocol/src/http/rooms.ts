@@ -39,6 +39,9 @@ export type OpenedRoom = z.infer<ReturnType<typeof openedRoom>>;
 export const SpectatorSeat = z.object({ spectatorToken: z.string() });
 export type SpectatorSeat = z.infer<typeof SpectatorSeat>;
 
+/** `POST /api/rooms` (and `POST /api/tables`): a JSON object; `game`, when given, says which game's settings the rest is. */
+export const OpenRoomBody = z.looseObject({}, { error: 'must be a JSON object' });
+
 /** `POST /api/rooms {game}`: which game; the rest of the body is that game's settings. */
 export function gameChoice(games: readonly [string, ...string[]]) {
   return z.object({ game: z.enum(games, { error: `must be one of ${games.join(', ')}` }) });
