@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
-import { JoinRoomBody, NAME_MAX, type JoinedRoom } from '@app/protocol'
+import type { JoinedRoom } from '@app/protocol'
+import { JoinRoomBody, NAME_MAX } from '../../../libs/protocol/src/http'
 import type { Seat } from '../features/play/api/join-room'
 import type { NewRoom } from '../features/host/api/create-room'
 import type { FinishedGame } from '../features/finished/api/finished-types'
