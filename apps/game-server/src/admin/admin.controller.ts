@@ -27,7 +27,7 @@ export class AdminController {
 
   @Get('instances')
   @DescribeAdmin('Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance\'s last heartbeat', [], { ok: InstancesSnapshot })
-  instances() {
+  instances(): InstancesSnapshot {
     return { instances: this.heartbeat.instances() };
   }
 

@@ -1,8 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import {
-  AdminSession,
   BadCsvBody,
   CreatedDeck,
   DeckBody,
@@ -34,7 +33,7 @@ import {
 import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { GAMES } from '../rooms/games';
-import { DocBody, DocParams, DocQuery, DocResponse, oneOf } from './schema-docs';
+import { DocBody, DocParams, DocQuery, DocResponse, oneOf, openApiOf } from './schema-docs';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
 // each. Every shape is a zod schema (libs/protocol/src/http, each game's own), the same that
@@ -280,9 +279,6 @@ export const DescribeAdmin = (summary: string, extra: Answer[] = [], shapes: Adm
     ...answers({ status: 401, description: '`unauthorized`: no admin token, or a wrong one', schema: error('unauthorized') }, ...extra),
   );
 
-/** The signed-in check's answer, for the session controller. */
-export const ADMIN_SESSION = AdminSession;
-
 // Card practice tables (PROTOCOL.md section 8).
 
 const TABLE_CODE = () => DocParams(RoomCodeParams.extend({ code: RoomCodeParams.shape.code.meta({ description: 'the table code, 6 characters; case is ignored', example: 'K7QMPD' }) }));
@@ -339,9 +335,10 @@ export const DescribeResults = () =>
     ApiTags('results'),
     ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); kept 30 days' }),
     DocParams(ResultsParams),
-    DocResponse(200, 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)', GameResults),
+    ApiResponse({
+      status: 200,
+      description: 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)',
+      content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
+    }),
     ...answers({ status: 404, description: '`results_not_found`: no such id, or finished more than 30 days ago', schema: error('results_not_found') }),
   );
-
-/** The CSV form of a finished game's results, for a reader of the document. */
-export const RESULTS_CSV = ResultsCsv;

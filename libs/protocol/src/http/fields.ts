@@ -56,5 +56,5 @@ export function roomCodeField() {
     .string({ error: accepts })
     .transform((s) => s.trim().toUpperCase())
     .pipe(z.string().regex(new RegExp(`^[${ROOM_CODE_ALPHABET}]{${ROOM_CODE_LENGTH}}$`), accepts))
-    .meta({ description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
+    .meta({ minLength: ROOM_CODE_LENGTH, maxLength: ROOM_CODE_LENGTH, description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
 }
