@@ -5,7 +5,7 @@ import { z } from 'zod';
 // the API document shows the same limits, from the same numbers. Browser-safe: no Node imports.
 
 /** Control, format and separator characters: what a name or a question may not hold. */
-const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+export const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
 /** 1 to `max` printable characters, trimmed; counted in characters, not UTF-16 units. */
 export function printableField(max: number) {
