@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { JsonLog } from './config/json-log';
 import { lanUrls, startBanner } from './config/network-addresses';
+import { setHeapGrowth } from './config/heap-growth';
 import { readConfig } from './config/server-config';
 import { startServer } from './server';
 
 async function main(): Promise<void> {
   const config = readConfig();
+  setHeapGrowth(config.heapGrowingPercent);
   const log = new JsonLog(config.logLevel);
   // The token is printed once, when it is generated (before the database, so a start that fails
   // later still shows it); after that the log only says where it is kept.

@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly pipelineDepth: number;
   /** Pipelined connections that carry rooms' writes, each room always on the same one. */
   readonly commitLanes: number;
+  /** How far V8 lets the heap grow past what the last full collection kept, in percent (0: V8's own choice). */
+  readonly heapGrowingPercent: number;
   readonly passivateAfterMs: number;
   readonly roomExpirySeconds: number;
   /**
@@ -146,6 +148,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     mailboxDepth: e.MAILBOX_DEPTH,
     pipelineDepth: e.PIPELINE_DEPTH,
     commitLanes: e.DB_COMMIT_LANES,
+    heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     passivateAfterMs: e.PASSIVATE_AFTER_SECONDS * 1000,
     roomExpirySeconds: e.ROOM_EXPIRY_SECONDS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
