@@ -1,6 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@app/protocol';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
 import { WIRE_CODES } from '@app/wire-codes';
 
 export interface Reply {

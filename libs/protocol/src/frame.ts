@@ -1,5 +1,5 @@
 import { RoomErrorCode, RoomException } from './room-error';
-import { CommandFrame, MAX_ID_LENGTH } from './wire.types';
+import { CommandFrame, MAX_ID_LENGTH } from '@game-rooms/client';
 
 export type FrameParse = { ok: true; frame: CommandFrame } | { ok: false; id: string | null; error: RoomException };
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ReconnectingClient, type ConnectionStatus, type EventMap, type ReplyFrame } from '@app/protocol'
+import { ReconnectingClient, type ConnectionStatus, type EventMap, type ReplyFrame } from '@game-rooms/client'
 
 /**
  * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@app/protocol';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
 import { WIRE_CODES } from '@app/wire-codes';
 import { Closed, GameEvent, Reply, UpgradeRefused } from '../game-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@app/protocol';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
 import { WIRE_CODES } from '@app/wire-codes';
 import { epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';

@@ -1,9 +1,9 @@
-import { CloseCode } from '../statuses';
-import { codeTable, type CodeTable } from '../codec/code-table';
-import { FrameDecoder } from '../codec/frame-decoder';
-import type { ReplyFrame, WireProfile } from '../wire.types';
-import { ClientSession, type EventListener, type EventMap } from './client-session';
-import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
+import { CloseCode } from '../statuses.js';
+import { codeTable, type CodeTable } from '../codec/code-table.js';
+import { FrameDecoder } from '../codec/frame-decoder.js';
+import type { ReplyFrame, WireProfile } from '../wire.types.js';
+import { ClientSession, type EventListener, type EventMap } from './client-session.js';
+import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket.js';
 
 /** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
