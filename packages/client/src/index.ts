@@ -1,9 +1,13 @@
-// The library's door for browsers (web-admin's pages resolve @app/protocol here): the envelope,
-// the statuses and close codes, and the client. Only erasable TypeScript and no Node imports,
-// so a browser build and its stricter compiler settings take these files as they are.
+// The package's one door: the envelope, the statuses and close codes, the reconnecting client,
+// the compact decoders, and every game's wire schemas. Only erasable TypeScript and no Node
+// imports, so a browser build takes it as it is.
 export * from './statuses.js';
 export * from './wire.types.js';
 export * from './client/frame-socket.js';
 export * from './client/client-session.js';
 export * from './client/reconnecting-client.js';
 export * from './codec/index.js';
+export * from './schema.js';
+export * from './games/trivia.js';
+export * from './games/cards.js';
+export * from './games/tictactoe.js';
