@@ -56,13 +56,19 @@ export const CARDS_EVENTS = {
   /** The table as this viewer may see it: first on every socket, and after a reload. */
   'table.snapshot': z.object({
     code: z.string(),
-    phase: z.string().optional(),
-    you: z.object({ seat: z.number().optional() }).optional(),
+    phase: z.enum(['waiting', 'playing', 'between', 'closed']),
+    /** `seat` only for the table's human player. */
+    you: z.object({ role: z.enum(['host', 'player', 'spectator']), seat: z.number().optional() }),
     rules,
     seats: z.array(seat),
+    handsPlayed: z.number(),
+    serverTime: z.number(),
+    /** Between hands: when the next is dealt. */
+    nextHandAt: z.number().optional(),
+    /** While a hand is played. */
     hand: hand.optional(),
+    /** Your own hole cards, and nobody else's. */
     yourCards: z.array(z.string()).optional(),
-    serverTime: z.number().optional(),
   }),
   'table.rules': rules,
   'hand.started': z.object({
