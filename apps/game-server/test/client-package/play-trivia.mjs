@@ -65,11 +65,14 @@ for (const s of [host, ...players]) await s.next('room.state');
 const start = await host.client.send('room.start');
 const questions = await Promise.all(players.map((p) => p.next('question.open')));
 const q = questions[0];
-// Ann picks the first choice and Bob the second: exactly one of them can be right.
-const answers = await Promise.all(players.map((p, i) => p.client.send('room.answer', { question: q.index, choice: i })));
+// Ann picks the first choice and Bob the second: exactly one of them can be right. The refusals
+// come while the question is still open (it closes once everyone has answered).
+const annAnswer = await players[0].client.send('room.answer', { question: q.index, choice: 0 });
 const again = await players[0].client.send('room.answer', { question: q.index, choice: 1 });
 const bad = await players[1].client.send('room.answer', { question: q.index, choice: -1 });
 const spectatorLike = await host.client.send('room.answer', { question: q.index, choice: 0 });
+const bobAnswer = await players[1].client.send('room.answer', { question: q.index, choice: 1 });
+const answers = [annAnswer, bobAnswer];
 const closed = await host.next('question.closed');
 const finished = await host.next('game.finished');
 for (const s of [host, ...players]) s.client.close();
