@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReconnectingClient } from '../client/reconnecting-client.js';
+import { WIRE_PROFILES } from '../wire.types.js';
 import { commandData, type CommandsOf, type EventsOf, integerField } from '../schema.js';
 
 // Trivia's wire (PROTOCOL.md sections 3 and 8): what each seat may send, and what the room sends.
@@ -50,6 +51,8 @@ const rematchDecision = z.object({ accepted: z.boolean(), playerIds: z.array(z.s
 const roomState = z.object({
   code: z.string(),
   phase,
+  /** The wire profile this socket got (section 7). */
+  wire: z.enum(WIRE_PROFILES).optional(),
   you: z.object({
     role,
     playerId: z.string().optional(),
