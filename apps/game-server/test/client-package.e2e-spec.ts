@@ -50,6 +50,8 @@ describe('the @game-rooms/client package', () => {
     const run = spawnSync(process.execPath, ['play-trivia.mjs', server.url], { cwd: folder, encoding: 'utf8', timeout: 60_000 });
     if (run.status !== 0) throw new Error(`play-trivia.mjs exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
     const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+    // The host's socket spoke compact-v2, decoded by the package with its WIRE_CODES; the players' JSON.
+    expect(out.wires).toEqual(['compact-v2', 'json', 'json']);
     expect(out.start).toBe(200);
     expect(out.answers).toEqual([200, 200]);
     expect(out.again).toEqual({ status: 409, code: 'already_answered' });

@@ -20,9 +20,9 @@ describe('the card table’s event schemas, against a real table', () => {
 
   it.each(['human', 'spectator'] as const)('describe every event the %s gets', (who) => {
     const events = table[who].json.decoded.filter((f): f is GameEvent => f.type !== 'reply');
-    const wrong = events.flatMap((e) => {
+    const wrong = events.flatMap((e): { type: string; seq?: number; issues: unknown }[] => {
       const schema = (CARDS_EVENTS as Record<string, (typeof CARDS_EVENTS)[keyof typeof CARDS_EVENTS]>)[e.type];
-      if (!schema) return [{ type: e.type, issue: 'no schema for this event type' }];
+      if (!schema) return [{ type: e.type, issues: 'no schema for this event type' }];
       const checked = schema.safeParse(e.data);
       return checked.success ? [] : [{ type: e.type, seq: e.seq, issues: checked.error.issues }];
     });

@@ -11,3 +11,6 @@ export * from './schema.js';
 export * from './games/trivia.js';
 export * from './games/cards.js';
 export * from './games/tictactoe.js';
+export * from './games/trivia.codes.js';
+export * from './games/cards.codes.js';
+export * from './games/wire-codes.js';

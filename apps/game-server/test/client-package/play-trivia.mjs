@@ -2,7 +2,7 @@
 // (and ws, Node 20's WebSocket) is installed: open a trivia room over HTTP, seat two players,
 // play its one question to the end, and print what happened as one JSON line.
 // Usage: node play-trivia.mjs http://127.0.0.1:PORT
-import { ReconnectingClient, TRIVIA_EVENTS } from '@game-rooms/client';
+import { ReconnectingClient, TRIVIA_EVENTS, WIRE_CODES } from '@game-rooms/client';
 import WebSocket from 'ws';
 
 const base = process.argv[2];
@@ -22,7 +22,7 @@ function memoryStorage() {
 }
 
 const malformed = [];
-function seat(name, token) {
+function seat(name, token, wire = {}) {
   const client = new ReconnectingClient({
     url: (t) => `${wsBase}/ws?token=${encodeURIComponent(t)}`,
     storage: memoryStorage(),
@@ -30,6 +30,7 @@ function seat(name, token) {
     token,
     // Node 20 has no WebSocket global: the client takes any socket of the browser's shape.
     createSocket: (url) => new WebSocket(url),
+    ...wire,
   });
   const seen = [];
   const waiters = [];
@@ -58,9 +59,11 @@ function seat(name, token) {
 const room = await post('/api/rooms', { hostName: 'Host', questionCount: 1, secondsPerQuestion: 10, revealSeconds: 0 });
 const ann = await post(`/api/rooms/${room.code}/players`, { name: 'Ann' });
 const bob = await post(`/api/rooms/${room.code}/players`, { name: 'Bob' });
-const host = seat('host', room.hostToken);
+// The host's screen asks for the smallest wire; the client decodes it back to the same events.
+const host = seat('host', room.hostToken, { wire: 'compact-v2', codes: WIRE_CODES });
 const players = [seat('Ann', ann.playerToken), seat('Bob', bob.playerToken)];
-for (const s of [host, ...players]) await s.next('room.state');
+const states = [];
+for (const s of [host, ...players]) states.push(await s.next('room.state'));
 
 const start = await host.client.send('room.start');
 const questions = await Promise.all(players.map((p) => p.next('question.open')));
@@ -87,6 +90,7 @@ process.stdout.write(
     again: { status: again.status, code: again.error?.code },
     bad: { status: bad.status, message: bad.error?.message },
     hostAnswer: { status: spectatorLike.status, code: spectatorLike.error?.code },
+    wires: states.map((st) => st.wire),
     closed,
     finished,
     malformed,
