@@ -5,7 +5,7 @@ import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
 import { triviaLegacy } from './trivia.legacy';
-import { TriviaState } from './trivia.types';
+import { Answer, Game, TriviaState } from './trivia.types';
 import { openTrivia, roomDeck } from './trivia.opening';
 import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
 import { roomSettings, TRIVIA_SETTINGS_SCHEMA, TriviaSettings, triviaSettings } from './trivia.settings';
@@ -54,7 +54,7 @@ export const trivia: GameModule<TriviaState> = {
   },
   mayClose: (_state, actor) => actor.role === 'host',
   // A snapshot leaves the deck out (triviaRules.snapshotOf): it comes back from the room's copy.
-  fromSnapshot: (json, opened) => ({ ...(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
+  fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   joinProposal: 'join',
   legacy: triviaLegacy,
@@ -90,4 +90,11 @@ function summarySchema() {
       question: { type: 'object', properties: { index: { type: 'integer' }, total: { type: 'integer' } }, description: 'during a game' },
     },
   };
+}
+
+/** A snapshot from before `Game.answers` was a list held them by player id, in the order they came. */
+function withAnswerList<S extends { readonly game?: Game }>(state: S): S {
+  const answers: unknown = state.game?.answers;
+  if (!state.game || Array.isArray(answers)) return state;
+  return { ...state, game: { ...state.game, answers: Object.values(answers as Record<string, Answer>) } };
 }
