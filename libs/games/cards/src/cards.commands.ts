@@ -1,4 +1,5 @@
-import { CARDS_COMMANDS, CARDS_EVENTS, clip, CommandFrame, Role, RoomErrorCode, RoomException, TABLE_ACTIONS, validData } from '@app/protocol';
+import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
+import { CARDS_COMMANDS, CARDS_EVENTS, TABLE_ACTIONS } from '@game-rooms/client';
 import { ActionKind } from './cards.types';
 
 /** The card table's commands as a room takes them, after validation (PROTOCOL.md section 8). */

@@ -1,5 +1,5 @@
 import { GameModule, GameOpening } from '@app/room-engine';
-import { CARDS_WIRE_CODES } from '@app/protocol';
+import { CARDS_WIRE_CODES } from '@game-rooms/client';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
 import { cardsLegacy } from './cards.legacy';

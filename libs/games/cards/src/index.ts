@@ -21,5 +21,5 @@ export * from './cards.projection';
 export * from './cards.privacy';
 export * from './cards.legacy';
 export * from './cards.game';
-export { CARDS_WIRE_CODES } from '@app/protocol';
+export { CARDS_WIRE_CODES } from '@game-rooms/client';
 export * from './cards.module';

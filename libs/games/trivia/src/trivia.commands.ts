@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { clip, CommandFrame, Role, RoomErrorCode, RoomException, TRIVIA_COMMANDS, TRIVIA_EVENTS, validData } from '@app/protocol';
+import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
+import { TRIVIA_COMMANDS, TRIVIA_EVENTS } from '@game-rooms/client';
 
 /** Trivia's commands as a room takes them, after validation by their wire schemas (PROTOCOL.md section 3). */
 export type TriviaCommandData = { [T in keyof typeof TRIVIA_COMMANDS]: z.output<(typeof TRIVIA_COMMANDS)[T]> };
