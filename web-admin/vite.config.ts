@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { HTTP_SCHEMAS_PURE } from './http-schemas-pure.ts'
 import { defineConfig } from 'vitest/config'
@@ -10,10 +9,6 @@ const apiTarget = process.env.ADMIN_API_TARGET ?? 'http://localhost:3000'
 export default defineConfig({
   base: '/admin/',
   plugins: [react()],
-  // For the tests of the pages (built by vite.pages.config.ts), which use the protocol library's client.
-  resolve: {
-    alias: { '@app/protocol': fileURLToPath(new URL('../libs/protocol/src/browser.ts', import.meta.url)) },
-  },
   server: {
     proxy: { '/admin/api': { target: apiTarget, changeOrigin: true } },
   },

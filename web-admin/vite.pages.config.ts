@@ -11,10 +11,6 @@ const apiTarget = process.env.ADMIN_API_TARGET ?? 'http://localhost:3000'
 export default defineConfig({
   base: '/',
   plugins: [react()],
-  resolve: {
-    // The browser client lives in the protocol library; the pages build it from its source.
-    alias: { '@app/protocol': fileURLToPath(new URL('../libs/protocol/src/browser.ts', import.meta.url)) },
-  },
   server: {
     proxy: { '/api': { target: apiTarget, changeOrigin: true }, '/ws': { target: apiTarget, ws: true } },
   },

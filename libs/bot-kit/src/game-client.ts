@@ -1,7 +1,6 @@
 import { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@app/protocol';
-import { WIRE_CODES } from '@app/wire-codes';
+import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
 
 export interface Reply {
   readonly type: 'reply';

@@ -1,9 +1,3 @@
-import { codeTable } from '../../protocol/src/codec/code-table';
-import { CARDS_WIRE_CODES } from '../cards/src/cards.codes';
-import { TRIVIA_WIRE_CODES } from '../trivia/src/trivia.codes';
-
-// The compact-v2 code table this server and its clients speak: each game's own section, in one
-// versioned table. Relative imports and plain data, so the browser pages can take it as it is.
-
-/** Version 1 of the table: each game's section, in the order they were added (a new game goes at the end). */
-export const WIRE_CODES = codeTable(1, [TRIVIA_WIRE_CODES, CARDS_WIRE_CODES]);
+// The server's name for the compact-v2 code table, which lives in the client package with each
+// game's section (packages/client/src/games/*.codes.ts): the clients decode with the very table the server encodes with.
+export { WIRE_CODES } from '@game-rooms/client';

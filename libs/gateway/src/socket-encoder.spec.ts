@@ -1,6 +1,6 @@
 import { decodeFrames, WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { outboundEvent } from '@app/room-engine';
-import { ROUNDS_TABLE as WIRE_CODES } from '../../protocol/test/rounds.codes';
+import { ROUNDS_TABLE as WIRE_CODES } from '../../../packages/client/test/rounds.codes';
 import { SocketEncoder } from './socket-encoder';
 
 const ids = ['b7d0c6a2-1e4f-4a3b-9c8d-7e6f5a4b3c2d', '2f9e8d7c-6b5a-4c3d-8e1f-0a9b8c7d6e5f'];

@@ -1,8 +1,8 @@
-import { NOT_PRINTABLE } from './http/fields';
+import { NOT_PRINTABLE } from '@game-rooms/client';
 import { RoomErrorCode, RoomException } from './room-error';
 
 // Small readers for what no HTTP schema reads: a WebSocket command's fields, a CSV's cells. HTTP
-// bodies and queries are read by their zod schemas (./http, readBody), which name the field too.
+// bodies and queries are read by their zod schemas (@game-rooms/client's http/, read by ./http/read), which name the field too.
 
 /** 1 to `max` printable characters after trimming. */
 export function printable(value: unknown, field: string, max: number): string {

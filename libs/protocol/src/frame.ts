@@ -1,5 +1,6 @@
 import { RoomErrorCode, RoomException } from './room-error';
-import { CommandFrame, MAX_ID_LENGTH } from './wire.types';
+import { checkData, CommandFrame, MAX_ID_LENGTH } from '@game-rooms/client';
+import type { z } from 'zod';
 
 export type FrameParse = { ok: true; frame: CommandFrame } | { ok: false; id: string | null; error: RoomException };
 
@@ -31,6 +32,16 @@ export function parseFrame(text: string): FrameParse {
 export function dataObject(frame: CommandFrame): Record<string, unknown> {
   if (!isPlainObject(frame.data)) throw new RoomException(RoomErrorCode.BadData, 'data must be a JSON object');
   return frame.data;
+}
+
+/**
+ * A command's data as its wire schema (the client package's, the same the client is typed by)
+ * takes it, or a 400 naming the first wrong field: `data.choice must be a whole number from 0`.
+ */
+export function validData<S extends z.ZodType>(schema: S, frame: CommandFrame): z.output<S> {
+  const checked = checkData(schema, frame.data);
+  if (!checked.ok) throw new RoomException(RoomErrorCode.BadData, checked.message);
+  return checked.data;
 }
 
 export function badData(field: string, why: string): RoomException {

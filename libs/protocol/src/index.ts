@@ -1,12 +1,9 @@
-export * from './statuses';
+// The server's door to the wire: the envelope, statuses, client, codecs and HTTP shapes live in the client
+// package (`packages/client`, taken from its source through the tsconfig alias, so the CommonJS
+// server never loads the package's ESM build); what only the server does stays here.
+export * from '@game-rooms/client';
 export * from './room-error';
-export * from './wire.types';
 export * from './frame';
 export * from './replies';
-export * from './client/frame-socket';
-export * from './client/client-session';
-export * from './client/reconnecting-client';
-export * from './codec';
 export * from './body-fields';
-export * from './http';
 export * from './http/read';

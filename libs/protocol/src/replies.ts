@@ -1,6 +1,6 @@
 import { RoomException } from './room-error';
-import { Status } from './statuses';
-import { ReplyFrame } from './wire.types';
+import { Status } from '@game-rooms/client';
+import { ReplyFrame } from '@game-rooms/client';
 
 export function okReply(id: string | null, data: unknown = {}): ReplyFrame {
   return { type: 'reply', id, status: Status.ok, data };

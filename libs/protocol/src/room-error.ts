@@ -1,4 +1,4 @@
-import { Status, StatusCode } from './statuses';
+import { Status, StatusCode } from '@game-rooms/client';
 
 /**
  * The refusals of the envelope and of any room, whatever its game. A game adds its own codes

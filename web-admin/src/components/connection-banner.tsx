@@ -1,4 +1,4 @@
-import type { ConnectionStatus } from '@app/protocol'
+import type { ConnectionStatus } from '@game-rooms/client'
 
 /** Says so while the socket is down; the client reconnects by itself, the page only tells. */
 export function ConnectionBanner({ status }: { readonly status: ConnectionStatus }) {

@@ -1,5 +1,5 @@
 // The admin API's shapes, inferred from the zod schemas the server documents them with
-// (libs/protocol/src/http/admin.ts, through @app/protocol's browser door): one edit there changes
+// (packages/client/src/http/admin.ts, through the client package): one edit there changes
 // the server's document and these types together. Every fetcher and the stream speak these.
 
 import type { z } from 'zod'
@@ -16,7 +16,7 @@ import type {
   RoomPlayer,
   RoomRow,
   RoomsSnapshot,
-} from '@app/protocol'
+} from '@game-rooms/client'
 
 export type { InstanceRow, InstancesSnapshot, OpenQuestion, Overview, Phase, RoomCommand, RoomDetail, RoomPlayer, RoomRow, RoomsSnapshot }
 

@@ -1,7 +1,7 @@
 // The game's HTTP API (docs/protocol.md section 2) on the page's own origin. Its shapes are the
-// protocol's zod schemas (libs/protocol/src/http), whose inferred types the fetchers name.
+// protocol's zod schemas (packages/client/src/http/), whose inferred types the fetchers name.
 
-import type { ErrorBody } from '@app/protocol'
+import type { ErrorBody } from '@game-rooms/client'
 
 /** A non-2xx answer, with the server's error code: `room_full`, `game_in_progress`, ... */
 export class GameApiError extends Error {

@@ -1,14 +1,14 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { z } from 'zod'
-import type { JoinedRoom } from '@app/protocol'
-import { JoinRoomBody, NAME_MAX } from '../../../libs/protocol/src/http'
+import type { JoinedRoom } from '@game-rooms/client'
+import { JoinRoomBody, NAME_MAX } from '@game-rooms/client'
 import type { Seat } from '../features/play/api/join-room'
 import type { NewRoom } from '../features/host/api/create-room'
 import type { FinishedGame } from '../features/finished/api/finished-types'
-import type { FinishedGame as FinishedGameSchema } from '@app/protocol'
+import type { FinishedGame as FinishedGameSchema } from '@game-rooms/client'
 import type { TriviaSettingsBody } from './http-types'
 
-// The console's HTTP types are the server's schemas' (libs/protocol/src/http): `tsc -b` (the
+// The console's HTTP types are the server's schemas' (packages/client/src/http/): `tsc -b` (the
 // build) fails here if a page's type and the schema part ways; the server's side of the same
 // limits is apps/game-server/test/http-schemas.e2e-spec.ts.
 describe('the console’s HTTP types', () => {

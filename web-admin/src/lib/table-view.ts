@@ -2,27 +2,11 @@
 // server sends a snapshot first and events after; every event here is applied as the server
 // applied it, so the page never needs a fresh snapshot to stay right.
 
-export type Street = 'preflop' | 'flop' | 'turn' | 'river'
-export type TableAction = 'fold' | 'check' | 'call' | 'bet' | 'raise' | 'all_in'
+import type { CardsEvents, Street, TableAction, TableRules, TableSeat } from '@game-rooms/client'
 
-export interface TableRules {
-  readonly smallBlind: number
-  readonly bigBlind: number
-  readonly buyIn: number
-  readonly actionSeconds: number
-}
-
-export interface TableSeatView {
-  readonly seat: number
-  readonly name: string
-  readonly human: boolean
-  readonly stack: number
-  readonly committed: number
-  readonly folded: boolean
-  readonly allIn: boolean
-  readonly connected: boolean
-  readonly buyInTotal: number
-}
+// The wire's own shapes come from the client package's schemas; what follows is the page's view.
+export type { Street, TableAction, TableRules }
+export type TableSeatView = TableSeat
 
 export interface HandView {
   readonly number: number
@@ -70,17 +54,7 @@ export interface TableView {
   readonly closedReason: string | undefined
 }
 
-export type TableEvent =
-  | { type: 'table.snapshot'; data: Record<string, unknown> }
-  | { type: 'table.rules'; data: TableRules }
-  | { type: 'hand.started'; data: { number: number; button: number; blinds: { seat: number; amount: number }[]; pot: number; currentBet: number; minRaise: number } }
-  | { type: 'hole_cards.dealt'; data: { seat: number; cards: string[] | null } }
-  | { type: 'action.applied'; data: { seat: number; action: TableAction; amount: number; stack: number; pot: number; currentBet: number; toAct: number | null; actionDeadline: number | null } }
-  | { type: 'street.dealt'; data: { street: Street; board: string[]; pot: number } }
-  | { type: 'time_bank'; data: { seat: number; remainingMs: number } }
-  | { type: 'hand.finished'; data: { number: number; pots: HandResult['pots']; shown: HandResult['shown']; stacks: { seat: number; stack: number }[] } }
-  | { type: 'standings'; data: { seats: (Standing & { buyInTotal: number; connected: boolean })[] } }
-  | { type: 'table.closed'; data: { reason: string } }
+export type TableEvent = { [K in keyof CardsEvents]: { type: K; data: CardsEvents[K] } }[keyof CardsEvents]
 
 export const TABLE_EVENT_TYPES: readonly TableEvent['type'][] = [
   'table.snapshot',
@@ -95,28 +69,16 @@ export const TABLE_EVENT_TYPES: readonly TableEvent['type'][] = [
   'table.closed',
 ]
 
-interface SnapshotHand {
-  number: number
-  button: number
-  street: Street
-  board: string[]
-  pot: number
-  currentBet: number
-  minRaise: number
-  toAct: number | null
-  actionDeadline: number | null
-}
-
-function fromSnapshot(prev: TableView | undefined, data: Record<string, unknown>, now: number): TableView {
+function fromSnapshot(prev: TableView | undefined, data: CardsEvents['table.snapshot'], now: number): TableView {
   const clockOffset = typeof data.serverTime === 'number' ? data.serverTime - now : 0
-  const h = data.hand as SnapshotHand | undefined
-  const you = data.you as { seat?: number } | undefined
+  const h = data.hand
+  const you = data.you
   return {
     code: String(data.code),
     phase: String(data.phase ?? (h ? 'playing' : 'between')),
     mySeat: you?.seat,
-    rules: data.rules as TableRules,
-    seats: data.seats as TableSeatView[],
+    rules: data.rules,
+    seats: data.seats,
     hand: h && {
       number: h.number,
       button: h.button,
@@ -128,7 +90,7 @@ function fromSnapshot(prev: TableView | undefined, data: Record<string, unknown>
       toAct: h.toAct,
       deadline: h.actionDeadline === null ? null : h.actionDeadline - clockOffset,
     },
-    yourCards: (data.yourCards as string[] | undefined) ?? undefined,
+    yourCards: data.yourCards,
     // A snapshot keeps the last hand's result and the standings, which it does not carry.
     result: prev?.result,
     standings: prev?.standings,

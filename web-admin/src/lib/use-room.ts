@@ -1,4 +1,5 @@
 import { applyEvent, type RoomView } from './room-view'
+import type { TriviaCommands } from '@game-rooms/client'
 import type { TriviaEvents } from './trivia-events'
 import { type SeatConnection, useSeat } from './use-seat'
 
@@ -23,12 +24,12 @@ export function seatKey(role: 'host' | 'player', code: string): string {
   return `trivia:${role}:${code.toUpperCase()}`
 }
 
-export type RoomConnection = SeatConnection<RoomView>
+export type RoomConnection = SeatConnection<RoomView, TriviaCommands>
 
 const applyTrivia = (view: RoomView | undefined, type: keyof TriviaEvents & string, data: unknown, now: number) =>
   applyEvent(view, { type, data } as Parameters<typeof applyEvent>[1], now)
 
 /** One seat's live room: its events folded into a RoomView. Null storageKey: nothing to connect yet. */
 export function useRoom(storageKey: string | null): RoomConnection {
-  return useSeat<RoomView, TriviaEvents>(storageKey, EVENT_TYPES, applyTrivia)
+  return useSeat<RoomView, TriviaEvents, TriviaCommands>(storageKey, EVENT_TYPES, applyTrivia)
 }

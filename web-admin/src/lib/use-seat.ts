@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ReconnectingClient, type ConnectionStatus, type EventMap, type ReplyFrame } from '@app/protocol'
+import { ReconnectingClient, type CommandArgs, type CommandMap, type ConnectionStatus, type EventMap, type ReplyFrame } from '@game-rooms/client'
 
 /**
  * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,
@@ -13,10 +13,13 @@ export function wsUrl(token: string, location: Pick<Location, 'protocol' | 'host
   return `${scheme}://${location.host}/ws?${room}token=${encodeURIComponent(token)}`
 }
 
-export interface SeatConnection<V> {
+type AnyCommands = Record<string, Record<string, unknown>>
+
+export interface SeatConnection<V, Commands extends CommandMap = AnyCommands> {
   readonly view: V | undefined
   readonly status: ConnectionStatus
-  readonly send: (type: string, data?: Record<string, unknown>) => Promise<ReplyFrame>
+  /** The game's commands only, each with its data's shape (the client package's schemas). */
+  readonly send: <K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>) => Promise<ReplyFrame>
   /** Lets a page apply a confirmed change of its own (its answer, its vote) to the view. */
   readonly update: (change: (view: V) => V) => void
 }
@@ -26,18 +29,18 @@ export interface SeatConnection<V> {
  * `storageKey`, each of `eventTypes` folded into a view by `apply`. Null storageKey: nothing to
  * connect yet. `eventTypes` and `apply` must be stable (module-level).
  */
-export function useSeat<V, Events extends EventMap>(
+export function useSeat<V, Events extends EventMap, Commands extends CommandMap = AnyCommands>(
   storageKey: string | null,
   eventTypes: readonly (keyof Events & string)[],
   apply: (view: V | undefined, type: keyof Events & string, data: unknown, now: number) => V | undefined,
-): SeatConnection<V> {
+): SeatConnection<V, Commands> {
   const [view, setView] = useState<V | undefined>(undefined)
   const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', attempt: 0 })
-  const clientRef = useRef<ReconnectingClient<Events> | null>(null)
+  const clientRef = useRef<ReconnectingClient<Events, Commands> | null>(null)
 
   useEffect(() => {
     if (!storageKey) return
-    const client = new ReconnectingClient<Events>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
+    const client = new ReconnectingClient<Events, Commands>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
     clientRef.current = client
     const offs = eventTypes.map((type) => client.on(type, (data) => setView((v) => apply(v, type, data, Date.now()))))
     offs.push(client.onStatus(setStatus))
@@ -54,9 +57,9 @@ export function useSeat<V, Events extends EventMap>(
     }
   }, [storageKey, eventTypes, apply])
 
-  const send = useCallback((type: string, data: Record<string, unknown> = {}) => {
+  const send = useCallback(<K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>) => {
     const client = clientRef.current
-    return client ? client.send(type, data) : Promise.reject(new Error('not connected'))
+    return client ? client.send(type, ...args) : Promise.reject(new Error('not connected'))
   }, [])
   const update = useCallback((change: (view: V) => V) => setView((v) => (v ? change(v) : v)), [])
   return { view, status, send, update }

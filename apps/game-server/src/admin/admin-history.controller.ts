@@ -10,7 +10,7 @@ const BAD_QUERY = { status: 400, description: '`bad_data`: the message names the
 /**
  * The console's memory (issue 24): finished games and a room's refused commands, paged newest
  * first with a keyset cursor (`next`, passed back as `cursor`), read from PostgreSQL. The queries
- * are read by their schemas (libs/protocol/src/http/admin.ts); the cursor's contents here.
+ * are read by their schemas (packages/client/src/http/admin.ts); the cursor's contents here.
  */
 @Controller('admin/api')
 @UseGuards(AdminTokenGuard)

@@ -9,7 +9,7 @@ import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
 import { encodeCursor } from './history-query';
 
-/** One finished game in the console's list, as its schema (libs/protocol/src/http/admin.ts) has it. */
+/** One finished game in the console's list, as its schema (packages/client/src/http/admin.ts) has it. */
 export type FinishedGameLine = FinishedGame;
 export type StartedFrom = FinishedGame['startedFrom'];
 

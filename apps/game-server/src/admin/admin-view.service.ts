@@ -7,7 +7,7 @@ import { gameOf } from '../rooms/games';
 import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
-// The answers' shapes are the admin schemas' (libs/protocol/src/http/admin.ts): what the
+// The answers' shapes are the admin schemas' (packages/client/src/http/admin.ts): what the
 // document shows and the console's types are checked against what is built here.
 export type { RoomRow };
 

@@ -1,7 +1,7 @@
 import { invalid } from '@app/protocol';
 
 // The admin API's history cursors. The queries themselves (code, from, to, cursor, limit) are read
-// by their schemas (libs/protocol/src/http/admin.ts); what a cursor holds is the server's own.
+// by their schemas (packages/client/src/http/admin.ts); what a cursor holds is the server's own.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MICROS = /^-?\d{1,17}$/;

@@ -36,7 +36,7 @@ import { GAMES } from '../rooms/games';
 import { DocBody, DocParams, DocQuery, DocResponse, oneOf, openApiOf } from './schema-docs';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
-// each. Every shape is a zod schema (libs/protocol/src/http, each game's own), the same that
+// each. Every shape is a zod schema (packages/client/src/http/, each game's own), the same that
 // validates the request; error codes as docs/protocol.md sections 2 and 8 give them.
 
 type Answer = { readonly status: number; readonly description: string; readonly schema?: z.ZodType };

@@ -7,7 +7,7 @@ import { openApiOf } from './schema-docs';
 /**
  * The HTTP API's OpenAPI description, generated from the controllers and their `Describe*`
  * decorators (api-docs.ts), whose shapes are the zod schemas that validate the requests
- * (libs/protocol/src/http): the UI at /api/docs, the JSON at /api/docs-json. The UI's files come
+ * (packages/client/src/http/): the UI at /api/docs, the JSON at /api/docs-json. The UI's files come
  * from the swagger-ui-dist package on this server, so it works without the internet.
  */
 export function describeApi(app: INestApplication, build: BuildInfo): void {

@@ -3,7 +3,7 @@ import { ApiBody, ApiParam, ApiQuery, ApiResponse, SchemaObject } from '@nestjs/
 import { z } from 'zod';
 
 // The API document's shapes, generated from the zod schemas that validate and type them
-// (libs/protocol/src/http, each game's own): nothing here writes a shape by hand.
+// (packages/client/src/http/, each game's own): nothing here writes a shape by hand.
 
 /**
  * A schema as OpenAPI 3.0 shows it: a request as the client writes it (`input`: defaults make a

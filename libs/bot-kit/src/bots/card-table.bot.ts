@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@app/protocol';
-import { WIRE_CODES } from '@app/wire-codes';
+import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
 import { epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { timedHttp } from './timed-http';

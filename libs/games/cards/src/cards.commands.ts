@@ -1,4 +1,5 @@
-import { badData, clip, CommandFrame, dataObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
+import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
+import { CARDS_COMMANDS, CARDS_EVENTS, TABLE_ACTIONS } from '@game-rooms/client';
 import { ActionKind } from './cards.types';
 
 /** The card table's commands as a room takes them, after validation (PROTOCOL.md section 8). */
@@ -22,23 +23,9 @@ const ROLES: Record<CardsCommandType, readonly Role[]> = {
 
 export const CARDS_COMMAND_TYPES = Object.keys(ROLES) as CardsCommandType[];
 
-export const CARDS_EVENT_TYPES = [
-  'table.snapshot',
-  'table.rules',
-  'hand.started',
-  'hole_cards.dealt',
-  'action.applied',
-  'street.dealt',
-  'time_bank',
-  'hand.finished',
-  'standings',
-  'table.closed',
-] as const;
+export const CARDS_EVENT_TYPES = Object.keys(CARDS_EVENTS) as (keyof typeof CARDS_EVENTS)[];
 
-export const ACTIONS: readonly ActionKind[] = ['fold', 'check', 'call', 'bet', 'raise', 'all_in'];
-
-/** Chips are whole numbers; no stack comes near this. */
-const MAX_AMOUNT = 1_000_000_000;
+export const ACTIONS: readonly ActionKind[] = TABLE_ACTIONS;
 
 function isCardsCommandType(type: string): type is CardsCommandType {
   return Object.prototype.hasOwnProperty.call(ROLES, type);
@@ -55,20 +42,8 @@ export function parseCardsCommand(frame: CommandFrame, role: Role): TableCommand
   if (!ROLES[frame.type].includes(role)) {
     throw new RoomException(RoomErrorCode.Forbidden, `a ${role} may not send ${frame.type}`);
   }
-  const d = dataObject(frame);
-  switch (frame.type) {
-    case 'table.act': {
-      if (typeof d.action !== 'string' || !(ACTIONS as readonly string[]).includes(d.action)) {
-        throw badData('action', `must be one of ${ACTIONS.join(', ')}`);
-      }
-      if (d.amount === undefined || d.amount === null) return { id: frame.id, type: frame.type, data: { action: d.action as ActionKind } };
-      if (typeof d.amount !== 'number' || !Number.isInteger(d.amount) || d.amount < 0 || d.amount > MAX_AMOUNT) {
-        throw badData('amount', 'must be a whole number of chips');
-      }
-      return { id: frame.id, type: frame.type, data: { action: d.action as ActionKind, amount: d.amount } };
-    }
-    case 'table.rebuy':
-    case 'table.leave':
-      return { id: frame.id, type: frame.type, data: {} };
-  }
+  if (frame.type !== 'table.act') return { id: frame.id, type: frame.type, data: validData(CARDS_COMMANDS[frame.type], frame) };
+  const { action, amount } = validData(CARDS_COMMANDS['table.act'], frame);
+  // A null amount is taken as none: the rules see only a number or no field at all.
+  return { id: frame.id, type: frame.type, data: amount === undefined || amount === null ? { action } : { action, amount } };
 }

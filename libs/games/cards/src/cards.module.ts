@@ -1,6 +1,6 @@
 import { GameModule, GameOpening } from '@app/room-engine';
+import { CARDS_WIRE_CODES } from '@game-rooms/client';
 import { TABLE_SUMMARY } from './cards.summary';
-import { CARDS_WIRE_CODES } from './cards.codes';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
 import { cardsLegacy } from './cards.legacy';

@@ -21,6 +21,6 @@ export * from './cards.projection';
 export * from './cards.privacy';
 export * from './cards.legacy';
 export * from './cards.game';
-export * from './cards.codes';
+export { CARDS_WIRE_CODES } from '@game-rooms/client';
 export * from './cards.module';
 export * from './cards.summary';

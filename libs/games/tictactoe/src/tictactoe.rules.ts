@@ -1,4 +1,5 @@
-import { badData, clip, CloseCode, CommandFrame, dataObject, printable, Role, RoomErrorCode, RoomException, Status } from '@app/protocol';
+import { clip, CloseCode, CommandFrame, printable, Role, RoomErrorCode, RoomException, Status, validData } from '@app/protocol';
+import { TICTACTOE_COMMANDS, TICTACTOE_EVENTS } from '@game-rooms/client';
 import { Actor, GameRules, Outcome, RoomEvent, unchanged } from '@app/room-engine';
 
 // Tic-tac-toe for two seats with a move clock: the smallest game that uses everything a game
@@ -31,7 +32,7 @@ export interface TicTacToeState {
 
 export type TicTacToeCommand = { readonly id: string; readonly type: 'ttt.move'; readonly data: { readonly cell: number } };
 
-export const TTT_EVENT_TYPES = ['ttt.state', 'ttt.joined', 'ttt.moved', 'ttt.finished', 'ttt.presence'];
+export const TTT_EVENT_TYPES = Object.keys(TICTACTOE_EVENTS);
 
 const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
@@ -91,9 +92,7 @@ export const ticTacToeRules: GameRules<TicTacToeState, TicTacToeCommand> = {
   parseCommand(frame: CommandFrame, role: Role): TicTacToeCommand {
     if (frame.type !== 'ttt.move') throw new RoomException(RoomErrorCode.UnknownType, `unknown command type '${clip(frame.type)}'`);
     if (role !== 'player') throw new RoomException(RoomErrorCode.Forbidden, `a ${role} may not send ${frame.type}`);
-    const cell = dataObject(frame).cell;
-    if (typeof cell !== 'number' || !Number.isInteger(cell) || cell < 0 || cell > 8) throw badData('cell', 'must be a whole number from 0 to 8');
-    return { id: frame.id, type: 'ttt.move', data: { cell } };
+    return { id: frame.id, type: 'ttt.move', data: validData(TICTACTOE_COMMANDS['ttt.move'], frame) };
   },
   decide: (state, actor, command, ctx) => move(state, actor, command.data.cell, ctx.now),
   onSignal(state, signal, ctx) {

@@ -1,13 +1,9 @@
-import { badData, clip, CommandFrame, dataObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
+import type { z } from 'zod';
+import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
+import { TRIVIA_COMMANDS, TRIVIA_EVENTS } from '@game-rooms/client';
 
-/** Trivia's commands as a room takes them, after validation (PROTOCOL.md section 3). */
-export interface TriviaCommandData {
-  'room.start': Record<string, never>;
-  'room.answer': { question: number; choice: number };
-  'room.rematch': { vote: boolean };
-  'room.leave': Record<string, never>;
-  'room.kick': { playerId: string };
-}
+/** Trivia's commands as a room takes them, after validation by their wire schemas (PROTOCOL.md section 3). */
+export type TriviaCommandData = { [T in keyof typeof TRIVIA_COMMANDS]: z.output<(typeof TRIVIA_COMMANDS)[T]> };
 
 export type TriviaCommandType = keyof TriviaCommandData;
 
@@ -25,19 +21,7 @@ const ROLES: Record<TriviaCommandType, readonly Role[]> = {
 
 export const TRIVIA_COMMAND_TYPES = Object.keys(ROLES) as TriviaCommandType[];
 
-export const TRIVIA_EVENT_TYPES = [
-  'room.state',
-  'player.joined',
-  'player.left',
-  'player.presence',
-  'question.open',
-  'question.progress',
-  'question.closed',
-  'game.finished',
-  'rematch.open',
-  'rematch.decided',
-  'room.closed',
-] as const;
+export const TRIVIA_EVENT_TYPES = Object.keys(TRIVIA_EVENTS) as (keyof typeof TRIVIA_EVENTS)[];
 
 function isTriviaCommandType(type: string): type is TriviaCommandType {
   return Object.prototype.hasOwnProperty.call(ROLES, type);
@@ -54,26 +38,6 @@ export function parseTriviaCommand(frame: CommandFrame, role: Role): RoomCommand
   if (!ROLES[frame.type].includes(role)) {
     throw new RoomException(RoomErrorCode.Forbidden, `a ${role} may not send ${frame.type}`);
   }
-  const d = dataObject(frame);
-  switch (frame.type) {
-    case 'room.answer':
-      return { id: frame.id, type: frame.type, data: { question: index(d, 'question'), choice: index(d, 'choice') } };
-    case 'room.rematch':
-      if (typeof d.vote !== 'boolean') throw badData('vote', 'must be true or false');
-      return { id: frame.id, type: frame.type, data: { vote: d.vote } };
-    case 'room.kick':
-      if (typeof d.playerId !== 'string' || d.playerId.length === 0 || d.playerId.length > 64) {
-        throw badData('playerId', 'must be a player id');
-      }
-      return { id: frame.id, type: frame.type, data: { playerId: d.playerId } };
-    case 'room.start':
-    case 'room.leave':
-      return { id: frame.id, type: frame.type, data: {} };
-  }
-}
-
-function index(data: Record<string, unknown>, field: string): number {
-  const v = data[field];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw badData(field, 'must be a whole number from 0');
-  return v;
+  // The schema's output is the data as the rules take it: known fields only, each checked.
+  return { id: frame.id, type: frame.type, data: validData(TRIVIA_COMMANDS[frame.type], frame) } as RoomCommand;
 }

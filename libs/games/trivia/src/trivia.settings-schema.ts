@@ -1,4 +1,4 @@
-import { decimalField, jsonObject, printableField, uuidField, wholeField } from '@app/protocol';
+import { decimalField, jsonObject, printableField, uuidField, wholeField } from '@game-rooms/client';
 
 // Apart from the reader, so that a browser page can take its type (only the protocol's
 // browser-safe fields here).

@@ -1,6 +1,5 @@
 import { RoomException } from '../room-error';
-import { DeckBody } from './decks';
-import { FinishedQuery } from './admin';
+import { DeckBody, FinishedQuery } from '@game-rooms/client';
 import { readBody, readQuery } from './read';
 
 function refusal(read: () => unknown): { status: number; code: string; message: string } {

@@ -1,8 +1,8 @@
 // The deck API's shapes (docs/protocol.md section 12), as the editor sends and reads them:
-// inferred from the schemas the server validates with (libs/protocol/src/http/decks.ts).
+// inferred from the schemas the server validates with (packages/client/src/http/decks.ts).
 
-import type { DeckSummary } from '@app/protocol'
+import type { DeckSummary } from '@game-rooms/client'
 
-export type { CreatedDeck, DeckBody, DeckDetails, DeckQuestion } from '@app/protocol'
+export type { CreatedDeck, DeckBody, DeckDetails, DeckQuestion } from '@game-rooms/client'
 
 export type SavedDeck = DeckSummary

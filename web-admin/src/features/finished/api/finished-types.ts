@@ -1,7 +1,7 @@
 // The finished games as GET /admin/api/finished and /admin/api/finished/{id} give them.
 
-// Inferred from the schemas the server documents them with (libs/protocol/src/http/admin.ts).
-export type { FinishedGame, FinishedGameDetail, FinishedPage } from '@app/protocol'
+// Inferred from the schemas the server documents them with (packages/client/src/http/admin.ts).
+export type { FinishedGame, FinishedGameDetail, FinishedPage } from '@game-rooms/client'
 
 /** What the list is searched by: a code and a range of days (YYYY-MM-DD, UTC), each optional. */
 export interface FinishedSearch {

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { OpenedTriviaRoom } from '@app/protocol'
+import type { OpenedTriviaRoom } from '@game-rooms/client'
 import type { TriviaSettingsBody } from '../../../lib/http-types'
 import { gameRequest } from '../../../lib/game-api'
 

@@ -1,4 +1,4 @@
-import type { DeckList, DeckSummary } from '@app/protocol'
+import type { DeckList, DeckSummary } from '@game-rooms/client'
 import { gameRequest } from '../../../lib/game-api'
 
 export type { DeckSummary }

@@ -1,4 +1,4 @@
-import type { JoinedRoom, JoinRoomBody } from '@app/protocol'
+import type { JoinedRoom, JoinRoomBody } from '@game-rooms/client'
 import { gameRequest } from '../../../lib/game-api'
 
 export type Seat = JoinedRoom

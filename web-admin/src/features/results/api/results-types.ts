@@ -1,8 +1,8 @@
 // One finished game's results as GET /api/results/{resultsId} reads them (docs/protocol.md section 12),
-// inferred from the server's schema (libs/protocol/src/http/results.ts).
+// inferred from the server's schema (packages/client/src/http/results.ts).
 
 import type { z } from 'zod'
-import type { AnswerResult as AnswerResultSchema, GameResults as GameResultsSchema, QuestionResult as QuestionResultSchema } from '@app/protocol'
+import type { AnswerResult as AnswerResultSchema, GameResults as GameResultsSchema, QuestionResult as QuestionResultSchema } from '@game-rooms/client'
 
 export type AnswerResult = z.infer<typeof AnswerResultSchema>
 export type QuestionResult = z.infer<typeof QuestionResultSchema>

@@ -1,6 +1,6 @@
 // One refused command and a page of them as GET /admin/api/rooms/{code}/refusals gives them,
-// inferred from the server's schemas (libs/protocol/src/http/admin.ts).
-export type { RefusalsPage, RefusedCommand } from '@app/protocol'
+// inferred from the server's schemas (packages/client/src/http/admin.ts).
+export type { RefusalsPage, RefusedCommand } from '@game-rooms/client'
 
 export const REFUSALS_PAGE_SIZE = 20
 

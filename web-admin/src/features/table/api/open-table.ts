@@ -1,4 +1,4 @@
-import type { OpenedTable } from '@app/protocol'
+import type { OpenedTable } from '@game-rooms/client'
 import { gameRequest } from '../../../lib/game-api'
 
 export type { OpenedTable }

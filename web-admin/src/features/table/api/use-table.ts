@@ -1,3 +1,4 @@
+import type { CardsCommands } from '@game-rooms/client'
 import { applyTableEvent, TABLE_EVENT_TYPES, type TableEvent, type TableView } from '../../../lib/table-view'
 import { type SeatConnection, useSeat } from '../../../lib/use-seat'
 
@@ -21,12 +22,12 @@ export function adoptTableToken(code: string, location: Location = window.locati
   if (token.trim()) window.sessionStorage.setItem(tableKey(code), token.trim())
 }
 
-export type TableConnection = SeatConnection<TableView>
+export type TableConnection = SeatConnection<TableView, CardsCommands>
 
 const applyTable = (view: TableView | undefined, type: keyof TableEvents & string, data: unknown, now: number) =>
   applyTableEvent(view, { type, data } as TableEvent, now)
 
 /** The human's live table: its events folded into a TableView. */
 export function useTable(storageKey: string | null): TableConnection {
-  return useSeat<TableView, TableEvents>(storageKey, TABLE_EVENT_TYPES, applyTable)
+  return useSeat<TableView, TableEvents, CardsCommands>(storageKey, TABLE_EVENT_TYPES, applyTable)
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import type { CardsCommands, CommandArgs } from '@game-rooms/client'
 import { ConnectionBanner } from '../../../components/connection-banner'
 import { Link } from '../../../components/link'
 import type { TableAction } from '../../../lib/table-view'
@@ -54,11 +55,11 @@ export function TablePage({ code }: { readonly code: string }) {
     )
   }
 
-  const command = async (type: string, data: Record<string, unknown> = {}): Promise<Record<string, unknown> | undefined> => {
+  const command = async <K extends keyof CardsCommands & string>(type: K, ...args: CommandArgs<CardsCommands, K>): Promise<Record<string, unknown> | undefined> => {
     setBusy(true)
     setError(null)
     try {
-      const reply = await send(type, data)
+      const reply = await send(type, ...args)
       if (reply.status === 200) return (reply.data ?? {}) as Record<string, unknown>
       setError(reply.error?.message ?? 'The table refused that.')
     } catch {

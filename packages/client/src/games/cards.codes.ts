@@ -1,4 +1,4 @@
-import type { GameCodes } from '../../../protocol/src/codec/code-table';
+import type { GameCodes } from '../codec/code-table.js';
 
 // Spelled out rather than taken from cards.deck: this file is plain data for the browser too,
 // and the order is part of the versioned table (a card goes as its index here).

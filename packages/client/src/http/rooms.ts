@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject, printableField, roomCodeField } from './fields';
+import { jsonObject, printableField, roomCodeField } from './fields.js';
 
 // The rooms' HTTP shapes (PROTOCOL.md section 2): what a client sends and what it gets back. The
 // settings of each game's room are the game's own (GameModule.opening.schema).

@@ -1,4 +1,4 @@
-import { type CodeTable, type GameCodes, gameOfStateEvent } from './code-table';
+import { type CodeTable, type GameCodes, gameOfStateEvent } from './code-table.js';
 
 /**
  * What one socket's compact stream remembers, kept alike at both ends: the game its first state

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeNumberQuery } from './fields';
+import { wholeNumberQuery } from './fields.js';
 
 // Finished games over HTTP: the leaderboard and a game's results link (docs/protocol.md section 12).
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject, printableField, wholeField } from './fields';
+import { jsonObject, printableField, wholeField } from './fields.js';
 
 // The decks' HTTP shapes (docs/protocol.md section 12). The CSV import reads the same limits.
 

@@ -1,9 +1,9 @@
-import { CloseCode } from '../statuses';
-import { codeTable, type CodeTable } from '../codec/code-table';
-import { FrameDecoder } from '../codec/frame-decoder';
-import type { ReplyFrame, WireProfile } from '../wire.types';
-import { ClientSession, type EventListener, type EventMap } from './client-session';
-import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket';
+import { CloseCode } from '../statuses.js';
+import { codeTable, type CodeTable } from '../codec/code-table.js';
+import { FrameDecoder } from '../codec/frame-decoder.js';
+import type { ReplyFrame, WireProfile } from '../wire.types.js';
+import { ClientSession, type EventListener, type EventMap } from './client-session.js';
+import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket.js';
 
 /** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
@@ -77,12 +77,18 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
  * 4010 (the seat's newer socket took over; the token stays).
  *
  * @example
- *   const client = new ReconnectingClient<MyGameEvents>({ url: (t) => `${wsBase}/ws?token=${t}`,
+ *   const client = new ReconnectingClient<MyGameEvents, MyGameCommands>({ url: (t) => `${wsBase}/ws?token=${t}`,
  *     storage: sessionStorage, storageKey: 'seat:K7QMPD', token: playerToken })
  *   client.on('round.open', (r) => show(r))
  *   const reply = await client.send('round.move', { round: 0, move: 2 })
  */
-export class ReconnectingClient<Events extends EventMap = Record<string, unknown>> {
+/** A game's commands by type, each with the shape of its data (the game's schemas' input). */
+export type CommandMap = object;
+
+/** The data argument of `send`: optional where the command takes no fields. */
+export type CommandArgs<Commands, K extends keyof Commands> = {} extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
+
+export class ReconnectingClient<Events extends EventMap = Record<string, unknown>, Commands extends CommandMap = Record<string, Record<string, unknown>>> {
   private readonly session = new ClientSession<Events>();
   private readonly timers: Timers;
   private readonly random: () => number;
@@ -121,9 +127,9 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
   }
 
   /** Sends a command; resolves with its one reply, however many sockets that takes. */
-  send(type: string, data: Record<string, unknown> = {}): Promise<ReplyFrame> {
+  send<K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>): Promise<ReplyFrame> {
     if (this.current.state === 'ended') return Promise.reject(new Error('the connection has ended'));
-    return this.session.request({ id: `${this.idPrefix}-${this.nextId++}`, type, data });
+    return this.session.request({ id: `${this.idPrefix}-${this.nextId++}`, type, data: args[0] ?? {} });
   }
 
   on<K extends keyof Events & string>(type: K, listener: EventListener<Events[K]>): () => void {

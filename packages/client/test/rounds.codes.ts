@@ -1,4 +1,4 @@
-import { codeTable, GameCodes } from '../src/codec/code-table';
+import { codeTable, GameCodes } from '../src/codec/code-table.js';
 
 /**
  * A neutral game's section of the compact-v2 table, for the generic libraries' own tests: rounds

@@ -1,9 +1,9 @@
-import { ROUNDS_TABLE as WIRE_CODES } from '../../test/rounds.codes';
-import { CloseCode } from '../statuses';
-import type { CommandFrame } from '../wire.types';
-import { ClientSession, SessionEndedError } from './client-session';
-import { SOCKET_OPEN, type FrameSocket, type Timers, type TokenStorage } from './frame-socket';
-import { backoffDelay, ConnectionStatus, ReconnectingClient, ReconnectingClientOptions } from './reconnecting-client';
+import { ROUNDS_TABLE as WIRE_CODES } from '../../test/rounds.codes.js';
+import { CloseCode } from '../statuses.js';
+import type { CommandFrame } from '../wire.types.js';
+import { ClientSession, SessionEndedError } from './client-session.js';
+import { SOCKET_OPEN, type FrameSocket, type Timers, type TokenStorage } from './frame-socket.js';
+import { backoffDelay, ConnectionStatus, ReconnectingClient, ReconnectingClientOptions } from './reconnecting-client.js';
 
 /** A socket the test opens, feeds and closes by hand; it records what the client sent. */
 class FakeSocket implements FrameSocket {

@@ -1,7 +1,7 @@
-import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types';
-import type { CodeTable } from './code-table';
-import { type CompactProfile, decodeCompactFrame, WireDecodeError } from './compact-codec';
-import { WireMemory } from './wire-memory';
+import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types.js';
+import type { CodeTable } from './code-table.js';
+import { type CompactProfile, decodeCompactFrame, WireDecodeError } from './compact-codec.js';
+import { WireMemory } from './wire-memory.js';
 
 export type DecodedFrame = ReplyFrame | EventFrame;
 

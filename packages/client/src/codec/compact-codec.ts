@@ -1,6 +1,6 @@
-import type { EventFrame, ReplyFrame } from '../wire.types';
-import { type EventCodes, type GameCodes, KEY_LETTERS } from './code-table';
-import { isObject, stickyValue, WireMemory } from './wire-memory';
+import type { EventFrame, ReplyFrame } from '../wire.types.js';
+import { type EventCodes, type GameCodes, KEY_LETTERS } from './code-table.js';
+import { isObject, stickyValue, WireMemory } from './wire-memory.js';
 
 /** The compact profiles this codec speaks. */
 export type CompactProfile = 'compact-v1' | 'compact-v2';

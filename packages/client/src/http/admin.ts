@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { jsonObject, roomCodeField, wholeNumberQuery } from './fields';
-import { GameResults } from './results';
+import { jsonObject, roomCodeField, wholeNumberQuery } from './fields.js';
+import { GameResults } from './results.js';
 
 // The operators' HTTP shapes (/admin/api, PROTOCOL.md section 4): what the console reads.
 

@@ -1,5 +1,5 @@
-import type { CommandFrame, EventFrame, ReplyFrame } from '../wire.types';
-import { SOCKET_OPEN, type FrameSocket } from './frame-socket';
+import type { CommandFrame, EventFrame, ReplyFrame } from '../wire.types.js';
+import { SOCKET_OPEN, type FrameSocket } from './frame-socket.js';
 
 // An interface of event types to payloads ({"round.open": {...}}); object, so that an interface
 // without an index signature fits.

@@ -1,4 +1,4 @@
-import type { GameCodes } from '../../../protocol/src/codec/code-table';
+import type { GameCodes } from '../codec/code-table.js';
 
 /**
  * Trivia's section of the compact-v2 code table. Codes are positions: a list only ever grows at

@@ -1,0 +1,10 @@
+// Every HTTP body, query, path parameter and answer as one zod schema: the server validates with
+// them, the API document (/api/docs) is generated from them, and the console's types are inferred
+// from them. Browser-safe (no Node imports): the console takes them from this package.
+export * from './fields.js';
+export * from './errors.js';
+export * from './rooms.js';
+export * from './decks.js';
+export * from './results.js';
+export * from './health.js';
+export * from './admin.js';
