@@ -9,8 +9,8 @@ import tseslint from 'typescript-eslint';
 const ROOT = import.meta.dirname;
 
 /**
- * The layers, by folder. Each file belongs to exactly one (the first that matches), so the
- * more specific folders (a lib's `test/`, the test-only game, the code tables) come first.
+ * The layers, by folder. Each file belongs to exactly one, the first that matches, so the
+ * test-only game (libs/games/test) comes before the test folders it would otherwise fall into.
  * `packages/client/src` is the published client, the protocol layer's new home.
  */
 const ELEMENTS = [

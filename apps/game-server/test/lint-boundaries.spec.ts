@@ -18,18 +18,18 @@ interface Message {
 }
 
 const PLANTED = {
-  engineToGame: ['libs/room-engine/src/index.ts', "import { TRIVIA } from '@app/games/trivia';\nexport const planted = TRIVIA;\n"],
-  gameToPersistence: ['libs/games/trivia/src/index.ts', "import { JournalRepository } from '@app/persistence';\nexport const planted = JournalRepository;\n"],
+  engineToGame: ['libs/room-engine/src/index.ts', "import { trivia } from '@app/games/trivia';\nexport const planted = trivia;\n"],
+  gameToPersistence: ['libs/games/trivia/src/index.ts', "import { JournalStore } from '@app/persistence';\nexport const planted = JournalStore;\n"],
   gameToGateway: ['libs/games/cards/src/index.ts', "export * from '@app/gateway';\n"],
-  persistenceToGameByAlias: ['libs/persistence/src/index.ts', "import { CARDS } from '@app/games/cards';\nexport const planted = CARDS;\n"],
-  persistenceToGameByPath: ['libs/persistence/src/index.ts', "import { CARDS } from '../../games/cards/src';\nexport const planted = CARDS;\n"],
-  gatewayToGame: ['libs/gateway/src/index.ts', "import { TICTACTOE } from '@app/games/tictactoe';\nexport const planted = TICTACTOE;\n"],
+  persistenceToGameByAlias: ['libs/persistence/src/index.ts', "import { cards } from '@app/games/cards';\nexport const planted = cards;\n"],
+  persistenceToGameByPath: ['libs/persistence/src/index.ts', "import { cards } from '../../games/cards/src';\nexport const planted = cards;\n"],
+  gatewayToGame: ['libs/gateway/src/index.ts', "import { ticTacToe } from '@app/games/tictactoe';\nexport const planted = ticTacToe;\n"],
   protocolToEngine: ['libs/protocol/src/index.ts', "import { RoomActor } from '@app/room-engine';\nexport const planted = RoomActor;\n"],
   gameToIo: [
     'libs/games/trivia/src/index.ts',
     ["import { readFileSync } from 'node:fs';", "import { Injectable } from '@nestjs/common';", "import { Pool } from 'pg';", 'export const planted = [readFileSync, Injectable, Pool];', ''].join('\n'),
   ],
-  engineToProtocol: ['libs/room-engine/src/index.ts', "import { ROLES } from '@app/protocol';\nexport const fine = ROLES;\n"],
+  engineToProtocol: ['libs/room-engine/src/index.ts', "import { Status } from '@app/protocol';\nexport const fine = Status;\n"],
   gameToEngine: ['libs/games/trivia/src/index.ts', "import { RoomActor } from '@app/room-engine';\nexport const fine = RoomActor;\n"],
   // The published client is the protocol layer too (it moves there from libs/protocol). No
   // tsconfig includes that folder on every branch yet, so this one is linted without types.
