@@ -10,6 +10,7 @@ import { RoomJournal1764846000000 } from './1764846000000-room-journal';
 import { JournalRooms1764849600000 } from './1764849600000-journal-rooms';
 import { DeckEditTokens1764856800000 } from './1764856800000-deck-edit-tokens';
 import { RefusedCommands1764860400000 } from './1764860400000-refused-commands';
+import { JournalWithoutRoomKeys1764864000000 } from './1764864000000-journal-without-room-keys';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   JournalRooms1764849600000,
   DeckEditTokens1764856800000,
   RefusedCommands1764860400000,
+  JournalWithoutRoomKeys1764864000000,
 ];

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
+import { HTTP_SCHEMAS_PURE } from './http-schemas-pure.ts'
 import { defineConfig } from 'vitest/config'
 
 // The game server serves the built console at /admin/ (one origin, so no CORS and the admin
@@ -21,6 +22,7 @@ export default defineConfig({
     // recharts is most of the bundle; a separate chunk lets the app code change without
     // invalidating it in operators' caches.
     rolldownOptions: {
+      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE },
       output: {
         codeSplitting: {
           groups: [{ name: 'charts', test: /node_modules[\\/](recharts|d3-|victory-vendor|@reduxjs|immer|es-toolkit|decimal\.js-light|reselect|react-redux)/ }],

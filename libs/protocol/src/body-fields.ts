@@ -1,11 +1,8 @@
+import { NOT_PRINTABLE } from './http/fields';
 import { RoomErrorCode, RoomException } from './room-error';
 
-// Small readers for JSON bodies (HTTP bodies, a game's settings): each names the offending field in its 400.
-
-export function asObject(body: unknown, what = 'body'): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid(what, 'must be a JSON object');
-  return body as Record<string, unknown>;
-}
+// Small readers for what no HTTP schema reads: a WebSocket command's fields, a CSV's cells. HTTP
+// bodies and queries are read by their zod schemas (./http, readBody), which name the field too.
 
 /** 1 to `max` printable characters after trimming. */
 export function printable(value: unknown, field: string, max: number): string {
@@ -15,34 +12,10 @@ export function printable(value: unknown, field: string, max: number): string {
   return s;
 }
 
-/** The text trimmed, when that is 1 to `max` printable characters; else undefined. */
+/** The text trimmed, when that is 1 to `max` printable characters (as the HTTP schemas count them); else undefined. */
 export function printableText(value: string, max: number): string | undefined {
   const s = value.trim();
-  return s.length < 1 || [...s].length > max || /\p{C}/u.test(s) ? undefined : s;
-}
-
-export function wholeNumber(value: unknown, field: string, min: number, max: number, fallback?: number): number {
-  if (value === undefined && fallback !== undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalid(field, `must be a whole number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-export function decimal(value: unknown, field: string, min: number, max: number, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw invalid(field, `must be a number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function optionalUuid(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalid(field, 'must be a UUID');
-  return value.toLowerCase();
+  return s.length < 1 || [...s].length > max || NOT_PRINTABLE.test(s) ? undefined : s;
 }
 
 export function invalid(field: string, why: string): RoomException {

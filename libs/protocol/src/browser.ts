@@ -7,3 +7,6 @@ export * from './client/frame-socket';
 export * from './client/client-session';
 export * from './client/reconnecting-client';
 export * from './codec';
+// The HTTP shapes: zod schemas and the types inferred from them. Side-effect free (both vite
+// configs say so), so a page that only names a type ships no zod.
+export * from './http';

@@ -8,3 +8,5 @@ export * from './client/client-session';
 export * from './client/reconnecting-client';
 export * from './codec';
 export * from './body-fields';
+export * from './http';
+export * from './http/read';

@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import { GameCodes, RoomException } from '@app/protocol';
 import { Actor, GameRules } from './game-rules';
 import { LegacyRooms } from './legacy-replay';
@@ -13,15 +14,12 @@ import { LegacyRooms } from './legacy-replay';
  *   rules: counterRules,
  *   codes: COUNTER_WIRE_CODES,
  *   publicSummary: (s) => ({ code: s.code, phase: s.phase, count: s.n }),
- *   schemas: { summary: { type: 'object', properties: { code: { type: 'string' }, count: { type: 'integer' } } } },
+ *   schemas: { summary: z.object({ code: z.string(), count: z.int() }) },
  *   operatorDetail: (s) => ({ count: s.n }),
  *   mayClose: (_s, actor) => actor.role === 'host',
  *   error: (code, message) => new RoomException(code, message),
  * };
  */
-/** A JSON Schema (OpenAPI 3's dialect), as plain data: the server's API document is built from these. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
-
 /** A deck of items the server keeps for games that play from one (what a room copies when it opens). */
 export interface DeckItem {
   /** Its id in the room (the question's own id for a room from before the journal; else its place). */
@@ -44,13 +42,13 @@ export interface OpenedWith {
 /** How a room of a game opens over HTTP: `POST /api/rooms {game, ...settings}`. */
 export interface GameOpening<S, Settings = any> {
   /**
-   * The body's settings with their defaults, or a 400 RoomException naming the first bad field.
-   * `seed` is a random integer the server drew, for a game that deals from one (a server started
-   * for tests may let the body name it).
+   * The body's settings with their defaults, read with `schema` (`readBody`: a 400 RoomException
+   * naming the first bad field). `seed` is a random integer the server drew, for a game that
+   * deals from one (a server started for tests may let the body name it).
    */
   settings(body: Readonly<Record<string, unknown>>, seed: number): Settings;
-  /** That body, for the API document. */
-  readonly schema: JsonSchema;
+  /** That body as a zod schema: what validates it is what the API document shows (`z.toJSONSchema`). */
+  readonly schema: ZodType;
   /** Who the opener is: the room's host, or its first player (whose seat id is `ids.opener`). */
   readonly openerRole: 'host' | 'player';
   /** For a game that plays from a deck: the deck a room with these settings copies (none named: the server's built-in deck). */
@@ -79,8 +77,8 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
   readonly codes: GameCodes;
   /** What `GET /api/rooms/{code}` answers anyone: never a secret (what one seat alone may see, what is not revealed yet). */
   publicSummary(state: S): Record<string, unknown>;
-  /** The shapes the API document shows for this game. */
-  readonly schemas: { readonly summary: JsonSchema };
+  /** The shapes the API document shows for this game, as zod schemas: `summary` is `publicSummary`'s. */
+  readonly schemas: { readonly summary: ZodType };
   /** What an operator's room detail adds to the row every room has. */
   operatorDetail(state: S): Record<string, unknown>;
   /** Whether this seat's token may close the room (`DELETE /api/rooms/{code}`). */

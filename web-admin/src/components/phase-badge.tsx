@@ -1,5 +1,4 @@
-import type { Phase } from '../lib/admin-types'
-
-export function PhaseBadge({ phase }: { readonly phase: Phase }) {
+// Any game's phase: trivia's (lobby, question, ...) or another game's own (a table's between, playing, ...).
+export function PhaseBadge({ phase }: { readonly phase: string }) {
   return <span className={`badge phase-${phase}`}>{phase}</span>
 }

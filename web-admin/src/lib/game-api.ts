@@ -1,4 +1,7 @@
-// The game's HTTP API (docs/protocol.md section 2) on the page's own origin.
+// The game's HTTP API (docs/protocol.md section 2) on the page's own origin. Its shapes are the
+// protocol's zod schemas (libs/protocol/src/http), whose inferred types the fetchers name.
+
+import type { ErrorBody } from '@app/protocol'
 
 /** A non-2xx answer, with the server's error code: `room_full`, `game_in_progress`, ... */
 export class GameApiError extends Error {
@@ -36,7 +39,7 @@ export async function gameRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', 
     parsed = undefined
   }
   if (!res.ok) {
-    const error = (parsed ?? {}) as { code?: string; message?: string }
+    const error = (parsed ?? {}) as Partial<ErrorBody>
     throw new GameApiError(res.status, error.code, error.message ?? `HTTP ${res.status}`, error)
   }
   return parsed as T

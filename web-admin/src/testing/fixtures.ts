@@ -20,12 +20,14 @@ export function overviewFixture(patch: Partial<Overview> = {}): Overview {
 export function roomRowFixture(patch: Partial<RoomRow> = {}): RoomRow {
   return {
     code: 'K7QMPD',
+    game: 'trivia',
     phase: 'question',
     playersConnected: 3,
     players: 3,
     question: 1,
     mailboxDepth: 0,
     mailboxDepthMax: 2,
+    statementsInFlight: 0,
     commands: 12,
     lastCommandMs: 3.4,
     ageSeconds: 95,
@@ -36,6 +38,8 @@ export function roomRowFixture(patch: Partial<RoomRow> = {}): RoomRow {
 export function roomDetailFixture(patch: Partial<RoomDetail> = {}): RoomDetail {
   return {
     code: 'K7QMPD',
+    game: 'trivia',
+    statementsInFlight: 0,
     phase: 'question',
     playersConnected: 2,
     question: 1,

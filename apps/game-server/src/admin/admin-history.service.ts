@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FinishedGameRow, FinishedGamesRepository, RefusalRepository } from '@app/persistence';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { FinishedGame, FinishedPage, RefusalsPage, RoomErrorCode, RoomException } from '@app/protocol';
 import { RESULTS_KEPT_DAYS } from '../api/results.controller';
 import { ServerConfig, statementTimeoutMs } from '../config/server-config';
 import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
@@ -9,25 +9,9 @@ import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
 import { encodeCursor } from './history-query';
 
-/** Where a finished game's start time came from: its own summary, or what is stored around it. */
-export type StartedFrom = 'summary' | 'previous_game' | 'room_opened';
-
-/** One finished game in the console's list. */
-export interface FinishedGameLine {
-  readonly id: string;
-  /** The public results link's id (`/results/{id}`): the same id. */
-  readonly resultsId: string;
-  readonly code: string;
-  readonly game: string;
-  /** Its number in its room: a rematch is the next. */
-  readonly number: number;
-  readonly hostName: string | null;
-  readonly players: { readonly count: number; readonly names: readonly string[] };
-  readonly winner: string | null;
-  readonly startedAt: number;
-  readonly startedFrom: StartedFrom;
-  readonly finishedAt: number;
-}
+/** One finished game in the console's list, as its schema (libs/protocol/src/http/admin.ts) has it. */
+export type FinishedGameLine = FinishedGame;
+export type StartedFrom = FinishedGame['startedFrom'];
 
 /** What operators read of the past: finished games and refused commands, from PostgreSQL. */
 @Injectable()
@@ -43,7 +27,7 @@ export class AdminHistoryService {
     return this.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS;
   }
 
-  async finishedGames(q: { code?: string; from?: number; to?: number; after?: { finishedUs: string; id: string }; limit: number }) {
+  async finishedGames(q: { code?: string; from?: number; to?: number; after?: { finishedUs: string; id: string }; limit: number }): Promise<FinishedPage> {
     // One more than the page: whether there is a next one.
     const rows = await this.finished.page({ ...q, limit: q.limit + 1 }, this.timeoutMs);
     const page = rows.slice(0, q.limit);
@@ -64,7 +48,7 @@ export class AdminHistoryService {
     };
   }
 
-  async refusedCommands(code: string, limit: number, after?: { atUs: string; id: string }) {
+  async refusedCommands(code: string, limit: number, after?: { atUs: string; id: string }): Promise<RefusalsPage> {
     const found = await this.refusals.page(code, this.refusalsKeptDays, limit + 1, after, this.timeoutMs);
     if (!found) throw new RoomException(RoomErrorCode.RoomNotFound, `no room has had code ${code}`);
     const page = found.refusals.slice(0, limit);
@@ -101,7 +85,7 @@ function lineOf(row: FinishedGameRow): FinishedGameLine {
     game: row.game,
     number: row.gameNo,
     hostName: record?.hostName ?? null,
-    players: { count: names.length, names },
+    players: { count: names.length, names: [...names] },
     winner: record?.winner ?? null,
     startedAt: started[0],
     startedFrom: started[1],

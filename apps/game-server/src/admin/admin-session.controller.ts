@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { AdminSession } from '@app/protocol';
 import { DescribeAdmin } from '../api/api-docs';
 import { AdminAuth } from './admin-auth';
 
@@ -16,8 +17,8 @@ export class AdminSessionController {
   }
 
   @Get()
-  @DescribeAdmin('Whether this request is the operator\'s, and how: `{via: "cookie", expiresAt}` or `{via: "bearer", expiresAt: null}`')
-  session(@Req() req: Request) {
+  @DescribeAdmin('Whether this request is the operator\'s, and how: `{via: "cookie", expiresAt}` or `{via: "bearer", expiresAt: null}`', [], { ok: AdminSession })
+  session(@Req() req: Request): AdminSession {
     const credential = this.auth.authenticate(req);
     return { via: credential.via, expiresAt: credential.via === 'cookie' ? credential.expiresAt : null };
   }

@@ -1,28 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GameMetrics } from '@app/observability';
 import { Database } from '@app/persistence';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { Overview, RoomErrorCode, RoomException, RoomRow, RoomsSnapshot } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
 import { gameOf } from '../rooms/games';
 import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
-export interface RoomRow {
-  code: string;
-  /** Which game (its kind). */
-  game: string;
-  phase: string;
-  playersConnected: number;
-  players: number;
-  question: number | null;
-  mailboxDepth: number;
-  mailboxDepthMax: number;
-  /** The room's statements sent and not yet answered (pipelined commits). */
-  statementsInFlight: number;
-  commands: number;
-  lastCommandMs: number | null;
-  ageSeconds: number;
-}
+// The answers' shapes are the admin schemas' (libs/protocol/src/http/admin.ts): what the
+// document shows and the console's types are checked against what is built here.
+export type { RoomRow };
 
 /** What operators see: built from the live rooms and the metrics, never from a query. */
 @Injectable()
@@ -34,7 +21,7 @@ export class AdminViewService {
     @Inject(BUILD_INFO) private readonly build: BuildInfo,
   ) {}
 
-  overview() {
+  overview(): Overview {
     const now = Date.now();
     return {
       rooms: this.rooms.registry.size,
@@ -48,7 +35,7 @@ export class AdminViewService {
     };
   }
 
-  roomList(): { rooms: RoomRow[] } {
+  roomList(): RoomsSnapshot {
     return { rooms: this.rooms.registry.rooms().map((r) => this.row(r)).sort((a, b) => a.code.localeCompare(b.code)) };
   }
 

@@ -1,4 +1,4 @@
-import { asObject, invalid } from '@app/protocol';
+import { InstancesSnapshot, KickBody, StreamQuery, Overview, readBody, RoomCodeParams, RoomDetail, RoomsSnapshot } from '@app/protocol';
 import { Body, Controller, Get, HttpCode, MessageEvent, Param, Post, Query, Sse, UseGuards } from '@nestjs/common';
 import { concatMap, from, interval, Observable, startWith } from 'rxjs';
 import { normalizeRoomCode } from '../rooms/room-code';
@@ -20,43 +20,41 @@ export class AdminController {
   ) {}
 
   @Get('overview')
-  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, the build')
+  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, the build', [], { ok: Overview })
   overview() {
     return this.view.overview();
   }
 
   @Get('instances')
-  @DescribeAdmin('Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance\'s last heartbeat')
-  instances() {
+  @DescribeAdmin('Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance\'s last heartbeat', [], { ok: InstancesSnapshot })
+  instances(): InstancesSnapshot {
     return { instances: this.heartbeat.instances() };
   }
 
   @Get('rooms')
-  @DescribeAdmin('The rooms live in this process')
+  @DescribeAdmin('The rooms live in this process', [], { ok: RoomsSnapshot })
   roomList() {
     return this.view.roomList();
   }
 
   @Get('rooms/:code')
-  @DescribeAdmin('One live room with its players and last 100 commands', [{ status: 404, description: '`room_not_found`: the room is not live' }])
+  @DescribeAdmin('One live room with its players and last 100 commands', [{ status: 404, description: '`room_not_found`: the room is not live' }], { params: RoomCodeParams, ok: RoomDetail })
   room(@Param('code') code: string) {
     return this.view.roomDetail(code);
   }
 
   @Post('rooms/:code/close')
-  @DescribeAdmin('Close a room (reason operator_closed)', [{ status: 204, description: 'closed' }, { status: 404, description: '`room_not_found`' }])
+  @DescribeAdmin('Close a room (reason operator_closed)', [{ status: 204, description: 'closed' }, { status: 404, description: '`room_not_found`' }], { params: RoomCodeParams })
   @HttpCode(204)
   async close(@Param('code') code: string) {
     await this.rooms.closeByOperator(code);
   }
 
   @Post('rooms/:code/kick')
-  @DescribeAdmin('Kick a seated player: its sockets close with 4003', [{ status: 204, description: 'kicked' }, { status: 400, description: '`bad_data`: no playerId' }, { status: 404, description: '`room_not_found` or `player_not_found`' }])
+  @DescribeAdmin('Kick a seated player: its sockets close with 4003', [{ status: 204, description: 'kicked' }, { status: 400, description: '`bad_data`: no playerId' }, { status: 404, description: '`room_not_found` or `player_not_found`' }], { params: RoomCodeParams, body: KickBody })
   @HttpCode(204)
   async kick(@Param('code') code: string, @Body() body: unknown) {
-    const playerId = asObject(body).playerId;
-    if (typeof playerId !== 'string' || playerId.length === 0) throw invalid('playerId', 'must be a player id');
-    await this.rooms.kickByOperator(code, playerId);
+    await this.rooms.kickByOperator(code, readBody(KickBody, body).playerId);
   }
 
   /**
@@ -64,7 +62,7 @@ export class AdminController {
    * second, and one room's detail when `room` is given. The console never polls.
    */
   @Sse('stream')
-  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; signed by the session cookie (or Bearer); a ?token= is refused')
+  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; signed by the session cookie (or Bearer); a ?token= is refused', [], { query: StreamQuery })
   stream(@Query('room') room?: string): Observable<MessageEvent> {
     const code = room ? normalizeRoomCode(room) : null;
     return interval(PUSH_EVERY_MS).pipe(

@@ -1,64 +1,7 @@
 import { invalid } from '@app/protocol';
-import { normalizeRoomCode } from '../rooms/room-code';
 
-// The admin API's history queries (finished games, refused commands), read and checked here: a
-// bad one is a 400 naming its parameter before anything reaches the database.
-
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
-
-/** `limit`: a whole number from 1 to MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE when absent. */
-export function pageSize(raw: unknown): number {
-  if (raw === undefined || raw === '') return DEFAULT_PAGE_SIZE;
-  if (typeof raw !== 'string' || !/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE_SIZE) {
-    throw invalid('limit', `must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  return Number(raw);
-}
-
-/** `code`: a room code, any case, spaces around ignored. */
-export function roomCode(raw: unknown, name = 'code'): string {
-  const code = typeof raw === 'string' ? normalizeRoomCode(raw) : null;
-  if (!code) throw invalid(name, 'must be a room code: 6 letters and digits');
-  return code;
-}
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/**
- * `from` and `to`: an ISO date (a whole day, in UTC) or an ISO date and time with its offset.
- * `from` is the start of its day or its instant; `to` the end of its day (a range of one day is
- * `from=D&to=D`) or its instant. Epoch ms; undefined when absent.
- */
-export function dateBound(raw: unknown, name: 'from' | 'to'): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const text = typeof raw === 'string' ? raw.trim() : '';
-  const day = DAY.exec(text);
-  if (day) {
-    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    const start = Date.UTC(y, m - 1, d);
-    // Date.UTC rolls 2026-02-31 over into March: a day that does not exist is refused.
-    const back = new Date(start);
-    if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) throw badDate(name);
-    return name === 'from' ? start : start + 86_400_000;
-  }
-  const ms = INSTANT.test(text) ? Date.parse(text) : NaN;
-  if (!Number.isFinite(ms)) throw badDate(name);
-  return ms;
-}
-
-function badDate(name: string) {
-  return invalid(name, 'must be an ISO date (2026-12-01) or date and time with an offset (2026-12-01T09:30:00Z)');
-}
-
-/** Both bounds, checked against each other. */
-export function dateRange(fromRaw: unknown, toRaw: unknown): { from?: number; to?: number } {
-  const from = dateBound(fromRaw, 'from');
-  const to = dateBound(toRaw, 'to');
-  if (from !== undefined && to !== undefined && from >= to) throw invalid('to', 'must be after from');
-  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
-}
+// The admin API's history cursors. The queries themselves (code, from, to, cursor, limit) are read
+// by their schemas (libs/protocol/src/http/admin.ts); what a cursor holds is the server's own.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MICROS = /^-?\d{1,17}$/;

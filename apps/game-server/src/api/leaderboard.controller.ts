@@ -1,4 +1,4 @@
-import { invalid, wholeNumber } from '@app/protocol';
+import { gameChoice, LeaderboardQuery, readBody, readQuery } from '@app/protocol';
 import { Controller, Get, Query } from '@nestjs/common';
 import { LeaderboardRepository } from '@app/persistence';
 import { DescribeLeaderboard } from './api-docs';
@@ -12,10 +12,10 @@ export class LeaderboardController {
   @Get()
   @DescribeLeaderboard()
   async top(@Query('limit') limit?: string, @Query('game') game?: string) {
-    const n = limit === undefined ? 10 : wholeNumber(Number(limit), 'limit', 1, 100);
+    const query = readQuery(LeaderboardQuery, { limit, game });
     // Trivia's by default, as before games other than trivia finished games.
-    const kind = game ?? trivia.kind;
-    if (!GAMES.some((g) => g.kind === kind)) throw invalid('game', `must be one of ${GAMES.map((g) => g.kind).join(', ')}`);
-    return { players: await this.leaderboard.topPlayers(kind, n) };
+    const kinds = GAMES.map((g) => g.kind) as [string, ...string[]];
+    const { game: kind } = readBody(gameChoice(kinds), { game: query.game ?? trivia.kind }, 'the query');
+    return { players: await this.leaderboard.topPlayers(kind, query.limit) };
   }
 }

@@ -1,10 +1,13 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { MetricsText } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
+import { openApiOf } from './schema-docs';
 
 /**
  * The HTTP API's OpenAPI description, generated from the controllers and their `Describe*`
- * decorators (api-docs.ts): the UI at /api/docs, the JSON at /api/docs-json. The UI's files come
+ * decorators (api-docs.ts), whose shapes are the zod schemas that validate the requests
+ * (libs/protocol/src/http): the UI at /api/docs, the JSON at /api/docs-json. The UI's files come
  * from the swagger-ui-dist package on this server, so it works without the internet.
  */
 export function describeApi(app: INestApplication, build: BuildInfo): void {
@@ -23,7 +26,7 @@ export function describeApi(app: INestApplication, build: BuildInfo): void {
   if (metrics) {
     metrics.tags = ['operations'];
     metrics.summary = 'Prometheus text format: the families of PROTOCOL.md section 6';
-    metrics.responses = { '200': { description: 'the metrics', content: { 'text/plain': { schema: { type: 'string' } } } } };
+    metrics.responses = { '200': { description: 'the metrics', content: { 'text/plain': { schema: openApiOf(MetricsText) } } } };
   }
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json', customSiteTitle: 'Trivia rooms API' });
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
-import { asObject, printable, RoomErrorCode, RoomException } from '@app/protocol';
+import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { trivia } from '@app/games/trivia';
 import { OpenRateGuard } from '../limits/open-rate.guard';
 import { RoomsService } from '../rooms/rooms.service';
@@ -17,7 +17,7 @@ export class RoomsController {
   @DescribeCreateRoom()
   @UseGuards(OpenRateGuard)
   async create(@Body() body: unknown) {
-    const b = asObject(body);
+    const b = readBody(OpenRoomBody, body);
     // Without `game`, a trivia room, answered as trivia's clients know it; with it, any game's.
     if (b.game !== undefined) return this.rooms.openGame(b.game, b);
     const { roomId, code, token } = await this.rooms.openGame(trivia.kind, b);
@@ -27,7 +27,7 @@ export class RoomsController {
   @Post(':code/players')
   @DescribeJoinRoom()
   join(@Param('code') code: string, @Body() body: unknown) {
-    return this.rooms.joinRoom(code, printable(asObject(body).name, 'name', 32));
+    return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
   }
 
   @Post(':code/spectators')

@@ -5,7 +5,7 @@ import { OpenRateGuard } from '../limits/open-rate.guard';
 import { TablesService } from '../rooms/tables.service';
 import { DescribeCloseTable, DescribeOpenTable, DescribeSpectateTable, DescribeTableSummary } from './api-docs';
 
-// The body of POST /api/tables is read by the game's own `tableSettings`, which names the bad field.
+// The body of POST /api/tables is read by the game's own schema (TABLE_SETTINGS), which names the bad field.
 @Controller('api/tables')
 export class TablesController {
   constructor(

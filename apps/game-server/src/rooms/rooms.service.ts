@@ -4,7 +4,7 @@ import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, Sea
 import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
-import { badData, CloseCode, invalid, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
+import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { loadLegacyRecords } from '../legacy/legacy-records';
@@ -84,11 +84,11 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * makes the first state; the opener gets its seat's token (the host's, or the first player's).
    */
   async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
-    const game = GAMES.find((g) => g.kind === kind);
-    const opening = game?.opening;
-    if (typeof kind !== 'string' || !game || !opening) {
-      throw invalid('game', `must be one of ${GAMES.filter((g) => g.opening).map((g) => g.kind).join(', ')}`);
-    }
+    // The registry's games that open over HTTP are the schema's choices: its refusal names them.
+    const openable = GAMES.filter((g) => g.opening);
+    const { game: chosen } = readBody(gameChoice(openable.map((g) => g.kind) as [string, ...string[]]), { game: kind });
+    const game = openable.find((g) => g.kind === chosen)!;
+    const opening = game.opening!;
     // Whoever chose the seed would know every deal: only a server started for tests takes one.
     if (!this.config.allowTestSeeds && body.seed !== undefined) {
       this.metrics.limitRefused('test_seed');
@@ -103,7 +103,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const { roomId, code } = await this.open(game, settings, deck?.items, (ids, at) =>
       opening.state({ ...ids, opener: seat }, settings, { at, expirySeconds: this.config.roomExpirySeconds, ...(deck ? { deck } : {}) }),
     );
-    return { game: kind, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
+    return { game: chosen, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SeatClaims } from '@app/gateway';
 import { cards } from '@app/games/cards';
-import { isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
+import { OpenRoomBody, readBody } from '@app/protocol';
 import { RoomsService } from './rooms.service';
 
 /**
@@ -14,8 +14,7 @@ export class TablesService {
 
   /** `POST /api/tables`: `POST /api/rooms {game: "cards", ...}` answered in the table's words. */
   async openTable(body: unknown): Promise<{ tableId: string; code: string; playerToken: string }> {
-    if (!isPlainObject(body)) throw new RoomException(RoomErrorCode.BadData, 'the body must be a JSON object');
-    const { roomId, code, token } = await this.rooms.openGame(cards.kind, body);
+    const { roomId, code, token } = await this.rooms.openGame(cards.kind, readBody(OpenRoomBody, body));
     return { tableId: roomId, code, playerToken: token };
   }
 

@@ -1,4 +1,5 @@
 import { GameModule, GameOpening } from '@app/room-engine';
+import { TABLE_SUMMARY } from './cards.summary';
 import { CARDS_WIRE_CODES } from './cards.codes';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
@@ -6,12 +7,12 @@ import { cardsLegacy } from './cards.legacy';
 import { publicTableSummary } from './cards.projection';
 import { CardsState, TableSettings } from './cards.types';
 import { openCards } from './cards.rules';
-import { TABLE_SETTINGS_SCHEMA, tableSettings } from './cards.settings';
+import { TABLE_SETTINGS, tableSettings } from './cards.settings';
 
 /** A table opens for the one person who plays it, against bots: its opener is its human seat. */
 const opening: GameOpening<CardsState, TableSettings> = {
   settings: tableSettings,
-  schema: TABLE_SETTINGS_SCHEMA,
+  schema: TABLE_SETTINGS,
   openerRole: 'player',
   state: (ids, settings, opened) => openCards({ tableId: ids.roomId, code: ids.code, playerId: ids.opener, settings, openedAt: opened.at }),
 };
@@ -23,37 +24,7 @@ export const cards: GameModule<CardsState> = {
   codes: CARDS_WIRE_CODES,
   opening,
   publicSummary: publicTableSummary,
-  schemas: {
-    summary: {
-      type: 'object',
-      description: 'a card table: seats, stacks, hands played; never a card',
-      properties: {
-        game: { type: 'string', enum: ['cards'] },
-        code: { type: 'string' },
-        phase: { type: 'string', enum: ['between', 'playing', 'waiting', 'closed'] },
-        rules: {
-          type: 'object',
-          properties: { smallBlind: { type: 'integer' }, bigBlind: { type: 'integer' }, buyIn: { type: 'integer' }, actionSeconds: { type: 'number' } },
-        },
-        handsPlayed: { type: 'integer' },
-        seats: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              seat: { type: 'integer' },
-              name: { type: 'string' },
-              human: { type: 'boolean' },
-              stack: { type: 'integer' },
-              buyInTotal: { type: 'integer' },
-              hands: { type: 'integer' },
-              connected: { type: 'boolean' },
-            },
-          },
-        },
-      },
-    },
-  },
+  schemas: { summary: TABLE_SUMMARY },
   operatorDetail: (state) => ({ table: publicTableSummary(state) }),
   // Only the human sends commands: its seat is the table's one human seat.
   seatName: (state, seat) => (seat === state.playerId ? state.seats.find((s) => s.human)?.name : undefined),

@@ -23,3 +23,4 @@ export * from './cards.legacy';
 export * from './cards.game';
 export * from './cards.codes';
 export * from './cards.module';
+export * from './cards.summary';

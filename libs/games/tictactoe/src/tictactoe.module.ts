@@ -1,6 +1,10 @@
-import { decimal, printable } from '@app/protocol';
+import { z } from 'zod';
+import { decimalField, jsonObject, printableField, readBody } from '@app/protocol';
 import { GameModule } from '@app/room-engine';
 import { openBoard, publicView, ticTacToeRules, TicTacToeState, tttError } from './tictactoe.rules';
+
+/** What opening a board takes: the opener's name and the clock of each move. */
+const TICTACTOE_SETTINGS = jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) });
 
 /** Tic-tac-toe as a server registers it: everything the server needs of the game, in one object. */
 export const ticTacToe: GameModule<TicTacToeState> = {
@@ -15,18 +19,14 @@ export const ticTacToe: GameModule<TicTacToeState> = {
     ids: ['id'],
   },
   opening: {
-    settings: (body) => ({ name: printable(body.name, 'name', 32), moveSeconds: decimal(body.moveSeconds, 'moveSeconds', 0.2, 600, 30) }),
-    schema: {
-      type: 'object',
-      required: ['name'],
-      properties: { name: { type: 'string', minLength: 1, maxLength: 32 }, moveSeconds: { type: 'number', minimum: 0.2, maximum: 600, default: 30 } },
-    },
+    settings: (body) => readBody(TICTACTOE_SETTINGS, body),
+    schema: TICTACTOE_SETTINGS,
     openerRole: 'player',
     state: (ids, settings: { name: string; moveSeconds: number }) => openBoard(ids.code, { id: ids.opener, name: settings.name }, settings.moveSeconds),
   },
   joinProposal: 'join',
   publicSummary: publicView,
-  schemas: { summary: { type: 'object', description: 'a tic-tac-toe board: both seats, every mark, whose turn', properties: { game: { type: 'string', enum: ['tictactoe'] } } } },
+  schemas: { summary: z.object({ game: z.literal('tictactoe') }).loose().meta({ description: 'a tic-tac-toe board: both seats, every mark, whose turn' }) },
   operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
   // No host: the board is its two seats'. A draw has no winner.
   finishedRecord: (summary: { winner: string; players: { name: string; mark: string }[] }) => ({

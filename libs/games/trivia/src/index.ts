@@ -11,3 +11,4 @@ export * from './trivia.game';
 export * from './trivia.module';
 export * from './trivia.settings';
 export * from './trivia.results';
+export * from './trivia.summary';

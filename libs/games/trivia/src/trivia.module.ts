@@ -5,15 +5,16 @@ import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
 import { triviaLegacy } from './trivia.legacy';
-import { TriviaState } from './trivia.types';
+import { Answer, Game, TriviaState } from './trivia.types';
 import { openTrivia, roomDeck } from './trivia.opening';
 import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
-import { roomSettings, TRIVIA_SETTINGS_SCHEMA, TriviaSettings, triviaSettings } from './trivia.settings';
+import { roomSettings, TRIVIA_SETTINGS, TriviaSettings, triviaSettings } from './trivia.settings';
+import { TRIVIA_SUMMARY } from './trivia.summary';
 
 /** A room opens with its host and a copy of its deck: the host's seat is its opener's. */
 const opening: GameOpening<TriviaState, TriviaSettings> = {
   settings: (body) => triviaSettings(body),
-  schema: TRIVIA_SETTINGS_SCHEMA,
+  schema: TRIVIA_SETTINGS,
   openerRole: 'host',
   deckOf: (settings) => settings.deckId,
   state(ids, settings, opened) {
@@ -42,7 +43,7 @@ export const trivia: GameModule<TriviaState> = {
   finishedRecord: finishedRecordOf,
   seatName: (state, seat) => state.players.find((p) => p.id === seat)?.name,
   publicSummary,
-  schemas: { summary: summarySchema() },
+  schemas: { summary: TRIVIA_SUMMARY },
   operatorDetail(state) {
     const game = state.game;
     const q = game && state.phase === 'question' ? game.questions[game.index] : undefined;
@@ -54,40 +55,15 @@ export const trivia: GameModule<TriviaState> = {
   },
   mayClose: (_state, actor) => actor.role === 'host',
   // A snapshot leaves the deck out (triviaRules.snapshotOf): it comes back from the room's copy.
-  fromSnapshot: (json, opened) => ({ ...(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
+  fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   joinProposal: 'join',
   legacy: triviaLegacy,
 };
 
-/** `GET /api/rooms/{code}` of a trivia room, for the API document. */
-function summarySchema() {
-  const seat = {
-    type: 'object',
-    properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, connected: { type: 'boolean' }, score: { type: 'integer' } },
-  };
-  const settings = {
-    type: 'object',
-    properties: {
-      deckId: { type: 'string', format: 'uuid' },
-      questionCount: { type: 'integer' },
-      secondsPerQuestion: { type: 'number' },
-      revealSeconds: { type: 'number' },
-      maxPlayers: { type: 'integer' },
-      minPlayers: { type: 'integer' },
-    },
-  };
-  return {
-    type: 'object',
-    description: 'a trivia room: phase, players and scores, settings; never a question',
-    properties: {
-      game: { type: 'string', enum: ['trivia'] },
-      code: { type: 'string' },
-      phase: { type: 'string', enum: ['lobby', 'question', 'reveal', 'finished', 'closed'] },
-      host: { type: 'object', properties: { name: { type: 'string' } } },
-      players: { type: 'array', items: seat },
-      settings,
-      question: { type: 'object', properties: { index: { type: 'integer' }, total: { type: 'integer' } }, description: 'during a game' },
-    },
-  };
+/** A snapshot from before `Game.answers` was a list held them by player id, in the order they came. */
+function withAnswerList<S extends { readonly game?: Game }>(state: S): S {
+  const answers: unknown = state.game?.answers;
+  if (!state.game || Array.isArray(answers)) return state;
+  return { ...state, game: { ...state.game, answers: Object.values(answers as Record<string, Answer>) } };
 }

@@ -1,5 +1,5 @@
 import { Actor } from '@app/room-engine';
-import { publicSeat } from './trivia.rules';
+import { answerOf, publicSeat } from './trivia.rules';
 import { Settings, TriviaState } from './trivia.types';
 
 /**
@@ -10,7 +10,7 @@ import { Settings, TriviaState } from './trivia.types';
 export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record<string, unknown> {
   const { game } = state;
   const playerId = viewer.role === 'player' ? viewer.seat : undefined;
-  const own = playerId && game ? game.answers[playerId] : undefined;
+  const own = playerId && game ? answerOf(game, playerId) : undefined;
   const view: Record<string, unknown> = {
     code: state.code,
     phase: state.phase,
@@ -33,7 +33,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
       text: q.text,
       choices: q.choices,
       closesAt: game.closesAt,
-      answered: Object.keys(game.answers).length,
+      answered: game.answers.length,
       of: game.roster.length,
     };
   }

@@ -3,7 +3,7 @@ import { RoomCommand } from './trivia.commands';
 import { TriviaErrorCode } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { decideRematch } from './trivia.rematch';
-import { decide, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
+import { answerOf as answerIn, decide, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
 import { pointsFor, rankStandings } from './trivia.scoring';
 import { GameSummary, Outcome, QuestionClosed, Settings, TriviaState } from './trivia.types';
 
@@ -44,7 +44,7 @@ function eventData<T = any>(outcome: Outcome, type: string): T {
  */
 /** The answer the outcome's state holds for `playerId` under the open question. */
 function answerOf(outcome: Outcome, playerId: string) {
-  const a = outcome.state.game!.answers[playerId];
+  const a = answerIn(outcome.state.game!, playerId);
   if (!a) throw new Error(`no answer of ${playerId}`);
   return a;
 }
@@ -236,7 +236,7 @@ describe('trivia rules', () => {
       const outcome = startGame(lobby(2));
       expect(flagsOf(outcome)).toEqual({});
       expect(outcome.state.phase).toBe('question');
-      expect(outcome.state.game).toMatchObject({ id: 'room-1:1', no: 1, index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {} });
+      expect(outcome.state.game).toMatchObject({ id: 'room-1:1', no: 1, index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: [] });
       expect(outcome.state.gamesPlayed).toBe(1);
       expect(outcome.state.playedQuestionIds).toEqual([11, 12, 13]);
     });
@@ -265,7 +265,7 @@ describe('trivia rules', () => {
     it('scores a right answer by the time from the open to the now passed in', () => {
       const state = inQuestion(3);
       const outcome = answer(state, 'p1', 0, 1, T0 + 5000, 'c-1');
-      expect(outcome.state.game!.answers).toEqual({ p1: { playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true } });
+      expect(outcome.state.game!.answers).toEqual([{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true }]);
       expect(flagsOf(outcome)).toEqual({});
     });
 
@@ -312,7 +312,7 @@ describe('trivia rules', () => {
       let state = inQuestion(3);
       for (const [i, id] of ['p1', 'p2'].entries()) {
         const outcome = answer(state, id, 0, i, T0 + 1000 * (i + 1));
-        expect(Object.keys(outcome.state.game!.answers)).toEqual(['p1', 'p2'].slice(0, i + 1));
+        expect(outcome.state.game!.answers.map((a) => a.playerId)).toEqual(['p1', 'p2'].slice(0, i + 1));
         expect(answerOf(outcome, id)).toMatchObject({ playerId: id, choice: i });
         state = outcome.state;
       }
@@ -525,7 +525,7 @@ describe('trivia rules', () => {
       const outcome = onDeadline(revealing, endsAt);
       expect(flagsOf(outcome)).toEqual({});
       expect(outcome.state.phase).toBe('question');
-      expect(outcome.state.game).toMatchObject({ index: 1, openedAt: endsAt, closesAt: endsAt + DURATION, answers: {} });
+      expect(outcome.state.game).toMatchObject({ index: 1, openedAt: endsAt, closesAt: endsAt + DURATION, answers: [] });
       expect(outcome.events).toEqual([
         {
           type: 'question.open',

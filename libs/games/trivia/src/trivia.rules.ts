@@ -71,7 +71,7 @@ export function beginGame(
     index: 0,
     openedAt: now,
     closesAt: now + durationMs(state),
-    answers: {},
+    answers: [],
     closed: [],
   };
   const { standings: _standings, rematch: _rematch, ...rest } = state;
@@ -94,7 +94,7 @@ function answer(state: TriviaState, seat: Seat, question: number, choice: number
     refuse(TriviaErrorCode.QuestionClosed, `question ${question} is not open`);
   }
   if (!game.roster.includes(seat.id)) refuse(TriviaErrorCode.NotInGame, 'you are not playing in this game');
-  if (game.answers[seat.id]) refuse(TriviaErrorCode.AlreadyAnswered, `you already answered question ${question}`);
+  if (answerOf(game, seat.id)) refuse(TriviaErrorCode.AlreadyAnswered, `you already answered question ${question}`);
   const q = game.questions[game.index];
   if (choice >= q.choices.length) {
     refuse(TriviaErrorCode.ChoiceOutOfRange, `choice must be from 0 to ${q.choices.length - 1}`);
@@ -109,11 +109,11 @@ function answer(state: TriviaState, seat: Seat, question: number, choice: number
     correct,
     points: correct ? pointsFor(elapsedMs, durationMs(state)) : 0,
   };
-  const answers = { ...game.answers, [seat.id]: record };
+  const answers = [...game.answers, record];
   const next: TriviaState = { ...state, game: { ...game, answers } };
   const progress: RoomEvent = {
     type: 'question.progress',
-    data: { index: game.index, answered: Object.keys(answers).length, of: game.roster.length },
+    data: { index: game.index, answered: answers.length, of: game.roster.length },
   };
   if (!everyoneAnswered(next)) return { state: next, events: [progress], effects: [], reply: { accepted: true } };
   const closed = closeQuestion(next, now);
@@ -149,7 +149,7 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
   const players = state.players.filter((p) => p.id !== seat.id);
   let next: TriviaState = { ...state, players };
   if (state.game) {
-    const { [seat.id]: _dropped, ...answers } = state.game.answers;
+    const answers = state.game.answers.filter((a) => a.playerId !== seat.id);
     next = { ...next, game: { ...state.game, roster: state.game.roster.filter((id) => id !== seat.id), answers } };
   }
   const events: RoomEvent[] = [{ type: 'player.left', data: { playerId: seat.id, reason } }];
@@ -245,20 +245,20 @@ function closeQuestion(state: TriviaState, now: number): Outcome {
   const game = state.game!;
   const q = game.questions[game.index];
   const counts = q.choices.map(() => 0);
-  for (const a of Object.values(game.answers)) counts[a.choice]++;
+  for (const a of game.answers) counts[a.choice]++;
   const players = state.players.map((p) => {
-    const a = game.answers[p.id];
+    const a = answerOf(game, p.id);
     if (!a || !a.correct) return p;
     return { ...p, score: p.score + a.points, correct: p.correct + 1, elapsedSum: p.elapsedSum + a.elapsedMs };
   });
   const scores = game.roster.map((id) => ({
     playerId: id,
-    points: game.answers[id]?.points ?? 0,
+    points: answerOf(game, id)?.points ?? 0,
     total: players.find((p) => p.id === id)?.score ?? 0,
   }));
   const closed: QuestionClosed = { index: game.index, correct: q.correct, counts, scores };
   const answers: ClosedAnswer[] = game.roster.flatMap((id) => {
-    const a = game.answers[id];
+    const a = answerOf(game, id);
     const name = state.players.find((p) => p.id === id)?.name ?? id;
     return a ? [{ playerId: id, name, choice: a.choice, correct: a.correct, points: a.points, elapsedMs: a.elapsedMs }] : [];
   });
@@ -276,7 +276,7 @@ function openNextQuestion(state: TriviaState, now: number): Outcome {
   const next: TriviaState = {
     ...state,
     phase: 'question',
-    game: { ...game, index: game.index + 1, openedAt: now, closesAt: now + durationMs(state), answers: {} },
+    game: { ...game, index: game.index + 1, openedAt: now, closesAt: now + durationMs(state), answers: [] },
   };
   return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
@@ -334,14 +334,19 @@ function questionOpen(state: TriviaState, now: number): RoomEvent {
 /** Every connected player in the game has answered, and at least one has. */
 function everyoneAnswered(state: TriviaState): boolean {
   const game = state.game;
-  if (!game || Object.keys(game.answers).length === 0) return false;
-  return game.roster.every((id) => game.answers[id] || !state.players.find((p) => p.id === id)?.connected);
+  if (!game || game.answers.length === 0) return false;
+  return game.roster.every((id) => answerOf(game, id) || !state.players.find((p) => p.id === id)?.connected);
 }
 
 /** Names compared as people read them: spaces around and between words, and case, do not tell two apart. */
 function sameName(a: string, b: string): boolean {
   const key = (s: string) => s.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
   return key(a) === key(b);
+}
+
+/** The player's answer to the current question, if it has one. */
+export function answerOf(game: Game, playerId: string): Answer | undefined {
+  return game.answers.find((a) => a.playerId === playerId);
 }
 
 function seatOf(state: TriviaState, viewer: Actor): Seat {

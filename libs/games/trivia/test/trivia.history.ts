@@ -8,6 +8,7 @@ import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
 import { JournaledRoom } from '../../test/journaled-room';
 import { Answer, GameSummary, openTrivia, Question, RoomCommand, Settings, triviaRules, TriviaState } from '../src';
+import { answerOf } from '../src/trivia.rules';
 
 export const T0 = 1_700_000_000_000;
 export const EXPIRY_SECONDS = 300;
@@ -147,7 +148,7 @@ export class LiveRoom {
       case 'question': {
         if (p < 55) {
           const game = s.game!;
-          const waiting = game.roster.filter((id) => !game.answers[id]);
+          const waiting = game.roster.filter((id) => !answerOf(game, id));
           const answerers = Array.from({ length: step.together }, (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id);
           // A choice past the last one now and then: refused, it changes nothing.
           const choices = game.questions[game.index].choices.length;
@@ -231,7 +232,7 @@ export class LiveRoom {
       const decided = this.room.command(c.actor, command);
       if (decided instanceof RoomException || command.type !== 'room.answer') continue;
       const game = decided.state.game!;
-      this.answers.push({ gameId: game.id, answer: game.answers[c.actor.seat!] });
+      this.answers.push({ gameId: game.id, answer: answerOf(game, c.actor.seat!)! });
     }
   }
 }

@@ -1,11 +1,10 @@
-import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
-import { RoomEntity } from './room.entity';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /** A room's latest state at a game's boundary (the room-journal migration). */
 @Entity({ name: 'room_snapshots' })
 export class RoomSnapshotEntity {
+  // No foreign key to rooms: the guard that opens every write proves the room (migration 1764864000000).
   @PrimaryColumn({ name: 'room_id', type: 'uuid', primaryKeyConstraintName: 'room_snapshots_pkey' })
-  @ForeignKey(() => RoomEntity, { name: 'room_snapshots_room_id_fkey' })
   roomId: string;
 
   @Column({ type: 'bigint' })

@@ -1,34 +1,8 @@
-// The deck API's shapes (docs/protocol.md section 12), as the editor sends and reads them.
+// The deck API's shapes (docs/protocol.md section 12), as the editor sends and reads them:
+// inferred from the schemas the server validates with (libs/protocol/src/http/decks.ts).
 
-export interface DeckQuestion {
-  readonly text: string
-  readonly choices: readonly string[]
-  /** 0-based over the API; the CSV counts from 1. */
-  readonly correct: number
-}
+import type { DeckSummary } from '@app/protocol'
 
-export interface DeckBody {
-  readonly name: string
-  readonly questions: readonly DeckQuestion[]
-}
+export type { CreatedDeck, DeckBody, DeckDetails, DeckQuestion } from '@app/protocol'
 
-export interface SavedDeck {
-  readonly id: string
-  readonly name: string
-  readonly builtin: boolean
-  readonly questions: number
-}
-
-/** A new deck's answer: the edit token is shown this once. */
-export interface CreatedDeck extends SavedDeck {
-  readonly editToken: string
-}
-
-export interface DeckDetails {
-  readonly id: string
-  readonly name: string
-  readonly builtin: boolean
-  readonly editable: boolean
-  /** `correct` is there only when the request carried the edit token. */
-  readonly questions: readonly (Omit<DeckQuestion, 'correct'> & { readonly correct?: number })[]
-}
+export type SavedDeck = DeckSummary

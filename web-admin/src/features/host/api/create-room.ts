@@ -1,18 +1,12 @@
+import type { z } from 'zod'
+import type { OpenedTriviaRoom } from '@app/protocol'
+import type { TriviaSettingsBody } from '../../../lib/http-types'
 import { gameRequest } from '../../../lib/game-api'
 
-export interface NewRoom {
-  readonly hostName: string
-  readonly deckId?: string
-  readonly questionCount: number
-  readonly secondsPerQuestion: number
-  readonly revealSeconds: number
-}
+/** What the host page sends: trivia's settings as the server's schema reads them. */
+export type NewRoom = TriviaSettingsBody
 
-export interface CreatedRoom {
-  readonly roomId: string
-  readonly code: string
-  readonly hostToken: string
-}
+export type CreatedRoom = z.infer<typeof OpenedTriviaRoom>
 
 /** POST /api/rooms: a room in its lobby, and the host's token for it. */
 export function createRoom(room: NewRoom): Promise<CreatedRoom> {

@@ -1,11 +1,9 @@
+import type { JoinedRoom, JoinRoomBody } from '@app/protocol'
 import { gameRequest } from '../../../lib/game-api'
 
-export interface Seat {
-  readonly playerId: string
-  readonly playerToken: string
-}
+export type Seat = JoinedRoom
 
 /** POST /api/rooms/{code}/players: a seat in the room's lobby, and its token. */
 export function joinRoom(code: string, name: string): Promise<Seat> {
-  return gameRequest<Seat>('POST', `/api/rooms/${encodeURIComponent(code)}/players`, { name })
+  return gameRequest<Seat>('POST', `/api/rooms/${encodeURIComponent(code)}/players`, { name } satisfies JoinRoomBody)
 }

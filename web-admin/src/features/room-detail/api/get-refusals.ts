@@ -1,27 +1,6 @@
-/** One refused command as GET /admin/api/rooms/{code}/refusals gives it. */
-export interface RefusedCommand {
-  /** Its arrival, epoch ms. */
-  readonly at: number
-  /** player, host, spectator, or operator (the admin API). */
-  readonly by: string
-  readonly playerId: string | null
-  readonly name: string | null
-  /** As the client sent it; empty for a frame that was not one. */
-  readonly type: string
-  readonly code: string
-  readonly status: number
-  readonly message: string
-}
-
-export interface RefusalsPage {
-  readonly code: string
-  readonly roomId: string
-  readonly live: boolean
-  /** How long refusals are kept (REFUSALS_KEPT_DAYS). */
-  readonly keptDays: number
-  readonly refusals: readonly RefusedCommand[]
-  readonly next: string | null
-}
+// One refused command and a page of them as GET /admin/api/rooms/{code}/refusals gives them,
+// inferred from the server's schemas (libs/protocol/src/http/admin.ts).
+export type { RefusalsPage, RefusedCommand } from '@app/protocol'
 
 export const REFUSALS_PAGE_SIZE = 20
 

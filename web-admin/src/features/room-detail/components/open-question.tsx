@@ -1,10 +1,10 @@
 import { Panel } from '../../../components/panel'
-import type { OpenQuestion as OpenQuestionData, Phase } from '../../../lib/admin-types'
+import type { OpenQuestion as OpenQuestionData } from '../../../lib/admin-types'
 import { useNow } from '../../../hooks/use-now'
 
 export interface OpenQuestionProps {
   readonly question: OpenQuestionData | null
-  readonly phase: Phase
+  readonly phase: string
   readonly serverOffsetMs: number
 }
 

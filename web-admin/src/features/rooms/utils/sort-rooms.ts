@@ -8,7 +8,7 @@ export interface RoomSort {
 }
 
 // Lobby to finished in the order a game goes, so sorting by phase groups rooms by progress.
-const PHASE_ORDER = { lobby: 0, question: 1, reveal: 2, finished: 3, closed: 4 } as const
+const PHASE_ORDER: Readonly<Record<string, number>> = { lobby: 0, question: 1, reveal: 2, finished: 3, closed: 4 }
 
 const VALUE: Record<RoomSortKey, (room: RoomRow) => number | string> = {
   code: (r) => r.code,

@@ -1,10 +1,7 @@
+import type { OpenedTable } from '@app/protocol'
 import { gameRequest } from '../../../lib/game-api'
 
-export interface OpenedTable {
-  readonly tableId: string
-  readonly code: string
-  readonly playerToken: string
-}
+export type { OpenedTable }
 
 /** POST /api/tables: a practice table with the server's default bots and blinds, and the human's token. */
 export function openTable(name: string): Promise<OpenedTable> {

@@ -1,0 +1,18 @@
+import { decimalField, jsonObject, printableField, uuidField, wholeField } from '@app/protocol';
+
+// Apart from the reader, so that a browser page can take its type (only the protocol's
+// browser-safe fields here).
+
+/**
+ * The body of `POST /api/rooms`: the host's name and the room's settings with their defaults. The
+ * server reads the body with it (a 400 names the first bad field) and the API document shows it.
+ */
+export const TRIVIA_SETTINGS = jsonObject({
+  hostName: printableField(32),
+  deckId: uuidField().optional().meta({ description: 'default: the built-in deck 00000000-0000-4000-8000-000000000001' }),
+  questionCount: wholeField(1, 50).default(10),
+  secondsPerQuestion: decimalField(0.2, 300).default(20).meta({ description: 'fractions are for tests and benches' }),
+  revealSeconds: decimalField(0, 60).default(4),
+  maxPlayers: wholeField(1, 100).default(20),
+  minPlayers: wholeField(1, 100).default(2).meta({ description: 'the yes votes a rematch needs' }),
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { RoomErrorCode, RoomException } from '../room-error';
+
+/**
+ * `value` read by `schema`, or a 400 `bad_data` naming the first bad field and what it accepts:
+ * `questions[0].correct must be a whole number from 0 to 3`. `what` names the whole (a body, a
+ * query) when the value itself is wrong: `the body must be a JSON object`.
+ */
+export function readBody<S extends z.ZodType>(schema: S, value: unknown, what = 'the body'): z.output<S> {
+  const read = schema.safeParse(value);
+  if (read.success) return read.data;
+  throw new RoomException(RoomErrorCode.BadData, badDataMessage(read.error, what));
+}
+
+/** The first issue as a sentence: the field's path, then what it accepts. */
+export function badDataMessage(error: z.ZodError, what = 'the body'): string {
+  const issue = error.issues[0];
+  const field = issue.path.length === 0 ? what : fieldPath(issue.path);
+  return `${field} ${issue.message}`;
+}
+
+/** `questions[0].choices[1]`, as a reader of the JSON writes it. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
+}
+
+/** A query read by `schema`; an empty parameter (`?code=`) counts as absent, as a form sends it. */
+export function readQuery<S extends z.ZodType>(schema: S, query: Readonly<Record<string, unknown>>): z.output<S> {
+  const given = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ''));
+  return readBody(schema, given, 'the query');
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { wholeNumberQuery } from './fields';
+
+// Finished games over HTTP: the leaderboard and a game's results link (docs/protocol.md section 12).
+
+export const LEADERBOARD_MAX = 100;
+
+/** `GET /api/leaderboard?limit=&game=`; `game` is checked against the registry by the server. */
+export const LeaderboardQuery = z.object({
+  limit: wholeNumberQuery(1, LEADERBOARD_MAX).optional().default(10),
+  game: z.string().optional().meta({ description: 'a game of this server; trivia by default' }),
+});
+
+export const LeaderboardEntry = z.object({
+  playerId: z.guid(),
+  name: z.string(),
+  games: z.int(),
+  wins: z.int(),
+  totalScore: z.int(),
+  bestScore: z.int(),
+});
+export const Leaderboard = z.object({ players: z.array(LeaderboardEntry) });
+export type Leaderboard = z.infer<typeof Leaderboard>;
+
+export const ResultsParams = z.object({ id: z.string().meta({ description: 'the `resultsId` of `game.finished`, optionally followed by `.csv`' }) });
+
+export const AnswerResult = z.object({
+  playerId: z.string(),
+  name: z.string(),
+  choice: z.int().nullable().optional().meta({ description: '0-based; null when the player gave no answer' }),
+  right: z.boolean(),
+  points: z.int(),
+  ms: z.number().nullable().optional().meta({ description: 'from the question\'s opening; null with no answer' }),
+});
+export const QuestionResult = z.object({
+  index: z.int(),
+  text: z.string(),
+  choices: z.array(z.string()).optional(),
+  correct: z.int().meta({ description: 'the right choice, 0-based' }),
+  rightRate: z.number().nullable().meta({ description: 'the share of the players who chose right, 0 to 1' }),
+  answers: z.array(AnswerResult),
+});
+export const Standing = z.object({ playerId: z.string(), name: z.string(), score: z.int(), correct: z.int(), rank: z.int() });
+
+/** `GET /api/results/{id}` of a trivia game. */
+export const GameResults = z.object({
+  code: z.string(),
+  number: z.int(),
+  finishedAt: z.union([z.number(), z.string()]).meta({ description: 'epoch ms' }),
+  standings: z.array(Standing),
+  questions: z.array(QuestionResult),
+});
+export type GameResults = z.infer<typeof GameResults>;
+
+/** `GET /api/results/{id}.csv`: one row per player per question. */
+export const ResultsCsv = z.string().meta({ description: '`game,question,text,player,choice,right,points,ms`' });
