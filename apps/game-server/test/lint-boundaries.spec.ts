@@ -31,6 +31,9 @@ const PLANTED = {
   ],
   engineToProtocol: ['libs/room-engine/src/index.ts', "import { Status } from '@app/protocol';\nexport const fine = Status;\n"],
   gameToEngine: ['libs/games/trivia/src/index.ts', "import { RoomActor } from '@app/room-engine';\nexport const fine = RoomActor;\n"],
+  // A game's page may name its game's body types, and take none of its code.
+  consoleGameType: ['web-admin/src/lib/http-types.ts', "import type { TRIVIA_SETTINGS } from '../../../libs/games/trivia/src/trivia.settings-schema'\nexport type Planted = typeof TRIVIA_SETTINGS\n"],
+  consoleGameValue: ['web-admin/src/lib/http-types.ts', "import { TRIVIA_SETTINGS } from '../../../libs/games/trivia/src/trivia.settings-schema'\nexport const planted = TRIVIA_SETTINGS\n"],
   // The published client is the protocol layer too (it moves there from libs/protocol). No
   // tsconfig includes that folder on every branch yet, so this one is linted without types.
   clientToEngine: ['packages/client/src/planted.ts', "import { RoomActor } from '@app/room-engine';\nexport const planted = RoomActor;\n", false],
@@ -80,6 +83,11 @@ describe('the linter enforces the layering', () => {
 
   it('refuses a game the modules that do I/O: Node built-ins, Nest, pg', () => {
     expect(results.gameToIo.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.line)).toEqual([1, 2, 3]);
+  });
+
+  it("lets the console name a game's types but not import its code", () => {
+    expect(results.consoleGameType).toEqual([]);
+    expect(boundaryErrors(results.consoleGameValue)).toEqual([expect.objectContaining({ message: expect.stringContaining('from elements of type "console" to elements of type "game"') })]);
   });
 
   it('lets the arrows that point the right way through', () => {
