@@ -51,7 +51,9 @@ process.on('exit', stop);
 for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${base}/health/ready`)).ok) break;
-  } catch {}
+  } catch {
+    // not listening yet: try again
+  }
   if (i > 600) throw new Error('the server did not become ready');
   await sleep(100);
 }

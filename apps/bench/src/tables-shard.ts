@@ -124,8 +124,6 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   let opened = 0;
   let failures = 0;
   const samples = new Set<string>();
-  let seatedAtStart = 0;
-  let seatedAtEnd = 0;
 
   const play = (k: number): Promise<CardTableReport> => {
     const n = c.firstTable + k;
@@ -188,13 +186,13 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   await sleep(Math.max(0, c.windowStart - epochMs()), stop.signal);
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  seatedAtStart = seated;
+  const seatedAtStart = seated;
   loop.enable();
   await sleep(Math.max(0, c.windowEnd - epochMs()), stop.signal);
   loop.disable();
   const cpu = process.cpuUsage(cpuBefore);
   const wallSeconds = (performance.now() - wallBefore) / 1000;
-  seatedAtEnd = seated;
+  const seatedAtEnd = seated;
   // Replies to commands sent in the window are part of it: wait for them (each resolves by its timeout).
   const waitUntil = performance.now() + c.commandTimeoutMs + 1000;
   while (unresolved > 0 && performance.now() < waitUntil && !stop.signal.aborted) await sleep(20, stop.signal);

@@ -25,7 +25,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
   } catch (err) {
     if (err instanceof EmbeddedPostgresMissing) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`could not start the embedded PostgreSQL for ${databaseDir}: ${message}. Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.`);
+    throw new Error(`could not start the embedded PostgreSQL for ${databaseDir}: ${message}. Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.`, { cause: err });
   }
   try {
     const client = new Client({ connectionString: pg.url('postgres') });

@@ -4,7 +4,7 @@ import { GameClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
 import { SeatTokens } from '@app/gateway';
 import { RunningServer } from '../src/server';
 import { TEST_TOKEN_SECRET, withTestServer } from '../../../test/support/test-server';
-import { closeAll, journaled, queryDb, SeatedRoom, seatRoom } from './support';
+import { closeAll, journaled, SeatedRoom, seatRoom } from './support';
 
 /**
  * Every bad input of PROTOCOL.md gets its status or close code, and changes nothing: no

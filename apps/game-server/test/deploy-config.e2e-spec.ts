@@ -58,7 +58,7 @@ async function firstAnswer(url: string, child: ChildProcess, deadlineMs = 20_000
     try {
       return await fetch(url, { signal: AbortSignal.timeout(2000) });
     } catch (err) {
-      if (Date.now() > until) throw new Error(`no answer from ${url} in ${deadlineMs} ms: ${String(err)}`);
+      if (Date.now() > until) throw new Error(`no answer from ${url} in ${deadlineMs} ms: ${String(err)}`, { cause: err });
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -124,7 +124,7 @@ describe('room leases', () => {
 
   it('loses nothing in a rolling restart: each instance drains in turn, the game goes on at the other, every acknowledged answer kept', async () => {
     let first = await startTestServer({ databaseUrl, instanceName: 'roll-1', leaseMs: 60_000 });
-    let second = await startTestServer({ databaseUrl, instanceName: 'roll-2', leaseMs: 60_000 });
+    const second = await startTestServer({ databaseUrl, instanceName: 'roll-2', leaseMs: 60_000 });
     const room = await seatRoom(first, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: 30, revealSeconds: 0 });
     expect((await room.host.send('room.start')).status).toBe(200);
     const acked: string[] = [];

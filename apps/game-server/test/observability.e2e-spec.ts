@@ -1,4 +1,4 @@
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { Database } from '@app/persistence';
 import { RunningServer } from '../src/server';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { screenshotsDir, TestBrowser, WAIT_MS, withPagesServer } from './browser';
+import { screenshotsDir, TestBrowser, withPagesServer } from './browser';
 import { holdTable, queryDb, untilWaitingOnLock } from './support';
 
 // The pages for people in a real browser (Debian's Chromium driven by playwright-core): a host

@@ -2,7 +2,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom, SeatedRoom } from './support';
+import { closeAll, queryDb, seatRoom } from './support';
 
 /**
  * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { ensurePagesBuilt, screenshotsDir, TestBrowser, WAIT_MS } from './browser';
+import { ensurePagesBuilt, screenshotsDir, TestBrowser } from './browser';
 import { startTestServer } from '../../../test/support/test-server';
 
 // The card table's page (`/table/{code}`) in a real browser (Debian's Chromium driven by

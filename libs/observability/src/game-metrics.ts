@@ -86,31 +86,30 @@ export class GameMetrics {
     // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
     for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
     // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
-    const self = this;
-    (poolConnections as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      const pool = self.sources?.pool();
+    (poolConnections as unknown as { collect: () => void }).collect = () => {
+      const pool = this.sources?.pool();
       if (!pool) return;
-      this.set({ state: 'total' }, pool.total);
-      this.set({ state: 'idle' }, pool.idle);
-      this.set({ state: 'waiting' }, pool.waiting);
+      poolConnections.set({ state: 'total' }, pool.total);
+      poolConnections.set({ state: 'idle' }, pool.idle);
+      poolConnections.set({ state: 'waiting' }, pool.waiting);
     };
-    (poolMax as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      const pool = self.sources?.pool();
-      if (pool) this.set(pool.max);
+    (poolMax as unknown as { collect: () => void }).collect = () => {
+      const pool = this.sources?.pool();
+      if (pool) poolMax.set(pool.max);
     };
-    (roomsActive as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      if (self.sources) this.set(self.sources.rooms());
+    (roomsActive as unknown as { collect: () => void }).collect = () => {
+      if (this.sources) roomsActive.set(this.sources.rooms());
     };
-    (socketsOpen as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      for (const role of Object.keys(self.sockets) as Role[]) this.set({ role }, self.sockets[role]);
+    (socketsOpen as unknown as { collect: () => void }).collect = () => {
+      for (const role of Object.keys(this.sockets) as Role[]) socketsOpen.set({ role }, this.sockets[role]);
     };
     (outboundBytes as unknown as { collect: () => void }).collect = () => this.flushFrames();
     (outboundFrames as unknown as { collect: () => void }).collect = () => this.flushFrames();
-    (sendQueueBytes as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      this.set(self.queue.bytes);
+    (sendQueueBytes as unknown as { collect: () => void }).collect = () => {
+      sendQueueBytes.set(this.queue.bytes);
     };
-    (sendQueueFrames as unknown as { collect: () => void }).collect = function (this: Gauge<string>) {
-      this.set(self.queue.frames);
+    (sendQueueFrames as unknown as { collect: () => void }).collect = () => {
+      sendQueueFrames.set(this.queue.frames);
     };
   }
 

@@ -126,7 +126,8 @@ export class Database {
   /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
   private checkout(timeoutMs: number): Promise<PoolClient> {
     const pending = this.pool.connect();
-    return withinTime(pending, timeoutMs, () => pending.then((c) => c.release(), () => undefined));
+    // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
+    return withinTime(pending, timeoutMs, () => void pending.then((c) => c.release(), () => undefined));
   }
 
   poolStats(): PoolStats {

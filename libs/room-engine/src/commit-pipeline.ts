@@ -217,7 +217,8 @@ export class CommitPipeline<S> {
     if (wait <= 0) return undefined;
     return new Promise<void>((resolve) => {
       const timer = scheduler.setTimer(resolve, wait);
-      this.settledOnce().then(() => (this.steps.length === 0 ? (scheduler.clearTimer(timer), resolve()) : undefined));
+      // settledOnce never rejects (it only waits for the next settle), so nothing is left unhandled.
+      void this.settledOnce().then(() => (this.steps.length === 0 ? (scheduler.clearTimer(timer), resolve()) : undefined));
     });
   }
 

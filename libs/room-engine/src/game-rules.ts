@@ -1,4 +1,4 @@
-import { CommandFrame, ReplyFrame, Role } from '@app/protocol';
+import { CommandFrame, Role } from '@app/protocol';
 
 /** Who acts or watches, as the rules see it: a role and, for a seated player, the seat. */
 export interface Actor {

@@ -61,7 +61,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
           <button ref={cancelRef} type="button" className="button" onClick={onClose} disabled={busy}>
             Cancel
           </button>
-          <button type="button" className="button danger" onClick={confirm} disabled={busy}>
+          <button type="button" className="button danger" onClick={() => void confirm()} disabled={busy}>
             {busy ? 'Working…' : confirmLabel}
           </button>
         </div>

@@ -88,7 +88,6 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
   const worstVote = answeredVotes.length ? Math.max(...answeredVotes) : undefined;
   const timeouts = records.filter((r) => r.timedOut).length;
   const groups = games.map((g) => replyBatches(g, rtt)).filter((g): g is number => g !== undefined);
-  const votes = serverMean(figures.delta, 'room.rematch');
   const trips = figures.delta?.value('game_db_round_trips_total', { statement: JOURNAL_APPEND });
   const rt = (ms: number | undefined) => (ms !== undefined && rtt ? ` = ${fmtRatio(ms / rtt)} round trips` : '');
   const p99Limit = big ? 1.3 : 1.2;

@@ -418,7 +418,6 @@ function ladderReport(i: {
 }): { markdown: string; svgs: { name: string; content: string }[] } {
   const { run, s, rungs } = i;
   const stats = rungs.map((r) => rungStats(r.records, s.budgetMs, { start: r.windowStart, end: r.windowEnd }));
-  const within = rungs.filter((r, k) => stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs && stats[k].errors === 0);
   const firstOver = rungs.find((r, k) => !(stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs));
   const firstErrors = rungs.find((r, k) => stats[k].errors > 0);
   // The highest rung that held: every rung up to it within the budget and without errors.

@@ -4,7 +4,7 @@ import { CardTableSettings, EgressShaper, EgressShaperStats, epochMs, HUMAN_PAUS
 import { WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, UsageError } from '../cli';
 import { cpuSeconds, UsageReading } from '../host-usage';
-import { BenchRun, log, TargetSettings } from '../run';
+import { BenchRun, log } from '../run';
 import { CoordinatorMessage, SHARD_ARG, ShardConfig, ShardMessage, ShardResult } from '../tables-shard';
 import { Distances } from '../yardstick';
 import { cellSummary, CellSummary, tablesReport } from './tables-report';
@@ -54,7 +54,7 @@ export function defaultRampSeconds(tables: number): number {
   return Math.max(10, Math.ceil(tables / 50) + 6);
 }
 
-export function tablesMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
+export function tablesMode(o: Options): (run: BenchRun, command: string) => Promise<void> {
   const ladderList = o.string('ladder');
   const rungs = ladderList !== undefined ? o.numbers('ladder', []) : [o.number('tables', 100, 1, 100_000)];
   if (ladderList !== undefined && o.string('tables') !== undefined) throw new UsageError('give --tables N for one run or --ladder N1,N2,... for a ladder, not both');

@@ -47,7 +47,7 @@ export function reachableBinaries(source: PostgresBinaries, user: RunAs | undefi
     try {
       copyOnce(source, dir, cacheRoot);
     } catch (err) {
-      throw new Error(`as root, the embedded PostgreSQL runs from a copy in ${dir}, which could not be made (${(err as Error).message}): remove what is left there, make sure ${cacheRoot} is writable, or set DATABASE_URL`);
+      throw new Error(`as root, the embedded PostgreSQL runs from a copy in ${dir}, which could not be made (${(err as Error).message}): remove what is left there, make sure ${cacheRoot} is writable, or set DATABASE_URL`, { cause: err });
     }
   }
   return binariesIn(dir, source.version);

@@ -252,7 +252,8 @@ export class BotSocket {
   waitClosed(timeoutMs = this.eventTimeoutMs): Promise<Closed> {
     return new Promise<Closed>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for the socket to close`)), timeoutMs);
-      this.closed.then((c) => (clearTimeout(timer), resolve(c)));
+      // `closed` never rejects: it resolves when the socket closes, however it closes.
+      void this.closed.then((c) => (clearTimeout(timer), resolve(c)));
     });
   }
 

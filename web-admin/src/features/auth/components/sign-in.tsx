@@ -27,7 +27,7 @@ export function SignIn() {
 
   return (
     <main className="sign-in">
-      <form className="sign-in-card" onSubmit={submit}>
+      <form className="sign-in-card" onSubmit={(e) => void submit(e)}>
         <div className="brand brand-large">
           <span className="brand-mark" aria-hidden="true" />
           Trivia rooms <span className="brand-sub">operator console</span>

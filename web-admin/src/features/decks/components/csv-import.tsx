@@ -57,7 +57,7 @@ export function CsvImport({ name, onImported }: CsvImportProps) {
       </a>
       <label className="field">
         <span>CSV file</span>
-        <input className="input" type="file" accept=".csv,text/csv" onChange={choose} disabled={busy} aria-describedby={error ? 'import-error' : undefined} />
+        <input className="input" type="file" accept=".csv,text/csv" onChange={(e) => void choose(e)} disabled={busy} aria-describedby={error ? 'import-error' : undefined} />
       </label>
       {error && (
         <p id="import-error" className="error" role="alert">

@@ -246,7 +246,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
       <h1 className="title">{deckId ? 'Edit deck' : 'Write a deck'}</h1>
       {back}
       <div className="deck-editor-body">
-      <form className="stack" onSubmit={save} noValidate aria-label="Deck">
+      <form className="stack" onSubmit={(e) => void save(e)} noValidate aria-label="Deck">
         <div className="card stack">
           <div className="field">
             <label htmlFor={fieldId.name}>Deck name</label>
@@ -329,7 +329,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
           <div className="card stack" role="group" aria-labelledby="delete-title">
             <p id="delete-title">Delete this deck for good? A game already playing it keeps its questions.</p>
             <div className="deck-actions">
-              <button type="button" className="big-button danger" disabled={busy} onClick={remove}>
+              <button type="button" className="big-button danger" disabled={busy} onClick={() => void remove()}>
                 Delete for good
               </button>
               <button type="button" className="big-button" autoFocus onClick={() => setConfirmDelete(false)}>

@@ -30,7 +30,7 @@ export function HomePage() {
   return (
     <main className="people-page home">
       <h1 className="title">Trivia rooms</h1>
-      <form className="card stack" onSubmit={join} noValidate>
+      <form className="card stack" onSubmit={(e) => void join(e)} noValidate>
         <label className="field">
           <span>Room code</span>
           <input

@@ -87,18 +87,18 @@ export function HostRoomPage({ code }: { readonly code: string }) {
         )}
         <div className="host-actions">
           {canStart && (
-            <button type="button" className="big-button primary" onClick={start} disabled={busy || view.players.length === 0}>
+            <button type="button" className="big-button primary" onClick={() => void start()} disabled={busy || view.players.length === 0}>
               Start game
             </button>
           )}
-          <button type="button" className="big-button ghost" onClick={close} disabled={busy}>
+          <button type="button" className="big-button ghost" onClick={() => void close()} disabled={busy}>
             Close room
           </button>
         </div>
       </main>
       <aside className="host-side">
         <JoinPanel code={view.code} />
-        <PlayersPanel players={view.players} maxPlayers={view.settings.maxPlayers} onKick={kick} />
+        <PlayersPanel players={view.players} maxPlayers={view.settings.maxPlayers} onKick={(player) => void kick(player)} />
       </aside>
     </div>
   )

@@ -59,7 +59,7 @@ export function HostSetupPage() {
   return (
     <main className="people-page host-setup">
       <h1 className="title">Host a game</h1>
-      <form className="card stack" onSubmit={submit}>
+      <form className="card stack" onSubmit={(e) => void submit(e)}>
         <label className="field">
           <span>Host name</span>
           <input className="input" value={hostName} onChange={(e) => setHostName(e.target.value)} maxLength={32} placeholder="Host" autoComplete="nickname" />

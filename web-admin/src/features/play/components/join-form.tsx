@@ -22,7 +22,7 @@ export function JoinForm({ code, onJoined }: { readonly code: string; readonly o
   }
 
   return (
-    <form className="card stack" onSubmit={submit} noValidate>
+    <form className="card stack" onSubmit={(e) => void submit(e)} noValidate>
       <p className="muted">
         Room <strong className="mono">{code}</strong>
       </p>

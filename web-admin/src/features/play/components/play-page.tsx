@@ -103,7 +103,7 @@ export function PlayPage({ code }: { readonly code: string }) {
           </section>
         )}
         {view.phase === 'question' && view.question && (
-          <AnswerPad question={view.question} view={view} pick={pick} offline={status.state !== 'open'} onChoose={choose} />
+          <AnswerPad question={view.question} view={view} pick={pick} offline={status.state !== 'open'} onChoose={(choice) => void choose(choice)} />
         )}
         {view.phase === 'reveal' && view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
         {view.phase === 'finished' && (
@@ -111,7 +111,7 @@ export function PlayPage({ code }: { readonly code: string }) {
             {view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
             <h2>Standings</h2>
             <StandingsList standings={view.standings ?? []} playerId={view.playerId} />
-            <RematchVote view={view} voting={voting} onVote={vote} />
+            <RematchVote view={view} voting={voting} onVote={(yes) => void vote(yes)} />
           </section>
         )}
       </main>

@@ -27,7 +27,7 @@ export function PracticeForm() {
   }
 
   return (
-    <form className="card stack" onSubmit={open} noValidate aria-label="Practice cards">
+    <form className="card stack" onSubmit={(e) => void open(e)} noValidate aria-label="Practice cards">
       <p className="muted">Practise Texas Hold’em for play money against bots.</p>
       <label className="field">
         <span>Name at the table</span>
