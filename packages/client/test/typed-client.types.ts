@@ -46,7 +46,8 @@ export function events(): void {
     const closesAt: number = q.closesAt;
     // @ts-expect-error question.open carries no counts
     void q.counts;
-    void choices, closesAt;
+    void choices;
+    void closesAt;
   });
   trivia.on('game.finished', (g) => void g.standings.map((s) => s.rank + s.score));
   // @ts-expect-error not a trivia event

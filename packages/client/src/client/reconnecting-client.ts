@@ -86,7 +86,7 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
 export type CommandMap = object;
 
 /** The data argument of `send`: optional where the command takes no fields. */
-export type CommandArgs<Commands, K extends keyof Commands> = {} extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
+export type CommandArgs<Commands, K extends keyof Commands> = Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
 
 export class ReconnectingClient<Events extends EventMap = Record<string, unknown>, Commands extends CommandMap = Record<string, Record<string, unknown>>> {
   private readonly session = new ClientSession<Events>();
