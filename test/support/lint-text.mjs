@@ -13,6 +13,10 @@ import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
+// On CI (CI=true) typescript-eslint infers a single run and takes each file's program from disk,
+// so the planted text would never be read: the real file would be linted in its place.
+process.env.TSESTREE_SINGLE_RUN = 'false';
+
 const ROOT = resolve(import.meta.dirname, '../..');
 const planted = JSON.parse(readFileSync(0, 'utf8'));
 const typed = new ESLint({ cwd: ROOT });
