@@ -31,11 +31,24 @@ export type DataCheck<T> = { readonly ok: true; readonly data: T } | { readonly 
 export function checkData<S extends z.ZodType>(schema: S, data: unknown): DataCheck<z.output<S>> {
   const result = schema.safeParse(data);
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, message: issueMessage(result.error.issues[0]) };
+  return { ok: false, message: firstIssueSentence(result.error, 'data', 'data') };
 }
 
-function issueMessage(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return 'data is not valid';
-  const field = ['data', ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))].join('.').replace(/\.\[/g, '[');
+/**
+ * The first issue as a sentence: its field, then what it accepts (`questions[0].correct must be a
+ * whole number from 0 to 3`). `whole` names the value itself when that is what is wrong (`the
+ * body`, `data`); `inside` prefixes every field's path (`data.choice`). The server's 400s, for
+ * commands and HTTP bodies alike.
+ */
+export function firstIssueSentence(error: z.ZodError, whole: string, inside?: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `${whole} is not valid`;
+  const field = issue.path.length === 0 ? whole : fieldPath(issue.path, inside);
   return `${field} ${issue.message}`;
+}
+
+/** `questions[0].choices[1]`, as a reader of the JSON writes it; after `inside` when given (`data.choice`). */
+export function fieldPath(path: readonly PropertyKey[], inside?: string): string {
+  const keys = path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 && inside === undefined ? String(key) : `.${String(key)}`));
+  return (inside ?? '') + keys.join('');
 }

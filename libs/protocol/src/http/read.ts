@@ -1,3 +1,4 @@
+import { firstIssueSentence } from '@game-rooms/client';
 import { z } from 'zod';
 import { RoomErrorCode, RoomException } from '../room-error';
 
@@ -9,19 +10,7 @@ import { RoomErrorCode, RoomException } from '../room-error';
 export function readBody<S extends z.ZodType>(schema: S, value: unknown, what = 'the body'): z.output<S> {
   const read = schema.safeParse(value);
   if (read.success) return read.data;
-  throw new RoomException(RoomErrorCode.BadData, badDataMessage(read.error, what));
-}
-
-/** The first issue as a sentence: the field's path, then what it accepts. */
-export function badDataMessage(error: z.ZodError, what = 'the body'): string {
-  const issue = error.issues[0];
-  const field = issue.path.length === 0 ? what : fieldPath(issue.path);
-  return `${field} ${issue.message}`;
-}
-
-/** `questions[0].choices[1]`, as a reader of the JSON writes it. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
+  throw new RoomException(RoomErrorCode.BadData, firstIssueSentence(read.error, what));
 }
 
 /** A query read by `schema`; an empty parameter (`?code=`) counts as absent, as a form sends it. */
