@@ -1,4 +1,4 @@
-import { NOT_PRINTABLE } from '@game-rooms/client';
+import { isPrintableText } from '@game-rooms/client';
 import { RoomErrorCode, RoomException } from './room-error';
 
 // Small readers for what no HTTP schema reads: a WebSocket command's fields, a CSV's cells. HTTP
@@ -15,7 +15,7 @@ export function printable(value: unknown, field: string, max: number): string {
 /** The text trimmed, when that is 1 to `max` printable characters (as the HTTP schemas count them); else undefined. */
 export function printableText(value: string, max: number): string | undefined {
   const s = value.trim();
-  return s.length < 1 || [...s].length > max || NOT_PRINTABLE.test(s) ? undefined : s;
+  return isPrintableText(s, max) ? s : undefined;
 }
 
 export function invalid(field: string, why: string): RoomException {

@@ -5,7 +5,12 @@ import { z } from 'zod';
 // the API document shows the same limits, from the same numbers. Browser-safe: no Node imports.
 
 /** Control, format and separator characters: what a name or a question may not hold. */
-export const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+/** Already trimmed text of 1 to `max` printable characters (counted in characters, not UTF-16 units): every name, question and CSV cell. */
+export function isPrintableText(trimmed: string, max: number): boolean {
+  return trimmed.length >= 1 && [...trimmed].length <= max && !NOT_PRINTABLE.test(trimmed);
+}
 
 /** 1 to `max` printable characters, trimmed; counted in characters, not UTF-16 units. */
 export function printableField(max: number) {
@@ -13,7 +18,7 @@ export function printableField(max: number) {
   return z
     .string({ error: accepts })
     .trim()
-    .refine((s) => s.length >= 1 && [...s].length <= max && !NOT_PRINTABLE.test(s), accepts)
+    .refine((s) => isPrintableText(s, max), accepts)
     .meta({ minLength: 1, maxLength: max, description: `${max} printable characters at most, trimmed` });
 }
 
