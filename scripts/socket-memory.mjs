@@ -5,7 +5,7 @@
 // settle, and reads RSS again. Prints (RSS - idle) / sockets. With --heap-snapshot the server
 // writes a heap snapshot (node --heapsnapshot-signal) with every socket open.
 //
-// Usage: node scripts/socket-memory.mjs [--rooms 2000] [--seats 4] [--wire json|compact-v1|compact-v2]
+// Usage: node scripts/socket-memory.mjs [--rooms 2000] [--seats 4] [--wire json|compact-v1|compact-v2|compact-v3]
 //          [--server dist/apps/game-server/apps/game-server/src/main.js] [--heap-snapshot DIR]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -132,13 +132,13 @@ modes
   failover  a cluster, kill -9 during play    --instances 3 --games 30 --seats 4 --kill-after-s 10 --kill busiest
             or a rolling restart of it        --rolling --instances 3 --games 30 --seats 4 --kill-after-s 8
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
-            or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v1,compact-v2 --egress-mbps 2
+            or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v2,compact-v3 --egress-mbps 2
 
 tables (each table: POST /api/tables, five server bots, one simulated human on one socket)
   --tables N | --ladder N1,N2,..           one run, or rungs (every profile at every rung, interleaved)
   --seconds S (60)      the steady window of each run or cell; --ramp-seconds R (10, or tables/50 + 6)
   --shards K (4, at most the cores)        child processes the sockets are split over
-  --wire P[,P..]        json, compact-v1, compact-v2 (several: each at every rung, same sitting)
+  --wire P[,P..]        json, compact-v1, compact-v2, compact-v3 (several: each at every rung, same sitting)
   --egress-mbps M       a token-bucket shaper limits the server's outbound bytes to M Mbit/s
   --shaper-buffer-kib 64                   the shaper's queue per connection
   --knee-ms 250         a ladder's knee: first rung with action p99 over this, an eviction, or a failed action
@@ -174,7 +174,7 @@ bots
   --ping-seconds S      each socket pings this often (0: never)
   --command-timeout-ms 10000               a command without a reply after this is timed out
   --seed N              seed for the bots' pauses and choices
-  --wire P              json (default), compact-v1 or compact-v2: every bot socket asks for it and
+  --wire P              json (default), compact-v1, compact-v2 or compact-v3: every bot socket asks for it and
                         decodes each frame back into JSON (latency, ladder, ab, soak; tables has its own)
 
 output

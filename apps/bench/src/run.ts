@@ -82,11 +82,11 @@ export function botSettings(
   };
 }
 
-/** `--wire json|compact-v1|compact-v2` for the trivia bots: one profile per run. */
+/** `--wire json|compact-v1|compact-v2|compact-v3` for the trivia bots: one profile per run. */
 function wireOption(o: Options): WireProfile {
   const word = o.string('wire', 'json');
   const wire = wireProfileOf(word);
-  if (!wire) throw new UsageError(`--wire takes json, compact-v1 or compact-v2, got '${word}'`);
+  if (!wire) throw new UsageError(`--wire takes json, compact-v1, compact-v2 or compact-v3, got '${word}'`);
   return wire;
 }
 

@@ -114,6 +114,6 @@ describe('bench tables mode against a real server', () => {
   it('refuses an unknown profile before it starts anything', async () => {
     const result = await runBench(['tables', '--url', server.url, '--tables', '3', '--wire', 'compact-v9']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--wire takes json, compact-v1 or compact-v2');
+    expect(result.stderr).toContain('--wire takes json, compact-v1, compact-v2 or compact-v3');
   });
 });

@@ -89,7 +89,7 @@ describe('game rules over the wire', () => {
 
   it('gives a socket the profile it asks for, JSON for one it does not know, and says which in the first room.state', async () => {
     const room = await new HttpApi(server.url).createRoom({ hostName: 'H' });
-    for (const [asked, got] of [['compact-v1', 'compact-v1'], ['compact-v2', 'compact-v2'], ['compact-v9', 'json'], ['', 'json']] as const) {
+    for (const [asked, got] of [['compact-v1', 'compact-v1'], ['compact-v2', 'compact-v2'], ['compact-v3', 'compact-v3'], ['compact-v9', 'json'], ['', 'json']] as const) {
       const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(room.hostToken)}&wire=${asked}`);
       const first = await new Promise<string>((resolve, reject) => {
         ws.once('message', (data) => resolve(data.toString()));

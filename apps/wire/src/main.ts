@@ -12,7 +12,8 @@ const USAGE = `Usage:
       cannot decode, after printing the lines before it, naming that line on stderr.
   npm run wire -- measure --url http://127.0.0.1:3000 [--seats 4] [--questions 6]
       plays one trivia room on a running server with a socket per profile per viewer and
-      prints the bytes per answer of each profile, against JSON in the same run.
+      prints the bytes per answer of each profile, against JSON in the same run (each
+      viewer holds 4 sockets at once: start the server with SOCKETS_PER_SEAT=4).
   npm run wire -- measure --game cards --url http://127.0.0.1:3000 [--hands 30] [--bots 5] [--seed 7]
       plays one card table with the human and a spectator each on a socket per profile and
       prints the bytes per hand of each profile by kind, against JSON in the same run.

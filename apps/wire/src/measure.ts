@@ -1,9 +1,14 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
-import { WIRE_PROFILES, WireProfile } from '@app/protocol';
+import { CloseCode, WIRE_PROFILES, WireProfile } from '@app/protocol';
 
 export interface BytesPerAnswer {
   readonly answers: number;
   readonly perAnswer: Record<WireProfile, number>;
+}
+
+function closedBeforePlay(code: number): string {
+  if (code !== CloseCode.replaced) return `the server closed a socket with ${code} before the game started`;
+  return `the server closed a socket with 4010: its SOCKETS_PER_SEAT is under ${WIRE_PROFILES.length}, the profiles each viewer holds side by side; start it with SOCKETS_PER_SEAT=${WIRE_PROFILES.length}`;
 }
 
 /**
@@ -28,7 +33,8 @@ export async function measureBytesPerAnswer(baseUrl: string, seats = 4, question
   }
   const all = viewers.flatMap((v) => WIRE_PROFILES.map((w) => v[w]));
   // Each socket's ping reply comes after everything sent to it before: the room is quiet from here.
-  await Promise.all(all.map((c) => c.send('ping')));
+  // A socket that closed by now (the seat's cap pushes out the oldest with 4010) would never answer.
+  await Promise.all(all.map((c) => Promise.race([c.send('ping'), c.closed.then((closed) => Promise.reject(new Error(closedBeforePlay(closed.code))))])));
   const from = new Map(all.map((c) => [c, c.frames.length]));
   const [host, ...players] = viewers;
   await host.json.send('room.start');

@@ -119,7 +119,7 @@ describe('wire decode', () => {
     const unknown = await decodeInto(slowly, '/dev/null', '--profile', 'compact-v9', file);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toMatch(/^--profile must be one of json, compact-v1, compact-v2\n\nUsage:/);
+    expect(unknown.stderr).toMatch(/^--profile must be one of json, compact-v1, compact-v2, compact-v3\n\nUsage:/);
     const missing = await decodeInto(slowly, '/dev/null', '--profile', 'compact-v2', join(dir, 'absent.txt'));
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe('');

@@ -13,7 +13,7 @@ export class SocketEncoder {
     readonly wire: WireProfile,
     codes: CodeTable,
   ) {
-    if (wire !== 'json') this.memory = new WireMemory(codes, wire === 'compact-v2');
+    if (wire !== 'json') this.memory = new WireMemory(codes, wire);
   }
 
   /**

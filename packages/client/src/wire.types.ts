@@ -2,7 +2,7 @@
 
 export type Role = 'host' | 'player' | 'spectator';
 
-export const WIRE_PROFILES = ['json', 'compact-v1', 'compact-v2'] as const;
+export const WIRE_PROFILES = ['json', 'compact-v1', 'compact-v2', 'compact-v3'] as const;
 export type WireProfile = (typeof WIRE_PROFILES)[number];
 
 export interface CommandFrame {

@@ -21,7 +21,7 @@ export const ROUNDS_CODES: GameCodes = {
   enums: {
     phase: ['lobby', 'round', 'closed'],
     role: ['host', 'player', 'spectator'],
-    wire: ['json', 'compact-v1', 'compact-v2'],
+    wire: ['json', 'compact-v1', 'compact-v2', 'compact-v3'],
   },
   ids: ['id', 'playerId'],
 };

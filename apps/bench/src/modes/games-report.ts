@@ -197,7 +197,7 @@ export function standardConfounds(i: StandardConfoundsInput): string[] {
     const logs = run.server.logSummary();
     const env = run.server.env;
     items.push(
-      `One server instance; ${bots.wire === 'json' ? 'the bots speak JSON (`--wire compact-v1|compact-v2` makes them ask for a compact profile)' : `the bots ask for \`wire=${bots.wire}\` and decode every frame back into JSON`}, DB_POOL_MAX=${env.DB_POOL_MAX ?? '10 (default)'}, MAILBOX_DEPTH=${env.MAILBOX_DEPTH ?? '64 (default)'}, LOG_LEVEL=${env.LOG_LEVEL}. Its log during the run: ${
+      `One server instance; ${bots.wire === 'json' ? 'the bots speak JSON (`--wire compact-v1|compact-v2|compact-v3` makes them ask for a compact profile)' : `the bots ask for \`wire=${bots.wire}\` and decode every frame back into JSON`}, DB_POOL_MAX=${env.DB_POOL_MAX ?? '10 (default)'}, MAILBOX_DEPTH=${env.MAILBOX_DEPTH ?? '64 (default)'}, LOG_LEVEL=${env.LOG_LEVEL}. Its log during the run: ${
         Object.entries(logs.byLevel)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ') || 'no lines'

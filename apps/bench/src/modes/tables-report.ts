@@ -396,7 +396,7 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
   out.push(clientTable(clientRows(windowRecords), s.commandTimeoutMs), '');
   out.push(`${h}# Frames and bytes by message kind`, '');
   out.push(
-    `What the bench's sockets received in the window: the UTF-8 length of every frame's payload (WebSocket and TCP framing not counted), by the frame's kind as decoded (${c.wire === 'compact-v2' ? 'compact-v2 sends type codes; the kinds here are their names, ' : ''}\`reply\` for replies), beside what the server counted as sent over the same window (\`game_ws_outbound_*_total\`)${s.egressMbps !== undefined ? '; with the shaper, what the server sent and what arrived differ by what was in flight at the window\'s edges and by what the server dropped with an evicted socket' : ''}.`,
+    `What the bench's sockets received in the window: the UTF-8 length of every frame's payload (WebSocket and TCP framing not counted), by the frame's kind as decoded (${c.wire === 'compact-v2' || c.wire === 'compact-v3' ? `${c.wire} sends type codes; the kinds here are their names, ` : ''}\`reply\` for replies), beside what the server counted as sent over the same window (\`game_ws_outbound_*_total\`)${s.egressMbps !== undefined ? '; with the shaper, what the server sent and what arrived differ by what was in flight at the window\'s edges and by what the server dropped with an evicted socket' : ''}.`,
     '',
   );
   const kinds = [...new Set([...Object.keys(c.byKind), ...Object.keys(c.server.byKind ?? {})])].sort((a, b) => (c.byKind[b]?.bytes ?? 0) - (c.byKind[a]?.bytes ?? 0));

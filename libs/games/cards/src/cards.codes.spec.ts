@@ -8,11 +8,11 @@ import { CARDS_EVENT_TYPES } from './cards.commands';
 import { FULL_DECK } from './cards.deck';
 
 type Sent = WireEvent | ReplyFrame;
-const PROFILES: readonly CompactProfile[] = ['compact-v1', 'compact-v2'];
+const PROFILES: readonly CompactProfile[] = ['compact-v1', 'compact-v2', 'compact-v3'];
 
 /** What the server's encoder sends for `frames` on one socket of `profile`. */
 function encode(profile: CompactProfile, frames: readonly Sent[]): string[] {
-  const memory = new WireMemory(WIRE_CODES, profile === 'compact-v2');
+  const memory = new WireMemory(WIRE_CODES, profile);
   const sent: string[] = [];
   for (const f of frames) {
     if (f.type === 'reply') {

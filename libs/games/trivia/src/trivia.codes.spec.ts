@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { WIRE_CODES } from '@app/wire-codes';
 import {
   CodeTable,
@@ -38,7 +39,7 @@ function stream(): ({ type: string; data: unknown } | ReplyFrame)[] {
 
 /** What the server's encoder sends for `frames` on one socket of `profile`, and the JSON frames it stands for. */
 function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, table: CodeTable = WIRE_CODES) {
-  const memory = new WireMemory(table, profile === 'compact-v2');
+  const memory = new WireMemory(table, profile);
   const sent: string[] = [];
   const json: unknown[] = [];
   let seq = 0;
@@ -59,7 +60,7 @@ function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, tabl
 }
 
 describe('compact profiles', () => {
-  it.each(['compact-v1', 'compact-v2'] as const)('%s decodes back into exactly the JSON frames', (profile) => {
+  it.each(['compact-v1', 'compact-v2', 'compact-v3'] as const)('%s decodes back into exactly the JSON frames', (profile) => {
     const { sent, json } = encode(profile, stream());
     expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
   });
@@ -92,9 +93,63 @@ describe('compact profiles', () => {
     expect(bytes(encode('compact-v2', stream()).sent)).toBeLessThan(bytes(plain) / 2);
   });
 
+  it('compact-v3 sends a lone count bare, names the open question once, and the deadline as its length', () => {
+    const v2 = encode('compact-v2', stream()).sent;
+    const { sent } = encode('compact-v3', stream());
+    // question.open: closesAt (e) as closesAt - serverTime (f).
+    expect(JSON.parse(sent[1])).toEqual([4, { a: 0, b: 2, c: 'Which planet is largest?', d: ['Mars', 'Jupiter'], e: 10000, f: 1000 }]);
+    // question.progress: the first carries `of` (h), not the index the open question gave; the next is its count alone.
+    expect(JSON.parse(sent[3])).toEqual([5, { g: 1, h: 3 }]);
+    expect(sent[4]).toBe('[5,2]');
+    expect(JSON.parse(v2[4])).toEqual([5, { g: 2 }]);
+    // question.closed: no index (a) while it is the open question's.
+    expect(JSON.parse(sent[5])[1]).not.toHaveProperty('a');
+    expect(JSON.parse(v2[5])[1]).toHaveProperty('a', 0);
+    const bytes = (frames: string[]) => frames.reduce((n, f) => n + f.length, 0);
+    expect(bytes(sent)).toBeLessThan(bytes(v2));
+  });
+
+  it('compact-v3 sends a count for another question with its index, and a progress frame with more than the count in full', () => {
+    const frames = [
+      stream()[0],
+      { type: 'question.open', data: { index: 0, total: 2, text: 'Q', choices: ['a', 'b'], closesAt: 11000, serverTime: 1000 } },
+      { type: 'question.progress', data: { index: 1, answered: 1, of: 3 } },
+      { type: 'question.progress', data: { index: 1, answered: 2, of: 4 } },
+      { type: 'question.closed', data: { index: 0, correct: 1, counts: [0, 2], scores: [] } },
+    ];
+    const { sent, json } = encode('compact-v3', frames as never);
+    expect(JSON.parse(sent[2])).toEqual([5, { a: 1, g: 1, h: 3 }]);
+    expect(JSON.parse(sent[3])).toEqual([5, { g: 2, h: 4 }]);
+    // The progress frames moved the shared index to 1: the reveal of question 0 says so.
+    expect(JSON.parse(sent[4])[1]).toHaveProperty('a', 0);
+    expect(decodeFrames('compact-v3', sent, WIRE_CODES)).toEqual(json);
+  });
+
+  // Values a rule could mistake: counts that are not numbers, deadlines that are not, fractions,
+  // questions out of order, fields missing.
+  const num = fc.oneof(fc.integer({ min: -3, max: 30 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(1.5e12, 0.1, -0));
+  const leaf = fc.oneof(num, fc.constantFrom('a', '~', 'lobby', 'x', ids[0]), fc.constant(null), fc.boolean(), fc.array(fc.nat(5), { maxLength: 3 }), fc.constant({ g: 1 }));
+  const maybe = (v: fc.Arbitrary<unknown>) => fc.option(v, { nil: undefined });
+  const trivia = fc.oneof(
+    fc.record({ type: fc.constant('question.open'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), total: maybe(fc.nat(3)), text: fc.constant('Q'), closesAt: maybe(fc.oneof(num, leaf)), serverTime: maybe(fc.oneof(num, leaf)) }, { requiredKeys: ['text'] }) }),
+    fc.record({ type: fc.constant('question.progress'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), answered: maybe(fc.oneof(fc.nat(5), leaf)), of: maybe(fc.nat(5)) }, { requiredKeys: [] }) }),
+    fc.record({ type: fc.constant('question.closed'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), correct: fc.nat(3), counts: fc.array(fc.nat(4), { maxLength: 3 }) }, { requiredKeys: ['correct'] }) }),
+  );
+
+  it.each(['compact-v2', 'compact-v3'] as const)('%s: the decoder inverts the encoder on random question sequences', (profile) => {
+    fc.assert(
+      fc.property(fc.array(trivia, { minLength: 1, maxLength: 12 }), (events) => {
+        const frames = [stream()[0], ...JSON.parse(JSON.stringify(events))];
+        const { sent, json } = encode(profile, frames as never);
+        expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('sends data that its rules cannot express exactly as it is, marked plain', () => {
     const odd = [stream()[0], { type: 'question.progress', data: { index: 'zero', answered: 1 } }, { type: 'question.closed', data: { index: 0, correct: 1, counts: [], scores: [{ playerId: 7 }] } }];
-    for (const profile of ['compact-v1', 'compact-v2'] as const) {
+    for (const profile of ['compact-v1', 'compact-v2', 'compact-v3'] as const) {
       const { sent, json } = encode(profile, odd as never);
       expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
     }

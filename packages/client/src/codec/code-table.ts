@@ -15,6 +15,26 @@ export interface EventCodes {
   readonly defaults?: Readonly<Record<string, unknown>>;
   /** The frame changes nothing for its viewer when this top-level field is null: it is not sent. */
   readonly noopWhenNull?: string;
+  /** What compact-v3 adds for this type; compact-v1 and compact-v2 ignore it. */
+  readonly v3?: V3Codes;
+}
+
+/**
+ * compact-v3's rules for one event type, on top of compact-v2's. Each names top-level fields;
+ * what they leave out a client rebuilds from the frame itself and the socket's memory.
+ */
+export interface V3Codes {
+  /** More sticky fields, as `sticky` above. */
+  readonly sticky?: readonly string[];
+  /**
+   * Sticky fields whose last value is another type's field of the same name: `{index:
+   * 'question.open'}` leaves out a progress frame's `index` while it is the open question's.
+   */
+  readonly stickyAs?: Readonly<Record<string, string>>;
+  /** Number fields sent as their difference from another number field of the same frame: `{closesAt: 'serverTime'}`. */
+  readonly relativeTo?: Readonly<Record<string, string>>;
+  /** When only this field is left of the data and its value is not an object, the frame is `[code, value]`. */
+  readonly bare?: string;
 }
 
 /** One game's section of a table: announced by its state frame, the first frame of a socket. */
@@ -47,6 +67,12 @@ export const KEY_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
  */
 export function codeTable(version: number, games: readonly GameCodes[], maxIds = 64): CodeTable {
   return { version, games, maxIds };
+}
+
+/** A type's sticky fields in `profile`: compact-v3 adds its own to compact-v1's and v2's. */
+export function stickyFieldsOf(codes: EventCodes | undefined, v3: boolean): readonly string[] {
+  const fields = codes?.sticky ?? [];
+  return v3 && codes?.v3?.sticky ? [...fields, ...codes.v3.sticky] : fields;
 }
 
 /** The section of the game whose state frame this type is, if any. */

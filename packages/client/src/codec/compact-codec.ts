@@ -1,9 +1,9 @@
 import type { EventFrame, ReplyFrame } from '../wire.types.js';
-import { type EventCodes, type GameCodes, KEY_LETTERS } from './code-table.js';
+import { type EventCodes, type GameCodes, KEY_LETTERS, type V3Codes } from './code-table.js';
 import { isObject, stickyValue, WireMemory } from './wire-memory.js';
 
 /** The compact profiles this codec speaks. */
-export type CompactProfile = 'compact-v1' | 'compact-v2';
+export type CompactProfile = 'compact-v1' | 'compact-v2' | 'compact-v3';
 
 /** A frame a compact decoder could not read: the stream is not what the profile says. */
 export class WireDecodeError extends Error {
@@ -25,11 +25,13 @@ export function encodeCompactEvent(profile: CompactProfile, memory: WireMemory, 
   if (codes?.noopWhenNull && isObject(data) && data[codes.noopWhenNull] === null) return null;
   if (game && type === game.stateEvent && memory.lastState !== undefined && memory.lastState === JSON.stringify(data)) return null;
   let body = isObject(data) ? omitKnown(memory, type, codes, data) : data;
-  const v2 = profile === 'compact-v2';
-  if (v2 && game) body = codeValue(game, memory, body);
-  const text = v2 ? v2Event(game, type, body, false) : v1Event(type, body, false);
+  const v3 = memory.v3 ? codes?.v3 : undefined;
+  if (v3?.relativeTo && isObject(body)) body = relativeOut(v3.relativeTo, body);
+  const coded = profile !== 'compact-v1';
+  if (coded && game) body = codeValue(game, memory, body);
+  const text = coded ? v2Event(game, type, bareOut(game, v3, body), false) : v1Event(type, body, false);
   if (!decodesTo(() => decodeCompactEvent(profile, memory, JSON.parse(text)).data, data)) {
-    return v2 ? v2Event(game, type, data, true) : v1Event(type, data, true);
+    return coded ? v2Event(game, type, data, true) : v1Event(type, data, true);
   }
   return text;
 }
@@ -54,7 +56,7 @@ export function decodeCompactFrame(profile: CompactProfile, memory: WireMemory, 
     return decodeCompactEvent(profile, memory, frame);
   }
   if (Array.isArray(frame)) return decodeCompactEvent(profile, memory, frame);
-  if (!isObject(frame) || !('status' in frame)) throw new WireDecodeError('a compact-v2 frame is an array (an event) or an object with a status (a reply)');
+  if (!isObject(frame) || !('status' in frame)) throw new WireDecodeError('a compact-v2 or v3 frame is an array (an event) or an object with a status (a reply)');
   const head = { type: 'reply' as const, id: frame.id as string | null, status: frame.status as number };
   if ('error' in frame) return { ...head, error: frame.error as ReplyFrame['error'] };
   if ('data' in frame) return { ...head, data: frame.data };
@@ -76,7 +78,9 @@ function decodeCompactEvent(profile: CompactProfile, memory: WireMemory, frame: 
     memory.see(type);
     body = f.length > 1 ? f[1] : {};
     plain = f[2] === 0;
-    if (!plain && memory.game) body = decodeValue(memory.game, memory, body);
+    const v3 = memory.v3 ? memory.game?.events[type]?.v3 : undefined;
+    if (!plain && memory.game) body = decodeValue(memory.game, memory, bareIn(memory.game, v3, body));
+    if (!plain && v3?.relativeTo && isObject(body)) body = relativeIn(v3.relativeTo, body);
   }
   if (typeof type !== 'string') throw new WireDecodeError('a compact event needs a type');
   const game = memory.see(type);
@@ -96,6 +100,40 @@ function v2Event(game: GameCodes | undefined, type: string, body: unknown, plain
   return JSON.stringify(isObject(body) && Object.keys(body).length === 0 ? [code] : [code, body]);
 }
 
+// compact-v3: a number field as its difference from another of the same frame, when both are sent.
+function relativeOut(relativeTo: Readonly<Record<string, string>>, body: Record<string, unknown>): Record<string, unknown> {
+  let out = body;
+  for (const [field, base] of Object.entries(relativeTo)) {
+    const value = out[field];
+    const from = out[base];
+    if (typeof value !== 'number' || typeof from !== 'number') continue;
+    if (out === body) out = { ...body };
+    out[field] = value - from;
+  }
+  return out;
+}
+
+function relativeIn(relativeTo: Readonly<Record<string, string>>, body: Record<string, unknown>): Record<string, unknown> {
+  for (const [field, base] of Object.entries(relativeTo)) {
+    const value = body[field];
+    const from = body[base];
+    if (typeof value === 'number' && typeof from === 'number') body[field] = value + from;
+  }
+  return body;
+}
+
+// compact-v3: data that is one field is sent as that field's (coded) value, when it is not an object.
+function bareOut(game: GameCodes | undefined, v3: V3Codes | undefined, coded: unknown): unknown {
+  if (!game || !v3?.bare || !isObject(coded)) return coded;
+  const keys = Object.keys(coded);
+  const key = keyCode(game, v3.bare);
+  return keys.length === 1 && keys[0] === key && !isObject(coded[key]) ? coded[key] : coded;
+}
+
+function bareIn(game: GameCodes, v3: V3Codes | undefined, body: unknown): unknown {
+  return v3?.bare && !isObject(body) ? { [keyCode(game, v3.bare)]: body } : body;
+}
+
 function typeOfCode(game: GameCodes | undefined, code: unknown): string {
   for (const [type, codes] of Object.entries(game?.events ?? {})) if (codes.code === code) return type;
   throw new WireDecodeError(`unknown event code ${String(code)}`);
@@ -105,7 +143,7 @@ function typeOfCode(game: GameCodes | undefined, code: unknown): string {
 function omitKnown(memory: WireMemory, type: string, codes: EventCodes | undefined, data: Record<string, unknown>): Record<string, unknown> {
   if (!codes) return data;
   let out = data;
-  for (const field of codes.sticky ?? []) {
+  for (const field of memory.stickyFields(type)) {
     const value = stickyValue(out, field);
     if (value === undefined || memory.stickyJson(type, field) !== JSON.stringify(value)) continue;
     if (out === data) out = { ...data };
@@ -120,7 +158,7 @@ function omitKnown(memory: WireMemory, type: string, codes: EventCodes | undefin
 function restoreKnown(memory: WireMemory, type: string, codes: EventCodes | undefined, body: Record<string, unknown>): Record<string, unknown> {
   if (!codes) return body;
   const out = { ...body };
-  for (const field of codes.sticky ?? []) {
+  for (const field of memory.stickyFields(type)) {
     const kept = memory.stickyJson(type, field);
     if (kept === undefined) continue;
     const [list, column] = field.split('[].');
@@ -184,7 +222,7 @@ function fillAt(value: unknown, steps: readonly Step[], fallback: unknown): void
   }
 }
 
-// compact-v2: keys as letters, enum values and known ids as numbers, at any depth.
+// compact-v2 and v3: keys as letters, enum values and known ids as numbers, at any depth.
 const keyNumbers = new WeakMap<GameCodes, Map<string, number>>();
 
 function keyCode(game: GameCodes, key: string): string {

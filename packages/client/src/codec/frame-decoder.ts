@@ -1,4 +1,4 @@
-import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types.js';
+import { type EventFrame, type ReplyFrame, WIRE_PROFILES, type WireProfile } from '../wire.types.js';
 import type { CodeTable } from './code-table.js';
 import { type CompactProfile, decodeCompactFrame, WireDecodeError } from './compact-codec.js';
 import { WireMemory } from './wire-memory.js';
@@ -22,7 +22,7 @@ export class FrameDecoder {
 
   constructor(profile: WireProfile, table: CodeTable) {
     this.profile = profile;
-    this.memory = new WireMemory(table, profile === 'compact-v2');
+    this.memory = new WireMemory(table, profile === 'json' ? 'compact-v1' : profile);
   }
 
   decode(text: string): DecodedFrame {
@@ -49,5 +49,5 @@ export function decodeFrames(profile: WireProfile, frames: readonly string[], ta
 
 /** A profile this library speaks, from a client's or a command line's word; undefined for any other. */
 export function wireProfileOf(word: string | null | undefined): WireProfile | undefined {
-  return word === 'json' || word === 'compact-v1' || word === 'compact-v2' ? word : undefined;
+  return (WIRE_PROFILES as readonly string[]).includes(word ?? '') ? (word as WireProfile) : undefined;
 }

@@ -1,25 +1,33 @@
-import { type CodeTable, type GameCodes, gameOfStateEvent } from './code-table.js';
+import { type CodeTable, type GameCodes, gameOfStateEvent, stickyFieldsOf } from './code-table.js';
+import type { CompactProfile } from './compact-codec.js';
 
 /**
  * What one socket's compact stream remembers, kept alike at both ends: the game its first state
- * frame announced, the last value of each sticky field, the last state frame, and (compact-v2)
- * the ids it was sent, numbered in order. Both ends update it from the JSON data of every frame
- * actually sent, after the frame; a new socket starts empty, so a reconnect starts clean.
+ * frame announced, the last value of each sticky field, the last state frame, and (compact-v2
+ * and v3) the ids it was sent, numbered in order. Both ends update it from the JSON data of every
+ * frame actually sent, after the frame; a new socket starts empty, so a reconnect starts clean.
  */
 export class WireMemory {
   game: GameCodes | undefined;
   lastState: string | undefined;
+  /** Last values by the type that owns them (compact-v3 lets a type share another's), then field. */
   private readonly sticky = new Map<string, Map<string, string>>();
+  private readonly fieldsByType = new Map<string, readonly string[]>();
   private readonly idList: string[] = [];
   private readonly idNumbers = new Map<string, number>();
   private idsKey = '';
 
   readonly table: CodeTable;
+  readonly profile: CompactProfile;
   private readonly numbersIds: boolean;
+  /** compact-v3: the table's `v3` rules apply. */
+  readonly v3: boolean;
 
-  constructor(table: CodeTable, numbersIds: boolean) {
+  constructor(table: CodeTable, profile: CompactProfile) {
     this.table = table;
-    this.numbersIds = numbersIds;
+    this.profile = profile;
+    this.numbersIds = profile !== 'compact-v1';
+    this.v3 = profile === 'compact-v3';
   }
 
   /** Before a frame of `type` is encoded or decoded: the first state frame fixes the game. */
@@ -28,8 +36,16 @@ export class WireMemory {
     return this.game;
   }
 
+  /** The sticky fields of `type` in this socket's profile. */
+  stickyFields(type: string): readonly string[] {
+    if (!this.game) return [];
+    let fields = this.fieldsByType.get(type);
+    if (!fields) this.fieldsByType.set(type, (fields = stickyFieldsOf(this.game.events[type], this.v3)));
+    return fields;
+  }
+
   stickyJson(type: string, field: string): string | undefined {
-    return this.sticky.get(type)?.get(field);
+    return this.sticky.get(this.ownerOf(type, field))?.get(field);
   }
 
   idNumber(id: string): number | undefined {
@@ -42,8 +58,8 @@ export class WireMemory {
 
   /** Everything an encoding of `type` depends on besides the data: sockets that agree here get the same bytes. */
   key(type: string): string {
-    const sticky = this.sticky.get(type);
-    const values = sticky ? [...sticky.values()].join('\u0001') : '';
+    let values = '';
+    for (const field of this.stickyFields(type)) values += `${this.stickyJson(type, field) ?? ''}\u0001`;
     // A state frame identical to the last is dropped: the last one is part of what its bytes depend on.
     const state = type === this.game?.stateEvent ? (this.lastState ?? '') : '';
     return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}\u0002${state}`;
@@ -54,16 +70,19 @@ export class WireMemory {
     const game = this.game;
     if (!game || !isObject(data)) return;
     if (type === game.stateEvent) this.lastState = JSON.stringify(data);
-    const codes = game.events[type];
-    if (codes?.sticky) {
-      let fields = this.sticky.get(type);
-      if (!fields) this.sticky.set(type, (fields = new Map()));
-      for (const field of codes.sticky) {
-        const value = stickyValue(data, field);
-        if (value !== undefined) fields.set(field, JSON.stringify(value));
-      }
+    for (const field of this.stickyFields(type)) {
+      const value = stickyValue(data, field);
+      if (value === undefined) continue;
+      const owner = this.ownerOf(type, field);
+      let fields = this.sticky.get(owner);
+      if (!fields) this.sticky.set(owner, (fields = new Map()));
+      fields.set(field, JSON.stringify(value));
     }
     if (this.numbersIds) this.learnIds(game, data);
+  }
+
+  private ownerOf(type: string, field: string): string {
+    return (this.v3 && this.game?.events[type]?.v3?.stickyAs?.[field]) || type;
   }
 
   // A frame's new ids are numbered in sorted order, not in the order the frame carries them: two

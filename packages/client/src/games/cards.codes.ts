@@ -51,7 +51,7 @@ export const CARDS_WIRE_CODES: GameCodes = {
     street: ['preflop', 'flop', 'turn', 'river'],
     phase: ['between', 'playing', 'waiting', 'closed'],
     role: ['host', 'player', 'spectator'],
-    wire: ['json', 'compact-v1', 'compact-v2'],
+    wire: ['json', 'compact-v1', 'compact-v2', 'compact-v3'],
     reason: ['left', 'expired', 'player_closed', 'operator_closed'],
     cards: WIRE_CARDS,
     board: WIRE_CARDS,

@@ -12,9 +12,16 @@ export const TRIVIA_WIRE_CODES: GameCodes = {
     'player.joined': { code: 1, defaults: { 'player.connected': true, 'player.score': 0 } },
     'player.left': { code: 2 },
     'player.presence': { code: 3 },
-    'question.open': { code: 4, sticky: ['total'] },
-    'question.progress': { code: 5, sticky: ['index', 'of'] },
-    'question.closed': { code: 6, sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 } },
+    // compact-v3: the reveal and every count name the open question without repeating its index,
+    // the deadline goes as the question's length, and a count that is all a frame says goes bare.
+    'question.open': { code: 4, sticky: ['total'], v3: { sticky: ['index'], relativeTo: { closesAt: 'serverTime' } } },
+    'question.progress': { code: 5, sticky: ['index', 'of'], v3: { stickyAs: { index: 'question.open' }, bare: 'answered' } },
+    'question.closed': {
+      code: 6,
+      sticky: ['scores[].playerId'],
+      defaults: { 'scores[].points': 0 },
+      v3: { sticky: ['index'], stickyAs: { index: 'question.open' } },
+    },
     'game.finished': { code: 7, defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
     'rematch.open': { code: 8 },
     'rematch.decided': { code: 9 },
@@ -32,7 +39,7 @@ export const TRIVIA_WIRE_CODES: GameCodes = {
   enums: {
     phase: ['lobby', 'question', 'reveal', 'finished', 'closed'],
     role: ['host', 'player', 'spectator'],
-    wire: ['json', 'compact-v1', 'compact-v2'],
+    wire: ['json', 'compact-v1', 'compact-v2', 'compact-v3'],
     reason: ['left', 'kicked', 'expired', 'closed'],
   },
   ids: ['id', 'playerId', 'playerIds'],
