@@ -11,12 +11,73 @@ export interface CommandRecord {
 /** The longest command type kept: a client's 15,000-character type is not stored 100 times. */
 export const MAX_RECORDED_TYPE_LENGTH = 64;
 
+/** Distinct types kept once for every room; past it a type is kept as it came. */
+const MAX_SHARED_TYPES = 256;
+
+/** Each type's one string: a type comes fresh out of JSON.parse, and a room records it 100 times. */
+const sharedTypes = new Map<string, string>();
+
+function recordedType(type: string): string {
+  // Joined, not a template: V8 keeps a slice as a view of the whole 15,000 characters, and join copies.
+  const kept = type.length > MAX_RECORDED_TYPE_LENGTH ? [type.slice(0, MAX_RECORDED_TYPE_LENGTH - 1), '…'].join('') : type;
+  const shared = sharedTypes.get(kept);
+  if (shared !== undefined) return shared;
+  if (sharedTypes.size < MAX_SHARED_TYPES) sharedTypes.set(kept, kept);
+  return kept;
+}
+
+/**
+ * The last commands, written round, a row each: no object and no boxed number per command. Two
+ * buffers, not one per field: each typed array costs some 200 bytes besides its numbers.
+ */
+class CommandRing {
+  private readonly types: string[];
+  /** at, mailboxWaitMs, ms. */
+  private readonly times: Float64Array;
+  /** status, roundTrips: small counts (under 65,536). */
+  private readonly counts: Uint16Array;
+  /** Records written, ever: the next goes to row `written % size`. */
+  private written = 0;
+
+  constructor(private readonly size: number) {
+    this.types = new Array<string>(size).fill('');
+    this.times = new Float64Array(3 * size);
+    this.counts = new Uint16Array(2 * size);
+  }
+
+  push(entry: CommandRecord, type: string): void {
+    const row = this.written++ % this.size;
+    this.types[row] = type;
+    const t = 3 * row;
+    const c = 2 * row;
+    this.times[t] = entry.at;
+    this.times[t + 1] = entry.mailboxWaitMs;
+    this.times[t + 2] = entry.ms;
+    this.counts[c] = entry.status;
+    this.counts[c + 1] = entry.roundTrips;
+  }
+
+  /** Oldest first. */
+  records(): CommandRecord[] {
+    const { types, times, counts } = this;
+    const out: CommandRecord[] = [];
+    for (let n = Math.max(0, this.written - this.size); n < this.written; n++) {
+      const row = n % this.size;
+      const t = 3 * row;
+      const c = 2 * row;
+      out.push({ type: types[row], at: times[t], mailboxWaitMs: times[t + 1], ms: times[t + 2], status: counts[c], roundTrips: counts[c + 1] });
+    }
+    return out;
+  }
+}
+
 /** A room's counters for operators: commands handled, their latency, the last 100. */
 export class RoomStats {
   readonly createdAt: number;
   commands = 0;
   lastCommandMs: number | null = null;
-  private readonly recent: CommandRecord[] = [];
+  /** Made at the first command: a room that takes none holds no columns. */
+  private recent: CommandRing | undefined;
 
   constructor(now: number, private readonly keep = 100) {
     this.createdAt = now;
@@ -25,12 +86,12 @@ export class RoomStats {
   record(entry: CommandRecord): void {
     this.commands++;
     this.lastCommandMs = entry.ms;
-    const { type } = entry;
-    this.recent.push(type.length > MAX_RECORDED_TYPE_LENGTH ? { ...entry, type: `${type.slice(0, MAX_RECORDED_TYPE_LENGTH - 1)}…` } : entry);
-    if (this.recent.length > this.keep) this.recent.shift();
+    if (this.keep < 1) return;
+    (this.recent ??= new CommandRing(this.keep)).push(entry, recordedType(entry.type));
   }
 
+  /** Made on each call (the admin API asks now and then). */
   lastCommands(): readonly CommandRecord[] {
-    return this.recent;
+    return this.recent?.records() ?? [];
   }
 }
