@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { CloseCode, ReplyFrame, Role, WireProfile } from '@app/protocol';
 import { OutboundEvent, Viewer } from '@app/room-engine';
@@ -12,7 +12,9 @@ import { WireObserver } from './wire-observer';
  * and evicts itself (4009) when the client cannot keep up.
  */
 export class SocketSession implements Viewer {
-  readonly socketId = randomUUID();
+  // 96 random bits as one flat string: randomUUID builds its text by concatenation, and the rope
+  // of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
+  readonly socketId = randomBytes(12).toString('base64url');
   private seq = 0;
   private tokens: number;
   private lastRefill: number;
