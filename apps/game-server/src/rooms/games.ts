@@ -29,7 +29,7 @@ export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
 }
 
 /**
- * The compact-v2 table this server speaks: each registered game's section, in registry order, at
+ * The compact-v2 and v3 table this server speaks: each registered game's section, in registry order, at
  * the version its clients know (`@app/wire-codes`, which the pages and the bot kit decode with).
  * Codes are positions, so a game registered after those sections only adds one at the end.
  */

@@ -1,6 +1,9 @@
 import { type CodeTable, type GameCodes, gameOfStateEvent, stickyFieldsOf } from './code-table.js';
 import type { CompactProfile } from './compact-codec.js';
 
+const stickyFields = new WeakMap<GameCodes, Map<string, readonly string[]>>();
+const v3StickyFields = new WeakMap<GameCodes, Map<string, readonly string[]>>();
+
 /**
  * What one socket's compact stream remembers, kept alike at both ends: the game its first state
  * frame announced, the last value of each sticky field, the last state frame, and (compact-v2
@@ -12,7 +15,6 @@ export class WireMemory {
   lastState: string | undefined;
   /** Last values by the type that owns them (compact-v3 lets a type share another's), then field. */
   private readonly sticky = new Map<string, Map<string, string>>();
-  private readonly fieldsByType = new Map<string, readonly string[]>();
   private readonly idList: string[] = [];
   private readonly idNumbers = new Map<string, number>();
   private idsKey = '';
@@ -39,8 +41,12 @@ export class WireMemory {
   /** The sticky fields of `type` in this socket's profile. */
   stickyFields(type: string): readonly string[] {
     if (!this.game) return [];
-    let fields = this.fieldsByType.get(type);
-    if (!fields) this.fieldsByType.set(type, (fields = stickyFieldsOf(this.game.events[type], this.v3)));
+    // Kept per section and profile, not per socket: every socket of a game asks the same.
+    const cache = this.v3 ? v3StickyFields : stickyFields;
+    let byType = cache.get(this.game);
+    if (!byType) cache.set(this.game, (byType = new Map()));
+    let fields = byType.get(type);
+    if (!fields) byType.set(type, (fields = stickyFieldsOf(this.game.events[type], this.v3)));
     return fields;
   }
 
