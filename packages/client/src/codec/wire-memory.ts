@@ -1,8 +1,31 @@
 import { type CodeTable, type GameCodes, gameOfStateEvent, stickyFieldsOf } from './code-table.js';
 import type { CompactProfile } from './compact-codec.js';
 
-const stickyFields = new WeakMap<GameCodes, Map<string, readonly string[]>>();
-const v3StickyFields = new WeakMap<GameCodes, Map<string, readonly string[]>>();
+/** A type's sticky fields in one profile, and where each one's last value is kept. */
+interface StickyRules {
+  readonly fields: readonly string[];
+  /** Per field, its key in a socket's memory: the owning type (compact-v3 may name another) and the field. */
+  readonly slots: readonly string[];
+}
+
+// Worked out once per section and profile, not per socket: every socket of a game asks the same.
+const stickyRules = new WeakMap<GameCodes, Map<string, StickyRules>>();
+const v3StickyRules = new WeakMap<GameCodes, Map<string, StickyRules>>();
+const NO_STICKY: StickyRules = { fields: [], slots: [] };
+
+function rulesOf(game: GameCodes, type: string, v3: boolean): StickyRules {
+  const cache = v3 ? v3StickyRules : stickyRules;
+  let byType = cache.get(game);
+  if (!byType) cache.set(game, (byType = new Map()));
+  let rules = byType.get(type);
+  if (!rules) {
+    const fields = stickyFieldsOf(game.events[type], v3);
+    const owners = v3 ? (game.events[type]?.v3?.stickyAs ?? {}) : {};
+    rules = { fields, slots: fields.map((f) => `${owners[f] ?? type}\u0000${f}`) };
+    byType.set(type, rules);
+  }
+  return rules;
+}
 
 /**
  * What one socket's compact stream remembers, kept alike at both ends: the game its first state
@@ -13,8 +36,8 @@ const v3StickyFields = new WeakMap<GameCodes, Map<string, readonly string[]>>();
 export class WireMemory {
   game: GameCodes | undefined;
   lastState: string | undefined;
-  /** Last values by the type that owns them (compact-v3 lets a type share another's), then field. */
-  private readonly sticky = new Map<string, Map<string, string>>();
+  /** Last values of sticky fields, as JSON, by slot: one map for every type (see `StickyRules`). */
+  private readonly sticky = new Map<string, string>();
   private readonly idList: string[] = [];
   private readonly idNumbers = new Map<string, number>();
   private idsKey = '';
@@ -40,18 +63,13 @@ export class WireMemory {
 
   /** The sticky fields of `type` in this socket's profile. */
   stickyFields(type: string): readonly string[] {
-    if (!this.game) return [];
-    // Kept per section and profile, not per socket: every socket of a game asks the same.
-    const cache = this.v3 ? v3StickyFields : stickyFields;
-    let byType = cache.get(this.game);
-    if (!byType) cache.set(this.game, (byType = new Map()));
-    let fields = byType.get(type);
-    if (!fields) byType.set(type, (fields = stickyFieldsOf(this.game.events[type], this.v3)));
-    return fields;
+    return this.rules(type).fields;
   }
 
   stickyJson(type: string, field: string): string | undefined {
-    return this.sticky.get(this.ownerOf(type, field))?.get(field);
+    const { fields, slots } = this.rules(type);
+    const i = fields.indexOf(field);
+    return i < 0 ? undefined : this.sticky.get(slots[i]);
   }
 
   idNumber(id: string): number | undefined {
@@ -65,7 +83,7 @@ export class WireMemory {
   /** Everything an encoding of `type` depends on besides the data: sockets that agree here get the same bytes. */
   key(type: string): string {
     let values = '';
-    for (const field of this.stickyFields(type)) values += `${this.stickyJson(type, field) ?? ''}\u0001`;
+    for (const slot of this.rules(type).slots) values += `${this.sticky.get(slot) ?? ''}\u0001`;
     // A state frame identical to the last is dropped: the last one is part of what its bytes depend on.
     const state = type === this.game?.stateEvent ? (this.lastState ?? '') : '';
     return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}\u0002${state}`;
@@ -76,19 +94,16 @@ export class WireMemory {
     const game = this.game;
     if (!game || !isObject(data)) return;
     if (type === game.stateEvent) this.lastState = JSON.stringify(data);
-    for (const field of this.stickyFields(type)) {
+    const { fields, slots } = this.rules(type);
+    fields.forEach((field, i) => {
       const value = stickyValue(data, field);
-      if (value === undefined) continue;
-      const owner = this.ownerOf(type, field);
-      let fields = this.sticky.get(owner);
-      if (!fields) this.sticky.set(owner, (fields = new Map()));
-      fields.set(field, JSON.stringify(value));
-    }
+      if (value !== undefined) this.sticky.set(slots[i], JSON.stringify(value));
+    });
     if (this.numbersIds) this.learnIds(game, data);
   }
 
-  private ownerOf(type: string, field: string): string {
-    return (this.v3 && this.game?.events[type]?.v3?.stickyAs?.[field]) || type;
+  private rules(type: string): StickyRules {
+    return this.game ? rulesOf(this.game, type, this.v3) : NO_STICKY;
   }
 
   // A frame's new ids are numbered in sorted order, not in the order the frame carries them: two
