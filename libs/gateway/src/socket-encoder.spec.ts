@@ -34,6 +34,23 @@ describe(SocketEncoder.name, () => {
     expect(JSON.parse(late.event(progress, 2)!)).toEqual({ type: 'round.progress', data: { index: 0, moved: 2, of: 2 } });
   });
 
+  it('shares an encoding between compact-v2 sockets that number the ids of this frame alike, whatever else they were sent', () => {
+    const [a, b, c] = [0, 1, 2].map(() => new SocketEncoder('compact-v2', WIRE_CODES));
+    for (const e of [a, b, c]) e.event(outboundEvent('rounds.state', state({ role: 'host' })), 1);
+    // b alone learns one more id: a frame without it still reads the same on both.
+    b.event(outboundEvent('round.noted', { playerId: 'c9a1d0e2-0000-4000-8000-000000000003' }), 2);
+    const closed = outboundEvent('round.closed', { index: 1, outcome: 0, counts: [2], scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })) });
+    const fromA = a.event(closed, 2)!;
+    expect(b.event(closed, 3)).toBe(fromA);
+    expect(closed.encodings.size).toBe(1);
+    // A frame carrying the id only b was sent: b sends its number, a and c send it in full.
+    const late = outboundEvent('round.closed', { index: 2, outcome: 0, counts: [1], scores: [{ playerId: 'c9a1d0e2-0000-4000-8000-000000000003', points: 1, total: 1 }] });
+    expect(b.event(late, 4)).not.toContain('c9a1d0e2');
+    expect(c.event(outboundEvent('round.closed', closed.data), 2)).toBe(fromA);
+    expect(a.event(late, 3)).toContain('c9a1d0e2');
+    expect(late.encodings.size).toBe(2);
+  });
+
   it('drops a broadcast state frame only for the socket whose last state frame it repeats', () => {
     const seen = new SocketEncoder('compact-v2', WIRE_CODES);
     const other = new SocketEncoder('compact-v2', WIRE_CODES);

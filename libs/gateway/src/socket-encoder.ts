@@ -29,7 +29,7 @@ export class SocketEncoder {
       return `{"type":${JSON.stringify(event.type)},"seq":${seq},"data":${json}}`;
     }
     memory.see(event.type);
-    const key = `${this.wire}\u0003${memory.key(event.type)}`;
+    const key = `${this.wire}\u0003${memory.key(event.type, event.data)}`;
     let text = event.encodings.get(key);
     if (text === undefined) event.encodings.set(key, (text = encodeCompactEvent(this.wire as CompactProfile, memory, event.type, event.data)));
     if (text !== null) memory.remember(event.type, event.data);

@@ -40,7 +40,6 @@ export class WireMemory {
   private readonly sticky = new Map<string, string>();
   private readonly idList: string[] = [];
   private readonly idNumbers = new Map<string, number>();
-  private idsKey = '';
 
   readonly table: CodeTable;
   readonly profile: CompactProfile;
@@ -80,13 +79,18 @@ export class WireMemory {
     return this.idList[n];
   }
 
-  /** Everything an encoding of `type` depends on besides the data: sockets that agree here get the same bytes. */
-  key(type: string): string {
+  /**
+   * Everything the encoding of `data` as `type` depends on besides the data: sockets that agree
+   * here get the same bytes. Of the ids, only the numbers of those this frame carries count.
+   */
+  key(type: string, data: unknown): string {
     let values = '';
     for (const slot of this.rules(type).slots) values += `${this.sticky.get(slot) ?? ''}\u0001`;
+    let ids = '';
+    if (this.numbersIds && this.game) for (const id of idsIn(this.game, data)) ids += `${this.idNumbers.get(id) ?? ''},`;
     // A state frame identical to the last is dropped: the last one is part of what its bytes depend on.
     const state = type === this.game?.stateEvent ? (this.lastState ?? '') : '';
-    return `${this.game?.kind ?? ''}\u0002${values}\u0002${this.idsKey}\u0002${state}`;
+    return `${this.game?.kind ?? ''}\u0002${values}\u0002${ids}\u0002${state}`;
   }
 
   /** After a frame of `type` with this data was sent (or received). */
@@ -110,15 +114,30 @@ export class WireMemory {
   // viewers whose frames carry the same ids (each its own `you` first) get the same numbers, so
   // their sockets keep sharing encodings.
   private learnIds(game: GameCodes, data: unknown): void {
-    const fresh = new Set<string>();
-    collectIds(game, data, undefined, fresh);
-    for (const id of [...fresh].filter((id) => !this.idNumbers.has(id)).sort()) {
+    const fresh = idsIn(game, data).filter((id) => !this.idNumbers.has(id));
+    for (const id of fresh.sort()) {
       if (this.idList.length >= this.table.maxIds) break;
       this.idNumbers.set(id, this.idList.length);
       this.idList.push(id);
     }
-    if (fresh.size > 0) this.idsKey = this.idList.join('\u0001');
   }
+}
+
+// The ids a frame's data carries, each once, found once per data object: a broadcast's sockets
+// share its data, and each would otherwise walk it for its key and again for what it learns.
+const idsByData = new WeakMap<GameCodes, WeakMap<object, readonly string[]>>();
+
+function idsIn(game: GameCodes, data: unknown): readonly string[] {
+  if (typeof data !== 'object' || data === null) return [];
+  let byData = idsByData.get(game);
+  if (!byData) idsByData.set(game, (byData = new WeakMap()));
+  let ids = byData.get(data);
+  if (!ids) {
+    const found = new Set<string>();
+    collectIds(game, data, undefined, found);
+    byData.set(data, (ids = [...found]));
+  }
+  return ids;
 }
 
 function collectIds(game: GameCodes, value: unknown, key: string | undefined, into: Set<string>): void {
