@@ -40,7 +40,7 @@ export class ReplyBodies {
   }
 }
 
-/** One per process: rooms share bodies too (every trivia room's answers get the same one). */
+/** One per process: rooms share bodies too (every room of a game whose command always gets the same 200 shares one). */
 const sharedBodies = new ReplyBodies();
 
 /**
