@@ -42,14 +42,12 @@ export class WireMemory {
   private readonly idNumbers = new Map<string, number>();
 
   readonly table: CodeTable;
-  readonly profile: CompactProfile;
   private readonly numbersIds: boolean;
   /** compact-v3: the table's `v3` rules apply. */
   readonly v3: boolean;
 
   constructor(table: CodeTable, profile: CompactProfile) {
     this.table = table;
-    this.profile = profile;
     this.numbersIds = profile !== 'compact-v1';
     this.v3 = profile === 'compact-v3';
   }
