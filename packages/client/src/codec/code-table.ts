@@ -69,12 +69,6 @@ export function codeTable(version: number, games: readonly GameCodes[], maxIds =
   return { version, games, maxIds };
 }
 
-/** A type's sticky fields in `profile`: compact-v3 adds its own to compact-v1's and v2's. */
-export function stickyFieldsOf(codes: EventCodes | undefined, v3: boolean): readonly string[] {
-  const fields = codes?.sticky ?? [];
-  return v3 && codes?.v3?.sticky ? [...fields, ...codes.v3.sticky] : fields;
-}
-
 /** The section of the game whose state frame this type is, if any. */
 export function gameOfStateEvent(table: CodeTable, type: string): GameCodes | undefined {
   return table.games.find((g) => g.stateEvent === type);

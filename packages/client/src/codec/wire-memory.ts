@@ -1,4 +1,4 @@
-import { type CodeTable, type GameCodes, gameOfStateEvent, stickyFieldsOf } from './code-table.js';
+import { type CodeTable, type GameCodes, gameOfStateEvent } from './code-table.js';
 import type { CompactProfile } from './compact-codec.js';
 
 /** A type's sticky fields in one profile, and where each one's last value is kept. */
@@ -19,8 +19,10 @@ function rulesOf(game: GameCodes, type: string, v3: boolean): StickyRules {
   if (!byType) cache.set(game, (byType = new Map()));
   let rules = byType.get(type);
   if (!rules) {
-    const fields = stickyFieldsOf(game.events[type], v3);
-    const owners = v3 ? (game.events[type]?.v3?.stickyAs ?? {}) : {};
+    // compact-v3 adds its own sticky fields to v1's and v2's, and may keep one under another type.
+    const codes = game.events[type];
+    const fields = [...(codes?.sticky ?? []), ...((v3 && codes?.v3?.sticky) || [])];
+    const owners = (v3 && codes?.v3?.stickyAs) || {};
     rules = { fields, slots: fields.map((f) => `${owners[f] ?? type}\u0000${f}`) };
     byType.set(type, rules);
   }
