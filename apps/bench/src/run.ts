@@ -7,7 +7,7 @@ import { createGzip } from 'node:zlib';
 import { Client } from 'pg';
 import { join, relative, resolve } from 'node:path';
 import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, TriviaRoomBotOptions } from '@app/bot-kit';
-import { WireProfile, wireProfileOf } from '@app/protocol';
+import { WIRE_PROFILES, WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
 import { cpuSeconds, parentPid, UsageMeter } from './host-usage';
 import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
@@ -82,11 +82,14 @@ export function botSettings(
   };
 }
 
-/** `--wire json|compact-v1|compact-v2|compact-v3` for the trivia bots: one profile per run. */
+/** The profiles `--wire` takes, as a usage message names them: "json, compact-v1, ... or compact-v3". */
+export const WIRE_WORDS = `${WIRE_PROFILES.slice(0, -1).join(', ')} or ${WIRE_PROFILES[WIRE_PROFILES.length - 1]}`;
+
+/** `--wire <profile>` for the trivia bots: one profile per run. */
 function wireOption(o: Options): WireProfile {
   const word = o.string('wire', 'json');
   const wire = wireProfileOf(word);
-  if (!wire) throw new UsageError(`--wire takes json, compact-v1, compact-v2 or compact-v3, got '${word}'`);
+  if (!wire) throw new UsageError(`--wire takes ${WIRE_WORDS}, got '${word}'`);
   return wire;
 }
 

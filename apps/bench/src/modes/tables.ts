@@ -4,7 +4,7 @@ import { CardTableSettings, EgressShaper, EgressShaperStats, epochMs, HUMAN_PAUS
 import { WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, UsageError } from '../cli';
 import { cpuSeconds, UsageReading } from '../host-usage';
-import { BenchRun, log } from '../run';
+import { BenchRun, log, WIRE_WORDS } from '../run';
 import { CoordinatorMessage, SHARD_ARG, ShardConfig, ShardMessage, ShardResult } from '../tables-shard';
 import { Distances } from '../yardstick';
 import { cellSummary, CellSummary, tablesReport } from './tables-report';
@@ -60,7 +60,7 @@ export function tablesMode(o: Options): (run: BenchRun, command: string) => Prom
   if (ladderList !== undefined && o.string('tables') !== undefined) throw new UsageError('give --tables N for one run or --ladder N1,N2,... for a ladder, not both');
   const wires = (o.string('wire', 'json') ?? 'json').split(',').map((w) => {
     const p = wireProfileOf(w.trim());
-    if (!p) throw new UsageError(`--wire takes json, compact-v1, compact-v2 or compact-v3 (comma-separated for several), got '${w}'`);
+    if (!p) throw new UsageError(`--wire takes ${WIRE_WORDS} (comma-separated for several), got '${w}'`);
     return p;
   });
   if (new Set(wires).size !== wires.length) throw new UsageError('--wire names a profile twice');
