@@ -154,6 +154,15 @@ export class ServerProcess {
     });
   }
 
+  /**
+   * Stops (SIGSTOP) or continues (SIGCONT) the server's process: a CPU it does not get, for real.
+   * The process stays alive; its timers come due while it is stopped and run late.
+   */
+  suspend(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    if (!this.child) throw new Error('the server is not running');
+    this.child.kill(signal);
+  }
+
   /** Starts the server again after a kill, on the same database, secret and data directory. */
   async restart(): Promise<void> {
     if (this.child) throw new Error('the server is still running; kill it first (with the signal the test means)');
