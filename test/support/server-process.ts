@@ -74,6 +74,12 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.currentPort}`;
   }
 
+  /** The server's process id, for a test that acts on the process from outside (a CPU thief). */
+  get pid(): number {
+    if (this.child?.pid === undefined) throw new Error('the server is not running');
+    return this.child.pid;
+  }
+
   get isRunning(): boolean {
     return this.child !== undefined;
   }
