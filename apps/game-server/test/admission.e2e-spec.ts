@@ -1,6 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { DelayProxy, GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { createTestDatabase } from '../../../test/support/database';
 import { ServerProcess } from '../../../test/support/server-process';
+import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 import { closeAll, journaledIds, queryDb, seatRoom, sleep } from './support';
 
 // Admission control (PROTOCOL.md section 14), proved from outside: a real server process is
@@ -184,4 +187,72 @@ describe('admission control on a real server process starved of its CPU', () => 
       closeAll(playing);
     }),
   );
+});
+
+describe('admission control when commits wait: the database far away', () => {
+  let server: RunningServer;
+  let link: DelayProxy;
+  const COMMIT_MARK_MS = 150;
+
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
+    await link.start();
+    // Only commit wait decides here; a command has time for a round trip of any length this test makes.
+    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), overloadEventLoopDelayMs: 0, overloadPoolWaitMs: 0, overloadCommitWaitMs: COMMIT_MARK_MS, commandTimeoutMs: 10_000 });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await link?.stop();
+  });
+
+  const join = async (code: string, name: string) => {
+    const res = await fetch(`${server.url}/api/rooms/${code}/players`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; message?: string } };
+  };
+
+  it('refuses joins with 503 overloaded while rooms\' commits take longer than the mark, and admits again once they do not', async () => {
+    const api = new HttpApi(server.url);
+    const rooms = await Promise.all([1, 2, 3, 4].map(() => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
+    // Each room goes live at its first join, while the database is next door.
+    for (const room of rooms) expect((await join(room.code, 'First')).status).toBe(201);
+
+    // The database 300 ms away: every join commits one statement, a round trip each. Joins keep
+    // coming, four at a time, until one is refused.
+    link.delayMs = 150;
+    let refusal: Awaited<ReturnType<typeof join>> | undefined;
+    let refused = 0;
+    let n = 0;
+    const deadline = performance.now() + 60_000;
+    await Promise.all(
+      rooms.map(async (room) => {
+        while (!refusal && performance.now() < deadline) {
+          const answer = await join(room.code, `P${++n}`);
+          if (answer.status === 201) continue;
+          expect(answer).toMatchObject({ status: 503, retryAfter: '2', body: { code: 'overloaded' } });
+          refused++;
+          refusal = answer;
+        }
+      }),
+    );
+    expect(refusal?.body.message).toMatch(new RegExp(`^this server is overloaded \\(commit wait \\d+ ms, its mark ${COMMIT_MARK_MS} ms\\)`));
+
+    // The database next door again: commits are quick, and joins are admitted once the level has fallen.
+    link.delayMs = 0;
+    const until = performance.now() + 60_000;
+    for (;;) {
+      const answer = await join(rooms[0].code, `Q${++n}`);
+      if (answer.status === 201) break;
+      expect(answer).toMatchObject({ status: 503, body: { code: 'overloaded' } });
+      refused++;
+      if (performance.now() > until) throw new Error('joins were still refused a minute after the database came close again');
+      await sleep(100);
+    }
+    const metrics = await MetricsSnapshot.fetch(server.url);
+    expect(metrics.value('game_limit_refusals_total', { limit: 'overload_commit_wait' })).toBe(refused);
+    expect(metrics.value('game_limit_refusals_total', { limit: 'overload_event_loop_delay' })).toBe(0);
+    const overview = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body;
+    expect(overview.admission).toMatchObject({ shedding: false, refused });
+    expect(overview.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({ markMs: 0 });
+  });
 });
