@@ -63,15 +63,15 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
 
   /** Before new work over HTTP: throws 503 `overloaded` while shedding. */
   check(): void {
-    const refusal = this.refuse(1);
+    const refusal = this.refusalFor(1);
     if (refusal) throw refusal;
   }
 
   /**
-   * Before rooms are activated here: while shedding, the refusal each of the `count` rooms gets
-   * (counted once each), or undefined when they may be activated.
+   * While shedding, the refusal of `count` pieces of new work (rooms asked to go live together),
+   * each counted once; undefined while admitting.
    */
-  refuse(count: number): RoomException | undefined {
+  refusalFor(count: number): RoomException | undefined {
     const cause = this.state.cause;
     if (!this.state.shedding || cause === null) return undefined;
     this.refusedTotal += count;

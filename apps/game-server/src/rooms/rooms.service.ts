@@ -338,7 +338,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
     // Overloaded, no room goes live here: loading one is new work, and the live rooms come first.
-    const overloaded = this.admission.refuse(codes.length);
+    const overloaded = this.admission.refusalFor(codes.length);
     if (overloaded) return new Map(codes.map((code) => [code, overloaded]));
     // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
     const { admitted, refused } = this.cap.admit(this.registry.size, codes);
