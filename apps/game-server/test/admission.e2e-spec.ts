@@ -16,6 +16,8 @@ import { closeAll, journaledIds, queryDb, seatRoom, sleep } from './support';
 const EVENT_LOOP_MARK_MS = 100;
 /** Every wait on the starved server: long, because a starved machine is slow, and never a guess at a duration. */
 const WAIT_MS = 60_000;
+/** A test's own limit: its set-up and two waits at most. */
+const TEST_MS = 3 * WAIT_MS;
 
 interface Answer {
   readonly status: number;
@@ -92,7 +94,6 @@ describe('admission control on a real server process starved of its CPU', () => 
   };
   const overview = async () => (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
   const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
-  const roomRows = async () => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
   const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
 
   function expectOverloaded(a: Answer): void {
@@ -111,7 +112,7 @@ describe('admission control on a real server process starved of its CPU', () => 
       const resting = await new HttpApi(server.url).createRoom(ROOM);
       const restingToo = await new HttpApi(server.url).createRoom(ROOM);
       expect((await overview()).admission).toMatchObject({ shedding: false, cause: null, refused: 0 });
-      const opened = await roomRows();
+      const opened = await roomRows(server);
 
       let refused = 0;
       let admitted = 0;
@@ -176,7 +177,7 @@ describe('admission control on a real server process starved of its CPU', () => 
       expect(await refusals('overload_event_loop_delay')).toBe(refused);
       expect(await refusals('overload_commit_wait')).toBe(0);
       expect(await refusals('overload_pool_wait')).toBe(0);
-      expect(await roomRows()).toBe(opened + admitted);
+      expect(await roomRows(server)).toBe(opened + admitted);
       const after = (await overview()).admission;
       expect(after).toMatchObject({ shedding: false, cause: null, since: null, refused });
       // The room that was playing still is, with Ann's answer and nobody new.
@@ -186,73 +187,120 @@ describe('admission control on a real server process starved of its CPU', () => 
       expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
       closeAll(playing);
     }),
+    TEST_MS,
   );
 });
 
-describe('admission control when commits wait: the database far away', () => {
+/**
+ * Sends from `workers` clients, each sending its next as soon as its last is answered, until one
+ * is refused: every refusal that came back, and how many were admitted. The clients start
+ * `staggerMs` apart, so that their answers arrive in a steady stream, as many clients' would.
+ */
+async function untilRefused(workers: number, staggerMs: number, send: (worker: number) => Promise<Answer>): Promise<{ refused: Answer[]; admitted: number }> {
+  const refused: Answer[] = [];
+  let admitted = 0;
+  const deadline = performance.now() + WAIT_MS;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      await sleep(worker * staggerMs);
+      while (refused.length === 0) {
+        if (performance.now() > deadline) throw new Error(`nothing was refused within ${WAIT_MS} ms`);
+        const answer = await send(worker);
+        if (answer.status === 201) admitted++;
+        else refused.push(answer);
+      }
+    }),
+  );
+  return { refused, admitted };
+}
+
+/** Sends until one is admitted; the refusals met on the way. */
+async function untilAdmitted(send: (worker: number) => Promise<Answer>): Promise<Answer[]> {
+  const refusals: Answer[] = [];
+  const deadline = performance.now() + WAIT_MS;
+  for (;;) {
+    const answer = await send(0);
+    if (answer.status === 201) return refusals;
+    refusals.push(answer);
+    if (performance.now() > deadline) throw new Error(`still refused ${WAIT_MS} ms after the load ended`);
+    await sleep(100);
+  }
+}
+
+const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
+
+async function postTo(server: RunningServer, path: string, body: unknown): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+}
+
+/**
+ * The database 300 ms away through a delay proxy (the link next door while rooms are set up), and
+ * an in-process server whose only overload signal is `signal`, at `markMs`.
+ */
+/** Clients sending at once in the tests of waits. */
+const CLIENTS = 6;
+
+describe.each([
+  { signal: 'commit_wait', words: 'commit wait', markMs: 150, config: { overloadCommitWaitMs: 150, overloadPoolWaitMs: 0 } },
+  // One pooled connection: each statement over the far link holds it a round trip, and the next waits.
+  { signal: 'pool_wait', words: 'pool wait', markMs: 150, config: { overloadCommitWaitMs: 0, overloadPoolWaitMs: 150, poolMax: 1 } },
+] as const)('admission control by $words, the database far away', ({ signal, words, markMs, config }) => {
   let server: RunningServer;
   let link: DelayProxy;
-  const COMMIT_MARK_MS = 150;
 
   beforeAll(async () => {
     const url = new URL(await createTestDatabase());
     link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
     await link.start();
-    // Only commit wait decides here; a command has time for a round trip of any length this test makes.
-    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), overloadEventLoopDelayMs: 0, overloadPoolWaitMs: 0, overloadCommitWaitMs: COMMIT_MARK_MS, commandTimeoutMs: 10_000 });
+    // A command has time for a round trip of any length this test makes.
+    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), overloadEventLoopDelayMs: 0, commandTimeoutMs: 10_000, ...config });
   });
   afterAll(async () => {
     await server?.stop();
     await link?.stop();
   });
 
-  const join = async (code: string, name: string) => {
-    const res = await fetch(`${server.url}/api/rooms/${code}/players`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { code?: string; message?: string } };
-  };
+  function expectOverloaded(a: Answer): void {
+    expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
+    expect(a.body.message).toMatch(new RegExp(`^this server is overloaded \\(${words} \\d+ ms, its mark ${markMs} ms\\)`));
+  }
 
-  it('refuses joins with 503 overloaded while rooms\' commits take longer than the mark, and admits again once they do not', async () => {
+  it(`refuses new work with 503 overloaded while ${words} holds its mark, and admits it again once it does not`, async () => {
     const api = new HttpApi(server.url);
-    const rooms = await Promise.all([1, 2, 3, 4].map(() => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
+    const rooms = await Promise.all(Array.from({ length: CLIENTS }, () => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
     // Each room goes live at its first join, while the database is next door.
-    for (const room of rooms) expect((await join(room.code, 'First')).status).toBe(201);
+    for (const room of rooms) expect((await postTo(server, `/api/rooms/${room.code}/players`, { name: 'First' })).status).toBe(201);
+    const opened = await roomRows(server);
+    // Servers started in one test process share its metrics registry: what this one counts is the difference.
+    const counted = async () => {
+      const metrics = await MetricsSnapshot.fetch(server.url);
+      return Object.fromEntries(['event_loop_delay', 'commit_wait', 'pool_wait'].map((s) => [s, metrics.value('game_limit_refusals_total', { limit: `overload_${s}` })]));
+    };
+    const before = await counted();
 
-    // The database 300 ms away: every join commits one statement, a round trip each. Joins keep
-    // coming, four at a time, until one is refused.
+    // Joins commit a statement of their room each (commit wait); opens take a pooled connection each
+    // (pool wait). Each client joins its own room, over the far link, until one is refused.
     link.delayMs = 150;
-    let refusal: Awaited<ReturnType<typeof join>> | undefined;
-    let refused = 0;
-    let n = 0;
-    const deadline = performance.now() + 60_000;
-    await Promise.all(
-      rooms.map(async (room) => {
-        while (!refusal && performance.now() < deadline) {
-          const answer = await join(room.code, `P${++n}`);
-          if (answer.status === 201) continue;
-          expect(answer).toMatchObject({ status: 503, retryAfter: '2', body: { code: 'overloaded' } });
-          refused++;
-          refusal = answer;
-        }
-      }),
-    );
-    expect(refusal?.body.message).toMatch(new RegExp(`^this server is overloaded \\(commit wait \\d+ ms, its mark ${COMMIT_MARK_MS} ms\\)`));
+    let sent = 0;
+    const work = (client: number) => {
+      const n = ++sent;
+      return signal === 'commit_wait' ? postTo(server, `/api/rooms/${rooms[client].code}/players`, { name: `P${n}` }) : postTo(server, '/api/rooms', { hostName: `Host ${n}` });
+    };
+    const { refused, admitted } = await untilRefused(CLIENTS, 50, work);
+    for (const refusal of refused) expectOverloaded(refusal);
 
-    // The database next door again: commits are quick, and joins are admitted once the level has fallen.
+    // The database next door again: the waits end, and new work is admitted once the level has fallen.
     link.delayMs = 0;
-    const until = performance.now() + 60_000;
-    for (;;) {
-      const answer = await join(rooms[0].code, `Q${++n}`);
-      if (answer.status === 201) break;
-      expect(answer).toMatchObject({ status: 503, body: { code: 'overloaded' } });
-      refused++;
-      if (performance.now() > until) throw new Error('joins were still refused a minute after the database came close again');
-      await sleep(100);
-    }
-    const metrics = await MetricsSnapshot.fetch(server.url);
-    expect(metrics.value('game_limit_refusals_total', { limit: 'overload_commit_wait' })).toBe(refused);
-    expect(metrics.value('game_limit_refusals_total', { limit: 'overload_event_loop_delay' })).toBe(0);
+    const more = await untilAdmitted(work);
+    for (const refusal of more) expectOverloaded(refusal);
+
+    const after = await counted();
+    expect(Object.fromEntries(Object.keys(after).map((s) => [s, after[s] - before[s]]))).toEqual({ event_loop_delay: 0, commit_wait: 0, pool_wait: 0, [signal]: refused.length + more.length });
     const overview = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body;
-    expect(overview.admission).toMatchObject({ shedding: false, refused });
-    expect(overview.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({ markMs: 0 });
-  });
+    expect(overview.admission).toMatchObject({ shedding: false, cause: null, refused: refused.length + more.length });
+    expect(overview.admission.signals.find((s: { signal: string }) => s.signal === signal)).toMatchObject({ markMs, admitBelowMs: markMs / 2 });
+    // A refused open wrote nothing: the rooms are those opened before, and the opens admitted.
+    expect(await roomRows(server)).toBe(opened + (signal === 'pool_wait' ? admitted + 1 : 0));
+  }, TEST_MS);
 });
