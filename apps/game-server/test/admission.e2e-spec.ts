@@ -239,12 +239,12 @@ async function postTo(server: RunningServer, path: string, body: unknown): Promi
  * an in-process server whose only overload signal is `signal`, at `markMs`.
  */
 /** Clients sending at once in the tests of waits. */
-const CLIENTS = 6;
+const CLIENTS = 8;
 
 describe.each([
   { signal: 'commit_wait', words: 'commit wait', markMs: 150, config: { overloadCommitWaitMs: 150, overloadPoolWaitMs: 0 } },
-  // One pooled connection: each statement over the far link holds it a round trip, and the next waits.
-  { signal: 'pool_wait', words: 'pool wait', markMs: 150, config: { overloadCommitWaitMs: 0, overloadPoolWaitMs: 150, poolMax: 1 } },
+  // Three pooled connections for more clients: each statement over the far link holds one a round trip, and the next waits.
+  { signal: 'pool_wait', words: 'pool wait', markMs: 150, config: { overloadCommitWaitMs: 0, overloadPoolWaitMs: 150, poolMax: 3 } },
 ] as const)('admission control by $words, the database far away', ({ signal, words, markMs, config }) => {
   let server: RunningServer;
   let link: DelayProxy;
@@ -287,7 +287,7 @@ describe.each([
       const n = ++sent;
       return signal === 'commit_wait' ? postTo(server, `/api/rooms/${rooms[client].code}/players`, { name: `P${n}` }) : postTo(server, '/api/rooms', { hostName: `Host ${n}` });
     };
-    const { refused, admitted } = await untilRefused(CLIENTS, 50, work);
+    const { refused, admitted } = await untilRefused(CLIENTS, 40, work);
     for (const refusal of refused) expectOverloaded(refusal);
 
     // The database next door again: the waits end, and new work is admitted once the level has fallen.

@@ -38,8 +38,6 @@ export const DEFAULT_COMMIT_LANES = 16;
 export class Database {
   readonly pool: Pool;
   private readonly prepared = new Map<string, string>();
-  /** Checkouts not answered yet, each with when it began (how long the oldest has waited is an overload signal). */
-  private readonly checkoutsWaiting = new Set<{ readonly since: number }>();
   private readonly ordered: OrderedStatements;
 
   constructor(
@@ -129,20 +127,9 @@ export class Database {
     return statement;
   }
 
-  /** How long the oldest checkout still waiting for a connection has waited, in ms; 0 when none waits. */
-  oldestCheckoutWaitMs(now = performance.now()): number {
-    let oldest = now;
-    for (const waiting of this.checkoutsWaiting) if (waiting.since < oldest) oldest = waiting.since;
-    return now - oldest;
-  }
-
   /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
   private checkout(timeoutMs: number): Promise<PoolClient> {
-    const waiting = { since: performance.now() };
-    this.checkoutsWaiting.add(waiting);
     const pending = this.pool.connect();
-    const answered = () => void this.checkoutsWaiting.delete(waiting);
-    pending.then(answered, answered);
     // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
     return withinTime(pending, timeoutMs, () => void pending.then((c) => c.release(), () => undefined));
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { GameMetrics } from '@app/observability';
-import { Database, StatementMeter } from '@app/persistence';
+import { StatementMeter } from '@app/persistence';
 import { Admission as AdmissionView, RoomErrorCode, RoomException, retryLater } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { ServerConfig } from '../config/server-config';
@@ -28,7 +28,7 @@ const SIGNAL_WORDS: Record<OverloadSignal, string> = {
  */
 @Injectable()
 export class Admission implements OnModuleInit, OnModuleDestroy {
-  private readonly signals: OverloadSignals;
+  private readonly signals = new OverloadSignals();
   private readonly marks: OverloadMarks;
   private state: GateState = ADMITTING;
   private since: number | null = null;
@@ -39,10 +39,8 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     @Inject(SERVER_CONFIG) config: ServerConfig,
     private readonly metrics: GameMetrics,
     private readonly meter: StatementMeter,
-    db: Database,
     @Inject(JSON_LOG) private readonly log: JsonLog,
   ) {
-    this.signals = new OverloadSignals(() => db.oldestCheckoutWaitMs());
     this.marks = { event_loop_delay: config.overloadEventLoopDelayMs, commit_wait: config.overloadCommitWaitMs, pool_wait: config.overloadPoolWaitMs };
   }
 

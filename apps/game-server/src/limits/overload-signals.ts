@@ -18,13 +18,13 @@ const RESOLUTION_MS = 10;
  *   each slice is sure to show it).
  * - Commit wait: the longest a room's statement took from being handed to the ordered path to its
  *   answer, among those answered in the slice.
- * - Pool wait: the longest a statement waited for a pooled connection, among checkouts in the slice,
- *   or how long the oldest checkout still waiting has waited, whichever is more: a pool held by slow
- *   statements answers few checkouts, and its queue shows in every slice all the same.
+ * - Pool wait: the longest a statement waited for a pooled connection, among checkouts answered
+ *   in the slice.
  *
- * Commit wait counts answered statements only: one room's statement held by a lock is that room's
- * wait, not the instance's load, and an overloaded instance answers commits in every slice. A
- * slice without commits reads 0.
+ * Waits count once answered only. One room's statement held by a lock is that room's wait, not the
+ * instance's load, and a checkout or a commit that never comes (PostgreSQL away) is an outage,
+ * answered as one (`database_unavailable`); an overloaded instance answers commits and checkouts
+ * in every slice, late. A slice without any reads 0.
  */
 export class OverloadSignals {
   private readonly monitor: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -37,9 +37,6 @@ export class OverloadSignals {
   private worstCheckoutMs = 0;
   private timer?: NodeJS.Timeout;
   private lastRead = 0;
-
-  /** `checkoutWaiting`: how long the oldest checkout still waiting for a connection has waited, in ms. */
-  constructor(private readonly checkoutWaiting: () => number = () => 0) {}
 
   /** Starts measuring; `read` runs after each slice with the levels as they stand. */
   start(read: (levels: SignalLevels) => void): void {
@@ -83,7 +80,7 @@ export class OverloadSignals {
     this.monitor.reset();
     this.windows.event_loop_delay.push(Math.max(0, lateness, monitored));
     this.windows.commit_wait.push(this.worstCommitMs);
-    this.windows.pool_wait.push(Math.max(this.worstCheckoutMs, this.checkoutWaiting()));
+    this.windows.pool_wait.push(this.worstCheckoutMs);
     this.worstCommitMs = 0;
     this.worstCheckoutMs = 0;
     return this.levels();
