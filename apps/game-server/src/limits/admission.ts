@@ -57,10 +57,6 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     this.unobserve?.();
   }
 
-  get shedding(): boolean {
-    return this.state.shedding;
-  }
-
   /** Before new work over HTTP: throws 503 `overloaded` while shedding. */
   check(): void {
     const refusal = this.refusalFor(1);
