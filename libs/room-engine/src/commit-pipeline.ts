@@ -1,5 +1,5 @@
 import { FinishedGame } from './game-rules';
-import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError } from './room-store';
+import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError, UnstorableStepError } from './room-store';
 import { Scheduler } from './scheduler';
 
 /**
@@ -82,8 +82,12 @@ export interface CommitPipelineDeps<S> {
   readonly scheduler: Scheduler;
   /** A step was taken, or the room went back to what the database has: its deadline and idle timer follow. */
   readonly changed: () => void;
-  /** A statement was refused because the database holds another history of the room, or another lease. */
-  readonly outOfOrder: () => void;
+  /**
+   * The room must leave memory and load again from what the database has: its statement was
+   * refused because the database holds another history of it, or another lease, or because the
+   * step held what cannot be stored (retrying it would fail the same way).
+   */
+  readonly letGo: (why: string) => void;
 }
 
 /**
@@ -246,7 +250,8 @@ export class CommitPipeline<S> {
       if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
       step.refuse(result.error, false);
       for (const b of behind) b.refuse(new StoreUnavailableError('a statement before it failed'), true);
-      if (result.error instanceof RoomOutOfOrderError) this.deps.outOfOrder();
+      if (result.error instanceof RoomOutOfOrderError) this.deps.letGo('the database holds another history of it');
+      else if (result.error instanceof UnstorableStepError) this.deps.letGo(`its step could not be stored (${result.error.message})`);
       else this.deps.changed();
     }
     for (const resolve of this.settledWaiters.splice(0)) resolve();

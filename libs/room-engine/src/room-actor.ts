@@ -107,7 +107,7 @@ export class RoomActor<S, C extends Command> {
       snapshotOf: (s) => rules.snapshotOf?.(s) ?? s,
       scheduler,
       changed: () => this.afterChange(),
-      outOfOrder: () => this.letGo(),
+      letGo: (why) => this.letGo(why),
     });
     this.mailbox = new Mailbox<Message<C>>({
       maxDepth: deps.mailboxDepth,
