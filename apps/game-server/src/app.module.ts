@@ -102,7 +102,7 @@ export class AppModule {
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes) },
+        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes, runtime.config.silenceMs) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },

@@ -26,6 +26,9 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 /** Pipelined connections that carry rooms' writes (each room always on the same one). */
 export const DEFAULT_COMMIT_LANES = 16;
 
+/** How long PostgreSQL may say nothing on a commit lane with statements in flight before it is reset. */
+export const DEFAULT_SILENCE_MS = 3000;
+
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
  * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
@@ -45,11 +48,12 @@ export class Database {
     readonly meter: StatementMeter,
     private readonly defaultTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
     commitLanes = DEFAULT_COMMIT_LANES,
+    silenceMs = DEFAULT_SILENCE_MS,
   ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     // The lanes connect as the pool's connections do (same server, limits and keepalive).
     const { Client: _client, max: _max, ...connection } = this.pool.options as unknown as Record<string, unknown>;
-    this.ordered = new OrderedStatements(connection, commitLanes, defaultTimeoutMs, meter, {
+    this.ordered = new OrderedStatements(connection, commitLanes, defaultTimeoutMs, silenceMs, meter, {
       unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause),
       isConnectionError,
     });

@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly pipelineDepth: number;
   /** Pipelined connections that carry rooms' writes, each room always on the same one. */
   readonly commitLanes: number;
+  /** How long PostgreSQL may say nothing on a commit lane with statements in flight before the lane is reset (ms of this process's waking time). */
+  readonly silenceMs: number;
   /** How far V8 lets the heap grow past what the last full collection kept, in percent (0: V8's own choice). */
   readonly heapGrowingPercent: number;
   readonly passivateAfterMs: number;
@@ -148,6 +150,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     mailboxDepth: e.MAILBOX_DEPTH,
     pipelineDepth: e.PIPELINE_DEPTH,
     commitLanes: e.DB_COMMIT_LANES,
+    silenceMs: e.DB_SILENCE_MS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     passivateAfterMs: e.PASSIVATE_AFTER_SECONDS * 1000,
     roomExpirySeconds: e.ROOM_EXPIRY_SECONDS,

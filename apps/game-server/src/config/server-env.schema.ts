@@ -114,6 +114,8 @@ export const SERVER_ENV = {
   // default) bounds them across instances; 0 would make every statement wait forever.
   DB_POOL_MAX: whole(1, 1000, 10),
   DB_COMMIT_LANES: whole(1, 256, 16),
+  // Longer than a statement may run (COMMAND_TIMEOUT_MS): a lane is reset only when PostgreSQL is silent, not slow.
+  DB_SILENCE_MS: whole(500, 600_000, 3000),
   // 0 leaves V8 its own growth (up to 4 times what survived, when memory looks ample); see heap-growth.ts.
   HEAP_GROWING_PERCENT: whole(0, 300, 0),
   // 0 would refuse every command with 503.
