@@ -74,6 +74,11 @@ export class Database {
     return this.ordered.run<T>({ ...statement, position }, timeoutMs);
   }
 
+  /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
+  writeOnlyWhile(reachable: () => boolean): void {
+    this.ordered.writeOnlyWhile(reachable);
+  }
+
   /** Rooms' statements in flight on the ordered path. */
   get orderedInFlight(): number {
     return this.ordered.inFlight;

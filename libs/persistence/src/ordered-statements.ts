@@ -87,6 +87,8 @@ export class OrderedStatements {
   private readonly settler: OutcomeSettler;
   /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
   private gathering: number | undefined;
+  /** Whether PostgreSQL is believed reachable: while it is not, nothing is written (see `sendable`). */
+  private reachable: () => boolean = () => true;
 
   constructor(
     config: ClientConfig,
@@ -150,6 +152,15 @@ export class OrderedStatements {
     return best ?? 0;
   }
 
+  /**
+   * Says where the process learns whether PostgreSQL is reachable (its heartbeat). While it is
+   * not, statements are refused before they are written: a statement written into a silent link
+   * could not be answered, nor settled, until the link is back, and its command would wait as long.
+   */
+  writeOnlyWhile(reachable: () => boolean): void {
+    this.reachable = reachable;
+  }
+
   /** Opens every lane in the background, so that the first rooms' statements do not wait for a connection. */
   warm(): void {
     for (const lane of this.lanes) lane.warm();
@@ -188,17 +199,19 @@ export class OrderedStatements {
    */
   private sendable(waiting: readonly Waiting[]): Waiting[] {
     const now = performance.now();
+    const reachable = this.reachable();
     const late = new Set<string>();
     const sendable: Waiting[] = [];
     for (const w of waiting) {
       const room = w.statement.position.roomId;
-      if (w.deadline > now && !late.has(room)) {
+      if (reachable && w.deadline > now && !late.has(room)) {
         sendable.push(w);
         continue;
       }
       late.add(room);
       this.settled(room);
-      w.reject(this.failure.unavailable(w.statement.name, new LaneBroken('no time left to send the statement')));
+      const why = reachable ? 'no time left to send the statement' : 'PostgreSQL is unreachable (the heartbeat says so); nothing was sent';
+      w.reject(this.failure.unavailable(w.statement.name, new LaneBroken(why)));
     }
     return sendable;
   }
