@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { RoomPosition, StoreUnavailableError } from '@app/room-engine';
 import { NamedClient } from './instrumented-client';
 import { OrderedStatement, OrderedStatements } from './ordered-statements';
+import { OutcomeSettler } from './outcome-settler';
 import { StatementMeter } from './statement-meter';
 
 export interface PoolStats {
@@ -30,18 +31,30 @@ export const DEFAULT_COMMIT_LANES = 16;
 export const DEFAULT_SILENCE_MS = 3000;
 
 /**
+ * How a write finds out whether it was recorded when its answer was lost: a read that returns the
+ * rows the write would have returned had it committed, and none if it did not. It runs once the
+ * server process that had the write is gone, so the write can no longer commit after it.
+ */
+export interface WriteCheck {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
  * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
  *
  * Every statement has a time limit, checkout included: a database that went silent (packets held,
  * a failover in progress) gets the caller a DatabaseUnavailableError in time, not a wait without
  * end. A connection whose query ran out of time is reset, not reused: nothing queued on it can
- * reach PostgreSQL later, so what the caller was told failed was not recorded.
+ * reach PostgreSQL later. A write given a WriteCheck is not failed then: its outcome is unknown,
+ * and the check says it (late, and true) once the server process that had it is gone.
  */
 export class Database {
   readonly pool: Pool;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
+  private readonly settler: OutcomeSettler;
 
   constructor(
     readonly dataSource: DataSource,
@@ -53,10 +66,16 @@ export class Database {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     // The lanes connect as the pool's connections do (same server, limits and keepalive).
     const { Client: _client, max: _max, ...connection } = this.pool.options as unknown as Record<string, unknown>;
-    this.ordered = new OrderedStatements(connection, commitLanes, defaultTimeoutMs, silenceMs, meter, {
-      unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause),
-      isConnectionError,
-    });
+    this.settler = new OutcomeSettler(connection, defaultTimeoutMs);
+    this.ordered = new OrderedStatements(
+      connection,
+      commitLanes,
+      defaultTimeoutMs,
+      silenceMs,
+      meter,
+      { unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause), isConnectionError },
+      this.settler,
+    );
     this.ordered.warm();
   }
 
@@ -76,8 +95,11 @@ export class Database {
 
   /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
   writeOnlyWhile(reachable: () => boolean): void {
+    this.reachable = reachable;
     this.ordered.writeOnlyWhile(reachable);
   }
+
+  private reachable: () => boolean = () => true;
 
   /** Rooms' statements in flight on the ordered path. */
   get orderedInFlight(): number {
@@ -85,11 +107,14 @@ export class Database {
   }
 
   /** Ends the ordered path's connections (the pool is the data source's to end). */
-  close(): Promise<void> {
-    return this.ordered.close();
+  async close(): Promise<void> {
+    await this.ordered.close();
+    await this.settler.close();
   }
 
-  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
+    // A write sent into a link known to be down could be settled only once it is back.
+    if (check && !this.reachable()) throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
     const started = process.hrtime.bigint();
     const deadline = performance.now() + timeoutMs;
     let client: PoolClient;
@@ -104,6 +129,7 @@ export class Database {
     named.statementName = statement;
     let broken: Error | undefined;
     let ok = false;
+    const backendPid = (client as unknown as { processID?: number }).processID;
     try {
       // Named, so PostgreSQL parses and plans it once per connection (still one round trip).
       const query = { name: this.preparedName(statement, sql), text: sql, values: params as unknown[] };
@@ -113,15 +139,33 @@ export class Database {
     } catch (err) {
       if (isConnectionError(err) || err instanceof TimedOut) {
         broken = err as Error;
-        throw new DatabaseUnavailableError(statement, err);
-      }
-      throw err;
+        if (!check || !backendPid) throw new DatabaseUnavailableError(statement, err);
+      } else throw err;
     } finally {
       named.statementName = undefined;
       // A connection that failed or ran out of time mid-query is destroyed, not handed on.
       client.release(broken);
       this.meter.statement(statement, secondsSince(started), ok);
     }
+    // Only a write with a check gets here: its answer was lost, and the check says what it did.
+    return this.settle<T>(statement, backendPid!, check!, broken);
+  }
+
+  /**
+   * A write whose answer was lost: once its server process is gone, its check says whether it
+   * was recorded (the rows it would have returned) or not (unavailable: nothing was recorded).
+   */
+  private async settle<T extends QueryResultRow>(statement: string, backendPid: number, check: WriteCheck, lost: unknown): Promise<T[]> {
+    let rows: T[];
+    try {
+      rows = await this.settler.readOnceGone<T>(backendPid, check.sql, check.params);
+    } catch {
+      this.meter.settled('unsettled');
+      throw new DatabaseUnavailableError(statement, lost);
+    }
+    this.meter.settled(rows.length > 0 ? 'recorded' : 'not_recorded');
+    if (rows.length > 0) return rows;
+    throw new DatabaseUnavailableError(statement, new Error(`${lost instanceof Error ? lost.message : String(lost)}; it was not recorded`));
   }
 
   /** A statement's name is its prepared statement's: one name, one SQL text, or it is a bug. */

@@ -84,7 +84,6 @@ export class OrderedStatements {
   private readonly held = new Map<string, { readonly lane: number; statements: number }>();
   /** Rooms with statements whose outcome is being settled, and their statements that wait for it. */
   private readonly inDoubt = new Map<string, Doubt>();
-  private readonly settler: OutcomeSettler;
   /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
   private gathering: number | undefined;
   /** Whether PostgreSQL is believed reachable: while it is not, nothing is written (see `sendable`). */
@@ -98,11 +97,11 @@ export class OrderedStatements {
     silenceMs: number,
     private readonly meter: StatementMeter,
     private readonly failure: OrderedFailure,
+    private readonly settler: OutcomeSettler,
   ) {
     this.lanes = Array.from({ length: laneCount }, () => new CommitLane(config, connectTimeoutMs, silenceMs));
     this.waiting = this.lanes.map(() => []);
     this.scheduled = this.lanes.map(() => false);
-    this.settler = new OutcomeSettler(config, connectTimeoutMs);
   }
 
   run<T extends QueryResultRow>(statement: OrderedStatement, timeoutMs: number): Promise<T[]> {
@@ -173,7 +172,6 @@ export class OrderedStatements {
 
   async close(): Promise<void> {
     await Promise.all(this.lanes.map((l) => l.close()));
-    await this.settler.close();
   }
 
   private flush(lane: number): void {

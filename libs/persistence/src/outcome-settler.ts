@@ -1,4 +1,4 @@
-import { ClientConfig, Pool } from 'pg';
+import { ClientConfig, Pool, QueryResultRow } from 'pg';
 
 /** Where a room's history stands in the database: the statements applied, and the lease's fence. */
 export interface RoomHead {
@@ -36,10 +36,23 @@ export class OutcomeSettler {
 
   /** The heads of `roomIds` once the server process `backendPid` is gone; tries until it can say, or until closed. */
   async heads(backendPid: number, roomIds: readonly string[]): Promise<Map<string, RoomHead>> {
+    const rows = await this.readOnceGone<{ roomId: string; commitSeq: string; fence: string }>(
+      backendPid,
+      'SELECT room_id AS "roomId", commit_seq AS "commitSeq", lease_fence AS fence FROM room_heads WHERE room_id = ANY($1::uuid[])',
+      [roomIds],
+    );
+    return new Map(rows.map((r) => [r.roomId, { commitSeq: Number(r.commitSeq), fence: Number(r.fence) }]));
+  }
+
+  /**
+   * What `sql` reads once the server process `backendPid` is gone (a write's own check of whether
+   * it was recorded); tries until it can say, or until closed.
+   */
+  async readOnceGone<T extends QueryResultRow>(backendPid: number, sql: string, params: readonly unknown[]): Promise<T[]> {
     for (;;) {
       try {
         await this.gone(backendPid);
-        return await this.read(roomIds);
+        return (await this.pool.query<T>(sql, params as unknown[])).rows;
       } catch (err) {
         if (this.closed) throw err;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
@@ -69,13 +82,5 @@ export class OutcomeSettler {
       if (performance.now() > deadline) throw new Error(`server process ${backendPid} did not exit within ${EXIT_WAIT_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, EXIT_POLL_MS));
     }
-  }
-
-  private async read(roomIds: readonly string[]): Promise<Map<string, RoomHead>> {
-    const { rows } = await this.pool.query<{ roomId: string; commitSeq: string; fence: string }>(
-      'SELECT room_id AS "roomId", commit_seq AS "commitSeq", lease_fence AS fence FROM room_heads WHERE room_id = ANY($1::uuid[])',
-      [roomIds],
-    );
-    return new Map(rows.map((r) => [r.roomId, { commitSeq: Number(r.commitSeq), fence: Number(r.fence) }]));
   }
 }

@@ -87,6 +87,8 @@ export class RoomRepository {
         room.deck === undefined ? null : JSON.stringify(room.deck),
       ],
       timeoutMs,
+      // Its answer lost, it was recorded when the room is there (its id is this call's own).
+      { sql: 'SELECT 1 AS created FROM rooms WHERE id = $1', params: [room.id] },
     );
     return row.created === 1 ? 'created' : 'code_taken';
   }
