@@ -289,8 +289,9 @@ export class RoomActor<S, C extends Command> {
    * loads again from what PostgreSQL committed at the next connection. No other room is touched.
    */
   private faulted(error: unknown): void {
+    // `error` carries the stack, for whoever fixes the bug; `reason` is the one line.
     const stack = error instanceof Error ? error.stack : undefined;
-    this.deps.log('error', 'room failed after a commit: its own code threw', { room: this.code, roomId: this.roomId, error: String(error), stack });
+    this.deps.log('error', 'room failed after a commit: its own code threw', { room: this.code, roomId: this.roomId, reason: String(error), error: stack ?? String(error) });
     this.deps.onFault?.(error);
     this.letGo(`its own code threw after a commit (${String(error)})`);
   }
