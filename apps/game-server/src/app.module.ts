@@ -86,6 +86,8 @@ export class AppModule {
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
       socketsPerSeat: runtime.config.socketsPerSeat,
+      pingIdleMs: runtime.config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
+      pongTimeoutMs: runtime.config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
       codes: serverCodes(),
     };
     return {

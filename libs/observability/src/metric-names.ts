@@ -19,6 +19,9 @@ export const MetricName = {
   refusalsRecorded: 'game_refused_commands_recorded_total',
   refusalsDropped: 'game_refused_commands_dropped_total',
   outcomesSettled: 'game_db_outcomes_settled_total',
+  silentCloses: 'game_ws_silent_closes_total',
+  roomFaults: 'game_room_faults_total',
+  unhandledRejections: 'game_unhandled_rejections_total',
 } as const;
 
 /**

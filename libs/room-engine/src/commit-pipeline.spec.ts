@@ -28,6 +28,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
   const heard: string[] = [];
   let changed = 0;
   const letGo: string[] = [];
+  const faults: unknown[] = [];
   const pipeline = new CommitPipeline<string>('s0', {
     store: {
       append: (step, at, timeoutMs) => new Promise<void>((resolve, reject) => sent.push({ names: step.inputs.map(nameOf), step, at, timeoutMs, resolve, reject })),
@@ -43,6 +44,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     scheduler,
     changed: () => changed++,
     letGo: (why) => letGo.push(why),
+    faulted: (error) => faults.push(error),
   });
   /** A step named `name` leaving state `after` with these inputs (durable when there are commands); what it hears goes to `heard`. */
   const take = (name: string, after: string, inputs: (string | JournalInput)[], extra: Partial<Decision<string>> = {}) => {
@@ -66,7 +68,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     void held?.then(() => (open = true));
     return { ready: () => open };
   };
-  return { scheduler, pipeline, sent, heard, take, window, changes: () => changed, letGo };
+  return { scheduler, pipeline, sent, heard, take, window, faults, changes: () => changed, letGo };
 }
 
 describe(CommitPipeline.name, () => {
@@ -216,6 +218,37 @@ describe(CommitPipeline.name, () => {
       expect(h.letGo).toEqual(['its step could not be stored (cannot journal the snapshot: it holds a NUL character)']);
       expect(h.heard).toEqual(['A refused: cannot journal the snapshot: it holds a NUL character', 'B refused behind: a statement before it failed']);
       expect(h.pipeline.confirmed).toBe('s0');
+    });
+  });
+
+  describe('a step whose confirmation throws', () => {
+    it('still settles every step, wakes its waiters, and tells the fault once, instead of rejecting', async () => {
+      const h = harness();
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const bug = new TypeError('the view cannot be drawn');
+        h.take('A', 's1', ['a'], {
+          confirm: () => {
+            h.heard.push('A confirmed');
+            throw bug;
+          },
+        });
+        h.take('B', 's2', ['b']);
+        const settled = h.pipeline.settledOnce();
+        h.sent[1].resolve();
+        h.sent[0].resolve();
+        await h.scheduler.settled(settled);
+        expect(h.heard).toEqual(['A confirmed', 'B confirmed']);
+        expect(h.faults).toEqual([bug]);
+        expect([h.pipeline.confirmed, h.pipeline.inFlight]).toEqual(['s2', 0]);
+        // A rejection nobody handles is reported after the microtasks of its turn: give it a turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
     });
   });
 

@@ -44,6 +44,12 @@ export interface ServerConfig {
   /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
+  /**
+   * A socket quiet this long is pinged, and one that then answers nothing for `socketPongTimeoutMs`
+   * is closed with 4011 (its seat shows disconnected). Unset: 20 s and 30 s.
+   */
+  readonly socketPingIdleMs?: number;
+  readonly socketPongTimeoutMs?: number;
   /** This instance's stable name in the registry and on /health; unset: `<hostname>-<port>`. */
   readonly instanceName?: string;
   /** Where other instances and operators reach this one; unset: `http://<hostname>:<port>`. */
@@ -157,6 +163,8 @@ function fromEnv(e: ServerEnv): FromEnv {
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     sendQueueBytes: e.SEND_QUEUE_BYTES,
     sendQueueFrames: e.SEND_QUEUE_FRAMES,
+    socketPingIdleMs: e.SOCKET_PING_IDLE_MS,
+    socketPongTimeoutMs: e.SOCKET_PONG_TIMEOUT_MS,
     instanceName: e.INSTANCE_NAME,
     instanceUrl: e.INSTANCE_URL,
     heartbeatMs: e.INSTANCE_HEARTBEAT_SECONDS * 1000,

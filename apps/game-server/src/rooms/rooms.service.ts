@@ -399,6 +399,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       fence: s.fence,
       snapshotDue: s.snapshot === null,
       onDispose: (r) => this.registry.remove(r as GameRoom),
+      onFault: () => this.metrics.roomFaulted(),
       log: (level, msg, fields) => this.log[level](msg, fields),
     };
   }
