@@ -35,6 +35,18 @@ async function open() {
 }
 type Opened = Awaited<ReturnType<typeof open>>;
 
+/** A database opened before the suite's tests and closed after them (call the getter inside a test). */
+function databaseForSuite(): () => Opened {
+  let database: Opened | undefined;
+  beforeAll(async () => {
+    database = await open();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => database!;
+}
+
 /** `count` open rooms with codes from `first`, leased to `owner` (null: free); their ids, in code order. */
 async function seedRooms(dataSource: DataSource, first: number, count: number, owner: string | null): Promise<string[]> {
   const rows: { id: string }[] = await dataSource.query(
@@ -100,80 +112,68 @@ describe(InstanceRepository.name, () => {
   });
 
   describe('leases that moved away', () => {
-    let o: Opened;
-    beforeAll(async () => {
-      o = await open();
-    });
-    afterAll(async () => {
-      await o?.close();
-    });
+    const opened = databaseForSuite();
 
     it('finds a room another instance took since the last beat heard, however long ago that beat was', async () => {
-      const first = await o.instances.beat(beatOf('a'));
-      const [room, kept] = await seedRooms(o.dataSource, 0x200000, 2, 'a');
+      const first = await opened().instances.beat(beatOf('a'));
+      const [room, kept] = await seedRooms(opened().dataSource, 0x200000, 2, 'a');
       // What another instance's load leaves once a's lease ran out (or an operator's UPDATE): the fence moves on.
-      await o.dataSource.query(`UPDATE room_heads SET lease_owner = 'b', lease_fence = lease_fence + 1 WHERE room_id = $1`, [room]);
-      const heard = await o.instances.beat(beatOf('a', 2), first.at);
+      await opened().dataSource.query(`UPDATE room_heads SET lease_owner = 'b', lease_fence = lease_fence + 1 WHERE room_id = $1`, [room]);
+      const heard = await opened().instances.beat(beatOf('a', 2), first.at);
       expect(heard.lost).toEqual([{ id: room, fence: 2 }]);
-      expect(await head(o.dataSource, kept)).toMatchObject({ owner: 'a', fence: 1 });
+      expect(await head(opened().dataSource, kept)).toMatchObject({ owner: 'a', fence: 1 });
       // As if the move were ten minutes old: a beat that follows one heard since reads past it...
-      await o.dataSource.query(`UPDATE room_heads SET moved_at = moved_at - interval '10 minutes' WHERE room_id = $1`, [room]);
-      expect((await o.instances.beat(beatOf('a', 1), heard.at)).lost).toEqual([]);
+      await opened().dataSource.query(`UPDATE room_heads SET moved_at = moved_at - interval '10 minutes' WHERE room_id = $1`, [room]);
+      expect((await opened().instances.beat(beatOf('a', 1), heard.at)).lost).toEqual([]);
       // ...and one whose last heard beat came before it (its answers lost, or the process frozen) still reads it.
-      expect((await o.instances.beat(beatOf('a', 1), first.at - 11 * 60_000)).lost).toEqual([{ id: room, fence: 2 }]);
+      expect((await opened().instances.beat(beatOf('a', 1), first.at - 11 * 60_000)).lost).toEqual([{ id: room, fence: 2 }]);
     });
 
     it('does not count a room lost that this instance took back since, nor a move between other instances', async () => {
-      const first = await o.instances.beat(beatOf('c'));
-      const [room] = await seedRooms(o.dataSource, 0x300000, 1, 'c');
-      const [elsewhere] = await seedRooms(o.dataSource, 0x300100, 1, 'x');
+      const first = await opened().instances.beat(beatOf('c'));
+      const [room] = await seedRooms(opened().dataSource, 0x300000, 1, 'c');
+      const [elsewhere] = await seedRooms(opened().dataSource, 0x300100, 1, 'x');
       // Released (a drain), then loaded by c again: the lease is c's, with the next fence.
-      await o.dataSource.query(`UPDATE room_heads SET lease_owner = NULL WHERE room_id = $1`, [room]);
-      const [{ code }] = await o.dataSource.query(`SELECT trim(code) AS code FROM rooms WHERE id = $1`, [room]);
-      const [loaded] = await o.rooms.loadRooms([code], 10_000, { owner: 'c', ms: 6000 });
+      await opened().dataSource.query(`UPDATE room_heads SET lease_owner = NULL WHERE room_id = $1`, [room]);
+      const [{ code }] = await opened().dataSource.query(`SELECT trim(code) AS code FROM rooms WHERE id = $1`, [room]);
+      const [loaded] = await opened().rooms.loadRooms([code], 10_000, { owner: 'c', ms: 6000 });
       expect(loaded).toMatchObject({ roomId: room, fence: 2, heldBy: null });
-      await o.dataSource.query(`UPDATE room_heads SET lease_owner = 'y', lease_fence = lease_fence + 1 WHERE room_id = $1`, [elsewhere]);
-      expect((await o.instances.beat(beatOf('c', 1), first.at)).lost).toEqual([]);
-      expect((await o.instances.beat(beatOf('x'), first.at)).lost).toEqual([{ id: elsewhere, fence: 2 }]);
+      await opened().dataSource.query(`UPDATE room_heads SET lease_owner = 'y', lease_fence = lease_fence + 1 WHERE room_id = $1`, [elsewhere]);
+      expect((await opened().instances.beat(beatOf('c', 1), first.at)).lost).toEqual([]);
+      expect((await opened().instances.beat(beatOf('x'), first.at)).lost).toEqual([{ id: elsewhere, fence: 2 }]);
     });
 
     it('hands over a room a live instance asked for, and forgets an ask from an instance that is gone', async () => {
-      await o.instances.beat(beatOf('asker'));
-      const first = await o.instances.beat(beatOf('d'));
-      const [asked, orphan, quiet] = await seedRooms(o.dataSource, 0x400000, 3, 'd');
-      await o.dataSource.query(`UPDATE room_heads SET wanted_by = 'asker' WHERE room_id = $1`, [asked]);
-      await o.dataSource.query(`UPDATE room_heads SET wanted_by = 'nobody-now' WHERE room_id = $1`, [orphan]);
-      const answer = await o.instances.beat(beatOf('d', 3), first.at);
+      await opened().instances.beat(beatOf('asker'));
+      const first = await opened().instances.beat(beatOf('d'));
+      const [asked, orphan, quiet] = await seedRooms(opened().dataSource, 0x400000, 3, 'd');
+      await opened().dataSource.query(`UPDATE room_heads SET wanted_by = 'asker' WHERE room_id = $1`, [asked]);
+      await opened().dataSource.query(`UPDATE room_heads SET wanted_by = 'nobody-now' WHERE room_id = $1`, [orphan]);
+      const answer = await opened().instances.beat(beatOf('d', 3), first.at);
       expect(answer.lost).toEqual([{ id: asked, fence: 1 }]);
-      expect(await head(o.dataSource, asked)).toEqual({ owner: null, fence: 1, wantedBy: null });
-      expect(await head(o.dataSource, orphan)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
-      expect(await head(o.dataSource, quiet)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
+      expect(await head(opened().dataSource, asked)).toEqual({ owner: null, fence: 1, wantedBy: null });
+      expect(await head(opened().dataSource, orphan)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
+      expect(await head(opened().dataSource, quiet)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
       // Handed over, the room is read again as moved away (should that answer have been lost), and only that.
-      expect((await o.instances.beat(beatOf('d', 2), first.at)).lost).toEqual([{ id: asked, fence: 1 }]);
+      expect((await opened().instances.beat(beatOf('d', 2), first.at)).lost).toEqual([{ id: asked, fence: 1 }]);
     });
   });
 
   describe('its connections', () => {
-    let o: Opened;
-    beforeAll(async () => {
-      o = await open();
-    });
-    afterAll(async () => {
-      await o?.close();
-    });
+    const opened = databaseForSuite();
 
     it('beats in one statement while every connection of the shared pool is held by slow reads', async () => {
       // A connection of the test's own holds a lock...
-      const blocker = new Client({ connectionString: o.url });
+      const blocker = new Client({ connectionString: opened().url });
       await blocker.connect();
       await blocker.query('SELECT pg_advisory_lock(31)');
       // Two reads take both of the pool's connections and wait for the lock: the pool has none left.
       let readsDone = 0;
-      const reads = [1, 2].map(() => o.db.run('Test.slowRead', 'SELECT pg_advisory_lock_shared(31)').then(() => readsDone++));
+      const reads = [1, 2].map(() => opened().db.run('Test.slowRead', 'SELECT pg_advisory_lock_shared(31)').then(() => readsDone++));
       await waitUntil(async () => (await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n === 2);
-      expect(o.db.poolStats()).toMatchObject({ total: 2, idle: 0 });
-      const log = o.meter.capture();
-      const answer = await o.instances.beat(beatOf('e'));
+      expect(opened().db.poolStats()).toMatchObject({ total: 2, idle: 0 });
+      const log = opened().meter.capture();
+      const answer = await opened().instances.beat(beatOf('e'));
       expect(log.stop()).toEqual(['InstanceRepository.beat']);
       expect(answer.rows.map((r) => r.name)).toContain('e');
       expect(readsDone).toBe(0);
@@ -186,21 +186,15 @@ describe(InstanceRepository.name, () => {
 });
 
 describe(LeaderboardRepository.name, () => {
-  let o: Opened;
-  beforeAll(async () => {
-    o = await open();
-  });
-  afterAll(async () => {
-    await o?.close();
-  });
+  const opened = databaseForSuite();
 
   /**
    * `count` finished games of `game`, one room each, where `player` wins with `score`: the newest
    * `ageSeconds` ago, then one every `everySeconds` before it.
    */
   async function finish(game: string, count: number, player: string, score: number, ageSeconds: number, everySeconds: number, from: number): Promise<void> {
-    const rooms = await seedRooms(o.dataSource, from, count, null);
-    await o.dataSource.query(
+    const rooms = await seedRooms(opened().dataSource, from, count, null);
+    await opened().dataSource.query(
       `INSERT INTO finished_games (room_id, game, game_no, finished_at, summary)
        SELECT r.id, $1, 1, now() - make_interval(secs => $5::float8 + $6::float8 * (r.n - 1)),
               jsonb_build_object('standings', jsonb_build_array(jsonb_build_object('playerId', $2::text, 'name', $2::text, 'score', $3::int, 'rank', 1)))
@@ -214,10 +208,10 @@ describe(LeaderboardRepository.name, () => {
     await finish('trivia', LEADERBOARD_GAMES, 'new', 2, 0, 4, 0x500000);
     await finish('cards', 3 * LEADERBOARD_GAMES, 'cardsharp', 9, 1, 4 / 3, 0x600000);
     await finish('trivia', LEADERBOARD_GAMES + 500, 'old', 1, 5 * LEADERBOARD_GAMES, 1, 0x700000);
-    await o.dataSource.query('VACUUM ANALYZE finished_games');
-    const board = await new LeaderboardRepository(o.db).topPlayers('trivia', 10);
+    await opened().dataSource.query('VACUUM ANALYZE finished_games');
+    const board = await new LeaderboardRepository(opened().db).topPlayers('trivia', 10);
     expect(board).toEqual([{ playerId: 'new', name: 'new', games: LEADERBOARD_GAMES, wins: LEADERBOARD_GAMES, totalScore: 2 * LEADERBOARD_GAMES, bestScore: 2 }]);
-    const [{ 'QUERY PLAN': plan }] = await o.dataSource.query(
+    const [{ 'QUERY PLAN': plan }] = await opened().dataSource.query(
       `EXPLAIN (ANALYZE, FORMAT JSON) SELECT summary FROM finished_games WHERE game = $1 ORDER BY finished_at DESC LIMIT ${LEADERBOARD_GAMES}`,
       ['trivia'],
     );
