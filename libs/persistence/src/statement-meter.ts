@@ -8,7 +8,12 @@ export interface StatementObserver {
   acquire?(seconds: number): void;
   /** A room's statement committed this long after it was handed to the ordered path (its wait and its round trip). */
   committed?(seconds: number): void;
+  /** A room's statement whose answer was lost was settled by reading the database: what it found. */
+  settled?(outcome: SettledOutcome): void;
 }
+
+/** What a statement whose answer was lost turned out to be (`unsettled`: the server closed first). */
+export type SettledOutcome = 'recorded' | 'not_recorded' | 'elsewhere' | 'unsettled';
 
 /**
  * Fans the persistence layer's measurements out to whoever listens (metrics, the admin API,
@@ -36,6 +41,10 @@ export class StatementMeter {
 
   committed(seconds: number): void {
     for (const o of this.observers) o.committed?.(seconds);
+  }
+
+  settled(outcome: SettledOutcome): void {
+    for (const o of this.observers) o.settled?.(outcome);
   }
 
   /** Records the round trips made while it is open: `const log = meter.capture(); ...; log.stop()`. */
