@@ -144,8 +144,8 @@ export const SERVER_ENV = {
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
   // Overload (PROTOCOL.md section 14): the level each signal must hold through most of a second
-  // before new work is shed; admitted again below half of it. 0 turns that signal off. Commits
-  // and checkouts end at COMMAND_TIMEOUT_MS less 100, so a mark must sit below that to matter.
+  // before new work is shed; admitted again below half of it. 0 turns that signal off. A checkout
+  // gives up at COMMAND_TIMEOUT_MS less 100 (and a commit seldom lasts longer): a mark must sit below to matter.
   OVERLOAD_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 500),
   OVERLOAD_COMMIT_WAIT_MS: whole(0, 60_000, 500),
   OVERLOAD_POOL_WAIT_MS: whole(0, 60_000, 500),
