@@ -57,6 +57,8 @@ interface Step<S> {
   /** It carries the first snapshot of a room that had none: if it fails, the next statement must. */
   readonly dueSnapshot: boolean;
   readonly sentAt: number;
+  /** When it was decided (the room's clock): where the clocks stop if its statement cannot be recorded. */
+  readonly at: number;
   result?: { readonly ok: true } | { readonly ok: false; readonly error: unknown };
   readonly confirm: () => void;
   readonly refuse: (error: unknown, behindFailure: boolean) => void;
@@ -84,6 +86,8 @@ export interface CommitPipelineDeps<S> {
   readonly changed: () => void;
   /** A statement was refused because the database holds another history of the room, or another lease. */
   readonly outOfOrder: () => void;
+  /** A statement could not be recorded because the database is unavailable: when its step was decided (clock-hold.ts). */
+  readonly unavailable?: (decidedAt: number) => void;
 }
 
 /**
@@ -179,6 +183,7 @@ export class CommitPipeline<S> {
       carried,
       dueSnapshot,
       sentAt: this.deps.scheduler.now(),
+      at: decision.at,
       confirm: decision.confirm,
       refuse: decision.refuse,
     };
@@ -244,6 +249,8 @@ export class CommitPipeline<S> {
       // What was decided after it is undone with it.
       this.unjournaled = [...step.carried];
       if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
+      // Told before the refusals, so that they see the room's clocks held.
+      if (step.statements > 0 && isUnavailable(result.error)) this.deps.unavailable?.(step.at);
       step.refuse(result.error, false);
       for (const b of behind) b.refuse(new StoreUnavailableError('a statement before it failed'), true);
       if (result.error instanceof RoomOutOfOrderError) this.deps.outOfOrder();
@@ -251,4 +258,9 @@ export class CommitPipeline<S> {
     }
     for (const resolve of this.settledWaiters.splice(0)) resolve();
   }
+}
+
+/** The database could not record a statement (refused, or silent past its budget): not another history of the room. */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof StoreUnavailableError && !(error instanceof RoomOutOfOrderError);
 }

@@ -1,0 +1,125 @@
+import { ROOM_PAUSED, ROOM_RESUMED } from '@app/protocol';
+import { Decision } from './commit-pipeline';
+import { RoomEvent } from './game-rules';
+import { JournalInput } from './room-store';
+
+export interface ClockHoldDeps<S> {
+  /** The state with every clock moved on by `ms` (the rules' shiftClocks, through the driver). */
+  readonly shift: (state: S, ms: number) => S;
+  /** The next deadline of the room as PostgreSQL has it: the clocks stop no later than that. */
+  readonly nextDeadline: () => number | undefined;
+  /** The clocks stopped at `since`: the room's sockets are told. */
+  readonly paused: (since: number) => void;
+  /** A write that carried the hold committed: the clocks moved on by `ms`, and the sockets are told. */
+  readonly resumed: (ms: number) => void;
+  /** Nothing else may try a write soon: the room tries one by itself a little later (a `resume` letter). */
+  readonly tryLater: () => void;
+}
+
+/**
+ * The room's clocks while its writes fail (PROTOCOL.md section 14): a question or a turn does not
+ * run out while nobody can answer it.
+ *
+ * When a statement of the room cannot be recorded because the database is unavailable, the
+ * clocks stop: no deadline rings, and whatever the room decides meanwhile (a presence change, a
+ * command it tries to record) is decided at the moment they stopped. Every write the room tries
+ * while they hold carries the hold: after its own inputs, a `clock_held` input (when the clocks
+ * stopped, and for how long), and the state it leaves has every clock moved on by that long. Once
+ * such a write commits, the room has resumed; until one does, the room tries one by itself every
+ * so often. A replay takes the same input at the same place (RuleDriver), so it agrees.
+ */
+export class ClockHold<S> {
+  /** When the clocks stopped (the room's clock, epoch ms); none while they run. */
+  private stoppedAt?: number;
+  /** A write that carries the hold is in flight: what the room decides now is pipelined behind it, on moved clocks. */
+  private resuming = false;
+  /** The moment the latest hold ended: nothing decided after it is earlier (the time in between did not run). */
+  private floor = -Infinity;
+
+  constructor(private readonly deps: ClockHoldDeps<S>) {}
+
+  /** The clocks are stopped, and no write that would restart them is in flight. */
+  get held(): boolean {
+    return this.stoppedAt !== undefined && !this.resuming;
+  }
+
+  /** When the clocks stopped, while they have not resumed (a write that would resume them may be in flight). */
+  get since(): number | undefined {
+    return this.stoppedAt;
+  }
+
+  /**
+   * The moment the room decides what came at `at`: while held, no later than when the clocks
+   * stopped; afterwards, no earlier than when they resumed.
+   */
+  moment(at: number): number {
+    return this.held ? Math.min(at, this.stoppedAt!) : Math.max(at, this.floor);
+  }
+
+  /**
+   * A statement of the room, of a step decided at `decidedAt`, could not be recorded because the
+   * database is unavailable (refused, or silent past the budget). The clocks stop, unless they
+   * already hold: at that moment, or at the deadline the database has not seen taken if that came
+   * first (a replay takes every deadline before the hold's moment, so the live room must have too).
+   */
+  writeFailed(decidedAt: number): void {
+    this.resuming = false;
+    if (this.stoppedAt === undefined) {
+      const due = this.deps.nextDeadline();
+      this.stoppedAt = due === undefined ? decidedAt : Math.min(decidedAt, due);
+      this.deps.paused(this.stoppedAt);
+    }
+    this.deps.tryLater();
+  }
+
+  /**
+   * The decision as the room takes it at `now`. While the clocks hold, one that sends a statement
+   * (or any, with `force`: the room's own try) carries the hold: its inputs end with the hold's,
+   * it is durable, the state it leaves has its clocks moved on, and once it commits the room has
+   * resumed. Otherwise it is taken as it is.
+   */
+  carry(decision: Decision<S>, now: number, force = false): Decision<S> {
+    const since = this.stoppedAt;
+    if (since === undefined || this.resuming || !(force || writes(decision))) return decision;
+    const ms = Math.max(0, now - since);
+    const held: JournalInput = { kind: 'clock_held', at: since, body: { ms } };
+    this.resuming = true;
+    this.floor = since + ms;
+    return {
+      ...decision,
+      inputs: [...decision.inputs, held],
+      durable: true,
+      after: this.deps.shift(decision.after, ms),
+      confirm: () => {
+        this.stoppedAt = undefined;
+        this.resuming = false;
+        decision.confirm();
+        this.deps.resumed(ms);
+      },
+      refuse: (error, behindFailure) => {
+        // Still held, from the same moment: the time since then has not run either.
+        this.resuming = false;
+        decision.refuse(error, behindFailure);
+        this.deps.tryLater();
+      },
+    };
+  }
+}
+
+/**
+ * The decision sends a statement of its own: a command, a proposal, a boundary, an ending. A
+ * presence change does not: it is taken at once and rides with the next statement, as always.
+ */
+function writes(decision: Decision<unknown>): boolean {
+  return decision.durable || decision.boundary === true || decision.finished !== undefined || decision.closed !== undefined;
+}
+
+/** What the sockets are told when the clocks stop. */
+export function pausedEvent(since: number): RoomEvent {
+  return { type: ROOM_PAUSED, data: { reason: 'storage', since } };
+}
+
+/** What the sockets are told when they move on (a fresh state frame follows). */
+export function resumedEvent(heldMs: number): RoomEvent {
+  return { type: ROOM_RESUMED, data: { heldMs } };
+}
