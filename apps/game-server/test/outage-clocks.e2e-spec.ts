@@ -1,0 +1,120 @@
+import { DelayProxy, GameClient, GameEvent } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { createTestDatabase } from '../../../test/support/database';
+import { startTestServer } from '../../../test/support/test-server';
+import { closeAll, finishedGames, queryDb, seatRoom, sleep, waitFor } from './support';
+
+// PROTOCOL.md section 14: clocks hold while writes fail. A trivia game of short questions loses
+// its database (refused, then silent) for several question-lengths: no question closes while
+// nobody can answer, every socket is told the room is paused, and once the database is back the
+// room resumes with its clocks moved on by the time they held, recorded in the journal. The same
+// question is then answerable, and the game finishes as any other. Time passing is read from the
+// server's own clock (its ping replies), never slept on; how long anything took is not asserted.
+
+const QUESTION_SECONDS = 2;
+const QUESTION_MS = QUESTION_SECONDS * 1000;
+/** How long the database stays away once the clocks hold, in question-lengths. */
+const HELD_QUESTIONS = 3;
+
+describe.each([
+  ['refused', (p: DelayProxy) => p.cutAll()],
+  ['silent', (p: DelayProxy) => p.blackHole()],
+])('when PostgreSQL is %s during a game', (_kind, outage) => {
+  let server: RunningServer;
+  let proxy: DelayProxy;
+  let direct: { databaseUrl: string };
+
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    direct = { databaseUrl: url.toString() };
+    proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
+    await proxy.start();
+    server = await startTestServer({ databaseUrl: proxy.proxiedUrl(url.toString()) });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await server.stop();
+    await proxy.stop();
+  });
+
+  it('closes no question while nobody can answer, resumes with the same question open, and finishes the game', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: QUESTION_SECONDS, revealSeconds: 0.2 });
+    const { host } = room;
+    const [ann, bob] = room.players;
+    expect((await host.send('room.start')).status).toBe(200);
+
+    // The database goes away while a question is open. Ann answers each question as it opens
+    // until an answer is refused for the outage (on a busy machine a question may close before
+    // her answer reaches it): that refusal is a write that failed, and the room's clocks stop.
+    outage(proxy);
+    let open: GameEvent;
+    let refused: { status: number; error?: { code: string } };
+    do {
+      open = await ann.nextEvent('question.open');
+      refused = await ann.send('room.answer', { question: open.data.index, choice: 0 }, `ann-${open.data.index}`);
+    } while (refused.status === 409);
+    expect(refused).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+    const held = open.data.index as number;
+    const paused = await ann.nextEvent('room.paused');
+    expect(paused.data).toMatchObject({ reason: 'storage' });
+    const since = paused.data.since as number;
+    // Every socket of the room is told, whatever its role.
+    for (const c of [host, bob]) expect((await c.nextEvent('room.paused')).data).toEqual(paused.data);
+
+    // Several question-lengths pass on the server's clock. Bob's answer meanwhile is refused too.
+    expect(await bob.send('room.answer', { question: held, choice: 1 }, `bob-${held}`)).toMatchObject({ status: 503 });
+    await untilServerTime(ann, since + HELD_QUESTIONS * QUESTION_MS);
+    // Nothing of the game moved while the clocks held: no question closed, none opened.
+    for (const c of [host, ann, bob]) expect(typesAfter(c, 'room.paused').filter((t) => t.startsWith('question.') || t.startsWith('game.'))).toEqual([]);
+
+    // The database is back: the room's next write records the hold, and the sockets are told.
+    proxy.restore();
+    await waitFor(() => ann.events.some((e) => e.type === 'room.resumed'), 'the room to resume', 60_000);
+    const resumed = await ann.nextEvent('room.resumed');
+    expect(resumed.data.heldMs).toBeGreaterThanOrEqual(HELD_QUESTIONS * QUESTION_MS);
+    const state = await ann.nextEvent('room.state', (e) => e.seq > resumed.seq);
+    expect(state.data).toMatchObject({ phase: 'question', question: { index: held } });
+    expect(state.data.question.closesAt).toBeGreaterThanOrEqual(since + resumed.data.heldMs);
+
+    // The same question is answerable: Ann's same id is tried afresh (503 is not remembered).
+    expect(await ann.send('room.answer', { question: held, choice: 0 }, `ann-${held}`)).toMatchObject({ status: 200 });
+    expect(await bob.send('room.answer', { question: held, choice: 1 }, `bob-${held}`)).toMatchObject({ status: 200 });
+    expect((await host.nextEvent('question.closed', (e) => e.data.index === held)).data).toMatchObject({ index: held, counts: expect.any(Array) });
+
+    // The game goes on to its end: the rest of the questions open, are answered and close.
+    for (let index = held + 1; index < 3; index++) {
+      await ann.nextEvent('question.open', (e) => e.data.index === index);
+      expect((await ann.send('room.answer', { question: index, choice: 0 })).status).toBe(200);
+      expect((await bob.send('room.answer', { question: index, choice: 0 })).status).toBe(200);
+    }
+    await host.nextEvent('game.finished');
+    const closed = host.events.filter((e) => e.type === 'question.closed').map((e) => e.data.index);
+    expect(closed).toEqual([0, 1, 2]);
+    expect(await finishedGames(direct, room.roomId)).toHaveLength(1);
+
+    // The journal records the hold: when the clocks stopped, and for at least as long as the database was away.
+    const holds = await queryDb<{ at: number; ms: number }>(direct, `SELECT at_ms AS at, (body->>'ms')::float AS ms FROM room_journal WHERE room_id = $1 AND kind = 'clock_held'`, [room.roomId]);
+    expect(holds).toEqual([{ at: since, ms: resumed.data.heldMs }]);
+    closeAll(room);
+  });
+});
+
+/** The types of the events `c` got after its latest event of type `from`. */
+function typesAfter(c: GameClient, from: string): string[] {
+  const at = c.events.map((e) => e.type).lastIndexOf(from);
+  return c.events.slice(at + 1).map((e) => e.type);
+}
+
+/** Resolves once the server's clock, as its ping replies read it, is at `at` or later (a few pings a second: pings are rate-limited like any command). */
+async function untilServerTime(c: GameClient, at: number): Promise<void> {
+  await waitFor(
+    async () => {
+      await sleep(200);
+      const pong = await c.send('ping');
+      expect(pong.status).toBe(200);
+      return pong.data.serverTime >= at;
+    },
+    `the server's clock to read ${at}`,
+    60_000,
+  );
+}
