@@ -3,6 +3,7 @@ import { actorDeps } from '../test/actor-deps';
 import { tally, TallyCommand, TallyState } from '../test/tally.game';
 import { Viewer } from './audience';
 import { Clock } from './clock';
+import { TRY_BUDGET_MS } from './clock-hold';
 import { GameRules, unchanged } from './game-rules';
 import { RoomActor } from './room-actor';
 import { JournalInput, JournalStep, RoomStore, StoreUnavailableError } from './room-store';
@@ -45,14 +46,21 @@ beforeEach(() => {
   clock = scheduler.clock(T0);
 });
 
-/** A store that refuses every statement while `failing`, and keeps the inputs of those it commits, in order. */
+/**
+ * A store that refuses every statement while `failing`, answers none while `silent` (each gives up
+ * when its time runs out), and keeps the inputs of those it commits, in order.
+ */
 class FlakyStore implements RoomStore {
   failing = false;
+  silent = false;
   readonly tries: JournalStep[] = [];
+  readonly budgets: number[] = [];
   readonly committed: JournalInput[] = [];
 
-  async append(step: JournalStep): Promise<void> {
+  async append(step: JournalStep, _at: unknown, timeoutMs: number): Promise<void> {
     this.tries.push(step);
+    this.budgets.push(timeoutMs);
+    if (this.silent) return new Promise((_resolve, reject) => scheduler.setTimer(() => reject(new StoreUnavailableError('no answer in time')), timeoutMs));
     if (this.failing) throw new StoreUnavailableError('PostgreSQL is away');
     this.committed.push(...step.inputs);
   }
@@ -221,6 +229,36 @@ describe('a room whose writes fail', () => {
     expect(store.tries.at(-1)?.snapshot).toBeDefined();
     expect(p.types().filter((t) => t !== 'tally.state')).toEqual(['room.paused', 'room.resumed', 'tally.bell']);
     expect(replayed(recordedBell, initial, store)).toEqual(r.snapshot);
+    r.dispose();
+  });
+
+  it('holds a command back while its own try waits on a silent database, so that the command is not lost with it', async () => {
+    const store = new FlakyStore();
+    const r = open(bell, state({ bellAt: T0 + 5000 }), store);
+    const host = viewer('host');
+    r.attach(host.v);
+    store.failing = true;
+    const p = viewer('player', 'p1');
+    r.submit(p.v, add('a', 1), arrival());
+    await scheduler.flush();
+    // The database falls silent: the room's own try, a second later, waits for an answer that never comes.
+    store.failing = false;
+    store.silent = true;
+    await scheduler.advance(1100);
+    expect(store.tries).toHaveLength(2);
+    expect(store.budgets[1]).toBe(TRY_BUDGET_MS);
+    // It answers again, and a command comes while the try is still out: it waits, and then goes out on its own.
+    store.silent = false;
+    r.submit(p.v, add('b', 2), arrival());
+    await scheduler.advance(100);
+    expect(p.replies.map((x) => [x.id, x.status])).toEqual([['a', 503]]);
+    await scheduler.advance(TRY_BUDGET_MS);
+    expect(p.replies.map((x) => [x.id, x.status])).toEqual([['a', 503], ['b', 200]]);
+    expect(store.committed).toEqual([
+      { kind: 'command', at: T0, actor: { role: 'player', seat: 'p1' }, commandId: 'b', body: add('b', 2) },
+      { kind: 'clock_held', at: T0, body: { ms: 1000 + TRY_BUDGET_MS } },
+    ]);
+    expect(host.types()).toEqual(['room.paused', 'tally.added', 'tally.note', 'room.resumed', 'tally.state']);
     r.dispose();
   });
 

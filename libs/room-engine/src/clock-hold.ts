@@ -3,6 +3,13 @@ import { Decision } from './commit-pipeline';
 import { RoomEvent } from './game-rules';
 import { JournalInput } from './room-store';
 
+/**
+ * The room's own try waits this long at most for PostgreSQL: commands that come meanwhile wait
+ * for it (a command pipelined behind a try that never gets an answer would fail with it), so it
+ * must leave them most of their budget. A try that runs out is simply made again later.
+ */
+export const TRY_BUDGET_MS = 250;
+
 export interface ClockHoldDeps<S> {
   /** The state with every clock moved on by `ms` (the rules' shiftClocks, through the driver). */
   readonly shift: (state: S, ms: number) => S;
@@ -35,6 +42,8 @@ export class ClockHold<S> {
   private resuming = false;
   /** The moment the latest hold ended: nothing decided after it is earlier (the time in between did not run). */
   private floor = -Infinity;
+  /** The room's own try is in flight: settles with it. */
+  private trying?: Promise<void>;
 
   constructor(private readonly deps: ClockHoldDeps<S>) {}
 
@@ -46,6 +55,15 @@ export class ClockHold<S> {
   /** When the clocks stopped, while they have not resumed (a write that would resume them may be in flight). */
   get since(): number | undefined {
     return this.stoppedAt;
+  }
+
+  /**
+   * While the room's own try is in flight, what the next batch waits for: it is decided once the
+   * try has answered, held or resumed, rather than pipelined behind a statement that may never be
+   * answered (a silent database).
+   */
+  untilTried(): Promise<void> | undefined {
+    return this.trying;
   }
 
   /**
@@ -85,20 +103,28 @@ export class ClockHold<S> {
     const held: JournalInput = { kind: 'clock_held', at: since, body: { ms } };
     this.resuming = true;
     this.floor = since + ms;
+    let tried = () => undefined as void;
+    if (force) this.trying = new Promise((resolve) => (tried = resolve));
+    const settled = () => {
+      this.resuming = false;
+      this.trying = undefined;
+      tried();
+    };
     return {
       ...decision,
       inputs: [...decision.inputs, held],
       durable: true,
       after: this.deps.shift(decision.after, ms),
+      ...(force ? { timeoutMs: Math.min(decision.timeoutMs, TRY_BUDGET_MS) } : {}),
       confirm: () => {
         this.stoppedAt = undefined;
-        this.resuming = false;
+        settled();
         decision.confirm();
         this.deps.resumed(ms);
       },
       refuse: (error, behindFailure) => {
         // Still held, from the same moment: the time since then has not run either.
-        this.resuming = false;
+        settled();
         decision.refuse(error, behindFailure);
         this.deps.tryLater();
       },

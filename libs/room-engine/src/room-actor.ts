@@ -125,7 +125,7 @@ export class RoomActor<S, C extends Command> {
       isBounded: (m) => m.kind === 'command' || m.kind === 'proposal',
       batchKey: (m) => (m.kind === 'command' ? rules.batchKey(m.command) : null),
       process: (batch) => this.batches.process(batch),
-      beforeBatch: () => this.pipeline.readyForNextBatch(),
+      beforeBatch: () => this.hold.untilTried() ?? this.pipeline.readyForNextBatch(),
       onError: (err) => deps.log('error', 'room handler failed', { room: this.code, error: String(err) }),
       scheduler,
     });
