@@ -1,8 +1,5 @@
 import { DelayProxy, GameClient, GameEvent } from '@app/bot-kit';
-import { RunningServer } from '../src/server';
-import { createTestDatabase } from '../../../test/support/database';
-import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, finishedGames, queryDb, seatRoom, sleep, waitFor } from './support';
+import { closeAll, finishedGames, queryDb, seatRoom, serverBehindProxy, sleep, waitFor } from './support';
 
 // PROTOCOL.md section 14: clocks hold while writes fail. A trivia game of short questions loses
 // its database (refused, then silent) for several question-lengths: no question closes while
@@ -20,24 +17,10 @@ describe.each([
   ['refused', (p: DelayProxy) => p.cutAll()],
   ['silent', (p: DelayProxy) => p.blackHole()],
 ])('when PostgreSQL is %s during a game', (_kind, outage) => {
-  let server: RunningServer;
-  let proxy: DelayProxy;
-  let direct: { databaseUrl: string };
-
-  beforeAll(async () => {
-    const url = new URL(await createTestDatabase());
-    direct = { databaseUrl: url.toString() };
-    proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
-    await proxy.start();
-    server = await startTestServer({ databaseUrl: proxy.proxiedUrl(url.toString()) });
-  });
-  afterAll(async () => {
-    proxy.restore();
-    await server.stop();
-    await proxy.stop();
-  });
+  const env = serverBehindProxy();
 
   it('closes no question while nobody can answer, resumes with the same question open, and finishes the game', async () => {
+    const { server, proxy, direct } = env;
     const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: QUESTION_SECONDS, revealSeconds: 0.2 });
     const { host } = room;
     const [ann, bob] = room.players;

@@ -1,5 +1,5 @@
 import { okReply, RoomException } from '@app/protocol';
-import { ClockHold } from './clock-hold';
+import { ClockHold, TRY_BUDGET_MS } from './clock-hold';
 import { Clock } from './clock';
 import { CommandGate } from './command-gate';
 import { CommitPipeline, Decision } from './commit-pipeline';
@@ -179,10 +179,11 @@ export class BatchHandler<S, C extends Command> {
       timeoutMs: this.deps.commandBudgetMs,
       confirm: () => this.deps.publish([outcome]),
       refuse: (err) => {
+        // While the clocks hold, the room's own tries to resume them stand in for the retry.
+        if (hold.held) return;
         this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.deps.code, signal: signal.kind, error: String(err) });
-        // A late deadline is taken when the retry succeeds, and recorded with that moment. While
-        // the clocks hold, the room's own tries to resume them stand in for the retry.
-        if (signal.kind === 'deadline' && !hold.held) this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
+        // A late deadline is taken when the retry succeeds, and recorded with that moment.
+        if (signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
       },
     });
   }
@@ -198,7 +199,7 @@ export class BatchHandler<S, C extends Command> {
       ...this.record([], [], true),
       acks: [],
       after: pipeline.state,
-      timeoutMs: this.deps.commandBudgetMs,
+      timeoutMs: Math.min(this.deps.commandBudgetMs, TRY_BUDGET_MS),
       // Resumed, the hold tells the sockets; refused, it tries again later.
       confirm: () => undefined,
       refuse: () => undefined,

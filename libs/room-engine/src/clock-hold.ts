@@ -115,7 +115,6 @@ export class ClockHold<S> {
       inputs: [...decision.inputs, held],
       durable: true,
       after: this.deps.shift(decision.after, ms),
-      ...(force ? { timeoutMs: Math.min(decision.timeoutMs, TRY_BUDGET_MS) } : {}),
       confirm: () => {
         this.stoppedAt = undefined;
         settled();
