@@ -117,7 +117,9 @@ export class RoomActor<S, C extends Command> {
       nextDeadline: () => rules.nextDeadline(this.pipeline.confirmed),
       paused: (since) => this.clocksPaused(since),
       resumed: (ms) => this.clocksResumed(ms),
-      tryLater: () => this.lifecycle.retryLater(() => this.mailbox.post({ kind: 'resume' })),
+      tryLater: () => {
+        if (this.lifecycle.phase !== 'disposed') this.lifecycle.retryLater(() => this.mailbox.post({ kind: 'resume' }));
+      },
     });
     this.mailbox = new Mailbox<Message<C>>({
       maxDepth: deps.mailboxDepth,
