@@ -25,6 +25,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     mailboxDepth: 64,
     pipelineDepth: 8,
     commitLanes: 4,
+    silenceMs: 3000,
     // main.ts sets it for the process; a server started in a test's process leaves jest's heap alone.
     heapGrowingPercent: 0,
     passivateAfterMs: 60_000,

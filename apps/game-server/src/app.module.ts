@@ -86,6 +86,8 @@ export class AppModule {
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
       socketsPerSeat: runtime.config.socketsPerSeat,
+      pingIdleMs: runtime.config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
+      pongTimeoutMs: runtime.config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
       codes: serverCodes(),
     };
     return {
@@ -102,7 +104,7 @@ export class AppModule {
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes) },
+        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes, runtime.config.silenceMs) },
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { GameMetrics } from '@app/observability';
 import { JsonLog } from './config/json-log';
 import { lanUrls, startBanner } from './config/network-addresses';
 import { setHeapGrowth } from './config/heap-growth';
+import { ProcessFaults } from './config/process-faults';
 import { readConfig } from './config/server-config';
 import { startServer } from './server';
 
@@ -9,6 +11,9 @@ async function main(): Promise<void> {
   const config = readConfig();
   setHeapGrowth(config.heapGrowingPercent);
   const log = new JsonLog(config.logLevel);
+  // A rejection nobody handled is logged and counted, and ends nothing; an uncaught exception ends the process (see ProcessFaults).
+  const faults = new ProcessFaults(log);
+  faults.install();
   // The token is printed once, when it is generated (before the database, so a start that fails
   // later still shows it); after that the log only says where it is kept.
   if (config.adminTokenGenerated) {
@@ -17,6 +22,7 @@ async function main(): Promise<void> {
     log.info('ADMIN_TOKEN was not set; using the one kept in DATA_DIR', { file: config.adminTokenFile });
   }
   const server = await startServer(config, { log });
+  faults.countWith(server.app.get(GameMetrics));
   process.stdout.write(startBanner(server.port, lanUrls(server.port)));
   let signals = 0;
   const shutdown = (signal: string) => {

@@ -89,6 +89,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     roundTrip: (s) => metrics.roundTrip(s),
     statement: (s, seconds) => metrics.statement(s, seconds),
     acquire: (seconds) => metrics.acquired(seconds),
+    settled: (outcome) => metrics.settled(outcome),
   });
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms));
   await app.listen(config.port, config.host);
@@ -97,6 +98,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const identity = app.get(InstanceIdentity);
   identity.settle(address.port);
   const heartbeat = app.get(InstanceHeartbeat);
+  // A room's statement written into a link the heartbeat found dead would wait for the link to
+  // come back before anyone could say whether it was recorded: while it is down, none is written.
+  db.writeOnlyWhile(() => heartbeat.link.reachable() !== false);
   await heartbeat.start();
   // Refused commands past their window: the writes delete them as they go, this catches up at start.
   const refusals = app.get(RefusalRecorder);

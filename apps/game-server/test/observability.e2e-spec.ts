@@ -19,6 +19,9 @@ const FAMILIES: [string, string, string[]][] = [
   ['game_ws_evictions_total', 'counter', ['reason']],
   ['game_build_info', 'gauge', ['version', 'sha']],
   ['game_limit_refusals_total', 'counter', ['limit']],
+  ['game_ws_silent_closes_total', 'counter', []],
+  ['game_room_faults_total', 'counter', []],
+  ['game_unhandled_rejections_total', 'counter', []],
   ['process_start_time_seconds', 'gauge', []],
 ];
 

@@ -16,10 +16,15 @@ export interface SeatedRoom {
 }
 
 /** A room with its host and players connected, each past its first `room.state`. */
-export async function seatRoom(server: Pick<RunningServer, 'url'>, names: string[], settings: Record<string, unknown> = {}): Promise<SeatedRoom> {
+export async function seatRoom(
+  server: Pick<RunningServer, 'url'>,
+  names: string[],
+  settings: Record<string, unknown> = {},
+  clients: { readonly timeoutMs?: number } = {},
+): Promise<SeatedRoom> {
   const api = new HttpApi(server.url);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0, ...settings });
-  return seatIn(server.url, room, names);
+  return seatIn(server.url, room, names, clients);
 }
 
 /**
@@ -31,12 +36,12 @@ export async function seatIn(
   baseUrl: string,
   room: { readonly code: string; readonly roomId: string; readonly hostToken: string },
   names: string[],
-  options: { readonly throughProxy?: boolean } = {},
+  options: { readonly throughProxy?: boolean; readonly timeoutMs?: number } = {},
 ): Promise<SeatedRoom> {
   const api = new HttpApi(baseUrl);
   const seats: { playerId: string; playerToken: string }[] = [];
   for (const name of names) seats.push(await api.join(room.code, name));
-  const connect = (token: string) => GameClient.connect(baseUrl, token, options.throughProxy ? { room: room.code } : {});
+  const connect = (token: string) => GameClient.connect(baseUrl, token, { ...(options.throughProxy ? { room: room.code } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   const host = await connect(room.hostToken);
   await host.nextEvent('room.state');
   const players: GameClient[] = [];

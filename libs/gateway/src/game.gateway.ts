@@ -1,5 +1,5 @@
 import { IncomingMessage } from 'node:http';
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { Inject, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { OnGatewayConnection, WebSocketGateway } from '@nestjs/websockets';
 import WebSocket from 'ws';
 import { Arrival } from '@app/room-engine';
@@ -8,26 +8,31 @@ import { GATEWAY_OPTIONS, GatewayOptions, ROOM_DIRECTORY, RoomDirectory, RoomHan
 import { SeatClaims } from './seat-token';
 import { SeatSockets } from './seat-sockets';
 import { SocketSession } from './socket-session';
+import { SweepClock, sweepEveryMs } from './socket-liveness';
 import { noWireObserver, WIRE_OBSERVER, WireObserver } from './wire-observer';
 
 /** The request property where the upgrade check leaves the verified claims. */
 export const CLAIMS_KEY = Symbol('seatClaims');
 export type VerifiedRequest = IncomingMessage & { [CLAIMS_KEY]?: { claims: SeatClaims; expired: boolean } };
 
-// A socket pushed out by a newer one of its seat gets this long to answer the close (a browser
-// does at once); then it is cut, so a client that ignores closes cannot keep sockets open.
-const PUSHED_OUT_GRACE_MS = 2000;
+// A socket pushed out by a newer one of its seat, or closed for silence, gets this long to answer
+// the close (a browser does at once); then it is cut, so a client that ignores closes, or is gone,
+// cannot keep sockets open.
+const CLOSE_GRACE_MS = 2000;
 
 /**
  * The WebSocket edge at /ws: the token was checked at the upgrade (see GameWsAdapter); here a
  * socket is attached to its room, each text frame is parsed and handed to the room, and every
- * command gets exactly one reply.
+ * command gets exactly one reply. One timer sweeps every socket: a quiet one is pinged, and one
+ * that answers nothing within the window is closed with 4011 (its seat then shows disconnected).
  */
 @WebSocketGateway({ path: '/ws' })
-export class GameGateway implements OnGatewayConnection<WebSocket> {
+export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDestroy {
   private readonly logger = new Logger('GameGateway');
   private readonly sessions = new Set<SocketSession>();
-  private readonly seats: SeatSockets<{ session: SocketSession; ws: WebSocket }>;
+  private readonly seats: SeatSockets<SocketSession>;
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweepClock: SweepClock;
 
   constructor(
     @Inject(ROOM_DIRECTORY) private readonly directory: RoomDirectory,
@@ -35,6 +40,15 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     @Optional() @Inject(WIRE_OBSERVER) private readonly observer: WireObserver = noWireObserver,
   ) {
     this.seats = new SeatSockets(options.socketsPerSeat);
+    // One timer for every socket, not one each; unref'd: it never keeps the process alive.
+    const every = sweepEveryMs(options);
+    this.sweepClock = new SweepClock(every, performance.now());
+    this.sweeper = setInterval(() => this.sweepSilent(), every);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
   }
 
   async handleConnection(ws: WebSocket, req: VerifiedRequest): Promise<void> {
@@ -51,14 +65,14 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
     const early: { data: WebSocket.RawData; isBinary: boolean; arrival: Arrival }[] = [];
     ws.on('message', (data, isBinary) => {
       const arrival: Arrival = { at: Date.now(), hr: performance.now() };
+      session.heard(arrival.hr);
       if (room) this.onFrame(session, room, data, isBinary, arrival);
       else early.push({ data, isBinary, arrival });
     });
     this.sessions.add(session);
     this.observer.socketOpened(session.role);
-    const seated = { session, ws };
     ws.on('close', () => {
-      this.seats.remove(claims, seated);
+      this.seats.remove(claims, session);
       this.sessions.delete(session);
       session.closed();
       this.observer.socketClosed(session.role);
@@ -71,7 +85,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
       if (ws.readyState !== WebSocket.OPEN) return result.room.detach();
       room = result.room;
       // Counted once its room took it: a socket the room refuses pushes nobody out.
-      for (const old of this.seats.add(claims, seated)) this.pushOut(old);
+      for (const old of this.seats.add(claims, session)) this.pushOut(old);
       for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.arrival);
     } catch (err) {
       this.logger.error(`could not attach a socket to room ${claims.code}: ${String(err)}`);
@@ -102,14 +116,22 @@ export class GameGateway implements OnGatewayConnection<WebSocket> {
   }
 
   /** The newest socket of a seat wins (SOCKETS_PER_SEAT): the oldest closes with 4010, which clients do not reconnect on. */
-  private pushOut({ session, ws }: { session: SocketSession; ws: WebSocket }): void {
+  private pushOut(session: SocketSession): void {
     // One that is closing already (its client left, or it was evicted) leaves by itself.
     if (session.isClosing) return;
     this.observer.socketReplaced();
-    session.close(CloseCode.replaced, 'replaced by a newer connection of this seat');
-    const cut = setTimeout(() => ws.terminate(), PUSHED_OUT_GRACE_MS);
-    cut.unref();
-    ws.once('close', () => clearTimeout(cut));
+    session.closeWithin(CloseCode.replaced, 'replaced by a newer connection of this seat', CLOSE_GRACE_MS);
+  }
+
+  /** Pings every socket that has been quiet a while, and closes those that did not answer the last ping in time. */
+  private sweepSilent(): void {
+    const now = performance.now();
+    const stalled = this.sweepClock.stalledSince(now);
+    for (const session of this.sessions) {
+      if (session.sweep(now, stalled) !== 'silent') continue;
+      this.observer.socketSilent();
+      session.closeWithin(CloseCode.silent, 'no answer to ping', CLOSE_GRACE_MS);
+    }
   }
 
   /** Closes every socket with 1001 (server going away): clients reconnect with backoff. */

@@ -51,6 +51,12 @@ export interface GatewayOptions {
   readonly sendQueueFrames: number;
   /** Open sockets one seat may hold; the newest wins, the oldest past it is closed with 4010. */
   readonly socketsPerSeat: number;
+  /**
+   * A socket quiet for `pingIdleMs` (nothing heard from it) is pinged; one that then answers nothing
+   * within `pongTimeoutMs` is closed with 4011, and its seat shows disconnected.
+   */
+  readonly pingIdleMs: number;
+  readonly pongTimeoutMs: number;
   /** The compact-v2 code table: each game's section, handed over by the app (the gateway knows no game). */
   readonly codes: CodeTable;
 }
@@ -63,5 +69,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   sendQueueBytes: 256 * 1024,
   sendQueueFrames: 1024,
   socketsPerSeat: 3,
+  pingIdleMs: 20_000,
+  pongTimeoutMs: 30_000,
   codes: codeTable(1, []),
 };

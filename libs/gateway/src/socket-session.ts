@@ -5,11 +5,13 @@ import { OutboundEvent, Viewer } from '@app/room-engine';
 import { GatewayOptions } from './room-directory';
 import { SendQueue } from './send-queue';
 import { SocketEncoder } from './socket-encoder';
+import { LivenessVerdict, SocketLiveness } from './socket-liveness';
 import { WireObserver } from './wire-observer';
 
 /**
  * One open socket: encodes for its profile, numbers the events it sends from 1 without gaps,
- * and evicts itself (4009) when the client cannot keep up.
+ * evicts itself (4009) when the client cannot keep up, and keeps track of whether its client is
+ * still there (pinged when quiet, see SocketLiveness).
  */
 export class SocketSession implements Viewer {
   // 96 random bits as one flat string: randomUUID builds its text by concatenation, and the rope
@@ -22,6 +24,7 @@ export class SocketSession implements Viewer {
   private closing = false;
   private readonly encoder: SocketEncoder;
   private readonly queue: SendQueue;
+  private readonly liveness: SocketLiveness;
 
   constructor(
     private readonly ws: WebSocket,
@@ -36,6 +39,31 @@ export class SocketSession implements Viewer {
     this.lastRefill = now;
     this.encoder = new SocketEncoder(wire, options.codes);
     this.queue = new SendQueue(ws, options, observer);
+    this.liveness = new SocketLiveness(performance.now());
+    // Any pong answers the liveness ping, the send queue's included; a ping of the client's own proves it is there too.
+    const heard = () => this.liveness.heard(performance.now());
+    ws.on('pong', heard);
+    ws.on('ping', heard);
+  }
+
+  /** A frame arrived from the client (`hr`: its arrival, monotonic): it is there. */
+  heard(hr: number): void {
+    this.liveness.heard(hr);
+  }
+
+  /**
+   * The gateway's sweep visits (`now` monotonic; `stalledMs` the process's own stall since the
+   * last sweep): a socket quiet for a while is pinged; 'silent' means it answered nothing within
+   * the window after its ping, and the caller closes it.
+   */
+  sweep(now: number, stalledMs: number): LivenessVerdict {
+    if (this.isClosing) return undefined;
+    const verdict = this.liveness.check(now, this.options, stalledMs);
+    if (verdict === 'ping') {
+      this.liveness.pinged(now);
+      this.ws.ping();
+    }
+    return verdict;
   }
 
   sendEvent(event: OutboundEvent): void {
@@ -56,6 +84,18 @@ export class SocketSession implements Viewer {
     if (this.closing) return;
     this.closing = true;
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(code, reason);
+  }
+
+  /**
+   * Closes with `code`, and cuts the connection `graceMs` later if its client has not answered the
+   * close by then: a client that ignores closes, or is gone, cannot keep the socket open.
+   */
+  closeWithin(code: number, reason: string, graceMs: number): void {
+    if (this.isClosing) return;
+    this.close(code, reason);
+    const cut = setTimeout(() => this.ws.terminate(), graceMs);
+    cut.unref();
+    this.ws.once('close', () => clearTimeout(cut));
   }
 
   /** The socket is gone: what it still held queued no longer counts. */

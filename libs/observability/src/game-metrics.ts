@@ -3,7 +3,7 @@ import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProv
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
-import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS } from './metric-names';
+import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS, SETTLED_OUTCOMES } from './metric-names';
 
 export interface PoolReading {
   readonly total: number;
@@ -40,6 +40,10 @@ export const METRIC_PROVIDERS = [
   makeCounterProvider({ name: MetricName.limitRefusals, help: 'Requests and sockets refused (or, for seat_sockets, closed) by a limit', labelNames: ['limit'] }),
   makeCounterProvider({ name: MetricName.refusalsRecorded, help: 'Refused commands written to refused_commands for the console' }),
   makeCounterProvider({ name: MetricName.refusalsDropped, help: 'Refused commands not recorded for the console, by why', labelNames: ['reason'] }),
+  makeCounterProvider({ name: MetricName.outcomesSettled, help: "Rooms' statements whose answer was lost, settled by reading the database, by what they turned out to be", labelNames: ['outcome'] }),
+  makeCounterProvider({ name: MetricName.silentCloses, help: 'Sockets closed (4011) because they answered no ping within the window' }),
+  makeCounterProvider({ name: MetricName.roomFaults, help: 'Exceptions caught while a room settled or published a committed step; each lets its room go' }),
+  makeCounterProvider({ name: MetricName.unhandledRejections, help: 'Promise rejections nothing handled, logged and survived by the process' }),
 ];
 
 /**
@@ -80,8 +84,15 @@ export class GameMetrics {
     @InjectMetric(MetricName.limitRefusals) private readonly limitRefusals: Counter<string>,
     @InjectMetric(MetricName.refusalsRecorded) private readonly refusalsRecorded: Counter<string>,
     @InjectMetric(MetricName.refusalsDropped) private readonly refusalsDropped: Counter<string>,
+    @InjectMetric(MetricName.outcomesSettled) private readonly outcomesSettled: Counter<string>,
+    @InjectMetric(MetricName.silentCloses) private readonly silentCloses: Counter<string>,
+    @InjectMetric(MetricName.roomFaults) private readonly roomFaults: Counter<string>,
+    @InjectMetric(MetricName.unhandledRejections) private readonly unhandledRejections: Counter<string>,
   ) {
     refusalsRecorded.inc(0);
+    for (const outcome of SETTLED_OUTCOMES) outcomesSettled.inc({ outcome }, 0);
+    // Faults and silent sockets show from the start, at 0, like the limits below.
+    for (const counter of [silentCloses, roomFaults, unhandledRejections]) counter.inc(0);
     for (const reason of REFUSAL_DROPS) refusalsDropped.inc({ reason }, 0);
     // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
     for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
@@ -134,6 +145,10 @@ export class GameMetrics {
     this.roundTrips.inc({ statement });
   }
 
+  settled(outcome: string): void {
+    this.outcomesSettled.inc({ outcome });
+  }
+
   statement(statement: string, seconds: number): void {
     this.statementDuration.observe({ statement }, seconds);
   }
@@ -181,6 +196,19 @@ export class GameMetrics {
 
   socketReplaced(): void {
     this.limitRefused('seat_sockets');
+  }
+
+  socketSilent(): void {
+    this.silentCloses.inc();
+  }
+
+  // Faults: a room's own code threw after a commit (the room was let go), or a rejection nobody handled.
+  roomFaulted(): void {
+    this.roomFaults.inc();
+  }
+
+  unhandledRejection(): void {
+    this.unhandledRejections.inc();
   }
 
   // Limits: the label is one of LIMITS, never a client's word.

@@ -18,7 +18,17 @@ export const MetricName = {
   limitRefusals: 'game_limit_refusals_total',
   refusalsRecorded: 'game_refused_commands_recorded_total',
   refusalsDropped: 'game_refused_commands_dropped_total',
+  outcomesSettled: 'game_db_outcomes_settled_total',
+  silentCloses: 'game_ws_silent_closes_total',
+  roomFaults: 'game_room_faults_total',
+  unhandledRejections: 'game_unhandled_rejections_total',
 } as const;
+
+/**
+ * The `outcome` label of `game_db_outcomes_settled_total`: what a room's statement whose answer was
+ * lost turned out to be once the database was read. `unsettled`: the server stopped first.
+ */
+export const SETTLED_OUTCOMES = ['recorded', 'not_recorded', 'elsewhere', 'unsettled'] as const;
 
 /**
  * The `reason` label of `game_refused_commands_dropped_total`: why a refused command was not

@@ -1,7 +1,7 @@
 import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net';
 import { Client, QueryResultRow } from 'pg';
 import { createTestDatabase } from '../../../test/support/database';
-import { CommitLane, LaneBroken, LaneStatement } from './commit-lane';
+import { CommitLane, LaneStatement, OutcomeUnknown } from './commit-lane';
 
 // A lane against the real PostgreSQL, through a TCP proxy that keeps what the lane wrote and sees
 // how its connection ended. The schema is the spec's own (the lane knows none): a head per room
@@ -25,6 +25,15 @@ const write = (room: number, entry: string): LaneStatement => ({
 });
 const unit = (room: number, seq: number, entry: string) => [guard(room, seq), write(room, entry)];
 
+/** Short, so that the tests of silence are quick; every answer in these tests comes far sooner. */
+const SILENCE_MS = 600;
+
+/** Keeps this process's event loop busy for `ms`: a real stall, as a starved or stopped process has. */
+function stall(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
 describe(CommitLane.name, () => {
   let url: string;
   let admin: Client;
@@ -41,7 +50,7 @@ describe(CommitLane.name, () => {
   beforeEach(async () => {
     await admin.query('TRUNCATE log; UPDATE heads SET seq = 0');
     proxy = new RecordingProxy(new URL(url));
-    lane = new CommitLane({ connectionString: proxy.url(await proxy.start()) }, 10_000);
+    lane = new CommitLane({ connectionString: proxy.url(await proxy.start()) }, 10_000, SILENCE_MS);
   });
 
   afterEach(async () => {
@@ -150,21 +159,58 @@ describe(CommitLane.name, () => {
     expect(await seqs()).toEqual([{ room: 1, seq: '1' }, { room: 2, seq: '1' }, { room: 3, seq: '1' }]);
   });
 
-  it('resets the connection of a unit out of time, fails every unit on it, and reconnects for the next', async () => {
+  it('waits for a unit that answers later than any budget, and the units beside it are untouched', async () => {
     const before = await backendPid();
     const release = await holdLog();
     const late = lane.send(unit(1, 0, 'late'), 300);
-    const behind = lane.send(unit(2, 0, 'behind'), 60_000);
-    await expect(late).rejects.toThrow(LaneBroken);
-    await expect(behind).rejects.toThrow(/connection reset/);
-    expect(lane.ready).toBe(false);
+    const beside = lane.send(unit(2, 0, 'beside'), 300);
+    await untilWaitingOnLog();
+    // PostgreSQL is busy, not silent: the locks it waits on are its own answer to give.
+    await new Promise((r) => setTimeout(r, SILENCE_MS / 2));
+    await release();
+    expect(await late).toEqual([[], [{ entry: 'late' }]]);
+    expect(await beside).toEqual([[], [{ entry: 'beside' }]]);
+    expect(proxy.ends).toEqual([]);
+    expect(await backendPid()).toBe(before);
+  });
+
+  it('does not take its own stall for PostgreSQL’s silence: answers that came meanwhile are read first', async () => {
+    const before = await backendPid();
+    const slow = lane.send([{ name: 'nap', text: 'SELECT true AS slept FROM pg_sleep(0.1)', values: [] }], 10_000);
+    // The answer arrives while this process is busy for far longer than the silence it allows.
+    stall(SILENCE_MS * 3);
+    expect(await slow).toEqual([[{ slept: true }]]);
+    expect(proxy.ends).toEqual([]);
+    expect(await backendPid()).toBe(before);
+  });
+
+  it('resets a lane PostgreSQL is silent on: its units fail with OutcomeUnknown, though one of them committed', async () => {
+    const pid = await backendPid();
+    proxy.muted = true;
+    const [answered] = await sendTogether(unit(1, 0, 'committed, unheard'));
+    expect(answered.status).toBe('rejected');
+    const lost = (answered as PromiseRejectedResult).reason;
+    expect(lost).toBeInstanceOf(OutcomeUnknown);
+    expect(lost).toMatchObject({ backendPid: pid, message: expect.stringMatching(/^PostgreSQL said nothing for \d+ ms; connection reset$/) });
     // A reset, not a goodbye: the kernel drops what it still held for PostgreSQL.
     await until(() => proxy.ends.length === 1, 'the proxy to see the connection end');
     expect(proxy.ends).toEqual(['ECONNRESET']);
-    await release();
-    const after = await backendPid();
-    expect(after).not.toBe(before);
+    expect(await entries()).toEqual(['committed, unheard']);
+    proxy.muted = false;
+    expect(lane.ready).toBe(false);
     expect(await lane.send(unit(3, 0, 'next'), 10_000)).toEqual([[], [{ entry: 'next' }]]);
+    expect(await backendPid()).not.toBe(pid);
+  });
+
+  it('fails the units written on a connection that breaks with OutcomeUnknown', async () => {
+    const pid = await backendPid();
+    const release = await holdLog();
+    const written = lane.send(unit(1, 0, 'cut'), 10_000);
+    await untilWaitingOnLog();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    await expect(written).rejects.toMatchObject({ name: 'OutcomeUnknown', backendPid: pid });
+    await release();
+    expect(await entries()).toEqual([]);
   });
 
   it('counts connecting in the unit’s time', async () => {
@@ -230,6 +276,8 @@ class RecordingProxy {
   private sent: Buffer[] = [];
   readonly ends: string[] = [];
   silent = false;
+  /** While set, PostgreSQL's answers are dropped on their way to the lane. */
+  muted = false;
 
   constructor(private readonly target: URL) {}
 
@@ -268,7 +316,7 @@ class RecordingProxy {
       this.sent.push(chunk);
       db.write(chunk);
     });
-    db.on('data', (chunk) => lane.write(chunk));
+    db.on('data', (chunk) => this.muted || lane.write(chunk));
     let ended = false;
     const end = (how: string) => {
       if (!ended) this.ends.push(how);

@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import { Client, ClientConfig, QueryResult, QueryResultRow } from 'pg';
+import { SilenceWatch } from './silence-watch';
 
 /** One statement of a unit: a name (its prepared statement's), its SQL and its values. */
 export interface LaneStatement {
@@ -13,11 +14,27 @@ interface Unit {
   readonly reject: (err: unknown) => void;
 }
 
-/** The lane's connection went away, or a unit did not answer in time and the connection was reset. */
+/** A unit could not be written: no connection, or none in time. Nothing of it reached PostgreSQL. */
 export class LaneBroken extends Error {
   constructor(message: string, override readonly cause?: unknown) {
     super(message);
     this.name = 'LaneBroken';
+  }
+}
+
+/**
+ * A unit was written, and then its connection failed, or PostgreSQL went silent on it, before its
+ * answer came: it may have committed or not. `backendPid` is the server process that had it: once
+ * that process is gone, the room's head says which (OrderedStatements settles it so).
+ */
+export class OutcomeUnknown extends Error {
+  constructor(
+    message: string,
+    readonly backendPid: number,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'OutcomeUnknown';
   }
 }
 
@@ -33,23 +50,31 @@ const RETRY_CONNECT_MS = 1000;
  * pg ends every query with its own Sync, so a unit is `BEGIN`, its statements and `COMMIT`, all in
  * the same write: one transaction, one round trip. A statement that fails aborts the transaction,
  * the statements after it are refused without running, and `COMMIT` rolls it back; the units
- * behind it, each in its own transaction, proceed. A connection that breaks, or whose unit runs
- * out of time, is reset: every unit on it fails, and the next unit opens a new one.
+ * behind it, each in its own transaction, proceed.
+ *
+ * A unit written waits for its answer however long it takes: no caller's budget ends it, and no
+ * unit's lateness touches the units beside it. Only real silence from PostgreSQL (nothing heard on
+ * the connection for `silenceMs` of this process's own waking time, see SilenceWatch), or a
+ * connection that breaks, ends the connection: it is reset, and every unit on it fails with
+ * OutcomeUnknown, to be settled by who reads the database. The next unit opens a new connection.
  */
 export class CommitLane {
   private connecting?: Promise<LaneConnection>;
 
-  constructor(private readonly config: ClientConfig, private readonly connectTimeoutMs: number) {}
+  constructor(
+    private readonly config: ClientConfig,
+    private readonly connectTimeoutMs: number,
+    private readonly silenceMs: number,
+  ) {}
 
   /**
    * Sends a unit now (written before this returns when the lane is connected); resolves with each
-   * statement's rows once its transaction has committed.
+   * statement's rows once its transaction has committed. When the lane must connect first, it
+   * gives up after `connectWithinMs` with LaneBroken, having written nothing.
    */
-  send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
-    if (this.ready) return this.current!.send(statements, timeoutMs);
-    // The connection's time comes out of the unit's: the caller's budget holds, connecting included.
-    const deadline = performance.now() + timeoutMs;
-    return this.connection(timeoutMs).then((c) => c.send(statements, deadline - performance.now()));
+  send(statements: readonly LaneStatement[], connectWithinMs: number): Promise<QueryResultRow[][]> {
+    if (this.ready) return this.current!.send(statements);
+    return this.connection(connectWithinMs).then((c) => c.send(statements));
   }
 
   /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */
@@ -116,7 +141,7 @@ export class CommitLane {
       socket?.destroy();
       throw err;
     }
-    return new LaneConnection(client, socket!);
+    return new LaneConnection(client, socket!, this.silenceMs);
   }
 
   async close(): Promise<void> {
@@ -139,22 +164,33 @@ class LaneConnection {
    */
   private readonly lost = new Set<string>();
   broken?: Error;
+  private readonly silence: SilenceWatch;
 
-  constructor(private readonly client: Client, readonly socket: Socket) {
-    client.on('error', (err) => this.fail(new LaneBroken('the lane connection failed', err)));
-    client.on('end', () => this.fail(new LaneBroken('the lane connection ended')));
+  constructor(
+    private readonly client: Client,
+    readonly socket: Socket,
+    silenceMs: number,
+  ) {
+    client.on('error', (err) => this.fail(`the lane connection failed (${err.message})`, err));
+    client.on('end', () => this.fail('the lane connection ended'));
+    this.silence = new SilenceWatch(
+      silenceMs,
+      () => this.units.length > 0,
+      (quietMs) => this.fail(`PostgreSQL said nothing for ${Math.round(quietMs)} ms; connection reset`),
+    );
+    socket.on('data', () => this.silence.heard());
   }
 
   get inFlight(): number {
     return this.units.length;
   }
 
-  send(statements: readonly LaneStatement[], timeoutMs: number): Promise<QueryResultRow[][]> {
-    if (this.broken) return Promise.reject(this.broken);
-    if (timeoutMs <= 0) return Promise.reject(new LaneBroken('no time left to send the statement'));
-    const sent = new Promise<QueryResultRow[][]>((resolve, reject) => {
+  send(statements: readonly LaneStatement[]): Promise<QueryResultRow[][]> {
+    if (this.broken) return Promise.reject(new LaneBroken('the lane connection is broken', this.broken));
+    return new Promise<QueryResultRow[][]>((resolve, reject) => {
       const unit: Unit = { resolve, reject };
       this.units.push(unit);
+      this.silence.start();
       // One write for the whole unit: it leaves in as few packets as the kernel allows.
       this.socket.cork();
       try {
@@ -167,7 +203,6 @@ class LaneConnection {
         this.socket.uncork();
       }
     });
-    return withTimeout(sent, timeoutMs, 'waiting for PostgreSQL', () => this.fail(new LaneBroken(`no answer within ${Math.round(timeoutMs)} ms; connection reset`)));
   }
 
   /** Writes a unit as BEGIN, its statements and COMMIT; `done` gets its error, or each statement's rows. */
@@ -225,20 +260,26 @@ class LaneConnection {
     if (i >= 0) this.units.splice(i, 1);
   }
 
-  /** Every unit in flight fails; the socket is reset so nothing still queued can reach PostgreSQL later. */
-  fail(err: Error): void {
+  /**
+   * Every unit in flight was written and gets no answer now: each fails with OutcomeUnknown. The
+   * socket is reset, so nothing the kernel still holds for PostgreSQL leaves after that.
+   */
+  private fail(why: string, cause?: unknown): void {
     if (this.broken) return;
-    this.broken = err;
-    for (const u of this.units.splice(0)) u.reject(err);
+    this.broken = new LaneBroken(why, cause);
+    this.silence.stop();
+    const unknown = new OutcomeUnknown(why, (this.client as unknown as { processID?: number }).processID ?? 0, cause);
+    for (const u of this.units.splice(0)) u.reject(unknown);
     if (typeof this.socket.resetAndDestroy === 'function') this.socket.resetAndDestroy();
     else this.socket.destroy();
   }
 
   async close(): Promise<void> {
     if (this.broken) return;
-    // Units still in flight are told they failed: their bytes must not reach PostgreSQL after that.
-    if (this.units.length > 0) return this.fail(new LaneBroken('the lane was closed'));
+    // Units still in flight cannot be heard from once the lane closes: their outcome is unknown.
+    if (this.units.length > 0) return this.fail('the lane was closed');
     this.broken = new LaneBroken('the lane was closed');
+    this.silence.stop();
     await this.client.end().catch(() => undefined);
   }
 }
@@ -253,12 +294,9 @@ function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => voi
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string, onLate?: () => void): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const late = () => {
-      onLate?.();
-      reject(new LaneBroken(`no answer within ${Math.round(Math.max(0, ms))} ms (${what})`));
-    };
+    const late = () => reject(new LaneBroken(`no answer within ${Math.round(Math.max(0, ms))} ms (${what})`));
     if (ms <= 0) return late();
     const timer = setTimeout(late, ms);
     promise.then(

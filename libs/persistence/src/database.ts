@@ -1,8 +1,9 @@
-import { Pool, PoolClient, QueryResultRow } from 'pg';
+import { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { RoomPosition, StoreUnavailableError } from '@app/room-engine';
 import { NamedClient } from './instrumented-client';
 import { OrderedStatement, OrderedStatements } from './ordered-statements';
+import { OutcomeSettler } from './outcome-settler';
 import { StatementMeter } from './statement-meter';
 
 export interface PoolStats {
@@ -26,6 +27,25 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 /** Pipelined connections that carry rooms' writes (each room always on the same one). */
 export const DEFAULT_COMMIT_LANES = 16;
 
+/** How long PostgreSQL may say nothing on a commit lane with statements in flight before it is reset. */
+export const DEFAULT_SILENCE_MS = 3000;
+
+/**
+ * Connections of the instance's own upkeep (its heartbeat, the release of its leases), apart from
+ * the pool that requests share: one for the beat, which runs one at a time, and one spare.
+ */
+export const CLUSTER_CONNECTIONS = 2;
+
+/**
+ * How a write finds out whether it was recorded when its answer was lost: a read that returns the
+ * rows the write would have returned had it committed, and none if it did not. It runs once the
+ * server process that had the write is gone, so the write can no longer commit after it.
+ */
+export interface WriteCheck {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
  * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
@@ -33,27 +53,46 @@ export const DEFAULT_COMMIT_LANES = 16;
  * Every statement has a time limit, checkout included: a database that went silent (packets held,
  * a failover in progress) gets the caller a DatabaseUnavailableError in time, not a wait without
  * end. A connection whose query ran out of time is reset, not reused: nothing queued on it can
- * reach PostgreSQL later, so what the caller was told failed was not recorded.
+ * reach PostgreSQL later. A write given a WriteCheck is not failed then: its outcome is unknown,
+ * and the check says it (late, and true) once the server process that had it is gone.
  */
 export class Database {
   readonly pool: Pool;
+  /**
+   * The heartbeat and the lease statements, on connections of their own: a beat never waits for a
+   * connection behind requests' reads (a slow leaderboard, a burst of room loads), so a busy
+   * instance does not miss beats, fail its readiness and lose its rooms for it.
+   */
+  private readonly clusterPool: Pool;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
+  private readonly settler: OutcomeSettler;
 
   constructor(
     readonly dataSource: DataSource,
     readonly meter: StatementMeter,
     private readonly defaultTimeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
     commitLanes = DEFAULT_COMMIT_LANES,
+    silenceMs = DEFAULT_SILENCE_MS,
   ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     // The lanes connect as the pool's connections do (same server, limits and keepalive).
     const { Client: _client, max: _max, ...connection } = this.pool.options as unknown as Record<string, unknown>;
-    this.ordered = new OrderedStatements(connection, commitLanes, defaultTimeoutMs, meter, {
-      unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause),
-      isConnectionError,
-    });
+    this.settler = new OutcomeSettler(connection, defaultTimeoutMs);
+    this.ordered = new OrderedStatements(
+      connection,
+      commitLanes,
+      defaultTimeoutMs,
+      silenceMs,
+      meter,
+      { unavailable: (statement, cause) => new DatabaseUnavailableError(statement, cause), isConnectionError },
+      this.settler,
+    );
     this.ordered.warm();
+    // The same server, limits, keepalive and counted client class as the pool's connections.
+    this.clusterPool = new Pool({ ...(this.pool.options as PoolConfig), max: CLUSTER_CONNECTIONS });
+    // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
+    this.clusterPool.on('error', () => undefined);
   }
 
   /**
@@ -70,31 +109,53 @@ export class Database {
     return this.ordered.run<T>({ ...statement, position }, timeoutMs);
   }
 
+  /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
+  writeOnlyWhile(reachable: () => boolean): void {
+    this.reachable = reachable;
+    this.ordered.writeOnlyWhile(reachable);
+  }
+
+  private reachable: () => boolean = () => true;
+
   /** Rooms' statements in flight on the ordered path. */
   get orderedInFlight(): number {
     return this.ordered.inFlight;
   }
 
-  /** Ends the ordered path's connections (the pool is the data source's to end). */
-  close(): Promise<void> {
-    return this.ordered.close();
+  /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
+  async close(): Promise<void> {
+    await Promise.all([this.ordered.close(), this.clusterPool.end()]);
+    await this.settler.close();
   }
 
-  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+  run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
+    return this.runOn(this.pool, statement, sql, params, timeoutMs, check);
+  }
+
+  /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
+  runForCluster<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+    return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
+  }
+
+  private async runOn<T extends QueryResultRow>(pool: Pool, statement: string, sql: string, params: readonly unknown[], timeoutMs: number, check?: WriteCheck): Promise<T[]> {
+    // A write sent into a link known to be down could be settled only once it is back.
+    if (check && !this.reachable()) throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
     const started = process.hrtime.bigint();
     const deadline = performance.now() + timeoutMs;
     let client: PoolClient;
     try {
-      client = await this.checkout(timeoutMs);
+      client = await this.checkout(pool, timeoutMs);
     } catch (err) {
       this.meter.statement(statement, secondsSince(started), false);
       throw new DatabaseUnavailableError(statement, err);
     }
-    this.meter.acquire(secondsSince(started));
+    // The wait for the shared pool is what requests feel (and what admission control reads).
+    if (pool === this.pool) this.meter.acquire(secondsSince(started));
     const named = client as unknown as NamedClient;
     named.statementName = statement;
     let broken: Error | undefined;
     let ok = false;
+    const backendPid = (client as unknown as { processID?: number }).processID;
     try {
       // Named, so PostgreSQL parses and plans it once per connection (still one round trip).
       const query = { name: this.preparedName(statement, sql), text: sql, values: params as unknown[] };
@@ -104,15 +165,33 @@ export class Database {
     } catch (err) {
       if (isConnectionError(err) || err instanceof TimedOut) {
         broken = err as Error;
-        throw new DatabaseUnavailableError(statement, err);
-      }
-      throw err;
+        if (!check || !backendPid) throw new DatabaseUnavailableError(statement, err);
+      } else throw err;
     } finally {
       named.statementName = undefined;
       // A connection that failed or ran out of time mid-query is destroyed, not handed on.
       client.release(broken);
       this.meter.statement(statement, secondsSince(started), ok);
     }
+    // Only a write with a check gets here: its answer was lost, and the check says what it did.
+    return this.settle<T>(statement, backendPid!, check!, broken);
+  }
+
+  /**
+   * A write whose answer was lost: once its server process is gone, its check says whether it
+   * was recorded (the rows it would have returned) or not (unavailable: nothing was recorded).
+   */
+  private async settle<T extends QueryResultRow>(statement: string, backendPid: number, check: WriteCheck, lost: unknown): Promise<T[]> {
+    let rows: T[];
+    try {
+      rows = await this.settler.readOnceGone<T>(backendPid, check.sql, check.params);
+    } catch {
+      this.meter.settled('unsettled');
+      throw new DatabaseUnavailableError(statement, lost);
+    }
+    this.meter.settled(rows.length > 0 ? 'recorded' : 'not_recorded');
+    if (rows.length > 0) return rows;
+    throw new DatabaseUnavailableError(statement, new Error(`${lost instanceof Error ? lost.message : String(lost)}; it was not recorded`));
   }
 
   /** A statement's name is its prepared statement's: one name, one SQL text, or it is a bug. */
@@ -124,8 +203,8 @@ export class Database {
   }
 
   /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
-  private checkout(timeoutMs: number): Promise<PoolClient> {
-    const pending = this.pool.connect();
+  private checkout(pool: Pool, timeoutMs: number): Promise<PoolClient> {
+    const pending = pool.connect();
     // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
     return withinTime(pending, timeoutMs, () => void pending.then((c) => c.release(), () => undefined));
   }

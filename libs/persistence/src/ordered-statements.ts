@@ -1,6 +1,7 @@
 import { ClientConfig, QueryResultRow } from 'pg';
 import { RoomOutOfOrderError, RoomPosition } from '@app/room-engine';
-import { CommitLane, LaneBroken } from './commit-lane';
+import { CommitLane, LaneBroken, OutcomeUnknown } from './commit-lane';
+import { OutcomeSettler } from './outcome-settler';
 import { StatementMeter } from './statement-meter';
 
 /** A write of one or more rooms, sent on their ordered path. */
@@ -38,6 +39,14 @@ const ADVANCE = {
 };
 const OUT_OF_ORDER = 'GR001';
 
+/** A room's statements whose outcome is being settled (`units` of them), and those that wait behind them. */
+interface Doubt {
+  units: number;
+  readonly waiting: Waiting[];
+  /** Every one settled so far was recorded. */
+  recorded: boolean;
+}
+
 interface Waiting {
   readonly statement: OrderedStatement;
   readonly deadline: number;
@@ -60,6 +69,12 @@ export interface OrderedFailure {
  * same-named statements of different rooms merge where that keeps every room's order. So busy
  * rooms' answers share statements as they did before lanes (fewer transactions is most of what
  * PostgreSQL's work per answer is), and a lane that is slow gets no new rooms.
+ *
+ * A statement's budget bounds only how long it may wait to leave: once written, it is answered
+ * with what PostgreSQL did. When its lane breaks or goes silent first, its outcome is unknown, and
+ * it is settled (OutcomeSettler) before its caller hears anything: recorded, it succeeds (late);
+ * not recorded, it fails as unavailable, truthfully. Meanwhile the room's later statements wait:
+ * sent, they would extend a position the database may not have reached.
  */
 export class OrderedStatements {
   private readonly lanes: CommitLane[];
@@ -67,17 +82,24 @@ export class OrderedStatements {
   private readonly scheduled: boolean[];
   /** The lane of every room with a statement queued or in flight, and how many it has. */
   private readonly held = new Map<string, { readonly lane: number; statements: number }>();
+  /** Rooms with statements whose outcome is being settled, and their statements that wait for it. */
+  private readonly inDoubt = new Map<string, Doubt>();
   /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
   private gathering: number | undefined;
+  /** Whether PostgreSQL is believed reachable: while it is not, nothing is written (see `sendable`). */
+  private reachable: () => boolean = () => true;
 
   constructor(
     config: ClientConfig,
     laneCount: number,
     connectTimeoutMs: number,
+    /** How long PostgreSQL may say nothing on a lane with statements in flight before it is reset. */
+    silenceMs: number,
     private readonly meter: StatementMeter,
     private readonly failure: OrderedFailure,
+    private readonly settler: OutcomeSettler,
   ) {
-    this.lanes = Array.from({ length: laneCount }, () => new CommitLane(config, connectTimeoutMs));
+    this.lanes = Array.from({ length: laneCount }, () => new CommitLane(config, connectTimeoutMs, silenceMs));
     this.waiting = this.lanes.map(() => []);
     this.scheduled = this.lanes.map(() => false);
   }
@@ -129,6 +151,15 @@ export class OrderedStatements {
     return best ?? 0;
   }
 
+  /**
+   * Says where the process learns whether PostgreSQL is reachable (its heartbeat). While it is
+   * not, statements are refused before they are written: a statement written into a silent link
+   * could not be answered, nor settled, until the link is back, and its command would wait as long.
+   */
+  writeOnlyWhile(reachable: () => boolean): void {
+    this.reachable = reachable;
+  }
+
   /** Opens every lane in the background, so that the first rooms' statements do not wait for a connection. */
   warm(): void {
     for (const lane of this.lanes) lane.warm();
@@ -146,7 +177,13 @@ export class OrderedStatements {
   private flush(lane: number): void {
     this.scheduled[lane] = false;
     if (this.gathering === lane) this.gathering = undefined;
-    const units = mergeInOrder(this.sendable(this.waiting[lane].splice(0)));
+    const waiting: Waiting[] = [];
+    for (const w of this.waiting[lane].splice(0)) {
+      const doubt = this.inDoubt.get(w.statement.position.roomId);
+      if (doubt) doubt.waiting.push(w);
+      else waiting.push(w);
+    }
+    const units = mergeInOrder(this.sendable(waiting));
     this.lanes[lane].together(() => {
       for (const unit of units) void this.send(lane, unit);
     });
@@ -160,17 +197,19 @@ export class OrderedStatements {
    */
   private sendable(waiting: readonly Waiting[]): Waiting[] {
     const now = performance.now();
+    const reachable = this.reachable();
     const late = new Set<string>();
     const sendable: Waiting[] = [];
     for (const w of waiting) {
       const room = w.statement.position.roomId;
-      if (w.deadline > now && !late.has(room)) {
+      if (reachable && w.deadline > now && !late.has(room)) {
         sendable.push(w);
         continue;
       }
       late.add(room);
       this.settled(room);
-      w.reject(this.failure.unavailable(w.statement.name, new LaneBroken('no time left to send the statement')));
+      const why = reachable ? 'no time left to send the statement' : 'PostgreSQL is unreachable (the heartbeat says so); nothing was sent';
+      w.reject(this.failure.unavailable(w.statement.name, new LaneBroken(why)));
     }
     return sendable;
   }
@@ -179,7 +218,8 @@ export class OrderedStatements {
     const first = unit[0].statement;
     const started = process.hrtime.bigint();
     const positions = unit.map((w) => w.statement.position);
-    const timeoutMs = Math.min(...unit.map((w) => w.deadline)) - performance.now();
+    // Only a lane that must connect first uses it: a unit written waits for its answer.
+    const connectWithinMs = Math.min(...unit.map((w) => w.deadline)) - performance.now();
     this.meter.roundTrip(first.name);
     let ok = false;
     try {
@@ -189,17 +229,76 @@ export class OrderedStatements {
           { ...ADVANCE, values: [positions.map((p) => p.roomId), positions.map((p) => p.seq), positions.map((p) => p.fence)] },
           { name: first.name, text: first.sql, values: params },
         ],
-        timeoutMs,
+        connectWithinMs,
       );
       ok = true;
       for (const w of unit) this.settled(w.statement.position.roomId);
       for (const w of unit) w.resolve(rows);
     } catch (err) {
+      if (err instanceof OutcomeUnknown) return void this.settle(lane, unit, err);
       for (const w of unit) this.settled(w.statement.position.roomId);
       for (const w of unit) w.reject(this.describe(err, w.statement));
     } finally {
       this.meter.statement(first.name, Number(process.hrtime.bigint() - started) / 1e9, ok);
     }
+  }
+
+  /**
+   * A unit whose answer was lost: its rooms' later statements wait while the database is asked
+   * whether it committed (all of it did, or none: it is one transaction), and each of its callers
+   * then hears the truth. A committed unit resolves with no rows (its answer is gone).
+   */
+  private async settle(lane: number, unit: Waiting[], lost: OutcomeUnknown): Promise<void> {
+    const rooms = unit.map((w) => w.statement.position.roomId);
+    for (const room of rooms) {
+      const doubt = this.inDoubt.get(room);
+      if (doubt) doubt.units++;
+      else this.inDoubt.set(room, { units: 1, waiting: [], recorded: true });
+    }
+    let heads: Awaited<ReturnType<OutcomeSettler['heads']>> | undefined;
+    try {
+      heads = await this.settler.heads(lost.backendPid, rooms);
+    } catch {
+      // Closed before it could say: the callers hear that the outcome could not be settled.
+    }
+    const { seq, fence, roomId } = unit[0].statement.position;
+    const head = heads?.get(roomId);
+    const moved = !!head && head.fence !== fence;
+    const recorded = !!head && !moved && head.commitSeq > seq;
+    this.meter.settled(heads === undefined ? 'unsettled' : moved ? 'elsewhere' : recorded ? 'recorded' : 'not_recorded');
+    for (const w of unit) this.settled(w.statement.position.roomId);
+    for (const w of unit) {
+      if (recorded) w.resolve([]);
+      else if (moved) w.reject(new RoomOutOfOrderError([w.statement.position.roomId]));
+      else w.reject(this.failure.unavailable(w.statement.name, heads === undefined ? lost : new Error(`${lost.message}; it was not recorded`)));
+    }
+    for (const room of rooms) this.release(lane, room, recorded);
+  }
+
+  /**
+   * One of the room's statements in doubt is settled. Once all are, what waited behind them leaves
+   * now if every one was recorded; otherwise it is refused, since it extends a position the
+   * database never reached.
+   */
+  private release(lane: number, room: string, recorded: boolean): void {
+    const doubt = this.inDoubt.get(room);
+    if (!doubt) return;
+    doubt.recorded &&= recorded;
+    if (--doubt.units > 0) return;
+    this.inDoubt.delete(room);
+    const { waiting } = doubt;
+    if (!doubt.recorded) {
+      for (const w of waiting) {
+        this.settled(room);
+        w.reject(this.failure.unavailable(w.statement.name, new Error('a statement before it was not recorded')));
+      }
+      return;
+    }
+    if (waiting.length === 0) return;
+    this.waiting[lane].push(...waiting);
+    if (this.scheduled[lane]) return;
+    this.scheduled[lane] = true;
+    setImmediate(() => this.flush(lane));
   }
 
   /** What a failed unit means to each of its rooms. */

@@ -6,7 +6,12 @@ export interface StatementObserver {
   statement?(statement: string, seconds: number, ok: boolean): void;
   /** A pool checkout took this long. */
   acquire?(seconds: number): void;
+  /** A room's statement whose answer was lost was settled by reading the database: what it found. */
+  settled?(outcome: SettledOutcome): void;
 }
+
+/** What a statement whose answer was lost turned out to be (`unsettled`: the server closed first). */
+export type SettledOutcome = 'recorded' | 'not_recorded' | 'elsewhere' | 'unsettled';
 
 /**
  * Fans the persistence layer's measurements out to whoever listens (metrics, the admin API,
@@ -30,6 +35,10 @@ export class StatementMeter {
 
   acquire(seconds: number): void {
     for (const o of this.observers) o.acquire?.(seconds);
+  }
+
+  settled(outcome: SettledOutcome): void {
+    for (const o of this.observers) o.settled?.(outcome);
   }
 
   /** Records the round trips made while it is open: `const log = meter.capture(); ...; log.stop()`. */

@@ -1,4 +1,5 @@
-import { CommandFrame, dataObject, parseFrame, RoomErrorCode, RoomException } from '@app/protocol';
+import fc from 'fast-check';
+import { CommandFrame, dataObject, isStorableText, parseFrame, RoomErrorCode, RoomException } from '@app/protocol';
 
 function parsed(text: string): CommandFrame {
   const result = parseFrame(text);
@@ -96,3 +97,66 @@ describe(dataObject.name, () => {
   });
 });
 
+
+/** encodeURIComponent throws on a lone surrogate, and on nothing else a string may hold. */
+function wellFormed(s: string): boolean {
+  try {
+    encodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('texts PostgreSQL cannot store', () => {
+  // fast-check's full Unicode strings, with NUL, lone surrogates and separators mixed in.
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 80 }),
+    fc.constantFrom('\0', 'a\0b', '\ud800', 'x\udc00', '\udc00\ud800', '\u2028', '😀', '\ud83d\ude00'),
+    fc.string({ unit: fc.constantFrom('a', '\0', '\ud83d', '\ude00', '\u2028'), maxLength: 12 }),
+  );
+
+  it('isStorableText refuses exactly a NUL and a lone surrogate', () => {
+    fc.assert(
+      fc.property(anyText, (s) => {
+        expect(isStorableText(s)).toBe(wellFormed(s) && !s.includes('\0'));
+      }),
+    );
+  });
+
+  it('no frame that parses carries an unstorable text, in its id, type or data', () => {
+    fc.assert(
+      fc.property(anyText, anyText, anyText, anyText, (id, type, key, value) => {
+        const result = parseFrame(JSON.stringify({ id, type, data: { [key]: value, list: [value], nested: { [key]: [{ value }] } } }));
+        if (!result.ok) {
+          expect(result.error.status).toBe(400);
+          return;
+        }
+        const texts = JSON.stringify(result.frame);
+        expect(isStorableText(texts)).toBe(true);
+        expect(texts.includes('\\u0000')).toBe(false);
+      }),
+    );
+  });
+
+  it('names where the text is: the id, the type, or the path in data', () => {
+    expect(failed(JSON.stringify({ id: 'a\0', type: 'ping' }))).toEqual({ id: null, code: RoomErrorCode.BadId, status: 400 });
+    expect(failed(JSON.stringify({ id: '\ud800', type: 'ping' }))).toEqual({ id: null, code: RoomErrorCode.BadId, status: 400 });
+    expect(failed(JSON.stringify({ id: 'c-1', type: 'room.\0' }))).toEqual({ id: 'c-1', code: RoomErrorCode.BadFrame, status: 400 });
+    const deep = parseFrame(JSON.stringify({ id: 'c-2', type: 'room.answer', data: { answers: ['ok', 'x\udfff'] } }));
+    expect(deep).toMatchObject({ ok: false, id: 'c-2', error: { code: RoomErrorCode.BadData, message: 'data.answers[1] holds a NUL character or a lone surrogate' } });
+    const key = parseFrame(JSON.stringify({ id: 'c-3', type: 'room.answer', data: { ['k\0']: 1 } }));
+    expect(key).toMatchObject({ ok: false, error: { message: 'a key of data holds a NUL character or a lone surrogate' } });
+  });
+
+  it('takes every other text as it is: separators, emoji as pairs, 64 KiB', () => {
+    const big = 'é'.repeat(64 * 1024);
+    expect(parsed(JSON.stringify({ id: '\u2028😀', type: 'room.say', data: { text: big, pair: '\ud83d\ude00' } }))).toEqual({ id: '\u2028😀', type: 'room.say', data: { text: big, pair: '😀' } });
+  });
+
+  it('refuses data nested past what any command needs', () => {
+    let data: unknown = 1;
+    for (let i = 0; i < 40; i++) data = [data];
+    expect(parseFrame(JSON.stringify({ id: 'c-4', type: 'room.answer', data }))).toMatchObject({ ok: false, error: { code: RoomErrorCode.BadData } });
+  });
+});

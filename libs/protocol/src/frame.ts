@@ -1,14 +1,16 @@
 import { RoomErrorCode, RoomException } from './room-error';
 import { checkData, CommandFrame, MAX_ID_LENGTH } from '@game-rooms/client';
 import type { z } from 'zod';
+import { isStorableText, unstorable } from './storable';
 
 export type FrameParse = { ok: true; frame: CommandFrame } | { ok: false; id: string | null; error: RoomException };
 
 /**
  * Reads one text frame into a command envelope. A frame that is not a JSON object, or has no
  * usable id, fails with id null; one with a usable id but no type fails with that id. `data` is
- * passed on as sent: whether its shape is right is decided after the type and the role
- * (PROTOCOL.md's precedence: 404, then 403, then 400).
+ * passed on as sent, unless a text in it is one PostgreSQL cannot store (400 naming it): whether
+ * its shape is right is decided after the type and the role (PROTOCOL.md's precedence: 404, then
+ * 403, then 400).
  */
 export function parseFrame(text: string): FrameParse {
   let value: unknown;
@@ -22,10 +24,17 @@ export function parseFrame(text: string): FrameParse {
   if (typeof id !== 'string' || id.length < 1 || id.length > MAX_ID_LENGTH) {
     return fail(null, RoomErrorCode.BadId, `id must be a string of 1 to ${MAX_ID_LENGTH} characters`);
   }
+  // An id is remembered with its reply, and replies ride in the room's snapshots.
+  if (!isStorableText(id)) return fail(null, RoomErrorCode.BadId, 'id must not hold a NUL character or a lone surrogate');
   if (typeof value.type !== 'string' || value.type.length === 0) {
     return fail(id, RoomErrorCode.BadFrame, 'type must be a non-empty string');
   }
-  return { ok: true, frame: { id, type: value.type, data: value.data === undefined ? {} : value.data } };
+  if (!isStorableText(value.type)) return fail(id, RoomErrorCode.BadFrame, 'type must not hold a NUL character or a lone surrogate');
+  const data = value.data === undefined ? {} : value.data;
+  // Whatever a game makes of its data, no text in it can make the room's journal unstorable.
+  const why = unstorable(data, 'data');
+  if (why !== undefined) return fail(id, RoomErrorCode.BadData, why);
+  return { ok: true, frame: { id, type: value.type, data } };
 }
 
 /** The object form of a command's data, or a 400 naming it. */

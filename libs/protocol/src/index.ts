@@ -7,3 +7,4 @@ export * from './frame';
 export * from './replies';
 export * from './body-fields';
 export * from './http/read';
+export * from './storable';

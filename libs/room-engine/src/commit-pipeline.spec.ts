@@ -1,6 +1,6 @@
 import { okReply } from '@app/protocol';
 import { CommitPipeline, Decision } from './commit-pipeline';
-import { JournalInput, JournalStep, RoomOutOfOrderError, RoomPosition, SeatReply, StoreUnavailableError } from './room-store';
+import { JournalInput, JournalStep, RoomOutOfOrderError, RoomPosition, SeatReply, StoreUnavailableError, UnstorableStepError } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
 // The pipeline with a store whose statements answer when the test says, on virtual time: the
@@ -27,7 +27,8 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
   const sent: Sent[] = [];
   const heard: string[] = [];
   let changed = 0;
-  let outOfOrder = 0;
+  const letGo: string[] = [];
+  const faults: unknown[] = [];
   const pipeline = new CommitPipeline<string>('s0', {
     store: {
       append: (step, at, timeoutMs) => new Promise<void>((resolve, reject) => sent.push({ names: step.inputs.map(nameOf), step, at, timeoutMs, resolve, reject })),
@@ -42,7 +43,8 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     snapshotOf: (s) => s,
     scheduler,
     changed: () => changed++,
-    outOfOrder: () => outOfOrder++,
+    letGo: (why) => letGo.push(why),
+    faulted: (error) => faults.push(error),
   });
   /** A step named `name` leaving state `after` with these inputs (durable when there are commands); what it hears goes to `heard`. */
   const take = (name: string, after: string, inputs: (string | JournalInput)[], extra: Partial<Decision<string>> = {}) => {
@@ -66,7 +68,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     void held?.then(() => (open = true));
     return { ready: () => open };
   };
-  return { scheduler, pipeline, sent, heard, take, window, changes: () => changed, outOfOrders: () => outOfOrder };
+  return { scheduler, pipeline, sent, heard, take, window, faults, changes: () => changed, letGo };
 }
 
 describe(CommitPipeline.name, () => {
@@ -185,7 +187,7 @@ describe(CommitPipeline.name, () => {
       await h.scheduler.flush();
       expect(h.heard).toEqual(['A confirmed', 'B refused: timed out', 'C refused behind: a statement before it failed', 'D refused behind: a statement before it failed']);
       expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s1', 's1', 0, 0]);
-      expect(h.outOfOrders()).toBe(0);
+      expect(h.letGo).toEqual([]);
       // Answers heard later for the refused steps change nothing.
       h.sent[3].resolve();
       await h.scheduler.flush();
@@ -202,9 +204,51 @@ describe(CommitPipeline.name, () => {
       const changesBefore = h.changes();
       h.sent[0].reject(new RoomOutOfOrderError(['room-1']));
       await h.scheduler.flush();
-      expect(h.outOfOrders()).toBe(1);
+      expect(h.letGo).toEqual(['the database holds another history of it']);
       expect(h.changes()).toBe(changesBefore);
       expect(h.heard).toEqual([expect.stringMatching(/^A refused: the database holds another history/), 'B refused behind: a statement before it failed']);
+    });
+
+    it('lets the room go, not retrying, when a step holds what cannot be stored', async () => {
+      const h = harness();
+      h.take('A', 's1', ['a']);
+      h.take('B', 's2', ['b']);
+      h.sent[0].reject(new UnstorableStepError('cannot journal the snapshot: it holds a NUL character'));
+      await h.scheduler.flush();
+      expect(h.letGo).toEqual(['its step could not be stored (cannot journal the snapshot: it holds a NUL character)']);
+      expect(h.heard).toEqual(['A refused: cannot journal the snapshot: it holds a NUL character', 'B refused behind: a statement before it failed']);
+      expect(h.pipeline.confirmed).toBe('s0');
+    });
+  });
+
+  describe('a step whose confirmation throws', () => {
+    it('still settles every step, wakes its waiters, and tells the fault once, instead of rejecting', async () => {
+      const h = harness();
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const bug = new TypeError('the view cannot be drawn');
+        h.take('A', 's1', ['a'], {
+          confirm: () => {
+            h.heard.push('A confirmed');
+            throw bug;
+          },
+        });
+        h.take('B', 's2', ['b']);
+        const settled = h.pipeline.settledOnce();
+        h.sent[1].resolve();
+        h.sent[0].resolve();
+        await h.scheduler.settled(settled);
+        expect(h.heard).toEqual(['A confirmed', 'B confirmed']);
+        expect(h.faults).toEqual([bug]);
+        expect([h.pipeline.confirmed, h.pipeline.inFlight]).toEqual(['s2', 0]);
+        // A rejection nobody handles is reported after the microtasks of its turn: give it a turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
     });
   });
 

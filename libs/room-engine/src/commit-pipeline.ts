@@ -1,5 +1,5 @@
 import { FinishedGame } from './game-rules';
-import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError } from './room-store';
+import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError, UnstorableStepError } from './room-store';
 import { Scheduler } from './scheduler';
 
 /**
@@ -84,8 +84,17 @@ export interface CommitPipelineDeps<S> {
   readonly scheduler: Scheduler;
   /** A step was taken, or the room went back to what the database has: its deadline and idle timer follow. */
   readonly changed: () => void;
-  /** A statement was refused because the database holds another history of the room, or another lease. */
-  readonly outOfOrder: () => void;
+  /**
+   * The room must leave memory and load again from what the database has: its statement was
+   * refused because the database holds another history of it, or another lease, or because the
+   * step held what cannot be stored (retrying it would fail the same way).
+   */
+  readonly letGo: (why: string) => void;
+  /**
+   * What a settled step called threw (a reply, the events, the room's timers: a bug): the steps
+   * were all settled regardless, and the room should not go on from a publication half done.
+   */
+  readonly faulted: (error: unknown) => void;
   /** A statement could not be recorded because the database is unavailable: when its step was decided (clock-hold.ts). */
   readonly unavailable?: (decidedAt: number) => void;
 }
@@ -227,8 +236,21 @@ export class CommitPipeline<S> {
     });
   }
 
-  /** Confirms or refuses, in order, the steps at the head whose statements have answered. */
+  /**
+   * Confirms or refuses, in order, the steps at the head whose statements have answered. It runs
+   * in a promise's callback: what it calls outside the pipeline is shielded, so that a throw there
+   * is the room's fault (told to `faulted` once the steps are settled), never an unhandled
+   * rejection, which would end the process and every other room in it.
+   */
   private settle(): void {
+    const faults: unknown[] = [];
+    const shield = (call: () => void) => {
+      try {
+        call();
+      } catch (err) {
+        faults.push(err);
+      }
+    };
     while (this.steps[0]?.result) {
       const step = this.steps.shift()!;
       const result = step.result!;
@@ -236,7 +258,7 @@ export class CommitPipeline<S> {
         this.committedStatements += step.statements;
         this.confirmedState = step.after;
         if (step.statements > 0) this.commitMs = this.commitMs * 0.8 + (this.deps.scheduler.now() - step.sentAt) * 0.2;
-        step.confirm();
+        shield(() => step.confirm());
         continue;
       }
       // Nothing decided after a failed statement is confirmed: every step behind it is refused
@@ -250,13 +272,17 @@ export class CommitPipeline<S> {
       this.unjournaled = [...step.carried];
       if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
       // Told before the refusals, so that they see the room's clocks held.
-      if (step.statements > 0 && isUnavailable(result.error)) this.deps.unavailable?.(step.at);
-      step.refuse(result.error, false);
-      for (const b of behind) b.refuse(new StoreUnavailableError('a statement before it failed'), true);
-      if (result.error instanceof RoomOutOfOrderError) this.deps.outOfOrder();
-      else this.deps.changed();
+      if (step.statements > 0 && isUnavailable(result.error)) shield(() => this.deps.unavailable?.(step.at));
+      shield(() => step.refuse(result.error, false));
+      for (const b of behind) shield(() => b.refuse(new StoreUnavailableError('a statement before it failed'), true));
+      shield(() => {
+        if (result.error instanceof RoomOutOfOrderError) this.deps.letGo('the database holds another history of it');
+        else if (result.error instanceof UnstorableStepError) this.deps.letGo(`its step could not be stored (${result.error.message})`);
+        else this.deps.changed();
+      });
     }
     for (const resolve of this.settledWaiters.splice(0)) resolve();
+    if (faults.length > 0) this.deps.faulted(faults[0]);
   }
 }
 

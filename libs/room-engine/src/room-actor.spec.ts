@@ -1,6 +1,7 @@
 import { ReplyFrame, Role } from '@app/protocol';
 import { actorDeps } from '../test/actor-deps';
-import { tally, TallyState } from '../test/tally.game';
+import { tally, TallyCommand, TallyState } from '../test/tally.game';
+import { GameRules } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
 import { JournalInput, JournalStep, RoomPosition, StoreUnavailableError } from './room-store';
 import { Viewer } from './audience';
@@ -368,6 +369,68 @@ describe(RoomActor.name, () => {
       expect(r.snapshot.rungAt).toBe(T0 + 500);
       expect(r.snapshot.total).toBe(1);
       r.dispose();
+    });
+  });
+
+  describe('faults', () => {
+    // Tally with a bug: a total of 13 asks every viewer for a fresh view, and the view of 13 throws.
+    const unlucky: GameRules<TallyState, TallyCommand> = {
+      ...tally,
+      decide: (s, actor, command, ctx) => {
+        const outcome = tally.decide(s, actor, command, ctx);
+        return outcome.state.total === 13 ? { ...outcome, resync: true } : outcome;
+      },
+      view: (s, viewer, now) => {
+        if (s.total === 13) throw new TypeError('no view of an unlucky total');
+        return tally.view(s, viewer, now);
+      },
+    };
+
+    it('lets a room whose publication throws go (1012, counted, logged with its reason) while another room goes on', async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const faults: unknown[] = [];
+        const logs: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
+        const disposed: string[] = [];
+        const shared: Partial<RoomActorDeps> = {
+          onFault: (error) => faults.push(error),
+          onDispose: (x) => disposed.push(x.code),
+          log: (level, msg, fields) => logs.push({ level, msg, fields }),
+        };
+        const restored = { state: state(), journal: [], replies: [] };
+        const buggy = RoomActor.restore({ code: 'BUGGY1', roomId: 'room-buggy', openedAt: T0 }, unlucky, restored, deps(ok, shared).d);
+        const sound = RoomActor.restore({ code: 'SOUND1', roomId: 'room-sound', openedAt: T0 }, tally, restored, deps(ok, shared).d);
+        const [p, q] = [viewer('player', 'p1'), viewer('player', 'p1')];
+        buggy.attach(p.v);
+        sound.attach(q.v);
+
+        buggy.submit(p.v, add('unlucky', 13), arrival());
+        await settles(() => p.log.includes('close:1012'));
+        // The addition was committed: its 200 stands, and the room loads again from what was committed.
+        expect(p.replies).toEqual([{ type: 'reply', id: 'unlucky', status: 200, data: { total: 13 } }]);
+        expect([buggy.phase, disposed]).toEqual(['disposed', ['BUGGY1']]);
+        expect(faults).toEqual([expect.objectContaining({ message: 'no view of an unlucky total' })]);
+        expect(logs).toContainEqual({
+          level: 'error',
+          msg: 'room failed after a commit: its own code threw',
+          fields: expect.objectContaining({ room: 'BUGGY1', roomId: 'room-buggy', reason: 'TypeError: no view of an unlucky total', error: expect.stringContaining('at ') }),
+        });
+
+        sound.submit(q.v, add('fine', 2), arrival());
+        await settles(() => q.replies.length === 1);
+        expect(q.replies[0]).toMatchObject({ id: 'fine', status: 200, data: { total: 2 } });
+        expect(q.log).toContain('event:tally.added');
+        expect(q.log.filter((l) => l.startsWith('close:'))).toEqual([]);
+        expect(sound.phase).toBe('live');
+        // A rejection nobody handles is reported after the microtasks of its turn: give it a turn.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(unhandled).toEqual([]);
+        sound.dispose();
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
     });
   });
 

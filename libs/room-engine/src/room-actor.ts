@@ -46,6 +46,8 @@ export interface RoomActorDeps {
   readonly scheduler?: Scheduler;
   /** Called when the room goes out of memory (passivated, closed or drained). */
   readonly onDispose: (room: RoomActor<any, any>) => void;
+  /** Told of each throw the room caught while settling or publishing a committed step (it is counted; the room lets itself go). */
+  readonly onFault?: (error: unknown) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -109,7 +111,8 @@ export class RoomActor<S, C extends Command> {
       snapshotOf: (s) => rules.snapshotOf?.(s) ?? s,
       scheduler,
       changed: () => this.afterChange(),
-      outOfOrder: () => this.letGo(),
+      letGo: (why) => this.letGo(why),
+      faulted: (error) => this.faulted(error),
       unavailable: (decidedAt) => this.hold.writeFailed(decidedAt),
     });
     this.hold = new ClockHold<S>({
@@ -298,6 +301,19 @@ export class RoomActor<S, C extends Command> {
     this.deps.log('warn', `room let go: ${why}; it loads again on the next connection`, { room: this.code });
     for (const v of this.viewers) v.close(CloseCode.roomReloading, 'room reloading');
     this.dispose();
+  }
+
+  /**
+   * The room's own code threw while it settled or published a committed step (a bug of its game
+   * or of the engine): what its sockets were told may be half done, so the room is let go and
+   * loads again from what PostgreSQL committed at the next connection. No other room is touched.
+   */
+  private faulted(error: unknown): void {
+    // `error` carries the stack, for whoever fixes the bug; `reason` is the one line.
+    const stack = error instanceof Error ? error.stack : undefined;
+    this.deps.log('error', 'room failed after a commit: its own code threw', { room: this.code, roomId: this.roomId, reason: String(error), error: stack ?? String(error) });
+    this.deps.onFault?.(error);
+    this.letGo(`its own code threw after a commit (${String(error)})`);
   }
 
   /** Stops timers, answers whatever still waits, and leaves memory. */

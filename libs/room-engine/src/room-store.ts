@@ -81,6 +81,18 @@ export interface RoomStore {
   append(step: JournalStep, at: RoomPosition, timeoutMs: number): Promise<void>;
 }
 
+/**
+ * The store refused a step for what it holds (a text PostgreSQL cannot take, say): nothing was
+ * recorded, and the same step would be refused again, so it is never retried. The room is let go
+ * and loads again from what was committed, without whatever in its memory could not be stored.
+ */
+export class UnstorableStepError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnstorableStepError';
+  }
+}
+
 /** PostgreSQL could not be reached, or did not answer in time: a retry later may succeed. */
 export class StoreUnavailableError extends Error {
   constructor(message: string) {

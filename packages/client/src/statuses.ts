@@ -24,6 +24,8 @@ export const CloseCode = {
   evicted: 4009,
   /** The seat opened a newer socket past its cap (SOCKETS_PER_SEAT): this one is the oldest. */
   replaced: 4010,
+  /** The socket answered no WebSocket ping within the server's window: its peer is presumed gone. Reconnect. */
+  silent: 4011,
 } as const;
 export type CloseCodeValue = (typeof CloseCode)[keyof typeof CloseCode];
 

@@ -30,6 +30,7 @@ import {
   SpectateBody,
   SpectatorSeat,
 } from '@app/protocol';
+import { LEADERBOARD_GAMES } from '@app/persistence';
 import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { GAMES } from '../rooms/games';
@@ -230,7 +231,7 @@ export const DescribeDeleteDeck = () =>
 export const DescribeLeaderboard = () =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'The best players over finished games, best total first' }),
+    ApiOperation({ summary: `The best players over the newest ${LEADERBOARD_GAMES} finished games of one game, best total first` }),
     DocQuery(LeaderboardQuery),
     DocResponse(200, 'one entry per seat', Leaderboard),
     ...answers({ ...BAD_DATA, description: '`bad_data`: limit out of 1-100, or a game this server does not play' }),

@@ -183,6 +183,8 @@ describe(readConfig.name, () => {
         commandTimeoutMs: 1000,
         sendQueueBytes: 256 * 1024,
         sendQueueFrames: 1024,
+        socketPingIdleMs: 20_000,
+        socketPongTimeoutMs: 30_000,
         instanceName: undefined,
         instanceUrl: undefined,
         heartbeatMs: 2000,

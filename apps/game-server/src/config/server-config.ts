@@ -29,6 +29,8 @@ export interface ServerConfig {
   readonly pipelineDepth: number;
   /** Pipelined connections that carry rooms' writes, each room always on the same one. */
   readonly commitLanes: number;
+  /** How long PostgreSQL may say nothing on a commit lane with statements in flight before the lane is reset (ms of this process's waking time). */
+  readonly silenceMs: number;
   /** How far V8 lets the heap grow past what the last full collection kept, in percent (0: V8's own choice). */
   readonly heapGrowingPercent: number;
   readonly passivateAfterMs: number;
@@ -42,6 +44,12 @@ export interface ServerConfig {
   /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
+  /**
+   * A socket quiet this long is pinged, and one that then answers nothing for `socketPongTimeoutMs`
+   * is closed with 4011 (its seat shows disconnected). Unset: 20 s and 30 s.
+   */
+  readonly socketPingIdleMs?: number;
+  readonly socketPongTimeoutMs?: number;
   /** This instance's stable name in the registry and on /health; unset: `<hostname>-<port>`. */
   readonly instanceName?: string;
   /** Where other instances and operators reach this one; unset: `http://<hostname>:<port>`. */
@@ -148,12 +156,15 @@ function fromEnv(e: ServerEnv): FromEnv {
     mailboxDepth: e.MAILBOX_DEPTH,
     pipelineDepth: e.PIPELINE_DEPTH,
     commitLanes: e.DB_COMMIT_LANES,
+    silenceMs: e.DB_SILENCE_MS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     passivateAfterMs: e.PASSIVATE_AFTER_SECONDS * 1000,
     roomExpirySeconds: e.ROOM_EXPIRY_SECONDS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     sendQueueBytes: e.SEND_QUEUE_BYTES,
     sendQueueFrames: e.SEND_QUEUE_FRAMES,
+    socketPingIdleMs: e.SOCKET_PING_IDLE_MS,
+    socketPongTimeoutMs: e.SOCKET_PONG_TIMEOUT_MS,
     instanceName: e.INSTANCE_NAME,
     instanceUrl: e.INSTANCE_URL,
     heartbeatMs: e.INSTANCE_HEARTBEAT_SECONDS * 1000,

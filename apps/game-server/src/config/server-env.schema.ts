@@ -114,6 +114,8 @@ export const SERVER_ENV = {
   // default) bounds them across instances; 0 would make every statement wait forever.
   DB_POOL_MAX: whole(1, 1000, 10),
   DB_COMMIT_LANES: whole(1, 256, 16),
+  // Longer than a statement may run (COMMAND_TIMEOUT_MS): a lane is reset only when PostgreSQL is silent, not slow.
+  DB_SILENCE_MS: whole(500, 600_000, 3000),
   // 0 leaves V8 its own growth (up to 4 times what survived, when memory looks ample); see heap-growth.ts.
   HEAP_GROWING_PERCENT: whole(0, 300, 0),
   // 0 would refuse every command with 503.
@@ -127,6 +129,10 @@ export const SERVER_ENV = {
   // At least a room's largest frames (a state of 50 seats), or a client is evicted on its first one.
   SEND_QUEUE_BYTES: whole(65_536, 64 * 1024 * 1024, 256 * 1024),
   SEND_QUEUE_FRAMES: whole(16, 1_000_000, 1024),
+  // A quiet socket is pinged after 20 s (under the 60 s idle timeout of common proxies) and has 30 s
+  // to answer (a train's tunnel): a vanished peer goes within 60 s (README, "Limits").
+  SOCKET_PING_IDLE_MS: whole(100, 3_600_000, 20_000),
+  SOCKET_PONG_TIMEOUT_MS: whole(100, 3_600_000, 30_000),
   INSTANCE_NAME: matching("1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit", INSTANCE_NAME),
   INSTANCE_URL: url('an http:// or https:// URL', ['http:', 'https:']),
   // 0: written once at start and once at stop.

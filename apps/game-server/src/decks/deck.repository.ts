@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Database } from '@app/persistence';
 
 export interface DeckSummary {
@@ -54,16 +55,20 @@ export class DeckRepository {
 
   /** A deck and all its questions, in one statement; `editTokenHash` is what later edits must match. */
   async createDeck(name: string, questions: readonly NewQuestion[], editTokenHash: Buffer | null = null): Promise<DeckSummary> {
+    // The id is made here, so that a creation whose answer was lost can be looked for.
+    const id = randomUUID();
     const [row] = await this.db.run<{ id: string }>(
       'DeckRepository.createDeck',
-      `WITH deck AS (INSERT INTO decks (name, edit_token_hash) VALUES ($1, $3) RETURNING id),
+      `WITH deck AS (INSERT INTO decks (id, name, edit_token_hash) VALUES ($4, $1, $3) RETURNING id),
        added AS (
          INSERT INTO questions (deck_id, position, text, choices, correct)
          SELECT deck.id, q.ord - 1, q.item->>'text', q.item->'choices', (q.item->>'correct')::smallint
          FROM deck, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS q(item, ord)
        )
        SELECT id FROM deck`,
-      [name, JSON.stringify(questions), editTokenHash],
+      [name, JSON.stringify(questions), editTokenHash, id],
+      undefined,
+      { sql: 'SELECT id FROM decks WHERE id = $1', params: [id] },
     );
     return { id: row.id, name, builtin: false, questions: questions.length };
   }
@@ -106,6 +111,15 @@ export class DeckRepository {
        )
        SELECT id FROM deck`,
       [id, name, JSON.stringify(questions)],
+      undefined,
+      // Its answer lost, it was recorded when the deck holds exactly this name and these questions.
+      {
+        sql: `SELECT d.id FROM decks d
+              WHERE d.id = $1 AND d.deleted_at IS NULL AND d.name = $2
+                AND (SELECT coalesce(jsonb_agg(jsonb_build_object('text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position), '[]')
+                     FROM questions q WHERE q.deck_id = d.id) = $3::jsonb`,
+        params: [id, name, JSON.stringify(questions.map((q) => ({ text: q.text, choices: q.choices, correct: q.correct })))],
+      },
     );
     return rows.length === 1;
   }
@@ -124,6 +138,9 @@ export class DeckRepository {
        ), gone AS (DELETE FROM questions q USING deck WHERE q.deck_id = deck.id)
        SELECT id FROM deck`,
       [id],
+      undefined,
+      // Its answer lost, it was recorded when the deck is marked deleted.
+      { sql: 'SELECT id FROM decks WHERE id = $1 AND deleted_at IS NOT NULL', params: [id] },
     );
     return rows.length === 1;
   }

@@ -2,3 +2,4 @@
 // a server started for tests (ALLOW_TEST_GAMES=1) serves them beside the registry's own.
 export {};
 export { ticTacToe } from '@app/games/tictactoe';
+export { faultyBoard } from '@app/games/tictactoe';

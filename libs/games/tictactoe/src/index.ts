@@ -1,2 +1,3 @@
 export * from './tictactoe.rules';
 export * from './tictactoe.module';
+export * from './faulty-board';

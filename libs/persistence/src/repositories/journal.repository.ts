@@ -1,4 +1,4 @@
-import { Actor, RoomPosition } from '@app/room-engine';
+import { Actor, RoomPosition, UnstorableStepError } from '@app/room-engine';
 import { Database } from '../database';
 
 export type JournalKind = 'command' | 'proposal' | 'signal' | 'late_deadline' | 'clock_held';
@@ -58,7 +58,7 @@ export interface AppendOptions {
 }
 
 /** A value the journal cannot keep: refused before anything is sent, so no other room's statement fails with it. */
-export class UnstorableJournalValueError extends Error {
+export class UnstorableJournalValueError extends UnstorableStepError {
   constructor(what: string, why: string) {
     super(`cannot journal ${what}: ${why}`);
     this.name = 'UnstorableJournalValueError';

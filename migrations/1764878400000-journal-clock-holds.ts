@@ -9,8 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * NOT VALID and validated apart, which scans the journal without blocking its writes. Going back
  * fails while any hold is recorded: the code before this one could not replay it.
  */
-export class JournalClockHolds1764869400000 implements MigrationInterface {
-  name = 'JournalClockHolds1764869400000';
+export class JournalClockHolds1764878400000 implements MigrationInterface {
+  name = 'JournalClockHolds1764878400000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { GameModule, GameRules } from '@app/room-engine';
+import { ticTacToe } from './tictactoe.module';
+import { TicTacToeCommand, ticTacToeRules, TicTacToeState } from './tictactoe.rules';
+
+/** The cell whose move sends the event that cannot be written. */
+export const FAULTY_CELL = 8;
+
+const KIND = 'faulty-board';
+
+const rules: GameRules<TicTacToeState, TicTacToeCommand> = {
+  ...ticTacToeRules,
+  kind: KIND,
+  // The bug: a move to the last cell adds a BigInt to its event, which no JSON encoder can write.
+  // The move itself is sound and is committed; only telling the sockets of it throws.
+  decide: (state, actor, command, ctx) => {
+    const outcome = ticTacToeRules.decide(state, actor, command, ctx);
+    if (command.data.cell !== FAULTY_CELL) return outcome;
+    return { ...outcome, events: outcome.events.map((e) => (e.type === 'ttt.moved' ? { ...e, data: { ...(e.data as object), planted: BigInt(FAULTY_CELL) } } : e)) };
+  },
+};
+
+/**
+ * Tic-tac-toe with a planted bug, to show that a bug in one room is that room's problem alone: a
+ * move to cell 8 is committed, and publishing it throws. Served only by a server started for
+ * tests (`apps/game-server/src/rooms/test-games.ts`); apps/game-server/test/faults.e2e-spec.ts
+ * plays it.
+ */
+export const faultyBoard: GameModule<TicTacToeState, TicTacToeCommand> = {
+  ...ticTacToe,
+  kind: KIND,
+  rules,
+  codes: { ...ticTacToe.codes, kind: KIND },
+  schemas: { summary: z.object({ game: z.literal(KIND) }).loose().meta({ description: 'a tic-tac-toe board with a planted bug (tests only)' }) },
+};
