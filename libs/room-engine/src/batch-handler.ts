@@ -195,6 +195,8 @@ export class BatchHandler<S, C extends Command> {
   private tryResume(): void {
     const { pipeline, hold, clock } = this.deps;
     if (!hold.held) return;
+    // A statement is still out (in doubt): a try behind it could not answer sooner than it.
+    if (pipeline.inFlight > 0) return hold.tryAgainLater();
     const decision: Decision<S> = {
       ...this.record([], [], true),
       acks: [],
@@ -204,12 +206,13 @@ export class BatchHandler<S, C extends Command> {
       confirm: () => undefined,
       refuse: () => undefined,
     };
-    pipeline.take(hold.carry(decision, clock.now(), true));
+    hold.take(decision, clock.now(), (d) => pipeline.take(d), true);
   }
 
-  /** Takes a decision into the pipeline, carrying the hold of the clocks while they hold. */
+  /** Takes a decision into the pipeline, carrying the hold of the clocks while they hold, and watching its statement. */
   private take(decision: Decision<S>): number {
-    return this.deps.pipeline.take(this.deps.hold.carry(decision, this.deps.clock.now()));
+    const { pipeline, hold, clock } = this.deps;
+    return hold.take(decision, clock.now(), (d) => pipeline.take(d));
   }
 
   /** What the outcomes of one step leave in the journal besides its inputs: a boundary's snapshot, a finished game, the room's end. */

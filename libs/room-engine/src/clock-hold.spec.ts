@@ -48,19 +48,28 @@ beforeEach(() => {
 
 /**
  * A store that refuses every statement while `failing`, answers none while `silent` (each gives up
- * when its time runs out), and keeps the inputs of those it commits, in order.
+ * when its time runs out), leaves each unanswered while `doubtful` until the test settles it, and
+ * keeps the inputs of those it commits, in order.
  */
 class FlakyStore implements RoomStore {
   failing = false;
   silent = false;
+  doubtful = false;
   readonly tries: JournalStep[] = [];
   readonly budgets: number[] = [];
   readonly committed: JournalInput[] = [];
+  /** The statements left in doubt, oldest first: `recorded` settles one either way. */
+  readonly inDoubt: { settle(recorded: boolean): void }[] = [];
 
   async append(step: JournalStep, _at: unknown, timeoutMs: number): Promise<void> {
     this.tries.push(step);
     this.budgets.push(timeoutMs);
     if (this.silent) return new Promise((_resolve, reject) => scheduler.setTimer(() => reject(new StoreUnavailableError('no answer in time')), timeoutMs));
+    if (this.doubtful) {
+      return new Promise((resolve, reject) =>
+        this.inDoubt.push({ settle: (recorded) => (recorded ? (this.committed.push(...step.inputs), resolve()) : reject(new StoreUnavailableError('settled: not recorded'))) }),
+      );
+    }
     if (this.failing) throw new StoreUnavailableError('PostgreSQL is away');
     this.committed.push(...step.inputs);
   }
@@ -260,6 +269,67 @@ describe('a room whose writes fail', () => {
     ]);
     expect(host.types()).toEqual(['room.paused', 'tally.added', 'tally.note', 'room.resumed', 'tally.state']);
     r.dispose();
+  });
+
+  describe('a statement left in doubt past its budget (a silent database)', () => {
+    /** A room whose add at 1 s goes into a silence; its budget (less the reply's margin) is spent at 1.95 s. */
+    async function doubted() {
+      const store = new FlakyStore();
+      const initial = state({ bellAt: T0 + 5000 });
+      const r = open(bell, initial, store);
+      const p = viewer('player', 'p1');
+      r.attach(p.v);
+      await scheduler.advance(1000);
+      store.doubtful = true;
+      r.submit(p.v, add('a', 2), arrival());
+      await scheduler.advance(949);
+      expect(p.types()).toEqual([]);
+      await scheduler.advance(1);
+      expect(p.frames.filter((f) => f.type === 'room.paused').map((f) => f.data)).toEqual([{ reason: 'storage', since: T0 + 1950 }]);
+      // The bell, due at 5 s, does not ring; the room's own try waits behind the statement in doubt.
+      await scheduler.advance(6000);
+      expect(r.snapshot.rungAt).toBeUndefined();
+      expect(store.tries).toHaveLength(1);
+      store.doubtful = false;
+      return { store, initial, r, p };
+    }
+
+    it('stops the clocks when its budget is spent; settled as not recorded, the hold starts where that write was tried', async () => {
+      const { store, initial, r, p } = await doubted();
+      store.inDoubt[0].settle(false);
+      await scheduler.flush();
+      expect(p.replies).toMatchObject([{ id: 'a', status: 503 }]);
+      // Undone with it is everything decided after it: the clocks stopped when it was tried.
+      expect(p.frames.filter((f) => f.type === 'room.paused').map((f) => f.data.since)).toEqual([T0 + 1950, T0 + 1000]);
+      await scheduler.advance(1000);
+      expect(store.committed).toEqual([arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 7950 } }]);
+      expect(r.snapshot.bellAt).toBe(T0 + 5000 + 7950);
+      await scheduler.advance(T0 + 12_951 - clock.now());
+      expect(r.snapshot.rungAt).toBe(T0 + 12_950);
+      expect(replayed(bell, initial, store)).toEqual(r.snapshot);
+      r.dispose();
+    });
+
+    it('stops the clocks when its budget is spent; settled as recorded, they hold until the next write records the hold', async () => {
+      const { store, initial, r, p } = await doubted();
+      store.inDoubt[0].settle(true);
+      await scheduler.flush();
+      // A late 200, and the room still paused: nothing has recorded the hold yet.
+      expect(p.replies).toEqual([{ type: 'reply', id: 'a', status: 200, data: { total: 2 } }]);
+      expect(p.types().filter((t) => t.startsWith('room.'))).toEqual(['room.paused']);
+      await scheduler.advance(1000);
+      expect(store.committed).toEqual([
+        arrived('p1', T0),
+        { kind: 'command', at: T0 + 1000, actor: { role: 'player', seat: 'p1' }, commandId: 'a', body: add('a', 2) },
+        { kind: 'clock_held', at: T0 + 1950, body: { ms: 7000 } },
+      ]);
+      expect(p.types().filter((t) => t.startsWith('room.'))).toEqual(['room.paused', 'room.resumed']);
+      expect(r.snapshot).toMatchObject({ total: 2, bellAt: T0 + 12_000 });
+      await scheduler.advance(T0 + 12_001 - clock.now());
+      expect(r.snapshot.rungAt).toBe(T0 + 12_000);
+      expect(replayed(bell, initial, store)).toEqual(r.snapshot);
+      r.dispose();
+    });
   });
 
   it('keeps the moment the clocks stopped through failed tries, and tells the sockets once', async () => {

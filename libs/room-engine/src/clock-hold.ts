@@ -2,6 +2,7 @@ import { ROOM_PAUSED, ROOM_RESUMED } from '@app/protocol';
 import { Decision } from './commit-pipeline';
 import { RoomEvent } from './game-rules';
 import { JournalInput } from './room-store';
+import { Scheduler } from './scheduler';
 
 /**
  * The room's own try waits this long at most for PostgreSQL: commands that come meanwhile wait
@@ -13,8 +14,14 @@ export const TRY_BUDGET_MS = 250;
 export interface ClockHoldDeps<S> {
   /** The state with every clock moved on by `ms` (the rules' shiftClocks, through the driver). */
   readonly shift: (state: S, ms: number) => S;
-  /** The next deadline of the room as PostgreSQL has it: the clocks stop no later than that. */
+  /** The next deadline of the room as PostgreSQL has it: after a failed write, the clocks stop no later than that. */
   readonly nextDeadline: () => number | undefined;
+  /** The next deadline of the room as it decided it (steps in flight included): when a write is in doubt, likewise. */
+  readonly decidedDeadline: () => number | undefined;
+  /** The room's clock (epoch ms). */
+  readonly now: () => number;
+  /** Where the budget of a statement in flight is watched. */
+  readonly scheduler: Scheduler;
   /** The clocks stopped at `since`: the room's sockets are told. */
   readonly paused: (since: number) => void;
   /** A write that carried the hold committed: the clocks moved on by `ms`, and the sockets are told. */
@@ -34,6 +41,11 @@ export interface ClockHoldDeps<S> {
  * stopped, and for how long), and the state it leaves has every clock moved on by that long. Once
  * such a write commits, the room has resumed; until one does, the room tries one by itself every
  * so often. A replay takes the same input at the same place (RuleDriver), so it agrees.
+ *
+ * A statement still unanswered when its budget is spent is in doubt (a silent database: the store
+ * settles it once it can ask PostgreSQL, however long that takes), and nothing the room decides
+ * meanwhile can be recorded: the clocks stop then too. Settled as not recorded, the hold starts
+ * where a failed write starts it; as recorded, the clocks hold until the room's next write.
  */
 export class ClockHold<S> {
   /** When the clocks stopped (the room's clock, epoch ms); none while they run. */
@@ -76,18 +88,65 @@ export class ClockHold<S> {
 
   /**
    * A statement of the room, of a step decided at `decidedAt`, could not be recorded because the
-   * database is unavailable (refused, or silent past the budget). The clocks stop, unless they
-   * already hold: at that moment, or at the deadline the database has not seen taken if that came
-   * first (a replay takes every deadline before the hold's moment, so the live room must have too).
+   * database is unavailable. The clocks stop at that moment, or at the deadline the database has
+   * not seen taken if that came first (a replay takes every deadline before the hold's moment, so
+   * the live room must have too), or where they already stopped if that is earlier. Everything
+   * decided after that step is undone with it, so an earlier moment than a doubt gave is no
+   * contradiction: the sockets are told the moment again.
    */
   writeFailed(decidedAt: number): void {
     this.resuming = false;
-    if (this.stoppedAt === undefined) {
-      const due = this.deps.nextDeadline();
-      this.stoppedAt = due === undefined ? decidedAt : Math.min(decidedAt, due);
-      this.deps.paused(this.stoppedAt);
-    }
+    const due = this.deps.nextDeadline();
+    this.stopAt(Math.min(decidedAt, due ?? Infinity, this.stoppedAt ?? Infinity));
     this.deps.tryLater();
+  }
+
+  /** The room's own try is due, but a statement is still in flight (in doubt): it is tried later. */
+  tryAgainLater(): void {
+    this.deps.tryLater();
+  }
+
+  /**
+   * Takes `decision` into the pipeline (`take`, which answers the statements it sent) as the room
+   * must at `now`: carrying the hold while the clocks hold, and, once a statement is out, watched:
+   * unanswered when its budget is spent (and after what this turn of the event loop has read, so
+   * that a process that stalled does not take its own stall for the database's), it is in doubt.
+   */
+  take(decision: Decision<S>, now: number, take: (decision: Decision<S>) => number, force = false): number {
+    const carried = this.carry(decision, now, force);
+    const { scheduler } = this.deps;
+    let watch: ReturnType<Scheduler['setTimer']> | undefined;
+    let answered = false;
+    const answer = () => {
+      answered = true;
+      scheduler.clearTimer(watch);
+    };
+    const statements = take({
+      ...carried,
+      confirm: () => (answer(), carried.confirm()),
+      refuse: (error, behindFailure) => (answer(), carried.refuse(error, behindFailure)),
+    });
+    if (statements > 0 && !answered) watch = scheduler.setTimer(() => scheduler.afterTurn(() => answered || this.inDoubt()), carried.timeoutMs);
+    return statements;
+  }
+
+  /**
+   * A statement is in doubt. Running clocks stop now, or at the next deadline the room decided if
+   * its timer has not rung yet (the deadlines before the hold's moment are taken, those after it
+   * are not). Clocks that hold already, or a write that would resume them, are left as they are.
+   */
+  private inDoubt(): void {
+    if (this.stoppedAt !== undefined) return;
+    const due = this.deps.decidedDeadline();
+    this.stopAt(Math.min(this.deps.now(), due ?? Infinity));
+    this.deps.tryLater();
+  }
+
+  /** The clocks stopped at `at`: the sockets are told, when that is news. */
+  private stopAt(at: number): void {
+    if (this.stoppedAt === at) return;
+    this.stoppedAt = at;
+    this.deps.paused(at);
   }
 
   /**
@@ -96,7 +155,7 @@ export class ClockHold<S> {
    * it is durable, the state it leaves has its clocks moved on, and once it commits the room has
    * resumed. Otherwise it is taken as it is.
    */
-  carry(decision: Decision<S>, now: number, force = false): Decision<S> {
+  private carry(decision: Decision<S>, now: number, force: boolean): Decision<S> {
     const since = this.stoppedAt;
     if (since === undefined || this.resuming || !(force || writes(decision))) return decision;
     const ms = Math.max(0, now - since);

@@ -118,6 +118,9 @@ export class RoomActor<S, C extends Command> {
     this.hold = new ClockHold<S>({
       shift: (s, ms) => driver.shiftClocks(s, ms),
       nextDeadline: () => rules.nextDeadline(this.pipeline.confirmed),
+      decidedDeadline: () => rules.nextDeadline(this.pipeline.state),
+      now: () => deps.clock.now(),
+      scheduler,
       paused: (since) => this.clocksPaused(since),
       resumed: (ms) => this.clocksResumed(ms),
       tryLater: () => {
