@@ -114,16 +114,36 @@ const arrival = () => ({ at: clock.now(), hr: scheduler.now() });
 const arrived = (seat: string, at: number): JournalInput => ({ kind: 'signal', at, body: { kind: 'presence', seat, connected: true } });
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
 
+/**
+ * A room whose bell is due at 5 s, watched by `watchers`, whose store turns `failing` (or
+ * `doubtful`) at 1 s, when p1 adds 2 (from a watcher that is p1, or a socket of its own).
+ */
+async function writesFailFrom1s(watchers: Viewer[], how: 'failing' | 'doubtful' = 'failing') {
+  const store = new FlakyStore();
+  const initial = state({ bellAt: T0 + 5000 });
+  const r = open(bell, initial, store);
+  for (const w of watchers) r.attach(w);
+  await scheduler.advance(1000);
+  store[how] = true;
+  r.submit(watchers.find((w) => w.seat === 'p1') ?? viewer('player', 'p1').v, add('a', 2), arrival());
+  return { store, initial, r };
+}
+
+/** The bell rings at `at` and not before, the room the store's journal rebuilds is the live one, and the room goes. */
+async function ringsAt(at: number, { store, initial, r }: { store: FlakyStore; initial: BellState; r: RoomActor<BellState, TallyCommand> }, rules = bell) {
+  await scheduler.advance(at - clock.now());
+  expect(r.snapshot.rungAt).toBeUndefined();
+  await scheduler.advance(1);
+  expect(r.snapshot.rungAt).toBe(at);
+  expect(replayed(rules, initial, store)).toEqual(r.snapshot);
+  r.dispose();
+}
+
 describe('a room whose writes fail', () => {
   it('rings no deadline while they fail, tries a write once a second, and moves the deadline on by the time held once one succeeds', async () => {
-    const store = new FlakyStore();
-    const initial = state({ bellAt: T0 + 5000 });
-    const r = open(bell, initial, store);
     const p = viewer('player', 'p1');
-    r.attach(p.v);
-    await scheduler.advance(1000);
-    store.failing = true;
-    r.submit(p.v, add('a', 2), arrival());
+    const room = await writesFailFrom1s([p.v]);
+    const { store, r } = room;
     await scheduler.flush();
     expect(p.replies).toMatchObject([{ id: 'a', status: 503, error: { code: 'database_unavailable' } }]);
     expect(p.frames.filter((f) => f.type === 'room.paused')).toEqual([{ type: 'room.paused', data: { reason: 'storage', since: T0 + 1000 } }]);
@@ -144,26 +164,15 @@ describe('a room whose writes fail', () => {
     expect(r.snapshot.bellAt).toBe(T0 + 16_000);
 
     // The bell rings 11 s late, at its moved moment, and not before; nothing more is tried.
-    await scheduler.advance(T0 + 16_000 - clock.now());
-    expect(r.snapshot.rungAt).toBeUndefined();
-    await scheduler.advance(1);
-    expect(r.snapshot.rungAt).toBe(T0 + 16_000);
+    await ringsAt(T0 + 16_000, room);
     await scheduler.advance(10_000);
     expect(store.tries).toHaveLength(12);
-    expect(replayed(bell, initial, store)).toEqual(r.snapshot);
-    r.dispose();
   });
 
   it('lets a command that comes once the database is back carry the hold: one statement, decided when the clocks stopped', async () => {
-    const store = new FlakyStore();
-    const initial = state({ bellAt: T0 + 5000 });
-    const r = open(bell, initial, store);
     const [p1, p2] = [viewer('player', 'p1'), viewer('player', 'p2')];
-    r.attach(p1.v);
-    r.attach(p2.v);
-    await scheduler.advance(1000);
-    store.failing = true;
-    r.submit(p1.v, add('a', 2), arrival());
+    const room = await writesFailFrom1s([p1.v, p2.v]);
+    const { store, r } = room;
     await scheduler.advance(500);
     store.failing = false;
     r.submit(p2.v, add('b', 3), arrival());
@@ -181,21 +190,12 @@ describe('a room whose writes fail', () => {
     // The room's own try is not needed any more.
     await scheduler.advance(2000);
     expect(store.tries).toHaveLength(2);
-    await scheduler.advance(T0 + 5501 - clock.now());
-    expect(r.snapshot.rungAt).toBe(T0 + 5500);
-    expect(replayed(bell, initial, store)).toEqual(r.snapshot);
-    r.dispose();
+    await ringsAt(T0 + 5500, room);
   });
 
   it('takes a presence change at once while held, at the moment the clocks stopped, and records it with the write that resumes them', async () => {
-    const store = new FlakyStore();
-    const initial = state({ bellAt: T0 + 5000 });
-    const r = open(bell, initial, store);
-    const host = viewer('host');
-    r.attach(host.v);
-    await scheduler.advance(1000);
-    store.failing = true;
-    r.submit(viewer('player', 'p1').v, add('a', 2), arrival());
+    const room = await writesFailFrom1s([viewer('host').v]);
+    const { store, r } = room;
     await scheduler.advance(300);
     const p2 = viewer('player', 'p2');
     r.attach(p2.v);
@@ -210,10 +210,7 @@ describe('a room whose writes fail', () => {
       arrived('p2', T0 + 1000),
       { kind: 'clock_held', at: T0 + 1000, body: { ms: 1000 } },
     ]);
-    await scheduler.advance(5000);
-    expect(r.snapshot.rungAt).toBe(T0 + 6000);
-    expect(replayed(bell, initial, store)).toEqual(r.snapshot);
-    r.dispose();
+    await ringsAt(T0 + 6000, room);
   });
 
   it('stops the clocks no later than a deadline whose change could not be recorded, and takes it as they resume', async () => {
@@ -274,14 +271,9 @@ describe('a room whose writes fail', () => {
   describe('a statement left in doubt past its budget (a silent database)', () => {
     /** A room whose add at 1 s goes into a silence; its budget (less the reply's margin) is spent at 1.95 s. */
     async function doubted() {
-      const store = new FlakyStore();
-      const initial = state({ bellAt: T0 + 5000 });
-      const r = open(bell, initial, store);
       const p = viewer('player', 'p1');
-      r.attach(p.v);
-      await scheduler.advance(1000);
-      store.doubtful = true;
-      r.submit(p.v, add('a', 2), arrival());
+      const room = await writesFailFrom1s([p.v], 'doubtful');
+      const { store, r } = room;
       await scheduler.advance(949);
       expect(p.types()).toEqual([]);
       await scheduler.advance(1);
@@ -291,11 +283,12 @@ describe('a room whose writes fail', () => {
       expect(r.snapshot.rungAt).toBeUndefined();
       expect(store.tries).toHaveLength(1);
       store.doubtful = false;
-      return { store, initial, r, p };
+      return { ...room, p };
     }
 
     it('stops the clocks when its budget is spent; settled as not recorded, the hold starts where that write was tried', async () => {
-      const { store, initial, r, p } = await doubted();
+      const room = await doubted();
+      const { store, r, p } = room;
       store.inDoubt[0].settle(false);
       await scheduler.flush();
       expect(p.replies).toMatchObject([{ id: 'a', status: 503 }]);
@@ -304,14 +297,12 @@ describe('a room whose writes fail', () => {
       await scheduler.advance(1000);
       expect(store.committed).toEqual([arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 7950 } }]);
       expect(r.snapshot.bellAt).toBe(T0 + 5000 + 7950);
-      await scheduler.advance(T0 + 12_951 - clock.now());
-      expect(r.snapshot.rungAt).toBe(T0 + 12_950);
-      expect(replayed(bell, initial, store)).toEqual(r.snapshot);
-      r.dispose();
+      await ringsAt(T0 + 12_950, room);
     });
 
     it('stops the clocks when its budget is spent; settled as recorded, they hold until the next write records the hold', async () => {
-      const { store, initial, r, p } = await doubted();
+      const room = await doubted();
+      const { store, r, p } = room;
       store.inDoubt[0].settle(true);
       await scheduler.flush();
       // A late 200, and the room still paused: nothing has recorded the hold yet.
@@ -325,10 +316,7 @@ describe('a room whose writes fail', () => {
       ]);
       expect(p.types().filter((t) => t.startsWith('room.'))).toEqual(['room.paused', 'room.resumed']);
       expect(r.snapshot).toMatchObject({ total: 2, bellAt: T0 + 12_000 });
-      await scheduler.advance(T0 + 12_001 - clock.now());
-      expect(r.snapshot.rungAt).toBe(T0 + 12_000);
-      expect(replayed(bell, initial, store)).toEqual(r.snapshot);
-      r.dispose();
+      await ringsAt(T0 + 12_000, room);
     });
   });
 
