@@ -12,6 +12,11 @@ export interface ServerConfig {
   readonly host: string;
   /** Unset: the server starts an embedded PostgreSQL under DATA_DIR. */
   readonly databaseUrl?: string;
+  /**
+   * PostgreSQL itself, for what needs a session of its own (migrations, commit lanes, LISTEN, the
+   * settling of lost answers) when `databaseUrl` is a transaction pooler's. Unset: `databaseUrl`.
+   */
+  readonly databaseDirectUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
   /** True only on the start that generated it into `adminTokenFile` (the log shows it once). */
@@ -147,6 +152,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     // Absolute, from where the server started.
     dataDir: resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,
