@@ -96,6 +96,12 @@ export function statementTimeoutMs(config: ServerConfig): number {
   return Math.max(1, config.commandTimeoutMs - 100);
 }
 
+/** Where the database is, from the server's own environment (checked whole, as readConfig does), and nothing written anywhere. */
+export function readDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
+  const { databaseUrl, databaseDirectUrl, dataDir } = fromEnv(parseEnv(env));
+  return { databaseUrl, databaseDirectUrl, dataDir };
+}
+
 /** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // Every variable is checked before anything is written under DATA_DIR: a refused start changes nothing.
