@@ -36,3 +36,16 @@ export async function createTestDatabase(): Promise<string> {
     await admin.end();
   }
 }
+
+/** A database with nothing in it, not even the migrations: for tests of what migrates it. */
+export async function createEmptyDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
+  await admin.connect();
+  try {
+    const name = `empty_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    return `${serverUrl()}/${name}`;
+  } finally {
+    await admin.end();
+  }
+}
