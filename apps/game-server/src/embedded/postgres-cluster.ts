@@ -17,6 +17,11 @@ export interface PostgresOptions {
   /** Extra server settings, e.g. `['-c', 'fsync=off']`. */
   readonly flags?: readonly string[];
   readonly binaries?: PostgresBinaries;
+  /**
+   * Binaries the `postgres` user can run where they are, such as a distribution's own under
+   * /usr/lib/postgresql (tests of other majors): used in place, never copied.
+   */
+  readonly systemBinaries?: PostgresBinaries;
   readonly cacheRoot?: string;
   readonly clusterRoot?: string;
   readonly log?: (msg: string) => void;
@@ -45,7 +50,7 @@ const ENV = { ...process.env, LC_MESSAGES: 'C' };
  */
 export async function startPostgres(options: PostgresOptions): Promise<RunningPostgres> {
   const user = postgresUser();
-  const binaries = reachableBinaries(options.binaries ?? installedBinaries(), user, options.cacheRoot);
+  const binaries = options.systemBinaries ?? reachableBinaries(options.binaries ?? installedBinaries(), user, options.cacheRoot);
   const place = clusterPlace(options.dir, user, options.clusterRoot);
   if (place.relocated) options.log?.(`the postgres user cannot reach ${resolve(options.dir)}; the embedded cluster is kept in ${place.dir} instead`);
   if (!existsSync(join(place.dir, 'PG_VERSION'))) {
