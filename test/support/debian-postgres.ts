@@ -20,18 +20,23 @@ export function requireDebianPostgres(): void {
 }
 
 /**
- * Debian's PostgreSQL 15 in a fresh cluster of its own, on a free port of 127.0.0.1, with
- * durability off as the tests' embedded one. As root it runs as the `postgres` user, as
- * PostgreSQL requires; its binaries run where Debian put them.
+ * Debian's PostgreSQL 15 on a free port of 127.0.0.1, with durability off as the tests' embedded
+ * one: in a fresh cluster of its own, or on the cluster in `dir` (a base backup's copy), which goes
+ * when it stops. As root it runs as the `postgres` user, as PostgreSQL requires; its binaries run
+ * where Debian put them.
  */
-export async function startDebianPostgres(): Promise<RunningPostgres> {
+export async function startDebianPostgres(dir?: string): Promise<RunningPostgres> {
   requireDebianPostgres();
-  const dir = mkdtempSync(join(tmpdir(), `game-test-pg${OLDEST_MAJOR}-`));
-  // Our own folder: the postgres user (as root) may enter it.
-  chmodSync(dir, 0o755);
+  let cluster = dir;
+  if (!cluster) {
+    const parent = mkdtempSync(join(tmpdir(), `game-test-pg${OLDEST_MAJOR}-`));
+    // Our own folder: the postgres user (as root) may enter it.
+    chmodSync(parent, 0o755);
+    cluster = join(parent, 'data');
+  }
   const bin = (name: string) => join(DEBIAN_POSTGRES_BIN, name);
   return startPostgres({
-    dir: join(dir, 'data'),
+    dir: cluster,
     fresh: true,
     systemBinaries: { dir: join(DEBIAN_POSTGRES_BIN, '..'), version: String(OLDEST_MAJOR), initdb: bin('initdb'), postgres: bin('postgres') },
     // No Unix socket: every client (pg_dump included) comes over TCP, and no shared folder is needed.

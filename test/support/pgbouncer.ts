@@ -1,9 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../../apps/game-server/src/embedded/postgres-cluster';
 import { postgresUser } from '../../apps/game-server/src/embedded/postgres-user';
 
 /** Debian's PgBouncer (`pgbouncer`, 1.18 on bookworm; the test command installs it with apt when missing). */
@@ -98,16 +98,4 @@ export async function startPgBouncer(postgresPort: number, password = 'postgres'
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 }

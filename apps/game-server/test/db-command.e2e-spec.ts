@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -7,6 +6,7 @@ import { HttpApi } from '@app/bot-kit';
 import { MIGRATIONS_LOCK } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createEmptyDatabase } from '../../../test/support/database';
+import { ProgramRun, runProgram } from '../../../test/support/programs';
 import { requireBuiltServer, ServerProcess } from '../../../test/support/server-process';
 import { waitFor } from './support';
 
@@ -19,24 +19,9 @@ const DB_COMMAND = join(REPO, 'dist/apps/game-server/apps/game-server/src/db.js'
 const NAMES = MIGRATIONS.map((m) => m.name);
 
 /** Runs the built `db` command with the server's environment and resolves with what it said. */
-function db(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [DB_COMMAND, ...args], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), DATA_DIR: mkdtempSync(join(tmpdir(), 'db-command-')), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+function db(args: string[], env: Record<string, string>): Promise<ProgramRun> {
+  const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), DATA_DIR: mkdtempSync(join(tmpdir(), 'db-command-')) };
+  return runProgram(process.execPath, [DB_COMMAND, ...args], { cwd: REPO, env: { ...base, ...env }, timeoutMs: 20_000 });
 }
 
 async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {

@@ -163,7 +163,8 @@ function lastLines(output: string): string {
   return output.trim().split('\n').slice(-5).join(' | ') || '(no output)';
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.unref();
