@@ -11,8 +11,8 @@ export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 export interface RunningPgBouncer {
   readonly port: number;
-  /** `postgres://postgres:postgres@127.0.0.1:<port>/<database>`: the same database, through the pooler. */
-  url(database: string): string;
+  /** `postgres://<user>:<password>@127.0.0.1:<port>/<database>`: the same database, through the pooler (as `postgres` unless told). */
+  url(database: string, user?: string): string;
   /** PgBouncer's own count of the transactions it has carried to `database` (its admin console's SHOW STATS). */
   transactions(database: string): Promise<number>;
   stop(): Promise<void>;
@@ -23,10 +23,10 @@ export interface RunningPgBouncer {
  * it: a server connection is a client's only for one transaction, no prepared statement is kept
  * from one transaction to the next, and a start-up parameter it does not know (statement_timeout,
  * options) is refused, since `ignore_startup_parameters` names none. Fewer server connections than
- * the game server opens, so that they are really shared. It must not run as root: as root it runs
- * as the `postgres` user.
+ * the game server opens, so that they are really shared. `users` are the roles it lets in, with
+ * their passwords (PostgreSQL's own). It must not run as root: as root it runs as the `postgres` user.
  */
-export async function startPgBouncer(postgresPort: number, password = 'postgres'): Promise<RunningPgBouncer> {
+export async function startPgBouncer(postgresPort: number, users: Readonly<Record<string, string>> = { postgres: 'postgres' }): Promise<RunningPgBouncer> {
   if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: \`apt-get install -y pgbouncer\` (npm test installs it when run as root)`);
   const user = postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'game-test-pgbouncer-'));
@@ -36,7 +36,7 @@ export async function startPgBouncer(postgresPort: number, password = 'postgres'
     ini: join(dir, 'pgbouncer.ini'),
     users: join(dir, 'userlist.txt'),
   };
-  writeFileSync(files.users, `"postgres" "${password}"\n`, { mode: 0o600 });
+  writeFileSync(files.users, Object.entries(users).map(([user, password]) => `"${user}" "${password}"\n`).join(''), { mode: 0o600 });
   writeFileSync(
     files.ini,
     [
@@ -77,7 +77,7 @@ export async function startPgBouncer(postgresPort: number, password = 'postgres'
   // Read and dropped from here on, so that its log never fills the pipe.
   child.stderr!.removeAllListeners('data');
   child.stderr!.resume();
-  const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+  const url = (database: string, user = 'postgres') => `postgres://${user}:${users[user]}@127.0.0.1:${port}/${database}`;
   return {
     port,
     url,

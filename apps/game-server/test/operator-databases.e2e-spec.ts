@@ -1,4 +1,7 @@
+import { Client } from 'pg';
 import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
+import { Database, openDataSource, StatementMeter } from '@app/persistence';
+import { MIGRATIONS } from '../../../migrations';
 import { RunningPostgres } from '../src/embedded/postgres-cluster';
 import { createDatabase, OLDEST_MAJOR, serverMajor, startDebianPostgres } from '../../../test/support/debian-postgres';
 import { RunningPgBouncer, startPgBouncer } from '../../../test/support/pgbouncer';
@@ -8,8 +11,9 @@ import { seatRoom } from './support';
 // The server where operators' databases are (README "Where it runs"): the oldest PostgreSQL major
 // it supports (Debian's 15; every other test runs on the newest, the embedded one), straight and
 // behind a real PgBouncer in transaction pooling. On each, a real server process plays a game,
-// is killed with kill -9 mid-question, and comes back where it was. One PostgreSQL and one
-// PgBouncer for the whole file.
+// is killed with kill -9 mid-question, and comes back where it was; in process, the data source
+// is seen to send each kind of statement its own way. One PostgreSQL and one PgBouncer for the
+// whole file.
 
 const WAIT_MS = 10_000;
 const RIGHT = 1;
@@ -22,7 +26,12 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
 
   beforeAll(async () => {
     pg = await startDebianPostgres();
-    bouncer = await startPgBouncer(pg.port);
+    // A role that only the pooler's URL uses tells, in a statement, which way it came.
+    const admin = new Client({ connectionString: pg.url('postgres') });
+    await admin.connect();
+    await admin.query(`CREATE ROLE pooled LOGIN PASSWORD 'pooled'`);
+    await admin.end();
+    bouncer = await startPgBouncer(pg.port, { postgres: 'postgres', pooled: 'pooled' });
   }, 60_000);
 
   afterAll(async () => {
@@ -59,6 +68,22 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
       expect(await bouncer.transactions('pooled_game')).toBeGreaterThan(before);
     });
   }, 90_000);
+
+  it('sends the pool\'s statements through the pooler, and a write that may need settling straight to PostgreSQL', async () => {
+    const direct = await createDatabase(pg, 'routes');
+    const meter = new StatementMeter();
+    const dataSource = await openDataSource({ url: bouncer.url('routes', 'pooled'), directUrl: direct, poolMax: 2, migrations: MIGRATIONS }, meter);
+    const db = new Database(dataSource, meter, 5_000, 1);
+    try {
+      expect(await db.run('Test.read', 'SELECT current_user AS who')).toEqual([{ who: 'pooled' }]);
+      // Settling it would end its server process by pid: only a direct connection knows the real one.
+      const check = { sql: 'SELECT 1', params: [] };
+      expect(await db.run('Test.checkedWrite', 'SELECT current_user AS who', [], 5_000, check)).toEqual([{ who: 'postgres' }]);
+    } finally {
+      await db.close();
+      await dataSource.destroy();
+    }
+  });
 
   it('refuses to start, saying why, when its only URL is a pooler\'s: what needs a session would break there', async () => {
     await createDatabase(pg, 'pooler_only');
