@@ -52,3 +52,16 @@ export async function holdTable(url: string, table: string): Promise<() => Promi
 export async function writeWaitsOn(admin: Client, table: string): Promise<boolean> {
   return (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = $1::regclass`, [table])).rowCount === 1;
 }
+
+/** A database with nothing in it, not even the migrations: for tests of what migrates it. */
+export async function createEmptyDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
+  await admin.connect();
+  try {
+    const name = `empty_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    return `${serverUrl()}/${name}`;
+  } finally {
+    await admin.end();
+  }
+}

@@ -34,6 +34,8 @@ export interface Exit {
 export interface ServerProcessOptions {
   /** Extra environment for the server (ROOM_EXPIRY_SECONDS, PASSIVATE_AFTER_SECONDS...). */
   readonly env?: Record<string, string>;
+  /** The database to serve (DATABASE_URL); unset, a fresh one cloned from the migrated template. */
+  readonly databaseUrl?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export class ServerProcess {
 
   static async create(options: ServerProcessOptions = {}): Promise<ServerProcess> {
     requireBuiltServer();
-    return new ServerProcess(await createTestDatabase(), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
+    return new ServerProcess(options.databaseUrl ?? (await createTestDatabase()), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
   }
 
   get url(): string {

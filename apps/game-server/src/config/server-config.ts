@@ -12,6 +12,11 @@ export interface ServerConfig {
   readonly host: string;
   /** Unset: the server starts an embedded PostgreSQL under DATA_DIR. */
   readonly databaseUrl?: string;
+  /**
+   * PostgreSQL itself, for what needs a session of its own (migrations, commit lanes, LISTEN, the
+   * settling of lost answers) when `databaseUrl` is a transaction pooler's. Unset: `databaseUrl`.
+   */
+  readonly databaseDirectUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
   /** True only on the start that generated it into `adminTokenFile` (the log shows it once). */
@@ -98,6 +103,12 @@ export function statementTimeoutMs(config: ServerConfig): number {
   return Math.max(1, config.commandTimeoutMs - 100);
 }
 
+/** Where the database is, from the server's own environment (checked whole, as readConfig does), and nothing written anywhere. */
+export function readDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
+  const { databaseUrl, databaseDirectUrl, dataDir } = fromEnv(parseEnv(env));
+  return { databaseUrl, databaseDirectUrl, dataDir };
+}
+
 /** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   // Every variable is checked before anything is written under DATA_DIR: a refused start changes nothing.
@@ -154,6 +165,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     // Absolute, from where the server started.
     dataDir: resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,

@@ -106,6 +106,8 @@ export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
+  // PostgreSQL's own address when DATABASE_URL is a transaction pooler's (Prisma's `directUrl`).
+  DATABASE_DIRECT_URL: url('a postgres:// or postgresql:// URL, with DATABASE_URL set', ['postgres:', 'postgresql:'], 'url'),
   DATA_DIR: variable('a folder', z.string(), '.data'),
   ADMIN_TOKEN: secret(),
   TOKEN_SECRET: secret(),
@@ -164,13 +166,20 @@ type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<in
 
 const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
 
-/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat. */
+/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat and the direct URL against the URL. */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.INSTANCE_HEARTBEAT_SECONDS > 0 && env.LEASE_SECONDS < 2 * env.INSTANCE_HEARTBEAT_SECONDS) {
     ctx.addIssue({
       code: 'custom',
       path: ['LEASE_SECONDS'],
       message: `shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${env.INSTANCE_HEARTBEAT_SECONDS}): a lease would run out between two renewals`,
+    });
+  }
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_DIRECT_URL'],
+      message: 'set without DATABASE_URL: it is the direct address beside a pooler in DATABASE_URL, and the embedded PostgreSQL needs none',
     });
   }
 });
