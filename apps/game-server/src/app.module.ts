@@ -87,6 +87,7 @@ export class AppModule {
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
       socketsPerSeat: runtime.config.socketsPerSeat,
+      maxSockets: runtime.config.maxSockets,
       pingIdleMs: runtime.config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
       pongTimeoutMs: runtime.config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
       codes: serverCodes(),
