@@ -86,6 +86,8 @@ export interface ServerConfig {
   readonly spectatorsPerMinute: number;
   /** Addresses each per-address table holds at most; past it the least recently seen goes. */
   readonly addressTableEntries: number;
+  /** The window of those per-minute budgets, in seconds (60); tests lengthen it so that none ends mid-test. */
+  readonly addressWindowSeconds?: number;
   /** Spectator sockets one room holds; past it a new spectator seat or socket is refused (429). 0: no cap. */
   readonly spectatorsPerRoom: number;
   /** Sockets this instance holds; past it an upgrade gets 503 with Retry-After. 0: no cap. */

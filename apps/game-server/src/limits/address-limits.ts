@@ -30,8 +30,9 @@ export class AddressLimits {
     private readonly metrics: GameMetrics,
   ) {
     const entries = config.addressTableEntries;
-    // A window of one minute for each but opening, whose burst is its own setting.
-    const perMinute = (n: number) => new AddressRate({ perMinute: n, burst: n }, entries);
+    // `n` in a window of one minute for each but opening, whose burst is its own setting.
+    const windowSeconds = config.addressWindowSeconds ?? 60;
+    const perMinute = (n: number) => new AddressRate({ perMinute: (n * 60) / windowSeconds, burst: n }, entries);
     this.rates = {
       open: new AddressRate({ perMinute: config.openRatePerMinute, burst: config.openBurst }, entries),
       join: perMinute(config.joinsPerMinute),
