@@ -221,7 +221,14 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
     if (!code || code !== claims.code) throw new RoomException(RoomErrorCode.RoomNotFound, 'this token is not for that room');
-    const room = await this.requireRoom(code, kind);
+    let room: GameRoom;
+    try {
+      room = await this.requireRoom(code, kind);
+    } catch (err) {
+      // Closed and gone from memory: closing it again is not an error, for a seat that could have closed it.
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone && claims.role !== 'spectator') return;
+      throw err;
+    }
     if (room.roomId !== claims.roomId || !gameOf(room.kind).mayClose(room.snapshot, claims)) {
       throw new RoomException(RoomErrorCode.Forbidden, `this ${claims.role}'s token may not close the room`);
     }
