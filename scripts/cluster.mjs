@@ -25,6 +25,9 @@ const MAX_INSTANCES = 16;
 const START_TIMEOUT_MS = 30_000;
 // The server's own drain is bounded (5 s for its rooms, 2 s for its sockets); past this it is stuck.
 const DRAIN_TIMEOUT_MS = 30_000;
+// The loopback address HAProxy connects to the instances from (Linux answers all of 127.0.0.0/8):
+// not 127.0.0.1, which every other local process uses.
+const PROXY_SOURCE = '127.0.0.2';
 
 const say = (msg) => process.stderr.write(`[cluster] ${msg}\n`);
 
@@ -188,8 +191,9 @@ async function main() {
       INSTANCE_NAME: instance.name,
       INSTANCE_URL: instance.url,
       // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
-      // rate limits count. Only the proxy on this machine may say so.
-      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || 'loopback',
+      // rate limits count. Only the proxy may say so: it connects from an address of its own
+      // (PROXY_SOURCE), so another process on this machine cannot name its own client.
+      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || PROXY_SOURCE,
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
     }, logFile);
@@ -205,7 +209,7 @@ async function main() {
   const proxyPort = opts.port || (await freePort());
   const { renderHaproxyConfig } = require(join(REPO, 'scripts/haproxy-config.cjs'));
   const config = join(opts.data, 'haproxy.cfg');
-  writeFileSync(config, renderHaproxyConfig({ bind: `127.0.0.1:${proxyPort}`, servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })) }));
+  writeFileSync(config, renderHaproxyConfig({ bind: `127.0.0.1:${proxyPort}`, servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })), source: PROXY_SOURCE }));
   // -db: in the foreground, so it stops with this script; -W would fork a master.
   const proxy = launch('haproxy', 'haproxy', ['-db', '-f', config], process.env, join(opts.data, 'haproxy.log'));
   proxy.stdout.pipe(proxy.log, { end: false });

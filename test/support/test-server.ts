@@ -44,6 +44,13 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     // wire-profiles opens a seat's socket in each profile beside the one that makes it present.
     socketsPerSeat: 8,
     maxLiveRooms: 10_000,
+    joinsPerMinute: 100_000,
+    deckWritesPerMinute: 100_000,
+    lookupsPerMinute: 100_000,
+    spectatorsPerMinute: 100_000,
+    addressTableEntries: 100_000,
+    spectatorsPerRoom: 1000,
+    maxSockets: 100_000,
     // A real server's overload marks; admission.e2e-spec sets its own, low.
     overloadEventLoopDelayMs: 500,
     overloadCommitWaitMs: 500,

@@ -50,8 +50,7 @@ import { JsonLog } from './config/json-log';
 import { LiveRoomCap } from './limits/live-room-cap';
 import { Admission } from './limits/admission';
 import { AdmissionGuard } from './limits/admission.guard';
-import { OpenRateGuard } from './limits/open-rate.guard';
-import { OpenRateLimiter } from './limits/open-rate.limiter';
+import { AddressLimits } from './limits/address-limits';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { serverCodes } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
@@ -88,6 +87,7 @@ export class AppModule {
       sendQueueBytes: runtime.config.sendQueueBytes,
       sendQueueFrames: runtime.config.sendQueueFrames,
       socketsPerSeat: runtime.config.socketsPerSeat,
+      maxSockets: runtime.config.maxSockets,
       pingIdleMs: runtime.config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
       pongTimeoutMs: runtime.config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
       codes: serverCodes(),
@@ -125,8 +125,7 @@ export class AppModule {
             ),
           inject: [RefusalRepository, GameMetrics],
         },
-        OpenRateLimiter,
-        OpenRateGuard,
+        AddressLimits,
         LiveRoomCap,
         Admission,
         AdmissionGuard,

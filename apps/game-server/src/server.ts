@@ -93,7 +93,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     acquire: (seconds) => metrics.acquired(seconds),
     settled: (outcome) => metrics.settled(outcome),
   });
-  app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms));
+  app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms, metrics));
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
   // The instance's default name needs the port it got; its first beat writes its registry row.

@@ -22,7 +22,7 @@ const read = (file: string) => readFileSync(join(repo, file), 'utf8');
 const yaml = (file: string) => load(read(file)) as any;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderHaproxyConfig, composeHaproxyConfig } = require('../../../scripts/haproxy-config.cjs') as {
-  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[] }): string;
+  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[]; source?: string }): string;
   composeHaproxyConfig(): string;
 };
 
@@ -81,7 +81,7 @@ describe('the HAProxy configuration', () => {
 
   it.each([
     ['the compose stack', compose],
-    ['a local cluster', renderHaproxyConfig({ bind: '127.0.0.1:8080', servers: [1, 2, 3].map((n) => ({ name: `instance-${n}`, address: `127.0.0.1:${4000 + n}` })) })],
+    ['a local cluster', renderHaproxyConfig({ bind: '127.0.0.1:8080', servers: [1, 2, 3].map((n) => ({ name: `instance-${n}`, address: `127.0.0.1:${4000 + n}` })), source: '127.0.0.2' })],
   ])('passes haproxy -c for %s', (_, config) => {
     const dir = scratch();
     writeFileSync(join(dir, 'haproxy.cfg'), config);
@@ -251,10 +251,23 @@ describe('the compose stack', () => {
     expect(instances.map(([name]) => name)).toEqual(['game-server-1', 'game-server-2']);
   });
 
-  it("trusts X-Forwarded-For only from the stack's private network, where the proxy is", () => {
-    // Compose networks are 172.16.0.0/12 or 192.168.0.0/16 (Express's `uniquelocal`); only the proxy publishes a port.
-    for (const [, s] of instances) expect(s.environment.TRUSTED_PROXIES).toBe('${TRUSTED_PROXIES:-uniquelocal}');
+  it("trusts X-Forwarded-For only from the proxy's own address, fixed on the stack's network", () => {
+    const proxyAddress = services.proxy.networks?.default?.ipv4_address;
+    expect(proxyAddress).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    // Not a range (`uniquelocal` would let any container on a private network name its own client).
+    for (const [, s] of instances) expect(s.environment.TRUSTED_PROXIES).toBe(`\${TRUSTED_PROXIES:-${proxyAddress}}`);
+    const subnet = (yaml('docker-compose.yml').networks as any)?.default?.ipam?.config?.[0]?.subnet as string;
+    expect(subnet).toBe(`${proxyAddress!.split('.').slice(0, 3).join('.')}.0/24`);
     expect(read('deploy/haproxy/haproxy.cfg')).toMatch(/^\s*option forwardfor\b/m);
+  });
+
+  it('has the local cluster’s proxy connect from an address of its own, the one its instances trust', () => {
+    const cluster = read('scripts/cluster.mjs');
+    const source = /^const PROXY_SOURCE = '([\d.]+)';$/m.exec(cluster)?.[1];
+    expect(source).toMatch(/^127\.0\.0\.(?!1$)\d+$/);
+    expect(cluster).toContain('TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || PROXY_SOURCE');
+    const config = renderHaproxyConfig({ bind: '127.0.0.1:8080', servers: [{ name: 'instance-1', address: '127.0.0.1:4001' }], source });
+    expect(config).toContain(`server instance-1 127.0.0.1:4001 id 1 source ${source}`);
   });
 
   it('gives each instance its own name on one database, with one set of secrets', () => {

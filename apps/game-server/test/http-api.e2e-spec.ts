@@ -120,7 +120,8 @@ describe('HTTP API', () => {
       expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${other.hostToken}` })).status).toBe(404);
       expect(await queryDb(server, 'SELECT closed_at FROM rooms WHERE id = $1', [room.roomId])).toEqual([{ closed_at: null }]);
       expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
-      expect((await api.request('GET', `/api/rooms/${room.code}`)).body.phase).toBe('closed');
+      // A closed room is answered from its row: 410 room_gone.
+      expect(await api.request('GET', `/api/rooms/${room.code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
     });
   });
 

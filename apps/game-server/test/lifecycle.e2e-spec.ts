@@ -24,7 +24,7 @@ describe('room lifecycle', () => {
         expect((await p.waitClosed()).code).toBe(4004);
       }
       const join = await new HttpApi(server.url).request('POST', `/api/rooms/${room.code}/players`, { name: 'Late' });
-      expect(join).toMatchObject({ status: 409, body: { code: 'room_closed' } });
+      expect(join).toMatchObject({ status: 410, body: { code: 'room_gone' } });
       const [row] = await queryDb(server, 'SELECT phase, closed_reason FROM rooms WHERE id = $1', [room.roomId]);
       expect(row).toEqual({ phase: 'closed', closed_reason: 'host_closed' });
     });

@@ -65,7 +65,7 @@ describe('card practice tables', () => {
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
     expect((await human.nextEvent('table.closed')).data).toEqual({ reason: 'player_closed' });
     expect((await human.waitClosed()).code).toBe(4004);
-    expect((await api.request('GET', `/api/tables/${table.code}`)).body.phase).toBe('closed');
+    expect(await api.request('GET', `/api/tables/${table.code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
   });
 

@@ -4,6 +4,10 @@ import { MAX_FRAME_BYTES } from '@app/protocol';
 import { CLAIMS_KEY, VerifiedRequest } from './game.gateway';
 import { GatewayOptions, RoomDirectory } from './room-directory';
 import { roomMatches, SeatTokens } from './seat-token';
+import { noWireObserver, WireObserver } from './wire-observer';
+
+// Past the instance's socket cap: sockets come and go by the second.
+const FULL_RETRY_AFTER_SECONDS = '5';
 
 type Verdict = (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void;
 
@@ -12,7 +16,9 @@ type Verdict = (ok: boolean, code?: number, message?: string, headers?: Record<s
  * altered token is refused with HTTP 401, an Origin that is not allowed with 403, and a socket
  * whose room cannot be served here now (PostgreSQL away, the room held by another instance, a
  * drain) with 503 and `Retry-After`: a client backs off instead of being accepted and closed in a
- * loop. Frames above 16 KiB close the socket with 1009 (ws enforces maxPayload).
+ * loop. Frames above 16 KiB close the socket with 1009 (ws enforces maxPayload). Past the
+ * instance's cap on sockets (MAX_SOCKETS, open ones and upgrades being decided), 503 with
+ * `Retry-After` before the token is even read.
  */
 export class GameWsAdapter extends WsAdapter {
   constructor(
@@ -20,6 +26,7 @@ export class GameWsAdapter extends WsAdapter {
     private readonly tokens: SeatTokens,
     private readonly options: GatewayOptions,
     private readonly directory: RoomDirectory,
+    private readonly observer: WireObserver = noWireObserver,
   ) {
     // Frames are read by the gateway itself; Nest's {event, data} routing is not used.
     super(app, { messageParser: () => undefined });
@@ -35,11 +42,17 @@ export class GameWsAdapter extends WsAdapter {
   }
 
   override create(port: number, options: Record<string, unknown> = {}): any {
-    return super.create(port, {
+    let deciding = 0;
+    const server = super.create(port, {
       ...options,
       maxPayload: MAX_FRAME_BYTES,
       verifyClient: (info: { origin: string; req: VerifiedRequest }, done: Verdict) => {
         if (!this.directory.accepting) return done(false, 503, 'Shutting down', { 'Retry-After': '1' });
+        const max = this.options.maxSockets;
+        if (max > 0 && (server.clients as Set<unknown>).size + deciding >= max) {
+          this.observer.socketRefused();
+          return done(false, 503, 'Too many sockets on this instance', { 'Retry-After': FULL_RETRY_AFTER_SECONDS });
+        }
         const origin = info.origin;
         // The server's own pages are always allowed: their Origin is the Host they connect to.
         if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin) && !isSameOrigin(origin, info.req.headers.host)) {
@@ -58,12 +71,18 @@ export class GameWsAdapter extends WsAdapter {
         }
         if (!check.ok) return done(false, 401, 'Unauthorized');
         info.req[CLAIMS_KEY] = { claims: check.claims, expired: false };
-        this.directory.admit(check.claims).then(
-          (admitted) => (admitted.ok ? done(true) : done(false, admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) })),
-          () => done(false, 503, 'Room unavailable', { 'Retry-After': '2' }),
-        );
+        // Counted while its room is made live: a burst of upgrades cannot all pass the cap at once.
+        deciding++;
+        this.directory
+          .admit(check.claims)
+          .then(
+            (admitted) => (admitted.ok ? done(true) : done(false, admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) })),
+            () => done(false, 503, 'Room unavailable', { 'Retry-After': '2' }),
+          )
+          .finally(() => deciding--);
       },
     });
+    return server;
   }
 }
 

@@ -51,6 +51,8 @@ export interface GatewayOptions {
   readonly sendQueueFrames: number;
   /** Open sockets one seat may hold; the newest wins, the oldest past it is closed with 4010. */
   readonly socketsPerSeat: number;
+  /** Sockets this instance holds (and upgrades it is deciding); past it an upgrade gets 503 with Retry-After. 0: no cap. */
+  readonly maxSockets: number;
   /**
    * A socket quiet for `pingIdleMs` (nothing heard from it) is pinged; one that then answers nothing
    * within `pongTimeoutMs` is closed with 4011, and its seat shows disconnected.
@@ -69,6 +71,7 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   sendQueueBytes: 256 * 1024,
   sendQueueFrames: 1024,
   socketsPerSeat: 3,
+  maxSockets: 0,
   pingIdleMs: 20_000,
   pongTimeoutMs: 30_000,
   codes: codeTable(1, []),

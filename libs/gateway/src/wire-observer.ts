@@ -8,6 +8,8 @@ export interface WireObserver {
   evicted(reason: string): void;
   /** A seat opened one socket more than it may hold: its oldest was closed (4010). */
   socketReplaced(): void;
+  /** An upgrade was refused: the instance holds its maximum of sockets (503). */
+  socketRefused(): void;
   /** A socket answered no ping within the window: it was closed (4011). */
   socketSilent(): void;
   /** Sent but not yet read by the client changed by this much, over all sockets. */
@@ -23,5 +25,6 @@ export const noWireObserver: WireObserver = {
   evicted: () => undefined,
   socketReplaced: () => undefined,
   socketSilent: () => undefined,
+  socketRefused: () => undefined,
   queued: () => undefined,
 };

@@ -198,6 +198,10 @@ export class GameMetrics {
     this.limitRefused('seat_sockets');
   }
 
+  socketRefused(): void {
+    this.limitRefused('instance_sockets');
+  }
+
   socketSilent(): void {
     this.silentCloses.inc();
   }

@@ -42,9 +42,25 @@ export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
  * The `limit` label of `game_limit_refusals_total`: what a public service bounds (PROTOCOL.md
  * sections 11 and 14). Opening rooms and tables too fast from one address, a seat's socket past its cap
  * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for
- * tests, and new work shed while the instance is overloaded, by the signal that sheds it.
+ * tests, and new work shed while the instance is overloaded, by the signal that sheds it. Per
+ * address too: joins, deck writes (creation and import), room lookups and spectator seats minted;
+ * a room's spectators past its cap, and a socket past the instance's cap.
  */
-export const LIMITS = ['open_rate', 'seat_sockets', 'live_rooms', 'test_seed', 'overload_event_loop_delay', 'overload_commit_wait', 'overload_pool_wait'] as const;
+export const LIMITS = [
+  'open_rate',
+  'seat_sockets',
+  'live_rooms',
+  'test_seed',
+  'overload_event_loop_delay',
+  'overload_commit_wait',
+  'overload_pool_wait',
+  'join_rate',
+  'deck_rate',
+  'lookup_rate',
+  'spectator_rate',
+  'room_spectators',
+  'instance_sockets',
+] as const;
 export type LimitName = (typeof LIMITS)[number];
 
 /**

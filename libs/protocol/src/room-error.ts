@@ -19,6 +19,10 @@ export enum RoomErrorCode {
   // 409: valid, but not now
   RoomClosed = 'room_closed',
   SeatGone = 'seat_gone',
+  /** The room has as many spectators as it may hold (SPECTATORS_PER_ROOM): retry later. */
+  SpectatorsFull = 'spectators_full',
+  /** HTTP only: the room is closed and no longer live anywhere; answered from its row (410). */
+  RoomGone = 'room_gone',
   // 429 / 503
   TooFast = 'too_fast',
   MailboxFull = 'mailbox_full',
@@ -50,6 +54,8 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
   [RoomErrorCode.RoomNotFound]: { status: Status.unknownType },
   [RoomErrorCode.RoomClosed]: { status: Status.conflict },
   [RoomErrorCode.SeatGone]: { status: Status.conflict },
+  [RoomErrorCode.SpectatorsFull]: { status: Status.conflict },
+  [RoomErrorCode.RoomGone]: { status: Status.conflict, http: 410 },
   [RoomErrorCode.TooFast]: { status: Status.tooFast },
   [RoomErrorCode.MailboxFull]: { status: Status.unavailable },
   [RoomErrorCode.DatabaseUnavailable]: { status: Status.unavailable },

@@ -53,6 +53,15 @@ const RATE_LIMITED: Answer = {
   description: '`rate_limited`: this client address opened too many rooms and tables lately; `Retry-After` says when to try again',
   schema: error('rate_limited'),
 };
+/** Any other per-address budget (README "Limits"): `what` names it. */
+const RATE_LIMITED_FOR = (what: string): Answer => ({
+  status: 429,
+  description: `\`rate_limited\`: this client address made too many ${what} lately; nothing was recorded; \`Retry-After\` says when to try again`,
+  schema: error('rate_limited'),
+});
+/** A closed room is answered from its row. */
+const GONE: Answer = { status: 410, description: '`room_gone`: the room is closed; answered from its row, never rebuilt', schema: error('room_gone') };
+const SPECTATORS_FULL = '`room_closed`, or `spectators_full` (the room holds SPECTATORS_PER_ROOM spectators; `Retry-After: 10`)';
 const OPEN_UNAVAILABLE: Answer = {
   status: 503,
   description:
@@ -104,6 +113,8 @@ export const DescribeJoinRoom = () =>
       BAD_DATA,
       NOT_FOUND,
       { status: 409, description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`', schema: error('room_full | game_in_progress | room_closed') },
+      GONE,
+      RATE_LIMITED_FOR('joins'),
       NEW_WORK_UNAVAILABLE,
     ),
   );
@@ -115,7 +126,7 @@ export const DescribeSpectate = () =>
     CODE(),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }, NEW_WORK_UNAVAILABLE),
+    ...answers(NOT_FOUND, { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeRoomSummary = () =>
@@ -124,8 +135,8 @@ export const DescribeRoomSummary = () =>
     ApiOperation({ summary: 'The public summary of a room of any game, in its game’s shape (`game` says which); never a secret' }),
     CODE(),
     // Every registered game's own shape: a new game adds its own by registering.
-    DocResponse(200, 'the room; a closed room still answers, with phase "closed"', oneOf(GAMES.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
-    ...answers(NOT_FOUND),
+    DocResponse(200, 'the room', oneOf(GAMES.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
+    ...answers(NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups')),
   );
 
 export const DescribeCloseRoom = () =>
@@ -169,7 +180,7 @@ export const DescribeCreateDeck = () =>
     ApiOperation({ summary: 'Add a custom deck; the answer carries its edit token, shown this once' }),
     DocBody(DeckBody),
     DocResponse(201, 'the new deck', CreatedDeck),
-    ...answers(DECK_BAD_DATA, TOO_LARGE('a body over 1 MiB'), UNAVAILABLE),
+    ...answers(DECK_BAD_DATA, TOO_LARGE('a body over 1 MiB'), RATE_LIMITED_FOR('decks created or imported'), UNAVAILABLE),
   );
 
 export const DescribeImportDeck = () =>
@@ -191,6 +202,7 @@ export const DescribeImportDeck = () =>
     ...answers(
       TOO_LARGE('a CSV over 1 MiB'),
       { status: 415, description: '`unsupported_media_type`: the body is not `text/csv` (or `text/plain`)', schema: error('unsupported_media_type') },
+      RATE_LIMITED_FOR('decks created or imported'),
       UNAVAILABLE,
     ),
   );
@@ -312,7 +324,7 @@ export const DescribeSpectateTable = () =>
     TABLE_CODE(),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(TABLE_NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }, NEW_WORK_UNAVAILABLE),
+    ...answers(TABLE_NOT_FOUND, { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeTableSummary = () =>
@@ -320,8 +332,8 @@ export const DescribeTableSummary = () =>
     ApiTags('tables'),
     ApiOperation({ summary: 'The public summary of a table (the card tables’ alias of GET /api/rooms/{code}): seats, stacks, hands played; never a card' }),
     TABLE_CODE(),
-    DocResponse(200, 'the table; a closed table still answers, with phase "closed"', cards.schemas.summary),
-    ...answers(TABLE_NOT_FOUND),
+    DocResponse(200, 'the table', cards.schemas.summary),
+    ...answers(TABLE_NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups')),
   );
 
 export const DescribeCloseTable = () =>

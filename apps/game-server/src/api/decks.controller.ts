@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { DeckRateGuard } from '../limits/address-rate.guard';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
 import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
 import { DeckErrorCode, deckError } from '../decks/deck.errors';
@@ -35,12 +36,14 @@ export class DecksController {
   }
 
   @Post()
+  @UseGuards(DeckRateGuard)
   @DescribeCreateDeck()
   create(@Body() body: unknown) {
     return this.decks.create(readDeckBody(body));
   }
 
   @Post('import')
+  @UseGuards(DeckRateGuard)
   @DescribeImportDeck()
   import(@Query('name') name: unknown, @Body() body: unknown, @Headers('content-type') type?: string) {
     // The text parser reads text/csv and text/plain bodies (server.ts); anything else arrives unread.

@@ -3,7 +3,7 @@ import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { trivia } from '@app/games/trivia';
 import { AdmissionGuard } from '../limits/admission.guard';
-import { OpenRateGuard } from '../limits/open-rate.guard';
+import { JoinRateGuard, LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 
@@ -27,20 +27,21 @@ export class RoomsController {
 
   @Post(':code/players')
   @DescribeJoinRoom()
-  @UseGuards(AdmissionGuard)
+  @UseGuards(AdmissionGuard, JoinRateGuard)
   join(@Param('code') code: string, @Body() body: unknown) {
     return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
   }
 
   @Post(':code/spectators')
   @DescribeSpectate()
-  @UseGuards(AdmissionGuard)
+  @UseGuards(AdmissionGuard, SpectatorRateGuard)
   spectate(@Param('code') code: string) {
     return this.rooms.addSpectator(code);
   }
 
   @Get(':code')
   @DescribeRoomSummary()
+  @UseGuards(LookupRateGuard)
   summary(@Param('code') code: string) {
     return this.rooms.summary(code);
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { AdmissionGuard } from '../limits/admission.guard';
-import { OpenRateGuard } from '../limits/open-rate.guard';
+import { LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
 import { TablesService } from '../rooms/tables.service';
 import { DescribeCloseTable, DescribeOpenTable, DescribeSpectateTable, DescribeTableSummary } from './api-docs';
 
@@ -23,13 +23,14 @@ export class TablesController {
 
   @Post(':code/spectators')
   @DescribeSpectateTable()
-  @UseGuards(AdmissionGuard)
+  @UseGuards(AdmissionGuard, SpectatorRateGuard)
   spectate(@Param('code') code: string) {
     return this.tables.addSpectator(code);
   }
 
   @Get(':code')
   @DescribeTableSummary()
+  @UseGuards(LookupRateGuard)
   summary(@Param('code') code: string) {
     return this.tables.summary(code);
   }

@@ -82,6 +82,22 @@ export interface ServerConfig {
   /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
   readonly maxLiveRooms: number;
   /**
+   * Per client address, in a window of one minute (0: no limit): joins, deck creations and imports,
+   * room lookups, spectator seats asked for; past one, 429 `rate_limited` with Retry-After.
+   */
+  readonly joinsPerMinute: number;
+  readonly deckWritesPerMinute: number;
+  readonly lookupsPerMinute: number;
+  readonly spectatorsPerMinute: number;
+  /** Addresses each per-address table holds at most; past it the least recently seen goes. */
+  readonly addressTableEntries: number;
+  /** The window of those per-minute budgets, in seconds (60); tests lengthen it so that none ends mid-test. */
+  readonly addressWindowSeconds?: number;
+  /** Spectator sockets one room holds; past it a new spectator seat or socket is refused (429). 0: no cap. */
+  readonly spectatorsPerRoom: number;
+  /** Sockets this instance holds; past it an upgrade gets 503 with Retry-After. 0: no cap. */
+  readonly maxSockets: number;
+  /**
    * Overload (PROTOCOL.md section 14): new work is shed once a signal holds its mark through most
    * of a second, and admitted again once every signal is below half its mark. 0 turns a signal off.
    */
@@ -193,6 +209,13 @@ function fromEnv(e: ServerEnv): FromEnv {
     trustedProxies: e.TRUSTED_PROXIES,
     socketsPerSeat: e.SOCKETS_PER_SEAT,
     maxLiveRooms: e.MAX_LIVE_ROOMS,
+    joinsPerMinute: e.JOINS_PER_MINUTE,
+    deckWritesPerMinute: e.DECK_WRITES_PER_MINUTE,
+    lookupsPerMinute: e.LOOKUPS_PER_MINUTE,
+    spectatorsPerMinute: e.SPECTATORS_PER_MINUTE,
+    addressTableEntries: e.ADDRESS_TABLE_ENTRIES,
+    spectatorsPerRoom: e.SPECTATORS_PER_ROOM,
+    maxSockets: e.MAX_SOCKETS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     overloadCommitWaitMs: e.OVERLOAD_COMMIT_WAIT_MS,
     overloadPoolWaitMs: e.OVERLOAD_POOL_WAIT_MS,

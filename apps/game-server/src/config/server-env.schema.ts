@@ -145,6 +145,15 @@ export const SERVER_ENV = {
   TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
+  // Per client address, each in a window of one minute (0: no limit), and the cap on each table's addresses.
+  JOINS_PER_MINUTE: whole(0, 100_000, 60),
+  DECK_WRITES_PER_MINUTE: whole(0, 100_000, 20),
+  LOOKUPS_PER_MINUTE: whole(0, 100_000, 300),
+  SPECTATORS_PER_MINUTE: whole(0, 100_000, 60),
+  ADDRESS_TABLE_ENTRIES: whole(100, 10_000_000, 100_000),
+  // Spectator sockets one room holds, and sockets this instance holds (0: no cap).
+  SPECTATORS_PER_ROOM: whole(0, 1_000_000, 200),
+  MAX_SOCKETS: whole(0, 10_000_000, 20_000),
   // Overload (PROTOCOL.md section 14): the level each signal must hold through most of a second
   // before new work is shed; admitted again below half of it. 0 turns that signal off. A checkout
   // gives up at COMMAND_TIMEOUT_MS less 100 (and a commit seldom lasts longer): a mark must sit below to matter.

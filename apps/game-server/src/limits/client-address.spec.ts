@@ -1,4 +1,4 @@
-import { clientKey } from './client-address';
+import { clientKey, clientKeys } from './client-address';
 
 describe(clientKey.name, () => {
   it('counts an IPv4 client, and the same client seen as IPv4-mapped IPv6, under its address', () => {
@@ -26,5 +26,24 @@ describe(clientKey.name, () => {
     expect(clientKey(undefined)).toBe('unknown');
     expect(clientKey('')).toBe('unknown');
     expect(clientKey('not-an-ip')).toBe('unknown');
+  });
+});
+
+describe(clientKeys.name, () => {
+  it('counts an IPv4 client under its address alone', () => {
+    expect(clientKeys('203.0.113.7')).toEqual(['203.0.113.7']);
+    expect(clientKeys('::ffff:203.0.113.7')).toEqual(['203.0.113.7']);
+  });
+
+  it('counts an IPv6 client under its /64 and its /48: two /64s of one site share the /48', () => {
+    expect(clientKeys('2001:db8:aa:1::1')).toEqual(['2001:db8:aa:1::/64', '2001:db8:aa::/48']);
+    expect(clientKeys('2001:db8:aa:ffff::9')[1]).toBe('2001:db8:aa::/48');
+    expect(clientKeys('2001:db8:aa:ffff::9')[0]).not.toBe(clientKeys('2001:db8:aa:1::1')[0]);
+    expect(clientKeys('2001:db8:ab:1::1')[1]).not.toBe('2001:db8:aa::/48');
+    expect(clientKeys('2001:0db8:00aa::')).toEqual(['2001:db8:aa:0::/64', '2001:db8:aa::/48']);
+  });
+
+  it('puts an address it cannot read under one key', () => {
+    expect(clientKeys('not-an-ip')).toEqual(['unknown']);
   });
 });

@@ -1,19 +1,29 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The key one client's opens are counted under: its IPv4 address, or the /64 network of its IPv6
- * address (one subscriber's whole allocation: otherwise each of its 2^64 addresses would be a new
- * client with a fresh allowance, and a new entry in the limiter's memory).
+ * The key one client's requests are counted under: its IPv4 address, or the /64 network of its
+ * IPv6 address (one subscriber's whole allocation: otherwise each of its 2^64 addresses would be
+ * a new client with a fresh allowance, and a new entry in the limiter's memory).
  */
 export function clientKey(ip: string | undefined): string {
-  if (!ip) return 'unknown';
+  return clientKeys(ip)[0];
+}
+
+/**
+ * Every key a client's request counts against: an IPv4 address is one; an IPv6 address is its /64
+ * and its /48 (a site's usual allocation: 65,536 /64s, which one holder could otherwise use as
+ * 65,536 clients).
+ */
+export function clientKeys(ip: string | undefined): string[] {
+  if (!ip) return ['unknown'];
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped && isIPv4(mapped[1])) return mapped[1];
-  if (isIPv4(ip)) return ip;
+  if (mapped && isIPv4(mapped[1])) return [mapped[1]];
+  if (isIPv4(ip)) return [ip];
   // A zone (`fe80::1%eth0`) names the interface, not the client.
   const address = ip.split('%')[0];
-  if (!isIPv6(address)) return 'unknown';
-  return `${groups(address).slice(0, 4).join(':')}::/64`;
+  if (!isIPv6(address)) return ['unknown'];
+  const g = groups(address);
+  return [`${g.slice(0, 4).join(':')}::/64`, `${g.slice(0, 3).join(':')}::/48`];
 }
 
 /** The eight 16-bit groups of an IPv6 address, `::` expanded, without leading zeros. */

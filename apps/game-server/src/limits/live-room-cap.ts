@@ -35,6 +35,11 @@ export class LiveRoomCap {
     return { admitted: codes.slice(0, fit), refused };
   }
 
+  /** Would `count` rooms asked for together, with `live` live already, find one of them refused? */
+  wouldRefuse(live: number, count: number): boolean {
+    return count > this.room(live);
+  }
+
   private room(live: number): number {
     return this.config.maxLiveRooms === 0 ? Infinity : Math.max(0, this.config.maxLiveRooms - live);
   }

@@ -37,6 +37,9 @@ export interface OpenedRoom {
 /** The refusal of a deck id no deck has (PROTOCOL.md section 12). */
 const DECK_NOT_FOUND = 'deck_not_found';
 
+/** A room full of spectators: one may leave soon. */
+const SPECTATORS_RETRY_AFTER_SECONDS = 10;
+
 /** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
 const DEFAULT_LEASE_MS = 6000;
 
@@ -161,10 +164,16 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return { playerId, playerToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: playerId }) };
   }
 
-  /** A spectator's token for a live room of any game that is not closed. */
+  /**
+   * A spectator's token for a live room of any game that is not closed, while the room has room
+   * for one more spectator (SPECTATORS_PER_ROOM sockets): a seat is only a token, so the cap is
+   * on the sockets, checked here and again at the socket's upgrade.
+   */
   async addSpectator(rawCode: string, kind?: string): Promise<{ spectatorToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
     if (gameOf(room.kind).rules.isOver(room.snapshot)) throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
+    const full = this.spectatorsFull(room);
+    if (full) throw full;
     const seat = `s-${randomUUID()}`;
     return { spectatorToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'spectator', seat }) };
   }
@@ -212,7 +221,14 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
     if (!code || code !== claims.code) throw new RoomException(RoomErrorCode.RoomNotFound, 'this token is not for that room');
-    const room = await this.requireRoom(code, kind);
+    let room: GameRoom;
+    try {
+      room = await this.requireRoom(code, kind);
+    } catch (err) {
+      // Closed and gone from memory: closing it again is not an error, for a seat that could have closed it.
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone && claims.role !== 'spectator') return;
+      throw err;
+    }
     if (room.roomId !== claims.roomId || !gameOf(room.kind).mayClose(room.snapshot, claims)) {
       throw new RoomException(RoomErrorCode.Forbidden, `this ${claims.role}'s token may not close the room`);
     }
@@ -232,9 +248,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   async admit(claims: SeatClaims): Promise<AdmitResult> {
     try {
-      await this.registry.get(claims.code);
+      const room = await this.registry.get(claims.code);
+      const full = claims.role === 'spectator' && room ? this.spectatorsFull(room) : undefined;
+      if (full) return { ok: false, status: full.httpStatus, retryAfterSeconds: SPECTATORS_RETRY_AFTER_SECONDS, message: full.message };
       return { ok: true };
     } catch (err) {
+      // A closed room's socket is accepted and closed with 4004, as one live here would be: its client stops reconnecting.
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone) return { ok: true };
       const refusal = err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
       if (!(err instanceof RoomException)) this.log.warn('a socket’s room could not be loaded', { room: claims.code, error: String(err) });
       // The same hint an HTTP request gets for the same refusal.
@@ -250,6 +270,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     } catch (err) {
       // Admitted at the upgrade, and lost since (passivated and not loadable, or taken): reconnect.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere) return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone) return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
       throw err;
     }
     if (!room || room.roomId !== claims.roomId) {
@@ -266,6 +287,17 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
         detach: () => room.detach(viewer),
       },
     };
+  }
+
+  /** The refusal of one more spectator when the room holds SPECTATORS_PER_ROOM spectator sockets; undefined while it has room. */
+  private spectatorsFull(room: GameRoom): RoomException | undefined {
+    const cap = this.config.spectatorsPerRoom;
+    if (cap === 0) return undefined;
+    let spectators = 0;
+    for (const viewer of room.viewers) if (viewer.role === 'spectator') spectators++;
+    if (spectators < cap) return undefined;
+    this.metrics.limitRefused('room_spectators');
+    return new RoomException(RoomErrorCode.SpectatorsFull, `room ${room.code} has its maximum of ${cap} spectators; retry later`, undefined, SPECTATORS_RETRY_AFTER_SECONDS);
   }
 
   /** Stops taking commands and waits (up to `timeoutMs`) for every room to finish what it holds. */
@@ -342,30 +374,45 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // Overloaded, no room goes live here: loading one is new work, and the live rooms come first.
     const overloaded = this.admission.refusalFor(codes.length);
     if (overloaded) return new Map(codes.map((code) => [code, overloaded]));
-    // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
-    const { admitted, refused } = this.cap.admit(this.registry.size, codes);
+    const { admitted, refused } = await this.admitLive(codes);
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
     // its holder was most likely cut off too, and renews it at its next beat.
     const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
     const stored = admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : [];
-    const served = stored.filter((s) => s.heldBy === null);
+    // A closed room comes back as its row alone and is answered from it (410), never rebuilt.
+    const gone = new Map<string, Error>();
+    for (const s of stored) if (s.closedReason !== null) gone.set(s.code, new RoomException(RoomErrorCode.RoomGone, `room ${s.code} is closed (${s.closedReason})`));
+    const served = stored.filter((s) => s.heldBy === null && s.closedReason === null);
     // Rooms from before the journal (none once every such room has been snapshotted): one more statement.
     const legacy = new Map((await loadLegacyRecords(this.db, served.filter((s) => !s.snapshot).map((s) => s.roomId), this.config.commandTimeoutMs)).map((l) => [l.roomId, l.record]));
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {
+      if (s.closedReason !== null) continue;
       if (s.heldBy !== null) {
         elsewhere.set(s.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
         continue;
       }
       const room = this.restore(s, legacy.get(s.roomId));
       live.set(s.code, room);
-      // Closed outside its actor (HTTP, an operator): the room hears it as it would have live.
-      if (s.closedReason !== null) void room.closedElsewhere(s.closedReason);
-      else this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
+      this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
-    return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...refused]);
+    return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...gone, ...refused]);
+  }
+
+  /**
+   * The codes to load, within the live-room cap (a room is refused before its lease is taken:
+   * nothing to give back). When the batch holds more codes than the cap has room for, the codes of
+   * open rooms are found first, so that an unknown or a closed code (a lookup of a random code)
+   * never takes the place of a real room: those are loaded as well, and come back as nothing or
+   * as a closed row.
+   */
+  private async admitLive(codes: string[]): Promise<{ admitted: string[]; refused: Map<string, RoomException> }> {
+    if (!this.cap.wouldRefuse(this.registry.size, codes.length)) return this.cap.admit(this.registry.size, codes);
+    const open = new Set(await this.rooms.openCodes(codes, this.config.commandTimeoutMs));
+    const { admitted, refused } = this.cap.admit(this.registry.size, codes.filter((c) => open.has(c)));
+    return { admitted: [...admitted, ...codes.filter((c) => !open.has(c))], refused };
   }
 
   /** A room from its snapshot and journal, through its game's rules; one from before the journal, from its game's old record. */

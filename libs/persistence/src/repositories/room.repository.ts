@@ -130,20 +130,37 @@ export class RoomRepository {
        SELECT r.id AS "roomId", trim(r.code) AS code, r.game, r.seed, (extract(epoch FROM r.created_at) * 1000)::float8 AS "createdAt",
               coalesce(rh.commit_seq, 0)::float8 AS "commitSeq", coalesce(t.lease_fence, rh.lease_fence, 0)::float8 AS fence,
               CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
-              CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason", r.deck,
+              CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason",
+              CASE WHEN r.closed_at IS NULL THEN r.deck END AS deck,
               CASE WHEN s.room_id IS NULL THEN NULL
                    ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
               coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
                                                           'actor', j.actor, 'commandId', j.command_id, 'body', j.body) ORDER BY j.seq, j.idx)
-                        FROM room_journal j WHERE j.room_id = r.id AND j.seq > coalesce(s.seq, -1)), '[]') AS entries
+                        FROM room_journal j WHERE r.closed_at IS NULL AND j.room_id = r.id AND j.seq > coalesce(s.seq, -1)), '[]') AS entries
        FROM (SELECT DISTINCT ON (code) * FROM rooms WHERE code = ANY($1::char(6)[])
              ORDER BY code, (closed_at IS NULL) DESC, created_at DESC) AS r
        LEFT JOIN taken t ON t.id = r.id
        LEFT JOIN room_heads rh ON rh.room_id = r.id
-       LEFT JOIN room_snapshots s ON s.room_id = r.id`,
+       -- A closed room comes back as its row alone: nothing rebuilds it (its snapshot, journal and deck are not read).
+       LEFT JOIN room_snapshots s ON s.room_id = r.id AND r.closed_at IS NULL`,
       [codes, lease?.owner ?? null, lease?.ms ?? 0, lease?.takeLapsed ?? true],
       timeoutMs,
     );
+  }
+
+  /**
+   * Of these codes, those an open room has: one index read, no snapshot, journal or lease. Rooms
+   * asked for past the live-room cap are sorted with it, so that an unknown or closed code never
+   * takes a real room's place.
+   */
+  async openCodes(codes: readonly string[], timeoutMs?: number): Promise<string[]> {
+    const rows = await this.db.run<{ code: string }>(
+      'RoomRepository.openCodes',
+      'SELECT trim(code) AS code FROM rooms WHERE code = ANY($1::char(6)[]) AND closed_at IS NULL',
+      [codes],
+      timeoutMs,
+    );
+    return rows.map((r) => r.code);
   }
 
   /**

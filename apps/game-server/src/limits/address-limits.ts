@@ -1,0 +1,59 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GameMetrics, LimitName } from '@app/observability';
+import { RoomErrorCode, retryLater } from '@app/protocol';
+import { ServerConfig } from '../config/server-config';
+import { SERVER_CONFIG } from '../tokens';
+import { AddressRate } from './address-rate';
+
+/** What is counted per client address, with the limit label it is counted under in /metrics. */
+export const ADDRESS_BUDGETS = {
+  open: { limit: 'open_rate', what: 'rooms and tables opened' },
+  join: { limit: 'join_rate', what: 'joins' },
+  deck: { limit: 'deck_rate', what: 'decks created or imported' },
+  lookup: { limit: 'lookup_rate', what: 'room lookups' },
+  spectator: { limit: 'spectator_rate', what: 'spectator seats asked for' },
+} as const satisfies Record<string, { limit: LimitName; what: string }>;
+
+export type AddressBudget = keyof typeof ADDRESS_BUDGETS;
+
+/**
+ * The per-address budgets of the public routes (README "Limits"), each its own table of at most
+ * ADDRESS_TABLE_ENTRIES addresses. A request past its budget gets 429 `rate_limited` with the
+ * seconds to wait, before its body is read or anything is written.
+ */
+@Injectable()
+export class AddressLimits {
+  private readonly rates: Record<AddressBudget, AddressRate>;
+
+  constructor(
+    @Inject(SERVER_CONFIG) config: ServerConfig,
+    private readonly metrics: GameMetrics,
+  ) {
+    const entries = config.addressTableEntries;
+    // `n` in a window of one minute for each but opening, whose burst is its own setting.
+    const windowSeconds = config.addressWindowSeconds ?? 60;
+    const perMinute = (n: number) => new AddressRate({ perMinute: (n * 60) / windowSeconds, burst: n }, entries);
+    this.rates = {
+      open: new AddressRate({ perMinute: config.openRatePerMinute, burst: config.openBurst }, entries),
+      join: perMinute(config.joinsPerMinute),
+      deck: perMinute(config.deckWritesPerMinute),
+      lookup: perMinute(config.lookupsPerMinute),
+      spectator: perMinute(config.spectatorsPerMinute),
+    };
+  }
+
+  /** Counts one request of `budget` by the client at `ip`; throws 429 `rate_limited` past it. */
+  take(budget: AddressBudget, ip: string | undefined): void {
+    const taken = this.rates[budget].take(ip);
+    if (taken.ok) return;
+    const { limit, what } = ADDRESS_BUDGETS[budget];
+    this.metrics.limitRefused(limit);
+    const seconds = taken.retryAfterSeconds;
+    throw retryLater(RoomErrorCode.RateLimited, `too many ${what} from this address; nothing was recorded, retry in ${seconds} s`, seconds);
+  }
+
+  /** Addresses held in one budget's table. */
+  entries(budget: AddressBudget): number {
+    return this.rates[budget].entries;
+  }
+}

@@ -1,0 +1,219 @@
+import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { CloseCode } from '@app/protocol';
+import { RoomsService } from '../src/rooms/rooms.service';
+import { RunningServer } from '../src/server';
+import { withTestServer } from '../../../test/support/test-server';
+import { queryDb, waitFor } from './support';
+
+// The bounds of every anonymous surface (issue 32, item 4) against a real server: each refuses
+// with its status (and Retry-After where it applies), is counted in /metrics, and writes nothing.
+// The per-address windows are 10 minutes long, so that none ends while a test runs.
+
+const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 };
+const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
+
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly body: { statusCode?: number; code?: string; message?: string };
+}
+
+async function call(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  // A 204 has no body.
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (text ? JSON.parse(text) : {}) as Answer['body'] };
+}
+
+const refusals = async (server: RunningServer, limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+const count = async (server: RunningServer, sql: string, params: unknown[] = []) => (await queryDb<{ n: number }>(server, sql, params))[0].n;
+const liveRooms = async (server: RunningServer) => (await MetricsSnapshot.fetch(server.url)).value('game_rooms_active');
+
+function expectRateLimited(a: Answer, what: RegExp): void {
+  expect(a.status).toBe(429);
+  expect(a.body).toMatchObject({ statusCode: 429, code: 'rate_limited' });
+  expect(a.body.message).toMatch(what);
+  expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(a.retryAfter)).toBeLessThanOrEqual(600);
+}
+
+describe('bounds on anonymous surfaces', () => {
+  describe('per client address: joins, deck writes, lookups and spectator seats', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), {
+      trustedProxies: ['loopback'],
+      addressWindowSeconds: 600,
+      joinsPerMinute: 3,
+      deckWritesPerMinute: 2,
+      lookupsPerMinute: 4,
+      spectatorsPerMinute: 3,
+    });
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+    it('refuses the join past the budget with 429 and Retry-After, seats no one, and serves another address', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const joins = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((name) => call(server, 'POST', `/api/rooms/${room.code}/players`, { name }, from('203.0.113.1'))));
+      expect(joins.filter((a) => a.status === 201)).toHaveLength(3);
+      const refused = joins.filter((a) => a.status !== 201);
+      expect(refused).toHaveLength(2);
+      for (const a of refused) expectRateLimited(a, /too many joins from this address/);
+      expect(await refusals(server, 'join_rate')).toBe(2);
+      expect((await call(server, 'POST', `/api/rooms/${room.code}/players`, { name: 'F' }, from('203.0.113.2'))).status).toBe(201);
+      // Four seated: the refused ones wrote nothing.
+      const summary = await call(server, 'GET', `/api/rooms/${room.code}`, undefined, from('198.51.100.200'));
+      expect((summary.body as { players: unknown[] }).players).toHaveLength(4);
+    });
+
+    it('refuses deck creation and import past one shared budget, writing no deck', async () => {
+      const before = await count(server, 'SELECT count(*)::int AS n FROM decks');
+      expect((await call(server, 'POST', '/api/decks', DECK, from('203.0.113.3'))).status).toBe(201);
+      const csv = await fetch(`${server.url}/api/decks/import?name=Csv`, { method: 'POST', headers: { 'content-type': 'text/csv', ...from('203.0.113.3') }, body: 'question,choice1,choice2,correct\nQ?,a,b,1\n' });
+      expect(csv.status).toBe(201);
+      expectRateLimited(await call(server, 'POST', '/api/decks', DECK, from('203.0.113.3')), /too many decks created or imported from this address/);
+      const refusedImport = await fetch(`${server.url}/api/decks/import?name=Csv`, { method: 'POST', headers: { 'content-type': 'text/csv', ...from('203.0.113.3') }, body: 'question,choice1,choice2,correct\nQ?,a,b,1\n' });
+      expect([refusedImport.status, refusedImport.headers.get('retry-after') !== null]).toEqual([429, true]);
+      expect(await count(server, 'SELECT count(*)::int AS n FROM decks')).toBe(before + 2);
+      expect(await refusals(server, 'deck_rate')).toBe(2);
+    });
+
+    it('refuses room lookups past the budget, for real and unknown codes alike, on both path families', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const ip = from('203.0.113.4');
+      expect((await call(server, 'GET', `/api/rooms/${room.code}`, undefined, ip)).status).toBe(200);
+      expect((await call(server, 'GET', '/api/rooms/ZZZZZZ', undefined, ip)).status).toBe(404);
+      expect((await call(server, 'GET', '/api/tables/ZZZZZZ', undefined, ip)).status).toBe(404);
+      expect((await call(server, 'GET', `/api/rooms/${room.code}`, undefined, ip)).status).toBe(200);
+      expectRateLimited(await call(server, 'GET', `/api/rooms/${room.code}`, undefined, ip), /too many room lookups from this address/);
+      expectRateLimited(await call(server, 'GET', '/api/tables/QQQQQQ', undefined, ip), /too many room lookups/);
+      expect(await refusals(server, 'lookup_rate')).toBe(2);
+      expect((await call(server, 'GET', `/api/rooms/${room.code}`, undefined, from('203.0.113.5'))).status).toBe(200);
+    });
+
+    it('refuses spectator seats past the budget', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const ip = from('2001:db8:5:5::1');
+      const seats = await Promise.all([1, 2, 3, 4].map((i) => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, { 'x-forwarded-for': `2001:db8:5:5::${i}` })));
+      expect(seats.map((a) => a.status).sort()).toEqual([201, 201, 201, 429]);
+      expectRateLimited(await call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, ip), /too many spectator seats asked for from this address/);
+      expect(await refusals(server, 'spectator_rate')).toBe(2);
+    });
+  });
+
+  describe('spectators per room', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { spectatorsPerRoom: 2 });
+
+    it('refuses a spectator seat and a spectator socket past the cap with 409 spectators_full and Retry-After, and takes one again once one leaves', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const seat = async () => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {});
+      const tokens = [(await seat()).body, (await seat()).body, (await seat()).body].map((b) => (b as { spectatorToken: string }).spectatorToken);
+      const watching = [await GameClient.connect(server.url, tokens[0]), await GameClient.connect(server.url, tokens[1])];
+      for (const w of watching) await w.nextEvent('room.state');
+
+      const full = await seat();
+      expect(full).toMatchObject({ status: 409, retryAfter: '10', body: { statusCode: 409, code: 'spectators_full' } });
+      expect(full.body.message).toMatch(/maximum of 2 spectators/);
+      // A seat minted before the room filled gets no socket either: refused at the upgrade.
+      await expect(GameClient.connect(server.url, tokens[2])).rejects.toMatchObject({ status: 409, retryAfterSeconds: 10 });
+      expect(await refusals(server, 'room_spectators')).toBe(2);
+      // Players are not spectators: the host still connects.
+      const host = await GameClient.connect(server.url, room.hostToken);
+      expect((await host.send('ping')).status).toBe(200);
+
+      watching[0].close();
+      await watching[0].waitClosed();
+      await waitFor(async () => (await seat()).status === 201, 'a spectator seat once one left');
+      const third = await GameClient.connect(server.url, tokens[2]);
+      await third.nextEvent('room.state');
+      for (const c of [third, watching[1], host]) c.close();
+    });
+  });
+
+  describe('sockets per instance', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { maxSockets: 3 });
+
+    it('refuses an upgrade past the cap with 503 and Retry-After before a socket exists, and takes one again once one closes', async () => {
+      const api = new HttpApi(server.url);
+      const room = await api.createRoom(ROOM);
+      const players = [await api.join(room.code, 'A'), await api.join(room.code, 'B')];
+      const open = [await GameClient.connect(server.url, room.hostToken), ...(await Promise.all(players.map((p) => GameClient.connect(server.url, p.playerToken))))];
+      const metrics = await MetricsSnapshot.fetch(server.url);
+      expect(metrics.value('game_sockets_open', { role: 'player' }) + metrics.value('game_sockets_open', { role: 'host' })).toBe(3);
+
+      const extra = await api.join(room.code, 'C');
+      await expect(GameClient.connect(server.url, extra.playerToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
+      // Refused before the token is read: a forged one gets the same answer.
+      await expect(GameClient.connect(server.url, 'forged.token')).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
+      expect(await refusals(server, 'instance_sockets')).toBe(2);
+
+      open[2].close();
+      await open[2].waitClosed();
+      let again: GameClient | undefined;
+      await waitFor(async () => {
+        again = await GameClient.connect(server.url, extra.playerToken).catch(() => undefined);
+        return again !== undefined;
+      }, 'a socket once one closed');
+      expect((await again!.send('ping')).status).toBe(200);
+      for (const c of [again!, open[0], open[1]]) c.close();
+    });
+  });
+
+  describe('unknown and closed codes', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { maxLiveRooms: 1 });
+
+    it('does not give an unknown code the live-room slot of a real room asked for in the same load', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      expect(await liveRooms(server)).toBe(0);
+      const registry = server.app.get(RoomsService).registry;
+      // Asked for in one turn, they go in one load: the unknown codes first.
+      const unknown = ['AAAAAA', 'BBBBBB', 'CCCCCC', 'DDDDDD', 'EEEEEE'];
+      const asked = [...unknown, room.code].map((code) => registry.get(code).then(
+        (r) => (r ? 'live' : 'none'),
+        (err: { code?: string }) => err.code,
+      ));
+      expect(await Promise.all(asked)).toEqual([...unknown.map(() => 'none'), 'live']);
+      expect(await liveRooms(server)).toBe(1);
+      expect(await refusals(server, 'live_rooms')).toBe(0);
+      // Over HTTP, an unknown code at the cap is 404, not 503: it takes nothing.
+      expect((await call(server, 'GET', '/api/rooms/FFFFFF')).status).toBe(404);
+      expect((await call(server, 'GET', `/api/rooms/${room.code}`)).status).toBe(200);
+      // Closed, it leaves memory: the slot is free for the next test.
+      expect((await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+      await waitFor(async () => (await liveRooms(server)) === 0, 'the closed room to leave memory');
+    });
+
+    it('answers a closed room 410 room_gone from its row, one statement, and never rebuilds it', async () => {
+      const api = new HttpApi(server.url);
+      const room = await api.createRoom(ROOM);
+      await api.join(room.code, 'Ann');
+      expect((await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+      await waitFor(async () => (await liveRooms(server)) === 0, 'the closed room to leave memory');
+
+      const journalBefore = await count(server, 'SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1', [room.roomId]);
+      for (const ask of [
+        () => call(server, 'GET', `/api/rooms/${room.code}`),
+        () => call(server, 'POST', `/api/rooms/${room.code}/players`, { name: 'Late' }),
+        () => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}),
+      ]) {
+        const log = server.runtime.meter.capture();
+        const answer = await ask();
+        // Its row only: no snapshot, journal or legacy record read, nothing written.
+        expect(log.stop()).toEqual(['RoomRepository.loadRooms']);
+        expect(answer).toMatchObject({ status: 410, body: { statusCode: 410, code: 'room_gone' } });
+        expect(answer.body.message).toMatch(/closed \(host_closed\)/);
+      }
+      expect(await liveRooms(server)).toBe(0);
+      expect(await count(server, 'SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1', [room.roomId])).toBe(journalBefore);
+      // A socket with the room's token is accepted and closed with 4004: its client stops.
+      const socket = await GameClient.connect(server.url, room.hostToken);
+      expect((await socket.waitClosed()).code).toBe(CloseCode.roomClosed);
+      expect(await liveRooms(server)).toBe(0);
+    });
+  });
+});
