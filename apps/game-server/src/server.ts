@@ -21,6 +21,7 @@ import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { RefusalRecorder } from './refusals/refusal-recorder';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
+import { closeOperatorListener, listenForOperators, operatorSurface } from './http/operator-port';
 import { securityHeaders } from './http/security-headers';
 import { RoomsService } from './rooms/rooms.service';
 
@@ -28,6 +29,9 @@ export interface RunningServer {
   readonly app: INestApplication;
   readonly url: string;
   readonly port: number;
+  /** Where /metrics and /admin are served when OPERATOR_PORT is set (the public port answers them 404). */
+  readonly operatorUrl?: string;
+  readonly operatorPort?: number;
   readonly databaseUrl: string;
   readonly runtime: ServerRuntime;
   /** Drains and stops: no new connections, in-flight commands finish, sockets close with 1001. */
@@ -70,6 +74,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.use(securityHeaders());
+  // First of all: a request for the other port's paths goes no further.
+  app.use(operatorSurface(config.operatorPort));
   app.useBodyParser('json', { limit: '1mb' });
   // A deck's CSV (POST /api/decks/import); every other route takes JSON and refuses a string.
   app.useBodyParser('text', { type: ['text/csv', 'text/plain'], limit: DECK_CSV_MAX_BYTES });
@@ -94,6 +100,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms));
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
+  const operators = config.operatorPort === undefined ? undefined : await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
+  const operatorPort = operators ? (operators.address() as { port: number }).port : undefined;
   // The instance's default name needs the port it got; its first beat writes its registry row.
   const identity = app.get(InstanceIdentity);
   identity.settle(address.port);
@@ -123,12 +131,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await listener.stop();
       await heartbeat.stop();
       unobserve();
+      if (operators) await closeOperatorListener(operators);
       await app.close();
       await db.close();
       await dataSource.destroy();
       await embedded?.stop();
       log.info('server stopped');
     })());
-  log.info('server started', { port: address.port, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
-  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, databaseUrl, runtime, stop };
+  log.info('server started', { port: address.port, operatorPort, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
+  const operatorUrl = operatorPort === undefined ? undefined : `http://127.0.0.1:${operatorPort}`;
+  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, operatorUrl, operatorPort, databaseUrl, runtime, stop };
 }
