@@ -175,7 +175,9 @@ async function main() {
   const instances = [];
   for (let i = 1; i <= opts.instances; i++) {
     const port = await freePort();
-    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}` });
+    // /metrics and /admin on a port of their own, which the proxy never forwards (as in compose).
+    const operatorPort = await freePort();
+    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}`, operatorPort, operatorUrl: `http://127.0.0.1:${operatorPort}` });
   }
   const start = (instance) => {
     const dataDir = join(opts.data, instance.name);
@@ -185,6 +187,7 @@ async function main() {
       ...shared,
       HOST: '127.0.0.1',
       PORT: String(instance.port),
+      OPERATOR_PORT: String(instance.operatorPort),
       INSTANCE_NAME: instance.name,
       INSTANCE_URL: instance.url,
       // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
@@ -213,7 +216,7 @@ async function main() {
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   await healthy(proxyUrl, proxy, 'the proxy');
 
-  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url }) + '\n');
+  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url, operatorUrl: i.operatorUrl }) + '\n');
   process.stdout.write(JSON.stringify({ proxy: proxyUrl }) + '\n');
   say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything; \`restart <instance-name>\` on stdin restarts one`);
   acceptRestarts(instances, start);
@@ -286,7 +289,7 @@ async function restart(instance, start) {
   await healthy(instance.url, instance.child, instance.name);
   const downMs = Math.round(performance.now() - since);
   say(`${instance.name} is back (pid ${instance.pid}), ${downMs} ms after the signal`);
-  return { restarted: instance.name, pid: instance.pid, url: instance.url, downMs, stoppedMs };
+  return { restarted: instance.name, pid: instance.pid, url: instance.url, operatorUrl: instance.operatorUrl, downMs, stoppedMs };
 }
 
 main().catch((err) => {

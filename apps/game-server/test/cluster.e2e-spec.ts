@@ -38,7 +38,7 @@ describe('a cluster of three instances behind the proxy', () => {
   }
 
   async function liveRoom(instance: string, code: string): Promise<Record<string, any>> {
-    const { status, body } = await new HttpApi(cluster.member(instance).url).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
+    const { status, body } = await new HttpApi(cluster.member(instance).operatorUrl).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
     expect(status).toBe(200);
     return body;
   }
@@ -52,6 +52,18 @@ describe('a cluster of three instances behind the proxy', () => {
     // The proxy answers /health from whichever instance it picks: one of the three.
     const { body } = await proxy.request('GET', '/health');
     expect(cluster.instances.map((i) => i.instance)).toContain(body.instance);
+  });
+
+  it('serves /metrics and /admin on each instance’s operator port only, never through the proxy', async () => {
+    for (const i of cluster.instances) {
+      expect(i.operatorUrl).not.toBe(i.url);
+      expect((await new HttpApi(i.operatorUrl).request('GET', '/admin/api/overview', undefined, cluster.admin)).status).toBe(200);
+      expect((await fetch(`${i.operatorUrl}/metrics`)).status).toBe(200);
+      for (const base of [i.url, cluster.proxy]) {
+        expect({ base, status: (await new HttpApi(base).request('GET', '/admin/api/overview', undefined, cluster.admin)).status }).toEqual({ base, status: 404 });
+        expect({ base, status: (await fetch(`${base}/metrics`)).status }).toEqual({ base, status: 404 });
+      }
+    }
   });
 
   it('serves all of one room’s HTTP and WebSocket traffic from one instance', async () => {
@@ -142,7 +154,7 @@ describe('a cluster of three instances behind the proxy', () => {
     await waitFor(() => answered(moved[0]), `the proxy to drop ${victim}`, 20_000);
     const alive = cluster.instances.filter((i) => i.instance !== victim);
     const holdersAmong = async (code: string) =>
-      (await Promise.all(alive.map(async (i) => ((await new HttpApi(i.url).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[]).some((r) => r.code === code) ? [i.instance] : []))).flat();
+      (await Promise.all(alive.map(async (i) => ((await new HttpApi(i.operatorUrl).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[]).some((r) => r.code === code) ? [i.instance] : []))).flat();
     for (const code of moved) {
       // Each moved room is taken once the dead instance's lease on it has run out (LEASE_SECONDS).
       await waitFor(() => answered(code), `room ${code} to be served again`, 20_000);

@@ -33,13 +33,13 @@ describe('the operator port', () => {
     // The console's page: served (or 503 where web-admin is not built), never 404.
     const console = await get(`${operators}/admin/`);
     expect([200, 503]).toContain(console.status);
-    if (console.status === 503) expect((await console.json()).code).toBe('console_not_built');
+    if (console.status === 503) expect(((await console.json()) as { code: string }).code).toBe('console_not_built');
     expect((await get(`${operators}/health/live`)).status).toBe(200);
 
     for (const path of ['/metrics', '/admin', '/admin/', '/admin/api/overview', '/admin/api/rooms', '/admin/assets/x.js']) {
       const res = await get(`${server.url}${path}`, admin);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
-      expect((await res.json()).code).toBe('not_found');
+      expect(((await res.json()) as { code: string }).code).toBe('not_found');
     }
   });
 
