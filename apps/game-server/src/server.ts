@@ -22,6 +22,7 @@ import { RefusalRecorder } from './refusals/refusal-recorder';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
 import { closeOperatorListener, listenForOperators, operatorSurface } from './http/operator-port';
+import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { RoomsService } from './rooms/rooms.service';
 
@@ -73,6 +74,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
+  app.use(requestLog(log));
   app.use(securityHeaders());
   // First of all: a request for the other port's paths goes no further.
   app.use(operatorSurface(config.operatorPort));

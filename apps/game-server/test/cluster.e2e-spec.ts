@@ -60,7 +60,7 @@ describe('a cluster of three instances behind the proxy', () => {
       expect((await new HttpApi(i.operatorUrl).request('GET', '/admin/api/overview', undefined, cluster.admin)).status).toBe(200);
       expect((await fetch(`${i.operatorUrl}/metrics`)).status).toBe(200);
       for (const base of [i.url, cluster.proxy]) {
-        expect({ base, status: (await new HttpApi(base).request('GET', '/admin/api/overview', undefined, cluster.admin)).status }).toEqual({ base, status: 404 });
+        expect({ base, status: (await fetch(`${base}/admin/api/overview`, { headers: cluster.admin })).status }).toEqual({ base, status: 404 });
         expect({ base, status: (await fetch(`${base}/metrics`)).status }).toEqual({ base, status: 404 });
       }
     }

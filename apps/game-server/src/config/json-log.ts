@@ -38,8 +38,9 @@ export class JsonLog implements LoggerService {
         formatters: { level: (label) => ({ level: label }) },
         // The request's id and room, when a line is written while one is served; a field the
         // caller names (its own `room`) comes after and wins.
-        mixin: () => {
-          const context = logContext.getStore();
+        // pino-http's lines come from its child logger, which has them bound already.
+        mixin: (_fields, _level, logger) => {
+          const context = logger === this.pino ? logContext.getStore() : undefined;
           return context ? { reqId: context.reqId, ...(context.room ? { room: context.room } : {}) } : {};
         },
       },
