@@ -104,7 +104,7 @@ const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
-  // Unset: /metrics and /admin are served on PORT with the rest (see the README, "Operators").
+  // Unset: /metrics and /admin are served on PORT with the rest (see the README, "Watching it").
   OPERATOR_PORT: variable('a whole number from 0 to 65535', z.string().regex(/^\d{1,5}$/, 'a whole number from 0 to 65535').transform(Number).pipe(z.number().max(65535, 'a whole number from 0 to 65535'))),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
