@@ -73,6 +73,21 @@ function freePort() {
   });
 }
 
+/** `n` distinct free ports: each is held until all are taken, so no two are the same. */
+async function freePorts(n) {
+  const held = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const server = createServer();
+      await new Promise((done, reject) => server.once('error', reject).listen(0, '127.0.0.1', done));
+      held.push(server);
+    }
+    return held.map((s) => s.address().port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise((done) => s.close(done))));
+  }
+}
+
 /** A child whose output goes to its own log file; `exited` settles when it ends. */
 function launch(name, command, args, env, logFile) {
   // Each in its own process group: a Ctrl-C at the terminal reaches this script only, which
@@ -173,10 +188,11 @@ async function main() {
   if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);
 
   const instances = [];
+  // Each instance's public port and its operator port (/metrics and /admin, which the proxy never
+  // forwards, as in compose), all distinct.
+  const ports = await freePorts(2 * opts.instances);
   for (let i = 1; i <= opts.instances; i++) {
-    const port = await freePort();
-    // /metrics and /admin on a port of their own, which the proxy never forwards (as in compose).
-    const operatorPort = await freePort();
+    const [port, operatorPort] = ports.slice(2 * (i - 1), 2 * i);
     instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}`, operatorPort, operatorUrl: `http://127.0.0.1:${operatorPort}` });
   }
   const start = (instance) => {

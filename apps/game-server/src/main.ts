@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   announceAdminToken(config, log);
   const server = await startServer(config, { log });
   faults.countWith(server.app.get(GameMetrics));
-  process.stdout.write(startBanner(server.port, lanUrls(server.port)));
+  process.stdout.write(startBanner(server.port, lanUrls(server.port), server.operatorPort));
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second Ctrl-C does not wait
