@@ -102,7 +102,18 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms));
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
-  const operators = config.operatorPort === undefined ? undefined : await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
+  let operators: Awaited<ReturnType<typeof listenForOperators>> | undefined;
+  try {
+    if (config.operatorPort !== undefined) operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
+  } catch (err) {
+    // The operator port is taken (EADDRINUSE): nothing has started yet that a half-open server would leave behind.
+    unobserve();
+    await app.close();
+    await db.close();
+    await dataSource.destroy();
+    await embedded?.stop();
+    throw new Error(`OPERATOR_PORT ${config.operatorPort} could not be listened on: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
   const operatorPort = operators ? (operators.address() as { port: number }).port : undefined;
   // The instance's default name needs the port it got; its first beat writes its registry row.
   const identity = app.get(InstanceIdentity);

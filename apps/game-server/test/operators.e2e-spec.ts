@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -56,6 +57,19 @@ describe('the operator port', () => {
     // The operator port is not a second way in for players.
     expect((await get(`${server.operatorUrl}/api/rooms/${code}`)).status).toBe(404);
     expect((await get(`${server.operatorUrl}/`)).status).toBe(404);
+  });
+});
+
+describe('an operator port that is taken', () => {
+  it('refuses to start, naming it', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(startTestServer({ operatorPort: port })).rejects.toThrow(`OPERATOR_PORT ${port} could not be listened on`);
+    } finally {
+      taken.close();
+    }
   });
 });
 
