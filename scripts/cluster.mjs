@@ -76,6 +76,21 @@ function freePort() {
   });
 }
 
+/** `n` distinct free ports: each is held until all are taken, so no two are the same. */
+async function freePorts(n) {
+  const held = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const server = createServer();
+      await new Promise((done, reject) => server.once('error', reject).listen(0, '127.0.0.1', done));
+      held.push(server);
+    }
+    return held.map((s) => s.address().port);
+  } finally {
+    await Promise.all(held.map((s) => new Promise((done) => s.close(done))));
+  }
+}
+
 /** A child whose output goes to its own log file; `exited` settles when it ends. */
 function launch(name, command, args, env, logFile) {
   // Each in its own process group: a Ctrl-C at the terminal reaches this script only, which
@@ -176,9 +191,12 @@ async function main() {
   if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);
 
   const instances = [];
+  // Each instance's public port and its operator port (/metrics and /admin, which the proxy never
+  // forwards, as in compose), all distinct.
+  const ports = await freePorts(2 * opts.instances);
   for (let i = 1; i <= opts.instances; i++) {
-    const port = await freePort();
-    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}` });
+    const [port, operatorPort] = ports.slice(2 * (i - 1), 2 * i);
+    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}`, operatorPort, operatorUrl: `http://127.0.0.1:${operatorPort}` });
   }
   const start = (instance) => {
     const dataDir = join(opts.data, instance.name);
@@ -188,6 +206,7 @@ async function main() {
       ...shared,
       HOST: '127.0.0.1',
       PORT: String(instance.port),
+      OPERATOR_PORT: String(instance.operatorPort),
       INSTANCE_NAME: instance.name,
       INSTANCE_URL: instance.url,
       // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
@@ -217,7 +236,7 @@ async function main() {
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   await healthy(proxyUrl, proxy, 'the proxy');
 
-  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url }) + '\n');
+  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url, operatorUrl: i.operatorUrl }) + '\n');
   process.stdout.write(JSON.stringify({ proxy: proxyUrl }) + '\n');
   say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything; \`restart <instance-name>\` on stdin restarts one`);
   acceptRestarts(instances, start);
@@ -290,7 +309,7 @@ async function restart(instance, start) {
   await healthy(instance.url, instance.child, instance.name);
   const downMs = Math.round(performance.now() - since);
   say(`${instance.name} is back (pid ${instance.pid}), ${downMs} ms after the signal`);
-  return { restarted: instance.name, pid: instance.pid, url: instance.url, downMs, stoppedMs };
+  return { restarted: instance.name, pid: instance.pid, url: instance.url, operatorUrl: instance.operatorUrl, downMs, stoppedMs };
 }
 
 main().catch((err) => {

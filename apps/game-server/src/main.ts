@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { GameMetrics } from '@app/observability';
+import { announceAdminToken } from './config/admin-token-notice';
 import { JsonLog } from './config/json-log';
 import { lanUrls, startBanner } from './config/network-addresses';
 import { setHeapGrowth } from './config/heap-growth';
@@ -14,16 +15,11 @@ async function main(): Promise<void> {
   // A rejection nobody handled is logged and counted, and ends nothing; an uncaught exception ends the process (see ProcessFaults).
   const faults = new ProcessFaults(log);
   faults.install();
-  // The token is printed once, when it is generated (before the database, so a start that fails
-  // later still shows it); after that the log only says where it is kept.
-  if (config.adminTokenGenerated) {
-    log.info('ADMIN_TOKEN was not set; generated one and kept it', { adminToken: config.adminToken, file: config.adminTokenFile });
-  } else if (config.adminTokenFile) {
-    log.info('ADMIN_TOKEN was not set; using the one kept in DATA_DIR', { file: config.adminTokenFile });
-  }
+  // Before the database, so a start that fails later still says where the admin token is.
+  announceAdminToken(config, log);
   const server = await startServer(config, { log });
   faults.countWith(server.app.get(GameMetrics));
-  process.stdout.write(startBanner(server.port, lanUrls(server.port)));
+  process.stdout.write(startBanner(server.port, lanUrls(server.port), server.operatorPort));
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second Ctrl-C does not wait

@@ -21,6 +21,8 @@ import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { RefusalRecorder } from './refusals/refusal-recorder';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
+import { closeOperatorListener, listenForOperators, operatorSurface } from './http/operator-port';
+import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { RoomsService } from './rooms/rooms.service';
 
@@ -28,6 +30,9 @@ export interface RunningServer {
   readonly app: INestApplication;
   readonly url: string;
   readonly port: number;
+  /** Where /metrics and /admin are served when OPERATOR_PORT is set (the public port answers them 404). */
+  readonly operatorUrl?: string;
+  readonly operatorPort?: number;
   readonly databaseUrl: string;
   readonly runtime: ServerRuntime;
   /** Drains and stops: no new connections, in-flight commands finish, sockets close with 1001. */
@@ -71,7 +76,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
+  app.use(requestLog(log));
   app.use(securityHeaders());
+  // First of all: a request for the other port's paths goes no further.
+  app.use(operatorSurface(config.operatorPort));
   app.useBodyParser('json', { limit: '1mb' });
   // A deck's CSV (POST /api/decks/import); every other route takes JSON and refuses a string.
   app.useBodyParser('text', { type: ['text/csv', 'text/plain'], limit: DECK_CSV_MAX_BYTES });
@@ -96,6 +104,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   app.useWebSocketAdapter(new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), rooms, metrics));
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
+  let operators: Awaited<ReturnType<typeof listenForOperators>> | undefined;
+  try {
+    if (config.operatorPort !== undefined) operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
+  } catch (err) {
+    // The operator port is taken (EADDRINUSE): nothing has started yet that a half-open server would leave behind.
+    unobserve();
+    await app.close();
+    await db.close();
+    await dataSource.destroy();
+    await embedded?.stop();
+    throw new Error(`OPERATOR_PORT ${config.operatorPort} could not be listened on: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  const operatorPort = operators ? (operators.address() as { port: number }).port : undefined;
   // The instance's default name needs the port it got; its first beat writes its registry row.
   const identity = app.get(InstanceIdentity);
   identity.settle(address.port);
@@ -125,12 +146,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       await listener.stop();
       await heartbeat.stop();
       unobserve();
+      if (operators) await closeOperatorListener(operators);
       await app.close();
       await db.close();
       await dataSource.destroy();
       await embedded?.stop();
       log.info('server stopped');
     })());
-  log.info('server started', { port: address.port, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
-  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, databaseUrl, runtime, stop };
+  log.info('server started', { port: address.port, operatorPort, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
+  const operatorUrl = operatorPort === undefined ? undefined : `http://127.0.0.1:${operatorPort}`;
+  return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, operatorUrl, operatorPort, databaseUrl, runtime, stop };
 }

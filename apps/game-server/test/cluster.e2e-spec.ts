@@ -38,7 +38,7 @@ describe('a cluster of three instances behind the proxy', () => {
   }
 
   async function liveRoom(instance: string, code: string): Promise<Record<string, any>> {
-    const { status, body } = await new HttpApi(cluster.member(instance).url).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
+    const { status, body } = await new HttpApi(cluster.member(instance).operatorUrl).request('GET', `/admin/api/rooms/${code}`, undefined, cluster.admin);
     expect(status).toBe(200);
     return body;
   }
@@ -52,6 +52,18 @@ describe('a cluster of three instances behind the proxy', () => {
     // The proxy answers /health from whichever instance it picks: one of the three.
     const { body } = await proxy.request('GET', '/health');
     expect(cluster.instances.map((i) => i.instance)).toContain(body.instance);
+  });
+
+  it('serves /metrics and /admin on each instance’s operator port only, never through the proxy', async () => {
+    for (const i of cluster.instances) {
+      expect(i.operatorUrl).not.toBe(i.url);
+      expect((await new HttpApi(i.operatorUrl).request('GET', '/admin/api/overview', undefined, cluster.admin)).status).toBe(200);
+      expect((await fetch(`${i.operatorUrl}/metrics`)).status).toBe(200);
+      for (const base of [i.url, cluster.proxy]) {
+        expect({ base, status: (await fetch(`${base}/admin/api/overview`, { headers: cluster.admin })).status }).toEqual({ base, status: 404 });
+        expect({ base, status: (await fetch(`${base}/metrics`)).status }).toEqual({ base, status: 404 });
+      }
+    }
   });
 
   it('serves all of one room’s HTTP and WebSocket traffic from one instance', async () => {
@@ -72,7 +84,9 @@ describe('a cluster of three instances behind the proxy', () => {
     // The pages are static files, the same on every instance: any may serve them.
     for (const path of [`/play/${room.code}`, `/host/${room.code.toLowerCase()}`]) expect(cluster.instances.map((i) => i.instance)).toContain(await servedBy(path));
     expect(await servedBy(`/api/rooms/${room.code}/spectators`, { method: 'POST' })).toBe(owner);
-    expect(await servedBy(`/admin/api/rooms/${room.code}`, { headers: cluster.admin })).toBe(owner);
+    // The console's room detail is not behind the proxy: the owner's operator port has it.
+    expect((await fetch(`${cluster.proxy}/admin/api/rooms/${room.code}`, { headers: cluster.admin })).status).toBe(404);
+    expect((await liveRoom(owner, room.code)).code).toBe(room.code);
     expect(await holders(room.code)).toEqual([owner]);
 
     const clients = [await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code })];
@@ -80,9 +94,10 @@ describe('a cluster of three instances behind the proxy', () => {
     for (const c of clients) await c.nextEvent('room.state');
     await waitFor(async () => (await liveRoom(owner, room.code)).playersConnected === 2, `both players connected on ${owner}`);
     expect(await holders(room.code)).toEqual([owner]);
-    // The registry, read through the proxy from any instance, counts the room on its owner.
+    // The registry, read on another instance's operator port, counts the room on its owner.
+    const other = cluster.instances.find((i) => i.instance !== owner)!;
     await waitFor(async () => {
-      const { body } = await proxy.request('GET', '/admin/api/instances', undefined, cluster.admin);
+      const { body } = await new HttpApi(other.operatorUrl).request('GET', '/admin/api/instances', undefined, cluster.admin);
       return (body.instances as any[]).find((i) => i.name === owner)?.rooms >= 1;
     }, `the registry to count a room on ${owner}`);
     for (const c of clients) c.close();
@@ -142,7 +157,7 @@ describe('a cluster of three instances behind the proxy', () => {
     await waitFor(() => answered(moved[0]), `the proxy to drop ${victim}`, 20_000);
     const alive = cluster.instances.filter((i) => i.instance !== victim);
     const holdersAmong = async (code: string) =>
-      (await Promise.all(alive.map(async (i) => ((await new HttpApi(i.url).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[]).some((r) => r.code === code) ? [i.instance] : []))).flat();
+      (await Promise.all(alive.map(async (i) => ((await new HttpApi(i.operatorUrl).request('GET', '/admin/api/rooms', undefined, cluster.admin)).body.rooms as { code: string }[]).some((r) => r.code === code) ? [i.instance] : []))).flat();
     for (const code of moved) {
       // Each moved room is taken once the dead instance's lease on it has run out (LEASE_SECONDS).
       await waitFor(() => answered(code), `room ${code} to be served again`, 20_000);

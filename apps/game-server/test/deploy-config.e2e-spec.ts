@@ -22,8 +22,8 @@ const read = (file: string) => readFileSync(join(repo, file), 'utf8');
 const yaml = (file: string) => load(read(file)) as any;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderHaproxyConfig, composeHaproxyConfig } = require('../../../scripts/haproxy-config.cjs') as {
-  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[]; source?: string }): string;
-  composeHaproxyConfig(): string;
+  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[]; source?: string; tls?: { bind: string; crt: string } }): string;
+  composeHaproxyConfig(o?: { tls?: boolean }): string;
 };
 
 function tool(command: string, args: string[], cwd = repo): { status: number | null; output: string } {
@@ -77,6 +77,22 @@ describe('the HAProxy configuration', () => {
 
   it('is the template rendered for the compose services, as committed', () => {
     expect(read('deploy/haproxy/haproxy.cfg')).toBe(compose);
+    expect(read('deploy/haproxy/haproxy-tls.cfg')).toBe(composeHaproxyConfig({ tls: true }));
+  });
+
+  it('passes haproxy -c with TLS (the compose tls profile), given a certificate', () => {
+    const dir = scratch();
+    const made = tool('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    expect(made.status).toBe(0);
+    writeFileSync(join(dir, 'site.pem'), readFileSync(join(dir, 'cert.pem'), 'utf8') + readFileSync(join(dir, 'key.pem'), 'utf8'));
+    const tls = composeHaproxyConfig({ tls: true });
+    const crt = '/usr/local/etc/haproxy/certs/site.pem';
+    expect(tls).toContain(`bind *:8443 ssl crt ${crt} alpn http/1.1`);
+    writeFileSync(join(dir, 'haproxy.cfg'), tls.replace(crt, join(dir, 'site.pem')));
+    expect(expectTool('haproxy', ['-c', '-f', join(dir, 'haproxy.cfg')])).toContain('Configuration file is valid');
+    // Without the certificate it is refused: the check reads the file, not just the syntax.
+    writeFileSync(join(dir, 'missing.cfg'), tls.replace(crt, join(dir, 'none.pem')));
+    expect(tool('haproxy', ['-c', '-f', join(dir, 'missing.cfg')]).status).not.toBe(0);
   });
 
   it.each([
@@ -98,7 +114,10 @@ describe('the HAProxy configuration', () => {
     // The key comes from room= on any request, and from the API paths that name a room; no page
     // path (a game's own) is a key: a new game's page needs no line here.
     expect(lines).toContain('http-request set-var(txn.room) url_param(room),upper if { url_param(room) -m found }');
-    for (const prefix of ['/api/rooms/ /api/tables/', '/admin/api/rooms/']) expect(compose).toContain(`path_beg ${prefix} }`);
+    expect(compose).toContain('path_beg /api/rooms/ /api/tables/ }');
+    // The operators' paths are never forwarded (they live on the instances' OPERATOR_PORT).
+    expect(lines).toContain('http-request deny deny_status 404 if { path /metrics /admin } || { path_beg /admin/ }');
+    expect(compose).not.toContain('/admin/api/rooms/');
     expect(compose).not.toMatch(/path_beg \/play\/|\/host\/|\/table\//);
     // A client cannot choose the instance by sending the header itself.
     expect(compose.indexOf('http-request del-header X-Room-Code')).toBeLessThan(compose.indexOf('http-request set-header X-Room-Code'));
@@ -114,6 +133,10 @@ describe('the HAProxy configuration', () => {
       expect(live.status).toBe(200);
       // The same proxy has nowhere to send a request for an instance.
       expect((await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(10_000) })).status).toBe(503);
+      // The operators' paths end at the proxy: 404, not forwarded (forwarded, they would get the 503 above).
+      for (const path of ['/metrics', '/admin', '/admin/', '/admin/api/overview']) {
+        expect({ path, status: (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(10_000) })).status }).toEqual({ path, status: 404 });
+      }
     } finally {
       const exited = new Promise((r) => haproxy.once('exit', r));
       haproxy.kill('SIGTERM');
@@ -146,7 +169,9 @@ describe('Prometheus', () => {
     const instances = Object.keys(services).filter((name) => services[name].environment?.INSTANCE_NAME);
     const [job] = yaml('deploy/prometheus/prometheus.yml').scrape_configs;
     expect(job.metrics_path).toBe('/metrics');
-    expect(job.static_configs.flatMap((c: any) => c.targets)).toEqual(instances.map((name) => `${name}:3000`));
+    // On each instance's OPERATOR_PORT: the public one answers /metrics 404.
+    expect(job.static_configs.flatMap((c: any) => c.targets)).toEqual(instances.map((name) => `${name}:${services[name].environment.OPERATOR_PORT}`));
+    for (const name of instances) expect(services[name].environment.OPERATOR_PORT).toBe('9100');
   });
 
   it('has alert rules that pass promtool check rules, on the contract’s metric families only', () => {
@@ -247,7 +272,9 @@ describe('the compose stack', () => {
   });
 
   it('runs PostgreSQL, two instances, the proxy, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['game-server-1', 'game-server-2', 'grafana', 'postgres', 'prometheus', 'proxy']);
+    expect(Object.keys(services).sort()).toEqual(['game-server-1', 'game-server-2', 'grafana', 'postgres', 'prometheus', 'proxy', 'proxy-tls']);
+    // The TLS proxy starts only when asked for (`--profile tls`).
+    expect(services['proxy-tls'].profiles).toEqual(['tls']);
     expect(instances.map(([name]) => name)).toEqual(['game-server-1', 'game-server-2']);
   });
 
@@ -276,7 +303,8 @@ describe('the compose stack', () => {
       expect(s.environment).toMatchObject({ ADMIN_TOKEN: '${ADMIN_TOKEN:-}', TOKEN_SECRET: '${TOKEN_SECRET:-}' });
       // Generated secrets are kept where both read them.
       expect(s.volumes).toEqual(['serverdata:/data']);
-      expect(s.ports).toBeUndefined(); // reached through the proxy only
+      // Players reach it through the proxy only; its operator port is published on this machine only.
+      expect(s.ports).toEqual([`127.0.0.1:${{ 'game-server-1': 9101, 'game-server-2': 9102 }[name]}:9100`]);
     }
   });
 
@@ -289,6 +317,8 @@ describe('the compose stack', () => {
     expect(services.proxy.image).toMatch(/^haproxy:2\.6/);
     expect(services.proxy.volumes).toEqual(['./deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro']);
     expect(services.proxy.ports).toEqual(['8080:8080']);
+    expect(services['proxy-tls'].volumes).toEqual(['./deploy/haproxy/haproxy-tls.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro', './deploy/haproxy/certs:/usr/local/etc/haproxy/certs:ro']);
+    expect(services['proxy-tls'].ports).toEqual(['443:8443', '80:8080']);
     expect(services.prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
     expect(services.prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');
     for (const service of Object.values(services)) {

@@ -18,6 +18,8 @@ export interface ClusterMember {
   readonly instance: string;
   readonly pid: number;
   readonly url: string;
+  /** Where the instance serves /metrics and /admin (its OPERATOR_PORT; the proxy never forwards there). */
+  readonly operatorUrl: string;
 }
 
 /** The script's {"restarted"} line: the instance's new process, up and answering /health. */
@@ -117,8 +119,8 @@ export class ClusterScript {
         cluster.proxy = parsed.proxy;
         return true;
       }
-      if (parsed.instance && parsed.url && typeof parsed.pid === 'number') {
-        cluster.instances.push({ instance: parsed.instance, pid: parsed.pid, url: parsed.url });
+      if (parsed.instance && parsed.url && parsed.operatorUrl && typeof parsed.pid === 'number') {
+        cluster.instances.push({ instance: parsed.instance, pid: parsed.pid, url: parsed.url, operatorUrl: parsed.operatorUrl });
         log(`${parsed.instance}: pid ${parsed.pid}, ${parsed.url}`);
       }
       return false;
@@ -136,8 +138,8 @@ export class ClusterScript {
     let back: RestartedMember | undefined;
     const waiting = this.next(`restart ${name}`, RESTART_TIMEOUT_MS, (line) => {
       if (line.restartFailed === name) failed = line.error ?? 'no reason given';
-      else if (line.restarted === name && typeof line.pid === 'number' && line.url && typeof line.downMs === 'number' && typeof line.stoppedMs === 'number') {
-        back = { instance: name, pid: line.pid, url: line.url, downMs: line.downMs, stoppedMs: line.stoppedMs };
+      else if (line.restarted === name && typeof line.pid === 'number' && line.url && line.operatorUrl && typeof line.downMs === 'number' && typeof line.stoppedMs === 'number') {
+        back = { instance: name, pid: line.pid, url: line.url, operatorUrl: line.operatorUrl, downMs: line.downMs, stoppedMs: line.stoppedMs };
       }
       return failed !== undefined || back !== undefined;
     });
@@ -145,7 +147,7 @@ export class ClusterScript {
     await waiting;
     if (failed !== undefined) throw new Error(`the cluster could not restart ${name}: ${failed}\n${this.tail.join('\n')}`);
     // The new pid replaces the old: a later kill, or the cleanup at exit, reaches the live process.
-    this.instances = this.instances.map((i) => (i === member ? { instance: name, pid: back!.pid, url: back!.url } : i));
+    this.instances = this.instances.map((i) => (i === member ? { instance: name, pid: back!.pid, url: back!.url, operatorUrl: back!.operatorUrl } : i));
     return back!;
   }
 
@@ -212,7 +214,7 @@ export class ClusterScript {
   async roomsByInstance(): Promise<Map<string, Set<string>>> {
     const lists = await Promise.all(
       this.instances.map(async (i) => {
-        const codes = await fetch(`${i.url}/admin/api/rooms`, { headers: this.admin, signal: AbortSignal.timeout(5000) })
+        const codes = await fetch(`${i.operatorUrl}/admin/api/rooms`, { headers: this.admin, signal: AbortSignal.timeout(5000) })
           .then((r) => (r.ok ? (r.json() as Promise<{ rooms: { code: string }[] }>) : { rooms: [] }))
           .then((b) => b.rooms.map((r) => r.code), () => [] as string[]);
         return [i.instance, new Set(codes)] as const;

@@ -1,24 +1,58 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { LoggerService } from '@nestjs/common';
+import pino, { Logger } from 'pino';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /**
  * Bounds of one line. A field may carry what a client wrote (a name, a command type), so every
  * value is cut short; a stack trace (`error`) gets more room, being the server's own and useful.
  */
 export const LOG_LIMITS = { fields: 16, keyChars: 64, valueChars: 256, errorChars: 4096, messageChars: 1024 } as const;
-const RESERVED = new Set(['time', 'level', 'msg', 'fieldsDropped']);
+const RESERVED = new Set(['time', 'level', 'msg', 'fieldsDropped', 'reqId']);
+
+/** What every line written while serving one HTTP request carries: its id, and the room it names. */
+export interface LogContext {
+  readonly reqId: string;
+  readonly room?: string;
+}
+
+/** The request being served, if any: set around each HTTP request (http/request-context.ts). */
+export const logContext = new AsyncLocalStorage<LogContext>();
 
 /**
- * One JSON line per event that matters: `{"time","level","msg",...fields}`. Below the configured
- * level nothing is written, so a busy server's log stays readable.
+ * One JSON line per event that matters: `{"level","time","msg",...fields}`, written by pino. Below
+ * the configured level nothing is written, so a busy server's log stays readable. A line written
+ * while an HTTP request is served carries its `reqId`, and the room code (`room`) it names.
  */
 export class JsonLog implements LoggerService {
-  constructor(
-    private readonly level: Level = 'info',
-    private readonly out: (line: string) => void = (line) => process.stdout.write(line + '\n'),
-  ) {}
+  private readonly pino: Logger;
+
+  constructor(level: Level = 'info', out: (line: string) => void = (line) => process.stdout.write(line + '\n')) {
+    this.pino = pino(
+      {
+        level,
+        base: undefined,
+        messageKey: 'msg',
+        timestamp: () => `,"time":"${new Date().toISOString()}"`,
+        formatters: { level: (label) => ({ level: label }) },
+        // The request's id and room, when a line is written while one is served; a field the
+        // caller names (its own `room`) comes after and wins.
+        // pino-http's lines come from its child logger, which has them bound already.
+        mixin: (_fields, _level, logger) => {
+          const context = logger === this.pino ? logContext.getStore() : undefined;
+          return context ? { reqId: context.reqId, ...(context.room ? { room: context.room } : {}) } : {};
+        },
+      },
+      // pino writes each line whole, newline included, synchronously to this stream.
+      { write: (line: string) => out(line.endsWith('\n') ? line.slice(0, -1) : line) },
+    );
+  }
+
+  /** The pino logger itself, for pino-http: its request lines are lines of this log. */
+  get logger(): Logger {
+    return this.pino;
+  }
 
   debug(msg: string, fields?: Record<string, unknown>): void {
     this.write('debug', msg, fields);
@@ -52,8 +86,8 @@ export class JsonLog implements LoggerService {
   }
 
   private write(level: Level, msg: string, fields?: Record<string, unknown>): void {
-    if (RANK[level] < RANK[this.level]) return;
-    const line: Record<string, unknown> = { time: new Date().toISOString(), level, msg: cut(msg, LOG_LIMITS.messageChars) };
+    if (!this.pino.isLevelEnabled(level)) return;
+    const line: Record<string, unknown> = {};
     let kept = 0;
     let dropped = 0;
     for (const [key, value] of Object.entries(fields ?? {})) {
@@ -66,7 +100,7 @@ export class JsonLog implements LoggerService {
       line[cut(key, LOG_LIMITS.keyChars, false)] = bounded(value, key === 'error' ? LOG_LIMITS.errorChars : LOG_LIMITS.valueChars);
     }
     if (dropped > 0) line.fieldsDropped = dropped;
-    this.out(JSON.stringify(line));
+    this.pino[level](line, cut(msg, LOG_LIMITS.messageChars));
   }
 }
 

@@ -13,7 +13,7 @@ export function lanUrls(port: number, interfaces: NodeJS.Dict<NetworkInterfaceIn
 }
 
 /** What `npm start` prints: where to host, join, operate, and read the API. */
-export function startBanner(port: number, lan: string[]): string {
+export function startBanner(port: number, lan: string[], operatorPort = port): string {
   const base = lan[0] ?? `http://localhost:${port}`;
   const lines = [
     '',
@@ -21,7 +21,7 @@ export function startBanner(port: number, lan: string[]): string {
     `    host a game:   ${base}/host${lan.length ? '' : '   (no network address found: phones need one)'}`,
     `    players join:  ${base}/  (or scan the host screen's QR code)`,
     ...lan.slice(1).map((url) => `    also at:       ${url}/`),
-    `    operators:     http://localhost:${port}/admin/`,
+    `    operators:     http://localhost:${operatorPort}/admin/`,
     `    HTTP API docs: http://localhost:${port}/api/docs   (WebSocket: ws://localhost:${port}/ws)`,
     '',
     '',

@@ -9,6 +9,11 @@ import { LogLevel, SERVER_ENV, ServerEnv, serverEnvSchema, ServerEnvName } from 
  */
 export interface ServerConfig {
   readonly port: number;
+  /**
+   * Where /metrics and /admin (the console and its API) are served, apart from the players' port,
+   * which then answers them 404. Unset: both on `port`, as before.
+   */
+  readonly operatorPort?: number;
   readonly host: string;
   /** Unset: the server starts an embedded PostgreSQL under DATA_DIR. */
   readonly databaseUrl?: string;
@@ -19,7 +24,7 @@ export interface ServerConfig {
   readonly databaseDirectUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
-  /** True only on the start that generated it into `adminTokenFile` (the log shows it once). */
+  /** True only on the start that generated it into `adminTokenFile` (shown once, and only on a terminal). */
   readonly adminTokenGenerated: boolean;
   /** Where a generated admin token is kept; unset when ADMIN_TOKEN came from the environment. */
   readonly adminTokenFile?: string;
@@ -179,6 +184,7 @@ type FromEnv = Omit<ServerConfig, 'tokenSecret' | 'adminToken' | 'adminTokenGene
 function fromEnv(e: ServerEnv): FromEnv {
   return {
     port: e.PORT,
+    operatorPort: e.OPERATOR_PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,

@@ -104,6 +104,8 @@ const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
+  // Unset: /metrics and /admin are served on PORT with the rest (see the README, "Watching it").
+  OPERATOR_PORT: variable('a whole number from 0 to 65535', z.string().regex(/^\d{1,5}$/, 'a whole number from 0 to 65535').transform(Number).pipe(z.number().max(65535, 'a whole number from 0 to 65535'))),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
   // PostgreSQL's own address when DATABASE_URL is a transaction pooler's (Prisma's `directUrl`).
@@ -177,6 +179,9 @@ const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [
 
 /** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat and the direct URL against the URL. */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
+  if (env.OPERATOR_PORT !== undefined && env.OPERATOR_PORT !== 0 && env.OPERATOR_PORT === env.PORT) {
+    ctx.addIssue({ code: 'custom', path: ['OPERATOR_PORT'], message: 'is PORT itself; it must be another port, or unset to serve both on PORT' });
+  }
   if (env.INSTANCE_HEARTBEAT_SECONDS > 0 && env.LEASE_SECONDS < 2 * env.INSTANCE_HEARTBEAT_SECONDS) {
     ctx.addIssue({
       code: 'custom',

@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { NextFunction, Request, Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import { JsonLog, logContext } from '../config/json-log';
+
+// A room's code where a request names it: the API path families every game shares, or `room=`.
+const ROOM_IN_PATH = /^\/api\/(?:rooms|tables)\/([A-Za-z0-9]{1,16})(?:[/?]|$)/;
+const ROOM_IN_QUERY = /[?&]room=([A-Za-z0-9]{1,16})(?:&|$)/;
+
+/** The room code a request names, upper case as the server keeps it; undefined when it names none. */
+export function roomOf(url: string): string | undefined {
+  return (ROOM_IN_PATH.exec(url)?.[1] ?? ROOM_IN_QUERY.exec(url)?.[1])?.toUpperCase();
+}
+
+/**
+ * Gives every HTTP request an id (answered in `X-Request-Id`, so a player's report can be found
+ * in the log) and serves it inside a log context: each line written while it is served carries
+ * `reqId`, and `room` when the request names one. The request's own line (pino-http) is debug,
+ * or warn for a 5xx; it names the method, the path without its query (a console link holds a
+ * token there), the status and the time taken, never a header (cookies, bearer tokens).
+ */
+export function requestLog(log: JsonLog) {
+  const http = pinoHttp({
+    logger: log.logger,
+    // Our own id, never the client's: a forged one could pass for another request's.
+    genReqId: (_req: IncomingMessage, res: ServerResponse) => {
+      const id = randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    quietReqLogger: true,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'warn' : 'debug'),
+    customProps: (req) => {
+      const room = roomOf(req.url ?? '');
+      return room ? { room } : {};
+    },
+    wrapSerializers: false,
+    serializers: {
+      req: (req: IncomingMessage) => ({ method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 256) }),
+      res: (res: ServerResponse) => ({ statusCode: res.statusCode }),
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    http(req, res);
+    const room = roomOf(req.originalUrl);
+    logContext.run({ reqId: String(req.id), ...(room ? { room } : {}) }, next);
+  };
+}
