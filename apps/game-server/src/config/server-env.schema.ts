@@ -121,6 +121,9 @@ export const SERVER_ENV = {
   // 0 would refuse every command with 503.
   MAILBOX_DEPTH: whole(1, 10_000, 64),
   PIPELINE_DEPTH: whole(1, 64, 8),
+  // Bytes of JSON a room remembers of the replies it gave, for resends (README, "Limits"), and one seat's share at most.
+  REPLY_MEMORY_ROOM_BYTES: whole(1024, 16 * 1024 * 1024, 64 * 1024),
+  REPLY_MEMORY_SEAT_BYTES: whole(256, 16 * 1024 * 1024, 8 * 1024, ', at most REPLY_MEMORY_ROOM_BYTES'),
   PASSIVATE_AFTER_SECONDS: whole(1, 86_400, 60),
   // Shorter than this, a room can close before its host has shared the code.
   ROOM_EXPIRY_SECONDS: whole(10, 7 * 86_400, 300),
@@ -158,7 +161,7 @@ type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<in
 
 const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
 
-/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat. */
+/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat and a seat's reply memory against the room's. */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.INSTANCE_HEARTBEAT_SECONDS > 0 && env.LEASE_SECONDS < 2 * env.INSTANCE_HEARTBEAT_SECONDS) {
     ctx.addIssue({
@@ -166,6 +169,9 @@ export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
       path: ['LEASE_SECONDS'],
       message: `shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${env.INSTANCE_HEARTBEAT_SECONDS}): a lease would run out between two renewals`,
     });
+  }
+  if (env.REPLY_MEMORY_SEAT_BYTES > env.REPLY_MEMORY_ROOM_BYTES) {
+    ctx.addIssue({ code: 'custom', path: ['REPLY_MEMORY_SEAT_BYTES'], message: `more than the whole room's (REPLY_MEMORY_ROOM_BYTES=${env.REPLY_MEMORY_ROOM_BYTES})` });
   }
 });
 
