@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { DeckListQuery, readQuery } from '@app/protocol';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
+import { presentedTokens } from '../decks/deck-token';
 import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
 import { DeckErrorCode, deckError } from '../decks/deck.errors';
 import { DecksService } from '../decks/decks.service';
@@ -21,8 +23,9 @@ export class DecksController {
 
   @Get()
   @DescribeListDecks()
-  async list() {
-    return { decks: await this.decks.list() };
+  list(@Query('limit') limit?: string, @Query('cursor') cursor?: string, @Headers('authorization') authorization?: string) {
+    const query = readQuery(DeckListQuery, { limit, cursor });
+    return this.decks.list(presentedTokens(authorization), query.limit, query.cursor);
   }
 
   // Before ':id', which it would otherwise be taken for.

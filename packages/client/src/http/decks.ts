@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObject, printableField, wholeField } from './fields.js';
+import { jsonObject, printableField, uuidField, wholeField, wholeNumberQuery } from './fields.js';
 
 // The decks' HTTP shapes (docs/protocol.md section 12). The CSV import reads the same limits.
 
@@ -57,7 +57,22 @@ export const DeckIdParams = z.object({ id: z.string().meta({ description: 'the d
 export const DeckSummary = z.object({ id: z.guid(), name: z.string(), builtin: z.boolean(), questions: z.int() });
 export type DeckSummary = z.infer<typeof DeckSummary>;
 
-export const DeckList = z.object({ decks: z.array(DeckSummary) });
+/** A page of `GET /api/decks` holds at most this many decks; a request presents at most this many edit tokens. */
+export const DECK_PAGE_MAX = 100;
+export const DECK_TOKENS_MAX = 100;
+/** An edit token as the server makes them (256 random bits): 43 base64url characters. */
+export const EDIT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** `GET /api/decks?limit=&cursor=`: the built-in decks, then those whose edit tokens come as `Authorization: Bearer t1, t2, ...`. */
+export const DeckListQuery = z.object({
+  limit: wholeNumberQuery(1, DECK_PAGE_MAX).optional().default(50),
+  cursor: uuidField().optional().meta({ description: 'the `next` of the page before; absent for the first page' }),
+});
+
+export const DeckList = z.object({
+  decks: z.array(DeckSummary),
+  next: z.guid().nullable().meta({ description: 'the cursor of the next page (its `cursor`); null on the last page' }),
+});
 export type DeckList = z.infer<typeof DeckList>;
 
 /** A new deck: the edit token is shown this once. */
