@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECK_PAGE_MAX } from './deck-list.js';
 import { jsonObject, printableField, uuidField, wholeField, wholeNumberQuery } from './fields.js';
 
 // The decks' HTTP shapes (docs/protocol.md section 12). The CSV import reads the same limits.
@@ -56,12 +57,6 @@ export const DeckIdParams = z.object({ id: z.string().meta({ description: 'the d
 
 export const DeckSummary = z.object({ id: z.guid(), name: z.string(), builtin: z.boolean(), questions: z.int() });
 export type DeckSummary = z.infer<typeof DeckSummary>;
-
-/** A page of `GET /api/decks` holds at most this many decks; a request presents at most this many edit tokens. */
-export const DECK_PAGE_MAX = 100;
-export const DECK_TOKENS_MAX = 100;
-/** An edit token as the server makes them (256 random bits): 43 base64url characters. */
-export const EDIT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** `GET /api/decks?limit=&cursor=`: the built-in decks, then those whose edit tokens come as `Authorization: Bearer t1, t2, ...`. */
 export const DeckListQuery = z.object({
