@@ -106,7 +106,11 @@ export class Database {
     const { position } = statement;
     if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs);
     this.preparedName(statement.name, statement.sql);
-    return this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    const handed = performance.now();
+    const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    // How long commits wait is one of the overload signals; a failure is the caller's to handle.
+    committed.then(() => this.meter.committed((performance.now() - handed) / 1000), () => undefined);
+    return committed;
   }
 
   /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */

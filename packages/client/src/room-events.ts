@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { EventsOf } from './schema.js';
+
+// Events every room sends, whatever its game (PROTOCOL.md section 14; docs/protocol.md section 11):
+// the room's clocks hold while its writes fail, and move on when one succeeds again.
+
+/** The room's clocks stopped at `since` (server time, epoch ms): nothing runs out until `room.resumed`. */
+export const ROOM_PAUSED = 'room.paused';
+/** A write succeeded again: every clock moved on by `heldMs`, and a fresh state frame follows. */
+export const ROOM_RESUMED = 'room.resumed';
+
+export const ROOM_EVENTS = {
+  [ROOM_PAUSED]: z.object({
+    /** Why the clocks hold: `storage`, the database cannot record anything now. */
+    reason: z.enum(['storage']),
+    since: z.number(),
+  }),
+  [ROOM_RESUMED]: z.object({ heldMs: z.number() }),
+} as const;
+
+/** What a client receives of the events every room sends, by type. */
+export type RoomEvents = EventsOf<typeof ROOM_EVENTS>;
+
+/** The type of each event every room sends. */
+export const ROOM_EVENT_TYPES = Object.keys(ROOM_EVENTS) as (keyof typeof ROOM_EVENTS)[];
