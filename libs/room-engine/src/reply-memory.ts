@@ -96,26 +96,16 @@ export class ReplyWindow {
   add(seat: string, id: string, body: ReplyBody): void {
     const known = this.seats.get(seat)?.ids.get(id);
     if (known) this.remove(known);
-    const bytes = storedBytes(seat, frame(id, body));
-    let own = this.seats.get(seat);
-    if (!own) this.seats.set(seat, (own = { ids: new Map(), bytes: 0 }));
-    const entry: Remembered = { seat, id, body, bytes };
-    own.ids.set(id, entry);
-    own.bytes += bytes;
-    this.order.add(entry);
-    this.total += bytes;
+    const own = this.insert({ seat, id, body, bytes: storedBytes(seat, frame(id, body)) });
     while (own.bytes > this.bounds.seatBytes) this.remove(own.ids.values().next().value!);
     while (this.total > this.bounds.roomBytes) this.remove(this.order.values().next().value!);
-  }
-
-  forgetSeat(seat: string): void {
-    for (const entry of this.seats.get(seat)?.ids.values() ?? []) this.remove(entry);
   }
 
   /** A copy of its own: what adding to it does leaves this window as it is. */
   copy(): ReplyWindow {
     const copy = new ReplyWindow(this.bounds);
-    for (const e of this.order) copy.add(e.seat, e.id, e.body);
+    // The same entries in the same order: they fit, so nothing is pushed out.
+    for (const e of this.order) copy.insert(e);
     return copy;
   }
 
@@ -134,6 +124,17 @@ export class ReplyWindow {
 
   get bytes(): number {
     return this.total;
+  }
+
+  /** The newest entry, and its seat's share with it (the caller applies the bounds). */
+  private insert(entry: Remembered): { readonly ids: Map<string, Remembered>; bytes: number } {
+    let own = this.seats.get(entry.seat);
+    if (!own) this.seats.set(entry.seat, (own = { ids: new Map(), bytes: 0 }));
+    own.ids.set(entry.id, entry);
+    own.bytes += entry.bytes;
+    this.order.add(entry);
+    this.total += entry.bytes;
+    return own;
   }
 
   private remove(entry: Remembered): void {
