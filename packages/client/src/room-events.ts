@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import { ROOM_PAUSED, ROOM_RESUMED } from './room-event-names.js';
 import type { EventsOf } from './schema.js';
 
 // Events every room sends, whatever its game (PROTOCOL.md section 14; docs/protocol.md section 11):
 // the room's clocks hold while its writes fail, and move on when one succeeds again.
-
-/** The room's clocks stopped at `since` (server time, epoch ms): nothing runs out until `room.resumed`. */
-export const ROOM_PAUSED = 'room.paused';
-/** A write succeeded again: every clock moved on by `heldMs`, and a fresh state frame follows. */
-export const ROOM_RESUMED = 'room.resumed';
 
 export const ROOM_EVENTS = {
   [ROOM_PAUSED]: z.object({
