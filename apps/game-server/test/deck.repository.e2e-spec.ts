@@ -16,7 +16,8 @@ describe(DeckRepository.name, () => {
 
   beforeAll(async () => {
     const meter = new StatementMeter();
-    dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 4, migrations: MIGRATIONS }, meter);
+    // Generous limits on a shared machine: a test's own set-up and races must not run into the server's 900 ms.
+    dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 4, migrations: MIGRATIONS, statementTimeoutMs: 10_000 }, meter);
     db = new Database(dataSource, meter, 10_000, 1);
     decks = new DeckRepository(db);
   });

@@ -17,6 +17,8 @@ const RIGHT = 1;
  * seat keeps its last 3 and the room its last 8 or so.
  */
 const BOUNDS = { REPLY_MEMORY_ROOM_BYTES: '1024', REPLY_MEMORY_SEAT_BYTES: '400' };
+/** Every command's 200 is what this test compares: a busy machine must not turn one into a 503. */
+const BUDGET_MS = 10_000;
 
 /** A type no game knows: a remembered id gets its original reply, any other a 404 that is not remembered either. */
 const probe = (client: GameClient, id: string) => client.send('probe.nothing', {}, id);
@@ -25,7 +27,7 @@ describe('reply memory across kill -9 of a real server process', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await ServerProcess.create({ env: BOUNDS });
+    server = await ServerProcess.create({ env: { ...BOUNDS, COMMAND_TIMEOUT_MS: String(BUDGET_MS) } });
     await server.start();
   });
   afterAll(async () => {
@@ -101,9 +103,12 @@ describe('reply memory across kill -9 of a real server process', () => {
 
 describe('reply memory of spectators', () => {
   let server: RunningServer;
-  withTestServer((s) => {
-    server = s;
-  });
+  withTestServer(
+    (s) => {
+      server = s;
+    },
+    { commandTimeoutMs: BUDGET_MS },
+  );
 
   it("keeps nothing of a spectator's socket once it is gone, however much it sent", async () => {
     const room = await seatRoom(server, ['Ann']);
