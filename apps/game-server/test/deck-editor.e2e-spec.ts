@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
+import { HttpApi } from '@app/bot-kit';
+import { BUILTIN_DECK_ID } from '../../../migrations';
 import { RunningServer } from '../src/server';
 import { screenshotsDir, TestBrowser, violationsOf, withPagesServer } from './browser';
 import { queryDb } from './support';
@@ -102,11 +104,18 @@ describe('deck editor in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved: Science and more, 10 questions.' }).waitFor();
     expect((await storedQuestions(deckId))[1].choices).toEqual(['Six', 'Eight', 'Twelve']);
 
-    // Hosting with it: the host form has the deck picked.
+    // Hosting with it: the host form has the deck picked. It lists the built-in deck and this
+    // browser's own (by the edit tokens it keeps), never another host's.
+    const theirs = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'Another host', questions: [{ text: 'Theirs?', choices: ['a', 'b'], correct: 0 }] });
+    expect(theirs.status).toBe(201);
     await page.getByRole('link', { name: 'Host a game with this deck' }).click();
     await page.waitForURL(`${server.url}/host?deck=${deckId}`);
     await page.getByLabel('Host name').fill('Teacher');
     expect(await page.getByLabel('Deck').inputValue()).toBe(deckId);
+    const listed = await page.getByLabel('Deck').locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    expect(listed[0]).toBe(BUILTIN_DECK_ID);
+    expect(listed).toContain(deckId);
+    expect(listed).not.toContain(theirs.body.id);
     await page.getByRole('button', { name: 'Open room' }).click();
     await page.waitForURL(/\/host\/[A-Z0-9]{6}$/);
     const code = page.url().split('/').pop();

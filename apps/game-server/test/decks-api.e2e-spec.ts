@@ -37,6 +37,61 @@ describe('deck API', () => {
     return res.body;
   }
 
+  describe('GET /api/decks', () => {
+    const list = (query = '', tokens?: string[]) => api.request('GET', `/api/decks${query}`, undefined, tokens ? { authorization: `Bearer ${tokens.join(', ')}` } : {});
+    const ids = (res: { body: { decks: { id: string }[] } }) => res.body.decks.map((d) => d.id);
+
+    it("lists the built-in deck to anyone, and a host's decks only to whoever presents their edit tokens", async () => {
+      const [mine, also, theirs] = [await created(), await created({ ...DECK, name: 'Also mine' }), await created({ ...DECK, name: 'Theirs' })];
+      const anyone = await list();
+      expect(anyone).toMatchObject({ status: 200, body: { next: null } });
+      expect(ids(anyone)).toEqual([BUILTIN_DECK_ID]);
+      const host = await list('', [mine.editToken, also.editToken]);
+      expect(host.body).toEqual({
+        decks: [
+          expect.objectContaining({ id: BUILTIN_DECK_ID, builtin: true }),
+          { id: mine.id, name: DECK.name, builtin: false, questions: 2 },
+          { id: also.id, name: 'Also mine', builtin: false, questions: 2 },
+        ],
+        next: null,
+      });
+      expect(ids(host)).not.toContain(theirs.id);
+      // A deck's id is no key to the list: only its token is.
+      expect(ids(await list(`?cursor=${BUILTIN_DECK_ID}`, [mine.editToken]))).toEqual([mine.id]);
+    });
+
+    it('pages with limit and cursor until next is null', async () => {
+      const decks = [];
+      for (let i = 0; i < 5; i++) decks.push(await created({ ...DECK, name: `Page ${i}` }));
+      const tokens = decks.map((d) => d.editToken);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`, tokens);
+        expect(res.status).toBe(200);
+        expect(res.body.decks.length).toBeLessThanOrEqual(2);
+        seen.push(...ids(res));
+        cursor = res.body.next;
+        pages++;
+      } while (cursor);
+      expect(seen).toEqual([BUILTIN_DECK_ID, ...decks.map((d) => d.id)]);
+      expect(pages).toBe(3);
+    });
+
+    it.each([
+      ['a limit of 0', '?limit=0', undefined, 'limit must be a whole number from 1 to 100'],
+      ['a limit past the bound', '?limit=101', undefined, 'limit must be a whole number from 1 to 100'],
+      ['a cursor that is no deck id', '?cursor=nope', undefined, 'cursor must be a UUID'],
+      ['a token that is no edit token', '', 'Bearer short', "authorization token 1 is not a deck's edit token (43 base64url characters)"],
+      ['an authorization that is not Bearer', '', 'Basic abc', 'authorization must be `Bearer` and edit tokens separated by commas'],
+      ['more than 100 tokens', '', `Bearer ${Array.from({ length: 101 }, () => 'a'.repeat(43)).join(',')}`, 'authorization must hold at most 100 edit tokens'],
+    ])('refuses %s with 400 naming it', async (_what, query, authorization, message) => {
+      const res = await api.request('GET', `/api/decks${query}`, undefined, authorization ? { authorization } : {});
+      expect(res).toEqual({ status: 400, body: { statusCode: 400, code: 'bad_data', message } });
+    });
+  });
+
   describe('POST /api/decks', () => {
     it('answers 201 with the id and an edit token that the database keeps only as its SHA-256', async () => {
       const res = await api.request('POST', '/api/decks', DECK);
@@ -209,13 +264,13 @@ describe('deck API', () => {
       const put = await api.request('PUT', `/api/decks/${deck.id}`, EDITED, bearer(deck.editToken));
       expect(put).toEqual({ status: 200, body: { id: deck.id, name: EDITED.name, builtin: false, questions: 1 } });
       expect((await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).body).toMatchObject(EDITED);
-      expect((await api.request('GET', '/api/decks')).body.decks).toContainEqual({ id: deck.id, name: EDITED.name, builtin: false, questions: 1 });
+      expect((await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks).toContainEqual({ id: deck.id, name: EDITED.name, builtin: false, questions: 1 });
 
       expect(await api.request('DELETE', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).toEqual({ status: 204, body: undefined });
       expect(await api.request('GET', `/api/decks/${deck.id}`)).toMatchObject({ status: 404, body: { code: 'deck_not_found' } });
       expect(await api.request('PUT', `/api/decks/${deck.id}`, EDITED, bearer(deck.editToken))).toMatchObject({ status: 404 });
       expect(await api.request('DELETE', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).toMatchObject({ status: 404 });
-      expect((await api.request('GET', '/api/decks')).body.decks.map((d: { id: string }) => d.id)).not.toContain(deck.id);
+      expect((await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks.map((d: { id: string }) => d.id)).not.toContain(deck.id);
       expect(await queryDb(server, 'SELECT count(*)::int AS n FROM questions WHERE deck_id = $1', [deck.id])).toEqual([{ n: 0 }]);
     });
 
@@ -238,5 +293,33 @@ describe('deck API', () => {
         closeAll(room);
       }
     });
+  });
+});
+
+// Its own server, with a command budget a busy machine cannot exhaust: the second PUT waits for
+// the first one's lock, and that wait is what this test is about, not the 1 s budget.
+describe('deck API: concurrent edits', () => {
+  let api: HttpApi;
+  withTestServer((s) => {
+    api = new HttpApi(s.url);
+  }, { commandTimeoutMs: 10_000 });
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  async function created(): Promise<{ id: string; editToken: string }> {
+    const res = await api.request('POST', '/api/decks', DECK);
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it('leaves exactly one of two concurrent edits of a deck, whole', async () => {
+    const long = { name: 'Long', questions: Array.from({ length: 200 }, (_, i) => ({ text: `Long ${i}?`, choices: ['a', 'b'], correct: i % 2 })) };
+    const short = { name: 'Short', questions: DECK.questions.slice(0, 1) };
+    for (let round = 0; round < 10; round++) {
+      const deck = await created();
+      const [a, b] = round % 2 === 0 ? [long, short] : [short, long];
+      const puts = await Promise.all([a, b].map((body) => api.request('PUT', `/api/decks/${deck.id}`, body, bearer(deck.editToken))));
+      expect(puts.map((p) => p.status)).toEqual([200, 200]);
+      const read = (await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).body;
+      expect([long, short]).toContainEqual({ name: read.name, questions: read.questions });
+    }
   });
 });

@@ -129,6 +129,7 @@ describe('HTTP API', () => {
     it('lists the built-in deck with at least 200 questions', async () => {
       const res = await api.request('GET', '/api/decks');
       expect(res.status).toBe(200);
+      expect(res.body.next).toBeNull();
       const builtin = res.body.decks.find((d: any) => d.builtin);
       expect(builtin.questions).toBeGreaterThanOrEqual(200);
       const shapes = await queryDb(server, `SELECT jsonb_array_length(choices) AS n, count(*)::int AS questions, count(DISTINCT text)::int AS texts FROM questions WHERE deck_id = $1 GROUP BY 1`, [builtin.id]);

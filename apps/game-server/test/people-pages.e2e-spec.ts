@@ -34,10 +34,15 @@ describe('pages for people', () => {
 
   // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
   // the command budget, which is there for outages (outage.e2e-spec.ts).
+  // The host's browser keeps the deck's edit token, as the deck editor does: the host page lists
+  // the built-in decks and those whose tokens the browser holds, no other host's.
+  let deckToken: { key: string; token: string };
   withPagesServer(async (s, b) => {
     server = s;
     browser = b;
-    expect((await new HttpApi(server.url).request('POST', '/api/decks', DECK)).status).toBe(201);
+    const made = await new HttpApi(server.url).request('POST', '/api/decks', DECK);
+    expect(made.status).toBe(201);
+    deckToken = { key: `trivia:deck-token:${made.body.id}`, token: made.body.editToken };
   }, { commandTimeoutMs: 60_000 });
 
   const newPage = (options: Parameters<TestBrowser['newPage']>[0] = {}) => browser.newPage(options);
@@ -46,6 +51,7 @@ describe('pages for people', () => {
   /** Opens a room from the host page's form, as a host would; returns its code. */
   async function hostRoom(page: Page, questions: number, revealSeconds: number): Promise<string> {
     await page.goto(`${server.url}/`);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(deckToken.key)}, ${JSON.stringify(deckToken.token)})`);
     await page.getByRole('button', { name: 'Host a game' }).click();
     await page.getByLabel('Host name').fill('Quizmaster');
     await page.getByLabel('Deck').selectOption({ label: `${DECK.name} (${DECK.questions.length} questions)` });

@@ -1,4 +1,4 @@
-import { clip, CommandFrame, errorReply, okReply, PING, ReplyFrame, RoomErrorCode, RoomException, statusClass } from '@app/protocol';
+import { clip, CommandFrame, errorReply, okReply, PING, ReplyFrame, RoomErrorCode, RoomException, Status, statusClass } from '@app/protocol';
 import { Viewer } from './audience';
 import { Clock } from './clock';
 import { Actor } from './game-rules';
@@ -38,8 +38,8 @@ export interface CommandGateDeps<S, C extends Command> {
 
 /**
  * The room's door for commands: what a command meets before the rules decide it, and the one
- * place where each reply is sent once and observed. In order: a resent id gets its first reply;
- * a ping is answered at once; the type, the role, the shape (404, 403, 400); a room that takes
+ * place where each reply is sent once and observed. In order: a ping is answered at once; a
+ * resent id gets its first reply; the type, the role, the shape (404, 403, 400); a room that takes
  * nothing (503 shutting_down, 409 room_closed); a refusal certain whatever the statements in
  * flight do; a full mailbox (503 mailbox_full). What passes waits its turn in the mailbox.
  * Operator commands and proposals (a change asked for over HTTP) come in through it too.
@@ -56,6 +56,13 @@ export class CommandGate<S, C extends Command> {
 
   /** One command from a socket; its reply goes to the socket, now or once the rules decided and it committed. */
   submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
+    if (frame.type === PING) {
+      // Never through the mailbox: a ping does not wait behind the room's work. Nor remembered:
+      // its reply is the same whenever it is asked, so a resent ping just gets a fresh one.
+      const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
+      this.observe(frame.type, reply.status, arrival, 0, 0);
+      return viewer.sendReply(reply);
+    }
     const { replies } = this.deps;
     const seat = seatKey(viewer, viewer.socketId);
     if (replies.replay(seat, frame.id, (r) => viewer.sendReply(r))) return;
@@ -64,12 +71,6 @@ export class CommandGate<S, C extends Command> {
       viewer.sendReply(reply);
       for (const resend of replies.settle(seat, frame.id, reply)) resend(reply);
     };
-    if (frame.type === PING) {
-      // Never through the mailbox: a ping does not wait behind the room's work.
-      const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
-      this.observe(frame.type, reply.status, arrival, 0, 0);
-      return deliver(reply);
-    }
     let command: C;
     try {
       command = this.deps.driver.rules.parseCommand(frame, viewer.role);
@@ -97,7 +98,13 @@ export class CommandGate<S, C extends Command> {
       }
       const closed = this.deps.notLive();
       if (closed) return resolve(this.told(errorReply(frame.id, closed), OPERATOR, frame.type, arrival));
-      if (!this.deps.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply: resolve })) {
+      // The journal records an operator's command as the host's, so a room rebuilt from it
+      // remembers its reply under the host's seat: the live room does the same.
+      const reply = (r: ReplyFrame) => {
+        if (r.status === Status.ok) this.deps.replies.remember(seatKey(OPERATOR), r);
+        resolve(r);
+      };
+      if (!this.deps.mailbox.post({ kind: 'command', viewer: OPERATOR, command, arrival, reply })) {
         resolve(this.told(errorReply(frame.id, mailboxFull()), OPERATOR, frame.type, arrival));
       }
     });

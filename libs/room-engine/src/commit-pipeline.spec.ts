@@ -39,7 +39,7 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     depth: options.depth,
     committedStatements: options.committedStatements ?? 10,
     snapshotDue: options.snapshotDue,
-    confirmedReplies: () => options.confirmedReplies ?? [],
+    owedReplies: (acks) => [...(options.confirmedReplies ?? []), ...acks],
     snapshotOf: (s) => s,
     scheduler,
     changed: () => changed++,

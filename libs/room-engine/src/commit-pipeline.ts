@@ -79,8 +79,8 @@ export interface CommitPipelineDeps<S> {
   readonly snapshotDue?: boolean;
   /** What a snapshot keeps of a state (GameRules.snapshotOf). */
   readonly snapshotOf: (state: S) => unknown;
-  /** The replies of confirmed commands still owed to a resend (the reply memory's). */
-  readonly confirmedReplies: () => readonly SeatReply[];
+  /** What a snapshot owes to resends once these acknowledged replies join the confirmed ones (the reply memory's window then). */
+  readonly owedReplies: (acks: readonly SeatReply[]) => readonly SeatReply[];
   readonly scheduler: Scheduler;
   /** A step was taken, or the room went back to what the database has: its deadline and idle timer follow. */
   readonly changed: () => void;
@@ -207,8 +207,8 @@ export class CommitPipeline<S> {
   }
 
   /** Every reply a snapshot taken now owes: the confirmed ones, then those of the steps in flight and this one (the snapshot commits only if they do). */
-  private owedReplies(acks: readonly SeatReply[]): SeatReply[] {
-    return [...this.deps.confirmedReplies(), ...this.steps.flatMap((s) => s.acks), ...acks];
+  private owedReplies(acks: readonly SeatReply[]): readonly SeatReply[] {
+    return this.deps.owedReplies([...this.steps.flatMap((s) => s.acks), ...acks]);
   }
 
   /** Resolves the next time steps settle. */

@@ -25,7 +25,10 @@ export interface RoomEvent {
 
 /** Side effects beyond events, applied by the engine after the events went out. */
 export type Effect =
-  /** These seats are gone: their sockets close with 4003 and their replay memory is dropped. */
+  /**
+   * These seats are gone: their sockets close with 4003. Their replay memory ages out with the
+   * room's, as a replay after a restart has it (so a seat's id must never be given to another).
+   */
   | { readonly kind: 'release'; readonly seats: readonly string[] }
   /** The room is over: every socket closes with 4004 and the actor leaves memory. */
   | { readonly kind: 'close'; readonly reason: string };

@@ -1,4 +1,4 @@
-import { isRetryable, ReplyFrame } from '@app/protocol';
+import { ReplyFrame, Status } from '@app/protocol';
 import { Actor } from './game-rules';
 import { SeatReply } from './room-store';
 
@@ -10,8 +10,8 @@ type ReplyBody = Omit<ReplyFrame, 'type' | 'id'>;
 /**
  * Reply bodies shared by every command that got the same one (the same JSON text), so that a
  * thousand `{status: 200, data: {accepted: true}}` are one object. Bounded, the least recently
- * used going first: bodies that differ every time (a ping's serverTime) pass through without
- * pushing out the ones that recur. A body longer than `maxText` is kept as its own object.
+ * used going first: bodies that differ every time pass through without pushing out the ones that
+ * recur. A body longer than `maxText` is kept as its own object.
  */
 export class ReplyBodies {
   private readonly byText = new Map<string, ReplyBody>();
@@ -43,72 +43,217 @@ export class ReplyBodies {
 /** One per process: rooms share bodies too (every room of a game whose command always gets the same 200 shares one). */
 const sharedBodies = new ReplyBodies();
 
+/** How much a room remembers of the replies it gave, in bytes of JSON (as a snapshot stores them). */
+export interface ReplyMemoryBounds {
+  /** All of the room's seats together. */
+  readonly roomBytes: number;
+  /** One seat's share at most: a seat that sends many commands pushes out only its own older ids. */
+  readonly seatBytes: number;
+}
+
+/** Enough for a whole trivia game of answers per seat, and a few questions of a full 100-player room. */
+export const DEFAULT_REPLY_MEMORY: ReplyMemoryBounds = { roomBytes: 64 * 1024, seatBytes: 8 * 1024 };
+
+/** What a room's reply memory holds now (the console's room detail, and tests). */
+export interface ReplyMemoryStats {
+  /** Seats (players and the host) with remembered ids. */
+  readonly seats: number;
+  /** Remembered ids, of all seats. */
+  readonly ids: number;
+  /** What they count against `roomBytes`. */
+  readonly bytes: number;
+  /** Ids whose reply has not come yet (a resend waits for it). */
+  readonly inFlight: number;
+  /** Spectators' sockets holding anything (ids in flight, or remembered). */
+  readonly sockets: number;
+}
+
+interface Remembered {
+  readonly seat: string;
+  readonly id: string;
+  readonly body: ReplyBody;
+  readonly bytes: number;
+}
+
 /**
- * What each seat's command ids were answered, so a resent command gets its original reply and is
- * not executed twice. A resend while the first is still in flight gets the same reply when it
- * comes. 429 and 503 are forgotten: a retry is tried afresh. Bounded per seat; oldest ids go first.
- * Each id keeps only its reply's body; the frame is made again for each resend.
+ * The acknowledged replies of a room's seats, in the order they were given, within the room's
+ * bounds: past a seat's bound its own oldest goes, past the room's the room's oldest. What it
+ * holds depends only on the replies added and their order, so adding the same replies in the same
+ * order (a snapshot's, then the journal's after it) makes the same window.
+ */
+export class ReplyWindow {
+  /** Every remembered reply, oldest first (a Set keeps insertion order and deletes in O(1)). */
+  private readonly order = new Set<Remembered>();
+  private readonly seats = new Map<string, { readonly ids: Map<string, Remembered>; bytes: number }>();
+  private total = 0;
+
+  constructor(readonly bounds: ReplyMemoryBounds) {}
+
+  get(seat: string, id: string): ReplyBody | undefined {
+    return this.seats.get(seat)?.ids.get(id)?.body;
+  }
+
+  add(seat: string, id: string, body: ReplyBody): void {
+    const known = this.seats.get(seat)?.ids.get(id);
+    if (known) this.remove(known);
+    const own = this.insert({ seat, id, body, bytes: storedBytes(seat, frame(id, body)) });
+    while (own.bytes > this.bounds.seatBytes) this.remove(own.ids.values().next().value!);
+    while (this.total > this.bounds.roomBytes) this.remove(this.order.values().next().value!);
+  }
+
+  /** A copy of its own: what adding to it does leaves this window as it is. */
+  copy(): ReplyWindow {
+    const copy = new ReplyWindow(this.bounds);
+    // The same entries in the same order: they fit, so nothing is pushed out.
+    for (const e of this.order) copy.insert(e);
+    return copy;
+  }
+
+  /** Every remembered reply as a whole frame, oldest first: what a snapshot stores. */
+  entries(): SeatReply[] {
+    return [...this.order].map((e) => ({ seat: e.seat, reply: frame(e.id, e.body) }));
+  }
+
+  get seatCount(): number {
+    return this.seats.size;
+  }
+
+  get size(): number {
+    return this.order.size;
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  /** The newest entry, and its seat's share with it (the caller applies the bounds). */
+  private insert(entry: Remembered): { readonly ids: Map<string, Remembered>; bytes: number } {
+    let own = this.seats.get(entry.seat);
+    if (!own) this.seats.set(entry.seat, (own = { ids: new Map(), bytes: 0 }));
+    own.ids.set(entry.id, entry);
+    own.bytes += entry.bytes;
+    this.order.add(entry);
+    this.total += entry.bytes;
+    return own;
+  }
+
+  private remove(entry: Remembered): void {
+    const own = this.seats.get(entry.seat)!;
+    own.ids.delete(entry.id);
+    own.bytes -= entry.bytes;
+    this.order.delete(entry);
+    this.total -= entry.bytes;
+    if (own.ids.size === 0) this.seats.delete(entry.seat);
+  }
+}
+
+/**
+ * What each seat's command ids were answered, so that a resent command gets its original reply
+ * and is not executed twice. A resend while the first is still in flight gets the same reply when
+ * it comes. Only acknowledged commands (200: journaled) are remembered: a refused one changed
+ * nothing and is decided afresh, as 429 and 503 are; pings never come here. Each id keeps only its
+ * reply's body; the frame is made again for each resend.
+ *
+ * Players' and the host's replies form the room's window (`ReplyWindow`), which a snapshot carries
+ * and the journal after it extends, so that a room rebuilt after a restart remembers exactly what
+ * it remembered before. A resend does not renew an id: it is not journaled, and the window must
+ * not depend on it. A spectator's memory is its socket's (a reconnect is a new socket, which no
+ * resend can match), kept apart from the window and dropped when the socket goes.
  */
 export class ReplyMemory {
-  private readonly seats = new Map<string, Map<string, ReplyBody | Deliver[]>>();
+  /** Ids whose reply has not come yet, with the resends waiting for it. */
+  private readonly pending = new Map<string, Map<string, Deliver[]>>();
+  private readonly window: ReplyWindow;
+  /** Spectators' sockets' acknowledged replies, each within a seat's bound. */
+  private readonly sockets = new Map<string, ReplyWindow>();
 
   constructor(
-    private readonly perSeat = 1000,
+    readonly bounds: ReplyMemoryBounds = DEFAULT_REPLY_MEMORY,
     private readonly bodies = sharedBodies,
-  ) {}
+  ) {
+    this.window = new ReplyWindow(bounds);
+  }
 
   /** True when `id` was seen: `deliver` gets the remembered reply now, or the pending one later. */
   replay(seat: string, id: string, deliver: Deliver): boolean {
-    const known = this.seats.get(seat)?.get(id);
-    if (known === undefined) return false;
-    if (Array.isArray(known)) known.push(deliver);
-    else deliver(frame(id, known));
+    const waiting = this.pending.get(seat)?.get(id);
+    if (waiting) {
+      waiting.push(deliver);
+      return true;
+    }
+    const body = this.windowOf(seat)?.get(seat, id);
+    if (body === undefined) return false;
+    deliver(frame(id, body));
     return true;
   }
 
   /** Marks `id` as in flight for this seat. */
   begin(seat: string, id: string): void {
-    let ids = this.seats.get(seat);
-    if (!ids) this.seats.set(seat, (ids = new Map()));
+    let ids = this.pending.get(seat);
+    if (!ids) this.pending.set(seat, (ids = new Map()));
     ids.set(id, []);
-    if (ids.size > this.perSeat) ids.delete(ids.keys().next().value as string);
   }
 
-  /** Records the reply (to `id`) and returns the resends that waited for it. */
+  /** Records the reply (to `id`) when it acknowledged the command, and returns the resends that waited for it. */
   settle(seat: string, id: string, reply: ReplyFrame): Deliver[] {
-    const ids = this.seats.get(seat);
+    const ids = this.pending.get(seat);
     const waiting = ids?.get(id);
-    if (!ids || waiting === undefined) return [];
-    if (isRetryable(reply.status)) ids.delete(id);
-    else ids.set(id, this.bodies.body(reply));
-    return Array.isArray(waiting) ? waiting : [];
+    if (!ids || !waiting) return [];
+    ids.delete(id);
+    if (ids.size === 0) this.pending.delete(seat);
+    if (reply.status === Status.ok) this.remember(seat, reply);
+    return waiting;
   }
 
-  /** Remembers a reply given before this memory existed (a room rebuilt after a restart). */
+  /** Remembers an acknowledged reply: live, or one given before this memory existed (a room rebuilt after a restart). */
   remember(seat: string, reply: ReplyFrame): void {
     if (reply.id === null) return;
-    this.begin(seat, reply.id);
-    this.settle(seat, reply.id, reply);
+    const body = this.bodies.body(reply);
+    if (!isSocketKey(seat)) return this.window.add(seat, reply.id, body);
+    let own = this.sockets.get(seat);
+    if (!own) this.sockets.set(seat, (own = new ReplyWindow({ roomBytes: this.bounds.seatBytes, seatBytes: this.bounds.seatBytes })));
+    own.add(seat, reply.id, body);
   }
 
-  /** Each seat's latest `perSeat` successful replies, oldest first: what a snapshot keeps for resends. */
-  recentOk(perSeat: number): SeatReply[] {
-    const owed: SeatReply[] = [];
-    for (const [seat, ids] of this.seats) {
-      const ok = [...ids].filter((e): e is [string, ReplyBody] => !Array.isArray(e[1]) && e[1].status === 200);
-      for (const [id, body] of ok.slice(-perSeat)) owed.push({ seat, reply: frame(id, body) });
+  /**
+   * What a snapshot taken once these acknowledged replies join the memory owes to resends: the
+   * window it would then be, oldest first. The memory itself is left as it is (they join it as
+   * their commands are confirmed).
+   */
+  owed(acks: readonly SeatReply[]): SeatReply[] {
+    const window = this.window.copy();
+    for (const { seat, reply } of acks) {
+      if (!isSocketKey(seat) && reply.id !== null) window.add(seat, reply.id, this.bodies.body(reply));
     }
-    return owed;
+    return window.entries();
   }
 
-  forgetSeat(seat: string): void {
-    this.seats.delete(seat);
+  /** A spectator's socket went: whatever it left here goes too. */
+  forgetSocket(seat: string): void {
+    this.pending.delete(seat);
+    this.sockets.delete(seat);
+  }
+
+  stats(): ReplyMemoryStats {
+    let inFlight = 0;
+    for (const ids of this.pending.values()) inFlight += ids.size;
+    const sockets = new Set([...this.sockets.keys(), ...[...this.pending.keys()].filter(isSocketKey)]);
+    return { seats: this.window.seatCount, ids: this.window.size, bytes: this.window.bytes, inFlight, sockets: sockets.size };
+  }
+
+  private windowOf(seat: string): ReplyWindow | undefined {
+    return isSocketKey(seat) ? this.sockets.get(seat) : this.window;
   }
 }
 
 /** The reply to `id` again, a new frame each time around the body it shares. */
 function frame(id: string, body: ReplyBody): ReplyFrame {
   return { type: 'reply', id, ...body };
+}
+
+/** What a remembered reply counts: its bytes as a snapshot stores it, in UTF-8 JSON. */
+function storedBytes(seat: string, reply: ReplyFrame): number {
+  return Buffer.byteLength(JSON.stringify({ seat, reply }), 'utf8');
 }
 
 function deepFreeze<T>(value: T): T {
@@ -123,4 +268,9 @@ function deepFreeze<T>(value: T): T {
 export function seatKey(actor: Actor, socketId = ''): string {
   if (actor.role === 'player') return `p:${actor.seat}`;
   return actor.role === 'host' ? 'host' : `s:${socketId}`;
+}
+
+/** A spectator's key names its socket, which does not outlive a reconnect. */
+function isSocketKey(seat: string): boolean {
+  return seat.startsWith('s:');
 }

@@ -7,7 +7,7 @@ import { CommandGate, CommandObserver } from './command-gate';
 import { CommitPipeline } from './commit-pipeline';
 import { GameRules, Outcome } from './game-rules';
 import { Mailbox } from './mailbox';
-import { ReplyMemory, seatKey } from './reply-memory';
+import { ReplyMemory, ReplyMemoryBounds, ReplyMemoryStats, seatKey } from './reply-memory';
 import { Lifecycle, RoomLifecycle } from './room-lifecycle';
 import { Arrival, Command, Message } from './room-message';
 import { RefusalHook } from './refused-command';
@@ -16,9 +16,6 @@ import { RoomStats } from './room-stats';
 import { Restored, RoomStore } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { Scheduler, systemScheduler } from './scheduler';
-
-/** How many of each seat's latest replies a snapshot keeps for resends. */
-const SNAPSHOT_REPLIES_PER_SEAT = 20;
 
 export interface RoomActorDeps {
   readonly store: RoomStore;
@@ -44,6 +41,8 @@ export interface RoomActorDeps {
   readonly snapshotDue?: boolean;
   /** Monotonic time and timers (latency, budgets, gathering, the room's timers); the event loop's when absent. */
   readonly scheduler?: Scheduler;
+  /** How much of its replies the room remembers for resends (DEFAULT_REPLY_MEMORY when absent). */
+  readonly replyMemory?: ReplyMemoryBounds;
   /** Called when the room goes out of memory (passivated, closed or drained). */
   readonly onDispose: (room: RoomActor<any, any>) => void;
   /** Told of each throw the room caught while settling or publishing a committed step (it is counted; the room lets itself go). */
@@ -85,7 +84,7 @@ export class RoomActor<S, C extends Command> {
     driver: RuleDriver<S, C>,
     state: S,
     private readonly deps: RoomActorDeps,
-    replies: ReplyMemory,
+    private readonly replies: ReplyMemory,
     /** When the room was opened (epoch ms), for operators. */
     readonly openedAt: number,
   ) {
@@ -107,7 +106,7 @@ export class RoomActor<S, C extends Command> {
       depth: deps.pipelineDepth,
       committedStatements: deps.committedStatements,
       snapshotDue: deps.snapshotDue,
-      confirmedReplies: () => replies.recentOk(SNAPSHOT_REPLIES_PER_SEAT),
+      owedReplies: (acks) => replies.owed(acks),
       snapshotOf: (s) => rules.snapshotOf?.(s) ?? s,
       scheduler,
       changed: () => this.afterChange(),
@@ -140,7 +139,7 @@ export class RoomActor<S, C extends Command> {
     const { clock, observer, log } = deps;
     const notLive = () => this.lifecycle.refusal(() => rules.isOver(this.pipeline.state));
     this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, refused: deps.onRefusal, clock, scheduler, log });
-    this.publisher = new RoomPublisher({ viewers: this.viewers, rules, clock, confirmed: () => this.pipeline.confirmed, replies, close: () => this.dispose() });
+    this.publisher = new RoomPublisher({ viewers: this.viewers, rules, clock, confirmed: () => this.pipeline.confirmed, close: () => this.dispose() });
     this.batches = new BatchHandler({
       code,
       driver,
@@ -171,12 +170,16 @@ export class RoomActor<S, C extends Command> {
     restored: Restored<S>,
     deps: RoomActorDeps,
   ): RoomActor<S, C> {
-    const replies = new ReplyMemory();
+    // The window the room remembered: the snapshot's, then the replies acknowledged after it, in order.
+    const replies = new ReplyMemory(deps.replyMemory);
     for (const { seat, reply } of restored.replies) replies.remember(seat, reply);
     const driver = new RuleDriver(rules, deps.seed, deps.idSecret);
     const state = driver.replay(restored.state, restored.journal, {
       refused: (entry, err) => deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
-      acknowledged: (actor, reply) => replies.remember(seatKey(actor), reply),
+      // A spectator's memory was its socket's, and that socket is gone.
+      acknowledged: (actor, reply) => {
+        if (actor.role !== 'spectator') replies.remember(seatKey(actor), reply);
+      },
     });
     return new RoomActor(ids.code, ids.roomId, driver, state, deps, replies, ids.openedAt);
   }
@@ -212,6 +215,11 @@ export class RoomActor<S, C extends Command> {
     return this.mailbox.depthMax;
   }
 
+  /** What the room remembers of its replies now. */
+  get replyMemory(): ReplyMemoryStats {
+    return this.replies.stats();
+  }
+
   /** A batch is in hand or letters wait. */
   get isBusy(): boolean {
     return this.mailbox.busy || this.pipeline.inFlight > 0;
@@ -245,6 +253,8 @@ export class RoomActor<S, C extends Command> {
 
   detach(viewer: Viewer): void {
     if (!this.viewers.remove(viewer)) return;
+    // A spectator's reply memory is its socket's: no later socket can resend under it.
+    if (viewer.role === 'spectator') this.replies.forgetSocket(seatKey(viewer, viewer.socketId));
     if (viewer.seat && this.lifecycle.phase !== 'disposed' && !this.viewers.isConnected(viewer.seat)) {
       this.mailbox.post({ kind: 'signal', signal: { kind: 'presence', seat: viewer.seat, connected: false } });
     }

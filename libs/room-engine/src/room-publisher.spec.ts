@@ -1,8 +1,7 @@
-import { okReply, ReplyFrame, Role } from '@app/protocol';
+import { ReplyFrame, Role } from '@app/protocol';
 import { tally, TallyState } from '../test/tally.game';
 import { Viewer, Viewers } from './audience';
 import { Outcome } from './game-rules';
-import { ReplyMemory, seatKey } from './reply-memory';
 import { RoomPublisher } from './room-publisher';
 
 const T0 = 1_700_000_000_000;
@@ -11,9 +10,8 @@ const confirmed: TallyState = { code: 'ABCDEF', seats: ['p1', 'p2'], total: 7, c
 function harness() {
   const log: string[] = [];
   const viewers = new Viewers();
-  const replies = new ReplyMemory();
   let closed = 0;
-  const publisher = new RoomPublisher<TallyState>({ viewers, rules: tally, clock: { now: () => T0 }, confirmed: () => confirmed, replies, close: () => (closed++, log.push('room closed')) });
+  const publisher = new RoomPublisher<TallyState>({ viewers, rules: tally, clock: { now: () => T0 }, confirmed: () => confirmed, close: () => (closed++, log.push('room closed')) });
   const join = (role: Role, seat?: string) => {
     const v: Viewer = {
       socketId: `${role}-${seat ?? ''}`,
@@ -27,7 +25,7 @@ function harness() {
     viewers.add(v);
     return v;
   };
-  return { publisher, viewers, replies, log, join, closes: () => closed };
+  return { publisher, viewers, log, join, closes: () => closed };
 }
 
 const outcome = (o: Partial<Outcome<TallyState>>): Outcome<TallyState> => ({ state: confirmed, events: [], effects: [], ...o });
@@ -54,18 +52,14 @@ describe(RoomPublisher.name, () => {
     expect(h.closes()).toBe(1);
   });
 
-  it('closes a released seat\'s sockets with 4003 and forgets its replies, and no one else\'s', () => {
+  it('closes a released seat\'s sockets with 4003, and no one else\'s', () => {
     const h = harness();
     h.join('player', 'p1');
     h.join('player', 'p1');
     h.join('player', 'p2');
-    h.replies.remember(seatKey({ role: 'player', seat: 'p1' }), okReply('a', {}));
-    h.replies.remember(seatKey({ role: 'player', seat: 'p2' }), okReply('b', {}));
     h.publisher.publish([outcome({ effects: [{ kind: 'release', seats: ['p1'] }] })]);
     expect(h.log).toEqual(['player-p1 close 4003', 'player-p1 close 4003']);
     expect(h.viewers.size).toBe(1);
-    expect(h.replies.replay('p:p1', 'a', () => undefined)).toBe(false);
-    expect(h.replies.replay('p:p2', 'b', () => undefined)).toBe(true);
     expect(h.closes()).toBe(0);
   });
 

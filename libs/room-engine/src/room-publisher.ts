@@ -2,7 +2,6 @@ import { CloseCode } from '@app/protocol';
 import { outboundEvent, Viewer, Viewers } from './audience';
 import { Clock } from './clock';
 import { GameRules, Outcome } from './game-rules';
-import { ReplyMemory, seatKey } from './reply-memory';
 
 export interface RoomPublisherDeps<S> {
   readonly viewers: Viewers;
@@ -10,8 +9,6 @@ export interface RoomPublisherDeps<S> {
   readonly clock: Clock;
   /** What viewers are shown: the room as PostgreSQL has it. */
   readonly confirmed: () => S;
-  /** A released seat's replay memory goes with it. */
-  readonly replies: ReplyMemory;
   /** A close effect: the room leaves memory once its sockets were told. */
   readonly close: () => void;
 }
@@ -33,7 +30,6 @@ export class RoomPublisher<S> {
       for (const effect of o.effects) {
         if (effect.kind === 'release') {
           for (const seat of effect.seats) {
-            this.deps.replies.forgetSeat(seatKey({ role: 'player', seat }));
             for (const v of viewers.ofSeat(seat)) {
               viewers.remove(v);
               v.close(CloseCode.seatGone, 'seat released');

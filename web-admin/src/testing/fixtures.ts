@@ -71,6 +71,7 @@ export function roomDetailFixture(patch: Partial<RoomDetail> = {}): RoomDetail {
       { type: 'room.answer', at: 1_700_000_001_000, mailboxWaitMs: 1.5, ms: 4.1, status: 200, roundTrips: 1 },
       { type: 'room.answer', at: 1_700_000_001_100, mailboxWaitMs: 0.2, ms: 0.4, status: 409, roundTrips: 0 },
     ],
+    replyMemory: { seats: 2, ids: 3, bytes: 331, inFlight: 0, sockets: 0 },
     ...patch,
   }
 }

@@ -45,7 +45,7 @@ export class AdminViewService {
   roomDetail(code: string) {
     const room = this.rooms.registry.peek(code.toUpperCase());
     if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no live room has code ${code}`);
-    return { ...this.row(room), ...gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands() };
+    return { ...this.row(room), ...gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands(), replyMemory: room.replyMemory };
   }
 
   // Every game's row comes from its own summary: seats stand where players were, its round

@@ -11,6 +11,8 @@ import {
   DeckIdParams,
   DeckImportQuery,
   DeckList,
+  DeckListQuery,
+  DECK_TOKENS_MAX,
   DeckSummary,
   errorBody,
   GameResults,
@@ -156,8 +158,15 @@ export const DescribeCloseRoom = () =>
 export const DescribeListDecks = () =>
   applyDecorators(
     ApiTags('decks'),
-    ApiOperation({ summary: 'The decks a host can choose from: the built-in one and those added' }),
-    DocResponse(200, 'the decks', DeckList),
+    ApiOperation({
+      summary:
+        'The decks a host can choose from, a page at a time: the built-in ones, then those whose edit tokens come as `Authorization: Bearer t1, t2, ...` ' +
+        `(at most ${DECK_TOKENS_MAX}, oldest first); nobody lists another host's decks`,
+    }),
+    ApiBearerAuth(),
+    DocQuery(DeckListQuery),
+    DocResponse(200, 'a page of decks, and the cursor of the next', DeckList),
+    ...answers({ ...BAD_DATA, description: '`bad_data`: `limit` or `cursor` (the message names it), or an `Authorization` that is not `Bearer` and edit tokens' }),
   );
 
 const DECK_ID = () => DocParams(DeckIdParams);

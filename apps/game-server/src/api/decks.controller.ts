@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { DeckListQuery, readQuery } from '@app/protocol';
 import { DeckRateGuard } from '../limits/address-rate.guard';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
+import { presentedTokens } from '../decks/deck-token';
 import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
 import { DeckErrorCode, deckError } from '../decks/deck.errors';
 import { DecksService } from '../decks/decks.service';
@@ -22,8 +24,9 @@ export class DecksController {
 
   @Get()
   @DescribeListDecks()
-  async list() {
-    return { decks: await this.decks.list() };
+  list(@Query('limit') limit?: string, @Query('cursor') cursor?: string, @Headers('authorization') authorization?: string) {
+    const query = readQuery(DeckListQuery, { limit, cursor });
+    return this.decks.list(presentedTokens(authorization), query.limit, query.cursor);
   }
 
   // Before ':id', which it would otherwise be taken for.

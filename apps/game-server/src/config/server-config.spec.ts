@@ -288,6 +288,14 @@ describe(readConfig.name, () => {
       });
     });
 
+    it("refuses a seat's reply memory larger than the room's, naming the seat's, and reads both in bytes", () => {
+      expect(refusal({ REPLY_MEMORY_ROOM_BYTES: '4096', REPLY_MEMORY_SEAT_BYTES: '8192' }).problems.map((p) => p.line)).toEqual([
+        "REPLY_MEMORY_SEAT_BYTES='8192': more than the whole room's (REPLY_MEMORY_ROOM_BYTES=4096); expected a whole number from 256 to 16777216, at most REPLY_MEMORY_ROOM_BYTES",
+      ]);
+      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo }).replyMemory).toEqual({ roomBytes: 65536, seatBytes: 8192 });
+      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, REPLY_MEMORY_ROOM_BYTES: '4096', REPLY_MEMORY_SEAT_BYTES: '4096' }).replyMemory).toEqual({ roomBytes: 4096, seatBytes: 4096 });
+    });
+
     it("matches the README's configuration table: every variable, what it accepts, and its default", () => {
       const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8');
       const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Limits'));

@@ -37,6 +37,8 @@ export interface ServerConfig {
    * 1 turns pipelining off: a batch then waits for the statement before it.
    */
   readonly pipelineDepth: number;
+  /** How much of its replies a room remembers for resends, in bytes of JSON: in all, and for one seat. Unset: 64 KiB and 8 KiB. */
+  readonly replyMemory?: { readonly roomBytes: number; readonly seatBytes: number };
   /** Pipelined connections that carry rooms' writes, each room always on the same one. */
   readonly commitLanes: number;
   /** How long PostgreSQL may say nothing on a commit lane with statements in flight before the lane is reset (ms of this process's waking time). */
@@ -196,6 +198,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     poolMax: e.DB_POOL_MAX,
     mailboxDepth: e.MAILBOX_DEPTH,
     pipelineDepth: e.PIPELINE_DEPTH,
+    replyMemory: { roomBytes: e.REPLY_MEMORY_ROOM_BYTES, seatBytes: e.REPLY_MEMORY_SEAT_BYTES },
     commitLanes: e.DB_COMMIT_LANES,
     silenceMs: e.DB_SILENCE_MS,
     heapGrowingPercent: e.HEAP_GROWING_PERCENT,

@@ -125,6 +125,9 @@ export const SERVER_ENV = {
   // 0 would refuse every command with 503.
   MAILBOX_DEPTH: whole(1, 10_000, 64),
   PIPELINE_DEPTH: whole(1, 64, 8),
+  // Bytes of JSON a room remembers of the replies it gave, for resends (README, "Limits"), and one seat's share at most.
+  REPLY_MEMORY_ROOM_BYTES: whole(1024, 16 * 1024 * 1024, 64 * 1024),
+  REPLY_MEMORY_SEAT_BYTES: whole(256, 16 * 1024 * 1024, 8 * 1024, ', at most REPLY_MEMORY_ROOM_BYTES'),
   PASSIVATE_AFTER_SECONDS: whole(1, 86_400, 60),
   // Shorter than this, a room can close before its host has shared the code.
   ROOM_EXPIRY_SECONDS: whole(10, 7 * 86_400, 300),
@@ -177,7 +180,7 @@ type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<in
 
 const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
 
-/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat and the direct URL against the URL. */
+/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat, the direct URL against the URL, and a seat's reply memory against the room's. */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.OPERATOR_PORT !== undefined && env.OPERATOR_PORT !== 0 && env.OPERATOR_PORT === env.PORT) {
     ctx.addIssue({ code: 'custom', path: ['OPERATOR_PORT'], message: 'is PORT itself; it must be another port, or unset to serve both on PORT' });
@@ -195,6 +198,9 @@ export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
       path: ['DATABASE_DIRECT_URL'],
       message: 'set without DATABASE_URL: it is the direct address beside a pooler in DATABASE_URL, and the embedded PostgreSQL needs none',
     });
+  }
+  if (env.REPLY_MEMORY_SEAT_BYTES > env.REPLY_MEMORY_ROOM_BYTES) {
+    ctx.addIssue({ code: 'custom', path: ['REPLY_MEMORY_SEAT_BYTES'], message: `more than the whole room's (REPLY_MEMORY_ROOM_BYTES=${env.REPLY_MEMORY_ROOM_BYTES})` });
   }
 });
 

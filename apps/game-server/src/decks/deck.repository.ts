@@ -37,19 +37,30 @@ const SELECT_DECK = `
                    FROM questions q WHERE q.deck_id = d.id), '[]') AS questions
   FROM decks d WHERE d.id = $1 AND d.deleted_at IS NULL`;
 
-// The incoming questions as rows, numbered from 0 in the order given.
-const INCOMING = `SELECT q.ord - 1 AS position, q.item FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS q(item, ord)`;
-
 export class DeckRepository {
   constructor(private readonly db: Database) {}
 
-  async listDecks(): Promise<DeckSummary[]> {
+  /**
+   * A page of the decks a caller may list: the built-in ones, then those whose edit tokens' hashes
+   * it presents, each group oldest first; `after` is the last deck of the page before. Each is found
+   * through an index (`decks_builtin`, `decks_by_edit_token`) and its questions counted through
+   * `questions (deck_id, position)`: the cost is the page's, however many decks hosts have made.
+   */
+  async listDecks(tokenHashes: readonly Buffer[], limit: number, after?: string): Promise<DeckSummary[]> {
     return this.db.run<DeckSummary>(
       'DeckRepository.listDecks',
-      `SELECT d.id, d.name, d.builtin, count(q.id)::int AS questions
-       FROM decks d LEFT JOIN questions q ON q.deck_id = d.id
-       WHERE d.deleted_at IS NULL
-       GROUP BY d.id ORDER BY d.builtin DESC, d.created_at, d.id`,
+      `WITH listed AS (
+         SELECT d.id, d.name, d.builtin, d.created_at FROM decks d WHERE d.builtin AND d.deleted_at IS NULL
+         UNION ALL
+         SELECT d.id, d.name, d.builtin, d.created_at FROM decks d
+         WHERE d.edit_token_hash = ANY($1::bytea[]) AND d.edit_token_hash IS NOT NULL AND d.deleted_at IS NULL
+       ), page_start AS (SELECT NOT c.builtin AS hosts, c.created_at, c.id FROM decks c WHERE c.id = $3::uuid)
+       SELECT l.id, l.name, l.builtin, (SELECT count(*) FROM questions q WHERE q.deck_id = l.id)::int AS questions
+       FROM listed l
+       WHERE $3::uuid IS NULL OR (NOT l.builtin, l.created_at, l.id) > (SELECT hosts, created_at, id FROM page_start)
+       ORDER BY NOT l.builtin, l.created_at, l.id
+       LIMIT $2`,
+      [tokenHashes, limit, after ?? null],
     );
   }
 
@@ -92,24 +103,13 @@ export class DeckRepository {
   /**
    * Replaces an editable deck's name and questions in one statement; false when the deck is gone
    * (or is not editable). Questions are rewritten in place by position, so the rows a live game
-   * drew keep their ids; positions past the new end go.
+   * drew keep their ids; positions past the new end go. Concurrent edits of one deck are taken one
+   * after the other, the last whole (`replace_deck`, migration 1764889260000, says why a function).
    */
   async replaceDeck(id: string, name: string, questions: readonly NewQuestion[]): Promise<boolean> {
-    const rows = await this.db.run<{ id: string }>(
+    const rows = await this.db.run<{ id: string | null }>(
       'DeckRepository.replaceDeck',
-      `WITH deck AS (
-         UPDATE decks SET name = $2, updated_at = now()
-         WHERE id = $1 AND deleted_at IS NULL AND edit_token_hash IS NOT NULL
-         RETURNING id
-       ), incoming AS (${INCOMING}),
-       kept AS (
-         INSERT INTO questions (deck_id, position, text, choices, correct)
-         SELECT deck.id, i.position, i.item->>'text', i.item->'choices', (i.item->>'correct')::smallint FROM deck, incoming i
-         ON CONFLICT (deck_id, position) DO UPDATE SET text = EXCLUDED.text, choices = EXCLUDED.choices, correct = EXCLUDED.correct
-       ), dropped AS (
-         DELETE FROM questions q USING deck WHERE q.deck_id = deck.id AND q.position >= jsonb_array_length($3::jsonb)
-       )
-       SELECT id FROM deck`,
+      `SELECT replace_deck($1::uuid, $2, $3::jsonb) AS id`,
       [id, name, JSON.stringify(questions)],
       undefined,
       // Its answer lost, it was recorded when the deck holds exactly this name and these questions.
@@ -121,7 +121,7 @@ export class DeckRepository {
         params: [id, name, JSON.stringify(questions.map((q) => ({ text: q.text, choices: q.choices, correct: q.correct })))],
       },
     );
-    return rows.length === 1;
+    return Boolean(rows[0]?.id);
   }
 
   /**
@@ -129,19 +129,15 @@ export class DeckRepository {
    * so it is listed, read and played no more. False when it was gone already or is not editable.
    */
   async deleteDeck(id: string): Promise<boolean> {
-    const rows = await this.db.run<{ id: string }>(
+    const rows = await this.db.run<{ id: string | null }>(
       'DeckRepository.deleteDeck',
-      `WITH deck AS (
-         UPDATE decks SET deleted_at = now(), updated_at = now(), edit_token_hash = NULL
-         WHERE id = $1 AND deleted_at IS NULL AND edit_token_hash IS NOT NULL
-         RETURNING id
-       ), gone AS (DELETE FROM questions q USING deck WHERE q.deck_id = deck.id)
-       SELECT id FROM deck`,
+      // A function, as for replaceDeck: an edit it waited for leaves no question behind.
+      `SELECT delete_deck($1::uuid) AS id`,
       [id],
       undefined,
       // Its answer lost, it was recorded when the deck is marked deleted.
       { sql: 'SELECT id FROM decks WHERE id = $1 AND deleted_at IS NOT NULL', params: [id] },
     );
-    return rows.length === 1;
+    return Boolean(rows[0]?.id);
   }
 }

@@ -3,7 +3,7 @@ import { DeckRepository, DeckSummary, StoredDeck } from './deck.repository';
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { DeckInput } from './deck-body';
 import { DeckErrorCode, deckError } from './deck.errors';
-import { editTokenMatches, newEditToken } from './deck-token';
+import { editTokenMatches, hashEditToken, newEditToken } from './deck-token';
 
 /** A new deck, with its edit token: the only time the token is shown. */
 export type CreatedDeck = DeckSummary & { readonly editToken: string };
@@ -25,8 +25,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class DecksService {
   constructor(private readonly decks: DeckRepository) {}
 
-  list(): Promise<DeckSummary[]> {
-    return this.decks.listDecks();
+  /**
+   * A page of the decks this caller may see: the built-in ones and those whose edit tokens it
+   * presents (nobody lists another host's). `next` is the cursor of the page after, if any.
+   */
+  async list(tokens: readonly string[], limit: number, cursor?: string): Promise<{ decks: DeckSummary[]; next: string | null }> {
+    const rows = await this.decks.listDecks(tokens.map(hashEditToken), limit + 1, cursor);
+    const decks = rows.slice(0, limit);
+    return { decks, next: rows.length > limit ? decks[decks.length - 1].id : null };
   }
 
   async create(input: DeckInput): Promise<CreatedDeck> {

@@ -443,6 +443,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       onRefusal: this.refusals.hookFor(s.roomId, nameOf),
       mailboxDepth: this.config.mailboxDepth,
       pipelineDepth: this.config.pipelineDepth,
+      replyMemory: this.config.replyMemory,
       passivateAfterMs: this.config.passivateAfterMs,
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,

@@ -144,6 +144,15 @@ export const RoomDetail = z
     hostName: z.string(),
     openQuestion: OpenQuestion.nullable(),
     lastCommands: z.array(RoomCommand).meta({ description: 'oldest first, at most 100' }),
+    replyMemory: z
+      .object({
+        seats: z.int().meta({ description: 'seats (players and the host) with remembered ids' }),
+        ids: z.int().meta({ description: 'acknowledged command ids a resend gets the original reply of' }),
+        bytes: z.int().meta({ description: 'what they count against REPLY_MEMORY_ROOM_BYTES (JSON, as a snapshot stores them)' }),
+        inFlight: z.int().meta({ description: 'ids whose reply has not come yet' }),
+        sockets: z.int().meta({ description: "spectators' sockets holding anything: freed when the socket goes" }),
+      })
+      .meta({ description: 'what the room remembers of its replies, for resends' }),
   })
   .loose();
 export type RoomDetail = z.infer<typeof RoomDetail>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { jsonObject, printableField, wholeField } from './fields.js';
+import { DECK_PAGE_MAX } from './deck-list.js';
+import { jsonObject, printableField, uuidField, wholeField, wholeNumberQuery } from './fields.js';
 
 // The decks' HTTP shapes (docs/protocol.md section 12). The CSV import reads the same limits.
 
@@ -57,7 +58,16 @@ export const DeckIdParams = z.object({ id: z.string().meta({ description: 'the d
 export const DeckSummary = z.object({ id: z.guid(), name: z.string(), builtin: z.boolean(), questions: z.int() });
 export type DeckSummary = z.infer<typeof DeckSummary>;
 
-export const DeckList = z.object({ decks: z.array(DeckSummary) });
+/** `GET /api/decks?limit=&cursor=`: the built-in decks, then those whose edit tokens come as `Authorization: Bearer t1, t2, ...`. */
+export const DeckListQuery = z.object({
+  limit: wholeNumberQuery(1, DECK_PAGE_MAX).optional().default(50),
+  cursor: uuidField().optional().meta({ description: 'the `next` of the page before; absent for the first page' }),
+});
+
+export const DeckList = z.object({
+  decks: z.array(DeckSummary),
+  next: z.guid().nullable().meta({ description: 'the cursor of the next page (its `cursor`); null on the last page' }),
+});
 export type DeckList = z.infer<typeof DeckList>;
 
 /** A new deck: the edit token is shown this once. */

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { Link } from '../../../components/link'
-import { deckToken } from '../../../lib/deck-tokens'
+import { allDeckTokens, deckToken } from '../../../lib/deck-tokens'
 import { explain } from '../../../lib/game-api'
 import { navigate } from '../../../lib/router'
 import { seatKey } from '../../../lib/use-room'
@@ -20,7 +20,8 @@ export function HostSetupPage() {
 
   useEffect(() => {
     let live = true
-    getDecks().then(
+    // The built-in decks and this browser's own: the server lists no other host's.
+    getDecks(allDeckTokens()).then(
       (list) => {
         if (!live) return
         setDecks(list)
