@@ -270,14 +270,31 @@ function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Pro
     return Promise.reject(new TimedOut(0));
   }
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
     const timer = setTimeout(() => {
-      onLate();
-      promise.catch(() => undefined);
-      reject(new TimedOut(ms));
+      // A process that was stopped or starved runs its due timers before it reads its sockets:
+      // the answer may be waiting there. The verdict waits for the I/O phase, which reads it.
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        onLate();
+        promise.catch(() => undefined);
+        reject(new TimedOut(ms));
+      });
     }, ms);
     promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
+      (v) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(e);
+      },
     );
   });
 }
