@@ -182,10 +182,12 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const holdTo = epochMs();
   const usage = meter.stop();
   const snapshotAfter = await run.snapshot('overload-after').catch(() => undefined);
-  // Refused answers of the window are resent once their questions close: wait for them, then stop.
+  // Every question with an answer in the window closes within a question's time, and its refused
+  // answers are resent then: wait for both before dropping the sockets.
+  const closedBy = performance.now() + bots.secondsPerQuestion * 1000 + 1000;
   const drainBy = performance.now() + (bots.secondsPerQuestion + bots.revealSeconds) * 1000 + bots.commandTimeoutMs + 2000;
-  log(`overload over: waiting for ${ledger.pendingResends} resend(s) to be answered`);
-  while (ledger.pendingResends > 0 && performance.now() < drainBy && !run.signal.aborted) await sleep(250, run.signal);
+  log(`overload over: waiting for the window's questions to close and ${ledger.pendingResends} resend(s) to be answered`);
+  while ((performance.now() < closedBy || ledger.pendingResends > 0) && performance.now() < drainBy && !run.signal.aborted) await sleep(250, run.signal);
   stop.abort();
   const reports = await Promise.all(rooms);
   const figures = BenchRun.delta(snapshotBefore, snapshotAfter);
