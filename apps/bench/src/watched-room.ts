@@ -172,7 +172,7 @@ interface SetUpRoom {
   readonly watch: RoomWatch;
   /** Whether the host sees every player connected. */
   readonly everySeatIn: () => boolean;
-  /** The seats are about to leave: the closes that follow are theirs, not the server's doing. */
+  /** The seats are about to leave: the closes that say so (4003, 4004) are theirs, not the server's doing. */
   readonly leaving: () => void;
 }
 
@@ -237,7 +237,8 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: R
       signal: o.signal,
       random: o.random,
       onEvent,
-      onDrop: (closeCode) => leaving || o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
+      // A seat that left is closed with 4003, the host's after the room is closed with 4004: the bot's own doing.
+      onDrop: (closeCode) => (leaving && (closeCode === 4003 || closeCode === 4004)) || o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
       onResume: (r) => r.after !== undefined && o.ledger.reconnects.push({ room: code, seat: name, code: r.after, at: r.at }),
     });
   const host = seat('host', hostToken, (e) => (seeSeats(e), watch.see(e)));
