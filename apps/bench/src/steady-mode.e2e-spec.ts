@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { REPO, runBench } from './built-bench';
 
 // The bench as a user runs it: its built script starts PostgreSQL, the delay proxy and the built
 // server, plays two rooms and freezes the server (SIGSTOP) once per question. Only what is
@@ -10,18 +11,7 @@ import { join, resolve } from 'node:path';
 
 jest.setTimeout(300_000);
 
-const REPO = resolve(__dirname, '../../..');
-const BENCH = join(REPO, 'dist/apps/bench/apps/bench/src/main.js');
 const SERVER = join(REPO, 'dist/apps/game-server/apps/game-server/src/main.js');
-
-function runBench(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr = (stderr + d.toString()).slice(-8000)));
-    child.once('exit', (code) => resolvePromise({ code, stderr }));
-  });
-}
 
 const sum = (o: Record<string, number>) => Object.values(o).reduce((t, v) => t + v, 0);
 

@@ -1,31 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { RunningServer } from '../../game-server/src/server';
 import { startTestServer } from '../../../test/support/test-server';
+import { REPO, runBench } from './built-bench';
 
 // The bench as a user runs it (a built script that forks its shards as child processes), against
 // a real server. Only what is deterministic is asserted: completeness and consistency of the
 // report, never a latency or a rate.
 
-const REPO = resolve(__dirname, '../../..');
-const BENCH = join(REPO, 'dist/apps/bench/apps/bench/src/main.js');
 // Tables that deal a hand in well under a second, so a few seconds' window sees several.
 const FAST = ['--bot-think-ms', '5,20', '--hand-pause-ms', '20', '--pause-ms', '5', '--pause-spread-ms', '20'];
 
 interface KindCount {
   frames: number;
   bytes: number;
-}
-
-function runBench(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr = (stderr + d.toString()).slice(-8000)));
-    child.once('exit', (code) => resolvePromise({ code, stderr }));
-  });
 }
 
 function expectConsistent(summary: any, tables: number, shards: number): void {

@@ -1,5 +1,6 @@
-import { epochMs, GameEvent, HumanPause, pauseMs, RecordSink, ResumingSeat, sleep, timedHttp } from '@app/bot-kit';
+import { benchRoomOpening, epochMs, GameEvent, HumanPause, pauseMs, RecordSink, ResumingSeat, sleep, timedHttp } from '@app/bot-kit';
 import { AnswerOutcome, answersCounted, QuestionClose } from './answer-truth';
+import type { BotSettings } from './run';
 
 /** A seat's socket the server (or the network) closed under it. */
 export interface SeatDrop {
@@ -144,6 +145,11 @@ export interface WatchedRoomOptions {
   readonly onAnswerSending?: (game: number, question: number) => void;
 }
 
+/** A watched room's options from the run's bot settings and what the mode adds (ledger, cohort, hooks). */
+export function watchedRoomOptions(bots: BotSettings, rest: Omit<WatchedRoomOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs'> & { seats?: number }): WatchedRoomOptions {
+  return { seats: bots.seats, questionCount: bots.questions, secondsPerQuestion: bots.secondsPerQuestion, revealSeconds: bots.revealSeconds, pause: bots.pause, commandTimeoutMs: bots.commandTimeoutMs, ...rest };
+}
+
 export interface WatchedRoomReport {
   readonly room?: string;
   /** The step of the set-up that was refused (or failed): the room never played. */
@@ -186,14 +192,7 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: R
   const tags = { cohort: o.cohort };
   const created = await timedHttp<{ code: string; hostToken: string }>(o.baseUrl, 'POST', '/api/rooms', {
     type: 'http POST /api/rooms',
-    body: {
-      hostName: 'Bench host',
-      questionCount: o.questionCount,
-      secondsPerQuestion: o.secondsPerQuestion,
-      revealSeconds: o.revealSeconds,
-      maxPlayers: Math.max(1, o.seats),
-      minPlayers: Math.min(2, Math.max(1, o.seats)),
-    },
+    body: benchRoomOpening(o),
     timeoutMs: o.commandTimeoutMs,
     record: o.record,
     tags,

@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
 import { epochMs, sleep } from '@app/bot-kit';
 import { Options, UsageError } from '../cli';
-import { Check, checksSection, confoundsSection, distancesSection, fmtMs, fmtNum, rawFilesNote, table } from '../report';
+import { Check, checksSection, fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
-import { PlayLedger, playWatchedRoom, WatchedRoomOptions, WatchedRoomReport } from '../watched-room';
-import { standardConfounds } from './games-report';
-import { setUpCounts } from './steady';
+import { PlayLedger, playWatchedRoom, watchedRoomOptions, WatchedRoomReport } from '../watched-room';
 import {
+  closingSections,
+  summaryHead,
   letGoLines,
   newWorkFigures,
   newWorkSection,
@@ -15,8 +15,9 @@ import {
   playingJson,
   playingSection,
   repliesWithStatus,
+  roomsSection,
+  setUpCounts,
   serverCountersJson,
-  serverCountersSection,
   truthChecks,
 } from './truth-report';
 
@@ -88,14 +89,8 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const rooms: Promise<WatchedRoomReport>[] = [];
   const open = (cohort: 'playing' | 'new') => {
     live[cohort]++;
-    const options: WatchedRoomOptions = {
+    const options = watchedRoomOptions(bots, {
       baseUrl: run.baseUrl,
-      seats: bots.seats,
-      questionCount: bots.questions,
-      secondsPerQuestion: bots.secondsPerQuestion,
-      revealSeconds: bots.revealSeconds,
-      pause: bots.pause,
-      commandTimeoutMs: bots.commandTimeoutMs,
       ledger,
       cohort,
       record: run.record,
@@ -103,7 +98,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
       signal: stop.signal,
       anotherGame: () => !stop.signal.aborted,
       onSeated: () => cohort === 'playing' && seated++,
-    };
+    });
     rooms.push(playWatchedRoom(options).finally(() => live[cohort]--));
   };
   /** Opens rooms already playing up to `n`, waits until they are seated, then lets their games get under way. */
@@ -249,34 +244,8 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   md.push(playingSection(overload, bots.commandTimeoutMs, '##', 'Rooms already playing, through the overload (the ramp and the hold)'));
   md.push(newWorkSection(newWork, bots.commandTimeoutMs, '##', `${fmtNum(offered)} new room(s) offered from the start of the ramp to the end of the hold; refused ones were closed and replaced by new offers.`));
   md.push(playingSection(admitted, bots.commandTimeoutMs, '##', 'New rooms that were admitted and played'));
-  md.push(
-    table(
-      ['rooms', 'count'],
-      [
-        ['rooms already playing, opened', fmtNum(reports.length - offered)],
-        ['new rooms offered', fmtNum(offered)],
-        ['set-up refused: open / join / socket (all rooms)', `${setUp.refusedAt.open} / ${setUp.refusedAt.join} / ${setUp.refusedAt.socket}`],
-        ['ended with an error', fmtNum(setUp.errors.length)],
-      ],
-      ['l', 'r'],
-    ),
-    '',
-  );
-  if (setUp.errors.length) md.push('Errors (first 10):', '', ...setUp.errors.slice(0, 10).map((e) => `- ${e}`), '');
-  md.push(serverCountersSection(figures));
-  md.push(distancesSection(distances, run.db ? run.db.delayMs : undefined));
-  md.push(
-    confoundsSection([
-      ...standardConfounds({
-        run,
-        distances,
-        usage,
-        bots,
-        load: 'Rooms already playing were opened before the overload and kept playing game after game; new rooms arrived at a steady rate, not in bursts. The bench runs on the same machine as the server: past capacity it competes with the server for the CPU, as the load generator of the issue did.',
-      }),
-      'The seats send no keep-alive pings of their own; the server pings them, and the `ws` client answers.',
-    ]),
-  );
+  md.push(roomsSection([['rooms already playing, opened', fmtNum(reports.length - offered)], ['new rooms offered', fmtNum(offered)]], setUp));
+  md.push(...closingSections({ run, figures, distances, usage, bots, load: 'Rooms already playing were opened before the overload and kept playing game after game; new rooms arrived at a steady rate, not in bursts. The bench runs on the same machine as the server: past capacity it competes with the server for the CPU, as the load generator of the issue did.' }));
   md.push('## Files', '', `\`${run.recordsFile}\` (one line per command, tagged with its room's \`cohort\`: \`playing\` or \`new\`; answers carry \`game\`, \`question\`, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots around the overload.`, '', rawFilesNote(command), '');
   run.writeFile('report.md', md.join('\n'));
   const windowJson = (w: Window) => ({ rooms: w.rooms, p50: w.figures!.answeredMs.p50 ?? null, p99: w.figures!.answeredMs.p99 ?? null, answers: w.figures!.answers.sent, firstReplies: w.figures!.answers.firstReplies, false503: w.figures!.answers.false503 });
@@ -284,13 +253,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
     'summary.json',
     JSON.stringify(
       {
-        mode: 'overload',
-        command,
-        startedAt: run.startedAt,
-        finishedAt,
-        interrupted: run.signal.aborted,
-        build: distances.health ? { version: distances.health.version, sha: distances.health.sha } : null,
-        dbDelayMs: run.db?.delayMs ?? null,
+        ...summaryHead('overload', run, command, finishedAt, distances),
         capacity,
         capacityGiven: s.capacity > 0,
         target,

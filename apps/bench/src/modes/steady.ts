@@ -1,12 +1,11 @@
 import { epochMs, sleep } from '@app/bot-kit';
 import { AnswerOutcome } from '../answer-truth';
 import { Options, UsageError } from '../cli';
-import { checksSection, confoundsSection, distancesSection, fmtMs, fmtNum, rawFilesNote, table } from '../report';
+import { checksSection, fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
 import { Freeze, FreezeSchedule, ServerFreezer } from '../server-freezer';
-import { PlayLedger, playWatchedRoom, setUpWatchedRoom, WatchedRoomOptions, WatchedRoomReport } from '../watched-room';
-import { standardConfounds } from './games-report';
-import { letGoLines, newWorkFigures, newWorkSection, playingFigures, playingJson, playingSection, serverCountersJson, serverCountersSection, truthChecks } from './truth-report';
+import { PlayLedger, playWatchedRoom, setUpWatchedRoom, WatchedRoomOptions, watchedRoomOptions, WatchedRoomReport } from '../watched-room';
+import { closingSections, summaryHead, letGoLines, newWorkFigures, newWorkSection, playingFigures, playingJson, playingSection, roomsSection, serverCountersJson, setUpCounts, truthChecks } from './truth-report';
 
 interface SteadySettings {
   readonly bots: BotSettings;
@@ -63,20 +62,7 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   const probes: Promise<unknown>[] = [];
   let releaseGate!: () => void;
   const gate = new Promise<void>((r) => (releaseGate = r));
-  const options = (cohort: string, seats: number): WatchedRoomOptions => ({
-    baseUrl: run.baseUrl,
-    seats,
-    questionCount: bots.questions,
-    secondsPerQuestion: bots.secondsPerQuestion,
-    revealSeconds: bots.revealSeconds,
-    pause: bots.pause,
-    commandTimeoutMs: bots.commandTimeoutMs,
-    ledger,
-    cohort,
-    record: run.record,
-    random,
-    signal: run.signal,
-  });
+  const options = (cohort: string, seats: number): WatchedRoomOptions => watchedRoomOptions(bots, { seats, baseUrl: run.baseUrl, ledger, cohort, record: run.record, random, signal: run.signal });
   // Each freeze also offers new work to the frozen server: a room opened, a seat joined, its socket.
   const schedule = freezer && new FreezeSchedule(freezer, s.starveAt, s.starveDelayMs, s.starveMs, () => probes.push(probeNewWork(options('probe', 1))), run.signal);
 
@@ -127,20 +113,7 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
     '',
   );
   md.push(checksSection(checks));
-  md.push(
-    table(
-      ['rooms', 'count'],
-      [
-        ['opened (asked)', fmtNum(rooms.length)],
-        ['seated and played', fmtNum(seated)],
-        ['set-up refused: open / join / socket', `${setUp.refusedAt.open} / ${setUp.refusedAt.join} / ${setUp.refusedAt.socket}`],
-        ['ended with an error', fmtNum(setUp.errors.length)],
-      ],
-      ['l', 'r'],
-    ),
-    '',
-  );
-  if (setUp.errors.length) md.push('Errors (first 10):', '', ...setUp.errors.slice(0, 10).map((e) => `- ${e}`), '');
+  md.push(roomsSection([['opened (asked)', fmtNum(rooms.length)], ['seated and played', fmtNum(seated)]], setUp));
   md.push(playingSection(playing, bots.commandTimeoutMs, '##', 'Rooms already playing (every answer of the games)'));
   if (freezes.length) {
     md.push(
@@ -156,33 +129,14 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
     );
   }
   md.push(newWorkSection(newWork, bots.commandTimeoutMs, '##', freezer ? 'One room opened, one seat joined and its socket opened at the start of each freeze (`probe` rooms), then closed again: what the frozen server told new work, and when.' : 'No new work was offered: without `--starve` the run opens its rooms before play and offers nothing during it.'));
-  md.push(serverCountersSection(figures));
-  md.push(distancesSection(distances, run.db ? run.db.delayMs : undefined));
-  md.push(
-    confoundsSection([
-      ...standardConfounds({
-        run,
-        distances,
-        usage,
-        bots,
-        load: `Every room starts its game at the same moment and its players answer in a steady stream; a question closes once all its players answered. ${freezer ? 'A SIGSTOP freezes the whole process at once, as a starved CPU or a stop-the-world pause does, but for longer than either usually lasts; the kernel keeps accepting bytes for its sockets meanwhile.' : ''}`,
-      }),
-      'The seats send no keep-alive pings of their own; the server pings them, and the `ws` client answers.',
-    ]),
-  );
+  md.push(...closingSections({ run, figures, distances, usage, bots, load: `Every room starts its game at the same moment and its players answer in a steady stream; a question closes once all its players answered. ${freezer ? 'A SIGSTOP freezes the whole process at once, as a starved CPU or a stop-the-world pause does, but for longer than either usually lasts; the kernel keeps accepting bytes for its sockets meanwhile.' : ''}` }));
   md.push('## Files', '', `\`${run.recordsFile}\` (one line per command; answers carry \`game\`, \`question\` and, for a resend, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots (\`metrics/before.prom\`, \`after.prom\`).`, '', rawFilesNote(command), '');
   run.writeFile('report.md', md.join('\n'));
   run.writeFile(
     'summary.json',
     JSON.stringify(
       {
-        mode: 'steady',
-        command,
-        startedAt: run.startedAt,
-        finishedAt,
-        interrupted: run.signal.aborted,
-        build: distances.health ? { version: distances.health.version, sha: distances.health.sha } : null,
-        dbDelayMs: run.db?.delayMs ?? null,
+        ...summaryHead('steady', run, command, finishedAt, distances),
         settings: { rooms: s.rooms, seats: bots.seats, questions: bots.questions, secondsPerQuestion: bots.secondsPerQuestion, revealSeconds: bots.revealSeconds, pause: bots.pause, starveMs: s.starveMs, starveAt: s.starveAt, starveDelayMs: s.starveDelayMs, seed: bots.seed },
         rooms: { opened: rooms.length, seated, refusedAt: setUp.refusedAt, errors: setUp.errors },
         freezes: freezes.map((f) => ({ question: f.question, atMs: Math.round(f.at - playFrom), heldMs: Math.round(f.heldMs), inFlight: f.inFlight, inFlightReplies: f.inFlightReplies })),
@@ -210,16 +164,6 @@ function aroundFreeze(answers: readonly AnswerOutcome[], f: Freeze): { inFlight:
       none: caught.filter((a) => a.status === null).length,
     },
   };
-}
-
-export function setUpCounts(reports: readonly WatchedRoomReport[]): { refusedAt: Record<'open' | 'join' | 'socket', number>; errors: string[] } {
-  const refusedAt = { open: 0, join: 0, socket: 0 };
-  const errors: string[] = [];
-  for (const r of reports) {
-    if (r.refusedAt) refusedAt[r.refusedAt]++;
-    else if (r.error) errors.push(`${r.room ?? '(no room)'}: ${r.error}`);
-  }
-  return { refusedAt, errors };
 }
 
 /** One room opened, one seat joined and its socket opened, then all of it closed: new work offered to a frozen server. */

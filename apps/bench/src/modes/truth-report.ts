@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { CommandRecord } from '@app/bot-kit';
 import { AnswerAccount, accountAnswers, MissingAcks, missingAcks } from '../answer-truth';
-import { Check, fmtMs, fmtNum, ServerFigures, table } from '../report';
+import { UsageReading } from '../host-usage';
+import { Check, confoundsSection, distancesSection, fmtMs, fmtNum, ServerFigures, table } from '../report';
+import { BenchRun, BotSettings } from '../run';
+import { Distances } from '../yardstick';
 import { MetricsDelta, summarize, Summary } from '../stats';
-import { PlayLedger } from '../watched-room';
+import { PlayLedger, WatchedRoomReport } from '../watched-room';
+import { standardConfounds } from './games-report';
 
 /** A span of the run (epoch ms, end excluded) and the rooms it is about. */
 export interface Slice {
@@ -261,4 +265,56 @@ export function serverCountersSection(figures: ServerFigures, heading = '##'): s
 
 export function serverCountersJson(figures: ServerFigures): unknown {
   return figures.delta ? Object.fromEntries(counterRows(figures.delta).map((r) => [`${r.name}{${r.labels}}`, r.value])) : { refused: figures.refused };
+}
+
+/** How the rooms' set-ups ended: refused at which step, or with an error once playing. */
+export interface SetUpCounts {
+  readonly refusedAt: Record<'open' | 'join' | 'socket', number>;
+  readonly errors: string[];
+}
+
+export function setUpCounts(reports: readonly WatchedRoomReport[]): SetUpCounts {
+  const refusedAt = { open: 0, join: 0, socket: 0 };
+  const errors: string[] = [];
+  for (const r of reports) {
+    if (r.refusedAt) refusedAt[r.refusedAt]++;
+    else if (r.error) errors.push(`${r.room ?? '(no room)'}: ${r.error}`);
+  }
+  return { refusedAt, errors };
+}
+
+/** The rooms of a run: the mode's own rows, then set-ups refused by step and rooms that ended with an error (the first ten named). */
+export function roomsSection(rows: [string, string][], setUp: SetUpCounts): string {
+  const out = [
+    table(
+      ['rooms', 'count'],
+      [...rows, ['set-up refused: open / join / socket', `${setUp.refusedAt.open} / ${setUp.refusedAt.join} / ${setUp.refusedAt.socket}`], ['ended with an error', fmtNum(setUp.errors.length)]],
+      ['l', 'r'],
+    ),
+    '',
+  ];
+  if (setUp.errors.length) out.push('Errors (first 10):', '', ...setUp.errors.slice(0, 10).map((e) => `- ${e}`), '');
+  return out.join('\n');
+}
+
+/** The sections every report of these modes ends with: the server's own counts, the distances, the confounds. */
+export function closingSections(i: { run: BenchRun; figures: ServerFigures; distances: Distances; usage: UsageReading; bots: BotSettings; load: string }): string[] {
+  return [
+    serverCountersSection(i.figures),
+    distancesSection(i.distances, i.run.db ? i.run.db.delayMs : undefined),
+    confoundsSection([...standardConfounds(i), 'The seats send no keep-alive pings of their own; the server pings them, and the `ws` client answers.']),
+  ];
+}
+
+/** What every summary.json of these modes starts with: the mode, the command, when, the build and the distance. */
+export function summaryHead(mode: string, run: BenchRun, command: string, finishedAt: Date, distances: Distances): Record<string, unknown> {
+  return {
+    mode,
+    command,
+    startedAt: run.startedAt,
+    finishedAt,
+    interrupted: run.signal.aborted,
+    build: distances.health ? { version: distances.health.version, sha: distances.health.sha } : null,
+    dbDelayMs: run.db?.delayMs ?? null,
+  };
 }
