@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, runBench } from './built-bench';
+import { ensureBuiltBench, REPO, runBench } from './built-bench';
 
 // The bench as a user runs it: its built script starts PostgreSQL, the delay proxy and the built
 // server, plays two rooms and freezes the server (SIGSTOP) once per question. Only what is
@@ -22,8 +21,7 @@ describe('bench steady mode with --starve, against a real server process', () =>
 
   beforeAll(async () => {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
-    const built = spawnSync('npx', ['nest', 'build', 'bench'], { cwd: REPO, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`nest build bench failed:\n${built.stdout}\n${built.stderr}`);
+    await ensureBuiltBench();
     // Two rooms of four, two questions, a 1.5 s freeze in each; short pauses keep the stream
     // dense, and a long question clock keeps every answer inside its question on a busy machine.
     const result = await runBench([

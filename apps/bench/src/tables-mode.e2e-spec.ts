@@ -1,10 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunningServer } from '../../game-server/src/server';
 import { startTestServer } from '../../../test/support/test-server';
-import { REPO, runBench } from './built-bench';
+import { ensureBuiltBench, runBench } from './built-bench';
 
 // The bench as a user runs it (a built script that forks its shards as child processes), against
 // a real server. Only what is deterministic is asserted: completeness and consistency of the
@@ -60,8 +59,7 @@ describe('bench tables mode against a real server', () => {
 
   beforeAll(async () => {
     // The test runs the bench as built from this tree.
-    const built = spawnSync('npx', ['nest', 'build', 'bench'], { cwd: REPO, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`nest build bench failed:\n${built.stdout}\n${built.stderr}`);
+    await ensureBuiltBench();
     server = await startTestServer();
   }, 120_000);
   afterAll(async () => {
