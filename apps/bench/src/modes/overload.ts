@@ -214,7 +214,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const finishedAt = new Date();
   const setUp = setUpCounts(reports);
 
-  const md: string[] = [`# ${s.title}`, '', '```', command, '```', ''];
+  const md: string[] = [`# ${s.title}`, '', `Made by: \`${command}\``, ''];
   md.push(
     `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`overload\`: rooms of ${bots.seats} player(s) and a host play game after game (${bots.questions} question(s) of up to ${bots.secondsPerQuestion} s, reveal ${bots.revealSeconds} s, answers after ${bots.pause.baseMs} ms plus up to ${bots.pause.spreadMs} ms). **Capacity ${fmtNum(capacity)} rooms**: ${capacityNote}. Those rooms, the rooms already playing, kept playing while new rooms were offered ${s.offerPerSecond} a second until ${fmtNum(target)} (${fmtNum(s.factor, 1)} x capacity) were live or being set up, then for ${s.overloadSeconds} s at that level, each refused or finished one replaced by a new offer. A new room is set up as new work is: each step tried once (opening it, each join, each seat's first socket); a refused step ends it and it is closed again.`,
     '',

@@ -103,7 +103,7 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   const checks = truthChecks(playing);
   const finishedAt = new Date();
 
-  const md: string[] = [`# ${s.title}`, '', '```', command, '```', ''];
+  const md: string[] = [`# ${s.title}`, '', `Made by: \`${command}\``, ''];
   md.push(
     `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`steady\`: ${s.rooms} room(s) of ${bots.seats} player(s) and a host, opened ${s.rampPerSecond} a second; once every room was seated, every game started at the same moment (${bots.questions} question(s) of up to ${bots.secondsPerQuestion} s, reveal ${bots.revealSeconds} s). Each player answers every question once after ${bots.pause.baseMs} ms plus up to ${bots.pause.spreadMs} ms; an answer whose reply is not 200 is sent again under the same id once its question has closed: the server returns the original outcome of a recorded command and refuses a fresh one for a closed question, so a 200 then means the answer had been recorded, whatever the first reply said. Every socket the server closes is opened again, and the seat goes on from the room's state.`,
     '',
