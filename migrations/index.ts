@@ -11,6 +11,8 @@ import { JournalRooms1764849600000 } from './1764849600000-journal-rooms';
 import { DeckEditTokens1764856800000 } from './1764856800000-deck-edit-tokens';
 import { RefusedCommands1764860400000 } from './1764860400000-refused-commands';
 import { JournalWithoutRoomKeys1764864000000 } from './1764864000000-journal-without-room-keys';
+import { HeartbeatWithoutRoomLists1764874800000 } from './1764874800000-heartbeat-without-room-lists';
+import { JournalClockHolds1764878400000 } from './1764878400000-journal-clock-holds';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -29,4 +31,6 @@ export const MIGRATIONS = [
   DeckEditTokens1764856800000,
   RefusedCommands1764860400000,
   JournalWithoutRoomKeys1764864000000,
+  HeartbeatWithoutRoomLists1764874800000,
+  JournalClockHolds1764878400000,
 ];

@@ -74,6 +74,12 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.currentPort}`;
   }
 
+  /** The server's process id, for a test that acts on the process from outside (a CPU thief). */
+  get pid(): number {
+    if (this.child?.pid === undefined) throw new Error('the server is not running');
+    return this.child.pid;
+  }
+
   get isRunning(): boolean {
     return this.child !== undefined;
   }
@@ -152,6 +158,15 @@ export class ServerProcess {
         resolveExit(exit);
       });
     });
+  }
+
+  /**
+   * Stops (SIGSTOP) or continues (SIGCONT) the server's process: a CPU it does not get, for real.
+   * The process stays alive; its timers come due while it is stopped and run late.
+   */
+  suspend(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    if (!this.child) throw new Error('the server is not running');
+    this.child.kill(signal);
   }
 
   /** Starts the server again after a kill, on the same database, secret and data directory. */

@@ -1,4 +1,4 @@
-import { Pool, PoolClient, QueryResultRow } from 'pg';
+import { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { RoomPosition, StoreUnavailableError } from '@app/room-engine';
 import { NamedClient } from './instrumented-client';
@@ -31,6 +31,12 @@ export const DEFAULT_COMMIT_LANES = 16;
 export const DEFAULT_SILENCE_MS = 3000;
 
 /**
+ * Connections of the instance's own upkeep (its heartbeat, the release of its leases), apart from
+ * the pool that requests share: one for the beat, which runs one at a time, and one spare.
+ */
+export const CLUSTER_CONNECTIONS = 2;
+
+/**
  * How a write finds out whether it was recorded when its answer was lost: a read that returns the
  * rows the write would have returned had it committed, and none if it did not. It runs once the
  * server process that had the write is gone, so the write can no longer commit after it.
@@ -52,6 +58,12 @@ export interface WriteCheck {
  */
 export class Database {
   readonly pool: Pool;
+  /**
+   * The heartbeat and the lease statements, on connections of their own: a beat never waits for a
+   * connection behind requests' reads (a slow leaderboard, a burst of room loads), so a busy
+   * instance does not miss beats, fail its readiness and lose its rooms for it.
+   */
+  private readonly clusterPool: Pool;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
   private readonly settler: OutcomeSettler;
@@ -77,6 +89,10 @@ export class Database {
       this.settler,
     );
     this.ordered.warm();
+    // The same server, limits, keepalive and counted client class as the pool's connections.
+    this.clusterPool = new Pool({ ...(this.pool.options as PoolConfig), max: CLUSTER_CONNECTIONS });
+    // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
+    this.clusterPool.on('error', () => undefined);
   }
 
   /**
@@ -90,7 +106,11 @@ export class Database {
     const { position } = statement;
     if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs);
     this.preparedName(statement.name, statement.sql);
-    return this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    const handed = performance.now();
+    const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    // How long commits wait is one of the overload signals; a failure is the caller's to handle.
+    committed.then(() => this.meter.committed((performance.now() - handed) / 1000), () => undefined);
+    return committed;
   }
 
   /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
@@ -106,25 +126,35 @@ export class Database {
     return this.ordered.inFlight;
   }
 
-  /** Ends the ordered path's connections (the pool is the data source's to end). */
+  /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
   async close(): Promise<void> {
-    await this.ordered.close();
+    await Promise.all([this.ordered.close(), this.clusterPool.end()]);
     await this.settler.close();
   }
 
-  async run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
+  run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
+    return this.runOn(this.pool, statement, sql, params, timeoutMs, check);
+  }
+
+  /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
+  runForCluster<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+    return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
+  }
+
+  private async runOn<T extends QueryResultRow>(pool: Pool, statement: string, sql: string, params: readonly unknown[], timeoutMs: number, check?: WriteCheck): Promise<T[]> {
     // A write sent into a link known to be down could be settled only once it is back.
     if (check && !this.reachable()) throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
     const started = process.hrtime.bigint();
     const deadline = performance.now() + timeoutMs;
     let client: PoolClient;
     try {
-      client = await this.checkout(timeoutMs);
+      client = await this.checkout(pool, timeoutMs);
     } catch (err) {
       this.meter.statement(statement, secondsSince(started), false);
       throw new DatabaseUnavailableError(statement, err);
     }
-    this.meter.acquire(secondsSince(started));
+    // The wait for the shared pool is what requests feel (and what admission control reads).
+    if (pool === this.pool) this.meter.acquire(secondsSince(started));
     const named = client as unknown as NamedClient;
     named.statementName = statement;
     let broken: Error | undefined;
@@ -177,8 +207,8 @@ export class Database {
   }
 
   /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
-  private checkout(timeoutMs: number): Promise<PoolClient> {
-    const pending = this.pool.connect();
+  private checkout(pool: Pool, timeoutMs: number): Promise<PoolClient> {
+    const pending = pool.connect();
     // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
     return withinTime(pending, timeoutMs, () => void pending.then((c) => c.release(), () => undefined));
   }

@@ -1,4 +1,4 @@
-import { InstanceBeat, InstanceRepository, InstanceRow } from '@app/persistence';
+import { BeatAnswer, InstanceBeat, InstanceRepository, InstanceRow, LostLease } from '@app/persistence';
 import { JsonLog } from '../config/json-log';
 import { InstanceHeartbeat } from './instance-heartbeat';
 import { InstanceIdentity } from './instance-identity';
@@ -14,7 +14,7 @@ describe(InstanceHeartbeat.name, () => {
         beats.push(me);
         const next = answers.shift() ?? [];
         if (next instanceof Error) throw next;
-        return { rows: next, renewed: new Set<string>() };
+        return { rows: next, at: 0, lost: [] };
       },
     } as unknown as InstanceRepository;
     const identity = new InstanceIdentity({ instanceName: 'me' });
@@ -62,35 +62,42 @@ describe(InstanceHeartbeat.name, () => {
     expect(beats[0]).toMatchObject({ name: 'me', url: expect.stringMatching(/:3000$/), pid: process.pid, rooms: 2 });
   });
 
-  it('renews the leases of the rooms live here in its beat, and tells which were not renewed; a failed beat says for how long', async () => {
-    const asked = { rooms: [{ id: 'r1', fence: 3 }, { id: 'r2', fence: 1 }] };
-    const sent: unknown[] = [];
-    const heard: { renewed?: string[]; unrenewedFor?: number }[] = [];
-    let fail = false;
+  it('names no room in its beat, asks for the moves since the last beat it heard, and says for how long a failed beat left the leases unrenewed', async () => {
+    const sent: (number | undefined)[] = [];
+    const heard: { lost?: readonly LostLease[]; unrenewedFor?: number }[] = [];
+    const answers: (BeatAnswer | Error)[] = [
+      { rows: [row('me')], at: 1000, lost: [] },
+      new Error('connection refused'),
+      { rows: [row('me')], at: 5000, lost: [{ id: 'r1', fence: 4 }] },
+      { rows: [row('me')], at: 6000, lost: [] },
+    ];
     const repository = {
-      beat: async (_me: InstanceBeat, leases: unknown) => {
-        sent.push(leases);
-        if (fail) throw new Error('connection refused');
-        return { rows: [row('me')], renewed: new Set(['r1']) };
+      beat: async (_me: InstanceBeat, since?: number) => {
+        sent.push(since);
+        const next = answers.shift()!;
+        if (next instanceof Error) throw next;
+        return next;
       },
     } as unknown as InstanceRepository;
     const identity = new InstanceIdentity({ instanceName: 'me' });
     identity.settle(3000);
-    const log = { warn: () => undefined } as unknown as JsonLog;
+    const log = { warn: () => undefined, info: () => undefined } as unknown as JsonLog;
     const holder = {
-      leases: () => asked,
-      renewed: (_asked: unknown, renewed: ReadonlySet<string>) => heard.push({ renewed: [...renewed] }),
+      renewed: (lost: readonly LostLease[]) => heard.push({ lost }),
       unrenewedFor: (ms: number) => heard.push({ unrenewedFor: ms }),
     };
     const heartbeat = new InstanceHeartbeat(repository, identity, () => 2, 0, log, holder);
     await heartbeat.start();
-    fail = true;
     await heartbeat.draining();
-    expect(sent).toEqual([asked, asked]);
-    expect(heard[0]).toEqual({ renewed: ['r1'] });
+    // The beat after a failed one asks again from the last answer heard: a move it missed is read again.
+    await heartbeat.draining();
+    expect(sent).toEqual([undefined, 1000, 1000]);
+    expect(heard[0]).toEqual({ lost: [] });
     expect(heard[1].unrenewedFor).toBeGreaterThanOrEqual(0);
-    // The last beat, once the rooms are gone, renews nothing.
+    expect(heard[2]).toEqual({ lost: [{ id: 'r1', fence: 4 }] });
+    // The last beat, once the rooms are gone, tells the rooms nothing.
     await heartbeat.stop();
-    expect(sent[2]).toBeUndefined();
+    expect(sent[3]).toBe(5000);
+    expect(heard).toHaveLength(3);
   });
 });

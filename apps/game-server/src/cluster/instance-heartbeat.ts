@@ -1,4 +1,4 @@
-import { InstanceHealth, InstanceRepository, InstanceRow, Leases } from '@app/persistence';
+import { InstanceHealth, InstanceRepository, InstanceRow, LostLease } from '@app/persistence';
 import { JsonLog } from '../config/json-log';
 import { DatabaseLink } from './database-link';
 import { InstanceIdentity } from './instance-identity';
@@ -14,12 +14,17 @@ export interface InstanceView extends InstanceRow {
 /** With no periodic beat (tests), another instance counts as silent after this long. */
 const DEFAULT_SILENT_AFTER_SECONDS = 15;
 
-/** What the heartbeat renews: the leases of the rooms live here, and what to do with the answer. */
+/**
+ * What the heartbeat renews: the leases of the rooms live here. Writing the instance's row renews
+ * them all (a lease lives while its owner's row is fresh), so the beat names no room; it hears
+ * back which rooms moved away.
+ */
 export interface LeaseHolder {
-  /** The rooms this instance serves, each with its lease's fence. */
-  leases(): Leases;
-  /** The beat renewed these of the rooms it was given (`asked`); the others are someone else's now. */
-  renewed(asked: Leases, renewed: ReadonlySet<string>): void;
+  /**
+   * A beat got through: every lease this instance holds is renewed, except these rooms', which
+   * another instance took meanwhile or this beat handed to the instance that asked for them.
+   */
+  renewed(lost: readonly LostLease[]): void;
   /**
    * No beat has renewed the leases for this long (PostgreSQL away or silent). Nothing is let go for
    * it: while nobody can write, nobody can take a room, and the beat that gets through says which
@@ -30,9 +35,11 @@ export interface LeaseHolder {
 
 /**
  * The one place an instance writes the registry: one statement at start, one every
- * `intervalMs`, one at stop, never on a command's path. Each beat also reads every instance's
- * row, which the console is served from, so watching the console costs no query, and renews the
- * leases of every room live here (PROTOCOL.md section 10), all in the same statement.
+ * `intervalMs`, one at stop, never on a command's path, on the cluster's own connections. Each
+ * beat also reads every instance's row, which the console is served from, so watching the console
+ * costs no query; its row renews the leases of every room live here (PROTOCOL.md section 10), and
+ * the same statement says which leases moved away since the last beat that was heard, whatever
+ * the number of rooms.
  */
 export class InstanceHeartbeat {
   private timer?: NodeJS.Timeout;
@@ -40,6 +47,8 @@ export class InstanceHeartbeat {
   private last: { rows: InstanceRow[]; at: number } = { rows: [], at: 0 };
   private health: InstanceHealth = 'ok';
   private renewedAt = performance.now();
+  /** The database's time of the last beat whose answer was heard: the next beat reads the moves since. */
+  private heardAt?: number;
 
   constructor(
     private readonly repository: InstanceRepository,
@@ -95,24 +104,21 @@ export class InstanceHeartbeat {
   }
 
   private async write(): Promise<void> {
-    const leases = this.health === 'stopped' || !this.holder ? undefined : this.holder.leases();
+    const holder = this.health === 'stopped' ? undefined : this.holder;
     try {
-      const { rows, renewed } = await this.repository.beat({
-        name: this.identity.name,
-        url: this.identity.url,
-        pid: this.identity.pid,
-        startedAt: this.identity.startedAt,
-        rooms: this.rooms(),
-        health: this.health,
-      }, leases);
+      const { rows, at, lost } = await this.repository.beat(
+        { name: this.identity.name, url: this.identity.url, pid: this.identity.pid, startedAt: this.identity.startedAt, rooms: this.rooms(), health: this.health },
+        this.heardAt,
+      );
       this.last = { rows, at: Date.now() };
+      this.heardAt = at;
       const now = performance.now();
       if (this.link.beatOk(now)) this.log.info('PostgreSQL answers the heartbeat again', { unrenewedMs: Math.round(now - this.renewedAt) });
       this.renewedAt = now;
-      if (leases) this.holder!.renewed(leases, renewed);
+      holder?.renewed(lost);
     } catch (err) {
       this.link.beatFailed();
-      if (leases) this.holder!.unrenewedFor(performance.now() - this.renewedAt);
+      holder?.unrenewedFor(performance.now() - this.renewedAt);
       // The registry is for operators: a missed beat is logged, and the rooms carry on.
       this.log.warn('instance heartbeat failed', { error: err instanceof Error ? err.message : String(err) });
     }

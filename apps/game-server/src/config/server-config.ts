@@ -76,6 +76,13 @@ export interface ServerConfig {
   readonly socketsPerSeat: number;
   /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
   readonly maxLiveRooms: number;
+  /**
+   * Overload (PROTOCOL.md section 14): new work is shed once a signal holds its mark through most
+   * of a second, and admitted again once every signal is below half its mark. 0 turns a signal off.
+   */
+  readonly overloadEventLoopDelayMs: number;
+  readonly overloadCommitWaitMs: number;
+  readonly overloadPoolWaitMs: number;
   /** Refused commands are kept this many days for the console (`refused_commands`); unset: 7. */
   readonly refusalsKeptDays?: number;
   /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
@@ -174,6 +181,9 @@ function fromEnv(e: ServerEnv): FromEnv {
     trustedProxies: e.TRUSTED_PROXIES,
     socketsPerSeat: e.SOCKETS_PER_SEAT,
     maxLiveRooms: e.MAX_LIVE_ROOMS,
+    overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
+    overloadCommitWaitMs: e.OVERLOAD_COMMIT_WAIT_MS,
+    overloadPoolWaitMs: e.OVERLOAD_POOL_WAIT_MS,
     refusalsKeptDays: e.REFUSALS_KEPT_DAYS,
     refusalsPerRoomPerMinute: e.REFUSALS_PER_ROOM_PER_MINUTE,
     allowTestSeeds: e.ALLOW_TEST_SEEDS,

@@ -143,6 +143,12 @@ export const SERVER_ENV = {
   TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
+  // Overload (PROTOCOL.md section 14): the level each signal must hold through most of a second
+  // before new work is shed; admitted again below half of it. 0 turns that signal off. A checkout
+  // gives up at COMMAND_TIMEOUT_MS less 100 (and a commit seldom lasts longer): a mark must sit below to matter.
+  OVERLOAD_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 500),
+  OVERLOAD_COMMIT_WAIT_MS: whole(0, 60_000, 500),
+  OVERLOAD_POOL_WAIT_MS: whole(0, 60_000, 500),
   // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
   REFUSALS_KEPT_DAYS: whole(1, 365, 7),
   REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),

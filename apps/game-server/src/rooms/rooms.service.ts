@@ -1,7 +1,7 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { Database, inputOf, JournalStore, Leases, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
+import { Database, inputOf, JournalStore, LostLease, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
@@ -18,6 +18,7 @@ import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
+import { Admission } from '../limits/admission';
 import { RefusalRecorder } from '../refusals/refusal-recorder';
 
 /** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
@@ -74,6 +75,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly cap: LiveRoomCap,
     private readonly metrics: GameMetrics,
     private readonly refusals: RefusalRecorder,
+    private readonly admission: Admission,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -271,34 +273,36 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     this.accepting = false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    const held = this.leases();
+    const held = this.heldLeases();
     await Promise.race([Promise.all(this.registry.rooms().map((r) => r.drain())), timeout]);
     clearTimeout(timer);
     this.registry.disposeAll();
     // Given up at once, so that another instance takes these rooms without waiting for expiry.
-    if (held.rooms.length) {
-      await this.rooms.releaseLeases(this.identity.name, held.rooms, this.config.commandTimeoutMs).catch((err) =>
+    if (held.length) {
+      await this.rooms.releaseLeases(this.identity.name, held, this.config.commandTimeoutMs).catch((err) =>
         this.log.warn('could not release the leases at drain; they run out by themselves', { error: String(err) }),
       );
     }
   }
 
-  /** The leases of every open room live here, for the heartbeat to renew. */
-  leases(): Leases {
-    const rooms = this.registry
-      .rooms()
-      .filter((r) => r.phase !== 'disposed' && r.snapshot.phase !== 'closed')
-      .map((r) => ({ id: r.roomId, fence: r.fence }));
-    return { rooms };
+  /** The lease of every open room live here, with its fence: what a drain gives up. */
+  private heldLeases(): { id: string; fence: number }[] {
+    const held: { id: string; fence: number }[] = [];
+    for (const r of this.registry.rooms()) if (r.phase !== 'disposed' && r.snapshot.phase !== 'closed') held.push({ id: r.roomId, fence: r.fence });
+    return held;
   }
 
-  renewed(asked: Leases, renewed: ReadonlySet<string>): void {
+  renewed(lost: readonly LostLease[]): void {
     this.lapseLogged = false;
-    for (const { id, fence } of asked.rooms) {
-      if (renewed.has(id)) continue;
-      const room = this.registry.rooms().find((r) => r.roomId === id && r.fence === fence);
-      // Closed meanwhile, or already gone: nothing to give up.
-      if (room && room.snapshot.phase !== 'closed') room.letGo('another instance holds its lease now, or asked for it');
+    if (lost.length === 0) return;
+    // One pass over the live rooms, whatever the number lost: they are found by id.
+    const byId = new Map(lost.map((l) => [l.id, l.fence]));
+    for (const room of this.registry.rooms()) {
+      const fence = byId.get(room.roomId);
+      // A copy loaded here after the beat read the lease has a higher fence: it holds the lease now.
+      // Closed meanwhile: nothing to give up.
+      if (fence === undefined || room.fence > fence || room.snapshot.phase === 'closed') continue;
+      room.letGo('another instance holds its lease now, or asked for it');
     }
   }
 
@@ -335,6 +339,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * that passed while no process had them take effect before anyone sees them.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
+    // Overloaded, no room goes live here: loading one is new work, and the live rooms come first.
+    const overloaded = this.admission.refusalFor(codes.length);
+    if (overloaded) return new Map(codes.map((code) => [code, overloaded]));
     // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
     const { admitted, refused } = this.cap.admit(this.registry.size, codes);
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:

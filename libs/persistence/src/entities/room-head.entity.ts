@@ -1,11 +1,14 @@
-import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { RoomEntity } from './room.entity';
 
 /**
- * A room's position and lease (the ordered-commits migration). The table's fillfactor (50) and the
- * trigger that adds a row for every new room are the migration's alone: an entity cannot say them.
+ * A room's position and lease (the ordered-commits migration). The table's fillfactor (50), the
+ * trigger that adds a row for every new room and the one that marks where a lease moved from
+ * (migration 1764874800000) are the migrations' alone: an entity cannot say them.
  */
 @Entity({ name: 'room_heads' })
+@Index('room_heads_moved', ['movedFrom', 'movedAt'], { where: 'moved_from IS NOT NULL' })
+@Index('room_heads_wanted', ['leaseOwner'], { where: 'wanted_by IS NOT NULL' })
 export class RoomHeadEntity {
   @PrimaryColumn({ name: 'room_id', type: 'uuid', primaryKeyConstraintName: 'room_heads_pkey' })
   @ForeignKey(() => RoomEntity, { name: 'room_heads_room_id_fkey' })
@@ -23,4 +26,11 @@ export class RoomHeadEntity {
 
   @Column({ name: 'wanted_by', type: 'text', nullable: true })
   wantedBy: string | null;
+
+  /** The owner the lease last moved away from (set by a trigger when `lease_owner` changes). */
+  @Column({ name: 'moved_from', type: 'text', nullable: true })
+  movedFrom: string | null;
+
+  @Column({ name: 'moved_at', type: 'timestamp with time zone', nullable: true })
+  movedAt: Date | null;
 }

@@ -18,17 +18,37 @@ export interface InstanceRow extends InstanceBeat {
   readonly seenSecondsAgo: number;
 }
 
-/** The room leases an instance holds, to renew in its beat: each room with the fence its lease gave. */
-export interface Leases {
-  readonly rooms: readonly { readonly id: string; readonly fence: number }[];
+/**
+ * A room whose lease moved away from the instance that beat: another instance took it, or the
+ * beat handed it to the instance that asked for it. `fence` is the lease's fence as the beat read
+ * it: a copy of the room loaded here with a higher one was taken again since, and stays.
+ */
+export interface LostLease {
+  readonly id: string;
+  readonly fence: number;
 }
 
-const NO_LEASES: Leases = { rooms: [] };
+/** What a beat heard back. */
+export interface BeatAnswer {
+  /** Every instance's row, this one's included, by name. */
+  readonly rows: InstanceRow[];
+  /** The beat's time by the database's clock (epoch ms): the next beat's `since`. */
+  readonly at: number;
+  /** Rooms whose lease moved away from this instance since `since`. */
+  readonly lost: readonly LostLease[];
+}
 
 /** Rows of instances silent for this long are deleted by the next beat of any instance. */
 export const FORGET_INSTANCE_AFTER = '1 day';
 /** An instance that asked for a room must have beaten this recently to be handed it (it asked while live). */
 export const WANTING_INSTANCE_FRESH = '30 seconds';
+/**
+ * A beat reads the leases that moved away from its instance since its last answered beat, and this
+ * long before it: a move whose statement ran this long before it committed was invisible to that
+ * beat. Longer than any statement may run (COMMAND_TIMEOUT_MS is at most 60 s); a move the beat
+ * still misses is caught by the fence at the room's next write.
+ */
+export const MOVED_LEASE_LOOKBACK = '1 minute';
 
 export class InstanceRepository {
   constructor(private readonly db: Database) {}
@@ -37,13 +57,18 @@ export class InstanceRepository {
    * The heartbeat: one statement writes this instance's row, forgets instances silent for a
    * day, and reads every other row, so the registry costs each instance one round trip per
    * beat and nothing else. An instance's room leases live as long as its row is fresh (not
-   * stopped, seen within the lease), so this one row renews all of them, whatever their number;
-   * the statement also says which of the rooms it serves are another instance's now.
+   * stopped, seen within the lease), so writing the row renews all of them, whatever their
+   * number. The same statement hands over the rooms of this instance that another live instance
+   * asked for, and says which leases moved away from this instance since `since` (the `at` of the
+   * last beat whose answer was heard; unset, the lookback alone), each found through an index
+   * (migration 1764874800000): what it reads grows with the leases that moved, not with the rooms
+   * the instance holds. It runs on the cluster's own connections (`Database.runForCluster`).
    */
-  async beat(me: InstanceBeat, leases: Leases = NO_LEASES): Promise<{ rows: InstanceRow[]; renewed: Set<string> }> {
+  async beat(me: InstanceBeat, since?: number): Promise<BeatAnswer> {
     // A data-modifying CTE's effects are invisible to the statement's own reads: the last
-    // SELECT filters by age itself, and this instance's row comes from RETURNING.
-    const rows = await this.db.run<InstanceRow & { lost: string[] }>(
+    // SELECT filters by age itself, this instance's row comes from RETURNING, and the rooms
+    // handed over now come from \`asked\` (their marks, set by the trigger, are read by the next beat).
+    const rows = await this.db.runForCluster<InstanceRow & { at: number; lost: LostLease[] }>(
       'InstanceRepository.beat',
       `WITH me AS (
          INSERT INTO instances (name, url, pid, started_at, last_seen, rooms, health)
@@ -53,30 +78,38 @@ export class InstanceRepository {
          RETURNING name, url, pid, started_at, rooms, health, last_seen
        ), forgotten AS (
          DELETE FROM instances WHERE name <> $1 AND last_seen < now() - interval '${FORGET_INSTANCE_AFTER}'
-       ), handed AS (
-         -- Rooms of ours another live instance asked for (the proxy sends their traffic there now):
-         -- the lease is given up here, and the rooms are let go like lost ones.
-         UPDATE room_heads h SET lease_owner = NULL, wanted_by = NULL
-         WHERE h.room_id = ANY($7::uuid[]) AND h.lease_owner = $1 AND h.wanted_by IS NOT NULL AND h.wanted_by <> $1
-           AND EXISTS (SELECT 1 FROM instances i WHERE i.name = h.wanted_by AND i.health = 'ok'
-                       AND i.last_seen > now() - interval '${WANTING_INSTANCE_FRESH}')
-         RETURNING h.room_id
+       ), asked AS (
+         -- Rooms of ours another instance asked for (the proxy sends their traffic there now), by
+         -- the index room_heads_wanted. Asked for by a live instance: the lease is given up here,
+         -- and the rooms are let go like lost ones. Asked for by one that is not live any more:
+         -- the ask is forgotten (it asks again if it is refused again), so that asks do not pile up.
+         UPDATE room_heads h SET wanted_by = NULL,
+           lease_owner = CASE WHEN h.wanted_by <> $1 AND EXISTS (
+                                SELECT 1 FROM instances i WHERE i.name = h.wanted_by AND i.health = 'ok'
+                                AND i.last_seen > now() - interval '${WANTING_INSTANCE_FRESH}')
+                              THEN NULL ELSE h.lease_owner END
+         WHERE h.lease_owner = $1 AND h.wanted_by IS NOT NULL
+         RETURNING h.room_id, h.lease_fence, h.lease_owner IS NULL AS handed
+       ), moved AS (
+         -- Leases that moved away from this instance lately, by the index room_heads_moved; one
+         -- this instance took back since is its own again, and is not lost.
+         SELECT h.room_id, h.lease_fence FROM room_heads h
+         WHERE h.moved_from = $1 AND h.moved_at > coalesce(to_timestamp($7::float8 / 1000), now()) - interval '${MOVED_LEASE_LOOKBACK}'
+           AND h.lease_owner IS DISTINCT FROM $1
        )
        SELECT name, url, pid, (extract(epoch FROM started_at) * 1000)::float8 AS "startedAt", rooms, health,
               extract(epoch FROM now() - last_seen)::float8 AS "seenSecondsAgo",
-              -- This row is the renewal of every lease the instance holds; these it no longer holds.
-              (SELECT coalesce(array_agg(l.id), '{}') FROM unnest($7::uuid[], $8::bigint[]) AS l(id, fence)
-                 LEFT JOIN room_heads h ON h.room_id = l.id
-                 WHERE h.room_id IS NULL OR h.lease_owner IS DISTINCT FROM $1 OR h.lease_fence <> l.fence)
-                || (SELECT coalesce(array_agg(room_id), '{}') FROM handed) AS lost
+              (extract(epoch FROM now()) * 1000)::float8 AS at,
+              (SELECT coalesce(json_agg(json_build_object('id', l.room_id, 'fence', l.lease_fence::float8)), '[]')
+               FROM (SELECT room_id, lease_fence FROM asked WHERE handed UNION ALL SELECT room_id, lease_fence FROM moved) AS l) AS lost
        FROM (SELECT * FROM me UNION ALL
              SELECT name, url, pid, started_at, rooms, health, last_seen FROM instances
              WHERE name <> $1 AND last_seen >= now() - interval '${FORGET_INSTANCE_AFTER}') AS everyone
        ORDER BY name`,
-      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, leases.rooms.map((r) => r.id), leases.rooms.map((r) => r.fence)],
+      [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, since ?? null],
     );
-    const lost = new Set(rows[0]?.lost ?? []);
-    const renewed = new Set(leases.rooms.map((r) => r.id).filter((id) => !lost.has(id)));
-    return { rows: rows.map(({ lost: _l, ...row }) => row), renewed };
+    // Every row carries the same time and list (this instance's row is always among them).
+    const [first] = rows;
+    return { rows: rows.map(({ at: _a, lost: _l, ...row }) => row), at: first.at, lost: first.lost };
   }
 }

@@ -10,23 +10,29 @@ export interface LeaderboardEntry {
 }
 
 /**
- * The best players over the finished games of one game, from what each finished game reported:
- * a summary's `standings` (`[{ playerId, name, score, rank }]`) is what a game that ranks its
- * players reports, and the leaderboard reads nothing else.
+ * How many finished games the leaderboard reads: the newest of one game, through the index
+ * `finished_games_by_game` (migration 1764874800000). A request costs the same however many games
+ * have finished, and an anonymous reader cannot make the server read them all.
+ */
+export const LEADERBOARD_GAMES = 1000;
+
+/**
+ * The best players over the newest finished games of one game, from what each finished game
+ * reported: a summary's `standings` (`[{ playerId, name, score, rank }]`) is what a game that
+ * ranks its players reports, and the leaderboard reads nothing else.
  */
 export class LeaderboardRepository {
   constructor(private readonly db: Database) {}
 
-  /** A seat's games in one room (rematches included) add up. */
+  /** A seat's games in one room (rematches included) add up, over the newest LEADERBOARD_GAMES games. */
   async topPlayers(game: string, limit: number): Promise<LeaderboardEntry[]> {
     return this.db.run<LeaderboardEntry>(
       'LeaderboardRepository.topPlayers',
       `SELECT s."playerId", min(s.name) AS name, count(*)::int AS games,
               (count(*) FILTER (WHERE s.rank = 1))::int AS wins,
               sum(s.score)::int AS "totalScore", max(s.score)::int AS "bestScore"
-       FROM finished_games f,
+       FROM (SELECT summary FROM finished_games WHERE game = $1 ORDER BY finished_at DESC LIMIT ${LEADERBOARD_GAMES}) AS f,
             jsonb_to_recordset(coalesce(f.summary->'standings', '[]')) AS s("playerId" text, name text, score int, rank int)
-       WHERE f.game = $1
        GROUP BY s."playerId"
        ORDER BY "totalScore" DESC, wins DESC, name
        LIMIT $2`,

@@ -146,9 +146,12 @@ export class RoomRepository {
     );
   }
 
-  /** Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at once. */
+  /**
+   * Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at
+   * once; on the cluster's own connections, as the heartbeat's statements are.
+   */
   async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
-    await this.db.run(
+    await this.db.runForCluster(
       'RoomRepository.releaseLeases',
       `UPDATE room_heads h SET lease_owner = NULL
        FROM unnest($2::uuid[], $3::bigint[]) AS l(id, fence)
