@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuiltBench, REPO, runBench } from './built-bench';
+import { ensureBuiltBench, REPO, runBench } from '../test/built-bench';
 
 // The bench as a user runs it: its built script starts PostgreSQL, the delay proxy and the built
 // server, plays two rooms and freezes the server (SIGSTOP) once per question. Only what is

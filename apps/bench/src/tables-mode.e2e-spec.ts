@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunningServer } from '../../game-server/src/server';
 import { startTestServer } from '../../../test/support/test-server';
-import { ensureBuiltBench, runBench } from './built-bench';
+import { ensureBuiltBench, runBench } from '../test/built-bench';
 
 // The bench as a user runs it (a built script that forks its shards as child processes), against
 // a real server. Only what is deterministic is asserted: completeness and consistency of the

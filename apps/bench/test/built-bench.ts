@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isFreshBuild } from '../../../test/support/fresh-build';
 
 /** The checkout, and the bench as `nest build bench` makes it: what the end-to-end tests run, as a user does. */
 export const REPO = resolve(__dirname, '../../..');
@@ -13,9 +14,9 @@ const LOCK_STALE_MS = 5 * 60_000;
 
 /** Builds the bench unless its build is there and newer than every source it was built from. */
 export async function ensureBuiltBench(): Promise<void> {
-  if (isFresh()) return;
+  if (isFreshBuild(REPO, OUT, BENCH)) return;
   await holdingLock(() => {
-    if (isFresh()) return;
+    if (isFreshBuild(REPO, OUT, BENCH)) return;
     const built = spawnSync('npx', ['nest', 'build', 'bench'], { cwd: REPO, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`\`npx nest build bench\` failed (${built.status}):\n${built.stdout}${built.stderr}`);
   });
@@ -39,19 +40,6 @@ async function holdingLock(work: () => void): Promise<void> {
   } finally {
     rmSync(LOCK, { recursive: true, force: true });
   }
-}
-
-// The build mirrors the repository (dist/apps/bench/libs/bot-kit/src/x.js is libs/bot-kit/src/x.ts),
-// so each output names its source; a new source file shows up as an edit to one that imports it.
-function isFresh(): boolean {
-  if (!existsSync(BENCH)) return false;
-  for (const file of readdirSync(OUT, { recursive: true, encoding: 'utf8' })) {
-    if (!file.endsWith('.js')) continue;
-    const js = join(OUT, file);
-    const ts = join(REPO, relative(OUT, js)).replace(/\.js$/, '.ts');
-    if (!existsSync(ts) || statSync(ts).mtimeMs > statSync(js).mtimeMs) return false;
-  }
-  return true;
 }
 
 /** Runs the built bench with `args` from the checkout; resolves with its exit code and the end of its log. */
