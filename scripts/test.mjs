@@ -85,6 +85,8 @@ run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
 run('server: build', 'npx', ['nest', 'build', 'game-server']);
 // The wire decoder's test pipes a recording through the built CLI (it builds it too when run alone).
 run('wire: build', 'npx', ['nest', 'build', 'wire']);
+// So do the bench's end-to-end tests with the built bench, once for all of them.
+run('bench: build', 'npx', ['nest', 'build', 'bench']);
 const results = join(mkdtempSync(join(tmpdir(), 'jest-results-')), 'results.json');
 run('jest', 'npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs]);
 const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(results, 'utf8'));

@@ -1,6 +1,6 @@
 /** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
 
-export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover'] as const;
+export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover', 'steady', 'overload'] as const;
 export type Mode = (typeof MODES)[number];
 
 export class UsageError extends Error {}
@@ -133,6 +133,9 @@ modes
             or a rolling restart of it        --rolling --instances 3 --games 30 --seats 4 --kill-after-s 8
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
             or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v2,compact-v3 --egress-mbps 2
+  steady    rooms answering in a steady       --rooms 40 --questions 4 --db-delay-ms 30
+            stream, every reply checked       --starve 2.5: the server frozen (SIGSTOP) 2.5 s once per question
+  overload  rooms offered past capacity       --capacity N (or a ladder: --rungs 50,100,200,..) --factor 2 --overload-seconds 30
 
 tables (each table: POST /api/tables, five server bots, one simulated human on one socket)
   --tables N | --ladder N1,N2,..           one run, or rungs (every profile at every rung, interleaved)
@@ -155,6 +158,18 @@ failover (starts npm run cluster itself; every room plays through its proxy; exi
   --resume-timeout-s 60 a seat that cannot get back in for this long gives up
   defaults here: --questions 8 --seconds-per-question 5 --reveal-seconds 1 --ping-seconds 0
 
+steady and overload (every answer sent once; one not acknowledged is resent under its id after its
+question closed: a 200 then means the first reply lied; sockets the server closes are opened again)
+  --rooms N (40)        steady: rooms, opened --ramp-per-second 10, every game started at once
+  --starve S            steady: freeze the server S seconds once per question, mid-stream (SIGSTOP, then SIGCONT)
+  --starve-at 0.5       the share of a question's answers sent before its freeze
+  --starve-delay-ms M   from that answer to the freeze (default: the database delay + 5 ms)
+  --capacity N          overload: the rooms the server holds within the budget (an earlier ladder's), or
+  --rungs N1,N2,..      a ladder that finds it: the first rung whose answer p99 passes --budget-ms 50
+  --factor 2            new rooms are offered until factor x capacity are live, --offer-per-second 20
+  --hold-seconds 20     each rung's (or the capacity's) window; --settle-seconds 5; --overload-seconds 30
+  defaults: steady --questions 4 --seconds-per-question 10 --reveal-seconds 1; overload as the ladder
+
 where the server is
   (default)             the bench starts PostgreSQL (embedded, fresh data dir), an optional delay
                         proxy, and the built server (npx nest build game-server first)
@@ -163,6 +178,7 @@ where the server is
   --database-url URL    with --url: the database, for the select-1 yardstick (skipped without it)
   --instance-urls A,B   with --url of a cluster's proxy: each instance's own URL; the report gives figures per instance (npm run cluster prints them)
   --server-cmd CMD      how to start the server (default: node dist/apps/game-server/apps/game-server/src/main.js)
+  --server PATH         another checkout's built server (its main.js), run in that checkout (an older build)
   --server-env "K=V .." extra environment for the server (e.g. "DB_POOL_MAX=20 MAILBOX_DEPTH=64")
   --pool-max N          DB_POOL_MAX for the server
   --pg-fast             PostgreSQL with fsync and synchronous_commit off (default: durable, as in production)

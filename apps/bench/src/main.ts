@@ -5,7 +5,9 @@ import { failoverMode } from './modes/failover';
 import { ladderMode } from './modes/ladder';
 import { latencyMode } from './modes/latency';
 import { outageMode } from './modes/outage';
+import { overloadMode } from './modes/overload';
 import { soakMode } from './modes/soak';
+import { steadyMode } from './modes/steady';
 import { tablesMode } from './modes/tables';
 import { BenchRun, defaultOut, log, targetSettings } from './run';
 import { HELPER_ARG } from './stack';
@@ -35,7 +37,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode, steady: steadyMode, overload: overloadMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 

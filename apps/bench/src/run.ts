@@ -1,6 +1,6 @@
 import { installPgStatements } from './pg-statements';
 import { setMaxListeners } from 'node:events';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, WriteStream, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, WriteStream, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
@@ -10,7 +10,7 @@ import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, Tr
 import { WIRE_PROFILES, WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
 import { cpuSeconds, parentPid, UsageMeter } from './host-usage';
-import { buildFreshness, BuildFreshness, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
+import { buildFreshness, BuildFreshness, checkoutOf, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
 export { seededRandom } from './seeded-random';
@@ -25,6 +25,8 @@ export interface TargetSettings {
   readonly databaseUrl?: string;
   readonly dbDelayMs: number;
   readonly serverCommand: string[];
+  /** The checkout the server runs in and is built from, when `--server` names another one's build. */
+  readonly serverCwd?: string;
   readonly serverEnv: Record<string, string>;
   readonly pgFast: boolean;
   /** PostgreSQL's per-statement account of each window (pg_stat_statements). */
@@ -52,17 +54,32 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
   const poolMax = o.string('pool-max');
   if (poolMax) serverEnv.DB_POOL_MAX = poolMax;
   const cmd = o.string('server-cmd');
+  const script = serverScript(o.string('server'), cwd);
+  if (script && cmd) throw new UsageError('--server and --server-cmd both say how to start the server: give one');
+  if (script && url) throw new UsageError('--server needs the bench to start the server; it cannot be combined with --url');
   if (o.string('instance-urls') && !url) throw new UsageError('--instance-urls goes with --url (the proxy in front of them)');
   return {
     url: url?.replace(/\/$/, ''),
     instanceUrls: (o.string('instance-urls') ?? '').split(',').map((u) => u.trim().replace(/\/$/, '')).filter(Boolean),
     databaseUrl: o.string('database-url'),
     dbDelayMs,
-    serverCommand: cmd ? splitWords(cmd) : defaultServerCommand(cwd),
+    serverCommand: cmd ? splitWords(cmd) : script ? [process.execPath, script] : defaultServerCommand(cwd),
+    ...(script ? { serverCwd: checkoutOf(script) } : {}),
     serverEnv,
     pgFast: o.flag('pg-fast'),
     pgStatements: o.flag('pg-statements'),
   };
+}
+
+/**
+ * `--server PATH`: another checkout's built server (its `main.js`), to measure an older build
+ * beside this one with this bench. It runs in its own checkout, so /health names that tree's sha.
+ */
+function serverScript(path: string | undefined, cwd: string): string | undefined {
+  if (path === undefined) return undefined;
+  const script = resolve(cwd, path);
+  if (!script.endsWith('.js') || !existsSync(script)) throw new UsageError(`--server takes the path of a built server's main.js, and ${script} is not one (build it in its checkout: npx nest build game-server)`);
+  return script;
 }
 
 export function botSettings(
@@ -221,7 +238,8 @@ export class BenchRun {
     await this.stopServer();
     const n = ++this.servers;
     const script = command.find((c) => c.endsWith('.js'));
-    this.build = script ? buildFreshness(this.cwd, script) : undefined;
+    const cwd = this.target.serverCwd ?? this.cwd;
+    this.build = script ? buildFreshness(cwd, script) : undefined;
     if (this.build?.stale) {
       log(
         `warning: the server build (${this.build.builtAt.toISOString()}) is older than ${this.build.newestSource!.file} (${this.build.newestSource!.at.toISOString()}); rebuild it (npx nest build game-server) or the report measures old code under a new sha`,
@@ -230,7 +248,7 @@ export class BenchRun {
     log(`starting the server: ${command.map((c) => (c === process.execPath ? 'node' : relative(this.cwd, c).startsWith('..') ? c : relative(this.cwd, c))).join(' ')}${Object.keys(env).length ? ` with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
     this.server = await startServer({
       command,
-      cwd: this.cwd,
+      cwd,
       databaseUrl: this.databaseOverride ?? this.db!.serverUrl,
       dataDir: join(this.workDir, 'server'),
       env,

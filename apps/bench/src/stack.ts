@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './cli';
 import { DbHelperConfig, DbHelperReady } from './db-helper';
 
@@ -84,6 +84,14 @@ export interface ServerSide {
   /** JSON log lines by level, and the last lines. */
   logSummary(): { byLevel: Record<string, number>; tail: string[]; file: string };
   stop(): Promise<void>;
+}
+
+/** The checkout a built script belongs to: the nearest folder above it with a package.json. */
+export function checkoutOf(script: string): string {
+  for (let dir = dirname(script); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return dirname(script);
+  }
 }
 
 export function defaultServerCommand(cwd: string): string[] {

@@ -1,16 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { RunningServer } from '../../game-server/src/server';
 import { startTestServer } from '../../../test/support/test-server';
+import { ensureBuiltBench, runBench } from '../test/built-bench';
 
 // The bench as a user runs it (a built script that forks its shards as child processes), against
 // a real server. Only what is deterministic is asserted: completeness and consistency of the
 // report, never a latency or a rate.
 
-const REPO = resolve(__dirname, '../../..');
-const BENCH = join(REPO, 'dist/apps/bench/apps/bench/src/main.js');
 // Tables that deal a hand in well under a second, so a few seconds' window sees several. The ramp
 // gives three tables six seconds to be seated: a busy machine (CI, or other suites beside this
 // one) has been seen to need more than two.
@@ -19,15 +17,6 @@ const FAST = ['--bot-think-ms', '5,20', '--hand-pause-ms', '20', '--pause-ms', '
 interface KindCount {
   frames: number;
   bytes: number;
-}
-
-function runBench(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [BENCH, ...args], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr = (stderr + d.toString()).slice(-8000)));
-    child.once('exit', (code) => resolvePromise({ code, stderr }));
-  });
 }
 
 function expectConsistent(summary: any, tables: number, shards: number): void {
@@ -72,8 +61,7 @@ describe('bench tables mode against a real server', () => {
 
   beforeAll(async () => {
     // The test runs the bench as built from this tree.
-    const built = spawnSync('npx', ['nest', 'build', 'bench'], { cwd: REPO, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`nest build bench failed:\n${built.stdout}\n${built.stderr}`);
+    await ensureBuiltBench();
     server = await startTestServer();
   }, 120_000);
   afterAll(async () => {

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
 import { Closed, GameEvent, Reply, UpgradeRefused } from '../game-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
+import { retryAfterSeconds } from './timed-http';
 
 export interface BotSocketOptions {
   /** The room's code, sent as `room=` so that a proxy in front of several instances routes the socket to its owner. */
@@ -105,8 +106,18 @@ export class BotSocket {
     const started = performance.now();
     const ws = new WebSocket(url, { handshakeTimeout: options.commandTimeoutMs ?? 10_000 });
     const socket = new BotSocket(ws, options);
-    const record = (status: number | null, error?: string, timedOut = false) =>
-      options.record?.({ type: 'ws.connect', sentAt, ms: performance.now() - started, status, timedOut, ...(error ? { error } : {}), ...(socket.servedBy ? { servedBy: socket.servedBy } : {}), ...options.tags });
+    const record = (status: number | null, error?: string, timedOut = false, retryAfter?: number) =>
+      options.record?.({
+        type: 'ws.connect',
+        sentAt,
+        ms: performance.now() - started,
+        status,
+        timedOut,
+        ...(error ? { error } : {}),
+        ...(retryAfter !== undefined ? { retryAfter } : {}),
+        ...(socket.servedBy ? { servedBy: socket.servedBy } : {}),
+        ...options.tags,
+      });
     // Read before 'open' fires, so the connect's record and every later one can name it.
     ws.once('upgrade', (res) => {
       const served = res.headers['x-served-by'];
@@ -119,7 +130,7 @@ export class BotSocket {
         resolve(socket);
       });
       ws.once('unexpected-response', (_req, res) => {
-        record(res.statusCode ?? null, 'upgrade refused');
+        record(res.statusCode ?? null, 'upgrade refused', false, retryAfterSeconds(res.headers['retry-after']));
         ws.terminate();
         reject(UpgradeRefused.of(res));
       });
@@ -139,9 +150,10 @@ export class BotSocket {
    * Sends a command now (the frame is written before this returns) and resolves with its reply,
    * or as timed out. Every outcome is recorded. `id` (default: the next of this socket's own)
    * lets a client resend a command under the id it had, as a replay (PROTOCOL.md section 3).
+   * `tags` are added to this command's record only (which question, a resend...).
    */
-  command(type: string, data: unknown = {}, id?: string): Promise<CommandResult> {
-    const prepared = this.prepare(type, data, id);
+  command(type: string, data: unknown = {}, id?: string, tags?: RecordTags): Promise<CommandResult> {
+    const prepared = this.prepare(type, data, id, tags);
     prepared.send();
     return prepared.result;
   }
@@ -151,17 +163,17 @@ export class BotSocket {
    * so several sockets' commands can leave within microseconds of each other (simultaneous votes).
    * The timing starts at `send()`.
    */
-  prepare(type: string, data: unknown = {}, givenId?: string): { send: () => void; result: Promise<CommandResult> } {
+  prepare(type: string, data: unknown = {}, givenId?: string, tags?: RecordTags): { send: () => void; result: Promise<CommandResult> } {
     const id = givenId ?? `${this.idPrefix}-${this.nextId++}`;
     const frame = JSON.stringify({ id, type, data });
     let sendNow!: () => void;
     const result = new Promise<CommandResult>((resolve) => {
-      sendNow = () => this.dispatch(id, type, frame, resolve);
+      sendNow = () => this.dispatch(id, type, frame, resolve, tags);
     });
     return { send: () => sendNow(), result };
   }
 
-  private dispatch(id: string, type: string, frame: string, resolve: (r: CommandResult) => void): void {
+  private dispatch(id: string, type: string, frame: string, resolve: (r: CommandResult) => void, tags?: RecordTags): void {
     const finish = (result: CommandResult) => {
       this.options.record?.({
         type,
@@ -171,6 +183,7 @@ export class BotSocket {
         timedOut: result.timedOut,
         ...(result.error ? { error: result.error } : {}),
         ...this.options.tags,
+        ...tags,
       } as CommandRecord);
       resolve(result);
     };

@@ -69,6 +69,11 @@ export interface ResumingSeatOptions {
   readonly backoff?: SeatBackoff;
   /** A seat that cannot get back in for this long gives up (ends). */
   readonly resumeTimeoutMs: number;
+  /**
+   * Sockets tried for the seat's first way in before it gives up (ends); default: as many as
+   * `resumeTimeoutMs` allows. 1 makes a refused first socket final, as new work refused is.
+   */
+  readonly firstOpenTries?: number;
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
   readonly signal?: AbortSignal;
@@ -77,6 +82,8 @@ export interface ResumingSeatOptions {
   readonly onEvent?: (e: GameEvent) => void;
   readonly onCommand?: (outcome: SeatCommandOutcome) => void;
   readonly onResume?: (resume: SeatResume) => void;
+  /** A socket of this seat was closed, by the server or the network, not by the bot: its close code. */
+  readonly onDrop?: (code: number) => void;
 }
 
 /**
@@ -162,6 +169,16 @@ export class ResumingSeat {
     return outcome(undefined, undefined, `no reply after ${sends} sends`);
   }
 
+  /**
+   * Sends a command once under `id`, on the open socket or the next one, and resolves with what
+   * came of that one send: no retry, whatever the reply. Undefined when the seat ended first.
+   * `tags` go on this command's record only.
+   */
+  async commandOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<CommandResult | undefined> {
+    const socket = await this.live();
+    return socket?.command(type, data, id, tags);
+  }
+
   /** Resolves once `test()` holds, checked after every event and every change of socket. */
   until(test: () => boolean, what: string, timeoutMs: number): Promise<void> {
     if (test()) return Promise.resolve();
@@ -207,6 +224,10 @@ export class ResumingSeat {
     for (let tries = 0; ; tries++) {
       if (this.endedWith) return undefined;
       if (tries > 0) {
+        if (after === undefined && this.o.firstOpenTries !== undefined && tries >= this.o.firstOpenTries) {
+          this.end(`could not get in (${Object.keys(failed).join(', ')})`);
+          return undefined;
+        }
         if (performance.now() - since > this.o.resumeTimeoutMs) {
           this.end(`could not get back in within ${this.o.resumeTimeoutMs} ms`);
           return undefined;
@@ -214,7 +235,8 @@ export class ResumingSeat {
         await sleep(this.delay(tries - 1), this.o.signal);
         if (this.endedWith) return undefined;
       }
-      const tags: Record<string, string | number | boolean | undefined> = { ...this.o.tags, room: this.o.room, seat: this.o.seat };
+      // A socket opened again after a close is tagged as such: the seat's first way in is not.
+      const tags: Record<string, string | number | boolean | undefined> = { ...this.o.tags, room: this.o.room, seat: this.o.seat, ...(after !== undefined ? { reconnect: true } : {}) };
       let socket: BotSocket;
       try {
         socket = await BotSocket.connect(this.o.baseUrl, this.o.token, {
@@ -264,6 +286,7 @@ export class ResumingSeat {
     if (socket !== this.socket) return;
     this.socket = undefined;
     if (this.closedByUs || this.endedWith) return;
+    this.o.onDrop?.(code);
     if (FINAL_CLOSES.has(code)) {
       this.end(`closed ${code}`);
       return;

@@ -2,6 +2,7 @@ import { GameEvent } from '../game-client';
 import { epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { ResumingSeat, SEAT_BACKOFF, SeatBackoff, SeatCommandOutcome, SeatResume } from './resuming-seat';
+import { benchRoomOpening } from './trivia-room.bot';
 
 export interface ResumingTriviaRoomOptions {
   /** The proxy in front of the instances: every call and socket goes through it. */
@@ -70,14 +71,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
   let closedByUs = false;
 
   try {
-    const created = await http.call<{ roomId: string; code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', { ...o.tags }, {
-      hostName: 'Bench host',
-      questionCount: o.questionCount,
-      secondsPerQuestion: o.secondsPerQuestion,
-      revealSeconds: o.revealSeconds,
-      maxPlayers: Math.max(1, o.seats),
-      minPlayers: Math.min(2, Math.max(1, o.seats)),
-    });
+    const created = await http.call<{ roomId: string; code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', { ...o.tags }, benchRoomOpening(o));
     if (created.status !== 201 || !created.body) throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
     code = created.body.code;
     hostToken = created.body.hostToken;

@@ -5,6 +5,8 @@ export interface TimedResponse<T> {
   readonly body?: T;
   readonly ms: number;
   readonly error?: string;
+  /** The answer's `Retry-After` in seconds, when it gave one (a refusal's "come back then"). */
+  readonly retryAfter?: number;
 }
 
 /**
@@ -37,7 +39,8 @@ export async function timedHttp<T = any>(
       body = undefined;
     }
     const code = (body as { code?: string } | undefined)?.code;
-    result = { status: res.status, body, ms: performance.now() - started, ...(res.status >= 300 && code ? { error: code } : {}) };
+    const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+    result = { status: res.status, body, ms: performance.now() - started, ...(res.status >= 300 && code ? { error: code } : {}), ...(retryAfter !== undefined ? { retryAfter } : {}) };
   } catch (err) {
     timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     result = { status: null, ms: performance.now() - started, error: timedOut ? 'timed out' : err instanceof Error ? err.message : String(err) };
@@ -49,7 +52,15 @@ export async function timedHttp<T = any>(
     status: result.status,
     timedOut,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.retryAfter !== undefined ? { retryAfter: result.retryAfter } : {}),
     ...options.tags,
   });
   return result;
+}
+
+/** A `Retry-After` given in seconds, as this server sends it; a date or anything else is left out. */
+export function retryAfterSeconds(header: string | string[] | null | undefined): number | undefined {
+  const text = Array.isArray(header) ? header[0] : header;
+  if (text === null || text === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(text)) return undefined;
+  return Number(text);
 }

@@ -88,14 +88,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
   try {
     // The room's code is known only once the reply is in: its record is held until then.
     let createRecord: CommandRecord | undefined;
-    const created = await http<{ code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', {
-      hostName: 'Bench host',
-      questionCount: o.questionCount,
-      secondsPerQuestion: o.secondsPerQuestion,
-      revealSeconds: o.revealSeconds,
-      maxPlayers: Math.max(1, o.seats),
-      minPlayers: Math.min(2, Math.max(1, o.seats)),
-    }, undefined, (r) => (createRecord = r));
+    const created = await http<{ code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', benchRoomOpening(o), undefined, (r) => (createRecord = r));
     if (createRecord) o.record?.({ ...createRecord, ...(created.body?.code ? { room: created.body.code } : {}) });
     if (created.status !== 201 || !created.body) throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
     code = created.body.code;
@@ -208,6 +201,18 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${code}`, { type: 'cleanup', headers: { authorization: `Bearer ${hostToken}` }, timeoutMs: commandTimeoutMs });
     }
   }
+}
+
+/** What a bench host asks for when it opens a room: the bots' clocks, and room for exactly its seats. */
+export function benchRoomOpening(o: Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds'>): Record<string, unknown> {
+  return {
+    hostName: 'Bench host',
+    questionCount: o.questionCount,
+    secondsPerQuestion: o.secondsPerQuestion,
+    revealSeconds: o.revealSeconds,
+    maxPlayers: Math.max(1, o.seats),
+    minPlayers: Math.min(2, Math.max(1, o.seats)),
+  };
 }
 
 function throwIfAborted(signal?: AbortSignal): void {
