@@ -59,11 +59,16 @@ describe('results page in a browser', () => {
   let browser: TestBrowser;
   let api: HttpApi;
   const SCREENSHOTS = screenshotsDir('results-page');
+  // The host's browser keeps the deck's edit token, as the deck editor does: the host page lists
+  // the built-in decks and those whose tokens the browser holds, no other host's.
+  let deckToken: { key: string; token: string };
   withPagesServer(async (s, b) => {
     server = s;
     browser = b;
     api = new HttpApi(server.url);
-    expect((await api.request('POST', '/api/decks', DECK)).status).toBe(201);
+    const made = await api.request('POST', '/api/decks', DECK);
+    expect(made.status).toBe(201);
+    deckToken = { key: `trivia:deck-token:${made.body.id}`, token: made.body.editToken };
   });
 
   const watchedPage = () => browser.newWatchedPage({ viewport: { width: 1280, height: 900 } });
@@ -80,6 +85,8 @@ describe('results page in a browser', () => {
         }),
       );
     });
+    await page.goto(`${server.url}/`);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(deckToken.key)}, ${JSON.stringify(deckToken.token)})`);
     await page.goto(`${server.url}/host`);
     await page.getByLabel('Host name').fill('Quizmaster');
     await page.getByLabel('Deck').selectOption({ label: `${DECK.name} (${DECK.questions.length} questions)` });
