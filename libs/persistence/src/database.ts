@@ -36,6 +36,9 @@ export const DEFAULT_SILENCE_MS = 3000;
  */
 export const CLUSTER_CONNECTIONS = 2;
 
+/** The connection of the retention's pruning, apart from requests' and the heartbeat's: one batch at a time. */
+export const UPKEEP_CONNECTIONS = 1;
+
 /**
  * How a write finds out whether it was recorded when its answer was lost: a read that returns the
  * rows the write would have returned had it committed, and none if it did not. It runs once the
@@ -64,6 +67,8 @@ export class Database {
    * instance does not miss beats, fail its readiness and lose its rooms for it.
    */
   private readonly clusterPool: Pool;
+  /** The retention's pruning batches, on a connection of their own: they never wait for, nor hold, another's. */
+  private readonly upkeepPool: Pool;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
   private readonly settler: OutcomeSettler;
@@ -93,6 +98,8 @@ export class Database {
     this.clusterPool = new Pool({ ...(this.pool.options as PoolConfig), max: CLUSTER_CONNECTIONS });
     // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
     this.clusterPool.on('error', () => undefined);
+    this.upkeepPool = new Pool({ ...(this.pool.options as PoolConfig), max: UPKEEP_CONNECTIONS });
+    this.upkeepPool.on('error', () => undefined);
   }
 
   /**
@@ -124,7 +131,7 @@ export class Database {
 
   /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
   async close(): Promise<void> {
-    await Promise.all([this.ordered.close(), this.clusterPool.end()]);
+    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.upkeepPool.end()]);
     await this.settler.close();
   }
 
@@ -135,6 +142,11 @@ export class Database {
   /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
   runForCluster<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
     return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
+  }
+
+  /** A statement of the retention's pruning, on its own connection (off every command's path). */
+  runForUpkeep<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+    return this.runOn(this.upkeepPool, statement, sql, params, timeoutMs);
   }
 
   private async runOn<T extends QueryResultRow>(pool: Pool, statement: string, sql: string, params: readonly unknown[], timeoutMs: number, check?: WriteCheck): Promise<T[]> {

@@ -12,3 +12,4 @@ export * from './entities';
 export * from './journal.store';
 export * from './repositories/refusal.repository';
 export * from './repositories/finished-games.repository';
+export * from './repositories/retention.repository';
