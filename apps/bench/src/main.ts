@@ -6,6 +6,7 @@ import { ladderMode } from './modes/ladder';
 import { latencyMode } from './modes/latency';
 import { outageMode } from './modes/outage';
 import { soakMode } from './modes/soak';
+import { storageMode } from './modes/storage';
 import { tablesMode } from './modes/tables';
 import { BenchRun, defaultOut, log, targetSettings } from './run';
 import { HELPER_ARG } from './stack';
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode, storage: storageMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 
