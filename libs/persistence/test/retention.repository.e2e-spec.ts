@@ -107,7 +107,8 @@ describe(RetentionRepository.name, () => {
     expect(await kept(open.id)).toEqual({ ...before, journal: 2 });
     // Done: nothing more is due, and a load of the pruned room's code finds it without a snapshot.
     expect(await retention.pruneClosedRooms(WINDOW, 100)).toEqual({ taken: 0, removed: { room_snapshots: 0, room_decks: 0 } });
-    expect(await rooms.loadRooms([old.code])).toEqual([expect.objectContaining({ roomId: old.id, snapshot: null, entries: [], deck: null, closedReason: 'expired' })]);
+    expect(await rooms.loadRooms([old.code])).toEqual([expect.objectContaining({ roomId: old.id, snapshot: null, entries: [], deck: null, closedReason: 'expired', pruned: true })]);
+    expect(await rooms.loadRooms([recent.code])).toEqual([expect.objectContaining({ roomId: recent.id, pruned: false })]);
   });
 
   it('counts a referenced deck as no copy to remove', async () => {

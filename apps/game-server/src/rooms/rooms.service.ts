@@ -376,9 +376,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
     // its holder was most likely cut off too, and renews it at its next beat.
     const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
-    // A closed room past its results window has no snapshot any more: it is gone, and its code
-    // answers 404 (a room from before the journal, which has none either, is open).
-    const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter((s) => s.snapshot || s.closedReason === null);
+    // A closed room past its results window has no snapshot any more: it is gone, and its code answers 404.
+    const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter((s) => !s.pruned);
     const served = stored.filter((s) => s.heldBy === null);
     const decks = await this.referencedDecks(served);
     // Rooms from before the journal (none once every such room has been snapshotted): one more statement.

@@ -42,6 +42,8 @@ export interface StoredRoom {
   readonly heldBy: string | null;
   /** Why it was closed, if it is. */
   readonly closedReason: string | null;
+  /** Closed longer ago than its results window: its journal, snapshot and deck copy are gone, and so is the room. */
+  readonly pruned: boolean;
   /** The copy of the deck it plays from, if it plays from a copy. */
   readonly deck: unknown;
   /** The built-in deck it plays from, if it references one instead. */
@@ -147,6 +149,7 @@ export class RoomRepository {
               CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
               CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason", r.deck,
               CASE WHEN r.deck_hash IS NOT NULL THEN json_build_object('id', r.deck_id, 'hash', r.deck_hash) END AS "deckRef",
+              r.pruned_at IS NOT NULL AS pruned,
               CASE WHEN s.room_id IS NULL THEN NULL
                    ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
               coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,
