@@ -12,6 +12,7 @@ import { DeckEditTokens1764856800000 } from './1764856800000-deck-edit-tokens';
 import { RefusedCommands1764860400000 } from './1764860400000-refused-commands';
 import { JournalWithoutRoomKeys1764864000000 } from './1764864000000-journal-without-room-keys';
 import { HeartbeatWithoutRoomLists1764874800000 } from './1764874800000-heartbeat-without-room-lists';
+import { JournalClockHolds1764878400000 } from './1764878400000-journal-clock-holds';
 import { Retention1764882000000 } from './1764882000000-retention';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   RefusedCommands1764860400000,
   JournalWithoutRoomKeys1764864000000,
   HeartbeatWithoutRoomLists1764874800000,
+  JournalClockHolds1764878400000,
   Retention1764882000000,
 ];

@@ -26,14 +26,19 @@ function run(label, command, args, options = {}) {
 
 /**
  * What the tests run from Debian's packages, each found by a file it installs: Chromium for the
- * console's browser tests, HAProxy for the cluster tests and `haproxy -c`, and the `prometheus`
- * package's promtool for `promtool check` and `promtool test rules` (deploy-config.e2e-spec.ts).
+ * console's browser tests, HAProxy for the cluster tests and `haproxy -c`, the `prometheus`
+ * package's promtool for `promtool check` and `promtool test rules` (deploy-config.e2e-spec.ts),
+ * PostgreSQL 15 (the oldest major supported; its client's pg_dump and pg_restore for the backup
+ * test) and PgBouncer for operator-databases.e2e-spec.ts and backup-restore.e2e-spec.ts.
  * Whatever is missing is installed here with one apt run.
  */
 const DEBIAN_PACKAGES = [
   { name: 'chromium', files: CHROMIUM },
   { name: 'haproxy', files: ['/usr/sbin/haproxy'] },
   { name: 'prometheus', files: ['/usr/bin/promtool'] },
+  { name: 'postgresql-15', files: ['/usr/lib/postgresql/15/bin/postgres'] },
+  { name: 'postgresql-client-15', files: ['/usr/lib/postgresql/15/bin/pg_dump'] },
+  { name: 'pgbouncer', files: ['/usr/sbin/pgbouncer'] },
 ];
 
 function ensureDebianPackages() {

@@ -3,5 +3,7 @@
 // page that only names their types would otherwise ship zod (about 95 kB) for nothing.
 export const HTTP_SCHEMAS_PURE = [
   { test: /[\\/]packages[\\/]client[\\/](src|dist)[\\/]http[\\/]/, sideEffects: false },
+  // The events every room sends (room.paused, room.resumed): the pages take their names only.
+  { test: /[\\/]packages[\\/]client[\\/](src|dist)[\\/]room-events\.(ts|js)$/, sideEffects: false },
   { test: /[\\/]libs[\\/]games[\\/][^\\/]+[\\/]src[\\/][^\\/]+\.settings-schema\.ts$/, sideEffects: false },
 ]

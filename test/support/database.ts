@@ -36,3 +36,32 @@ export async function createTestDatabase(): Promise<string> {
     await admin.end();
   }
 }
+
+/**
+ * Locks `table` of the database at `url` on a connection of its own, so that a write to it waits
+ * in PostgreSQL (a statement in flight, its answer not yet given); the returned function lets it go.
+ */
+export async function holdTable(url: string, table: string): Promise<() => Promise<void>> {
+  const locker = new Client({ connectionString: url });
+  await locker.connect();
+  await locker.query(`BEGIN; LOCK TABLE ${table} IN EXCLUSIVE MODE`);
+  return () => locker.end();
+}
+
+/** Whether a statement waits for a lock on `table` now (read through `admin`, a connection of the test's). */
+export async function writeWaitsOn(admin: Client, table: string): Promise<boolean> {
+  return (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = $1::regclass`, [table])).rowCount === 1;
+}
+
+/** A database with nothing in it, not even the migrations: for tests of what migrates it. */
+export async function createEmptyDatabase(): Promise<string> {
+  const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
+  await admin.connect();
+  try {
+    const name = `empty_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    return `${serverUrl()}/${name}`;
+  } finally {
+    await admin.end();
+  }
+}

@@ -34,6 +34,8 @@ export interface Exit {
 export interface ServerProcessOptions {
   /** Extra environment for the server (ROOM_EXPIRY_SECONDS, PASSIVATE_AFTER_SECONDS...). */
   readonly env?: Record<string, string>;
+  /** The database to serve (DATABASE_URL); unset, a fresh one cloned from the migrated template. */
+  readonly databaseUrl?: string;
 }
 
 /**
@@ -66,12 +68,18 @@ export class ServerProcess {
 
   static async create(options: ServerProcessOptions = {}): Promise<ServerProcess> {
     requireBuiltServer();
-    return new ServerProcess(await createTestDatabase(), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
+    return new ServerProcess(options.databaseUrl ?? (await createTestDatabase()), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
   }
 
   get url(): string {
     if (this.currentPort === undefined) throw new Error('the server is not running');
     return `http://127.0.0.1:${this.currentPort}`;
+  }
+
+  /** The server's process id, for a test that acts on the process from outside (a CPU thief). */
+  get pid(): number {
+    if (this.child?.pid === undefined) throw new Error('the server is not running');
+    return this.child.pid;
   }
 
   get isRunning(): boolean {
@@ -152,6 +160,15 @@ export class ServerProcess {
         resolveExit(exit);
       });
     });
+  }
+
+  /**
+   * Stops (SIGSTOP) or continues (SIGCONT) the server's process: a CPU it does not get, for real.
+   * The process stays alive; its timers come due while it is stopped and run late.
+   */
+  suspend(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    if (!this.child) throw new Error('the server is not running');
+    this.child.kill(signal);
   }
 
   /** Starts the server again after a kill, on the same database, secret and data directory. */

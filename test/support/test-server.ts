@@ -44,6 +44,10 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     // wire-profiles opens a seat's socket in each profile beside the one that makes it present.
     socketsPerSeat: 8,
     maxLiveRooms: 10_000,
+    // A real server's overload marks; admission.e2e-spec sets its own, low.
+    overloadEventLoopDelayMs: 500,
+    overloadCommitWaitMs: 500,
+    overloadPoolWaitMs: 500,
     ...overrides,
   };
   return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });

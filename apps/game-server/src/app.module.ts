@@ -51,6 +51,8 @@ import { InstanceIdentity } from './cluster/instance-identity';
 import { DatabaseLink } from './cluster/database-link';
 import { JsonLog } from './config/json-log';
 import { LiveRoomCap } from './limits/live-room-cap';
+import { Admission } from './limits/admission';
+import { AdmissionGuard } from './limits/admission.guard';
 import { OpenRateGuard } from './limits/open-rate.guard';
 import { OpenRateLimiter } from './limits/open-rate.limiter';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
@@ -147,6 +149,8 @@ export class AppModule {
         OpenRateLimiter,
         OpenRateGuard,
         LiveRoomCap,
+        Admission,
+        AdmissionGuard,
         RoomsService,
         TablesService,
         DecksService,

@@ -50,11 +50,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => log.info(msg));
     databaseUrl = embedded.url;
   }
+  // What needs a session of its own (migrations, commit lanes, LISTEN) goes straight to PostgreSQL.
+  const directUrl = config.databaseDirectUrl ?? databaseUrl;
   const meter = new StatementMeter();
   let dataSource: DataSource;
   try {
     dataSource = await openDataSource(
-      { url: databaseUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config) },
+      { url: databaseUrl, directUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config), log: (msg) => log.info(msg) },
       meter,
     );
   } catch (err) {
@@ -109,7 +111,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // What is past its retention goes in batches on a timer of its own, off every command's path.
   const pruner = app.get(RetentionPruner);
   pruner.start();
-  const listener = new RoomChangeListener(databaseUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
+  const listener = new RoomChangeListener(directUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
   await listener.start();
 
   let stopping: Promise<void> | undefined;

@@ -1,8 +1,5 @@
 import { DelayProxy, HttpApi } from '@app/bot-kit';
-import { RunningServer } from '../src/server';
-import { createTestDatabase } from '../../../test/support/database';
-import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, journaled, seatRoom } from './support';
+import { closeAll, journaled, seatRoom, serverBehindProxy } from './support';
 
 // PostgreSQL goes away in the two ways production sees: refused (the link is cut, connections
 // are refused) and silent (the link stays up and nothing answers: a dead NAT, a failover in
@@ -16,24 +13,10 @@ describe.each([
   ['refused', (p: DelayProxy) => p.cutAll()],
   ['silent', (p: DelayProxy) => p.blackHole()],
 ])('when PostgreSQL is %s', (_kind, outage) => {
-  let server: RunningServer;
-  let proxy: DelayProxy;
-  let direct: { databaseUrl: string };
-
-  beforeAll(async () => {
-    const url = new URL(await createTestDatabase());
-    direct = { databaseUrl: url.toString() };
-    proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
-    await proxy.start();
-    server = await startTestServer({ databaseUrl: proxy.proxiedUrl(url.toString()) });
-  });
-  afterAll(async () => {
-    proxy.restore();
-    await server.stop();
-    await proxy.stop();
-  });
+  const env = serverBehindProxy();
 
   it('answers every command and request, records nothing it refused, and plays on when it is back', async () => {
+    const { server, proxy, direct } = env;
     // Replies settled after the outage come later than the test client's usual wait.
     const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], {}, { timeoutMs: 30_000 });
     expect((await room.host.send('room.start')).status).toBe(200);

@@ -1,7 +1,9 @@
 import { Client } from 'pg';
-import { GameClient, HttpApi } from '@app/bot-kit';
-import { RunningServer } from '../src/server';
-import { TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
+import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { ServerConfig } from '../src/config/server-config';
+import { RunningServer, StartOptions } from '../src/server';
+import { createTestDatabase } from '../../../test/support/database';
+import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 
 export interface SeatedRoom {
   readonly code: string;
@@ -149,4 +151,34 @@ export async function journaledIds(server: Pick<RunningServer, 'databaseUrl'>, r
 export async function finishedGames(server: Pick<RunningServer, 'databaseUrl'>, roomId: string): Promise<any[]> {
   const rows = await queryDb<{ summary: unknown }>(server, 'SELECT summary FROM finished_games WHERE room_id = $1 ORDER BY game_no', [roomId]);
   return rows.map((r) => r.summary);
+}
+
+/** A server whose link to its database runs through a proxy a test can cut or silence, and the database's own address. */
+export interface ServerBehindProxy {
+  readonly server: RunningServer;
+  /** Between the server and PostgreSQL: `cutAll()` refuses every link, `blackHole()` holds every byte, `restore()` heals. */
+  readonly proxy: DelayProxy;
+  /** The database itself, around the proxy: what a test reads to check what was recorded. */
+  readonly direct: { readonly databaseUrl: string };
+}
+
+/**
+ * Starts a server over a fresh database behind a TCP proxy before the describe block's tests, and
+ * stops both after them (the proxy healed first). The fields are there once the tests run.
+ */
+export function serverBehindProxy(overrides: Partial<ServerConfig> = {}, options: StartOptions = {}): ServerBehindProxy {
+  const env = {} as { server: RunningServer; proxy: DelayProxy; direct: { databaseUrl: string } };
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    env.direct = { databaseUrl: url.toString() };
+    env.proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
+    await env.proxy.start();
+    env.server = await startTestServer({ ...overrides, databaseUrl: env.proxy.proxiedUrl(url.toString()) }, options);
+  });
+  afterAll(async () => {
+    env.proxy.restore();
+    await env.server.stop();
+    await env.proxy.stop();
+  });
+  return env;
 }

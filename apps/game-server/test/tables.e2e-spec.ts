@@ -96,13 +96,16 @@ describe('card practice tables', () => {
       let reply = await human.send('table.act', { action: 'check' });
       if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' });
       const statements = one.stop();
+      // A hand's end the clock took meanwhile (its own statement, RECORD) may fall in the same
+      // window on a slow machine; it is counted with the hands' ends below.
+      const own = statements.filter((t) => t !== RECORD);
       if (reply.status === 200) {
         acted++;
-        expect(statements).toEqual([APPEND]);
+        expect(own).toEqual([APPEND]);
       } else {
         // Half a second's clock may run out on a noisy machine: the refusal then costs nothing.
         expect(reply.error?.code).toBe('not_your_turn');
-        expect(statements).toEqual([]);
+        expect(own).toEqual([]);
       }
     }
     const trips = log.stop();

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
 import { JsonLog } from '../src/config/json-log';
 import { RunningServer } from '../src/server';
-import { createTestDatabase } from '../../../test/support/database';
+import { createTestDatabase, holdTable, writeWaitsOn } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';
 import { closeAll, journaledIds, queryDb, seatRoom, waitFor } from './support';
 
@@ -43,16 +43,8 @@ describe('replies that tell what the database holds', () => {
     await proxy?.stop();
   });
 
-  /** Locks `table` from outside the server, so that a write to it waits in PostgreSQL; returns the release. */
-  async function hold(table: string): Promise<() => Promise<void>> {
-    const locker = new Client({ connectionString: url });
-    await locker.connect();
-    await locker.query(`BEGIN; LOCK TABLE ${table} IN EXCLUSIVE MODE`);
-    return () => locker.end();
-  }
-
-  const waitingOn = (table: string) =>
-    waitFor(async () => (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = '${table}'::regclass`)).rowCount === 1, `a write waiting on ${table}`, 15_000);
+  const hold = (table: string) => holdTable(url, table);
+  const waitingOn = (table: string) => waitFor(() => writeWaitsOn(admin, table), `a write waiting on ${table}`, 15_000);
 
   const settled = async (outcome: string) => {
     const text = await (await fetch(`${server.url}/metrics`)).text();

@@ -1,7 +1,8 @@
 // A game's rules played the way the engine drives them, with the journal the engine keeps of it
 // (libs/room-engine: RuleDriver, JournalInput), for the games' property tests: commands the
 // rules accepted, proposals, signals that changed the state, deadlines taken late after a
-// restart; deadlines on time are not journaled (a replay's catch-up takes them again). And the
+// restart, holds of the clocks while writes failed; deadlines on time are not journaled (a
+// replay's catch-up takes them again). And the
 // replay, a mirror of RuleDriver.replay: each input at its moment, after the deadlines due before
 // it. Every rule call is also made on the state's JSON (a snapshot is the state as JSON), and
 // any difference is kept in `divergences`.
@@ -92,6 +93,19 @@ export class JournaledRoom<S, C extends Command> {
     if (outcome.state !== this.state) this.journal.push({ kind: 'signal', at, body: signal });
     this.apply(outcome);
     return outcome;
+  }
+
+  /**
+   * The room's writes fail from `from` until a write succeeds `ms` later, as the engine holds its
+   * clocks (clock-hold.ts): the deadlines due before `from` are taken on time, none rings while
+   * the clocks hold, and the write that succeeds records the hold; every clock moves on by `ms`.
+   */
+  hold(from: number, ms: number): void {
+    this.advanceTo(from);
+    const moved = this.twin((s) => ({ state: this.rules.shiftClocks && ms > 0 ? this.rules.shiftClocks(s, ms) : s, events: [], effects: [] }));
+    this.journal.push({ kind: 'clock_held', at: from, body: { ms } });
+    this.apply(moved);
+    this.now = Math.max(this.now, from + ms);
   }
 
   /**
@@ -212,6 +226,11 @@ export function replayJournal<S, C extends Command>(
   const refused: string[] = [];
   let state = start;
   for (const input of journal) {
+    if (input.kind === 'clock_held') {
+      state = caughtUp(state, input.at);
+      if (rules.shiftClocks && input.body.ms > 0) state = rules.shiftClocks(state, input.body.ms);
+      continue;
+    }
     if (input.kind === 'late_deadline') {
       state = caughtUp(state, input.body.due);
       if (rules.nextDeadline(state) === input.body.due) state = rules.onSignal(state, { kind: 'deadline' }, ctx(input.at)).state;

@@ -49,10 +49,11 @@ export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
 
 /**
  * The `limit` label of `game_limit_refusals_total`: what a public service bounds (PROTOCOL.md
- * section 11). Opening rooms and tables too fast from one address, a seat's socket past its cap
- * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for tests.
+ * sections 11 and 14). Opening rooms and tables too fast from one address, a seat's socket past its cap
+ * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for
+ * tests, and new work shed while the instance is overloaded, by the signal that sheds it.
  */
-export const LIMITS = ['open_rate', 'seat_sockets', 'live_rooms', 'test_seed'] as const;
+export const LIMITS = ['open_rate', 'seat_sockets', 'live_rooms', 'test_seed', 'overload_event_loop_delay', 'overload_commit_wait', 'overload_pool_wait'] as const;
 export type LimitName = (typeof LIMITS)[number];
 
 /**

@@ -139,7 +139,8 @@ export class CommitLane {
       await client.connect();
     } catch (err) {
       socket?.destroy();
-      throw err;
+      // Whatever pg says (a refused link, its own `timeout expired`), nothing was written.
+      throw new LaneBroken(`could not connect: ${err instanceof Error ? err.message : String(err)}`, err);
     }
     return new LaneConnection(client, socket!, this.silenceMs);
   }

@@ -1,10 +1,20 @@
-import { DataSource, MigrationInterface } from 'typeorm';
+import { ClientConfig } from 'pg';
+import { DataSource, DataSourceOptions, MigrationInterface } from 'typeorm';
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from './database';
 import { instrumentedClientClass } from './instrumented-client';
+import { migrate } from './schema-migrations';
 import { StatementMeter } from './statement-meter';
 
 export interface DatabaseOptions {
   readonly url: string;
+  /**
+   * PostgreSQL's own address, for what needs a session of its own: the migrations and their lock,
+   * the commit lanes (pipelined, with named prepared statements), the settling of lost answers
+   * (it ends a server process by its pid) and LISTEN. Unset: `url`. When it differs from `url`,
+   * `url` is taken for a transaction pooler's (PgBouncer, a managed service's pooler): statements
+   * sent there are unnamed and no setting travels in its connections' start-up.
+   */
+  readonly directUrl?: string;
   /** Pool size. */
   readonly poolMax?: number;
   /** Run pending migrations at start (the server does; tests migrate a template once). */
@@ -14,34 +24,66 @@ export interface DatabaseOptions {
   readonly migrations?: readonly (new () => MigrationInterface)[];
   /** PostgreSQL's own limit on a statement (it also bounds a lock wait); the runner's limit is the caller's. */
   readonly statementTimeoutMs?: number;
+  /** Told when this process waits for another one's migrations. */
+  readonly log?: (msg: string) => void;
+}
+
+/** Where a data source's connections go (see DatabaseOptions.directUrl). */
+export interface DatabaseRoutes {
+  /** The pool's URL is a transaction pooler's: no named prepared statements there, no start-up settings. */
+  readonly pooled: boolean;
+  /** How a connection that needs a session of its own connects: straight to PostgreSQL. */
+  readonly direct: ClientConfig;
+}
+
+/** A TypeORM data source that knows where its session-bound connections go (Database reads it). */
+export class RoutedDataSource extends DataSource {
+  constructor(
+    options: DataSourceOptions,
+    readonly routes: DatabaseRoutes,
+  ) {
+    super(options);
+  }
 }
 
 /**
  * A TypeORM data source over pg whose every connection counts its round trips. Migrations are
- * TypeORM migrations with plain SQL inside; the hot path runs named SQL through `Database`.
+ * TypeORM migrations with plain SQL inside, run first over the direct URL (schema-migrations.ts);
+ * the hot path runs named SQL through `Database`.
  */
-export async function openDataSource(options: DatabaseOptions, meter: StatementMeter): Promise<DataSource> {
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url: options.url,
-    migrations: [...(options.migrations ?? [])],
-    migrationsRun: options.migrate ?? true,
-    migrationsTransactionMode: 'each',
-    installExtensions: false,
-    applicationName: options.applicationName ?? 'game-server',
-    poolSize: options.poolMax ?? 10,
+export async function openDataSource(options: DatabaseOptions, meter: StatementMeter): Promise<RoutedDataSource> {
+  const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const directUrl = options.directUrl ?? options.url;
+  const pooled = directUrl !== options.url;
+  const applicationName = options.applicationName ?? 'game-server';
+  const Client = instrumentedClientClass(meter);
+  if (options.migrate ?? true) await migrate({ url: directUrl, migrations: options.migrations ?? [], applicationName: `${applicationName}-migrations`, log: options.log, Client });
+  const connection = {
     // A new connection that cannot be made in time counts as an outage, not a wait.
-    connectTimeoutMS: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-    extra: {
-      Client: instrumentedClientClass(meter),
-      idleTimeoutMillis: 30_000,
-      // Dead links (a NAT that forgot us) are found by the kernel, not by a query that hangs.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 5_000,
-      // Set per connection at its start; the server's own backstop behind the runner's limit.
-      statement_timeout: options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMillis: timeoutMs,
+    idleTimeoutMillis: 30_000,
+    // Dead links (a NAT that forgot us) are found by the kernel, not by a query that hangs.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5_000,
+  };
+  // The server's own backstop behind the runner's limit, given in the connection's start-up: free,
+  // but a transaction pooler refuses a connection that carries it, so pooled connections go without.
+  const backstop = { statement_timeout: timeoutMs };
+  const dataSource = new RoutedDataSource(
+    {
+      type: 'postgres',
+      url: options.url,
+      migrations: [...(options.migrations ?? [])],
+      migrationsRun: false,
+      migrationsTransactionMode: 'each',
+      installExtensions: false,
+      applicationName,
+      poolSize: options.poolMax ?? 10,
+      connectTimeoutMS: timeoutMs,
+      extra: { Client, ...connection, ...(pooled ? {} : backstop) },
     },
-  });
+    { pooled, direct: { connectionString: directUrl, application_name: applicationName, ...connection, ...backstop } },
+  );
   await dataSource.initialize();
   return dataSource;
 }

@@ -1,6 +1,7 @@
 import { Pool, PoolClient, PoolConfig, QueryResultRow } from 'pg';
 import { DataSource } from 'typeorm';
 import { RoomPosition, StoreUnavailableError } from '@app/room-engine';
+import type { DatabaseRoutes } from './data-source';
 import { NamedClient } from './instrumented-client';
 import { OrderedStatement, OrderedStatements } from './ordered-statements';
 import { OutcomeSettler } from './outcome-settler';
@@ -40,6 +41,13 @@ export const CLUSTER_CONNECTIONS = 2;
 export const UPKEEP_CONNECTIONS = 1;
 
 /**
+ * Behind a transaction pooler, the connections that carry writes whose answer may need settling
+ * (opening a room, a deck's writes): settling ends the write's server process by its pid, which
+ * only a direct connection knows. Such writes are few (openings are rate-limited).
+ */
+export const SETTLED_WRITE_CONNECTIONS = 4;
+
+/**
  * How a write finds out whether it was recorded when its answer was lost: a read that returns the
  * rows the write would have returned had it committed, and none if it did not. It runs once the
  * server process that had the write is gone, so the write can no longer commit after it.
@@ -69,6 +77,13 @@ export class Database {
   private readonly clusterPool: Pool;
   /** The retention's pruning batches, on a connection of their own: they never wait for, nor hold, another's. */
   private readonly upkeepPool: Pool;
+  /**
+   * Where writes whose answer may need settling run: the pool when it reaches PostgreSQL itself,
+   * connections straight to it when the pool is a transaction pooler's.
+   */
+  private readonly settledWritePool: Pool;
+  /** The pool is a transaction pooler's: its statements go unnamed (a pooler keeps no prepared statement from one transaction to the next). */
+  private readonly pooled: boolean;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
   private readonly settler: OutcomeSettler;
@@ -81,11 +96,12 @@ export class Database {
     silenceMs = DEFAULT_SILENCE_MS,
   ) {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
-    // The lanes connect as the pool's connections do (same server, limits and keepalive).
-    const { Client: _client, max: _max, ...connection } = this.pool.options as unknown as Record<string, unknown>;
-    this.settler = new OutcomeSettler(connection, defaultTimeoutMs);
+    const routes = routesOf(dataSource, this.pool);
+    this.pooled = routes.pooled;
+    // The lanes and the settler need sessions of their own: they connect straight to PostgreSQL.
+    this.settler = new OutcomeSettler(routes.direct, defaultTimeoutMs);
     this.ordered = new OrderedStatements(
-      connection,
+      routes.direct,
       commitLanes,
       defaultTimeoutMs,
       silenceMs,
@@ -100,6 +116,9 @@ export class Database {
     this.clusterPool.on('error', () => undefined);
     this.upkeepPool = new Pool({ ...(this.pool.options as PoolConfig), max: UPKEEP_CONNECTIONS });
     this.upkeepPool.on('error', () => undefined);
+    const { Client } = this.pool.options as { Client?: unknown };
+    this.settledWritePool = this.pooled ? new Pool({ ...routes.direct, Client, max: SETTLED_WRITE_CONNECTIONS } as PoolConfig) : this.pool;
+    if (this.pooled) this.settledWritePool.on('error', () => undefined);
   }
 
   /**
@@ -113,7 +132,11 @@ export class Database {
     const { position } = statement;
     if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs);
     this.preparedName(statement.name, statement.sql);
-    return this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    const handed = performance.now();
+    const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);
+    // How long commits wait is one of the overload signals; a failure is the caller's to handle.
+    committed.then(() => this.meter.committed((performance.now() - handed) / 1000), () => undefined);
+    return committed;
   }
 
   /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
@@ -131,12 +154,12 @@ export class Database {
 
   /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
   async close(): Promise<void> {
-    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.upkeepPool.end()]);
+    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.upkeepPool.end(), this.pooled ? this.settledWritePool.end() : undefined]);
     await this.settler.close();
   }
 
   run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
-    return this.runOn(this.pool, statement, sql, params, timeoutMs, check);
+    return this.runOn(check ? this.settledWritePool : this.pool, statement, sql, params, timeoutMs, check);
   }
 
   /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
@@ -162,15 +185,17 @@ export class Database {
       throw new DatabaseUnavailableError(statement, err);
     }
     // The wait for the shared pool is what requests feel (and what admission control reads).
-    if (pool === this.pool) this.meter.acquire(secondsSince(started));
+    if (pool !== this.clusterPool && pool !== this.upkeepPool) this.meter.acquire(secondsSince(started));
     const named = client as unknown as NamedClient;
     named.statementName = statement;
     let broken: Error | undefined;
     let ok = false;
     const backendPid = (client as unknown as { processID?: number }).processID;
     try {
-      // Named, so PostgreSQL parses and plans it once per connection (still one round trip).
-      const query = { name: this.preparedName(statement, sql), text: sql, values: params as unknown[] };
+      // Named, so PostgreSQL parses and plans it once per connection (still one round trip);
+      // unnamed through a transaction pooler, whose next transaction may be another connection's.
+      const name = this.preparedName(statement, sql);
+      const query = { name: this.pooled ? undefined : name, text: sql, values: params as unknown[] };
       const result = await withinTime(client.query<T>(query), deadline - performance.now(), () => resetConnection(client));
       ok = true;
       return result.rows;
@@ -231,6 +256,17 @@ export class Database {
   }
 }
 
+/**
+ * Where a data source's connections go: as openDataSource said, or, for a data source made
+ * otherwise, everything where its pool goes (one PostgreSQL, no pooler).
+ */
+function routesOf(dataSource: DataSource, pool: Pool): DatabaseRoutes {
+  const routes = (dataSource as { routes?: DatabaseRoutes }).routes;
+  if (routes) return routes;
+  const { Client: _client, max: _max, ...direct } = pool.options as unknown as Record<string, unknown>;
+  return { pooled: false, direct };
+}
+
 class TimedOut extends Error {
   constructor(ms: number) {
     super(`no answer within ${Math.round(ms)} ms`);
@@ -246,14 +282,31 @@ function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Pro
     return Promise.reject(new TimedOut(0));
   }
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
     const timer = setTimeout(() => {
-      onLate();
-      promise.catch(() => undefined);
-      reject(new TimedOut(ms));
+      // A process that was stopped or starved runs its due timers before it reads its sockets:
+      // the answer may be waiting there. The verdict waits for the I/O phase, which reads it.
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        onLate();
+        promise.catch(() => undefined);
+        reject(new TimedOut(ms));
+      });
     }, ms);
     promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
+      (v) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(e);
+      },
     );
   });
 }

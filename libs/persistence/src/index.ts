@@ -12,4 +12,5 @@ export * from './entities';
 export * from './journal.store';
 export * from './repositories/refusal.repository';
 export * from './repositories/finished-games.repository';
+export * from './schema-migrations';
 export * from './repositories/retention.repository';

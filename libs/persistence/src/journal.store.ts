@@ -46,5 +46,7 @@ export function inputOf(entry: JournalEntry): JournalInput {
       return { kind: 'signal', at: entry.atMs, body: entry.body as Extract<JournalInput, { kind: 'signal' }>['body'] };
     case 'late_deadline':
       return { kind: 'late_deadline', at: entry.atMs, body: entry.body as { due: number } };
+    case 'clock_held':
+      return { kind: 'clock_held', at: entry.atMs, body: entry.body as { ms: number } };
   }
 }

@@ -6,6 +6,8 @@ export interface StatementObserver {
   statement?(statement: string, seconds: number, ok: boolean): void;
   /** A pool checkout took this long. */
   acquire?(seconds: number): void;
+  /** A room's statement committed this long after it was handed to the ordered path (its wait and its round trip). */
+  committed?(seconds: number): void;
   /** A room's statement whose answer was lost was settled by reading the database: what it found. */
   settled?(outcome: SettledOutcome): void;
 }
@@ -35,6 +37,10 @@ export class StatementMeter {
 
   acquire(seconds: number): void {
     for (const o of this.observers) o.acquire?.(seconds);
+  }
+
+  committed(seconds: number): void {
+    for (const o of this.observers) o.committed?.(seconds);
   }
 
   settled(outcome: SettledOutcome): void {

@@ -5,7 +5,7 @@ import { RoomPosition } from '@app/room-engine';
 import { DelayProxy } from '@app/bot-kit';
 import { Database, DatabaseUnavailableError, JournalEntry, JournalRepository, openDataSource, RoomRepository, SettledOutcome, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
-import { createTestDatabase } from '../../../test/support/database';
+import { createTestDatabase, holdTable, writeWaitsOn } from '../../../test/support/database';
 
 /** Short, so that the tests are quick; every answer of a healthy database here comes far sooner. */
 const SILENCE_MS = 500;
@@ -65,14 +65,6 @@ describe('a statement whose outcome is unknown', () => {
   const head = async (roomId: string) => (await admin.query('SELECT commit_seq::int AS seq FROM room_heads WHERE room_id = $1', [roomId])).rows[0].seq;
   const journaled = async (roomId: string) => (await admin.query('SELECT command_id AS id FROM room_journal WHERE room_id = $1 ORDER BY seq', [roomId])).rows.map((r) => r.id);
 
-  /** Holds the journal so that a write waits in PostgreSQL, until the returned function lets it go. */
-  async function holdJournal(): Promise<() => Promise<void>> {
-    const locker = new Client({ connectionString: url });
-    await locker.connect();
-    await locker.query('BEGIN; LOCK TABLE room_journal IN EXCLUSIVE MODE');
-    return () => locker.end();
-  }
-
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
     const deadline = performance.now() + 15_000;
     while (!(await condition())) {
@@ -80,11 +72,11 @@ describe('a statement whose outcome is unknown', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  const writeWaiting = () => until(async () => (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'room_journal'::regclass`)).rowCount === 1, 'a write waiting on the journal');
+  const writeWaiting = () => until(() => writeWaitsOn(admin, 'room_journal'), 'a write waiting on the journal');
 
   it('succeeds, late, when it committed though its answer never came; the room’s next statement waited for it', async () => {
     const room = await newRoom();
-    const release = await holdJournal();
+    const release = await holdTable(url, 'room_journal');
     const first = journal.append([entry('committed')], at(room, 0), 900);
     await writeWaiting();
     // The link goes silent both ways; then PostgreSQL commits, and its answer is lost.

@@ -30,6 +30,8 @@ export enum RoomErrorCode {
   RateLimited = 'rate_limited',
   /** This instance holds as many live rooms as it may: retry later, or through the proxy elsewhere. */
   RoomsAtCapacity = 'rooms_at_capacity',
+  /** This instance is overloaded (PROTOCOL.md section 14): new work is shed, rooms already live go on. */
+  Overloaded = 'overloaded',
 }
 
 /** A refusal's reply status and, where it differs, its HTTP status. */
@@ -55,6 +57,7 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
   [RoomErrorCode.RoomElsewhere]: { status: Status.unavailable },
   [RoomErrorCode.RateLimited]: { status: Status.tooFast },
   [RoomErrorCode.RoomsAtCapacity]: { status: Status.unavailable },
+  [RoomErrorCode.Overloaded]: { status: Status.unavailable },
 };
 
 /**

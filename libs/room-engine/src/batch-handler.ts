@@ -1,7 +1,8 @@
 import { okReply, RoomException } from '@app/protocol';
+import { ClockHold, TRY_BUDGET_MS } from './clock-hold';
 import { Clock } from './clock';
 import { CommandGate } from './command-gate';
-import { CommitPipeline } from './commit-pipeline';
+import { CommitPipeline, Decision } from './commit-pipeline';
 import { Actor, GameRules, Outcome } from './game-rules';
 import { Letter } from './mailbox';
 import { Command, CommandMessage, Message, ProposalMessage, SignalMessage } from './room-message';
@@ -18,6 +19,8 @@ export interface BatchHandlerDeps<S, C extends Command> {
   readonly driver: RuleDriver<S, C>;
   readonly pipeline: CommitPipeline<S>;
   readonly gate: CommandGate<S, C>;
+  /** The room's clocks while its writes fail: the moment of each decision, and the hold each write carries. */
+  readonly hold: ClockHold<S>;
   /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
   readonly commandBudgetMs: number;
   readonly clock: Clock;
@@ -50,6 +53,8 @@ export class BatchHandler<S, C extends Command> {
         return this.handleProposal(first);
       case 'signal':
         return this.handleSignal(first);
+      case 'resume':
+        return this.tryResume();
     }
   }
 
@@ -69,9 +74,10 @@ export class BatchHandler<S, C extends Command> {
    * it) has committed does anyone hear of them.
    */
   private handleCommands(letters: Letter<CommandMessage<C>>[]): void {
-    const { gate, driver, pipeline } = this.deps;
+    const { gate, driver, pipeline, hold } = this.deps;
     const startedAt = this.deps.scheduler.now();
-    let round = driver.decideEach(pipeline.state, letters);
+    const momentOf = (m: CommandMessage<C>) => hold.moment(m.arrival.at);
+    let round = driver.decideEach(pipeline.state, letters, momentOf);
     let decided = round.decided;
     // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
     // a statement it has no time for; one the rules refuse is answered.
@@ -79,14 +85,18 @@ export class BatchHandler<S, C extends Command> {
     if (late.length) {
       const unavailable = gate.unavailable(new StoreUnavailableError('no time left in the command budget'));
       for (const d of late) gate.replyTo(d.letter, unavailable, startedAt, 0);
-      round = driver.decideEach(pipeline.state, letters.filter((l) => !late.some((d) => d.letter === l)));
+      round = driver.decideEach(
+        pipeline.state,
+        letters.filter((l) => !late.some((d) => d.letter === l)),
+        momentOf,
+      );
       decided = round.decided;
     }
     if (decided.length === 0) return;
     const accepted = decided.filter((d) => d.outcome);
     const inputs: JournalInput[] = accepted.map(({ letter: { message: m } }) => ({
       kind: 'command',
-      at: m.arrival.at,
+      at: momentOf(m),
       actor: actorOf(m.viewer),
       commandId: m.command.id,
       body: m.command,
@@ -96,7 +106,7 @@ export class BatchHandler<S, C extends Command> {
     const timeoutMs = accepted.length ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
     // How many statements the step sent (0 or 1), as the pipeline counts them, for each reply's record.
     let statements = 0;
-    statements = pipeline.take({
+    statements = this.take({
       ...this.record(round.taken, inputs, accepted.length > 0),
       acks,
       after: round.state,
@@ -117,7 +127,7 @@ export class BatchHandler<S, C extends Command> {
 
   private handleProposal(m: ProposalMessage): void {
     const { gate, clock } = this.deps;
-    const at = clock.now();
+    const at = this.deps.hold.moment(clock.now());
     const rule = this.rules.proposals?.[m.name];
     if (!rule) return m.done(gate.unavailable(new Error(`the rules have no proposal named ${m.name}`)));
     let outcome: Outcome<S>;
@@ -126,7 +136,7 @@ export class BatchHandler<S, C extends Command> {
     } catch (err) {
       return m.done(err instanceof RoomException ? err : gate.unavailable(err));
     }
-    this.deps.pipeline.take({
+    this.take({
       ...this.record([outcome], [{ kind: 'proposal', at, body: { name: m.name, args: m.args } }], true),
       acks: [],
       after: outcome.state,
@@ -144,12 +154,14 @@ export class BatchHandler<S, C extends Command> {
    * is not journaled (a replay's clock takes it again); one taken late is, and so is a presence
    * change or a resumption that changed the room (with the next statement, unless its rules say
    * it decided something that must be durable first). An outside close is already recorded. A
-   * timed change that fails is retried.
+   * timed change that fails is retried, unless the room's clocks hold: no deadline is taken then.
    */
   private handleSignal(m: SignalMessage): void {
-    const { pipeline, clock } = this.deps;
-    const at = m.at ?? clock.now();
+    const { pipeline, clock, hold } = this.deps;
     const { signal } = m;
+    // The clocks hold: the deadline is taken once they have moved on (its timer is armed again then).
+    if (signal.kind === 'deadline' && hold.held) return;
+    const at = signal.kind === 'deadline' ? (m.at ?? clock.now()) : hold.moment(m.at ?? clock.now());
     // A deadline an earlier input already took (it was overdue when that input came) is spent.
     if (signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(pipeline.state) !== at) return;
     const before = pipeline.state;
@@ -160,18 +172,47 @@ export class BatchHandler<S, C extends Command> {
         : (signal.kind === 'presence' || signal.kind === 'resumed') && outcome.state !== before
           ? [{ kind: 'signal', at, body: signal }]
           : [];
-    pipeline.take({
+    this.take({
       ...this.record([outcome], inputs, m.lateDue !== undefined || outcome.durable === true, signal.kind === 'closed'),
       acks: [],
       after: outcome.state,
       timeoutMs: this.deps.commandBudgetMs,
       confirm: () => this.deps.publish([outcome]),
       refuse: (err) => {
+        // While the clocks hold, the room's own tries to resume them stand in for the retry.
+        if (hold.held) return;
         this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.deps.code, signal: signal.kind, error: String(err) });
         // A late deadline is taken when the retry succeeds, and recorded with that moment.
         if (signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
       },
     });
+  }
+
+  /**
+   * The room's clocks hold and nothing else tried a write lately: a step of its own that records
+   * only the hold. If it commits, the clocks move on and the sockets are told.
+   */
+  private tryResume(): void {
+    const { pipeline, hold, clock } = this.deps;
+    if (!hold.held) return;
+    // A statement is still out (in doubt): a try behind it could not answer sooner than it.
+    if (pipeline.inFlight > 0) return hold.tryAgainLater();
+    const decision: Decision<S> = {
+      ...this.record([], [], true),
+      acks: [],
+      after: pipeline.state,
+      timeoutMs: Math.min(this.deps.commandBudgetMs, TRY_BUDGET_MS),
+      // Resumed, the hold tells the sockets; refused, it tries again later.
+      confirm: () => undefined,
+      refuse: () => undefined,
+    };
+    hold.take(decision, clock.now(), (d) => pipeline.take(d), true);
+  }
+
+  /** Takes a decision into the pipeline, carrying the hold of the clocks while they hold, and watching its statement. */
+  private take(decision: Decision<S>): number {
+    const { pipeline, hold, clock } = this.deps;
+    return hold.take(decision, clock.now(), (d) => pipeline.take(d));
   }
 
   /** What the outcomes of one step leave in the journal besides its inputs: a boundary's snapshot, a finished game, the room's end. */

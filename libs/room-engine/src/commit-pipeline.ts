@@ -57,6 +57,8 @@ interface Step<S> {
   /** It carries the first snapshot of a room that had none: if it fails, the next statement must. */
   readonly dueSnapshot: boolean;
   readonly sentAt: number;
+  /** When it was decided (the room's clock): where the clocks stop if its statement cannot be recorded. */
+  readonly at: number;
   result?: { readonly ok: true } | { readonly ok: false; readonly error: unknown };
   readonly confirm: () => void;
   readonly refuse: (error: unknown, behindFailure: boolean) => void;
@@ -93,6 +95,8 @@ export interface CommitPipelineDeps<S> {
    * were all settled regardless, and the room should not go on from a publication half done.
    */
   readonly faulted: (error: unknown) => void;
+  /** A statement could not be recorded because the database is unavailable: when its step was decided (clock-hold.ts). */
+  readonly unavailable?: (decidedAt: number) => void;
 }
 
 /**
@@ -188,6 +192,7 @@ export class CommitPipeline<S> {
       carried,
       dueSnapshot,
       sentAt: this.deps.scheduler.now(),
+      at: decision.at,
       confirm: decision.confirm,
       refuse: decision.refuse,
     };
@@ -266,6 +271,8 @@ export class CommitPipeline<S> {
       // What was decided after it is undone with it.
       this.unjournaled = [...step.carried];
       if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
+      // Told before the refusals, so that they see the room's clocks held.
+      if (step.statements > 0 && isUnavailable(result.error)) shield(() => this.deps.unavailable?.(step.at));
       shield(() => step.refuse(result.error, false));
       for (const b of behind) shield(() => b.refuse(new StoreUnavailableError('a statement before it failed'), true));
       shield(() => {
@@ -277,4 +284,9 @@ export class CommitPipeline<S> {
     for (const resolve of this.settledWaiters.splice(0)) resolve();
     if (faults.length > 0) this.deps.faulted(faults[0]);
   }
+}
+
+/** The database could not record a statement (refused, or silent past its budget): not another history of the room. */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof StoreUnavailableError && !(error instanceof RoomOutOfOrderError);
 }

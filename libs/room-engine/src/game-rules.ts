@@ -137,6 +137,18 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   readonly proposals?: Readonly<Record<string, (state: S, args: any, ctx: RuleContext) => Outcome<S>>>;
   /** The next moment the room has something to do, if any. */
   nextDeadline(state: S): number | undefined;
+  /**
+   * The state with its clocks moved on by `ms`: the room could record nothing for that long (its
+   * database was away), so nobody could play, and the engine held the clocks (clock-hold.ts). What
+   * is still to come moves (a question's close, a turn's clock, a lobby's expiry), and so does what
+   * a running clock is measured from (the moment a question opened); what records the past (when
+   * a game started, an answer's time) stays. A replay calls it at the same point of the journal.
+   * Absent: nothing moves, so a deadline that fell due during the hold is taken as the room resumes.
+   *
+   * @example
+   * shiftClocks: (s, ms) => (s.moveBy === undefined ? s : { ...s, moveBy: s.moveBy + ms }),
+   */
+  shiftClocks?(state: S, ms: number): S;
   /** Commands with the same non-null key that wait together are decided together, one statement. */
   batchKey(command: C): string | null;
   /** Whether the room may leave memory when nobody watches (no clock running that matters). */

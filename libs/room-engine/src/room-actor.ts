@@ -1,7 +1,8 @@
 import { CloseCode, CommandFrame, ReplyFrame, RoomException } from '@app/protocol';
-import { Viewer, Viewers } from './audience';
+import { outboundEvent, Viewer, Viewers } from './audience';
 import { BatchHandler } from './batch-handler';
 import { Clock } from './clock';
+import { ClockHold, pausedEvent, resumedEvent } from './clock-hold';
 import { CommandGate, CommandObserver } from './command-gate';
 import { CommitPipeline } from './commit-pipeline';
 import { GameRules, Outcome } from './game-rules';
@@ -76,6 +77,7 @@ export class RoomActor<S, C extends Command> {
   private readonly gate: CommandGate<S, C>;
   private readonly publisher: RoomPublisher<S>;
   private readonly batches: BatchHandler<S, C>;
+  private readonly hold: ClockHold<S>;
 
   private constructor(
     readonly code: string,
@@ -111,13 +113,27 @@ export class RoomActor<S, C extends Command> {
       changed: () => this.afterChange(),
       letGo: (why) => this.letGo(why),
       faulted: (error) => this.faulted(error),
+      unavailable: (decidedAt) => this.hold.writeFailed(decidedAt),
+    });
+    this.hold = new ClockHold<S>({
+      shift: (s, ms) => driver.shiftClocks(s, ms),
+      nextDeadline: () => rules.nextDeadline(this.pipeline.confirmed),
+      decidedDeadline: () => rules.nextDeadline(this.pipeline.state),
+      now: () => deps.clock.now(),
+      scheduler,
+      paused: (since) => this.clocksPaused(since),
+      resumed: (ms) => this.clocksResumed(ms),
+      tryLater: () => {
+        if (this.lifecycle.phase !== 'disposed') this.lifecycle.retryLater(() => this.mailbox.post({ kind: 'resume' }));
+      },
     });
     this.mailbox = new Mailbox<Message<C>>({
       maxDepth: deps.mailboxDepth,
-      isBounded: (m) => m.kind !== 'signal',
+      // Only what clients send counts against the bound; the room's own letters always enter.
+      isBounded: (m) => m.kind === 'command' || m.kind === 'proposal',
       batchKey: (m) => (m.kind === 'command' ? rules.batchKey(m.command) : null),
       process: (batch) => this.batches.process(batch),
-      beforeBatch: () => this.pipeline.readyForNextBatch(),
+      beforeBatch: () => this.hold.untilTried() ?? this.pipeline.readyForNextBatch(),
       onError: (err) => deps.log('error', 'room handler failed', { room: this.code, error: String(err) }),
       scheduler,
     });
@@ -130,6 +146,7 @@ export class RoomActor<S, C extends Command> {
       driver,
       pipeline: this.pipeline,
       gate: this.gate,
+      hold: this.hold,
       commandBudgetMs: deps.commandBudgetMs,
       clock,
       scheduler,
@@ -216,6 +233,12 @@ export class RoomActor<S, C extends Command> {
     this.viewers.add(viewer);
     this.lifecycle.cancelIdle();
     this.publisher.sendView(viewer, this.deps.clock.now());
+    // The room's clocks hold: this socket is told too, after the room as it stands.
+    const since = this.hold.since;
+    if (since !== undefined) {
+      const paused = pausedEvent(since);
+      viewer.sendEvent(outboundEvent(paused.type, paused.data));
+    }
     if (viewer.seat) this.mailbox.post({ kind: 'signal', signal: { kind: 'presence', seat: viewer.seat, connected: true } });
     return { ok: true };
   }
@@ -335,8 +358,22 @@ export class RoomActor<S, C extends Command> {
 
   private afterChange(): void {
     if (this.lifecycle.phase === 'disposed') return;
-    this.lifecycle.setDeadline(this.rules.nextDeadline(this.pipeline.state));
+    // While the clocks hold no deadline rings: the room's own tries to resume them stand in.
+    this.lifecycle.setDeadline(this.hold.held ? undefined : this.rules.nextDeadline(this.pipeline.state));
     this.lifecycle.scheduleIdle();
+  }
+
+  /** The room's clocks stopped at `since` (its writes fail): every socket is told, and pages show the pause. */
+  private clocksPaused(since: number): void {
+    this.deps.log('warn', 'room clocks held: the database cannot record the room now', { room: this.code, since });
+    this.viewers.deliver(pausedEvent(since));
+  }
+
+  /** A write that carried the hold committed: every socket is told, and gets the room with its clocks moved on. */
+  private clocksResumed(ms: number): void {
+    this.deps.log('info', 'room clocks resumed', { room: this.code, heldMs: ms });
+    this.lifecycle.cancelRetry();
+    this.publish([{ state: this.pipeline.confirmed, events: [resumedEvent(ms)], effects: [], resync: true }]);
   }
 
   /** Unwatched, a room that is over leaves memory at once; one whose rules allow it, after a quiet while. */

@@ -6,7 +6,7 @@ import { Scheduler, TimerHandle } from './scheduler';
 /** live: takes commands. draining: finishes what it holds, takes nothing new. disposed: gone. */
 export type Lifecycle = 'live' | 'draining' | 'disposed';
 
-/** A timed change that could not be committed is tried again this much later. */
+/** A timed change that could not be committed, or a write to resume held clocks, is tried again this much later. */
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 export interface RoomLifecycleDeps {
@@ -22,8 +22,8 @@ export interface RoomLifecycleDeps {
 
 /**
  * Where a room is in its life, and the timers it owns: its deadline, the idle timer that
- * passivates it, the retry of a timed change that failed. All are cleared when it ends, once:
- * what is legal when follows from `phase` alone.
+ * passivates it, the retry of a timed change that failed (or of a write while its clocks hold).
+ * All are cleared when it ends, once: what is legal when follows from `phase` alone.
  */
 export class RoomLifecycle {
   private current: Lifecycle = 'live';
@@ -83,6 +83,12 @@ export class RoomLifecycle {
       this.retryTimer = undefined;
       again();
     }, RETRY_AFTER_FAILURE_MS);
+  }
+
+  /** The retry is not needed any more (the room's clocks resumed): the deadline may be armed again. */
+  cancelRetry(): void {
+    this.deps.scheduler.clearTimer(this.retryTimer);
+    this.retryTimer = undefined;
   }
 
   /** Takes no new command, waits for `idle`, then `end`s; the same promise however often it is asked. */

@@ -13,7 +13,7 @@ export interface Arrival {
 export type Command = { readonly id: string; readonly type: string };
 
 // What waits in a room's mailbox: commands, proposals (a change asked for outside the socket
-// protocol) and signals (deadlines, presence, outside closes).
+// protocol), signals (deadlines, presence, outside closes) and the room's own try to resume its clocks.
 
 export interface CommandMessage<C> {
   readonly kind: 'command';
@@ -38,4 +38,8 @@ export interface SignalMessage {
   /** A deadline taken late: when it was due. */
   readonly lateDue?: number;
 }
-export type Message<C> = CommandMessage<C> | ProposalMessage | SignalMessage;
+/** The room's clocks hold (its writes failed): it tries a write of its own, which resumes them if it commits. */
+export interface ResumeMessage {
+  readonly kind: 'resume';
+}
+export type Message<C> = CommandMessage<C> | ProposalMessage | SignalMessage | ResumeMessage;

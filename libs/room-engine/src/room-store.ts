@@ -27,7 +27,12 @@ export type JournalInput =
   /** A presence change, or the room coming back in a fresh process. */
   | { readonly kind: 'signal'; readonly at: number; readonly body: Signal }
   /** A deadline that passed while no process had the room, taken at `at`. */
-  | { readonly kind: 'late_deadline'; readonly at: number; readonly body: { readonly due: number } };
+  | { readonly kind: 'late_deadline'; readonly at: number; readonly body: { readonly due: number } }
+  /**
+   * The room's clocks stopped at `at` because its writes failed, and held for `ms`: the deadlines
+   * due before `at` are taken, then every clock moves on by `ms` (GameRules.shiftClocks).
+   */
+  | { readonly kind: 'clock_held'; readonly at: number; readonly body: { readonly ms: number } };
 
 /** What a room's snapshot holds: its state, and the replies still owed to a resend of a command before it. */
 export interface RoomSnapshot {

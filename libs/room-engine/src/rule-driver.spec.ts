@@ -5,7 +5,7 @@ import { Viewer } from './audience';
 import { Clock } from './clock';
 import { Actor, GameRules, unchanged } from './game-rules';
 import { RoomActor, RoomActorDeps } from './room-actor';
-import { JournalInput, RoomStore } from './room-store';
+import { JournalInput, RoomStore, StoreUnavailableError } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
 
@@ -22,6 +22,7 @@ const p1: Actor = { role: 'player', seat: 'p1' };
 /** A journaled chime.set of p1's. */
 const set = (at: number, inMs: number, id = `c${at}`): JournalInput => ({ kind: 'command', at, actor: p1, commandId: id, body: { id, type: 'chime.set', data: { inMs } } });
 const late = (due: number, at: number): JournalInput => ({ kind: 'late_deadline', at, body: { due } });
+const held = (at: number, ms: number): JournalInput => ({ kind: 'clock_held', at, body: { ms } });
 const noHooks = { refused: () => undefined, acknowledged: () => undefined };
 
 describe(RuleDriver.name, () => {
@@ -102,6 +103,15 @@ describe(RuleDriver.name, () => {
       expect(stale.rung.map((r) => [r.due, r.at])).toEqual([[50, 50]]);
     });
 
+    it('takes the deadlines before a hold of the clocks, then moves every clock on by the time it held', () => {
+      const state = driver().replay(withAlarms(40, 50, 60), [held(50, 1000), set(900, 1)], noHooks);
+      // 40 before the hold; 50, due at its very moment, and 60 move on to 1050 and 1060; the input at 900 sets 901.
+      expect(state.rung.map((r) => [r.due, r.at])).toEqual([[40, 40]]);
+      expect(state.alarms).toEqual([901, 1050, 1060]);
+      const unmoved = { ...chime, shiftClocks: undefined };
+      expect(driver(unmoved).replay(withAlarms(40, 50), [held(45, 1000)], noHooks).alarms).toEqual([50]);
+    });
+
     it('skips a journaled input the rules refuse, and says so', () => {
       const refused: unknown[] = [];
       const state = driver().replay(chimeStart(), [set(1, -13), set(2, 5)], { ...noHooks, refused: (e) => refused.push(e) });
@@ -132,6 +142,8 @@ describe(RuleDriver.name, () => {
       busyMs: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 80 }) }),
       seat: fc.constantFrom('p1', 'p2', 'p3'),
       inMs: fc.integer({ min: -5, max: 100 }),
+      /** The database goes away before this command, for this long (it fails every statement sent meanwhile). */
+      outageMs: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2500 }) }),
     });
     const runArb = fc.record({
       steps: fc.array(stepArb, { minLength: 1, maxLength: 25 }),
@@ -161,34 +173,49 @@ describe(RuleDriver.name, () => {
       return { socketId: seat, role: 'player', seat, wire: 'json', sendEvent: () => undefined, sendReply: (r) => replies.set(r.id!, r), close: () => undefined };
     }
 
-    /** A live room on virtual time: commands at their moments, statements answering after their delays, until every alarm rang. */
+    /**
+     * A live room on virtual time: commands at their moments, statements answering after their
+     * delays, the database away now and then, until every alarm rang.
+     */
     async function playLive(run: Run) {
       const scheduler = new VirtualScheduler();
       let busy = 0;
       const clock: Clock = { now: () => T0 + scheduler.now() + busy };
       const journal: JournalInput[] = [];
       let statements = 0;
+      let awayUntil = -1;
       const store: RoomStore = {
-        append: (step) => {
-          // Statements are sent in order and all commit: the journal is what was sent.
-          journal.push(...step.inputs);
+        append: (step, at) => {
           const delay = run.commitMs[statements++ % run.commitMs.length];
-          return new Promise((resolve) => (delay === 0 ? resolve() : scheduler.setTimer(() => resolve(), delay)));
+          // A statement sent while the database is away fails, and so does one that extends a
+          // position it never reached (the position guard); the rest commit in the order sent.
+          const commits = scheduler.now() >= awayUntil && at.seq === committed;
+          if (commits) {
+            committed += 1;
+            journal.push(...step.inputs);
+          }
+          return new Promise((resolve, reject) => {
+            const answer = () => (commits ? resolve() : reject(new StoreUnavailableError('PostgreSQL is away')));
+            if (delay === 0) answer();
+            else scheduler.setTimer(answer, delay);
+          });
         },
       };
+      let committed = 0;
       const live = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal: [], replies: [] }, deps(scheduler, clock, store, run.pipelineDepth));
       const replies = new Map<string, ReplyFrame>();
       const viewers = new Map(['p1', 'p2', 'p3'].map((seat) => [seat, seatViewer(seat, replies)]));
       for (const [i, step] of run.steps.entries()) {
         busy += step.busyMs;
         await scheduler.advance(step.gapMs);
+        if (step.outageMs > 0) awayUntil = Math.max(awayUntil, scheduler.now() + step.outageMs);
         live.submit(viewers.get(step.seat)!, { id: `c${i}`, type: 'chime.set', data: { inMs: step.inMs } }, { at: clock.now(), hr: scheduler.now() });
       }
       await scheduler.runUntilIdle();
       return { live, journal, replies };
     }
 
-    it('a room rebuilt from what its statements recorded, run out, is the live room run out, with the same replies', async () => {
+    it('a room rebuilt from what its statements recorded, run out, is the live room run out, with the same replies (outages included)', async () => {
       await fc.assert(
         fc.asyncProperty(runArb, async (run) => {
           const { live, journal, replies } = await playLive(run);

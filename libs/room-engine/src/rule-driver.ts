@@ -81,17 +81,23 @@ export class RuleDriver<S, C extends Command> {
 
   /**
    * Commands that waited together, each decided against the state its predecessors leave, after
-   * the deadlines due before it. `taken` is everything that changed the room, in order.
+   * the deadlines due before it. `taken` is everything that changed the room, in order. Each is
+   * decided at the moment `momentOf` gives it (its arrival, unless the room's clocks hold).
    */
-  decideEach(state: S, letters: readonly Letter<CommandMessage<C>>[]): { decided: Decided<S, C>[]; taken: Outcome<S>[]; state: S } {
+  decideEach(
+    state: S,
+    letters: readonly Letter<CommandMessage<C>>[],
+    momentOf: (m: CommandMessage<C>) => number = (m) => m.arrival.at,
+  ): { decided: Decided<S, C>[]; taken: Outcome<S>[]; state: S } {
     const taken: Outcome<S>[] = [];
     const decided = letters.map((letter): Decided<S, C> => {
       const m = letter.message;
-      const overdue = this.overdue(state, m.arrival.at);
+      const at = momentOf(m);
+      const overdue = this.overdue(state, at);
       taken.push(...overdue);
       state = overdue.at(-1)?.state ?? state;
       try {
-        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(m.arrival.at));
+        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(at));
         state = outcome.state;
         taken.push(outcome);
         return { letter, outcome };
@@ -116,7 +122,8 @@ export class RuleDriver<S, C extends Command> {
   /**
    * The room that stopped, from its journal: the starting state, then each input applied again
    * at its own moment, after the deadlines due before it. A deadline the journal says was taken
-   * late is taken at the moment it was taken (one that no longer matches is dropped).
+   * late is taken at the moment it was taken (one that no longer matches is dropped). A hold of
+   * the clocks moves them on where the journal says it ended (clock-hold.ts).
    */
   replay(state: S, journal: readonly JournalInput[], hooks: ReplayHooks): S {
     for (const input of journal) state = this.replayOne(state, input, hooks);
@@ -125,6 +132,7 @@ export class RuleDriver<S, C extends Command> {
 
   private replayOne(state: S, input: JournalInput, hooks: ReplayHooks): S {
     if (input.kind === 'late_deadline') return this.takeLate(state, input.body.due, input.at);
+    if (input.kind === 'clock_held') return this.shiftClocks(this.caughtUp(state, input.at), input.body.ms);
     if (input.kind === 'signal' && input.body.kind !== 'presence') return this.signal(state, input.body, input.at).state;
     // An input recorded at its deadline's very moment was taken before the deadline fired.
     state = this.caughtUp(state, input.at);
@@ -148,6 +156,11 @@ export class RuleDriver<S, C extends Command> {
       hooks.refused(input, err);
       return state;
     }
+  }
+
+  /** Every clock of the state moved on by `ms`, as the game moves them (unchanged when it does not say how). */
+  shiftClocks(state: S, ms: number): S {
+    return ms > 0 && this.rules.shiftClocks ? this.rules.shiftClocks(state, ms) : state;
   }
 
   /** A deadline due at `due`, taken late at `at`: the ones before it first, at their moments. */

@@ -1,11 +1,11 @@
 import { actorDeps } from '../test/actor-deps';
 import { tally, TallyState } from '../test/tally.game';
 import { RoomActor } from './room-actor';
-import { StoreUnavailableError } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// A timed change (a deadline whose outcome must be recorded: here, a boundary) while the store fails: the room tries it again
-// once a second, on virtual time, and takes it at the moment it was due once the store answers.
+// A timed change (a deadline whose outcome must be recorded: here, a boundary) whose commit fails for a reason other than
+// the database being away (that holds the room's clocks: clock-hold.spec.ts): the room tries it again once a second, on
+// virtual time, and takes it at the moment it was due once the store answers.
 
 const T0 = 1_700_000_000_000;
 
@@ -28,7 +28,7 @@ describe('a timed change whose commit fails', () => {
     const store = {
       append: async () => {
         tries.push(scheduler.now());
-        if (failing) throw new StoreUnavailableError('PostgreSQL is away');
+        if (failing) throw new Error('the store failed unexpectedly');
       },
     };
     const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], replies: [] }, actorDeps(store, { clock, scheduler }));

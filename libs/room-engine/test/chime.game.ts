@@ -45,6 +45,8 @@ export const chime: GameRules<ChimeState, ChimeCommand> = {
     return { state: { ...state, alarms: state.alarms.slice(1), rung: [...state.rung, rang] }, events: [{ type: 'chime.rang', data: rang }], effects: [] };
   },
   nextDeadline: (state) => state.alarms[0],
+  // Held clocks move every alarm still to ring.
+  shiftClocks: (state, ms) => ({ ...state, alarms: state.alarms.map((a) => a + ms) }),
   batchKey: () => 'set',
   mayPassivate: () => true,
   isOver: () => false,

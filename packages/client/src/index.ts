@@ -8,6 +8,8 @@ export * from './client/client-session.js';
 export * from './client/reconnecting-client.js';
 export * from './codec/index.js';
 export * from './schema.js';
+export * from './room-event-names.js';
+export * from './room-events.js';
 export * from './games/trivia.js';
 export * from './games/cards.js';
 export * from './games/tictactoe.js';

@@ -6,11 +6,20 @@ export interface CountdownProps {
   readonly clockOffsetMs: number
   readonly seconds: number
   readonly className?: string
+  /** The room's clocks hold (its database is away): nothing runs out, so no number counts down. */
+  readonly paused?: boolean
 }
 
-/** Seconds left on the server's deadline, with a bar that empties. */
-export function Countdown({ closesAt, clockOffsetMs, seconds, className }: CountdownProps) {
+/** Seconds left on the server's deadline, with a bar that empties; while the room's clocks hold, says so instead. */
+export function Countdown({ closesAt, clockOffsetMs, seconds, className, paused = false }: CountdownProps) {
   const now = useNow(200)
+  if (paused) {
+    return (
+      <div className={`countdown paused ${className ?? ''}`} role="timer" aria-label="Clock paused: reconnecting to storage">
+        <span className="countdown-paused">Paused</span>
+      </div>
+    )
+  }
   const leftMs = Math.max(0, closesAt - (now + clockOffsetMs))
   const fraction = seconds > 0 ? Math.min(1, leftMs / (seconds * 1000)) : 0
   const shown = Math.ceil(leftMs / 1000)

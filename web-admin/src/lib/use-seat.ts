@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ReconnectingClient, type CommandArgs, type CommandMap, type ConnectionStatus, type EventMap, type ReplyFrame } from '@game-rooms/client'
+import { ReconnectingClient, ROOM_PAUSED, ROOM_RESUMED, type CommandArgs, type CommandMap, type ConnectionStatus, type EventMap, type ReplyFrame, type RoomEvents } from '@game-rooms/client'
 
 /**
  * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,
@@ -18,6 +18,8 @@ type AnyCommands = Record<string, Record<string, unknown>>
 export interface SeatConnection<V, Commands extends CommandMap = AnyCommands> {
   readonly view: V | undefined
   readonly status: ConnectionStatus
+  /** The room's clocks hold: its database cannot record anything now, so nothing runs out (`room.paused` until `room.resumed`). */
+  readonly paused: boolean
   /** The game's commands only, each with its data's shape (the client package's schemas). */
   readonly send: <K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>) => Promise<ReplyFrame>
   /** Lets a page apply a confirmed change of its own (its answer, its vote) to the view. */
@@ -36,14 +38,24 @@ export function useSeat<V, Events extends EventMap, Commands extends CommandMap 
 ): SeatConnection<V, Commands> {
   const [view, setView] = useState<V | undefined>(undefined)
   const [status, setStatus] = useState<ConnectionStatus>({ state: 'connecting', attempt: 0 })
-  const clientRef = useRef<ReconnectingClient<Events, Commands> | null>(null)
+  const [paused, setPaused] = useState(false)
+  const clientRef = useRef<ReconnectingClient<Events & RoomEvents, Commands> | null>(null)
 
   useEffect(() => {
     if (!storageKey) return
-    const client = new ReconnectingClient<Events, Commands>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
+    const client = new ReconnectingClient<Events & RoomEvents, Commands>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
     clientRef.current = client
     const offs = eventTypes.map((type) => client.on(type, (data) => setView((v) => apply(v, type, data, Date.now()))))
-    offs.push(client.onStatus(setStatus))
+    // Every room, whatever its game, says when its clocks hold and when they run again. A new
+    // socket is told again, after the room's state, if they still hold.
+    offs.push(client.on(ROOM_PAUSED, () => setPaused(true)))
+    offs.push(client.on(ROOM_RESUMED, () => setPaused(false)))
+    offs.push(
+      client.onStatus((s) => {
+        setStatus(s)
+        if (s.state === 'open') setPaused(false)
+      }),
+    )
     // The phone says its network is back: no need to sit out the rest of the backoff.
     const online = () => client.retryNow()
     window.addEventListener('online', online)
@@ -62,5 +74,5 @@ export function useSeat<V, Events extends EventMap, Commands extends CommandMap 
     return client ? client.send(type, ...args) : Promise.reject(new Error('not connected'))
   }, [])
   const update = useCallback((change: (view: V) => V) => setView((v) => (v ? change(v) : v)), [])
-  return { view, status, send, update }
+  return { view, status, paused, send, update }
 }

@@ -11,6 +11,17 @@ export function overviewFixture(patch: Partial<Overview> = {}): Overview {
     ],
     pool: { total: 4, idle: 3, waiting: 0, max: 10 },
     poolAcquire: { count: 50, meanMs: 0.3 },
+    admission: {
+      shedding: false,
+      cause: null,
+      since: null,
+      refused: 0,
+      signals: [
+        { signal: 'event_loop_delay', levelMs: 1.2, markMs: 500, admitBelowMs: 250 },
+        { signal: 'commit_wait', levelMs: 3.4, markMs: 500, admitBelowMs: 250 },
+        { signal: 'pool_wait', levelMs: 0, markMs: 500, admitBelowMs: 250 },
+      ],
+    },
     build: { version: '0.1.0', sha: '0123456789abcdef' },
     serverTime: 1_700_000_000_000,
     ...patch,

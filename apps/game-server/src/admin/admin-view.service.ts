@@ -3,6 +3,7 @@ import { GameMetrics } from '@app/observability';
 import { Database } from '@app/persistence';
 import { Overview, RoomErrorCode, RoomException, RoomRow, RoomsSnapshot } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
+import { Admission } from '../limits/admission';
 import { gameOf } from '../rooms/games';
 import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
@@ -18,6 +19,7 @@ export class AdminViewService {
     private readonly rooms: RoomsService,
     private readonly metrics: GameMetrics,
     private readonly db: Database,
+    private readonly admission: Admission,
     @Inject(BUILD_INFO) private readonly build: BuildInfo,
   ) {}
 
@@ -30,6 +32,7 @@ export class AdminViewService {
       commands: this.metrics.tally.commands(),
       pool: this.db.poolStats(),
       poolAcquire: this.metrics.acquireSummary(),
+      admission: this.admission.view(),
       build: { version: this.build.version, sha: this.build.sha },
       serverTime: now,
     };

@@ -20,7 +20,7 @@ export class AdminController {
   ) {}
 
   @Get('overview')
-  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, the build', [], { ok: Overview })
+  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, admission (whether new work is shed as overloaded), the build', [], { ok: Overview })
   overview() {
     return this.view.overview();
   }

@@ -55,8 +55,15 @@ const RATE_LIMITED: Answer = {
 };
 const OPEN_UNAVAILABLE: Answer = {
   status: 503,
-  description: '`rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
-  schema: error('rooms_at_capacity | database_unavailable'),
+  description:
+    '`overloaded` (this instance sheds new work, PROTOCOL.md section 14), `rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+  schema: error('overloaded | rooms_at_capacity | database_unavailable'),
+};
+// Joining and spectating create work too: shed while the instance is overloaded.
+const NEW_WORK_UNAVAILABLE: Answer = {
+  status: 503,
+  description: '`overloaded` (this instance sheds new work; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+  schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
 const CODE = () => DocParams(RoomCodeParams);
 
@@ -97,7 +104,7 @@ export const DescribeJoinRoom = () =>
       BAD_DATA,
       NOT_FOUND,
       { status: 409, description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`', schema: error('room_full | game_in_progress | room_closed') },
-      UNAVAILABLE,
+      NEW_WORK_UNAVAILABLE,
     ),
   );
 
@@ -108,7 +115,7 @@ export const DescribeSpectate = () =>
     CODE(),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }),
+    ...answers(NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }, NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeRoomSummary = () =>
@@ -305,7 +312,7 @@ export const DescribeSpectateTable = () =>
     TABLE_CODE(),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(TABLE_NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }),
+    ...answers(TABLE_NOT_FOUND, { status: 409, description: '`room_closed`', schema: error('room_closed') }, NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeTableSummary = () =>

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { trivia } from '@app/games/trivia';
+import { AdmissionGuard } from '../limits/admission.guard';
 import { OpenRateGuard } from '../limits/open-rate.guard';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
@@ -15,7 +16,7 @@ export class RoomsController {
 
   @Post()
   @DescribeCreateRoom()
-  @UseGuards(OpenRateGuard)
+  @UseGuards(AdmissionGuard, OpenRateGuard)
   async create(@Body() body: unknown) {
     const b = readBody(OpenRoomBody, body);
     // Without `game`, a trivia room, answered as trivia's clients know it; with it, any game's.
@@ -26,12 +27,14 @@ export class RoomsController {
 
   @Post(':code/players')
   @DescribeJoinRoom()
+  @UseGuards(AdmissionGuard)
   join(@Param('code') code: string, @Body() body: unknown) {
     return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
   }
 
   @Post(':code/spectators')
   @DescribeSpectate()
+  @UseGuards(AdmissionGuard)
   spectate(@Param('code') code: string) {
     return this.rooms.addSpectator(code);
   }

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { RoomErrorCode, RoomException } from '@app/protocol';
+import { AdmissionGuard } from '../limits/admission.guard';
 import { OpenRateGuard } from '../limits/open-rate.guard';
 import { TablesService } from '../rooms/tables.service';
 import { DescribeCloseTable, DescribeOpenTable, DescribeSpectateTable, DescribeTableSummary } from './api-docs';
@@ -15,13 +16,14 @@ export class TablesController {
 
   @Post()
   @DescribeOpenTable()
-  @UseGuards(OpenRateGuard)
+  @UseGuards(AdmissionGuard, OpenRateGuard)
   open(@Body() body: unknown) {
     return this.tables.openTable(body);
   }
 
   @Post(':code/spectators')
   @DescribeSpectateTable()
+  @UseGuards(AdmissionGuard)
   spectate(@Param('code') code: string) {
     return this.tables.addSpectator(code);
   }

@@ -289,6 +289,17 @@ describe(readConfig.name, () => {
       expect(refusal({ INSTANCE_HEARTBEAT_SECONDS: '3', LEASE_SECONDS: '5' }).problems.map((p) => p.variable)).toEqual(['LEASE_SECONDS']);
     });
 
+    it('refuses a direct database URL without DATABASE_URL, and takes it with one', () => {
+      const direct = 'postgresql://game:hunter6@db:5432/game';
+      const [problem] = refusal({ DATABASE_DIRECT_URL: direct }).problems;
+      expect(problem).toEqual(expect.objectContaining({ variable: 'DATABASE_DIRECT_URL', shown: "'postgresql://game:***@db:5432/game'" }));
+      expect(problem.line).toMatch(/^DATABASE_DIRECT_URL='postgresql:\/\/game:\*\*\*@db:5432\/game': set without DATABASE_URL/);
+      expect(readConfig({ ...base(), DATABASE_URL: 'postgresql://game:p@pooler:6432/game', DATABASE_DIRECT_URL: direct })).toMatchObject({
+        databaseUrl: 'postgresql://game:p@pooler:6432/game',
+        databaseDirectUrl: direct,
+      });
+    });
+
     it("matches the README's configuration table: every variable, what it accepts, and its default", () => {
       const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8');
       const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Limits'));

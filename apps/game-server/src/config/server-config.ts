@@ -12,6 +12,11 @@ export interface ServerConfig {
   readonly host: string;
   /** Unset: the server starts an embedded PostgreSQL under DATA_DIR. */
   readonly databaseUrl?: string;
+  /**
+   * PostgreSQL itself, for what needs a session of its own (migrations, commit lanes, LISTEN, the
+   * settling of lost answers) when `databaseUrl` is a transaction pooler's. Unset: `databaseUrl`.
+   */
+  readonly databaseDirectUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
   /** True only on the start that generated it into `adminTokenFile` (the log shows it once). */
@@ -76,6 +81,13 @@ export interface ServerConfig {
   readonly socketsPerSeat: number;
   /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
   readonly maxLiveRooms: number;
+  /**
+   * Overload (PROTOCOL.md section 14): new work is shed once a signal holds its mark through most
+   * of a second, and admitted again once every signal is below half its mark. 0 turns a signal off.
+   */
+  readonly overloadEventLoopDelayMs: number;
+  readonly overloadCommitWaitMs: number;
+  readonly overloadPoolWaitMs: number;
   /** Refused commands are kept this many days for the console (`refused_commands`); unset: 7. */
   readonly refusalsKeptDays?: number;
   /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
@@ -100,6 +112,12 @@ export interface ServerConfig {
 /** Statements get the command budget less what the reply itself needs. */
 export function statementTimeoutMs(config: ServerConfig): number {
   return Math.max(1, config.commandTimeoutMs - 100);
+}
+
+/** Where the database is, from the server's own environment (checked whole, as readConfig does), and nothing written anywhere. */
+export function readDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
+  const { databaseUrl, databaseDirectUrl, dataDir } = fromEnv(parseEnv(env));
+  return { databaseUrl, databaseDirectUrl, dataDir };
 }
 
 /** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */
@@ -158,6 +176,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
     // Absolute, from where the server started.
     dataDir: resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,
@@ -185,6 +204,9 @@ function fromEnv(e: ServerEnv): FromEnv {
     trustedProxies: e.TRUSTED_PROXIES,
     socketsPerSeat: e.SOCKETS_PER_SEAT,
     maxLiveRooms: e.MAX_LIVE_ROOMS,
+    overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
+    overloadCommitWaitMs: e.OVERLOAD_COMMIT_WAIT_MS,
+    overloadPoolWaitMs: e.OVERLOAD_POOL_WAIT_MS,
     refusalsKeptDays: e.REFUSALS_KEPT_DAYS,
     refusalsPerRoomPerMinute: e.REFUSALS_PER_ROOM_PER_MINUTE,
     resultsKeptDays: e.RESULTS_KEPT_DAYS,

@@ -106,6 +106,8 @@ export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
+  // PostgreSQL's own address when DATABASE_URL is a transaction pooler's (Prisma's `directUrl`).
+  DATABASE_DIRECT_URL: url('a postgres:// or postgresql:// URL, with DATABASE_URL set', ['postgres:', 'postgresql:'], 'url'),
   DATA_DIR: variable('a folder', z.string(), '.data'),
   ADMIN_TOKEN: secret(),
   TOKEN_SECRET: secret(),
@@ -143,6 +145,12 @@ export const SERVER_ENV = {
   TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
+  // Overload (PROTOCOL.md section 14): the level each signal must hold through most of a second
+  // before new work is shed; admitted again below half of it. 0 turns that signal off. A checkout
+  // gives up at COMMAND_TIMEOUT_MS less 100 (and a commit seldom lasts longer): a mark must sit below to matter.
+  OVERLOAD_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 500),
+  OVERLOAD_COMMIT_WAIT_MS: whole(0, 60_000, 500),
+  OVERLOAD_POOL_WAIT_MS: whole(0, 60_000, 500),
   // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
   REFUSALS_KEPT_DAYS: whole(1, 365, 7),
   REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),
@@ -166,7 +174,8 @@ const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [
 
 /**
  * The environment, parsed: every variable checked (all problems at once), then the lease against
- * the heartbeat, and the finished games' retention against the results link's.
+ * the heartbeat, the direct URL against the URL, and the finished games' retention against the
+ * results link's.
  */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.FINISHED_GAMES_KEPT_DAYS > 0 && env.FINISHED_GAMES_KEPT_DAYS < env.RESULTS_KEPT_DAYS) {
@@ -181,6 +190,13 @@ export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
       code: 'custom',
       path: ['LEASE_SECONDS'],
       message: `shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=${env.INSTANCE_HEARTBEAT_SECONDS}): a lease would run out between two renewals`,
+    });
+  }
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DATABASE_DIRECT_URL'],
+      message: 'set without DATABASE_URL: it is the direct address beside a pooler in DATABASE_URL, and the embedded PostgreSQL needs none',
     });
   }
 });

@@ -17,6 +17,11 @@ export interface PostgresOptions {
   /** Extra server settings, e.g. `['-c', 'fsync=off']`. */
   readonly flags?: readonly string[];
   readonly binaries?: PostgresBinaries;
+  /**
+   * Binaries the `postgres` user can run where they are, such as a distribution's own under
+   * /usr/lib/postgresql (tests of other majors): used in place, never copied.
+   */
+  readonly systemBinaries?: PostgresBinaries;
   readonly cacheRoot?: string;
   readonly clusterRoot?: string;
   readonly log?: (msg: string) => void;
@@ -45,7 +50,7 @@ const ENV = { ...process.env, LC_MESSAGES: 'C' };
  */
 export async function startPostgres(options: PostgresOptions): Promise<RunningPostgres> {
   const user = postgresUser();
-  const binaries = reachableBinaries(options.binaries ?? installedBinaries(), user, options.cacheRoot);
+  const binaries = options.systemBinaries ?? reachableBinaries(options.binaries ?? installedBinaries(), user, options.cacheRoot);
   const place = clusterPlace(options.dir, user, options.clusterRoot);
   if (place.relocated) options.log?.(`the postgres user cannot reach ${resolve(options.dir)}; the embedded cluster is kept in ${place.dir} instead`);
   if (!existsSync(join(place.dir, 'PG_VERSION'))) {
@@ -158,7 +163,8 @@ function lastLines(output: string): string {
   return output.trim().split('\n').slice(-5).join(' | ') || '(no output)';
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 that nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
     server.unref();

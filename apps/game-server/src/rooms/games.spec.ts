@@ -17,10 +17,13 @@ describe('the game registry', () => {
     for (const g of GAMES) expect(server.games.find((s) => s.kind === g.kind)?.stateEvent).toBe(g.rules.stateEvent);
   });
 
-  it('counts every game’s command and event types, and only those, as label values', () => {
+  it('counts every game’s command and event types, and the events every room sends, and only those, as label values', () => {
     const vocabulary = labelVocabulary(GAMES);
     for (const g of GAMES) for (const t of g.rules.commandTypes) expect(vocabulary.commands.has(t)).toBe(true);
     expect(vocabulary.commands.has('ping')).toBe(true);
+    // The events every room sends, whatever its game (its clocks held and resumed).
+    expect(vocabulary.events.has('room.paused')).toBe(true);
+    expect(vocabulary.events.has('room.resumed')).toBe(true);
     expect(vocabulary.events.has('not-an-event')).toBe(false);
   });
 });

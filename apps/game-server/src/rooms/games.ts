@@ -1,7 +1,7 @@
 import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { LabelVocabulary } from '@app/observability';
-import { codeTable, CodeTable, PING } from '@app/protocol';
+import { codeTable, CodeTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
 import * as testGames from './test-games';
@@ -20,11 +20,11 @@ export function gameOf(kind: string, games: readonly GameModule[] = GAMES): Game
   return game;
 }
 
-/** What the metrics' labels may say: every game's command and event types, and nothing a client wrote. */
+/** What the metrics' labels may say: every game's command and event types, the events every room sends, and nothing a client wrote. */
 export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
   return {
     commands: new Set([PING, ...games.flatMap((g) => g.rules.commandTypes)]),
-    events: new Set(games.flatMap((g) => g.rules.eventTypes)),
+    events: new Set([...ROOM_EVENT_TYPES, ...games.flatMap((g) => g.rules.eventTypes)]),
   };
 }
 

@@ -18,6 +18,7 @@ import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
 import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
+import { Admission } from '../limits/admission';
 import { RefusalRecorder } from '../refusals/refusal-recorder';
 import { deckHash } from './deck-reference';
 
@@ -83,6 +84,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly cap: LiveRoomCap,
     private readonly metrics: GameMetrics,
     private readonly refusals: RefusalRecorder,
+    private readonly admission: Admission,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -371,6 +373,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * that passed while no process had them take effect before anyone sees them.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
+    // Overloaded, no room goes live here: loading one is new work, and the live rooms come first.
+    const overloaded = this.admission.refusalFor(codes.length);
+    if (overloaded) return new Map(codes.map((code) => [code, overloaded]));
     // Past the live-room cap a room is refused before its lease is taken: nothing to give back.
     const { admitted, refused } = this.cap.admit(this.registry.size, codes);
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:

@@ -2,7 +2,7 @@ import { CloseCode } from '@app/protocol';
 import { GameRules, RoomSummary, unchanged } from '@app/room-engine';
 import { CARDS_COMMAND_TYPES, CARDS_EVENT_TYPES, parseCardsCommand, TableCommand } from './cards.commands';
 import { viewTable } from './cards.projection';
-import { decide, HUMAN_SEAT, nextDeadline, onDeadline, resumed, setPresence, tableClosed } from './cards.rules';
+import { decide, HUMAN_SEAT, nextDeadline, onDeadline, resumed, setPresence, shiftClocks, tableClosed } from './cards.rules';
 import { CardsState } from './cards.types';
 
 /** The card practice table on the room engine: the rules of PROTOCOL.md section 8, nothing else. */
@@ -28,6 +28,7 @@ export const cardsRules: GameRules<CardsState, TableCommand> = {
   },
 
   nextDeadline,
+  shiftClocks,
   // One human: its commands never wait together.
   batchKey: () => null,
 

@@ -9,7 +9,7 @@ import { CardsState } from './cards.types';
 
 // Issue 21: a table is its journal. Random tables played the way the engine drives them (bots
 // and clocks on their deadlines, a human who tries anything, sockets that come and go, restarts
-// with deadlines taken late), then rebuilt by replaying the journal through the same rules,
+// with deadlines taken late, holds of the clocks while writes failed), then rebuilt by replaying the journal through the same rules,
 // from the opening or from the latest snapshot (the state as JSON at a hand's end).
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
@@ -67,8 +67,14 @@ function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
       else advanceToHuman();
     } else if (pick < 85) {
       room.signal({ kind: 'presence', seat: PLAYER_ID, connected: !s.seats[HUMAN_SEAT].connected }, room.now + (delayMs % 100));
-    } else if (pick < 97) {
+    } else if (pick < 94) {
       room.restart(room.now, room.now + delayMs);
+    } else if (pick < 97) {
+      // The writes fail for a while: the clocks hold, and every one moves on by the time held.
+      room.advanceTo(room.now + (delayMs % 500));
+      const due = cardsRules.nextDeadline(room.state);
+      room.hold(room.now, delayMs + 1);
+      expect(cardsRules.nextDeadline(room.state)).toBe(due === undefined ? undefined : due + delayMs + 1);
     } else if (pick < 98 && delayMs % 4 === 0) {
       command('table.leave', {}, room.now + 1);
     } else {

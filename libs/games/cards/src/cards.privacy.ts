@@ -43,18 +43,24 @@ export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seat
       current = { number: data.hand.number, button: data.hand.button, folded: data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
     }
     if (type === 'action.applied' && data.action === 'fold') current?.folded.push(data.seat);
-    if (type === 'hand.finished' && current) {
-      const { hole, board } = dealHand(deckFor(seed, current.number), dealingOrder(current.button, seatCount));
-      deal.set(current.number, {
-        number: current.number,
-        hole: Object.fromEntries([...hole].map(([seat, cards]) => [seat, cards])),
-        board,
-        folded: current.folded,
-        showdown: seatCount - current.folded.length >= 2,
-      });
-    }
+    if (type === 'hand.finished' && current) deal.set(current.number, dealtHand(current, seed, seatCount, true));
   }
+  // A hand the frames end in (the table closed, or the recording stopped, before it finished)
+  // was dealt all the same: its cards are as known, and nothing of it was shown.
+  if (current && !deal.has(current.number)) deal.set(current.number, dealtHand(current, seed, seatCount, false));
   return deal;
+}
+
+/** What the table's seed dealt in one hand, with who folded, and whether it was shown down. */
+function dealtHand(hand: { number: number; button: number; folded: number[] }, seed: number, seatCount: number, finished: boolean): TrueHand {
+  const { hole, board } = dealHand(deckFor(seed, hand.number), dealingOrder(hand.button, seatCount));
+  return {
+    number: hand.number,
+    hole: Object.fromEntries([...hole].map(([seat, cards]) => [seat, cards])),
+    board,
+    folded: hand.folded,
+    showdown: finished && seatCount - hand.folded.length >= 2,
+  };
 }
 
 const BOARD_SIZE: Record<string, number> = { preflop: 0, flop: 3, turn: 4, river: 5 };

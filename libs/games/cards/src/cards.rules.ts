@@ -182,6 +182,29 @@ export function onDeadline(state: CardsState, now: number): Outcome {
   return unchanged(state);
 }
 
+/**
+ * Every clock of the table moved on by `ms`: its writes failed for that long, and the engine held
+ * its clocks. The seat to act keeps its whole clock (its turn's start and its deadline move, and a
+ * bot's moment to act), and so does the pause before the next hand and a waiting table's expiry.
+ * When the last hand finished is a record of the past, and stays.
+ */
+export function shiftClocks(state: CardsState, ms: number): CardsState {
+  const hand = state.hand;
+  switch (state.phase) {
+    case 'playing': {
+      if (!hand) return state;
+      const later = (t: number | null) => (t === null ? null : t + ms);
+      return { ...state, hand: { ...hand, turnAt: hand.turnAt + ms, actionDeadline: later(hand.actionDeadline), botActsAt: later(hand.botActsAt) } };
+    }
+    case 'between':
+      return state.nextHandAt === undefined ? state : { ...state, nextHandAt: state.nextHandAt + ms };
+    case 'waiting':
+      return state.expiresAt === undefined ? state : { ...state, expiresAt: state.expiresAt + ms };
+    case 'closed':
+      return state;
+  }
+}
+
 export function nextDeadline(state: CardsState): number | undefined {
   switch (state.phase) {
     case 'playing': {

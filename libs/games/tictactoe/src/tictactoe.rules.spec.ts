@@ -55,6 +55,16 @@ describe('tic-tac-toe', () => {
     expect(late.finished?.summary).toMatchObject({ winner: 'X' });
   });
 
+  it('gives the seat to move its whole clock again after a hold, and moves nothing on a board not in play', () => {
+    const s = move(playing(), X, 4, T0 + 1000).state;
+    const held = rules.shiftClocks!(s, 5000);
+    expect(rules.nextDeadline(held)).toBe(T0 + 1000 + 30_000 + 5000);
+    expect(rules.onSignal(held, { kind: 'deadline' }, ctx(T0 + 31_000)).state).toBe(held);
+    expect(code(() => move(held, O, 0, T0 + 33_000))).toBe('accepted');
+    const waiting = openBoard('TTT002', { id: 'x', name: 'Xena' }, 30);
+    expect(rules.shiftClocks!(waiting, 5000)).toBe(waiting);
+  });
+
   it('never has two winners, always alternates, and decides the same on its own JSON (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 8 }), { maxLength: 20 }), (cells) => {

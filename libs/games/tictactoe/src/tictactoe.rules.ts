@@ -115,6 +115,8 @@ export const ticTacToeRules: GameRules<TicTacToeState, TicTacToeCommand> = {
   },
   proposals: { join },
   nextDeadline: (state) => (state.phase === 'playing' ? state.moveBy : undefined),
+  // The seat to move keeps its whole clock when the room's writes failed for `ms`.
+  shiftClocks: (state, ms) => (state.phase === 'playing' && state.moveBy !== undefined ? { ...state, moveBy: state.moveBy + ms } : state),
   batchKey: () => null,
   mayPassivate: (state) => state.phase !== 'playing',
   isOver: (state) => state.phase === 'closed',

@@ -2,7 +2,7 @@ import { CloseCode, isPlainObject, RoomErrorCode, RoomException } from '@app/pro
 import { GameRules, Outcome, RoomSummary, unchanged } from '@app/room-engine';
 import { parseTriviaCommand, RoomCommand, TRIVIA_COMMAND_TYPES, TRIVIA_EVENT_TYPES } from './trivia.commands';
 import { viewRoom } from './trivia.projection';
-import { decide, join, nextDeadline, onDeadline, resumed, roomClosed, setPresence } from './trivia.rules';
+import { decide, join, nextDeadline, onDeadline, resumed, roomClosed, setPresence, shiftClocks } from './trivia.rules';
 import { TriviaState } from './trivia.types';
 
 /** Trivia on the room engine: the rules of PROTOCOL.md section 3, nothing else. */
@@ -38,6 +38,7 @@ export const triviaRules: GameRules<TriviaState, RoomCommand> = {
   },
 
   nextDeadline,
+  shiftClocks,
   batchKey: (command) => (command.type === 'room.answer' ? 'answer' : command.type === 'room.rematch' ? 'vote' : null),
 
   mayPassivate(state) {

@@ -3,7 +3,7 @@ import { RoomCommand } from './trivia.commands';
 import { TriviaErrorCode } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { decideRematch } from './trivia.rematch';
-import { answerOf as answerIn, decide, join, nextDeadline, onDeadline, roomClosed, setPresence } from './trivia.rules';
+import { answerOf as answerIn, decide, join, nextDeadline, onDeadline, roomClosed, setPresence, shiftClocks } from './trivia.rules';
 import { pointsFor, rankStandings } from './trivia.scoring';
 import { GameSummary, Outcome, QuestionClosed, Settings, TriviaState } from './trivia.types';
 
@@ -657,6 +657,40 @@ describe('trivia rules', () => {
       const outcome = onDeadline(state, T0 + 1);
       expect(outcome.state.phase).toBe('question');
       expect(outcome.events).toEqual([]);
+    });
+  });
+
+  describe(shiftClocks.name, () => {
+    const HELD = 60_000;
+
+    it('gives the open question its whole window again: it closes the time held later, and an answer is timed without the hold', () => {
+      const before = answer(inQuestion(3), 'p1', 0, QUESTIONS[0].correct, T0 + 2000).state;
+      const held = shiftClocks(before, HELD);
+      expect(nextDeadline(held)).toBe(T0 + DURATION + HELD);
+      expect(onDeadline(held, T0 + DURATION).state).toBe(held);
+      // Two more seconds of the question after the hold: 4 s of it in all, not 64.
+      const late = answer(held, 'p2', 0, QUESTIONS[0].correct, T0 + HELD + 4000);
+      expect(answerOf(late, 'p2').elapsedMs).toBe(4000);
+      expect(answerOf(late, 'p1')).toEqual(answerOf({ ...late, state: before }, 'p1'));
+      expect(held.game!.startedAt).toBe(T0);
+    });
+
+    it('moves the end of a reveal, and leaves the closed question as it closed', () => {
+      const revealing = onDeadline(inQuestion(3), T0 + DURATION).state;
+      const held = shiftClocks(revealing, HELD);
+      expect(nextDeadline(held)).toBe(nextDeadline(revealing)! + HELD);
+      expect({ ...held.game, revealEndsAt: 0 }).toEqual({ ...revealing.game, revealEndsAt: 0 });
+    });
+
+    it('moves the rematch vote and the expiry of a finished room, and the lobby expiry, and nothing of a closed room', () => {
+      const { state } = finishedGame();
+      const held = shiftClocks(state, HELD);
+      expect(held.rematch!.closesAt).toBe(state.rematch!.closesAt + HELD);
+      expect(held.expiresAt).toBe(state.expiresAt + HELD);
+      expect(held.game).toEqual(state.game);
+      expect(shiftClocks(lobby(2), HELD).expiresAt).toBe(lobby(2).expiresAt + HELD);
+      const closed = roomClosed(lobby(2), 'host').state;
+      expect(shiftClocks(closed, HELD)).toBe(closed);
     });
   });
 

@@ -207,6 +207,31 @@ export function nextDeadline(state: TriviaState): number | undefined {
 }
 
 /**
+ * Every clock of the room moved on by `ms`: its writes failed for that long, so nobody could
+ * answer or vote, and the engine held its clocks. What is still to come moves: the open
+ * question's window (its opening too, so that an answer's time does not count the hold), the
+ * reveal's end, the rematch vote's close and the room's expiry. What records the past stays:
+ * when the game started, each answer's time, the closes of questions already closed.
+ */
+export function shiftClocks(state: TriviaState, ms: number): TriviaState {
+  const { game, rematch } = state;
+  switch (state.phase) {
+    case 'question':
+      return { ...state, game: { ...game!, openedAt: game!.openedAt + ms, closesAt: game!.closesAt + ms } };
+    case 'reveal':
+      return game?.revealEndsAt === undefined ? state : { ...state, game: { ...game, revealEndsAt: game.revealEndsAt + ms } };
+    case 'finished': {
+      const voting = rematch && !rematch.decided ? { rematch: { ...rematch, closesAt: rematch.closesAt + ms } } : {};
+      return { ...state, ...voting, expiresAt: state.expiresAt + ms };
+    }
+    case 'lobby':
+      return { ...state, expiresAt: state.expiresAt + ms };
+    case 'closed':
+      return state;
+  }
+}
+
+/**
  * A seat's sockets came or went. A question it closes early is durable before anyone hears of
  * it: who was connected decided it, and a replay knows that only from the journal.
  */

@@ -1,8 +1,8 @@
 // Random but plausible room histories for the property tests, played on the real rules the way
 // the engine drives them, journaled the way the engine journals them (JournaledRoom): deadlines
 // fired at the moments they were due, each before any input stamped after it; refused commands
-// change nothing; now and then the process dies and the room comes back from its journal. Time
-// is explicit epoch ms, and never goes back.
+// change nothing; now and then the process dies and the room comes back from its journal, or its
+// writes fail for a while and its clocks hold. Time is explicit epoch ms, and never goes back.
 import { RoomException } from '@app/protocol';
 import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
@@ -41,6 +41,8 @@ export interface Step {
   readonly together: number;
   /** The process dies before this step and the room comes back this many ms later. */
   readonly restartAfterMs: number | null;
+  /** The room's writes fail from the end of this step's wait for this many ms: its clocks hold. */
+  readonly holdMs: number | null;
 }
 
 export interface Scenario {
@@ -67,6 +69,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.record({
   yes: fc.boolean(),
   together: fc.integer({ min: 1, max: 3 }),
   restartAfterMs: fc.oneof({ weight: 24, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 40_000 }) }),
+  holdMs: fc.oneof({ weight: 16, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 60_000 }) }),
 });
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -95,6 +98,8 @@ export class LiveRoom {
   readonly released = new Set<string>();
   /** What each finished game reported, in order. */
   readonly summaries: GameSummary[] = [];
+  /** Each hold of the clocks: how long, and the room's phase and next deadline before and after it. */
+  readonly holds: { ms: number; before: { phase: string; due?: number }; after: { phase: string; due?: number } }[] = [];
   private nextPlayer = 1;
   private nextCommand = 1;
 
@@ -132,6 +137,7 @@ export class LiveRoom {
     if (step.restartAfterMs !== null) return this.room.restart(this.now, this.now + step.restartAfterMs);
     this.room.advanceTo(this.target(step.wait));
     if (this.over) return;
+    if (step.holdMs !== null) return this.hold(step.holdMs);
     const s = this.state;
     const seats = s.players;
     const pickSeat = (n = step.who) => (seats.length ? seats[n % seats.length] : undefined);
@@ -200,6 +206,14 @@ export class LiveRoom {
       case 'long':
         return this.now + wait.ms;
     }
+  }
+
+  /** The room's writes fail from now for `ms`: its clocks hold, and move on when a write succeeds. */
+  private hold(ms: number): void {
+    const seen = () => ({ phase: this.state.phase, due: triviaRules.nextDeadline(this.state) });
+    const before = seen();
+    this.room.hold(this.now, ms);
+    this.holds.push({ ms, before, after: seen() });
   }
 
   /** A seat by name over HTTP (the join proposal), its socket opened at once when `connect`. */

@@ -6,7 +6,7 @@ import { LiveRoom, Scenario, scenarioArb } from './trivia.history';
 // replaying what the engine journaled through the same rules is the room that stopped, replies
 // included, whether the replay starts from the room's opening or from its latest snapshot (the
 // state as JSON, taken when a game finished). Histories are random but plausible, with restarts
-// in them (deadlines taken late, everyone disconnected). What reaches the real database is
+// in them (deadlines taken late, everyone disconnected) and holds of the clocks (writes failed). What reaches the real database is
 // tested end to end in apps/game-server/test.
 
 // A few seconds in all; PROPERTY_RUNS=5000 digs deeper.
@@ -122,6 +122,18 @@ describe('trivia recovery (property)', () => {
             expect(closed.get(key) ?? 0).toBe(key === stillOpen ? 0 : 1);
           }
           expect([...closed.keys()].filter((k) => !opened.has(k))).toEqual([]);
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('a hold of the clocks keeps the phase and moves the next deadline on by exactly the time it held', () => {
+      fc.assert(
+        fc.property(historyArb, (live) => {
+          for (const { ms, before, after } of live.holds) {
+            expect(after.phase).toBe(before.phase);
+            expect(after.due).toBe(before.due === undefined ? undefined : before.due + ms);
+          }
         }),
         { numRuns: RUNS },
       );

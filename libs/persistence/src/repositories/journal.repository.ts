@@ -1,8 +1,8 @@
 import { Actor, RoomPosition, UnstorableStepError } from '@app/room-engine';
 import { Database } from '../database';
 
-export type JournalKind = 'command' | 'proposal' | 'signal' | 'late_deadline';
-const KINDS: ReadonlySet<string> = new Set<JournalKind>(['command', 'proposal', 'signal', 'late_deadline']);
+export type JournalKind = 'command' | 'proposal' | 'signal' | 'late_deadline' | 'clock_held';
+const KINDS: ReadonlySet<string> = new Set<JournalKind>(['command', 'proposal', 'signal', 'late_deadline', 'clock_held']);
 
 /** An input the room accepted, as its rules took it. */
 export interface JournalEntry {

@@ -72,6 +72,27 @@ export const CommandStat = z.object({
   meanMs: z.number(),
 });
 
+/** What the server watches to know it is overloaded (PROTOCOL.md section 14). */
+export const OverloadSignal = z.enum(['event_loop_delay', 'commit_wait', 'pool_wait']);
+export type OverloadSignal = z.infer<typeof OverloadSignal>;
+
+/** Whether this instance sheds new work now, and why (PROTOCOL.md section 14). */
+export const Admission = z.object({
+  shedding: z.boolean().meta({ description: 'new work (opening, joining, spectating, activating a room, a socket for a room not live here) gets 503 `overloaded`' }),
+  cause: OverloadSignal.nullable().meta({ description: 'the signal that sheds now; null while admitting' }),
+  since: z.number().nullable().meta({ description: 'epoch ms when this shedding started; null while admitting' }),
+  refused: z.int().meta({ description: 'new work refused as overloaded since the server started' }),
+  signals: z.array(
+    z.object({
+      signal: OverloadSignal,
+      levelMs: z.number().meta({ description: 'the level the signal held through most of the last second' }),
+      markMs: z.number().meta({ description: 'shedding starts at this level; 0: the signal is off' }),
+      admitBelowMs: z.number().meta({ description: 'shedding ends once every signal is below its own' }),
+    }),
+  ),
+});
+export type Admission = z.infer<typeof Admission>;
+
 export const Overview = z.object({
   rooms: z.int(),
   sockets: z.object({ host: z.int(), player: z.int(), spectator: z.int() }),
@@ -79,6 +100,7 @@ export const Overview = z.object({
   commands: z.array(CommandStat),
   pool: z.object({ total: z.int(), idle: z.int(), waiting: z.int(), max: z.int() }),
   poolAcquire: z.object({ count: z.int(), meanMs: z.number() }),
+  admission: Admission,
   build: z.object({ version: z.string(), sha: z.string() }),
   serverTime: z.number().meta({ description: "the server's clock (epoch ms) when it built this snapshot" }),
 });

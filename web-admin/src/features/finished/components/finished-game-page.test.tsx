@@ -29,7 +29,8 @@ describe(FinishedGamePage.name, () => {
     const detail = finishedDetailFixture()
     const urls = serve(200, detail)
     render(<FinishedGamePage id={detail.id} />)
-    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Room K7QMPD, game 2')
+    // The page says "Finished game" while it loads: the heading to wait for is the loaded one.
+    expect(await screen.findByRole('heading', { level: 1, name: /K7QMPD/ })).toHaveTextContent('Room K7QMPD, game 2')
     expect(urls).toEqual([`/admin/api/finished/${detail.id}`])
     expect(stat('Host')).toHaveTextContent('Hugo')
     expect(stat('Players')).toHaveTextContent('3')

@@ -5,14 +5,14 @@ import type { RoomView } from '../../../lib/room-view'
 import { resultsCsvPath, resultsPagePath } from '../../results/api/get-results'
 
 /** The final standings, the results to take away (when the server names them), and the rematch vote, then its outcome. */
-export function FinishedStage({ view }: { readonly view: RoomView }) {
+export function FinishedStage({ view, paused = false }: { readonly view: RoomView; readonly paused?: boolean }) {
   const names = new Map((view.standings ?? []).map((s) => [s.playerId, s.name]))
   const decided = view.rematch?.decided
   return (
     <section className="stage finished-stage" aria-label="Final standings">
       <div className="stage-head">
         <span className="stage-kicker">Game over</span>
-        {view.rematch && !decided && <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} />}
+        {view.rematch && !decided && <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} paused={paused} />}
       </div>
       <StandingsList standings={view.standings ?? []} className="big" />
       {view.resultsId && (

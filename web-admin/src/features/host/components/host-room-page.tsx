@@ -15,7 +15,7 @@ import { RevealStage } from './reveal-stage'
 export function HostRoomPage({ code }: { readonly code: string }) {
   const key = seatKey('host', code)
   const [hasToken] = useState(() => window.sessionStorage.getItem(key) !== null)
-  const { view, status, send } = useRoom(hasToken ? key : null)
+  const { view, status, paused, send } = useRoom(hasToken ? key : null)
   const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -61,7 +61,7 @@ export function HostRoomPage({ code }: { readonly code: string }) {
 
   return (
     <div className="host-screen">
-      <ConnectionBanner status={status} />
+      <ConnectionBanner status={status} paused={paused} />
       <main className="host-main">
         {view.phase === 'lobby' && (
           <section className="stage lobby-stage" aria-label="Lobby">
@@ -77,9 +77,9 @@ export function HostRoomPage({ code }: { readonly code: string }) {
             </p>
           </section>
         )}
-        {view.phase === 'question' && view.question && <QuestionStage question={view.question} view={view} />}
+        {view.phase === 'question' && view.question && <QuestionStage question={view.question} view={view} paused={paused} />}
         {view.phase === 'reveal' && view.reveal && <RevealStage reveal={view.reveal} view={view} />}
-        {view.phase === 'finished' && <FinishedStage view={view} />}
+        {view.phase === 'finished' && <FinishedStage view={view} paused={paused} />}
         {notice && (
           <p className="error" role="alert">
             {notice}

@@ -2,9 +2,11 @@ import { Stat } from '../../../components/stat'
 import { formatCount, formatMs, formatRate, shortSha } from '../../../lib/format'
 import { LATENCY_SPAN } from '../../../lib/live-samples'
 import { useOverview } from '../api/get-overview'
+import { AdmissionPanel } from './admission-panel'
 import { CommandsPanel } from './commands-panel'
 import { LiveCharts } from './live-charts'
 import { PoolPanel } from './pool-panel'
+import { SIGNAL_NAMES } from './signal-names'
 
 export function OverviewPage() {
   const { overview, samples, error } = useOverview()
@@ -34,12 +36,23 @@ export function OverviewPage() {
           detail={`${overview.pool.total - overview.pool.idle} of ${overview.pool.max} in use · ${overview.pool.waiting} waiting`}
           tone={overview.pool.waiting > 0 ? 'bad' : 'normal'}
         />
+        <Stat
+          label="Admission"
+          value={overview.admission.shedding ? 'Shedding' : 'Admitting'}
+          detail={
+            overview.admission.shedding && overview.admission.cause
+              ? `new work gets 503: ${SIGNAL_NAMES[overview.admission.cause].toLowerCase()} too high`
+              : `${formatCount(overview.admission.refused)} refused as overloaded since start`
+          }
+          tone={overview.admission.shedding ? 'bad' : 'normal'}
+        />
         <Stat label="Build" value={<span className="mono">{overview.build.version}</span>} detail={<span className="mono">{shortSha(overview.build.sha)}</span>} />
       </div>
       <div className="split">
         <PoolPanel overview={overview} />
         <CommandsPanel commands={overview.commands} perSecond={overview.commandsPerSecond} />
       </div>
+      <AdmissionPanel admission={overview.admission} />
       <LiveCharts samples={samples} />
     </div>
   )

@@ -106,6 +106,24 @@ describe(PlayPage.name, () => {
     expect(screen.queryByText('Connection lost, reconnecting…')).not.toBeInTheDocument()
   })
 
+  it('shows the pause while the room cannot record anything, takes no answer, and counts down again once it resumes', async () => {
+    render(<PlayPage code="K7QMPD" />)
+    latest().open(IN_QUESTION)
+    expect(screen.getByRole('timer')).toHaveAccessibleName(/^\d+ seconds left$/)
+    latest().deliver({ type: 'room.paused', seq: 2, data: { reason: 'storage', since: Date.now() } })
+    expect(screen.getByText('Reconnecting to storage… The clock is paused until the game can go on.')).toHaveAttribute('role', 'status')
+    expect(screen.getByRole('timer')).toHaveAccessibleName('Clock paused: reconnecting to storage')
+    expect(screen.getByText('The clock is paused: answer when it runs again.')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Mars' })).toHaveAttribute('aria-disabled', 'true')
+
+    // Resumed 30 s later: the room's state comes again, its question's close moved on by the time held.
+    latest().deliver({ type: 'room.resumed', seq: 3, data: { heldMs: 30_000 } })
+    latest().deliver({ type: 'room.state', seq: 4, data: { ...IN_QUESTION, serverTime: Date.now(), question: { ...IN_QUESTION.question!, closesAt: Date.now() + 12_000 } } })
+    expect(screen.queryByText(/Reconnecting to storage/)).not.toBeInTheDocument()
+    expect(screen.getByRole('timer')).toHaveAccessibleName(/^\d+ seconds left$/)
+    expect(screen.getByRole('button', { name: 'Mars' })).not.toHaveAttribute('aria-disabled')
+  })
+
   it('stops for good when the host removes the seat (4003), and forgets the token', async () => {
     render(<PlayPage code="K7QMPD" />)
     latest().open(IN_QUESTION)

@@ -12,7 +12,7 @@ import { PlayerResult } from './player-result'
 export function PlayPage({ code }: { readonly code: string }) {
   const key = seatKey('player', code)
   const [joined, setJoined] = useState(() => window.sessionStorage.getItem(key) !== null)
-  const { view, status, send, update } = useRoom(joined ? key : null)
+  const { view, status, paused, send, update } = useRoom(joined ? key : null)
   const [pick, setPick] = useState<Pick | undefined>(undefined)
   const [voting, setVoting] = useState(false)
   // Whether this player said no to a rematch: then a 4003 is the goodbye, not a kick.
@@ -87,7 +87,7 @@ export function PlayPage({ code }: { readonly code: string }) {
 
   return (
     <div className="play-screen">
-      <ConnectionBanner status={status} />
+      <ConnectionBanner status={status} paused={paused} />
       <header className="play-header">
         <span className="mono">{view.code}</span>
         <span className="play-me">
@@ -103,7 +103,7 @@ export function PlayPage({ code }: { readonly code: string }) {
           </section>
         )}
         {view.phase === 'question' && view.question && (
-          <AnswerPad question={view.question} view={view} pick={pick} offline={status.state !== 'open'} onChoose={(choice) => void choose(choice)} />
+          <AnswerPad question={view.question} view={view} pick={pick} offline={status.state !== 'open'} paused={paused} onChoose={(choice) => void choose(choice)} />
         )}
         {view.phase === 'reveal' && view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
         {view.phase === 'finished' && (

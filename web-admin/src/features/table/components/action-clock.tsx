@@ -1,12 +1,22 @@
 import { useEffect, useState } from 'react'
 
-/** Seconds left on the seat's clock, ticking on this browser's clock (the deadline is already converted). */
-export function ActionClock({ deadline }: { readonly deadline: number }) {
+/**
+ * Seconds left on the seat's clock, ticking on this browser's clock (the deadline is already
+ * converted); while the table's clocks hold (its database is away), says so instead.
+ */
+export function ActionClock({ deadline, paused = false }: { readonly deadline: number; readonly paused?: boolean }) {
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 250)
     return () => window.clearInterval(timer)
   }, [deadline])
+  if (paused) {
+    return (
+      <span className="action-clock paused" role="timer" aria-label="Clock paused: reconnecting to storage">
+        paused
+      </span>
+    )
+  }
   const seconds = Math.max(0, Math.ceil((deadline - now) / 1000))
   return (
     <span className="action-clock" role="timer" aria-label="Time to act">

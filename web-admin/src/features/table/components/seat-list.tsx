@@ -6,7 +6,7 @@ import { CardRow } from './playing-card'
  * The seats round the table. Another seat never shows a card here: its cards are only ever
  * known after a showdown, and the hand's result shows them.
  */
-export function SeatList({ view }: { readonly view: TableView }) {
+export function SeatList({ view, paused = false }: { readonly view: TableView; readonly paused?: boolean }) {
   const hand = view.hand
   return (
     <ol className="table-seats" aria-label="Seats">
@@ -25,7 +25,7 @@ export function SeatList({ view }: { readonly view: TableView }) {
               {s.committed > 0 && <span className="seat-committed">bet {s.committed}</span>}
               {s.folded && <span className="seat-tag">folded</span>}
               {s.allIn && <span className="seat-tag">all-in</span>}
-              {toAct && hand?.deadline != null && <ActionClock deadline={hand.deadline} />}
+              {toAct && hand?.deadline != null && <ActionClock deadline={hand.deadline} paused={paused} />}
             </span>
             {mine && view.yourCards && <CardRow cards={view.yourCards} label="Your cards" />}
           </li>

@@ -17,7 +17,7 @@ export function TablePage({ code }: { readonly code: string }) {
     adoptTableToken(code)
     return window.sessionStorage.getItem(key) !== null
   })
-  const { view, status, send, update } = useTable(hasToken ? key : null)
+  const { view, status, paused, send, update } = useTable(hasToken ? key : null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
@@ -80,7 +80,7 @@ export function TablePage({ code }: { readonly code: string }) {
 
   return (
     <div className="play-screen table-screen">
-      <ConnectionBanner status={status} />
+      <ConnectionBanner status={status} paused={paused} />
       <header className="play-header">
         <span className="mono">{view.code}</span>
         <span className="play-me">
@@ -100,7 +100,7 @@ export function TablePage({ code }: { readonly code: string }) {
           </p>
           {hand && hand.board.length > 0 && <CardRow cards={hand.board} label="Board" />}
         </section>
-        <SeatList view={view} />
+        <SeatList view={view} paused={paused} />
         {error && (
           <p className="error" role="alert">
             {error}

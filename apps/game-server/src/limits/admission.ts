@@ -1,0 +1,109 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { GameMetrics } from '@app/observability';
+import { StatementMeter } from '@app/persistence';
+import { Admission as AdmissionView, RoomErrorCode, RoomException, retryLater } from '@app/protocol';
+import { JsonLog } from '../config/json-log';
+import { ServerConfig } from '../config/server-config';
+import { JSON_LOG, SERVER_CONFIG } from '../tokens';
+import { ADMITTING, admitBelow, GateState, nextGateState, OVERLOAD_SIGNALS, OverloadMarks, OverloadSignal, SignalLevels } from './overload-gate';
+import { OverloadSignals } from './overload-signals';
+
+// A level must stay below its lower mark for most of a second before admission resumes.
+const RETRY_AFTER_SECONDS = 2;
+
+const SIGNAL_WORDS: Record<OverloadSignal, string> = {
+  event_loop_delay: 'event-loop delay',
+  commit_wait: 'commit wait',
+  pool_wait: 'pool wait',
+};
+
+/**
+ * Admission control (PROTOCOL.md section 14): while this instance is overloaded, what would create
+ * work (opening rooms and tables, joins, spectators, activating a room not live here, which is
+ * also what a socket for such a room needs) gets 503 `overloaded` with Retry-After. Commands of
+ * rooms already live are never refused here: they are the work the shedding protects.
+ *
+ * Overloaded means one of the signals (OverloadSignals) held its mark through most of the last
+ * second; the shedding ends once every signal is below half its mark (overload-gate.ts).
+ */
+@Injectable()
+export class Admission implements OnModuleInit, OnModuleDestroy {
+  private readonly signals = new OverloadSignals();
+  private readonly marks: OverloadMarks;
+  private state: GateState = ADMITTING;
+  private since: number | null = null;
+  private refusedTotal = 0;
+  private unobserve?: () => void;
+
+  constructor(
+    @Inject(SERVER_CONFIG) config: ServerConfig,
+    private readonly metrics: GameMetrics,
+    private readonly meter: StatementMeter,
+    @Inject(JSON_LOG) private readonly log: JsonLog,
+  ) {
+    this.marks = { event_loop_delay: config.overloadEventLoopDelayMs, commit_wait: config.overloadCommitWaitMs, pool_wait: config.overloadPoolWaitMs };
+  }
+
+  onModuleInit(): void {
+    this.unobserve = this.meter.observe({
+      committed: (seconds) => this.signals.commitWaited(seconds * 1000),
+      acquire: (seconds) => this.signals.checkoutWaited(seconds * 1000),
+    });
+    this.signals.start((levels) => this.settle(levels));
+  }
+
+  onModuleDestroy(): void {
+    this.signals.stop();
+    this.unobserve?.();
+  }
+
+  /** Before new work over HTTP: throws 503 `overloaded` while shedding. */
+  check(): void {
+    const refusal = this.refusalFor(1);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * While shedding, the refusal of `count` pieces of new work (rooms asked to go live together),
+   * each counted once; undefined while admitting.
+   */
+  refusalFor(count: number): RoomException | undefined {
+    const cause = this.state.cause;
+    if (!this.state.shedding || cause === null) return undefined;
+    this.refusedTotal += count;
+    for (let i = 0; i < count; i++) this.metrics.limitRefused(`overload_${cause}`);
+    const level = Math.round(this.signals.levels()[cause]);
+    return retryLater(RoomErrorCode.Overloaded, `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`, RETRY_AFTER_SECONDS);
+  }
+
+  /** The console's view: whether new work is shed, why, and each signal against its marks. */
+  view(): AdmissionView {
+    const levels = this.signals.levels();
+    return {
+      shedding: this.state.shedding,
+      cause: this.state.cause,
+      since: this.since,
+      refused: this.refusedTotal,
+      signals: OVERLOAD_SIGNALS.map((signal) => ({
+        signal,
+        levelMs: Math.round(levels[signal] * 10) / 10,
+        markMs: this.marks[signal],
+        admitBelowMs: admitBelow(this.marks[signal]),
+      })),
+    };
+  }
+
+  private settle(levels: SignalLevels): void {
+    const was = this.state;
+    this.state = nextGateState(was, levels, this.marks);
+    if (this.state.shedding === was.shedding) return;
+    const rounded = Object.fromEntries(OVERLOAD_SIGNALS.map((s) => [s, Math.round(levels[s])]));
+    if (this.state.shedding) {
+      this.since = Date.now();
+      this.log.warn('overloaded: new work is refused until the signals fall back', { cause: this.state.cause, levelsMs: rounded, marksMs: this.marks });
+    } else {
+      this.log.info('admitting new work again', { levelsMs: rounded, shedForMs: this.since === null ? 0 : Date.now() - this.since });
+      this.since = null;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { OverloadSignal } from '@app/protocol';
+
+export type { OverloadSignal };
+
+/**
+ * What the server watches to know it is overloaded (PROTOCOL.md section 14): how late its event
+ * loop runs, how long a room's statement waits for its commit, and how long a statement waits for
+ * a pooled connection. Each is a level in milliseconds.
+ */
+export const OVERLOAD_SIGNALS: readonly OverloadSignal[] = OverloadSignal.options;
+
+/** One number per signal, in milliseconds. */
+export type SignalLevels = Readonly<Record<OverloadSignal, number>>;
+
+/**
+ * Each signal's mark: at or past it new work is shed. 0 turns that signal off. Admission resumes
+ * only once every signal is below ADMIT_FRACTION of its mark, so that a level hovering at the
+ * mark does not switch shedding on and off with every reading.
+ */
+export type OverloadMarks = SignalLevels;
+
+/** Where admission resumes, as a fraction of the mark that started the shedding. */
+export const ADMIT_FRACTION = 0.5;
+
+export interface GateState {
+  readonly shedding: boolean;
+  /** The signal that sheds now (past its mark, or still above its lower mark); null while admitting. */
+  readonly cause: OverloadSignal | null;
+}
+
+export const ADMITTING: GateState = { shedding: false, cause: null };
+
+/** The lower mark of a signal: below it, the signal no longer holds the shedding. */
+export function admitBelow(mark: number): number {
+  return mark * ADMIT_FRACTION;
+}
+
+/**
+ * The gate's next state from the latest levels (hysteresis): admitting, it sheds once any signal
+ * reaches its mark; shedding, it admits again only once every signal has fallen below its lower
+ * mark. A pure function: the caller owns the clock and the readings.
+ */
+export function nextGateState(state: GateState, levels: SignalLevels, marks: OverloadMarks): GateState {
+  const on = (signal: OverloadSignal) => marks[signal] > 0;
+  const past = OVERLOAD_SIGNALS.find((s) => on(s) && levels[s] >= marks[s]);
+  if (past) return { shedding: true, cause: past };
+  if (!state.shedding) return ADMITTING;
+  const holding = OVERLOAD_SIGNALS.find((s) => on(s) && levels[s] >= admitBelow(marks[s]));
+  return holding ? { shedding: true, cause: holding } : ADMITTING;
+}
+
+/**
+ * The last few readings of one signal, each the worst seen in its slice of time, and the level
+ * it held through most of them: the level that at least half the readings reached. One long pause
+ * (a collection, a stall of the machine) is one reading and does not make a level; a loop held back,
+ * or commits kept waiting, through most of the window does.
+ */
+export class SustainedLevel {
+  private readonly readings: number[];
+  private next = 0;
+
+  constructor(readonly size: number) {
+    // Starts quiet: a server that has just started has shed nothing.
+    this.readings = new Array<number>(size).fill(0);
+  }
+
+  push(reading: number): void {
+    this.readings[this.next] = reading;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  /** The level at least half the readings reached (the median, taking the higher of two middles). */
+  level(): number {
+    const sorted = [...this.readings].sort((a, b) => b - a);
+    return sorted[Math.ceil(this.size / 2) - 1];
+  }
+}

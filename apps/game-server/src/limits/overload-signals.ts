@@ -1,0 +1,88 @@
+import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { OverloadSignal, SignalLevels, SustainedLevel } from './overload-gate';
+
+/** How often the signals are read: each reading is the worst of its slice. */
+export const SLICE_MS = 100;
+/** Readings kept: the window is SLICES × SLICE_MS, one second. */
+export const SLICES = 10;
+/** The event-loop monitor's own timer; what it records is the time between its runs, this included. */
+const RESOLUTION_MS = 10;
+
+/**
+ * The three overload signals, measured where they happen and read once per slice, so a request
+ * pays nothing for them: the monitor's timer and this reader's own run on their own timers, and a
+ * commit or a checkout that reports its wait costs one comparison.
+ *
+ * - Event-loop delay: the worst delay the event loop monitor saw in the slice, or the lateness of
+ *   this reader's own timer, whichever is more (after a stall the two timers run in either order, so
+ *   each slice is sure to show it).
+ * - Commit wait: the longest a room's statement took from being handed to the ordered path to its
+ *   answer, among those answered in the slice.
+ * - Pool wait: the longest a statement waited for a pooled connection, among checkouts answered
+ *   in the slice.
+ *
+ * Waits count once answered only. One room's statement held by a lock is that room's wait, not the
+ * instance's load, and a checkout or a commit that never comes (PostgreSQL away) is an outage,
+ * answered as one (`database_unavailable`); an overloaded instance answers commits and checkouts
+ * in every slice, late. A slice without any reads 0.
+ */
+export class OverloadSignals {
+  private readonly monitor: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private readonly windows: Record<OverloadSignal, SustainedLevel> = {
+    event_loop_delay: new SustainedLevel(SLICES),
+    commit_wait: new SustainedLevel(SLICES),
+    pool_wait: new SustainedLevel(SLICES),
+  };
+  private worstCommitMs = 0;
+  private worstCheckoutMs = 0;
+  private timer?: NodeJS.Timeout;
+  private lastRead = 0;
+
+  /** Starts measuring; `read` runs after each slice with the levels as they stand. */
+  start(read: (levels: SignalLevels) => void): void {
+    if (this.timer) return;
+    this.monitor.enable();
+    this.lastRead = performance.now();
+    this.timer = setInterval(() => read(this.readSlice()), SLICE_MS);
+    // The reader never keeps the process alive on its own.
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.monitor.disable();
+  }
+
+  commitWaited(ms: number): void {
+    if (ms > this.worstCommitMs) this.worstCommitMs = ms;
+  }
+
+  checkoutWaited(ms: number): void {
+    if (ms > this.worstCheckoutMs) this.worstCheckoutMs = ms;
+  }
+
+  /** The level each signal held through most of the last window. */
+  levels(): SignalLevels {
+    return {
+      event_loop_delay: this.windows.event_loop_delay.level(),
+      commit_wait: this.windows.commit_wait.level(),
+      pool_wait: this.windows.pool_wait.level(),
+    };
+  }
+
+  private readSlice(): SignalLevels {
+    const now = performance.now();
+    const lateness = now - this.lastRead - SLICE_MS;
+    this.lastRead = now;
+    // The monitor records nanoseconds between its timer's runs; an idle loop shows its resolution.
+    const monitored = this.monitor.count > 0 ? this.monitor.max / 1e6 - RESOLUTION_MS : 0;
+    this.monitor.reset();
+    this.windows.event_loop_delay.push(Math.max(0, lateness, monitored));
+    this.windows.commit_wait.push(this.worstCommitMs);
+    this.windows.pool_wait.push(this.worstCheckoutMs);
+    this.worstCommitMs = 0;
+    this.worstCheckoutMs = 0;
+    return this.levels();
+  }
+}

@@ -1,0 +1,306 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { DelayProxy, GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { RunningServer } from '../src/server';
+import { createTestDatabase } from '../../../test/support/database';
+import { ServerProcess } from '../../../test/support/server-process';
+import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
+import { closeAll, journaledIds, queryDb, seatRoom, sleep } from './support';
+
+// Admission control (PROTOCOL.md section 14), proved from outside: a real server process is
+// starved of its CPU the way a cgroup's quota or a noisy neighbour starves one, stopped and let go
+// in turn (SIGSTOP 300 ms, SIGCONT 50 ms) by a process of its own, so that the server's own
+// event-loop delay measurement sees it. New work is refused with 503 `overloaded` while the room
+// already playing goes on; once the thief stops, new work is admitted again.
+
+/** The server's mark for event-loop delay in this test: far above an idle loop, far below a starved one. */
+const EVENT_LOOP_MARK_MS = 100;
+/** Every wait on the starved server: long, because a starved machine is slow, and never a guess at a duration. */
+const WAIT_MS = 60_000;
+/** A test's own limit: its set-up and two waits at most. */
+const TEST_MS = 3 * WAIT_MS;
+
+interface Answer {
+  readonly status: number;
+  readonly retryAfter: string | null;
+  readonly body: { statusCode?: number; code?: string; message?: string };
+}
+
+/**
+ * A process that takes the server's CPU away: SIGSTOP for `stopMs`, SIGCONT for `runMs`, over and
+ * over. On SIGTERM it lets the server run and exits. Its own process, so that what this test's
+ * event loop does cannot shorten the starvation.
+ */
+const THIEF = `
+const [pid, stopMs, runMs] = process.argv.slice(-3).map(Number);
+const run = () => process.kill(pid, 'SIGCONT');
+process.on('SIGTERM', () => { run(); process.exit(0); });
+(function stop() {
+  process.kill(pid, 'SIGSTOP');
+  setTimeout(() => { run(); setTimeout(stop, runMs); }, stopMs);
+})();
+`;
+
+class CpuThief {
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly child: ChildProcess) {
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    process.once('exit', () => child.kill('SIGKILL'));
+  }
+
+  static start(server: ServerProcess, stopMs: number, runMs: number): CpuThief {
+    return new CpuThief(spawn(process.execPath, ['-e', THIEF, String(server.pid), String(stopMs), String(runMs)], { stdio: 'ignore' }));
+  }
+
+  /** Stops stealing; the server runs again once this resolves. */
+  async stop(server: ServerProcess): Promise<void> {
+    this.child.kill('SIGTERM');
+    await this.exited;
+    // Whatever the thief did last, the server runs.
+    if (server.isRunning) server.suspend('SIGCONT');
+  }
+}
+
+describe('admission control on a real server process starved of its CPU', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await ServerProcess.create({
+      env: {
+        OVERLOAD_EVENT_LOOP_DELAY_MS: String(EVENT_LOOP_MARK_MS),
+        // Only the event loop decides here: the refusals are then all of one reason.
+        OVERLOAD_COMMIT_WAIT_MS: '0',
+        OVERLOAD_POOL_WAIT_MS: '0',
+        // A command's budget (issue 31's other half) is not what this test is about: the room's
+        // answer must be decided by admission alone, not by a budget spent while the process was stopped.
+        COMMAND_TIMEOUT_MS: '20000',
+        // Opens are refused here by overload only, not by the rate of one address.
+        OPEN_RATE_PER_MINUTE: '0',
+      },
+    });
+    await server.start();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  const post = async (path: string, body: unknown): Promise<Answer> => {
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+  };
+  const get = async (path: string): Promise<Answer> => {
+    const res = await fetch(`${server.url}${path}`);
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+  };
+  const overview = async () => (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
+  const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+  const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+
+  function expectOverloaded(a: Answer): void {
+    expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
+    expect(a.body.message).toMatch(/^this server is overloaded \(event-loop delay \d+ ms, its mark 100 ms\)/);
+  }
+
+  it('refuses new work with 503 overloaded and Retry-After while starved, serves the room already playing, and admits again after', () =>
+    server.explainFailure(async () => {
+      // A room already playing: a question open for five minutes, Ann yet to answer it.
+      const playing = await seatRoom(server, ['Ann', 'Bob'], ROOM);
+      expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
+      await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
+      // Rooms opened and never used: they are not live on this instance. Two, because requests
+      // for one room's activation made together share one activation, and so one refusal.
+      const resting = await new HttpApi(server.url).createRoom(ROOM);
+      const restingToo = await new HttpApi(server.url).createRoom(ROOM);
+      expect((await overview()).admission).toMatchObject({ shedding: false, cause: null, refused: 0 });
+      const opened = await roomRows(server);
+
+      let refused = 0;
+      let admitted = 0;
+      const thief = CpuThief.start(server, 300, 50);
+      try {
+        // The server sheds once its delay has held the mark through most of a second; opens sent
+        // before that are served.
+        const deadline = performance.now() + WAIT_MS;
+        let open: Answer;
+        for (;;) {
+          open = await post('/api/rooms', ROOM);
+          if (open.status !== 201) break;
+          admitted++;
+          if (performance.now() > deadline) throw new Error(`no open was refused within ${WAIT_MS} ms of starvation`);
+          await sleep(100);
+        }
+        refused++;
+        expectOverloaded(open);
+
+        // Still starved: the room already playing goes on (a new socket of a live room is not new
+        // work, and Ann's answer is recorded), while all that would create work is refused.
+        const ann = await GameClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
+        const [answer, join, spectate, table, summary, socket, during] = await Promise.all([
+          ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
+          post(`/api/rooms/${playing.code}/players`, { name: 'Cy' }),
+          post(`/api/rooms/${playing.code}/spectators`, {}),
+          post('/api/tables', { name: 'Dee' }),
+          // Loading a room that is not live here is new work too, whoever asks.
+          get(`/api/rooms/${resting.code}`),
+          GameClient.connect(server.url, restingToo.hostToken).then(
+            (c) => (c.close(), { status: 101, retryAfterSeconds: undefined }),
+            (err: { status?: number; retryAfterSeconds?: number }) => err,
+          ),
+          overview(),
+        ]);
+        expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
+        for (const refusal of [join, spectate, table, summary]) expectOverloaded(refusal);
+        // The socket of a room not live here is refused at the upgrade, before it exists.
+        expect(socket).toMatchObject({ status: 503, retryAfterSeconds: 2 });
+        refused += 5;
+        expect(during.admission).toMatchObject({ shedding: true, cause: 'event_loop_delay' });
+        expect(during.admission.since).toEqual(expect.any(Number));
+        expect(during.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({ markMs: 100, admitBelowMs: 50 });
+        ann.close();
+      } finally {
+        await thief.stop(server);
+      }
+
+      // With its CPU back, the server admits again once its delay has stayed below half the mark.
+      const deadline = performance.now() + WAIT_MS;
+      for (;;) {
+        const open = await post('/api/rooms', ROOM);
+        if (open.status === 201) break;
+        expectOverloaded(open);
+        refused++;
+        if (performance.now() > deadline) throw new Error(`opens were still refused ${WAIT_MS} ms after the starvation ended`);
+        await sleep(100);
+      }
+      admitted++;
+
+      // Each refusal was counted once, by its reason; what was refused wrote nothing.
+      expect(await refusals('overload_event_loop_delay')).toBe(refused);
+      expect(await refusals('overload_commit_wait')).toBe(0);
+      expect(await refusals('overload_pool_wait')).toBe(0);
+      expect(await roomRows(server)).toBe(opened + admitted);
+      const after = (await overview()).admission;
+      expect(after).toMatchObject({ shedding: false, cause: null, since: null, refused });
+      // The room that was playing still is, with Ann's answer and nobody new.
+      const detail = (await new HttpApi(server.url).request('GET', `/admin/api/rooms/${playing.code}`, undefined, { authorization: `Bearer ${server.adminToken}` })).body;
+      expect(detail).toMatchObject({ phase: 'question', openQuestion: { index: 0 } });
+      expect(detail.players.map((p: { name: string }) => p.name)).toEqual(['Ann', 'Bob']);
+      expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
+      closeAll(playing);
+    }),
+    TEST_MS,
+  );
+});
+
+/**
+ * Sends from `workers` clients, each sending its next as soon as its last is answered, until one
+ * is refused: every refusal that came back, and how many were admitted. The clients start
+ * `staggerMs` apart, so that their answers arrive in a steady stream, as many clients' would.
+ */
+async function untilRefused(workers: number, staggerMs: number, send: (worker: number) => Promise<Answer>): Promise<{ refused: Answer[]; admitted: number }> {
+  const refused: Answer[] = [];
+  let admitted = 0;
+  const deadline = performance.now() + WAIT_MS;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      await sleep(worker * staggerMs);
+      while (refused.length === 0) {
+        if (performance.now() > deadline) throw new Error(`nothing was refused within ${WAIT_MS} ms`);
+        const answer = await send(worker);
+        if (answer.status === 201) admitted++;
+        else refused.push(answer);
+      }
+    }),
+  );
+  return { refused, admitted };
+}
+
+/** Sends until one is admitted; the refusals met on the way. */
+async function untilAdmitted(send: (worker: number) => Promise<Answer>): Promise<Answer[]> {
+  const refusals: Answer[] = [];
+  const deadline = performance.now() + WAIT_MS;
+  for (;;) {
+    const answer = await send(0);
+    if (answer.status === 201) return refusals;
+    refusals.push(answer);
+    if (performance.now() > deadline) throw new Error(`still refused ${WAIT_MS} ms after the load ended`);
+    await sleep(100);
+  }
+}
+
+const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
+
+async function postTo(server: RunningServer, path: string, body: unknown): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+}
+
+/**
+ * The database 300 ms away through a delay proxy (the link next door while rooms are set up), and
+ * an in-process server whose only overload signal is `signal`, at `markMs`.
+ */
+/** Clients sending at once in the tests of waits. */
+const CLIENTS = 8;
+
+describe.each([
+  { signal: 'commit_wait', words: 'commit wait', markMs: 150, config: { overloadCommitWaitMs: 150, overloadPoolWaitMs: 0 } },
+  // Three pooled connections for more clients: each statement over the far link holds one a round trip, and the next waits.
+  { signal: 'pool_wait', words: 'pool wait', markMs: 150, config: { overloadCommitWaitMs: 0, overloadPoolWaitMs: 150, poolMax: 3 } },
+] as const)('admission control by $words, the database far away', ({ signal, words, markMs, config }) => {
+  let server: RunningServer;
+  let link: DelayProxy;
+
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
+    await link.start();
+    // A command has time for a round trip of any length this test makes.
+    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), overloadEventLoopDelayMs: 0, commandTimeoutMs: 10_000, ...config });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await link?.stop();
+  });
+
+  function expectOverloaded(a: Answer): void {
+    expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
+    expect(a.body.message).toMatch(new RegExp(`^this server is overloaded \\(${words} \\d+ ms, its mark ${markMs} ms\\)`));
+  }
+
+  it(`refuses new work with 503 overloaded while ${words} holds its mark, and admits it again once it does not`, async () => {
+    const api = new HttpApi(server.url);
+    const rooms = await Promise.all(Array.from({ length: CLIENTS }, () => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
+    // Each room goes live at its first join, while the database is next door.
+    for (const room of rooms) expect((await postTo(server, `/api/rooms/${room.code}/players`, { name: 'First' })).status).toBe(201);
+    const opened = await roomRows(server);
+    // Servers started in one test process share its metrics registry: what this one counts is the difference.
+    const counted = async () => {
+      const metrics = await MetricsSnapshot.fetch(server.url);
+      return Object.fromEntries(['event_loop_delay', 'commit_wait', 'pool_wait'].map((s) => [s, metrics.value('game_limit_refusals_total', { limit: `overload_${s}` })]));
+    };
+    const before = await counted();
+
+    // Joins commit a statement of their room each (commit wait); opens take a pooled connection each
+    // (pool wait). Each client joins its own room, over the far link, until one is refused.
+    link.delayMs = 150;
+    let sent = 0;
+    const work = (client: number) => {
+      const n = ++sent;
+      return signal === 'commit_wait' ? postTo(server, `/api/rooms/${rooms[client].code}/players`, { name: `P${n}` }) : postTo(server, '/api/rooms', { hostName: `Host ${n}` });
+    };
+    const { refused, admitted } = await untilRefused(CLIENTS, 40, work);
+    for (const refusal of refused) expectOverloaded(refusal);
+
+    // The database next door again: the waits end, and new work is admitted once the level has fallen.
+    link.delayMs = 0;
+    const more = await untilAdmitted(work);
+    for (const refusal of more) expectOverloaded(refusal);
+
+    const after = await counted();
+    expect(Object.fromEntries(Object.keys(after).map((s) => [s, after[s] - before[s]]))).toEqual({ event_loop_delay: 0, commit_wait: 0, pool_wait: 0, [signal]: refused.length + more.length });
+    const overview = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body;
+    expect(overview.admission).toMatchObject({ shedding: false, cause: null, refused: refused.length + more.length });
+    expect(overview.admission.signals.find((s: { signal: string }) => s.signal === signal)).toMatchObject({ markMs, admitBelowMs: markMs / 2 });
+    // A refused open wrote nothing: the rooms are those opened before, and the opens admitted.
+    expect(await roomRows(server)).toBe(opened + (signal === 'pool_wait' ? admitted + 1 : 0));
+  }, TEST_MS);
+});

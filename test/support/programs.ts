@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+
+export interface ProgramRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface ProgramOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  /** Run as this user (the `postgres` user, for what PostgreSQL's files must belong to). */
+  readonly user?: { readonly uid: number; readonly gid: number };
+  /** Killed past this, so a program that hangs fails its test instead of holding it. */
+  readonly timeoutMs?: number;
+}
+
+/** Runs a program to its end and resolves with its exit code and everything it wrote. */
+export function runProgram(file: string, args: readonly string[], options: ProgramOptions = {}): Promise<ProgramRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, { ...options.user, cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
