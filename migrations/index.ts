@@ -13,6 +13,7 @@ import { RefusedCommands1764860400000 } from './1764860400000-refused-commands';
 import { JournalWithoutRoomKeys1764864000000 } from './1764864000000-journal-without-room-keys';
 import { HeartbeatWithoutRoomLists1764874800000 } from './1764874800000-heartbeat-without-room-lists';
 import { JournalClockHolds1764878400000 } from './1764878400000-journal-clock-holds';
+import { Retention1764882000000 } from './1764882000000-retention';
 import { DecksByToken1764889260000 } from './1764889260000-decks-by-token';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   JournalWithoutRoomKeys1764864000000,
   HeartbeatWithoutRoomLists1764874800000,
   JournalClockHolds1764878400000,
+  Retention1764882000000,
   DecksByToken1764889260000,
 ];

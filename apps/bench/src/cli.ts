@@ -1,6 +1,6 @@
 /** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
 
-export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover', 'steady', 'overload'] as const;
+export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover', 'steady', 'overload', 'storage'] as const;
 export type Mode = (typeof MODES)[number];
 
 export class UsageError extends Error {}
@@ -131,6 +131,8 @@ modes
                                               --refused-ms 30000 --silent-ms 20000 (a game through each: sockets kept?)
   failover  a cluster, kill -9 during play    --instances 3 --games 30 --seats 4 --kill-after-s 10 --kill busiest
             or a rolling restart of it        --rolling --instances 3 --games 30 --seats 4 --kill-after-s 8
+  storage   what games leave in PostgreSQL    --games 200 --seats 8 --questions 10 --concurrency 20 --games-per-day 10000
+            then a month passes (the rooms' and games' times moved 31 days back) and the pruning runs (--no-prune: not)
   tables    card tables, seed 003's workload  --tables 100 --seconds 60 --shards 4 --wire json
             or a ladder of them               --ladder 150,200,300,500,1000 --wire json,compact-v2,compact-v3 --egress-mbps 2
   steady    rooms answering in a steady       --rooms 40 --questions 4 --db-delay-ms 30

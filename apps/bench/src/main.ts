@@ -8,6 +8,7 @@ import { outageMode } from './modes/outage';
 import { overloadMode } from './modes/overload';
 import { soakMode } from './modes/soak';
 import { steadyMode } from './modes/steady';
+import { storageMode } from './modes/storage';
 import { tablesMode } from './modes/tables';
 import { BenchRun, defaultOut, log, targetSettings } from './run';
 import { HELPER_ARG } from './stack';
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode, steady: steadyMode, overload: overloadMode };
+  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode, steady: steadyMode, overload: overloadMode, storage: storageMode };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 

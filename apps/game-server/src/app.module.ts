@@ -21,6 +21,7 @@ import {
   JournalStore,
   LeaderboardRepository,
   RefusalRepository,
+  RetentionRepository,
   RoomRepository,
   StatementMeter,
 } from '@app/persistence';
@@ -34,6 +35,8 @@ import { AdminViewService } from './admin/admin-view.service';
 import { AdminHistoryController } from './admin/admin-history.controller';
 import { AdminHistoryService } from './admin/admin-history.service';
 import { DEFAULT_REFUSALS_KEPT_DAYS, DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE, RefusalRecorder } from './refusals/refusal-recorder';
+import { RetentionPruner } from './retention/retention-pruner';
+import { DEFAULT_RETENTION_BATCH_ROWS, finishedGamesKeptDays, resultsKeptDays } from './retention/retention-windows';
 import { DecksController } from './api/decks.controller';
 import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
@@ -76,6 +79,7 @@ const REPOSITORIES = [
   InstanceRepository,
   RefusalRepository,
   FinishedGamesRepository,
+  RetentionRepository,
 ];
 
 @Module({})
@@ -126,6 +130,23 @@ export class AppModule {
           inject: [RefusalRepository, GameMetrics],
         },
         AddressLimits,
+        {
+          provide: RetentionPruner,
+          useFactory: (repo: RetentionRepository, metrics: GameMetrics) =>
+            new RetentionPruner(
+              repo,
+              {
+                resultsKeptDays: resultsKeptDays(runtime.config),
+                finishedGamesKeptDays: finishedGamesKeptDays(runtime.config),
+                batchRows: runtime.config.retentionBatchRows ?? DEFAULT_RETENTION_BATCH_ROWS,
+                sweepMs: runtime.config.retentionSweepMs ?? 0,
+                timeoutMs: statementTimeoutMs(runtime.config),
+              },
+              metrics,
+              (msg, fields) => runtime.log.warn(msg, fields),
+            ),
+          inject: [RetentionRepository, GameMetrics],
+        },
         LiveRoomCap,
         Admission,
         AdmissionGuard,

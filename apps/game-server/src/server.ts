@@ -19,6 +19,7 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { GAMES, labelVocabulary } from './rooms/games';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { RefusalRecorder } from './refusals/refusal-recorder';
+import { RetentionPruner } from './retention/retention-pruner';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { peoplePages } from './pages/people-pages';
 import { closeOperatorListener, listenForOperators, operatorSurface } from './http/operator-port';
@@ -128,6 +129,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // Refused commands past their window: the writes delete them as they go, this catches up at start.
   const refusals = app.get(RefusalRecorder);
   await refusals.pruneOnce();
+  // What is past its retention goes in batches on a timer of its own, off every command's path.
+  const pruner = app.get(RetentionPruner);
+  pruner.start();
   const listener = new RoomChangeListener(directUrl, (change) => void rooms.onRoomChange(change), (level, msg) => log[level](msg));
   await listener.start();
 
@@ -143,6 +147,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       while (gateway.openSockets > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       // The refusals of the drain itself are written before the pool goes.
       await refusals.stop();
+      await pruner.stop();
       await listener.stop();
       await heartbeat.stop();
       unobserve();

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { ClusterScript, DelayProxy, HttpApi } from '@app/bot-kit';
 import { createTestDatabase } from '../../../test/support/database';
 import { requireBuiltServer } from '../../../test/support/server-process';
-import { journaledIds, SeatedRoom, seatIn, waitFor } from './support';
+import { finishedGames, SeatedRoom, seatIn, waitFor } from './support';
 
 const REPO = resolve(__dirname, '../../..');
 const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
@@ -120,10 +120,12 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
       await t.host.nextEvent('game.finished');
     }
 
-    // Each room stayed where it was, and has exactly what was acknowledged.
+    // Each room stayed where it was, and its finished game's record has exactly what was acknowledged.
     for (const [instance, room] of byOwner) expect(await owner(room.code)).toBe(instance);
     for (const t of tables) {
-      expect(await journaledIds({ databaseUrl }, t.roomId, 'room.answer')).toEqual([0, 1].flatMap((q) => [0, 1, 2].map((i) => `${t.code}-q${q}-${i}`)));
+      const [record] = await finishedGames({ databaseUrl }, t.roomId);
+      const recorded = record.questions.flatMap((q: any) => q.answers.map((a: any) => [q.index, a.playerId, a.choice]));
+      expect(recorded.sort()).toEqual([0, 1].flatMap((q) => [0, 1, 2].map((i) => [q, t.playerIds[i], i])).sort());
     }
     expect(closes).toEqual([]);
     for (const t of tables) for (const c of [t.host, ...t.players]) c.close();

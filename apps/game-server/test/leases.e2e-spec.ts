@@ -3,7 +3,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';
-import { closeAll, journaledIds, queryDb, seatRoom, SeatedRoom, waitFor } from './support';
+import { closeAll, finishedGames, journaledIds, queryDb, seatRoom, SeatedRoom, waitFor } from './support';
 
 /**
  * Room ownership by lease with fencing (PROTOCOL.md section 10), with two real instances on one
@@ -127,7 +127,7 @@ describe('room leases', () => {
     const second = await startTestServer({ databaseUrl, instanceName: 'roll-2', leaseMs: 60_000 });
     const room = await seatRoom(first, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: 30, revealSeconds: 0 });
     expect((await room.host.send('room.start')).status).toBe(200);
-    const acked: string[] = [];
+    const acked: [string, number, number][] = [];
     /** Every seat reconnects to `server` with its token (what the proxy does once the old owner is out) and answers `question`. */
     async function answerOn(server: RunningServer, question: number, clients: GameClient[]): Promise<GameClient[]> {
       const seats: GameClient[] = [];
@@ -138,9 +138,8 @@ describe('room leases', () => {
         seats.push(c);
       }
       for (const [i, c] of seats.entries()) {
-        const id = `roll-q${question}-${i}`;
-        expect((await c.send('room.answer', { question, choice: i % 2 }, id)).status).toBe(200);
-        acked.push(id);
+        expect((await c.send('room.answer', { question, choice: i % 2 }, `roll-q${question}-${i}`)).status).toBe(200);
+        acked.push([room.playerIds[i], question, i % 2]);
       }
       for (const c of clients) c.close();
       return seats;
@@ -156,7 +155,11 @@ describe('room leases', () => {
     await second.stop();
     for (const c of seats) expect((await c.waitClosed()).code).toBe(1001);
     seats = await answerOn(first, 2, []);
-    expect((await answers(room)).map((a) => a.command_id).sort()).toEqual([...acked].sort());
+    // The last answer finished the game: its record holds every answer (the journal went with the finish).
+    await seats[0].nextEvent('game.finished');
+    const [record] = await finishedGames({ databaseUrl }, room.roomId);
+    const recorded = record.questions.flatMap((q: any) => q.answers.map((a: any) => [a.playerId, q.index, a.choice]));
+    expect(recorded.sort()).toEqual([...acked].sort());
     for (const c of seats) c.close();
     await first.stop();
   });

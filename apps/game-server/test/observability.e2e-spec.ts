@@ -22,6 +22,8 @@ const FAMILIES: [string, string, string[]][] = [
   ['game_ws_silent_closes_total', 'counter', []],
   ['game_room_faults_total', 'counter', []],
   ['game_unhandled_rejections_total', 'counter', []],
+  ['game_retention_removed_total', 'counter', ['table']],
+  ['game_retention_failures_total', 'counter', []],
   ['process_start_time_seconds', 'gauge', []],
 ];
 

@@ -3,6 +3,7 @@ import { RoomsService } from '../src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
+import { BUILTIN_DECK_ID } from '../../../migrations';
 
 /**
  * The round-trip budget of DESIGN.md, counted at the pg client: every query any code sends is
@@ -94,10 +95,14 @@ describe('round-trip budget', () => {
     await room.players[0].send('room.answer', { question: 1, choice: 0 });
     await room.host.nextEvent('game.finished');
     expect(log.stop()).toEqual([APPEND, APPEND, RECORD]);
-    // The finish snapshotted the room, without its deck's copy: that is kept once, with the room.
+    // The finish snapshotted the room, without its deck: the built-in deck is named by the room
+    // (its id and content hash), not copied. The same statement cut the journal up to it.
     const [snap] = await queryDb(server, `SELECT (state->'state') ? 'deck' AS "hasDeck", state->'state'->>'phase' AS phase FROM room_snapshots WHERE room_id = $1`, [room.roomId]);
     expect(snap).toEqual({ hasDeck: false, phase: 'finished' });
-    expect(await queryDb(server, `SELECT jsonb_array_length(deck) > 0 AS kept FROM rooms WHERE id = $1`, [room.roomId])).toEqual([{ kept: true }]);
+    expect(await queryDb(server, `SELECT deck IS NULL AS "noCopy", deck_id AS "deckId", length(deck_hash) AS hash FROM rooms WHERE id = $1`, [room.roomId])).toEqual([
+      { noCopy: true, deckId: BUILTIN_DECK_ID, hash: 43 },
+    ]);
+    expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1`, [room.roomId])).toEqual([{ n: 0 }]);
     closeAll(room);
   });
 

@@ -132,9 +132,11 @@ describe('upgrading a database the build before the journal left', () => {
     expect(finished.data.standings.find((s: any) => s.playerId === ids.ann)).toMatchObject({ correct: 2 });
     const [summary] = await finishedGames(server, ids.live);
     expect(summary.questions[0].answers.map((a: any) => a.playerId).sort()).toEqual([ids.ann, ids.bob, ids.cy].sort());
-    // Its first statement snapshotted it: from now on it is a journaled room.
+    expect(summary.questions[1].answers.map((a: any) => a.playerId).sort()).toEqual([ids.ann, ids.bob, ids.cy].sort());
+    // Its first statement snapshotted it: from then on it was a journaled room, and the game's
+    // finish snapshotted it again and cut its journal (the record above holds the answers).
     expect(await queryDb(server, 'SELECT count(*)::int AS n FROM room_snapshots WHERE room_id = $1', [ids.live])).toEqual([{ n: 1 }]);
-    expect((await journaled(server, ids.live, 'room.answer')).map((c) => c.commandId).sort()).toEqual(['bob-q0', 'cy-q0', 'q1-0', 'q1-1', 'q1-2']);
+    expect(await journaled(server, ids.live, 'room.answer')).toEqual([]);
     for (const c of [host, ann, bob, cy]) c.close();
   });
 

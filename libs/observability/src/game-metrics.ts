@@ -3,7 +3,7 @@ import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProv
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
-import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS, SETTLED_OUTCOMES } from './metric-names';
+import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS, RETENTION_TABLES, RetentionTableName, SETTLED_OUTCOMES } from './metric-names';
 
 export interface PoolReading {
   readonly total: number;
@@ -44,6 +44,8 @@ export const METRIC_PROVIDERS = [
   makeCounterProvider({ name: MetricName.silentCloses, help: 'Sockets closed (4011) because they answered no ping within the window' }),
   makeCounterProvider({ name: MetricName.roomFaults, help: 'Exceptions caught while a room settled or published a committed step; each lets its room go' }),
   makeCounterProvider({ name: MetricName.unhandledRejections, help: 'Promise rejections nothing handled, logged and survived by the process' }),
+  makeCounterProvider({ name: MetricName.retentionRemoved, help: 'Rows removed by the retention pruning, by table (room_decks: deck copies cleared)', labelNames: ['table'] }),
+  makeCounterProvider({ name: MetricName.retentionFailures, help: 'Retention pruning batches that failed (the next sweep tries again)' }),
 ];
 
 /**
@@ -88,11 +90,14 @@ export class GameMetrics {
     @InjectMetric(MetricName.silentCloses) private readonly silentCloses: Counter<string>,
     @InjectMetric(MetricName.roomFaults) private readonly roomFaults: Counter<string>,
     @InjectMetric(MetricName.unhandledRejections) private readonly unhandledRejections: Counter<string>,
+    @InjectMetric(MetricName.retentionRemoved) private readonly retentionRemoved: Counter<string>,
+    @InjectMetric(MetricName.retentionFailures) private readonly retentionFailures: Counter<string>,
   ) {
     refusalsRecorded.inc(0);
     for (const outcome of SETTLED_OUTCOMES) outcomesSettled.inc({ outcome }, 0);
     // Faults and silent sockets show from the start, at 0, like the limits below.
-    for (const counter of [silentCloses, roomFaults, unhandledRejections]) counter.inc(0);
+    for (const counter of [silentCloses, roomFaults, unhandledRejections, retentionFailures]) counter.inc(0);
+    for (const table of RETENTION_TABLES) retentionRemoved.inc({ table }, 0);
     for (const reason of REFUSAL_DROPS) refusalsDropped.inc({ reason }, 0);
     // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
     for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
@@ -227,6 +232,15 @@ export class GameMetrics {
 
   refusalsLost(reason: RefusalDrop, count = 1): void {
     this.refusalsDropped.inc({ reason }, count);
+  }
+
+  // Retention: rows a pruning batch removed, by table; a batch that failed.
+  retentionPruned(table: RetentionTableName, rows: number): void {
+    if (rows > 0) this.retentionRemoved.inc({ table }, rows);
+  }
+
+  retentionFailed(): void {
+    this.retentionFailures.inc();
   }
 
   queued(bytes: number, frames: number): void {

@@ -22,7 +22,16 @@ export const MetricName = {
   silentCloses: 'game_ws_silent_closes_total',
   roomFaults: 'game_room_faults_total',
   unhandledRejections: 'game_unhandled_rejections_total',
+  retentionRemoved: 'game_retention_removed_total',
+  retentionFailures: 'game_retention_failures_total',
 } as const;
+
+/**
+ * The `table` label of `game_retention_removed_total`: what the retention's pruning removed.
+ * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows.
+ */
+export const RETENTION_TABLES = ['room_journal', 'room_snapshots', 'room_decks', 'finished_games', 'rooms', 'room_heads'] as const;
+export type RetentionTableName = (typeof RETENTION_TABLES)[number];
 
 /**
  * The `outcome` label of `game_db_outcomes_settled_total`: what a room's statement whose answer was

@@ -37,6 +37,9 @@ export const DEFAULT_SILENCE_MS = 3000;
  */
 export const CLUSTER_CONNECTIONS = 2;
 
+/** The connection of the retention's pruning, apart from requests' and the heartbeat's: one batch at a time. */
+export const UPKEEP_CONNECTIONS = 1;
+
 /**
  * Behind a transaction pooler, the connections that carry writes whose answer may need settling
  * (opening a room, a deck's writes): settling ends the write's server process by its pid, which
@@ -72,6 +75,8 @@ export class Database {
    * instance does not miss beats, fail its readiness and lose its rooms for it.
    */
   private readonly clusterPool: Pool;
+  /** The retention's pruning batches, on a connection of their own: they never wait for, nor hold, another's. */
+  private readonly upkeepPool: Pool;
   /**
    * Where writes whose answer may need settling run: the pool when it reaches PostgreSQL itself,
    * connections straight to it when the pool is a transaction pooler's.
@@ -109,6 +114,8 @@ export class Database {
     this.clusterPool = new Pool({ ...(this.pool.options as PoolConfig), max: CLUSTER_CONNECTIONS });
     // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
     this.clusterPool.on('error', () => undefined);
+    this.upkeepPool = new Pool({ ...(this.pool.options as PoolConfig), max: UPKEEP_CONNECTIONS });
+    this.upkeepPool.on('error', () => undefined);
     const { Client } = this.pool.options as { Client?: unknown };
     this.settledWritePool = this.pooled ? new Pool({ ...routes.direct, Client, max: SETTLED_WRITE_CONNECTIONS } as PoolConfig) : this.pool;
     if (this.pooled) this.settledWritePool.on('error', () => undefined);
@@ -147,7 +154,7 @@ export class Database {
 
   /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
   async close(): Promise<void> {
-    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.pooled ? this.settledWritePool.end() : undefined]);
+    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.upkeepPool.end(), this.pooled ? this.settledWritePool.end() : undefined]);
     await this.settler.close();
   }
 
@@ -158,6 +165,11 @@ export class Database {
   /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
   runForCluster<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
     return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
+  }
+
+  /** A statement of the retention's pruning, on its own connection (off every command's path). */
+  runForUpkeep<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+    return this.runOn(this.upkeepPool, statement, sql, params, timeoutMs);
   }
 
   private async runOn<T extends QueryResultRow>(pool: Pool, statement: string, sql: string, params: readonly unknown[], timeoutMs: number, check?: WriteCheck): Promise<T[]> {
@@ -173,7 +185,7 @@ export class Database {
       throw new DatabaseUnavailableError(statement, err);
     }
     // The wait for the shared pool is what requests feel (and what admission control reads).
-    if (pool !== this.clusterPool) this.meter.acquire(secondsSince(started));
+    if (pool !== this.clusterPool && pool !== this.upkeepPool) this.meter.acquire(secondsSince(started));
     const named = client as unknown as NamedClient;
     named.statementName = statement;
     let broken: Error | undefined;

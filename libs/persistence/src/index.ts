@@ -13,3 +13,4 @@ export * from './journal.store';
 export * from './repositories/refusal.repository';
 export * from './repositories/finished-games.repository';
 export * from './schema-migrations';
+export * from './repositories/retention.repository';

@@ -135,8 +135,58 @@ describe(JournalRepository.name, () => {
       const [later] = await load([room]);
       expect(later).toMatchObject({ commitSeq: 4, snapshot: { seq: 3, atMs: 9, state: { total: 10 } }, entries: [] });
       expect(await count('room_snapshots', room)).toBe(1);
-      // The journal itself keeps everything.
-      expect(await count('room_journal', room)).toBe(4);
+    });
+
+    const journalOf = async (roomId: string) =>
+      (await dataSource.query(`SELECT seq::int, idx, body FROM room_journal WHERE room_id = $1 ORDER BY seq, idx`, [roomId])) as { seq: number; idx: number; body: unknown }[];
+
+    it('keeps the journal after the latest snapshot only: the snapshot statement deletes what is before it and journals nothing of its own', async () => {
+      const room = await newRoom();
+      await journal.append([command(1, { n: 1 })], at(room, 0), 5000);
+      await journal.append([command(2, { n: 2 }), command(3, { n: 3 })], at(room, 1), 5000);
+      expect((await journalOf(room)).map((e) => e.body)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+
+      // One statement, one round trip: the entries it carries are in the snapshot it writes.
+      const { trips } = await counted(() => journal.append([command(4, { n: 4 })], at(room, 2), 5000, { snapshot: { atMs: 4, state: { total: 10 } } }));
+      expect(trips).toEqual(['JournalRepository.append']);
+      expect(await journalOf(room)).toEqual([]);
+      await journal.append([command(5, { n: 5 })], at(room, 3), 5000);
+      expect(await journalOf(room)).toEqual([{ seq: 3, idx: 0, body: { n: 5 } }]);
+
+      // A load is the snapshot and what came after it, exactly as before the journal was cut.
+      const [loaded] = await load([room]);
+      expect(loaded).toMatchObject({ commitSeq: 4, snapshot: { seq: 2, atMs: 4, state: { total: 10 } } });
+      expect(loaded.entries.map((e) => [e.seq, e.idx, e.body])).toEqual([[3, 0, { n: 5 }]]);
+    });
+
+    it("cuts each room's journal at its own snapshot when many rooms' appends share one statement", async () => {
+      const [snapshotted, journaled] = [await newRoom(), await newRoom()];
+      for (const room of [snapshotted, journaled]) await journal.append([command(1, { n: 1 }), command(2, { n: 2 })], at(room, 0), 5000);
+      const { trips } = await counted(() =>
+        Promise.all([
+          journal.append([command(3, { n: 3 })], at(snapshotted, 1), 5000, { snapshot: { atMs: 3, state: { total: 6 } } }),
+          journal.append([command(3, { n: 3 })], at(journaled, 1), 5000),
+        ]),
+      );
+      expect(trips).toEqual(['JournalRepository.append']);
+      expect(await journalOf(snapshotted)).toEqual([]);
+      expect((await journalOf(journaled)).map((e) => [e.seq, e.idx])).toEqual([[0, 0], [0, 1], [1, 0]]);
+    });
+
+    it('cuts from the snapshot it replaces: rows older than that (journaled before the journal was cut) are left to the pruning of closed rooms', async () => {
+      const room = await newRoom();
+      await journal.append([command(1, { n: 1 })], at(room, 0), 5000);
+      await journal.append([], at(room, 1), 5000, { snapshot: { atMs: 2, state: { total: 1 } } });
+      // A row before that snapshot, as a build that kept the whole journal left it.
+      await dataSource.query(
+        `INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body) VALUES ($1, 0, 1, 1, 'command', '{"role":"player","seat":"s1"}', 'old', '{"n":0}')`,
+        [room],
+      );
+      await journal.append([command(3, { n: 3 })], at(room, 2), 5000);
+      await journal.append([], at(room, 3), 5000, { snapshot: { atMs: 4, state: { total: 4 } } });
+      expect(await journalOf(room)).toEqual([{ seq: 0, idx: 1, body: { n: 0 } }]);
+      // A load does not read it: it is before the snapshot.
+      expect((await load([room]))[0]).toMatchObject({ snapshot: { seq: 3 }, entries: [] });
     });
   });
 

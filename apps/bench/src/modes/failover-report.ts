@@ -70,7 +70,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
 
   lines.push('## Accounting against PostgreSQL', '');
   lines.push(
-    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id, in its room\'s journal (`room_journal`, where every command the rules accepted is an input). A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
+    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id: in its room\'s journal (`room_journal`: every command the rules accepted since the room\'s latest snapshot), among the replies that snapshot keeps for resends (`room_snapshots`), or, for a game that finished (its snapshot cut the journal), in the game\'s record (`finished_games`: an answer by its player and question, a start by the game it began). A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
     '',
   );
   lines.push(

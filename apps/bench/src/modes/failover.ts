@@ -486,38 +486,62 @@ function movedRoom(
 }
 
 /**
- * Every durable command acknowledged 2xx, looked for in PostgreSQL by its room, seat and id:
- * answers, the game's start, rematch votes and leaves each keep the id they were committed under.
+ * Every durable command acknowledged 2xx, looked for in PostgreSQL by its room, seat and id, where
+ * the database keeps it: its room's journal (the commands since the room's latest snapshot), the
+ * replies that snapshot keeps for resends, or the record of the game it belongs to once that game
+ * finished (whose snapshot cut the journal): an answer by its player and question (the bots' ids
+ * end in `-q<question>`), a start by the game it began.
  */
 async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingRoom>, outcomes: readonly SeatCommandOutcome[]): Promise<FailoverResult['accounting']> {
   const key = (roomId: string, who: string, id: string) => `${roomId}|${who}|${id}`;
-  const acked = new Map<string, { type: string; lost: LostCommand }>();
+  const acked = new Map<string, { type: string; lost: LostCommand; inRecord: () => boolean }>();
   for (const o of outcomes) {
     if (!DURABLE_COMMANDS.has(o.type) || o.status === null || o.status < 200 || o.status >= 300) continue;
     const room = rooms.get(o.room);
     if (!room) continue;
     const who = o.seat === 'host' ? 'host' : room.players[o.seat];
-    acked.set(key(room.roomId, who, o.id), { type: o.type, lost: { room: o.room, seat: o.seat, type: o.type, id: o.id } });
+    acked.set(key(room.roomId, who, o.id), { type: o.type, lost: { room: o.room, seat: o.seat, type: o.type, id: o.id }, inRecord: () => inRecord(room.roomId, who, o.type, o.id) });
   }
   const ids = [...rooms.values()].map((r) => r.roomId);
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const found = new Set<string>();
+  // Answers in finished games' records (room, player, question), and the rooms with a finished game.
+  const recorded = new Set<string>();
+  const gamesFinished = new Set<string>();
   try {
-    // Every acknowledged command is in its room's journal, under its seat (the host has none) and id.
     const queries = [
+      // In its room's journal, under its seat (the host has none) and id.
       `SELECT room_id::text AS room, coalesce(actor->>'seat', 'host') AS who, command_id AS id FROM room_journal WHERE room_id = ANY($1::uuid[]) AND kind = 'command'`,
+      // Among the replies its room's snapshot keeps, under its seat's key (`host`, `p:<player>`).
+      `SELECT s.room_id::text AS room, CASE WHEN r->>'seat' = 'host' THEN 'host' ELSE substr(r->>'seat', 3) END AS who, r->'reply'->>'id' AS id
+       FROM room_snapshots s, jsonb_array_elements(s.state->'replies') r
+       WHERE s.room_id = ANY($1::uuid[]) AND (r->>'seat' = 'host' OR r->>'seat' LIKE 'p:%') AND (r->'reply'->>'status')::int < 300`,
     ];
     for (const sql of queries) for (const row of (await db.query<{ room: string; who: string; id: string }>(sql, [ids])).rows) found.add(key(row.room, row.who, row.id));
+    const answers = await db.query<{ room: string; who: string; question: number }>(
+      `SELECT f.room_id::text AS room, a->>'playerId' AS who, (q->>'index')::int AS question
+       FROM finished_games f, jsonb_array_elements(f.summary->'questions') q, jsonb_array_elements(q->'answers') a WHERE f.room_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    for (const row of answers.rows) {
+      recorded.add(key(row.room, row.who, String(row.question)));
+      gamesFinished.add(row.room);
+    }
   } finally {
     await db.end();
   }
+  const inRecord = (roomId: string, who: string, type: string, id: string) => {
+    if (type === 'room.start') return gamesFinished.has(roomId);
+    const question = type === 'room.answer' ? /-q(\d+)$/.exec(id)?.[1] : undefined;
+    return question !== undefined && recorded.has(key(roomId, who, question));
+  };
   const byType: Record<string, { acknowledged: number; found: number }> = {};
   const lostCommands: LostCommand[] = [];
-  for (const [k, { type, lost }] of acked) {
+  for (const [k, { type, lost, inRecord: recordHas }] of acked) {
     const t = (byType[type] ??= { acknowledged: 0, found: 0 });
     t.acknowledged++;
-    if (found.has(k)) t.found++;
+    if (found.has(k) || recordHas()) t.found++;
     else lostCommands.push(lost);
   }
   const acknowledged = acked.size;

@@ -134,7 +134,12 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
   const acknowledged = players.reduce((n, p) => n + p.acked.size, 0);
   const db = new Client({ connectionString: directUrl });
   await db.connect();
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer'`, [room.roomId]);
+  // The answers of a game that finished are in its record (its finish cut the journal); those of one still on, in the journal.
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM finished_games f, jsonb_array_elements(f.summary->'questions') q, jsonb_array_elements(q->'answers') a WHERE f.room_id = $1)::int
+          + (SELECT count(*) FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer')::int AS n`,
+    [room.roomId],
+  );
   await db.end();
   const statusesDuring: Record<string, number> = {};
   for (const d of during) statusesDuring[String(d.status)] = (statusesDuring[String(d.status)] ?? 0) + 1;

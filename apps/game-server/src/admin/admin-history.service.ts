@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { FinishedGameRow, FinishedGamesRepository, RefusalRepository } from '@app/persistence';
 import { FinishedGame, FinishedPage, RefusalsPage, RoomErrorCode, RoomException } from '@app/protocol';
-import { RESULTS_KEPT_DAYS } from '../api/results.controller';
 import { ServerConfig, statementTimeoutMs } from '../config/server-config';
 import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
+import { DAY_MS, resultsKeptDays } from '../retention/retention-windows';
 import { GAMES } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
@@ -43,7 +43,7 @@ export class AdminHistoryService {
     return {
       ...lineOf(row),
       // The public link answers until then; operators read the row as long as it exists.
-      publicUntil: row.finishedAt + RESULTS_KEPT_DAYS * 86_400_000,
+      publicUntil: row.finishedAt + resultsKeptDays(this.config) * DAY_MS,
       results: report ? report.json(row.summary) : null,
     };
   }

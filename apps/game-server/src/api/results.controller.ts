@@ -1,12 +1,12 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { JournalRepository } from '@app/persistence';
 import { RoomException } from '@app/protocol';
 import { GAMES } from '../rooms/games';
+import { ServerConfig } from '../config/server-config';
+import { resultsKeptDays } from '../retention/retention-windows';
+import { SERVER_CONFIG } from '../tokens';
 import { DescribeResults } from './api-docs';
-
-/** How long a finished game's results link answers (PROTOCOL.md section 12). */
-export const RESULTS_KEPT_DAYS = 30;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,16 +16,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Controller('api/results')
 export class ResultsController {
-  constructor(private readonly journal: JournalRepository) {}
+  constructor(
+    private readonly journal: JournalRepository,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+  ) {}
 
   @Get(':id')
   @DescribeResults()
   async results(@Param('id') raw: string, @Res({ passthrough: true }) res: Response) {
     const csv = raw.endsWith('.csv');
     const id = csv ? raw.slice(0, -4) : raw;
-    const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), RESULTS_KEPT_DAYS) : undefined;
+    // A results link's life is the results window (PROTOCOL.md section 12); a row past it may not be pruned yet.
+    const keptDays = resultsKeptDays(this.config);
+    const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
     const report = found && GAMES.find((g) => g.kind === found.game)?.results;
-    if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${RESULTS_KEPT_DAYS} days)`, { status: 404 });
+    if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
     if (!csv) return report.json(found.summary);
     res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);

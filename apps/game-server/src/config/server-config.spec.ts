@@ -107,6 +107,18 @@ describe(readConfig.name, () => {
       expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_HEARTBEAT_SECONDS: '0', LEASE_SECONDS: '1' })).toMatchObject({ heartbeatMs: 0, leaseMs: 1000 });
     });
 
+    it('keeps results and finished games 30 days and prunes every 5 minutes unless told, and refuses finished games kept shorter than their results link', () => {
+      const base = { DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo };
+      expect(readConfig(base)).toMatchObject({ resultsKeptDays: 30, finishedGamesKeptDays: 30, retentionSweepMs: 300_000, retentionBatchRows: 1000 });
+      expect(() => readConfig({ ...base, RESULTS_KEPT_DAYS: '60' })).toThrow(
+        "FINISHED_GAMES_KEPT_DAYS='': 30 days (30 when unset) is shorter than the results link's life (RESULTS_KEPT_DAYS=60): set it to at least that, or 0 to keep them for ever",
+      );
+      // Longer, or for ever (0), is what operators may choose for the console and the leaderboard.
+      expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '365' })).toMatchObject({ resultsKeptDays: 60, finishedGamesKeptDays: 365 });
+      expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '0' })).toMatchObject({ finishedGamesKeptDays: 0 });
+      expect(readConfig({ ...base, RETENTION_SWEEP_SECONDS: '0' })).toMatchObject({ retentionSweepMs: 0 });
+    });
+
     it.each(['has space', '-leading-dash', 'x'.repeat(64), 'name/with/slash', 'ünïcode'])('refuses INSTANCE_NAME %p before writing anything', (name) => {
       const dir = dataDir();
       expect(() => readConfig({ DATA_DIR: dir, INSTANCE_NAME: name })).toThrow(`INSTANCE_NAME='${name}': expected 1 to 63 letters`);

@@ -115,6 +115,17 @@ export interface ServerConfig {
   readonly refusalsKeptDays?: number;
   /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
   readonly refusalsPerRoomPerMinute?: number;
+  /**
+   * How long a results link answers, and how long after a room closed its journal, snapshot and
+   * deck copy are kept (README, "Retention"). Unset: 30 days.
+   */
+  readonly resultsKeptDays?: number;
+  /** How long finished games are kept (the console's history, the leaderboard); 0: for ever. Unset: 30 days. */
+  readonly finishedGamesKeptDays?: number;
+  /** How often this instance prunes what is past its retention; unset or 0: it does not. */
+  readonly retentionSweepMs?: number;
+  /** The most rows (or rooms) one pruning statement removes. Unset: 1000. */
+  readonly retentionBatchRows?: number;
   /** A server started for tests: `seed` in `POST /api/tables` is honoured (refused with 400 otherwise). */
   readonly allowTestSeeds: boolean;
   /** Serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
@@ -230,6 +241,10 @@ function fromEnv(e: ServerEnv): FromEnv {
     overloadPoolWaitMs: e.OVERLOAD_POOL_WAIT_MS,
     refusalsKeptDays: e.REFUSALS_KEPT_DAYS,
     refusalsPerRoomPerMinute: e.REFUSALS_PER_ROOM_PER_MINUTE,
+    resultsKeptDays: e.RESULTS_KEPT_DAYS,
+    finishedGamesKeptDays: e.FINISHED_GAMES_KEPT_DAYS,
+    retentionSweepMs: e.RETENTION_SWEEP_SECONDS * 1000,
+    retentionBatchRows: e.RETENTION_BATCH_ROWS,
     allowTestSeeds: e.ALLOW_TEST_SEEDS,
     allowTestGames: e.ALLOW_TEST_GAMES,
     logLevel: e.LOG_LEVEL,

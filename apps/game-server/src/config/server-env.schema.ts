@@ -168,6 +168,12 @@ export const SERVER_ENV = {
   // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
   REFUSALS_KEPT_DAYS: whole(1, 365, 7),
   REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),
+  // Retention (README, "Retention"): how long a results link answers, and a closed room's journal,
+  // snapshot and deck copy are kept; how long finished games are kept (0: for ever); the pruning.
+  RESULTS_KEPT_DAYS: whole(1, 3650, 30),
+  FINISHED_GAMES_KEPT_DAYS: whole(0, 36_500, 30, ', 0 for ever; at least RESULTS_KEPT_DAYS'),
+  RETENTION_SWEEP_SECONDS: whole(0, 86_400, 300),
+  RETENTION_BATCH_ROWS: whole(1, 100_000, 1000),
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
   ALLOW_TEST_SEEDS: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
@@ -180,10 +186,21 @@ type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<in
 
 const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
 
-/** The environment, parsed: every variable checked (all problems at once), then the lease against the heartbeat, the direct URL against the URL, and a seat's reply memory against the room's. */
+/**
+ * The environment, parsed: every variable checked (all problems at once), then the operator port
+ * against the public one, the lease against the heartbeat, the direct URL against the URL, a seat's
+ * reply memory against the room's, and the finished games' retention against the results link's.
+ */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.OPERATOR_PORT !== undefined && env.OPERATOR_PORT !== 0 && env.OPERATOR_PORT === env.PORT) {
     ctx.addIssue({ code: 'custom', path: ['OPERATOR_PORT'], message: 'is PORT itself; it must be another port, or unset to serve both on PORT' });
+  }
+  if (env.FINISHED_GAMES_KEPT_DAYS > 0 && env.FINISHED_GAMES_KEPT_DAYS < env.RESULTS_KEPT_DAYS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['FINISHED_GAMES_KEPT_DAYS'],
+      message: `${env.FINISHED_GAMES_KEPT_DAYS} days (30 when unset) is shorter than the results link's life (RESULTS_KEPT_DAYS=${env.RESULTS_KEPT_DAYS}): set it to at least that, or 0 to keep them for ever`,
+    });
   }
   if (env.INSTANCE_HEARTBEAT_SECONDS > 0 && env.LEASE_SECONDS < 2 * env.INSTANCE_HEARTBEAT_SECONDS) {
     ctx.addIssue({

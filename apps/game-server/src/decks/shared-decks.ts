@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { DeckItem } from '@app/room-engine';
 
 /**
- * One frozen copy in memory of each deck content that live rooms play. Every room keeps its own
- * copy of its deck in the database (an edit later changes no room), but thousands of rooms
- * opened from the same deck hold the same questions: a parsed copy per room was most of a room's
- * memory (about 150 KB for the built-in deck) and most of what a major GC marked. Copies are found
+ * One frozen copy in memory of each deck content that live rooms play. A room keeps its own copy
+ * of a host's deck in the database (an edit later changes no room), or names a built-in one by its
+ * content's hash; either way thousands of rooms opened from the same deck hold the same questions:
+ * a parsed copy per room was most of a room's memory (about 150 KB for the built-in deck) and most
+ * of what a major GC marked. Copies are found
  * by their content's hash, so a room restored from its own row shares too, and one whose deck was
  * edited before it opened does not. Entries go when no room holds their copy any more.
  */

@@ -20,6 +20,7 @@ import { DatabaseLink } from '../cluster/database-link';
 import { LiveRoomCap } from '../limits/live-room-cap';
 import { Admission } from '../limits/admission';
 import { RefusalRecorder } from '../refusals/refusal-recorder';
+import { deckHash } from './deck-reference';
 
 /** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
 export type GameRoom = RoomActor<any, any>;
@@ -32,6 +33,14 @@ export interface OpenedRoom {
   readonly role: 'host' | 'player';
   readonly seat: string;
   readonly token: string;
+}
+
+/** The deck a room opens with: its items, and for a built-in deck the hash the room keeps instead of a copy. */
+interface OpeningDeck {
+  readonly id: string;
+  readonly items: readonly DeckItem[];
+  /** Set for a built-in deck: the room references it by id and this hash. */
+  readonly hash?: string;
 }
 
 /** The refusal of a deck id no deck has (PROTOCOL.md section 12). */
@@ -61,7 +70,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   readonly registry: RoomRegistry<GameRoom>;
   accepting = true;
   private readonly sharedDecks = new SharedDecks();
-  private readonly builtinDecks = new Map<string, { readonly id: string; readonly items: readonly DeckItem[] }>();
+  private readonly builtinDecks = new Map<string, OpeningDeck>();
 
   constructor(
     private readonly rooms: RoomRepository,
@@ -105,25 +114,49 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const deck = opening.deckOf ? await this.deckCopy(opening.deckOf(settings) ?? BUILTIN_DECK_ID) : undefined;
     const role = opening.openerRole;
     const seat = role === 'host' ? 'host' : randomUUID();
-    const { roomId, code } = await this.open(game, settings, deck?.items, (ids, at) =>
+    const { roomId, code } = await this.open(game, settings, deck, (ids, at) =>
       opening.state({ ...ids, opener: seat }, settings, { at, expirySeconds: this.config.roomExpirySeconds, ...(deck ? { deck } : {}) }),
     );
     return { game: chosen, roomId, code, role, seat, token: this.tokens.issue({ roomId, code, role, seat }) };
   }
 
   /**
-   * The items of the deck a room copies as it opens (so that an edit or a deletion later changes
-   * no room that opened), as the copy rooms share in memory. A built-in deck changes only by a
+   * The items of the deck a room opens with, as the copy rooms share in memory. A host's deck is
+   * copied into the room (so that an edit or a deletion later changes no room that opened); a
+   * built-in deck is referenced by its id and content hash. A built-in deck changes only by a
    * migration, which a new process runs before it serves: it is read once per process.
    */
-  private async deckCopy(deckId: string): Promise<{ id: string; items: readonly DeckItem[] }> {
+  private async deckCopy(deckId: string): Promise<OpeningDeck> {
     const known = this.builtinDecks.get(deckId);
     if (known) return known;
     const deck = await this.decks.loadDeck(deckId);
     if (!deck) throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deckId}`, { status: 404 });
-    const copy = { id: deck.id, items: this.sharedDecks.share(deck.questions) };
-    if (deck.builtin) this.builtinDecks.set(deck.id, copy);
-    return copy;
+    const items = this.sharedDecks.share(deck.questions);
+    if (!deck.builtin) return { id: deck.id, items };
+    const builtin = { id: deck.id, items, hash: deckHash(items) };
+    this.builtinDecks.set(deck.id, builtin);
+    return builtin;
+  }
+
+  /**
+   * The built-in decks the rooms being restored reference, by id: read once per process. A deck
+   * whose content no longer has the hash a room opened with (a migration changed it in place) is
+   * missing from the answer, and such a room is refused rather than replayed with other questions.
+   */
+  private async referencedDecks(stored: readonly StoredRoom[]): Promise<Map<string, OpeningDeck>> {
+    const ids = new Set(stored.flatMap((s) => (s.deckRef ? [s.deckRef.id] : [])));
+    const found = new Map<string, OpeningDeck>();
+    for (const id of ids) {
+      let deck: OpeningDeck | undefined;
+      try {
+        deck = await this.deckCopy(id);
+      } catch (err) {
+        // No such deck any more is a deck that changed; PostgreSQL away fails the activation.
+        if (!(err instanceof RoomException)) throw err;
+      }
+      if (deck?.hash) found.set(deck.hash, deck);
+    }
+    return found;
   }
 
   /**
@@ -133,7 +166,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   private async open(
     game: GameModule,
     settings: unknown,
-    deck: readonly DeckItem[] | undefined,
+    deck: OpeningDeck | undefined,
     opening: (ids: { roomId: string; code: string }, openedAt: number) => unknown,
   ): Promise<{ roomId: string; code: string }> {
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -142,8 +175,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       const openedAt = this.clock.now();
       const state = opening({ roomId, code }, openedAt);
       const snapshot = { atMs: openedAt, state: game.rules.snapshotOf?.(state) ?? state };
+      const kept = deck?.hash ? { deckRef: { id: deck.id, hash: deck.hash } } : deck ? { deck: deck.items } : {};
       const opened = await this.rooms.openRoom(
-        { id: roomId, code, game: game.kind, seed: randomInt(2 ** 31 - 1), settings, snapshot, ...(deck ? { deck } : {}) },
+        { id: roomId, code, game: game.kind, seed: randomInt(2 ** 31 - 1), settings, snapshot, ...kept },
         this.config.commandTimeoutMs,
       );
       if (opened === 'created') {
@@ -378,11 +412,14 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
     // its holder was most likely cut off too, and renews it at its next beat.
     const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
-    const stored = admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : [];
-    // A closed room comes back as its row alone and is answered from it (410), never rebuilt.
+    // A closed room past its results window has no snapshot any more: it is gone, and its code
+    // answers 404. A closed room still within it comes back as its row alone and is answered from
+    // it (410), never rebuilt.
+    const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter((s) => !s.pruned);
     const gone = new Map<string, Error>();
     for (const s of stored) if (s.closedReason !== null) gone.set(s.code, new RoomException(RoomErrorCode.RoomGone, `room ${s.code} is closed (${s.closedReason})`));
     const served = stored.filter((s) => s.heldBy === null && s.closedReason === null);
+    const decks = await this.referencedDecks(served);
     // Rooms from before the journal (none once every such room has been snapshotted): one more statement.
     const legacy = new Map((await loadLegacyRecords(this.db, served.filter((s) => !s.snapshot).map((s) => s.roomId), this.config.commandTimeoutMs)).map((l) => [l.roomId, l.record]));
     const live = new Map<string, GameRoom>();
@@ -393,7 +430,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
         elsewhere.set(s.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
         continue;
       }
-      const room = this.restore(s, legacy.get(s.roomId));
+      const deck = s.deckRef ? decks.get(s.deckRef.hash) : undefined;
+      if (s.deckRef && !deck) {
+        this.log.error('a room’s built-in deck is not the one it opened with: it cannot be rebuilt', { room: s.code, deck: s.deckRef.id });
+        elsewhere.set(s.code, new Error(`room ${s.code} plays built-in deck ${s.deckRef.id} as it was, and that deck has changed since`));
+        continue;
+      }
+      const room = this.restore(s, legacy.get(s.roomId), deck?.items);
       live.set(s.code, room);
       this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
     }
@@ -415,14 +458,18 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return { admitted: [...admitted, ...codes.filter((c) => !open.has(c))], refused };
   }
 
-  /** A room from its snapshot and journal, through its game's rules; one from before the journal, from its game's old record. */
-  private restore(s: StoredRoom, legacyRecord: unknown): GameRoom {
+  /**
+   * A room from its snapshot and journal, through its game's rules (with the built-in deck it
+   * references, if it does); one from before the journal, from its game's old record.
+   */
+  private restore(s: StoredRoom, legacyRecord: unknown, referenced: readonly DeckItem[] | undefined): GameRoom {
     const game = gameOf(s.game);
     const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
     let restored: Restored<unknown>;
     if (s.snapshot) {
       const snapshot = s.snapshot.state as RoomSnapshot;
-      const opened = { ...(s.deck ? { deck: this.sharedDecks.share(s.deck as DeckItem[]) } : {}) };
+      const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as DeckItem[]) : undefined);
+      const opened = deck ? { deck } : {};
       restored = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     } else {
       if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);

@@ -1,5 +1,5 @@
 import { GameClient } from '@app/bot-kit';
-import { journaled } from '../../../../apps/game-server/test/support';
+import { finishedGames, journaled } from '../../../../apps/game-server/test/support';
 import { ServerProcess } from '../../../../test/support/server-process';
 import { openBoard } from './tictactoe.support';
 
@@ -34,9 +34,13 @@ describe('tic-tac-toe after kill -9 of a real server process', () => {
       expect(state).toMatchObject({ phase: 'playing', turn: 'X', moveBy: clock, board: ['O', '', '', '', 'X', '', '', '', ''] });
       await o.nextEvent('ttt.state');
       expect(await o.send('ttt.move', { cell: 0 }, 'o-1')).toEqual(acknowledged);
-      for (const [who, cell, id] of [[x, 1, 'x-2'], [o, 3, 'o-2'], [x, 7, 'x-3']] as const) expect((await who.send('ttt.move', { cell }, id)).status).toBe(200);
+      for (const [who, cell, id] of [[x, 1, 'x-2'], [o, 3, 'o-2']] as const) expect((await who.send('ttt.move', { cell }, id)).status).toBe(200);
+      expect((await journaled(server, b.roomId, 'ttt.move')).map((m) => m.commandId)).toEqual(['x-1', 'o-1', 'x-2', 'o-2']);
+      expect((await x.send('ttt.move', { cell: 7 }, 'x-3')).status).toBe(200);
       expect((await o.nextEvent('ttt.finished')).data).toEqual({ winner: 'X' });
-      expect((await journaled(server, b.roomId, 'ttt.move')).map((m) => m.commandId)).toEqual(['x-1', 'o-1', 'x-2', 'o-2', 'x-3']);
+      // The winning move finished the game: its record holds every move, and its snapshot cut the journal.
+      expect(await finishedGames(server, b.roomId)).toEqual([expect.objectContaining({ winner: 'X', moves: [4, 0, 1, 3, 7] })]);
+      expect(await journaled(server, b.roomId, 'ttt.move')).toEqual([]);
       x.close();
       o.close();
     }), 60_000);

@@ -15,6 +15,11 @@ import { DeckEntity } from './deck.entity';
 @Index('rooms_open_code', ['code'], { unique: true, where: 'closed_at IS NULL' })
 // The migration's second column is descending, which an entity cannot say (the drift spec checks it).
 @Index('rooms_code', ['code', 'createdAt'])
+// A built-in deck is referenced (its id and content hash), never both referenced and copied.
+@Check('rooms_deck_reference', 'deck_hash IS NULL OR (deck_id IS NOT NULL AND deck IS NULL)')
+// The pruning's two scans (migration 1764882000000).
+@Index('rooms_closed_unpruned', ['closedAt'], { where: 'closed_at IS NOT NULL AND pruned_at IS NULL' })
+@Index('rooms_pruned', ['closedAt'], { where: 'pruned_at IS NOT NULL' })
 export class RoomEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'rooms_pkey' })
   id: string;
@@ -85,7 +90,15 @@ export class RoomEntity {
   @Column({ type: 'jsonb', nullable: true })
   settings: unknown;
 
-  /** The copy of the deck the room plays from, for a game that plays from one. */
+  /** The copy of the deck the room plays from, for a game that plays from one (a host's deck). */
   @Column({ type: 'jsonb', nullable: true })
   deck: unknown;
+
+  /** A built-in deck the room plays, by `deckId` and this SHA-256 of its content (base64url), instead of a copy. */
+  @Column({ name: 'deck_hash', type: 'text', nullable: true })
+  deckHash: string | null;
+
+  /** When the closed room's journal, snapshot and deck copy were removed (after the results window). */
+  @Column({ name: 'pruned_at', type: 'timestamp with time zone', nullable: true })
+  prunedAt: Date | null;
 }

@@ -70,6 +70,7 @@ export const MAX_RESULTS_READ = 500;
 /** `idx` is a smallint. */
 const MAX_ENTRIES_PER_STATEMENT = 32_767;
 
+
 /**
  * The engine's generic persistence: the journal of accepted inputs, a snapshot per room, and
  * finished games. Knows no game: bodies, states and summaries are the rules' JSON.
@@ -80,7 +81,9 @@ export class JournalRepository {
   /**
    * The room's new entries, with its snapshot and a finished game when given, in one statement on
    * the room's ordered path; the appends of many rooms sent in the same turn share it. Returns the
-   * finished game's id, if one was given.
+   * finished game's id, if one was given. A snapshot replaces the room's journal up to it: the
+   * same statement deletes the entries since the snapshot it replaces, and journals none of its
+   * own (the snapshot is the room after them, with the replies they were given).
    */
   async append(entries: readonly JournalEntry[], position: RoomPosition, timeoutMs?: number, options: AppendOptions = {}): Promise<{ resultId?: string }> {
     if (entries.length > MAX_ENTRIES_PER_STATEMENT) throw new UnstorableJournalValueError('entries', `more than ${MAX_ENTRIES_PER_STATEMENT} in one statement`);
@@ -93,8 +96,13 @@ export class JournalRepository {
     });
     const { snapshot, result, closed } = options;
     if (snapshot && (snapshot.state === null || snapshot.state === undefined)) throw new UnstorableJournalValueError('the snapshot', 'it has no state');
+    // A snapshot is the room after this statement's entries, their replies included, and a load
+    // reads only the journal after it: those entries would be dead as they were written.
+    const journaled = snapshot ? [] : rows;
     if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
     const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
+    // The rooms whose journal the snapshots cut, apart from the states (which are parsed once).
+    const cuts = snapshot ? [JSON.stringify({ roomId, seq })] : [];
     const results = result ? [jsonText({ roomId, id: result.id ?? null, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
     const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
     const returned = await this.db.write<{ roomId: string; id: string }>(
@@ -111,6 +119,13 @@ export class JournalRepository {
            SELECT s."roomId", s.seq, s."atMs", s.state
            FROM jsonb_to_recordset($2::jsonb) AS s("roomId" uuid, seq bigint, "atMs" float8, state jsonb)
            ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, at_ms = excluded.at_ms, state = excluded.state
+         ), superseded AS (
+           -- A load reads a room's snapshot and the journal after it: the journal between the
+           -- snapshot this one replaces (read here as it was before the statement) and this one
+           -- goes with it, by the primary key. What is before the old one went with it.
+           DELETE FROM room_journal j
+           USING room_snapshots o JOIN jsonb_to_recordset($5::jsonb) AS n("roomId" uuid, seq bigint) ON o.room_id = n."roomId"
+           WHERE j.room_id = o.room_id AND j.seq > o.seq AND j.seq < n.seq
          ), closed AS (
            UPDATE rooms r SET closed_at = now(), closed_reason = c.reason, phase = 'closed'
            FROM jsonb_to_recordset($4::jsonb) AS c("roomId" uuid, reason text)
@@ -123,10 +138,10 @@ export class JournalRepository {
          RETURNING room_id AS "roomId", id`,
         // Each array as one JSON text: pg sends a string as it is, where a text[] of JSON texts
         // would be escaped character by character.
-        params: [rows, snapshots, results, closes].map(jsonArray),
+        params: [journaled, snapshots, results, closes, cuts].map(jsonArray),
         position,
-        // Each room's rows are its own elements of the four arrays: merging is concatenating them.
-        merge: (all) => [0, 1, 2, 3].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
+        // Each room's rows are its own elements of the five arrays: merging is concatenating them.
+        merge: (all) => [0, 1, 2, 3, 4].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
       },
       timeoutMs,
     );

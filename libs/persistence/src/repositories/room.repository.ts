@@ -11,10 +11,18 @@ export interface NewRoom {
   readonly seed: number;
   /** What opening it took, as the game's module parsed it. */
   readonly settings: unknown;
-  /** The copy of the deck it plays from, kept once with the room (not in its snapshots). */
+  /** The copy of the deck it plays from, kept once with the room (not in its snapshots): a host's deck. */
   readonly deck?: unknown;
+  /** Or the built-in deck it plays, by id and content hash: not copied (`deck` is then unset). */
+  readonly deckRef?: DeckReference;
   /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
   readonly snapshot: { readonly atMs: number; readonly state: unknown };
+}
+
+/** A built-in deck as a room names it: its id, and the SHA-256 of the content the room opened with. */
+export interface DeckReference {
+  readonly id: string;
+  readonly hash: string;
 }
 
 export type OpenRoomResult = 'created' | 'code_taken';
@@ -34,9 +42,16 @@ export interface StoredRoom {
   readonly heldBy: string | null;
   /** Why it was closed, if it is. */
   readonly closedReason: string | null;
-  /** The copy of the deck it plays from, if it plays from one. */
+  /** Closed longer ago than its results window: its journal, snapshot and deck copy are gone, and so is the room. */
+  readonly pruned: boolean;
+  /** The copy of the deck it plays from, if it plays from a copy. */
   readonly deck: unknown;
-  /** Its latest snapshot: none for a room opened before the journal (its game's old record has it). */
+  /** The built-in deck it plays from, if it references one instead. */
+  readonly deckRef: DeckReference | null;
+  /**
+   * Its latest snapshot: none for a room opened before the journal (its game's old record has it),
+   * nor for a closed room past its results window (its journal and snapshot were pruned).
+   */
   readonly snapshot: Snapshot | null;
   /** The journal after the snapshot, in order. */
   readonly entries: readonly JournaledEntry[];
@@ -69,7 +84,7 @@ export class RoomRepository {
     const [row] = await this.db.run<{ created: number }>(
       'RoomRepository.openRoom',
       `WITH created AS (
-         INSERT INTO rooms (id, code, game, seed, settings, deck) VALUES ($1, $2, $3, $4, $5, $8)
+         INSERT INTO rooms (id, code, game, seed, settings, deck, deck_id, deck_hash) VALUES ($1, $2, $3, $4, $5, $8, $9, $10)
          ON CONFLICT (code) WHERE closed_at IS NULL DO NOTHING
          RETURNING id
        ), snapshot AS (
@@ -85,6 +100,8 @@ export class RoomRepository {
         room.snapshot.atMs,
         JSON.stringify({ state: room.snapshot.state, replies: [] }),
         room.deck === undefined ? null : JSON.stringify(room.deck),
+        room.deckRef?.id ?? null,
+        room.deckRef?.hash ?? null,
       ],
       timeoutMs,
       // Its answer lost, it was recorded when the room is there (its id is this call's own).
@@ -132,6 +149,8 @@ export class RoomRepository {
               CASE WHEN $2::text IS NOT NULL AND t.id IS NULL AND r.closed_at IS NULL THEN rh.lease_owner END AS "heldBy",
               CASE WHEN r.closed_at IS NOT NULL THEN coalesce(r.closed_reason, 'closed') END AS "closedReason",
               CASE WHEN r.closed_at IS NULL THEN r.deck END AS deck,
+              CASE WHEN r.deck_hash IS NOT NULL THEN json_build_object('id', r.deck_id, 'hash', r.deck_hash) END AS "deckRef",
+              r.pruned_at IS NOT NULL AS pruned,
               CASE WHEN s.room_id IS NULL THEN NULL
                    ELSE json_build_object('seq', s.seq::float8, 'atMs', s.at_ms, 'state', s.state) END AS snapshot,
               coalesce((SELECT json_agg(json_build_object('seq', j.seq::float8, 'idx', j.idx, 'atMs', j.at_ms, 'kind', j.kind,

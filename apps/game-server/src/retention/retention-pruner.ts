@@ -1,0 +1,131 @@
+import { PruneBatch, RetentionRepository, RetentionTable } from '@app/persistence';
+
+const DAY_SECONDS = 86_400;
+
+export interface RetentionOptions {
+  /** A closed room's journal, snapshot and deck copy go this long after it closed (the results window). */
+  readonly resultsKeptDays: number;
+  /** Finished games go this long after they finished, and then the rows of their pruned rooms; 0: kept for ever. */
+  readonly finishedGamesKeptDays: number;
+  /** The most rows (or rooms) one statement removes. */
+  readonly batchRows: number;
+  /** How often a sweep starts; 0: never by itself (`sweep()` still prunes). */
+  readonly sweepMs: number;
+  readonly timeoutMs?: number;
+}
+
+export interface RetentionCounters {
+  retentionPruned(table: RetentionTable, rows: number): void;
+  retentionFailed(): void;
+}
+
+/** What one sweep removed, by table, and the statements it took of each kind. */
+export interface SweepReport {
+  readonly removed: Record<RetentionTable, number>;
+  readonly statements: Record<Step, number>;
+}
+
+type Step = 'closedJournals' | 'closedRooms' | 'finishedGames' | 'roomRows';
+
+// Sweeps stop after this many statements of one kind, so that a sweep ends even while something
+// keeps coming due; what is left is the next sweep's.
+const MAX_BATCHES_PER_STEP = 10_000;
+// The first sweep waits this long after start (or one interval, if shorter): a start is busy enough.
+const FIRST_SWEEP_MS = 10_000;
+
+/**
+ * Removes what is past its retention, on a timer, off every command's path: each sweep runs the
+ * retention's statements in order (closed rooms' journals, then their snapshots and deck copies,
+ * finished games, then the rows of rooms nothing names any more), each in batches of at most
+ * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
+ * short. Between two batches it rests as long as the last one took, so pruning holds at most half
+ * of that one connection. Every instance may run it: the statements skip rows another holds.
+ */
+export class RetentionPruner {
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<SweepReport | undefined> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: RetentionRepository,
+    private readonly options: RetentionOptions,
+    private readonly counters: RetentionCounters,
+    private readonly warn: (msg: string, fields?: Record<string, unknown>) => void,
+  ) {}
+
+  /** Starts the timer (when `sweepMs` says so); the first sweep comes shortly after. */
+  start(): void {
+    if (this.options.sweepMs > 0) this.schedule(Math.min(this.options.sweepMs, FIRST_SWEEP_MS));
+  }
+
+  /** Stops the timer and waits for a sweep in progress to end after its current statement. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+  }
+
+  /**
+   * One sweep now (or the one in progress): what it removed. A statement that fails ends the
+   * sweep (counted and logged); the next one starts where it stopped, since nothing was removed twice.
+   */
+  sweep(): Promise<SweepReport | undefined> {
+    this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.sweep().finally(() => this.schedule(this.options.sweepMs));
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async sweepOnce(): Promise<SweepReport | undefined> {
+    const { resultsKeptDays, finishedGamesKeptDays, batchRows, timeoutMs } = this.options;
+    const results = resultsKeptDays * DAY_SECONDS;
+    const finished = finishedGamesKeptDays * DAY_SECONDS;
+    const report: SweepReport = {
+      removed: { room_journal: 0, room_snapshots: 0, room_decks: 0, finished_games: 0, rooms: 0, room_heads: 0 },
+      statements: { closedJournals: 0, closedRooms: 0, finishedGames: 0, roomRows: 0 },
+    };
+    const steps: [Step, () => Promise<PruneBatch>][] = [
+      ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
+      ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
+      // Kept for ever: neither the games nor the rooms they name go.
+      ...(finished > 0
+        ? ([
+            ['finishedGames', () => this.repo.pruneFinishedGames(finished, batchRows, timeoutMs)],
+            ['roomRows', () => this.repo.pruneRoomRows(finished, batchRows, timeoutMs)],
+          ] as [Step, () => Promise<PruneBatch>][])
+        : []),
+    ];
+    try {
+      for (const [step, batch] of steps) {
+        for (let n = 0; n < MAX_BATCHES_PER_STEP && !this.stopped; n++) {
+          const started = performance.now();
+          const { removed, taken } = await batch();
+          report.statements[step]++;
+          for (const [table, rows] of Object.entries(removed) as [RetentionTable, number][]) {
+            report.removed[table] += rows;
+            this.counters.retentionPruned(table, rows);
+          }
+          if (taken < batchRows) break;
+          await rest(performance.now() - started);
+        }
+      }
+      return report;
+    } catch (err) {
+      this.counters.retentionFailed();
+      this.warn('retention pruning stopped at a statement that failed; the next sweep goes on', { error: String(err) });
+      return undefined;
+    }
+  }
+}
+
+function rest(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 1000)).unref());
+}

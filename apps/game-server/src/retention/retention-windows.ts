@@ -1,0 +1,20 @@
+import { ServerConfig } from '../config/server-config';
+
+/** How long a results link answers unless configured (PROTOCOL.md section 12), and how long a closed room's journal is kept. */
+export const DEFAULT_RESULTS_KEPT_DAYS = 30;
+/** How long finished games are kept unless configured: as long as their results link. */
+export const DEFAULT_FINISHED_GAMES_KEPT_DAYS = 30;
+/** The most rows (or rooms) one pruning statement removes unless configured. */
+export const DEFAULT_RETENTION_BATCH_ROWS = 1000;
+
+export const DAY_MS = 86_400_000;
+
+/** The results window of this server, in days. */
+export function resultsKeptDays(config: ServerConfig): number {
+  return config.resultsKeptDays ?? DEFAULT_RESULTS_KEPT_DAYS;
+}
+
+/** The finished games' retention of this server, in days; 0 keeps them for ever. */
+export function finishedGamesKeptDays(config: ServerConfig): number {
+  return config.finishedGamesKeptDays ?? DEFAULT_FINISHED_GAMES_KEPT_DAYS;
+}

@@ -1,0 +1,119 @@
+import { Database } from '../database';
+
+/** What one pruning statement removed, by table (`room_decks`: deck copies cleared from `rooms.deck`). */
+export type RetentionTable = 'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads';
+export type Removed = Partial<Record<RetentionTable, number>>;
+
+/** One batch: what it removed, and how many rows or rooms it took of the `limit` it was given. */
+export interface PruneBatch {
+  readonly removed: Removed;
+  /** Rows (or rooms) the batch selected: fewer than its limit means nothing more is due now. */
+  readonly taken: number;
+}
+
+// A window in seconds, as PostgreSQL compares it with the times it wrote itself (closed_at, finished_at).
+const BEFORE = `now() - make_interval(secs => $1::float8)`;
+// The predicate of rooms_closed_unpruned, spelled as the index is, so that a generic plan uses it.
+const CLOSED_UNPRUNED = `r.closed_at IS NOT NULL AND r.pruned_at IS NULL`;
+
+/**
+ * What is kept after it is needed goes, in bounded batches, off every command's path: the journal,
+ * snapshot and deck copy of a room closed longer ago than the results window, finished games past
+ * their own retention, and the row of a pruned room once no finished game names it. Each method is
+ * one statement that removes at most `limit` rows (or rooms), oldest first, on the upkeep's own
+ * connection. Instances may run them at once: each takes its rows with `FOR UPDATE SKIP LOCKED`,
+ * so two batches never wait for each other nor remove a row twice.
+ */
+export class RetentionRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Journal rows of closed rooms past the window (the oldest rooms' first). */
+  async pruneClosedJournals(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ taken: number; journal: number }>(
+      'RetentionRepository.pruneClosedJournals',
+      `WITH due AS (
+         SELECT j.room_id, j.seq, j.idx FROM rooms r JOIN room_journal j ON j.room_id = r.id
+         WHERE ${CLOSED_UNPRUNED} AND r.closed_at < ${BEFORE}
+         ORDER BY r.closed_at LIMIT $2
+         FOR UPDATE OF j SKIP LOCKED
+       ), gone AS (
+         DELETE FROM room_journal j USING due WHERE j.room_id = due.room_id AND j.seq = due.seq AND j.idx = due.idx RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM due)::int AS taken, (SELECT count(*) FROM gone)::int AS journal`,
+      [windowSeconds, limit],
+      timeoutMs,
+    );
+    return { taken: row.taken, removed: { room_journal: row.journal } };
+  }
+
+  /**
+   * Closed rooms past the window whose journal is gone: their snapshot goes and their deck copy is
+   * cleared, and they are marked pruned (such a room is never brought back: its code answers 404).
+   */
+  async pruneClosedRooms(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ taken: number; decks: number; snapshots: number }>(
+      'RetentionRepository.pruneClosedRooms',
+      `WITH due AS (
+         SELECT r.id, r.deck IS NOT NULL AS copied FROM rooms r
+         WHERE ${CLOSED_UNPRUNED} AND r.closed_at < ${BEFORE}
+           -- A room whose journal is still being removed waits for the next batch.
+           AND NOT EXISTS (SELECT 1 FROM room_journal j WHERE j.room_id = r.id)
+         ORDER BY r.closed_at LIMIT $2
+         FOR UPDATE OF r SKIP LOCKED
+       ), marked AS (
+         UPDATE rooms r SET pruned_at = now(), deck = NULL FROM due WHERE r.id = due.id
+       ), snapshots AS (
+         DELETE FROM room_snapshots s USING due WHERE s.room_id = due.id RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM due)::int AS taken, (SELECT count(*) FROM due WHERE copied)::int AS decks,
+              (SELECT count(*) FROM snapshots)::int AS snapshots`,
+      [windowSeconds, limit],
+      timeoutMs,
+    );
+    return { taken: row.taken, removed: { room_snapshots: row.snapshots, room_decks: row.decks } };
+  }
+
+  /** Finished games older than their retention (the oldest first). */
+  async pruneFinishedGames(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ taken: number }>(
+      'RetentionRepository.pruneFinishedGames',
+      `WITH due AS (
+         SELECT id FROM finished_games WHERE finished_at < ${BEFORE}
+         ORDER BY finished_at LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ), gone AS (
+         DELETE FROM finished_games f USING due WHERE f.id = due.id RETURNING 1
+       )
+       SELECT count(*)::int AS taken FROM gone`,
+      [windowSeconds, limit],
+      timeoutMs,
+    );
+    return { taken: row.taken, removed: { finished_games: row.taken } };
+  }
+
+  /**
+   * Pruned rooms closed longer ago than the finished games' retention, and so without one left:
+   * their row and head go. Only rooms opened through the journal (`settings`): a room from before
+   * it may still have rows in its game's old tables, which reference it.
+   */
+  async pruneRoomRows(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ taken: number; heads: number }>(
+      'RetentionRepository.pruneRoomRows',
+      `WITH due AS (
+         SELECT r.id FROM rooms r
+         WHERE r.pruned_at IS NOT NULL AND r.closed_at < ${BEFORE} AND r.settings IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM finished_games f WHERE f.room_id = r.id)
+         ORDER BY r.closed_at LIMIT $2
+         FOR UPDATE OF r SKIP LOCKED
+       ), heads AS (
+         DELETE FROM room_heads h USING due WHERE h.room_id = due.id RETURNING 1
+       ), gone AS (
+         DELETE FROM rooms r USING due WHERE r.id = due.id RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM gone)::int AS taken, (SELECT count(*) FROM heads)::int AS heads`,
+      [windowSeconds, limit],
+      timeoutMs,
+    );
+    return { taken: row.taken, removed: { rooms: row.taken, room_heads: row.heads } };
+  }
+}
