@@ -71,10 +71,9 @@ describe.each([
     const state = await ann.nextEvent('room.state', (e) => e.seq > resumed.seq);
     expect(state.data).toMatchObject({ phase: 'question', question: { index: held } });
     expect(state.data.question.closesAt).toBeGreaterThanOrEqual(since + resumed.data.heldMs);
-    // The journal records the hold: when the clocks stopped, and for at least as long as the
-    // database was away. Read now: the game's end snapshots the room and cuts the journal before it.
-    const holds = await queryDb<{ at: number; ms: number }>(direct, `SELECT at_ms AS at, (body->>'ms')::float AS ms FROM room_journal WHERE room_id = $1 AND kind = 'clock_held'`, [room.roomId]);
-    expect(holds).toEqual([{ at: since, ms: resumed.data.heldMs }]);
+    // The journal records the hold: when the clocks stopped, and for at least as long as the database was away.
+    const holdsOf = () => queryDb<{ at: number; ms: number }>(direct, `SELECT at_ms AS at, (body->>'ms')::float AS ms FROM room_journal WHERE room_id = $1 AND kind = 'clock_held'`, [room.roomId]);
+    expect(await holdsOf()).toEqual([{ at: since, ms: resumed.data.heldMs }]);
 
     // The same question is answerable: Ann's same id is tried afresh (503 is not remembered).
     expect(await ann.send('room.answer', { question: held, choice: 0 }, `ann-${held}`)).toMatchObject({ status: 200 });
@@ -91,6 +90,9 @@ describe.each([
     const closed = host.events.filter((e) => e.type === 'question.closed').map((e) => e.data.index);
     expect(closed).toEqual([0, 1, 2]);
     expect(await finishedGames(direct, room.roomId)).toHaveLength(1);
+
+    // The game's finish snapshotted the room, clocks moved on, and cut its journal: the hold went with it.
+    expect(await holdsOf()).toEqual([]);
     closeAll(room);
   });
 });
