@@ -124,7 +124,12 @@ export async function startServer(options: {
     // The bench measures the server, not its limits: it opens rooms by the thousand from one
     // address, holds as many live as a rung asks, and seeds its tables (--server-env may set them).
     OPEN_RATE_PER_MINUTE: '0',
+    JOINS_PER_MINUTE: '0',
+    LOOKUPS_PER_MINUTE: '0',
+    SPECTATORS_PER_MINUTE: '0',
+    DECK_WRITES_PER_MINUTE: '0',
     MAX_LIVE_ROOMS: '0',
+    MAX_SOCKETS: '0',
     ALLOW_TEST_SEEDS: '1',
     ...options.env,
   };
