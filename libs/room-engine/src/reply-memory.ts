@@ -51,7 +51,7 @@ export interface ReplyMemoryBounds {
   readonly seatBytes: number;
 }
 
-/** Enough for a whole trivia game of answers per seat, and a few questions of a full 100-player room. */
+/** About the last 60 replies of a seat (a reply of about 130 bytes), and 500 of a whole room. */
 export const DEFAULT_REPLY_MEMORY: ReplyMemoryBounds = { roomBytes: 64 * 1024, seatBytes: 8 * 1024 };
 
 /** What a room's reply memory holds now (the console's room detail, and tests). */

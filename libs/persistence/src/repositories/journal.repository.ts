@@ -101,7 +101,8 @@ export class JournalRepository {
     const journaled = snapshot ? [] : rows;
     if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
     const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
-    // The rooms whose journal the snapshots cut, apart from the states (which are parsed once).
+    // Each snapshot also deletes its room's journal before it. Those rooms travel in an array of their
+    // own, so that the statement finds them without parsing the (large) snapshot states a second time.
     const cuts = snapshot ? [JSON.stringify({ roomId, seq })] : [];
     const results = result ? [jsonText({ roomId, id: result.id ?? null, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
     const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
