@@ -18,3 +18,4 @@ export * from './seeded-random';
 export * from './game-module';
 export * from './legacy-replay';
 export * from './unguessable-ids';
+export * from './define-game';

@@ -5,7 +5,7 @@ import { Database, inputOf, JournalStore, LostLease, RoomChange, RoomRepository,
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { Clock, CommandObserver, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { loadLegacyRecords } from '../legacy/legacy-records';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
@@ -38,7 +38,7 @@ export interface OpenedRoom {
 /** The deck a room opens with: its items, and for a built-in deck the hash the room keeps instead of a copy. */
 interface OpeningDeck {
   readonly id: string;
-  readonly items: readonly DeckItem[];
+  readonly items: readonly unknown[];
   /** Set for a built-in deck: the room references it by id and this hash. */
   readonly hash?: string;
 }
@@ -462,13 +462,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * A room from its snapshot and journal, through its game's rules (with the built-in deck it
    * references, if it does); one from before the journal, from its game's old record.
    */
-  private restore(s: StoredRoom, legacyRecord: unknown, referenced: readonly DeckItem[] | undefined): GameRoom {
+  private restore(s: StoredRoom, legacyRecord: unknown, referenced: readonly unknown[] | undefined): GameRoom {
     const game = gameOf(s.game);
     const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
     let restored: Restored<unknown>;
     if (s.snapshot) {
       const snapshot = s.snapshot.state as RoomSnapshot;
-      const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as DeckItem[]) : undefined);
+      const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as unknown[]) : undefined);
       const opened = deck ? { deck } : {};
       restored = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     } else {

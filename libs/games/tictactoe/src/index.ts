@@ -1,3 +1,2 @@
 export * from './tictactoe.rules';
-export * from './tictactoe.module';
-export * from './faulty-board';
+export * from './tictactoe.game';
