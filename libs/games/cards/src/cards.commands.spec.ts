@@ -1,4 +1,5 @@
-import { parseCardsCommand } from './cards.commands';
+import { CommandFrame, Role } from '@app/protocol';
+import { cardsRules } from './cards.game';
 import { tableSettings } from './cards.settings';
 
 const status = (fn: () => unknown) => {
@@ -10,7 +11,10 @@ const status = (fn: () => unknown) => {
   throw new Error('expected a refusal');
 };
 
-describe(parseCardsCommand.name, () => {
+// The envelope's parsing is derived from the table's map of commands (defineGame).
+const parseCardsCommand = (frame: CommandFrame, role: Role) => cardsRules.parseCommand(frame, role);
+
+describe('parseCommand', () => {
   it('checks the type (404), then the role (403), then the data (400)', () => {
     expect(status(() => parseCardsCommand({ id: 'a', type: 'table.nope', data: 5 }, 'spectator'))).toMatchObject({ status: 404, code: 'unknown_type' });
     expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'spectator'))).toMatchObject({ status: 403, code: 'forbidden' });
