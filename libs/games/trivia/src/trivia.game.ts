@@ -1,21 +1,16 @@
-import { z, ZodType } from 'zod';
+import { ZodType } from 'zod';
 import { CloseCode, isPlainObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
 import { CommandDefinition, defineGame } from '@app/room-engine';
 import { TRIVIA_COMMANDS, TRIVIA_EVENTS, TRIVIA_WIRE_CODES } from '@game-rooms/client';
 import { RoomCommand, TriviaCommandData, TriviaCommandType } from './trivia.commands';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
-import { DeckQuestion, openTrivia, roomDeck } from './trivia.opening';
+import { DECK_QUESTION, DeckQuestion, openTrivia, roomDeck } from './trivia.opening';
 import { publicSummary, viewRoom } from './trivia.projection';
 import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
 import { decide, join, nextDeadline, onDeadline, resumed, roomClosed, setPresence, shiftClocks } from './trivia.rules';
 import { roomSettings, settingsOf, TRIVIA_SETTINGS } from './trivia.settings';
 import { TRIVIA_SUMMARY } from './trivia.summary';
 import { Answer, Game, TriviaState } from './trivia.types';
-
-/** A question as a deck holds it: the deck's item schema, which every question a room copies is checked against. */
-export const DECK_QUESTION = z
-  .object({ id: z.int().optional(), text: z.string(), choices: z.array(z.string()).min(2), correct: z.int().min(0) })
-  .refine((q) => q.correct < q.choices.length, { message: 'correct must be the place of one of the choices', path: ['correct'] });
 
 /** One command: its wire schema, who may send it, and the rules' decision on it. */
 function command<T extends TriviaCommandType>(type: T, roles: readonly Role[]): CommandDefinition<TriviaState, TriviaCommandData[T]> {
