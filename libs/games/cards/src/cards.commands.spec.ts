@@ -30,6 +30,12 @@ describe('parseCommand', () => {
     expect(parseCardsCommand({ id: 'c', type: 'table.rebuy', data: {} }, 'player').type).toBe('table.rebuy');
     expect(parseCardsCommand({ id: 'd', type: 'table.leave', data: {} }, 'player').type).toBe('table.leave');
   });
+
+  it('takes a null amount as none: the rules, and the journal, see no amount field at all', () => {
+    const parsed = parseCardsCommand({ id: 'e', type: 'table.act', data: { action: 'check', amount: null } }, 'player');
+    expect(parsed).toEqual({ id: 'e', type: 'table.act', data: { action: 'check' } });
+    expect('amount' in parsed.data).toBe(false);
+  });
 });
 
 describe(tableSettings.name, () => {
