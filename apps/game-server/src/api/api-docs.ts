@@ -362,12 +362,12 @@ export const DescribeCloseTable = () =>
 export const DescribeResults = () =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); kept 30 days' }),
+    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
       description: 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)',
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
-    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished more than 30 days ago', schema: error('results_not_found') }),
+    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),
   );

@@ -49,6 +49,7 @@ export const GameResults = z.object({
   finishedAt: z.union([z.number(), z.string()]).meta({ description: 'epoch ms' }),
   standings: z.array(Standing),
   questions: z.array(QuestionResult),
+  readableUntil: z.number().meta({ description: 'epoch ms: when this link stops answering (the results window, `RESULTS_KEPT_DAYS`, 30 days by default, from `finishedAt`)' }),
 });
 export type GameResults = z.infer<typeof GameResults>;
 
