@@ -70,7 +70,17 @@ const hand = z.object({
 
 const pot = z.object({ amount: z.number(), winners: z.array(z.object({ seat: z.number(), amount: z.number() })) });
 const shown = z.object({ seat: z.number(), cards: z.array(card), rank: z.string() });
-const standing = z.object({ seat: z.number(), name: z.string(), human: z.boolean(), stack: z.number(), net: z.number(), hands: z.number() });
+// `buyInTotal` before the standing's own numbers: the order the compact keys were first numbered in.
+const standing = z.object({
+  seat: z.number(),
+  name: z.string(),
+  human: z.boolean(),
+  buyInTotal: z.number(),
+  stack: z.number(),
+  net: z.number(),
+  hands: z.number(),
+  connected: z.boolean(),
+});
 
 /** Why the table closed; another reason goes as text. */
 const reason = usualValues(z.string(), ['left', 'expired', 'player_closed', 'operator_closed']);
@@ -127,10 +137,7 @@ export const CARDS_EVENTS = {
     shown: z.array(shown),
     stacks: z.array(z.object({ seat: z.number(), stack: z.number() })),
   }),
-  // `buyInTotal` before the standing's own numbers: the order the compact keys were first numbered in.
-  standings: z.object({
-    seats: z.array(z.object({ seat: z.number(), name: z.string(), human: z.boolean(), buyInTotal: z.number(), stack: z.number(), net: z.number(), hands: z.number(), connected: z.boolean() })),
-  }),
+  standings: z.object({ seats: z.array(standing) }),
   'table.closed': z.object({ reason }),
 };
 
@@ -180,7 +187,8 @@ export type Street = z.output<typeof street>;
 export type TableRules = z.output<typeof rules>;
 export type TableSeat = z.output<typeof seat>;
 export type TableHand = z.output<typeof hand>;
-export type TableStanding = z.output<typeof standing>;
+/** A seat's standing: its stack and what it won or lost, hand after hand. */
+export type TableStanding = Omit<z.output<typeof standing>, 'buyInTotal' | 'connected'>;
 
 /** A seat's connection to a cards room: `send` and `on` take only this game's types and shapes. */
 export type TableClient = ClientOf<typeof CARDS_WIRE>;
