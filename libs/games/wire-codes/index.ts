@@ -5,6 +5,9 @@ import { TRIVIA_WIRE } from '../trivia/src/trivia.wire.js';
 // The code table of compact-v2 and compact-v3 that the server and its clients speak: each game's
 // section, derived from the game's own schemas, in one versioned table. A client decoding either
 // passes it as `codes`; the client package publishes it as `@game-rooms/client/wire-codes`.
+// It imports the games' wire files, not their doors (`@app/games/<game>`), and names them with
+// `.js`: the client package builds this file as ESM for the browser and Node, and a game's door
+// would bring its rules along.
 
 /**
  * Version 2 of the table: the sections of the games that shipped with it, in the order they were

@@ -17,6 +17,9 @@ export interface KeyNote {
 
 // A WeakMap rather than zod's `.meta()`: the notes are the wire's business, so they stay out of
 // the JSON Schemas and OpenAPI documents that zod writes from the same schemas.
+// A note is on the schema instance it was given. Wrappers (`.optional()`, `.nullable()`, `z.array`)
+// keep it, as the walk looks inside them; zod's copying methods (`.min()`, `.meta()`, `.describe()`)
+// return a new instance without it, so mark a field last.
 const notes = new WeakMap<z.ZodType, KeyNote>();
 
 function note<S extends z.ZodType>(schema: S, added: KeyNote): S {
