@@ -23,7 +23,7 @@ import {
   LeaderboardQuery,
   Liveness,
   OpenedTable,
-  OpenedTriviaRoom,
+  OpenedHostRoom,
   openedRoom,
   Readiness,
   ResultsCsv,
@@ -95,7 +95,7 @@ export const DescribeCreateRoom = () =>
     }),
     // Without `game`, trivia's settings; with it, each game's own.
     DocBody(z.union([trivia.opening!.schema.meta({ title: 'trivia (no game)' }), ...openable().map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
-    DocResponse(201, 'the room is open', z.union([OpenedTriviaRoom, openedRoom(openableKinds())])),
+    DocResponse(201, 'the room is open', z.union([OpenedHostRoom, openedRoom(openableKinds())])),
     ...answers(
       { ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' },
       { status: 404, description: '`deck_not_found`', schema: error('deck_not_found') },
