@@ -27,6 +27,7 @@ interface Results {
   code: string;
   number: number;
   finishedAt: number | string;
+  readableUntil: number;
   standings: { playerId: string; name: string; score: number; correct: number; rank: number }[];
   questions: {
     index: number;
