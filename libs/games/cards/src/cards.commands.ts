@@ -1,4 +1,4 @@
-import { TABLE_ACTIONS } from '@game-rooms/client';
+import { TABLE_ACTIONS } from './cards.wire';
 import { ActionKind } from './cards.types';
 
 /** The card table's commands as a room takes them, after validation (PROTOCOL.md section 8). */

@@ -1,7 +1,7 @@
 import { ZodType } from 'zod';
 import { CloseCode } from '@app/protocol';
 import { CommandDefinition, defineGame } from '@app/room-engine';
-import { CARDS_COMMANDS, CARDS_EVENTS, CARDS_WIRE_CODES } from '@game-rooms/client';
+import { CARDS_COMMANDS, CARDS_EVENTS, CARDS_WIRE_CODES } from './cards.wire';
 import { CardsCommandData, CardsCommandType, TableCommand } from './cards.commands';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { publicTableSummary, viewTable } from './cards.projection';

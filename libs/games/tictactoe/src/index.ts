@@ -1,2 +1,3 @@
+export * from './tictactoe.wire';
 export * from './tictactoe.rules';
 export * from './tictactoe.game';

@@ -1,6 +1,6 @@
 import { decimalField, jsonObject, printableField } from '@app/protocol';
 import { defineGame } from '@app/room-engine';
-import { TICTACTOE_COMMANDS, TICTACTOE_EVENTS } from '@game-rooms/client';
+import { TICTACTOE_WIRE } from './tictactoe.wire';
 import { join, move, onDeadline, openBoard, publicView } from './tictactoe.rules';
 
 /**
@@ -13,9 +13,9 @@ export const ticTacToe = defineGame({
   settings: jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) }),
   setup: (settings, opened) => openBoard(opened.code, { id: opened.opener, name: settings.name }, settings.moveSeconds),
   commands: {
-    'ttt.move': { schema: TICTACTOE_COMMANDS['ttt.move'], roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
+    'ttt.move': { schema: TICTACTOE_WIRE.commands['ttt.move'], roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
   },
-  events: TICTACTOE_EVENTS,
+  events: TICTACTOE_WIRE.events,
   view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
   describe: publicView,
   proposals: { join },
@@ -29,12 +29,5 @@ export const ticTacToe = defineGame({
   finishedRecord: ({ winner, players }: { winner: string; players: { name: string; mark: string }[] }) => ({
     hostName: null, players: players.map((p) => p.name), winner: players.find((p) => p.mark === winner)?.name ?? null,
   }),
-  codes: {
-    kind: 'tictactoe',
-    stateEvent: 'ttt.state',
-    events: { 'ttt.state': { code: 0 }, 'ttt.joined': { code: 1 }, 'ttt.moved': { code: 2 }, 'ttt.finished': { code: 3 }, 'ttt.presence': { code: 4 } },
-    keys: ['code', 'phase', 'board', 'turn', 'moveBy', 'winner', 'seats', 'id', 'name', 'mark', 'connected', 'you', 'seat', 'cell'],
-    enums: { phase: ['waiting', 'playing', 'finished', 'closed'], mark: ['X', 'O'], turn: ['X', 'O'] },
-    ids: ['id'],
-  },
+  codes: TICTACTOE_WIRE.codes,
 });

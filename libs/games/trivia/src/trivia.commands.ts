@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { TRIVIA_COMMANDS } from '@game-rooms/client';
+import { TRIVIA_COMMANDS } from './trivia.wire';
 
 /** Trivia's commands as a room takes them, after validation by their wire schemas (PROTOCOL.md section 3). */
 export type TriviaCommandData = { [T in keyof typeof TRIVIA_COMMANDS]: z.output<(typeof TRIVIA_COMMANDS)[T]> };

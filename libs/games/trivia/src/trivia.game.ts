@@ -1,7 +1,7 @@
 import { ZodType } from 'zod';
 import { CloseCode, isPlainObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
 import { CommandDefinition, defineGame } from '@app/room-engine';
-import { TRIVIA_COMMANDS, TRIVIA_EVENTS, TRIVIA_WIRE_CODES } from '@game-rooms/client';
+import { TRIVIA_COMMANDS, TRIVIA_EVENTS, TRIVIA_WIRE_CODES } from './trivia.wire';
 import { RoomCommand, TriviaCommandData, TriviaCommandType } from './trivia.commands';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { DECK_QUESTION, DeckQuestion, openTrivia, roomDeck } from './trivia.opening';
