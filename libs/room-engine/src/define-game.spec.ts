@@ -146,4 +146,46 @@ describe(defineGame.name, () => {
       expect(refusal(() => open([{ word: 'a' }, { nope: 1 }]))).toEqual({ code: 'bad_data', status: 400 });
     });
   });
+
+  describe("a game that gives its wire", () => {
+    const wire = {
+      kind: 'dice',
+      commands: { 'dice.roll': z.object({ times: z.int().min(1).max(3) }) },
+      events: { 'dice.rolled': z.object({ sum: z.int() }), 'dice.board': z.object({}) },
+      stateEvent: 'dice.board',
+      codes: { kind: 'dice', stateEvent: 'dice.board', events: { 'dice.board': { code: 0 }, 'dice.rolled': { code: 1 } }, keys: ['sum'], enums: {}, ids: [] },
+    };
+    const dice = defineGame({
+      wire,
+      settings: z.object({}),
+      setup: (_s, o) => ({ code: o.code, phase: 'open', sum: 0 }),
+      commands: { 'dice.roll': { roles: ['player'], decide: (state, { times }) => ({ state: { ...state, sum: state.sum + times }, events: [], effects: [] }) } },
+      view: (state) => ({ sum: state.sum }),
+      describe: (state) => ({ sum: state.sum }),
+    });
+
+    it('takes its name, its schemas, its state frame and its codes from the wire, said once there', () => {
+      expect(dice.kind).toBe('dice');
+      expect(dice.rules.kind).toBe('dice');
+      expect(dice.rules.eventTypes).toEqual(['dice.rolled', 'dice.board']);
+      expect(dice.rules.stateEvent).toBe('dice.board');
+      expect(dice.codes).toBe(wire.codes);
+      expect(refusal(() => dice.rules.parseCommand({ id: 'c', type: 'dice.roll', data: { times: 4 } }, 'player'))).toEqual({ code: 'bad_data', status: 400 });
+      expect(dice.rules.parseCommand({ id: 'c', type: 'dice.roll', data: { times: 2 } }, 'player').data).toEqual({ times: 2 });
+    });
+
+    it('refuses to make a game whose command has no schema, in its definition or its wire', () => {
+      expect(() =>
+        defineGame({
+          name: 'broken',
+          events: { 'broken.state': z.object({}) },
+          settings: z.object({}),
+          setup: () => ({ phase: 'open' }),
+          commands: { 'broken.go': { roles: ['player'], decide: (state) => ({ state, events: [], effects: [] }) } },
+          view: () => ({}),
+          describe: () => ({}),
+        }),
+      ).toThrow(/'broken.go' has no schema/);
+    });
+  });
 });

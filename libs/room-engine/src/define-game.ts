@@ -13,8 +13,8 @@ export interface CommandContext extends RuleContext {
 
 /** One command of a game: the shape of its data, the roles that may send it, and what it does. */
 export interface CommandDefinition<S, Data> {
-  /** Checks the frame's data (a 400 names the first wrong field); its output is what `decide` gets. */
-  readonly schema: ZodType<Data>;
+  /** Checks the frame's data (a 400 names the first wrong field); its output is what `decide` gets. Default: the wire's schema of this command. */
+  readonly schema?: ZodType<Data>;
   /** The roles that may send it; any other role is refused with 403. */
   readonly roles: readonly Role[];
   /** The next state and what to tell, or a thrown RoomException (`refuse`). Pure: the journal replays it. */
@@ -44,21 +44,29 @@ interface Conventional {
 }
 
 /**
- * A game, as its author writes it. Eight members are required; every other one has a default that
- * reads the conventional fields of the state (`code`, `phase: 'closed'` when closed, `seats` of
- * `{ id, name, connected }`). `defineGame` turns it into the engine's `GameModule`.
+ * A game, as its author writes it. Six members are required: `wire` (or, for a game without a
+ * wire file, `name` and `events`), `settings`, `setup`, `commands`, `view` and `describe`; `isOver`
+ * too for a state without a `phase`. Every other member has a default that reads the conventional
+ * fields of the state (`code`, `phase: 'closed'` when closed, `seats` of `{ id, name, connected }`).
+ * `defineGame` turns it into the engine's `GameModule`.
  */
-export interface GameDefinition<S, Commands extends Record<string, unknown>, Body extends ZodType = ZodType, Settings = z.output<Body>> {
-  /** The game's name, once: the rooms' `game`, the console's rows, its section of the code table. */
-  readonly name: string;
+export interface GameDefinition<S, Commands extends object, Body extends ZodType = ZodType, Settings = z.output<Body>> {
+  /**
+   * The game's wire (`defineWire` in its `<game>.wire.ts`): its name, its command and event
+   * schemas, its state frame and its derived codes, said once there. A game without one says
+   * `name` and `events` here instead (and each command's `schema`).
+   */
+  readonly wire?: GameWireOf<Commands>;
+  /** The game's name, once: the rooms' `game`, the console's rows, its section of the code table. Default: the wire's `kind`. */
+  readonly name?: string;
   /** The body that opens a room (`POST /api/rooms {game, ...}`), with its defaults; a bad field is a 400 that names it. */
   readonly settings: Body;
   /** The room's first state. */
   setup(settings: Settings, opened: SetupContext): S;
   /** The commands a socket may send, by type: the envelope is parsed and refused (404, 403, 400, in that order) from this map. */
   readonly commands: { readonly [T in keyof Commands]: CommandDefinition<S, Commands[T]> };
-  /** The events the game sends, by type, the state frame first (unless `stateEvent` says otherwise). */
-  readonly events: Readonly<Record<string, ZodType>>;
+  /** The events the game sends, by type, the state frame first (unless `stateEvent` says otherwise). Default: the wire's. */
+  readonly events?: Readonly<Record<string, ZodType>>;
   /** The whole room as this viewer may see it: privacy lives here. */
   view(state: S, viewer: Actor, now: number): Record<string, unknown>;
   /** What anyone may know of the room: the public summary, the console's detail. Never a secret. */
@@ -113,9 +121,9 @@ export interface GameDefinition<S, Commands extends Record<string, unknown>, Bod
   readonly results?: GameModule['results'];
 
   // Wire and engine tuning.
-  /** The frame `view` is sent as. Default: the first event. */
+  /** The frame `view` is sent as. Default: the wire's, or the first event. */
   readonly stateEvent?: string;
-  /** Its section of the compact code table. Default: no codes (every name travels as itself). */
+  /** Its section of the compact code table. Default: the wire's; without a wire, none (every name travels as itself). */
   readonly codes?: GameCodes;
   /** A refusal with one of the game's codes. Default: the envelope's status for the envelope's codes, 409 for the game's. */
   error?(code: string, message: string): RoomException;
@@ -130,6 +138,15 @@ export interface GameDefinition<S, Commands extends Record<string, unknown>, Bod
   readonly legacy?: LegacyRooms<S>;
 }
 
+/** What `defineGame` reads of a game's wire (`GameWire`, from `defineWire`). */
+export interface GameWireOf<Commands extends object> {
+  readonly kind: string;
+  readonly commands: { readonly [T in keyof Commands]: ZodType<Commands[T]> };
+  readonly events: Readonly<Record<string, ZodType>>;
+  readonly stateEvent: string;
+  readonly codes: GameCodes;
+}
+
 /** A command as the engine holds it once parsed (and as the journal records it). */
 export interface GameCommand {
   readonly id: string;
@@ -138,7 +155,7 @@ export interface GameCommand {
 }
 
 /** The commands of a game's map, as the engine holds them once parsed: one member per type. */
-export type CommandOf<Commands extends Record<string, unknown>> = {
+export type CommandOf<Commands extends object> = {
   [T in keyof Commands & string]: { readonly id: string; readonly type: T; readonly data: Commands[T] };
 }[keyof Commands & string];
 
@@ -158,6 +175,7 @@ export function refuse(code: string, message: string): never {
  * `GameRules`), with every member the definition leaves out given its default.
  *
  * @example
+ * // A game without a wire file: its name, events and command schemas are said here.
  * export const counter = defineGame({
  *   name: 'counter',
  *   settings: jsonObject({ name: printableField(32) }),
@@ -168,12 +186,22 @@ export function refuse(code: string, message: string): never {
  *   describe: (s) => ({ code: s.code, n: s.n }),
  * });
  */
-export function defineGame<S, Commands extends Record<string, unknown>, Body extends ZodType = ZodType, Settings = z.output<Body>>(
+export function defineGame<S, Commands extends object, Body extends ZodType = ZodType, Settings = z.output<Body>>(
   game: GameDefinition<S, Commands, Body, Settings>,
 ): GameModule<S, CommandOf<Commands>> {
-  const commands = game.commands as Readonly<Record<string, CommandDefinition<S, unknown>>>;
-  const eventTypes = Object.keys(game.events);
-  const stateEvent = game.stateEvent ?? eventTypes[0];
+  const name = game.name ?? game.wire?.kind;
+  const events = game.events ?? game.wire?.events;
+  if (name === undefined || events === undefined) throw new Error('a game says its name and events, or gives its wire');
+  const wireSchemas = (game.wire?.commands ?? {}) as Readonly<Record<string, ZodType>>;
+  const commands = Object.fromEntries(
+    Object.entries(game.commands as Readonly<Record<string, CommandDefinition<S, unknown>>>).map(([type, c]) => {
+      const schema = c.schema ?? wireSchemas[type];
+      if (!schema) throw new Error(`${name}: command '${type}' has no schema, in its definition or its wire`);
+      return [type, { ...c, schema }];
+    }),
+  ) as Readonly<Record<string, Required<CommandDefinition<S, unknown>>>>;
+  const eventTypes = Object.keys(events);
+  const stateEvent = game.stateEvent ?? game.wire?.stateEvent ?? eventTypes[0];
   const prefix = stateEvent.split('.')[0];
   const presenceEvent = eventTypes.includes(`${prefix}.presence`) ? `${prefix}.presence` : undefined;
   const seats = game.seats ?? ((state: S) => (state as Conventional).seats ?? []);
@@ -202,7 +230,7 @@ export function defineGame<S, Commands extends Record<string, unknown>, Body ext
       isOver(state) ? unchanged(state) : { state: { ...state, phase: 'closed' }, events: [], effects: [{ kind: 'close', reason }] });
 
   const rules: GameRules<S, CommandOf<Commands>> = {
-    kind: game.name,
+    kind: name,
     commandTypes: Object.keys(commands),
     eventTypes,
     stateEvent,
@@ -262,12 +290,12 @@ export function defineGame<S, Commands extends Record<string, unknown>, Body ext
   };
 
   return {
-    kind: game.name,
+    kind: name,
     rules,
-    codes: game.codes ?? { kind: game.name, stateEvent, events: {}, keys: [], enums: {}, ids: [] },
+    codes: game.codes ?? game.wire?.codes ?? { kind: name, stateEvent, events: {}, keys: [], enums: {}, ids: [] },
     opening,
     publicSummary: game.describe,
-    schemas: { summary: game.summarySchema ?? z.object({ game: z.literal(game.name) }).loose().meta({ description: `a room of ${game.name}` }) },
+    schemas: { summary: game.summarySchema ?? z.object({ game: z.literal(name) }).loose().meta({ description: `a room of ${name}` }) },
     operatorDetail: game.operatorDetail ?? game.describe,
     mayClose:
       game.mayClose ?? ((state, actor) => (openerRole === 'host' ? actor.role === 'host' : actor.role === 'player' && seats(state).some((s) => s.id === actor.seat))),

@@ -1,7 +1,7 @@
 import { ZodType } from 'zod';
 import { CloseCode } from '@app/protocol';
-import { CommandDefinition, defineGame } from '@app/room-engine';
-import { CARDS_COMMANDS, CARDS_EVENTS, CARDS_WIRE_CODES } from './cards.wire';
+import { CommandDefinition, defineGame, GameWireOf } from '@app/room-engine';
+import { CARDS_COMMANDS, CARDS_WIRE } from './cards.wire';
 import { CardsCommandData, CardsCommandType, TableCommand } from './cards.commands';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { publicTableSummary, viewTable } from './cards.projection';
@@ -10,14 +10,16 @@ import { TABLE_SETTINGS, tableSettingsOf } from './cards.settings';
 import { TABLE_SUMMARY } from './cards.summary';
 import { CardsState } from './cards.types';
 
-/** One command: its data's schema, sent by the table's player alone, and the rules' decision on it. */
-function command<T extends CardsCommandType>(type: T, schema: ZodType): CommandDefinition<CardsState, CardsCommandData[T]> {
-  return { schema: schema as ZodType<CardsCommandData[T]>, roles: ['player'], decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now) };
+/** One command, sent by the table's player alone, and the rules' decision on it; its schema is its wire's unless given. */
+function command<T extends CardsCommandType>(type: T, schema?: ZodType): CommandDefinition<CardsState, CardsCommandData[T]> {
+  const decideIt: CommandDefinition<CardsState, CardsCommandData[T]>['decide'] = (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now);
+  return schema ? { schema: schema as ZodType<CardsCommandData[T]>, roles: ['player'], decide: decideIt } : { roles: ['player'], decide: decideIt };
 }
 
 /** The card practice table on the room engine: the rules of PROTOCOL.md section 8. */
 export const cardsGame = defineGame({
-  name: 'cards',
+  // What the rules get is CardsCommandData: the act's schema is its wire's with a null amount taken as none (below).
+  wire: CARDS_WIRE as GameWireOf<CardsCommandData>,
   settings: TABLE_SETTINGS,
   settingsOf: tableSettingsOf,
   // A table opens for the one person who plays it, against bots: its opener is its human seat.
@@ -25,10 +27,9 @@ export const cardsGame = defineGame({
   commands: {
     // A null amount is taken as none: the rules see only a number or no field at all.
     'table.act': command('table.act', CARDS_COMMANDS['table.act'].transform(({ action, amount }) => (amount === undefined || amount === null ? { action } : { action, amount }))),
-    'table.rebuy': command('table.rebuy', CARDS_COMMANDS['table.rebuy']),
-    'table.leave': command('table.leave', CARDS_COMMANDS['table.leave']),
+    'table.rebuy': command('table.rebuy'),
+    'table.leave': command('table.leave'),
   },
-  events: CARDS_EVENTS,
   view: viewTable,
   describe: publicTableSummary,
   summarySchema: TABLE_SUMMARY,
@@ -58,7 +59,6 @@ export const cardsGame = defineGame({
   // Hands go on while the human is away (its clock checks or folds), so the table stays in
   // memory until the human is out of chips.
   mayPassivate: (state) => state.phase === 'waiting' || state.phase === 'closed',
-  codes: CARDS_WIRE_CODES,
 });
 
 /** The rules as the engine drives them. */

@@ -9,13 +9,12 @@ import { join, move, onDeadline, openBoard, publicView } from './tictactoe.rules
  * report), to prove that a game is one folder. It is served only by a server started for tests.
  */
 export const ticTacToe = defineGame({
-  name: 'tictactoe',
+  wire: TICTACTOE_WIRE,
   settings: jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) }),
   setup: (settings, opened) => openBoard(opened.code, { id: opened.opener, name: settings.name }, settings.moveSeconds),
   commands: {
-    'ttt.move': { schema: TICTACTOE_WIRE.commands['ttt.move'], roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
+    'ttt.move': { roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
   },
-  events: TICTACTOE_WIRE.events,
   view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
   describe: publicView,
   proposals: { join },
@@ -29,5 +28,4 @@ export const ticTacToe = defineGame({
   finishedRecord: ({ winner, players }: { winner: string; players: { name: string; mark: string }[] }) => ({
     hostName: null, players: players.map((p) => p.name), winner: players.find((p) => p.mark === winner)?.name ?? null,
   }),
-  codes: TICTACTOE_WIRE.codes,
 });

@@ -1,7 +1,6 @@
-import { ZodType } from 'zod';
 import { CloseCode, isPlainObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
 import { CommandDefinition, defineGame } from '@app/room-engine';
-import { TRIVIA_COMMANDS, TRIVIA_EVENTS, TRIVIA_WIRE_CODES } from './trivia.wire';
+import { TRIVIA_WIRE } from './trivia.wire';
 import { RoomCommand, TriviaCommandData, TriviaCommandType } from './trivia.commands';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { DECK_QUESTION, DeckQuestion, openTrivia, roomDeck } from './trivia.opening';
@@ -12,14 +11,14 @@ import { roomSettings, settingsOf, TRIVIA_SETTINGS } from './trivia.settings';
 import { TRIVIA_SUMMARY } from './trivia.summary';
 import { Answer, Game, TriviaState } from './trivia.types';
 
-/** One command: its wire schema, who may send it, and the rules' decision on it. */
+/** One command (its schema is its wire's): who may send it, and the rules' decision on it. */
 function command<T extends TriviaCommandType>(type: T, roles: readonly Role[]): CommandDefinition<TriviaState, TriviaCommandData[T]> {
-  return { schema: TRIVIA_COMMANDS[type] as ZodType as ZodType<TriviaCommandData[T]>, roles, decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as RoomCommand, ctx) };
+  return { roles, decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as RoomCommand, ctx) };
 }
 
 /** Trivia on the room engine: the rules of PROTOCOL.md sections 2 and 3. */
 export const triviaGame = defineGame({
-  name: 'trivia',
+  wire: TRIVIA_WIRE,
   settings: TRIVIA_SETTINGS,
   settingsOf,
   openerRole: 'host',
@@ -40,8 +39,6 @@ export const triviaGame = defineGame({
     'room.leave': command('room.leave', ['player']),
     'room.kick': command('room.kick', ['host']),
   },
-  events: TRIVIA_EVENTS,
-  stateEvent: 'room.state',
   view: viewRoom,
   describe: publicSummary,
   summarySchema: TRIVIA_SUMMARY,
@@ -92,7 +89,6 @@ export const triviaGame = defineGame({
   // The deck's copy is kept once with the room (rooms.deck), not at every game's end: it comes back from the room's copy.
   snapshotOf: ({ deck: _deck, ...kept }) => kept,
   fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck((opened.deck ?? []) as readonly DeckQuestion[]) }),
-  codes: TRIVIA_WIRE_CODES,
 });
 
 /** The rules as the engine drives them. */
