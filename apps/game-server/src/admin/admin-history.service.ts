@@ -3,7 +3,7 @@ import { FinishedGameRow, FinishedGamesRepository, RefusalRepository } from '@ap
 import { FinishedGame, FinishedPage, RefusalsPage, RoomErrorCode, RoomException } from '@app/protocol';
 import { ServerConfig, statementTimeoutMs } from '../config/server-config';
 import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
-import { DAY_MS, resultsKeptDays } from '../retention/retention-windows';
+import { resultsReadableUntil } from '../retention/retention-windows';
 import { GAMES } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
@@ -43,7 +43,7 @@ export class AdminHistoryService {
     return {
       ...lineOf(row),
       // The public link answers until then; operators read the row as long as it exists.
-      publicUntil: row.finishedAt + resultsKeptDays(this.config) * DAY_MS,
+      publicUntil: resultsReadableUntil(row.finishedAt, this.config),
       results: report ? report.json(row.summary) : null,
     };
   }
