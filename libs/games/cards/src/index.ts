@@ -19,7 +19,6 @@ export {
 } from './cards.rules';
 export * from './cards.projection';
 export * from './cards.privacy';
-export * from './cards.legacy';
 export * from './cards.game';
 export { CARDS_WIRE_CODES } from '@game-rooms/client';
 export * from './cards.module';
