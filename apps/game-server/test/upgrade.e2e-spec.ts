@@ -31,7 +31,8 @@ const REPO = resolve(__dirname, '../../..');
 
 const now = Date.now();
 const ids = { finished: randomUUID(), live: randomUUID(), table: randomUUID(), ann: randomUUID(), bob: randomUUID(), cy: randomUUID(), human: 'human-1' };
-const codes = { finished: 'OLDFIN', live: 'OLDLIV', table: 'OLDTBL' };
+// Codes a player could type (no look-alikes: room-code.ts), so that the HTTP routes take them.
+const codes = { finished: 'PREFNS', live: 'PREQST', table: 'PRETBV' };
 const OLD_TABLES = ['players', 'games', 'answers', 'question_closes', 'rematch_votes', 'game_results', 'late_deadlines', 'table_actions', 'table_rebuys'];
 
 /** The rooms the build before this one opened through the journal, with their openers' tokens. */
