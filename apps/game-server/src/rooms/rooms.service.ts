@@ -11,7 +11,7 @@ import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { GAMES, gameOf } from './games';
+import { GAMES, gameOf, KICK_COMMANDS } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
@@ -238,17 +238,22 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     }
   }
 
-  /** An operator kicks a player: the same command as the host's, taken in the room's turn. */
+  /**
+   * An operator kicks a player: the same command as the host's (the registry's `KICK_COMMANDS`),
+   * taken in the room's turn. A room of a game that kicks no one answers as to any unknown command.
+   */
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
     const room = await this.requireRoom(rawCode);
-    const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: 'room.kick', data: { playerId } });
+    const kick = KICK_COMMANDS[room.kind];
+    if (!kick) throw gameOf(room.kind).error(RoomErrorCode.UnknownType, `a ${room.kind} room has no player to kick`);
+    const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: kick, data: { playerId } });
     // The room's own refusal, with the statuses its game gives that code.
     if (reply.error) throw gameOf(room.kind).error(reply.error.code, reply.error.message);
   }
 
   /**
-   * A seat closes its room with its token, if its game lets that seat (the trivia host, the
-   * table's human): `<role>_closed`. Closing a closed room again is not an error.
+   * A seat closes its room with its token, if its game lets that seat (its module's `mayClose`):
+   * `<role>_closed`. Closing a closed room again is not an error.
    */
   async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
@@ -384,8 +389,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The room with this code, activated if it is not live here; with `kind` (a game's own path,
-   * such as `/api/tables`), 404 for a room of another game.
+   * The room with this code, activated if it is not live here; with `kind` (an alias of the
+   * rooms' paths for one game, the registry's `ROOM_ALIASES`), 404 for a room of another game.
    */
   async requireRoom(rawCode: string, kind?: string): Promise<GameRoom> {
     const room = await this.find(rawCode);
