@@ -496,7 +496,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       idSecret: createHmac('sha256', this.config.tokenSecret).update(`room-ids:${s.roomId}`).digest('base64url'),
       committedStatements: s.commitSeq,
       fence: s.fence,
-      snapshotDue: s.snapshot === null,
       onDispose: (r) => this.registry.remove(r as GameRoom),
       onFault: () => this.metrics.roomFaulted(),
       log: (level, msg, fields) => this.log[level](msg, fields),
