@@ -1,6 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
-import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
+import { WIRE_CODES } from '@app/wire-codes';
 
 export interface Reply {
   readonly type: 'reply';

@@ -359,12 +359,12 @@ export const DescribeAliasClose = (path: string, routes: GameRoutes) =>
 export const DescribeResults = () =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (its game\'s own rows); kept 30 days' }),
+    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (its game\'s own rows); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
       description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${GAMES.filter((g) => g.results).map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``).join('; ')})`,
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
-    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished more than 30 days ago', schema: error('results_not_found') }),
+    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),
   );

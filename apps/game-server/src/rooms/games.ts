@@ -2,7 +2,7 @@ import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { LabelVocabulary } from '@app/observability';
 import type { ZodType } from 'zod';
-import { codeTable, CodeTable, OpenedTable, OpenedTriviaRoom, PING, ROOM_EVENT_TYPES } from '@app/protocol';
+import { codeTable, CodeTable, OpenedHostRoom, OpenedTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
 import * as testGames from './test-games';
@@ -68,7 +68,7 @@ export const DEFAULT_GAME: GameRoutes = {
   game: trivia,
   noun: 'room',
   opened: ({ roomId, code, token }) => ({ roomId, code, hostToken: token }),
-  openedShape: OpenedTriviaRoom,
+  openedShape: OpenedHostRoom,
 };
 
 /**

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
+import { WIRE_CODES } from '@app/wire-codes';
 import { Closed, GameEvent, Reply, UpgradeRefused } from '../game-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 import { retryAfterSeconds } from './timed-http';

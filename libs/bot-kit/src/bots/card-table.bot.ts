@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { FrameDecoder, WIRE_CODES, WireProfile } from '@game-rooms/client';
+import { FrameDecoder, WireProfile } from '@game-rooms/client';
+import { WIRE_CODES } from '@app/wire-codes';
 import { epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { timedHttp } from './timed-http';
