@@ -183,10 +183,10 @@ describe(RetentionRepository.name, () => {
     const old = randomUUID();
     const [deck] = await dataSource.query(`SELECT id FROM decks WHERE builtin LIMIT 1`);
     // Such a room is always closed (migration 1764892800000): an open one without settings is refused.
-    await expect(dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'trivia', $2)`, [randomUUID(), deck.id])).rejects.toThrow(/rooms_settings/);
+    await expect(dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'tally', $2)`, [randomUUID(), deck.id])).rejects.toThrow(/rooms_settings/);
     await dataSource.query(
       `INSERT INTO rooms (id, code, game, deck_id, closed_at, closed_reason, pruned_at)
-       VALUES ($1, 'OLDROW', 'trivia', $2, now() - interval '400 days', 'upgrade', now() - interval '300 days')`,
+       VALUES ($1, 'OLDROW', 'tally', $2, now() - interval '400 days', 'upgrade', now() - interval '300 days')`,
       [old, deck.id],
     );
     expect(await retention.pruneRoomRows(WINDOW, 100)).toEqual({ taken: 1, removed: { rooms: 1, room_heads: 1 } });
