@@ -71,7 +71,7 @@ export class AdminHistoryService {
 
 /**
  * A row as the console lists it, through its game's module. The start: the summary's own when
- * the game reports one (trivia), else the end of the room's previous game, else the room's opening.
+ * the game reports one, else the end of the room's previous game, else the room's opening.
  */
 function lineOf(row: FinishedGameRow): FinishedGameLine {
   const record = GAMES.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);
