@@ -2,7 +2,6 @@ import { z, ZodType } from 'zod';
 import { clip, CloseCode, CommandFrame, GameCodes, readBody, Role, RoomErrorCode, RoomException, Status, validData } from '@app/protocol';
 import { FinishedRecord, GameModule, GameOpening, OpenedWith } from './game-module';
 import { Actor, GameRules, Outcome, Refusal, RoomSummary, RuleContext, Signal, unchanged } from './game-rules';
-import { LegacyRooms } from './legacy-replay';
 
 /** What a command's `decide` knows besides the state and the data: who sent it, its id, the time and the room's random source. */
 export interface CommandContext extends RuleContext {
@@ -134,8 +133,6 @@ export interface GameDefinition<S, Commands extends object, Body extends ZodType
   /** What a snapshot keeps of the state, and how it comes back with what the room opened with. Default: all of it. */
   snapshotOf?(state: S): unknown;
   fromSnapshot?(json: unknown, opened: { readonly deck?: readonly unknown[] }): S;
-  /** Passed through untouched (rooms from before the journal). */
-  readonly legacy?: LegacyRooms<S>;
 }
 
 /** What `defineGame` reads of a game's wire (`GameWire`, from `defineWire`). */
@@ -305,7 +302,6 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
     ...(game.finishedRecord ? { finishedRecord: game.finishedRecord } : {}),
     seatName: game.seatName ?? ((state, seat) => seats(state).find((s) => s.id === seat)?.name),
     ...(game.fromSnapshot ? { fromSnapshot: (json, opened) => game.fromSnapshot!(json, opened.deck ? { deck: checkDeck(opened.deck) } : {}) } : {}),
-    ...(game.legacy ? { legacy: game.legacy } : {}),
   };
 }
 

@@ -16,6 +16,5 @@ export * from './room-stats';
 export * from './refused-command';
 export * from './seeded-random';
 export * from './game-module';
-export * from './legacy-replay';
 export * from './unguessable-ids';
 export * from './define-game';
