@@ -28,6 +28,8 @@ const ELEMENTS = [
   { type: 'observability', pattern: 'libs/observability/src' },
   { type: 'game', pattern: 'libs/games/*/src', capture: ['game'] },
   { type: 'bot-kit', pattern: 'libs/bot-kit/src' },
+  // The server as a Nest module (`@game-rooms/server`): routes, services and limits for any games it is given.
+  { type: 'server', pattern: 'libs/server/src' },
   { type: 'app', pattern: 'apps/*/src', capture: ['app'] },
   { type: 'migrations', pattern: 'migrations' },
   { type: 'console', pattern: 'web-admin' },
@@ -42,7 +44,8 @@ const allow = (from, ...to) => ({
 /**
  * Who may import whom (anything not listed is refused). The engine knows no game and no I/O
  * edge; a game knows the engine's ports and the protocol, nothing that does I/O; persistence
- * implements the engine's RoomStore port and knows no game; the apps wire everything.
+ * implements the engine's RoomStore port and knows no game; the server module wires the libs for
+ * the games it is given and names none; the apps give it their games.
  */
 const POLICIES = [
   allow('protocol', 'protocol'),
@@ -57,8 +60,10 @@ const POLICIES = [
   allow('wire-codes', 'protocol', 'game'),
   // Bots play through the published client, as any other client does.
   allow('bot-kit', 'protocol', 'wire-codes'),
+  // The server takes the compact-v2 table's version from wire-codes, and ships the migrations.
+  allow('server', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'wire-codes', 'migrations'),
   // The app takes the test-only games for a server started for tests (ALLOW_TEST_GAMES=1) alone.
-  allow('app', 'app', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'test-game', 'wire-codes', 'bot-kit', 'migrations'),
+  allow('app', 'app', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'test-game', 'wire-codes', 'bot-kit', 'migrations'),
   allow('migrations'),
   allow('console', 'protocol'),
   // A game's page may name the types of its game's bodies (its settings schema): `import type`
@@ -68,8 +73,8 @@ const POLICIES = [
     allow: { to: { element: { type: 'game' } }, dependency: { kind: 'type' } },
   },
   // Scripts are tools around the code, as tests are: they may take what they measure.
-  allow('scripts', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
-  allow('test', 'test', 'test-game', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
+  allow('scripts', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
+  allow('test', 'test', 'test-game', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
   // Specs beside the code may use the shared test fixtures and the test-only game; a game's
   // specs may also check its section against the whole code table.
   {

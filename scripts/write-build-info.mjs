@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 const root = process.cwd();
 const require = createRequire(import.meta.url);
 // The compiled module the server itself uses, so both read git and package.json the same way.
-const { BUILD_INFO_FILE, sourceBuildInfo } = require(join(root, 'dist/apps/game-server/apps/game-server/src/config/build-info.js'));
+const { BUILD_INFO_FILE, sourceBuildInfo } = require(join(root, 'dist/apps/game-server/libs/server/src/config/build-info.js'));
 const info = sourceBuildInfo(root, process.env);
 const file = join(root, BUILD_INFO_FILE);
 mkdirSync(dirname(file), { recursive: true });

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonLog } from '../../apps/game-server/src/config/json-log';
-import { ServerConfig } from '../../apps/game-server/src/config/server-config';
+import { JsonLog } from '../../libs/server/src/config/json-log';
+import { ServerConfig } from '../../libs/server/src/config/server-config';
 import { RunningServer, startServer, StartOptions } from '../../apps/game-server/src/server';
 import { createTestDatabase } from './database';
 

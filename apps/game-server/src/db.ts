@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { migrate, MigrationOptions, migrationStates } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
-import { readDatabaseConfig } from './config/server-config';
+import { readDatabaseConfig } from '@app/server';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 
 // `npm run db -- status | migrate`: the schema's migrations, shown or applied, without starting

@@ -1,16 +1,19 @@
 import { WIRE_CODES } from '@app/wire-codes';
-import { DEFAULT_GAME, GAMES, gameOf, KICK_COMMANDS, labelVocabulary, ROOM_ALIASES, serverCodes } from './games';
+import { GameRegistry, labelVocabulary, serverCodes } from '@app/server';
+import { DEFAULT_GAME, DEPLOYED_GAMES, GAMES, KICK_COMMANDS, ROOM_ALIASES } from './games';
 
 describe('the game registry', () => {
+  const registry = new GameRegistry(DEPLOYED_GAMES);
+
   it('names each game once, and finds each by its kind', () => {
     const kinds = GAMES.map((g) => g.kind);
     expect(new Set(kinds).size).toBe(kinds.length);
-    for (const g of GAMES) expect(gameOf(g.kind)).toBe(g);
-    expect(() => gameOf('no-such-game')).toThrow(/no game of kind/);
+    for (const g of GAMES) expect(registry.gameOf(g.kind)).toBe(g);
+    expect(() => registry.gameOf('no-such-game')).toThrow(/no game of kind/);
   });
 
   it('speaks the code table the clients decode with: their sections first, at the same positions and version', () => {
-    const server = serverCodes();
+    const server = serverCodes(GAMES);
     expect(server.version).toBe(WIRE_CODES.version);
     expect(server.games.slice(0, WIRE_CODES.games.length)).toEqual(WIRE_CODES.games);
     // Each section is its game's own, announced by its state frame.
@@ -28,8 +31,18 @@ describe('the game registry', () => {
   });
 
   it('names only registered games in its default, its aliases and its kicks, and each kick is a command its game takes', () => {
-    for (const routes of [DEFAULT_GAME, ...Object.values(ROOM_ALIASES)]) expect(gameOf(routes.game.kind)).toBe(routes.game);
+    for (const routes of [DEFAULT_GAME, ...Object.values(ROOM_ALIASES)]) expect(registry.gameOf(routes.game.kind)).toBe(routes.game);
     expect(Object.keys(KICK_COMMANDS).length).toBeGreaterThan(0);
-    for (const [kind, type] of Object.entries(KICK_COMMANDS)) expect(gameOf(kind).rules.commandTypes).toContain(type);
+    for (const [kind, type] of Object.entries(KICK_COMMANDS)) expect(registry.gameOf(kind).rules.commandTypes).toContain(type);
+  });
+
+  it('refuses no games, a game given twice, routes of a game it does not play, and a kick its game does not take', () => {
+    const [trivia, cards] = GAMES;
+    expect(() => new GameRegistry({ games: [] })).toThrow(/at least one game/);
+    expect(() => new GameRegistry({ games: [trivia, trivia] })).toThrow(`the game '${trivia.kind}' is registered twice`);
+    expect(() => new GameRegistry({ games: [cards], defaultGame: DEFAULT_GAME })).toThrow(/no game of kind/);
+    expect(() => new GameRegistry({ games: [trivia], kickCommands: { [trivia.kind]: 'no.such.command' } })).toThrow(/a command that game does not take/);
+    // Without a default, a route without `game` means the first game.
+    expect(new GameRegistry({ games: [cards, trivia] }).defaultKind).toBe(cards.kind);
   });
 });

@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import { GameMetrics } from '@app/observability';
-import { announceAdminToken } from './config/admin-token-notice';
-import { JsonLog } from './config/json-log';
-import { lanUrls, startBanner } from './config/network-addresses';
-import { setHeapGrowth } from './config/heap-growth';
-import { ProcessFaults } from './config/process-faults';
-import { readConfig } from './config/server-config';
+import { announceAdminToken, JsonLog, lanUrls, ProcessFaults, readConfig, setHeapGrowth, startBanner } from '@app/server';
 import { startServer } from './server';
 
 async function main(): Promise<void> {

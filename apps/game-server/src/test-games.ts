@@ -2,4 +2,4 @@
 // serves them beside the registry's own. Test-only games live in libs/games/test, not in a game's folder.
 export {};
 export { ticTacToe } from '@app/games/tictactoe';
-export { faultyBoard } from '../../../../libs/games/test/faulty-board';
+export { faultyBoard } from '../../../libs/games/test/faulty-board';

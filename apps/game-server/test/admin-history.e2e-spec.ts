@@ -1,6 +1,6 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { RefusalRecorder } from '../src/refusals/refusal-recorder';
+import { RefusalRecorder } from '../../../libs/server/src/refusals/refusal-recorder';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom, SeatedRoom, sleep } from './support';
 

@@ -1,6 +1,6 @@
 import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { CloseCode } from '@app/protocol';
-import { RoomsService } from '../src/rooms/rooms.service';
+import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { queryDb, waitFor } from './support';

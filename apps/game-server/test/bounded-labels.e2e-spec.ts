@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpApi, MetricsSnapshot } from '@app/bot-kit';
-import { GAMES, labelVocabulary } from '../src/rooms/games';
+import { labelVocabulary } from '@app/server';
+import { GAMES } from '../src/games';
 
 const COMMAND_TYPES = [...labelVocabulary(GAMES).commands];
 import { RunningServer } from '../src/server';

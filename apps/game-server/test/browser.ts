@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { ServerConfig } from '../src/config/server-config';
+import { ServerConfig } from '../../../libs/server/src/config/server-config';
 import { RunningServer } from '../src/server';
 import { startTestServer } from '../../../test/support/test-server';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
 import { RunningServer } from '../src/server';
-import { RefusalRecorder } from '../src/refusals/refusal-recorder';
+import { RefusalRecorder } from '../../../libs/server/src/refusals/refusal-recorder';
 import { TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 import { screenshotsDir, TestBrowser, violationsOf, withPagesServer } from './browser';
 import { closeAll, queryDb, seatRoom, SeatedRoom } from './support';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { checkSecret } from '../src/config/secrets';
+import { checkSecret } from '../../../libs/server/src/config/secrets';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 

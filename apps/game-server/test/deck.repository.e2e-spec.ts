@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Database, openDataSource, StatementMeter } from '@app/persistence';
-import { DeckRepository, NewQuestion } from '../src/decks/deck.repository';
+import { DeckRepository, NewQuestion } from '../../../libs/server/src/decks/deck.repository';
 import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
 import { DeckEditTokens1764856800000 } from '../../../migrations/1764856800000-deck-edit-tokens';
 import { createTestDatabase } from '../../../test/support/database';

@@ -2,7 +2,7 @@ import { HttpApi } from '@app/bot-kit';
 import { TRIVIA_SETTINGS } from '@app/games/trivia';
 import { DECK_LIMITS, JoinRoomBody, LeaderboardQuery, NAME_MAX } from '@app/protocol';
 import { z } from 'zod';
-import { openApiOf } from '../src/api/schema-docs';
+import { openApiOf } from '../../../libs/server/src/api/schema-docs';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 

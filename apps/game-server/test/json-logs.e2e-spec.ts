@@ -1,4 +1,4 @@
-import { JsonLog } from '../src/config/json-log';
+import { JsonLog } from '../../../libs/server/src/config/json-log';
 import { RunningServer } from '../src/server';
 import { startTestServer } from '../../../test/support/test-server';
 

@@ -1,6 +1,6 @@
 import { GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { RoomsService } from '../src/rooms/rooms.service';
+import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';
 import { closeAll, finishedGames, journaledIds, queryDb, seatRoom, SeatedRoom, waitFor } from './support';

@@ -1,6 +1,6 @@
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { RoomsService } from '../src/rooms/rooms.service';
+import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer, withTestServer } from '../../../test/support/test-server';
 import { closeAll, holdTable, journaled, queryDb, seatRoom, untilMailboxDepth, untilWaitingOnLock, waitFor } from './support';

@@ -1,5 +1,5 @@
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
-import { JsonLog } from '../src/config/json-log';
+import { JsonLog } from '../../../libs/server/src/config/json-log';
 import { RunningServer } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';

@@ -1,6 +1,6 @@
 import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { RetentionPruner } from '../src/retention/retention-pruner';
+import { RetentionPruner } from '../../../libs/server/src/retention/retention-pruner';
 import { BUILTIN_DECK_ID } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer, TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';

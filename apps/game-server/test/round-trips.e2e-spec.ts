@@ -1,5 +1,5 @@
 import { RunningServer } from '../src/server';
-import { RoomsService } from '../src/rooms/rooms.service';
+import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
-import { ADMIN_SESSION_MS, AdminSessions } from '../src/admin/admin-session';
+import { ADMIN_SESSION_MS, AdminSessions } from '../../../libs/server/src/admin/admin-session';
 import { startTestServer, TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { ensurePagesBuilt } from './browser';
 import { seatRoom } from './support';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
-import { ServerConfig } from '../src/config/server-config';
+import { ServerConfig } from '../../../libs/server/src/config/server-config';
 import { RunningServer, StartOptions } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
 import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DelayProxy, HttpApi } from '@app/bot-kit';
-import { JsonLog } from '../src/config/json-log';
+import { JsonLog } from '../../../libs/server/src/config/json-log';
 import { RunningServer } from '../src/server';
 import { createTestDatabase, holdTable, writeWaitsOn } from '../../../test/support/database';
 import { startTestServer } from '../../../test/support/test-server';

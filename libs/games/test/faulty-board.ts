@@ -10,7 +10,7 @@ const KIND = 'faulty-board';
 /**
  * Tic-tac-toe with a planted bug, to show that a bug in one room is that room's problem alone: a
  * move to cell 8 is committed, and publishing it throws. It is test-only code, served only by a
- * server started for tests (`apps/game-server/src/rooms/test-games.ts`);
+ * server started for tests (`apps/game-server/src/test-games.ts`);
  * apps/game-server/test/faults.e2e-spec.ts plays it.
  */
 export const faultyBoard: GameModule = {

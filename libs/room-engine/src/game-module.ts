@@ -47,7 +47,7 @@ export interface FinishedRecord {
 
 /**
  * Everything the server needs of one game, as one object registered on one line
- * (`apps/game-server/src/rooms/games.ts`): the server loops over the registry, and nothing
+ * (`apps/game-server/src/games.ts`): the server loops over the registry, and nothing
  * outside a game's folder names the game. This is the engine's internal form, with every member
  * filled in: a game author writes `defineGame({...})` (define-game.ts), which makes it.
  */

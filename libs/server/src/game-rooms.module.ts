@@ -1,16 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import {
-  DEFAULT_GATEWAY_OPTIONS,
-  GATEWAY_OPTIONS,
-  GameGateway,
-  GatewayOptions,
-  ROOM_DIRECTORY,
-  SEAT_TOKENS,
-  SeatTokens,
-  WIRE_OBSERVER,
-} from '@app/gateway';
+import { DEFAULT_GATEWAY_OPTIONS, GATEWAY_OPTIONS, GameGateway, GatewayOptions, ROOM_DIRECTORY, SEAT_TOKENS, SeatTokens, WIRE_OBSERVER } from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
 import {
   Database,
@@ -20,13 +11,15 @@ import {
   JournalRepository,
   JournalStore,
   LeaderboardRepository,
+  openDataSource,
   RefusalRepository,
   RetentionRepository,
   RoomRepository,
   StatementMeter,
 } from '@app/persistence';
+import { Clock, systemClock } from '@app/room-engine';
+import { MIGRATIONS } from '../../../migrations';
 import { DeckRepository } from './decks/deck.repository';
-import { Clock } from '@app/room-engine';
 import { AdminController } from './admin/admin.controller';
 import { AdminAuth } from './admin/admin-auth';
 import { AdminSessionController } from './admin/admin-session.controller';
@@ -42,10 +35,10 @@ import { DecksService } from './decks/decks.service';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
-import { ResultsController } from './api/results.controller';
-import { RoomsController } from './api/rooms.controller';
-import { ROOM_ALIAS_CONTROLLERS } from './api/room-alias.controller';
-import { BuildInfo } from './config/build-info';
+import { resultsController } from './api/results.controller';
+import { roomsController } from './api/rooms.controller';
+import { roomAliasControllers } from './api/room-alias.controller';
+import { BuildInfo, readBuildInfo } from './config/build-info';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { InstanceIdentity } from './cluster/instance-identity';
 import { DatabaseLink } from './cluster/database-link';
@@ -54,19 +47,45 @@ import { LiveRoomCap } from './limits/live-room-cap';
 import { Admission } from './limits/admission';
 import { AdmissionGuard } from './limits/admission.guard';
 import { AddressLimits } from './limits/address-limits';
-import { ServerConfig, statementTimeoutMs } from './config/server-config';
-import { serverCodes } from './rooms/games';
+import { configOf, ServerConfig, statementTimeoutMs } from './config/server-config';
+import { GameRegistry, GameRoomsGames, serverCodes } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
+import { GAME_ROOMS_RUNS_ITSELF, GAME_ROOMS_RUNTIME, GameRoomsLifecycle } from './game-rooms.lifecycle';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
 /** What the server is built from; opened before Nest starts so migrations have run. */
 export interface ServerRuntime {
   readonly config: ServerConfig;
   readonly dataSource: DataSource;
+  /** PostgreSQL's own address, for what needs a session of its own (LISTEN). */
+  readonly directUrl: string;
   readonly meter: StatementMeter;
   readonly build: BuildInfo;
   readonly clock: Clock;
   readonly log: JsonLog;
+}
+
+/** Where a server given in code finds PostgreSQL. */
+export interface GameRoomsDatabase {
+  readonly url: string;
+  /** PostgreSQL's own address when `url` is a transaction pooler's (migrations, commit lanes and LISTEN use it). */
+  readonly directUrl?: string;
+}
+
+/**
+ * What `GameRoomsModule.forRoot` takes: the games, and either where the database is (the module
+ * opens it, runs the migrations it ships, and starts and stops with the Nest app), or a runtime
+ * its caller opened and runs itself (apps/game-server: embedded PostgreSQL, config from env).
+ */
+export interface GameRoomsOptions extends GameRoomsGames {
+  readonly database?: GameRoomsDatabase;
+  /** The server's settings that differ from the defaults (README "Configuration" has them by variable). */
+  readonly config?: Partial<ServerConfig>;
+  readonly clock?: Clock;
+  readonly log?: JsonLog;
+  readonly build?: BuildInfo;
+  /** An opened runtime: its opener starts and stops the server (see apps/game-server/src/server.ts). */
+  readonly runtime?: ServerRuntime;
 }
 
 const REPOSITORIES = [
@@ -81,93 +100,139 @@ const REPOSITORIES = [
   RetentionRepository,
 ];
 
+/** Opens what a server given in code runs on: its settings, its database (migrated), its clock and log. */
+async function openRuntime(options: GameRoomsOptions): Promise<ServerRuntime> {
+  if (!options.database) throw new Error('GameRoomsModule.forRoot needs `database: { url }` (or an opened `runtime`)');
+  const config = configOf({ ...options.config, databaseUrl: options.database.url, databaseDirectUrl: options.database.directUrl });
+  const log = options.log ?? new JsonLog(config.logLevel);
+  const meter = new StatementMeter();
+  const dataSource = await openDataSource(
+    { url: options.database.url, directUrl: options.database.directUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config), log: (msg) => log.info(msg) },
+    meter,
+  );
+  return { config, dataSource, directUrl: options.database.directUrl ?? options.database.url, meter, build: options.build ?? readBuildInfo(), clock: options.clock ?? systemClock, log };
+}
+
+/** A provider of one thing the runtime holds. */
+const fromRuntime = (provide: unknown, pick: (runtime: ServerRuntime) => unknown): Provider => ({
+  provide: provide as symbol,
+  useFactory: pick,
+  inject: [GAME_ROOMS_RUNTIME],
+});
+
+/**
+ * The game-room server as a Nest module: rooms, seats and the journal over HTTP and WebSocket,
+ * the operator API, metrics and health, for the games it is given. A Nest app that imports it
+ * installs its WebSocket adapter (`gameRoomsAdapter(app)`) before it listens.
+ */
 @Module({})
-export class AppModule {
-  static forRoot(runtime: ServerRuntime): DynamicModule {
-    const gatewayOptions: GatewayOptions = {
-      ...DEFAULT_GATEWAY_OPTIONS,
-      allowedOrigins: runtime.config.allowedOrigins,
-      sendQueueBytes: runtime.config.sendQueueBytes,
-      sendQueueFrames: runtime.config.sendQueueFrames,
-      socketsPerSeat: runtime.config.socketsPerSeat,
-      maxSockets: runtime.config.maxSockets,
-      pingIdleMs: runtime.config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
-      pongTimeoutMs: runtime.config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
-      codes: serverCodes(),
-    };
+export class GameRoomsModule {
+  static forRoot(options: GameRoomsOptions): DynamicModule {
+    const registry = new GameRegistry(options);
+    const runtime: Provider = options.runtime ? { provide: GAME_ROOMS_RUNTIME, useValue: options.runtime } : { provide: GAME_ROOMS_RUNTIME, useFactory: () => openRuntime(options) };
     return {
-      module: AppModule,
+      module: GameRoomsModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, ...ROOM_ALIAS_CONTROLLERS, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminHistoryController, AdminSessionController],
+      controllers: [
+        roomsController(registry),
+        ...roomAliasControllers(registry),
+        DecksController,
+        LeaderboardController,
+        resultsController(registry),
+        HealthController,
+        AdminController,
+        AdminHistoryController,
+        AdminSessionController,
+      ],
       providers: [
-        { provide: SERVER_CONFIG, useValue: runtime.config },
-        { provide: CLOCK, useValue: runtime.clock },
-        { provide: JSON_LOG, useValue: runtime.log },
-        { provide: BUILD_INFO, useValue: runtime.build },
-        { provide: StatementMeter, useValue: runtime.meter },
+        runtime,
+        { provide: GameRegistry, useValue: registry },
+        fromRuntime(SERVER_CONFIG, (r) => r.config),
+        fromRuntime(CLOCK, (r) => r.clock),
+        fromRuntime(JSON_LOG, (r) => r.log),
+        fromRuntime(BUILD_INFO, (r) => r.build),
+        fromRuntime(StatementMeter, (r) => r.meter),
         ...METRIC_PROVIDERS,
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        { provide: Database, useValue: new Database(runtime.dataSource, runtime.meter, statementTimeoutMs(runtime.config), runtime.config.commitLanes, runtime.config.silenceMs) },
+        fromRuntime(Database, (r) => new Database(r.dataSource, r.meter, statementTimeoutMs(r.config), r.config.commitLanes, r.config.silenceMs)),
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
-        { provide: SEAT_TOKENS, useValue: new SeatTokens(runtime.config.tokenSecret) },
+        fromRuntime(SEAT_TOKENS, (r) => new SeatTokens(r.config.tokenSecret)),
         {
           provide: RefusalRecorder,
-          useFactory: (repo: RefusalRepository, metrics: GameMetrics) =>
+          useFactory: (r: ServerRuntime, repo: RefusalRepository, metrics: GameMetrics) =>
             new RefusalRecorder(
               repo,
               {
-                keptDays: runtime.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS,
-                perRoomPerMinute: runtime.config.refusalsPerRoomPerMinute ?? DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE,
-                timeoutMs: statementTimeoutMs(runtime.config),
+                keptDays: r.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS,
+                perRoomPerMinute: r.config.refusalsPerRoomPerMinute ?? DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE,
+                timeoutMs: statementTimeoutMs(r.config),
               },
               metrics,
-              (msg, fields) => runtime.log.warn(msg, fields),
+              (msg, fields) => r.log.warn(msg, fields),
             ),
-          inject: [RefusalRepository, GameMetrics],
+          inject: [GAME_ROOMS_RUNTIME, RefusalRepository, GameMetrics],
         },
         AddressLimits,
         {
           provide: RetentionPruner,
-          useFactory: (repo: RetentionRepository, metrics: GameMetrics) =>
+          useFactory: (r: ServerRuntime, repo: RetentionRepository, metrics: GameMetrics) =>
             new RetentionPruner(
               repo,
               {
-                resultsKeptDays: resultsKeptDays(runtime.config),
-                finishedGamesKeptDays: finishedGamesKeptDays(runtime.config),
-                batchRows: runtime.config.retentionBatchRows ?? DEFAULT_RETENTION_BATCH_ROWS,
-                sweepMs: runtime.config.retentionSweepMs ?? 0,
-                timeoutMs: statementTimeoutMs(runtime.config),
+                resultsKeptDays: resultsKeptDays(r.config),
+                finishedGamesKeptDays: finishedGamesKeptDays(r.config),
+                batchRows: r.config.retentionBatchRows ?? DEFAULT_RETENTION_BATCH_ROWS,
+                sweepMs: r.config.retentionSweepMs ?? 0,
+                timeoutMs: statementTimeoutMs(r.config),
               },
               metrics,
-              (msg, fields) => runtime.log.warn(msg, fields),
+              (msg, fields) => r.log.warn(msg, fields),
             ),
-          inject: [RetentionRepository, GameMetrics],
+          inject: [GAME_ROOMS_RUNTIME, RetentionRepository, GameMetrics],
         },
         LiveRoomCap,
         Admission,
         AdmissionGuard,
         RoomsService,
         DecksService,
-        { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
-        { provide: DatabaseLink, useValue: new DatabaseLink(runtime.config.heartbeatMs ?? 0) },
+        fromRuntime(InstanceIdentity, (r) => new InstanceIdentity(r.config)),
+        fromRuntime(DatabaseLink, (r) => new DatabaseLink(r.config.heartbeatMs ?? 0)),
         {
           provide: InstanceHeartbeat,
-          useFactory: (instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService, link: DatabaseLink) =>
-            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, runtime.config.heartbeatMs ?? 0, runtime.log, rooms, link),
-          inject: [InstanceRepository, InstanceIdentity, RoomsService, DatabaseLink],
+          useFactory: (r: ServerRuntime, instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService, link: DatabaseLink) =>
+            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, r.config.heartbeatMs ?? 0, r.log, rooms, link),
+          inject: [GAME_ROOMS_RUNTIME, InstanceRepository, InstanceIdentity, RoomsService, DatabaseLink],
         },
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },
-        { provide: GATEWAY_OPTIONS, useValue: gatewayOptions },
+        fromRuntime(GATEWAY_OPTIONS, (r): GatewayOptions => gatewayOptions(r.config, registry)),
         GameGateway,
         AdminAuth,
         AdminTokenGuard,
         AdminViewService,
         AdminHistoryService,
+        // A runtime given is started and stopped by its opener; one the module opened, by the Nest app's own start and close.
+        GameRoomsLifecycle,
+        { provide: GAME_ROOMS_RUNS_ITSELF, useValue: !options.runtime },
         { provide: APP_FILTER, useClass: HttpErrorsFilter },
       ],
     };
   }
+}
+
+/** The gateway's limits, from the server's settings, speaking the registry's compact codes. */
+function gatewayOptions(config: ServerConfig, registry: GameRegistry): GatewayOptions {
+  return {
+    ...DEFAULT_GATEWAY_OPTIONS,
+    allowedOrigins: config.allowedOrigins,
+    sendQueueBytes: config.sendQueueBytes,
+    sendQueueFrames: config.sendQueueFrames,
+    socketsPerSeat: config.socketsPerSeat,
+    maxSockets: config.maxSockets,
+    pingIdleMs: config.socketPingIdleMs ?? DEFAULT_GATEWAY_OPTIONS.pingIdleMs,
+    pongTimeoutMs: config.socketPongTimeoutMs ?? DEFAULT_GATEWAY_OPTIONS.pongTimeoutMs,
+    codes: serverCodes(registry.games),
+  };
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { NextFunction, Request, Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import { JsonLog, logContext } from '../config/json-log';
-import { ROOM_ALIASES } from '../rooms/games';
+import { JsonLog, logContext } from '@app/server';
+import { ROOM_ALIASES } from '../games';
 
 // A room's code where a request names it: the rooms' paths and their aliases (the registry's), or `room=`.
 const ROOM_IN_PATH = new RegExp(`^/api/(?:${['rooms', ...Object.keys(ROOM_ALIASES)].join('|')})/([A-Za-z0-9]{1,16})(?:[/?]|$)`);

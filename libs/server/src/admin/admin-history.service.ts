@@ -4,7 +4,7 @@ import { FinishedGame, FinishedPage, RefusalsPage, RoomErrorCode, RoomException 
 import { ServerConfig, statementTimeoutMs } from '../config/server-config';
 import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
 import { resultsReadableUntil } from '../retention/retention-windows';
-import { GAMES } from '../rooms/games';
+import { GameRegistry } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
 import { encodeCursor } from './history-query';
@@ -21,6 +21,7 @@ export class AdminHistoryService {
     private readonly refusals: RefusalRepository,
     private readonly rooms: RoomsService,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    private readonly registry: GameRegistry,
   ) {}
 
   get refusalsKeptDays(): number {
@@ -32,16 +33,16 @@ export class AdminHistoryService {
     const rows = await this.finished.page({ ...q, limit: q.limit + 1 }, this.timeoutMs);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
-    return { games: page.map(lineOf), next: rows.length > q.limit && last ? encodeCursor(last.finishedUs, last.id) : null };
+    return { games: page.map((row) => lineOf(row, this.registry)), next: rows.length > q.limit && last ? encodeCursor(last.finishedUs, last.id) : null };
   }
 
   /** One finished game with its results as `GET /api/results/{id}` gives them, past that window too. */
   async finishedGame(id: string | undefined) {
     const row = id ? await this.finished.one(id, this.timeoutMs) : undefined;
     if (!row) throw new RoomException('finished_game_not_found', `no finished game has id ${String(id ?? '').slice(0, 40) || '(not a uuid)'}`, { status: 404 });
-    const report = GAMES.find((g) => g.kind === row.game)?.results;
+    const report = this.registry.games.find((g) => g.kind === row.game)?.results;
     return {
-      ...lineOf(row),
+      ...lineOf(row, this.registry),
       // The public link answers until then; operators read the row as long as it exists.
       publicUntil: resultsReadableUntil(row.finishedAt, this.config),
       results: report ? report.json(row.summary) : null,
@@ -73,8 +74,8 @@ export class AdminHistoryService {
  * A row as the console lists it, through its game's module. The start: the summary's own when
  * the game reports one, else the end of the room's previous game, else the room's opening.
  */
-function lineOf(row: FinishedGameRow): FinishedGameLine {
-  const record = GAMES.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);
+function lineOf(row: FinishedGameRow, registry: GameRegistry): FinishedGameLine {
+  const record = registry.games.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);
   const started: [number, StartedFrom] =
     record?.startedAt !== undefined ? [record.startedAt, 'summary'] : row.previousFinishedAt !== null ? [row.previousFinishedAt, 'previous_game'] : [row.roomOpenedAt, 'room_opened'];
   const names = record?.players ?? [];

@@ -4,7 +4,7 @@ import { Database } from '@app/persistence';
 import { Overview, RoomErrorCode, RoomException, RoomRow, RoomsSnapshot } from '@app/protocol';
 import { BuildInfo } from '../config/build-info';
 import { Admission } from '../limits/admission';
-import { gameOf } from '../rooms/games';
+import { GameRegistry } from '../rooms/games';
 import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
@@ -21,6 +21,7 @@ export class AdminViewService {
     private readonly db: Database,
     private readonly admission: Admission,
     @Inject(BUILD_INFO) private readonly build: BuildInfo,
+    private readonly registry: GameRegistry,
   ) {}
 
   overview(): Overview {
@@ -45,13 +46,13 @@ export class AdminViewService {
   roomDetail(code: string) {
     const room = this.rooms.registry.peek(code.toUpperCase());
     if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no live room has code ${code}`);
-    return { ...this.row(room), ...gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands(), replyMemory: room.replyMemory };
+    return { ...this.row(room), ...this.registry.gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands(), replyMemory: room.replyMemory };
   }
 
   // Every game's row comes from its own summary: seats stand where players were, its round
   // (a question, a hand) where a question was.
   private row(room: GameRoom): RoomRow {
-    const summary = gameOf(room.kind).rules.summarize(room.snapshot);
+    const summary = this.registry.gameOf(room.kind).rules.summarize(room.snapshot);
     return {
       code: summary.code,
       game: room.kind,

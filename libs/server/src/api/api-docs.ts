@@ -31,7 +31,7 @@ import {
   SpectatorSeat,
 } from '@app/protocol';
 import { LEADERBOARD_GAMES } from '@app/persistence';
-import { DEFAULT_GAME, GameRoutes, GAMES } from '../rooms/games';
+import { GameRegistry, GameRoutes } from '../rooms/games';
 import { DocBody, DocParams, DocQuery, DocResponse, oneOf, openApiOf } from './schema-docs';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
@@ -74,8 +74,8 @@ const NEW_WORK_UNAVAILABLE: Answer = {
 };
 const CODE = () => DocParams(RoomCodeParams);
 
-const openable = () => GAMES.filter((g) => g.opening);
-const openableKinds = () => openable().map((g) => g.kind) as [string, ...string[]];
+const openable = (registry: GameRegistry) => registry.games.filter((g) => g.opening);
+const openableKinds = (registry: GameRegistry) => openable(registry).map((g) => g.kind) as [string, ...string[]];
 
 /** A game's opening body with `game` in front; a schema that is not an object is shown beside it. */
 function withGame(kind: string, schema: z.ZodType): z.ZodType {
@@ -83,15 +83,27 @@ function withGame(kind: string, schema: z.ZodType): z.ZodType {
   return schema instanceof z.ZodObject ? game.extend(schema.shape) : game.and(schema);
 }
 
-export const DescribeCreateRoom = () =>
+/** One of these schemas: a union when there are several (a server of one game has one). */
+function oneSchema(schemas: z.ZodType[]): z.ZodType {
+  return schemas.length === 1 ? schemas[0] : z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+}
+
+/** The opening body and answer of a route without `game`: the default game's own words, or the first game's as any route answers it. */
+function defaultOpening(registry: GameRegistry): { body: z.ZodType[]; answer: z.ZodType[] } {
+  const routes = registry.defaultGame;
+  if (!routes?.game.opening) return { body: [], answer: [] };
+  return { body: [routes.game.opening.schema.meta({ title: `${routes.game.kind} (no game)` })], answer: [routes.openedShape] };
+}
+
+export const DescribeCreateRoom = (registry: GameRegistry) =>
   applyDecorators(
     ApiTags('rooms'),
     ApiOperation({
-      summary: `Open a room of any game: with \`game\`, that game's settings, and the answer carries the opener's seat and token; without it, a ${DEFAULT_GAME.game.kind} room in its lobby, and the answer carries the host token`,
+      summary: `Open a room of any game: with \`game\`, that game's settings, and the answer carries the opener's seat and token; without it, a ${registry.defaultKind} room${registry.defaultGame ? ' in its lobby, and the answer carries the host token' : ''}`,
     }),
     // Without `game`, the default game's settings; with it, each game's own.
-    DocBody(z.union([DEFAULT_GAME.game.opening!.schema.meta({ title: `${DEFAULT_GAME.game.kind} (no game)` }), ...openable().map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
-    DocResponse(201, 'the room is open', z.union([DEFAULT_GAME.openedShape, openedRoom(openableKinds())])),
+    DocBody(oneSchema([...defaultOpening(registry).body, ...openable(registry).map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
+    DocResponse(201, 'the room is open', oneSchema([...defaultOpening(registry).answer, openedRoom(openableKinds(registry))])),
     ...answers(
       { ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' },
       { status: 404, description: '`deck_not_found`', schema: error('deck_not_found') },
@@ -127,13 +139,13 @@ export const DescribeSpectate = () =>
     ...answers(NOT_FOUND, { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
   );
 
-export const DescribeRoomSummary = () =>
+export const DescribeRoomSummary = (registry: GameRegistry) =>
   applyDecorators(
     ApiTags('rooms'),
     ApiOperation({ summary: 'The public summary of a room of any game, in its game’s shape (`game` says which); never a secret' }),
     CODE(),
     // Every registered game's own shape: a new game adds its own by registering.
-    DocResponse(200, 'the room', oneOf(GAMES.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
+    DocResponse(200, 'the room', oneOf(registry.games.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
     ...answers(NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups')),
   );
 
@@ -304,7 +316,7 @@ export const DescribeAdmin = (summary: string, extra: Answer[] = [], shapes: Adm
     ...answers({ status: 401, description: '`unauthorized`: no admin token, or a wrong one', schema: error('unauthorized') }, ...extra),
   );
 
-// The aliases of the generic routes for one game (the registry's ROOM_ALIASES), tagged by their path.
+// The aliases of the generic routes for one game (the registry's aliases), tagged by their path.
 
 const ALIAS_CODE = ({ noun }: GameRoutes) =>
   DocParams(RoomCodeParams.extend({ code: RoomCodeParams.shape.code.meta({ description: `the ${noun} code, 6 characters; case is ignored`, example: 'K7QMPD' }) }));
@@ -356,14 +368,14 @@ export const DescribeAliasClose = (path: string, routes: GameRoutes) =>
     ),
   );
 
-export const DescribeResults = () =>
+export const DescribeResults = (registry: GameRegistry) =>
   applyDecorators(
     ApiTags('results'),
     ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (its game\'s own rows); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
-      description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${GAMES.filter((g) => g.results).map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``).join('; ')})`,
+      description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${registry.games.filter((g) => g.results).map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``).join('; ')})`,
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
     ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),

@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Res, Type } from '@nestjs/common';
 import type { Response } from 'express';
 import { JournalRepository } from '@app/persistence';
 import { RoomException } from '@app/protocol';
-import { GAMES } from '../rooms/games';
+import { GameRegistry } from '../rooms/games';
 import { ServerConfig } from '../config/server-config';
 import { resultsKeptDays, resultsReadableUntil } from '../retention/retention-windows';
 import { SERVER_CONFIG } from '../tokens';
@@ -12,32 +12,36 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A finished game's results by its unguessable link, read from its record (`finished_games`)
- * through its game's module: `GET /api/results/{id}` (JSON) and `/api/results/{id}.csv`.
+ * through its game's module: `GET /api/results/{id}` (JSON) and `/api/results/{id}.csv`. It is
+ * built for the registry it is given, because the API document names each game's CSV columns.
  */
-@Controller('api/results')
-export class ResultsController {
-  constructor(
-    private readonly journal: JournalRepository,
-    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
-  ) {}
+export function resultsController(registry: GameRegistry): Type {
+  @Controller('api/results')
+  class ResultsController {
+    constructor(
+      private readonly journal: JournalRepository,
+      @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    ) {}
 
-  @Get(':id')
-  @DescribeResults()
-  async results(@Param('id') raw: string, @Res({ passthrough: true }) res: Response) {
-    const csv = raw.endsWith('.csv');
-    const id = csv ? raw.slice(0, -4) : raw;
-    // A results link's life is the results window (PROTOCOL.md section 12); a row past it may not be pruned yet.
-    const keptDays = resultsKeptDays(this.config);
-    const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
-    const report = found && GAMES.find((g) => g.kind === found.game)?.results;
-    if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
-    // When the link stops answering (its record's commit time plus the window, which the operator
-    // sets), so that a page can say it.
-    if (!csv) return { ...(report.json(found.summary) as object), readableUntil: resultsReadableUntil(found.finishedAt, this.config) };
-    res.setHeader('content-type', 'text/csv; charset=utf-8');
-    res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
-    return [report.csvHeader, ...report.csvRows(found.summary)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+    @Get(':id')
+    @DescribeResults(registry)
+    async results(@Param('id') raw: string, @Res({ passthrough: true }) res: Response) {
+      const csv = raw.endsWith('.csv');
+      const id = csv ? raw.slice(0, -4) : raw;
+      // A results link's life is the results window (PROTOCOL.md section 12); a row past it may not be pruned yet.
+      const keptDays = resultsKeptDays(this.config);
+      const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
+      const report = found && registry.games.find((g) => g.kind === found.game)?.results;
+      if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
+      // When the link stops answering (its record's commit time plus the window, which the operator
+      // sets), so that a page can say it.
+      if (!csv) return { ...(report.json(found.summary) as object), readableUntil: resultsReadableUntil(found.finishedAt, this.config) };
+      res.setHeader('content-type', 'text/csv; charset=utf-8');
+      res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
+      return [report.csvHeader, ...report.csvRows(found.summary)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+    }
   }
+  return ResultsController;
 }
 
 /**

@@ -3,12 +3,12 @@ import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { AdmissionGuard } from '../limits/admission.guard';
 import { LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
-import { GameRoutes, ROOM_ALIASES } from '../rooms/games';
+import { GameRegistry, GameRoutes } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeAliasClose, DescribeAliasOpen, DescribeAliasSpectate, DescribeAliasSummary } from './api-docs';
 
 /**
- * The controller of one alias of the generic routes (the registry's `ROOM_ALIASES`): `/api/<path>`
+ * The controller of one alias of the generic routes (the registry's `aliases`): `/api/<path>`
  * opens a room of its game, and `/api/<path>/{code}` finds, watches and closes one, through the
  * same RoomsService calls as `/api/rooms`, with the same guards, limited to that game (a room of
  * another answers 404). Only the opening's answer is in the game's own words.
@@ -63,4 +63,6 @@ export function roomAliasController(path: string, routes: GameRoutes): Type {
 }
 
 /** A controller for each alias in the registry. */
-export const ROOM_ALIAS_CONTROLLERS: readonly Type[] = Object.entries(ROOM_ALIASES).map(([path, routes]) => roomAliasController(path, routes));
+export function roomAliasControllers(registry: GameRegistry): Type[] {
+  return Object.entries(registry.aliases).map(([path, routes]) => roomAliasController(path, routes));
+}

@@ -1,59 +1,68 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Type, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { AdmissionGuard } from '../limits/admission.guard';
 import { JoinRateGuard, LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
-import { DEFAULT_GAME } from '../rooms/games';
+import { GameRegistry } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 
-@Controller('api/rooms')
-export class RoomsController {
-  constructor(
-    private readonly rooms: RoomsService,
-    @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
-  ) {}
+/**
+ * The generic routes of rooms (`/api/rooms`), for the registry's games: built per registry, as
+ * the API document of opening a room and of its summary names each of its games.
+ */
+export function roomsController(registry: GameRegistry): Type {
+  @Controller('api/rooms')
+  class RoomsController {
+    constructor(
+      private readonly rooms: RoomsService,
+      @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
+    ) {}
 
-  @Post()
-  @DescribeCreateRoom()
-  @UseGuards(AdmissionGuard, OpenRateGuard)
-  async create(@Body() body: unknown) {
-    const b = readBody(OpenRoomBody, body);
-    // Without `game`, a room of the default game, answered as its clients know it; with it, any game's.
-    if (b.game !== undefined) return this.rooms.openGame(b.game, b);
-    return DEFAULT_GAME.opened(await this.rooms.openGame(DEFAULT_GAME.game.kind, b));
-  }
-
-  @Post(':code/players')
-  @DescribeJoinRoom()
-  @UseGuards(AdmissionGuard, JoinRateGuard)
-  join(@Param('code') code: string, @Body() body: unknown) {
-    return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
-  }
-
-  @Post(':code/spectators')
-  @DescribeSpectate()
-  @UseGuards(AdmissionGuard, SpectatorRateGuard)
-  spectate(@Param('code') code: string) {
-    return this.rooms.addSpectator(code);
-  }
-
-  @Get(':code')
-  @DescribeRoomSummary()
-  @UseGuards(LookupRateGuard)
-  summary(@Param('code') code: string) {
-    return this.rooms.summary(code);
-  }
-
-  @Delete(':code')
-  @DescribeCloseRoom()
-  @HttpCode(204)
-  async close(@Param('code') code: string, @Headers('authorization') authorization?: string) {
-    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-    const check = this.tokens.check(token);
-    if (!check.ok) {
-      throw new RoomException(RoomErrorCode.Unauthorized, 'a valid token of a seat that may close the room (its host or its owner) is required as Authorization: Bearer <token>');
+    @Post()
+    @DescribeCreateRoom(registry)
+    @UseGuards(AdmissionGuard, OpenRateGuard)
+    async create(@Body() body: unknown) {
+      const b = readBody(OpenRoomBody, body);
+      // Without `game`, a room of the default game, answered as its clients know it; with it, any game's.
+      if (b.game !== undefined) return this.rooms.openGame(b.game, b);
+      const routes = registry.defaultGame;
+      if (!routes) return this.rooms.openGame(registry.defaultKind, b);
+      return routes.opened(await this.rooms.openGame(routes.game.kind, b));
     }
-    await this.rooms.closeWithToken(code, check.claims);
+
+    @Post(':code/players')
+    @DescribeJoinRoom()
+    @UseGuards(AdmissionGuard, JoinRateGuard)
+    join(@Param('code') code: string, @Body() body: unknown) {
+      return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
+    }
+
+    @Post(':code/spectators')
+    @DescribeSpectate()
+    @UseGuards(AdmissionGuard, SpectatorRateGuard)
+    spectate(@Param('code') code: string) {
+      return this.rooms.addSpectator(code);
+    }
+
+    @Get(':code')
+    @DescribeRoomSummary(registry)
+    @UseGuards(LookupRateGuard)
+    summary(@Param('code') code: string) {
+      return this.rooms.summary(code);
+    }
+
+    @Delete(':code')
+    @DescribeCloseRoom()
+    @HttpCode(204)
+    async close(@Param('code') code: string, @Headers('authorization') authorization?: string) {
+      const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+      const check = this.tokens.check(token);
+      if (!check.ok) {
+        throw new RoomException(RoomErrorCode.Unauthorized, 'a valid token of a seat that may close the room (its host or its owner) is required as Authorization: Bearer <token>');
+      }
+      await this.rooms.closeWithToken(code, check.claims);
+    }
   }
+  return RoomsController;
 }

@@ -60,7 +60,7 @@ describe(readBuildInfo.name, () => {
     it("is stamped by npm run build's last step with the sha of the tree it was built from", () => {
       const dir = repo();
       // The step loads the compiled module the server uses: compile this one as nest build would.
-      const compiled = join(dir, 'dist/apps/game-server/apps/game-server/src/config/build-info.js');
+      const compiled = join(dir, 'dist/apps/game-server/libs/server/src/config/build-info.js');
       mkdirSync(dirname(compiled), { recursive: true });
       const source = readFileSync(join(__dirname, 'build-info.ts'), 'utf8');
       writeFileSync(compiled, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ConfigError, ConfigProblem } from './config.error';
 import { keptSecret } from './secrets';
@@ -141,6 +142,16 @@ export function statementTimeoutMs(config: ServerConfig): number {
 export function readDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
   const { databaseUrl, databaseDirectUrl, dataDir } = fromEnv(parseEnv(env));
   return { databaseUrl, databaseDirectUrl, dataDir };
+}
+
+/**
+ * The settings of a server given in code (`GameRoomsModule.forRoot`): each variable's default,
+ * then what is given. Nothing is read from the environment and nothing is written under DATA_DIR:
+ * secrets not given are fresh for this process, so its tokens do not outlive it.
+ */
+export function configOf(given: Partial<ServerConfig> = {}): ServerConfig {
+  const fresh = () => randomBytes(32).toString('base64url');
+  return { ...fromEnv(parseEnv({})), tokenSecret: fresh(), adminToken: fresh(), adminTokenGenerated: false, ...given };
 }
 
 /** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */

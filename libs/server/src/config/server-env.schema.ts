@@ -177,7 +177,7 @@ export const SERVER_ENV = {
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
   ALLOW_TEST_SEEDS: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
-  // Read where the game registry is built (apps/game-server/src/rooms/games.ts), before this schema runs.
+  // Read where the game registry is built (apps/game-server/src/games.ts), before this schema runs.
   ALLOW_TEST_GAMES: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
 } satisfies Record<string, Variable>;
 

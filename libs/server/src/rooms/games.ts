@@ -1,21 +1,11 @@
-import { cards } from '@app/games/cards';
-import { trivia } from '@app/games/trivia';
 import { LabelVocabulary } from '@app/observability';
 import type { ZodType } from 'zod';
-import { codeTable, CodeTable, OpenedHostRoom, OpenedTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
+import { codeTable, CodeTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
-import * as testGames from './test-games';
-
-/** The games that live only in tests: served by a server started for tests alone (read before the config is, so from the environment). */
-export const TEST_GAMES: readonly GameModule[] = Object.values(testGames as Record<string, GameModule>);
-const SERVES_TEST_GAMES = process.env.ALLOW_TEST_GAMES === '1';
-
-/** The games this server plays, one line each: everything else reads this list. */
-export const GAMES: readonly GameModule[] = [trivia, cards, ...(SERVES_TEST_GAMES ? TEST_GAMES : [])];
 
 /** The registered game of this kind; throws for a kind no game has (a bug, not a client's input). */
-export function gameOf(kind: string, games: readonly GameModule[] = GAMES): GameModule {
+export function gameOf(kind: string, games: readonly GameModule[]): GameModule {
   const game = games.find((g) => g.kind === kind);
   if (!game) throw new Error(`no game of kind '${kind}' is registered`);
   return game;
@@ -34,7 +24,7 @@ export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
  * the version its clients know (`@app/wire-codes`, which the pages and the bot kit decode with).
  * Codes are positions, so a game registered after those sections only adds one at the end.
  */
-export function serverCodes(games: readonly GameModule[] = GAMES): CodeTable {
+export function serverCodes(games: readonly GameModule[]): CodeTable {
   return codeTable(WIRE_CODES.version, games.map((g) => g.codes), WIRE_CODES.maxIds);
 }
 
@@ -60,30 +50,53 @@ export interface GameRoutes {
   readonly openedShape: ZodType;
 }
 
-/**
- * `POST /api/rooms` without `game`, and `GET /api/leaderboard` without `?game=`: trivia, as it was
- * before other games, answered as trivia's clients know it (the host's token as `hostToken`).
- */
-export const DEFAULT_GAME: GameRoutes = {
-  game: trivia,
-  noun: 'room',
-  opened: ({ roomId, code, token }) => ({ roomId, code, hostToken: token }),
-  openedShape: OpenedHostRoom,
-};
+/** What a server is given to play: its games, and how the older routes some of them had answer. */
+export interface GameRoomsGames {
+  /** The games this server plays, in registry order (their compact codes follow it). */
+  readonly games: readonly GameModule[];
+  /** `POST /api/rooms` without `game`, and `GET /api/leaderboard` without `?game=`; the first game, answered as `/api/rooms` answers any, when unset. */
+  readonly defaultGame?: GameRoutes;
+  /** Aliases of the generic routes for one game, by path (`/api/<path>`). */
+  readonly aliases?: Readonly<Record<string, GameRoutes>>;
+  /**
+   * The command an operator's kick (`POST /admin/api/rooms/{code}/kick`) sends a room, taken with
+   * `{ playerId }`, for each game that lets a player be kicked: the same command as the host's.
+   */
+  readonly kickCommands?: Readonly<Record<string, string>>;
+}
 
-/**
- * Aliases of the generic routes for one game, by path: `/api/<path>`, `/api/<path>/{code}` and
- * `/api/<path>/{code}/spectators` answer as `/api/rooms` does for a room of that game, and 404
- * for a room of another. `/api/tables` is the card tables' (PROTOCOL.md section 8).
- */
-export const ROOM_ALIASES: Readonly<Record<string, GameRoutes>> = {
-  tables: { game: cards, noun: 'table', opened: ({ roomId, code, token }) => ({ tableId: roomId, code, playerToken: token }), openedShape: OpenedTable },
-};
+/** The games one server plays, as its routes, services and API document read them (the module's `games` option). */
+export class GameRegistry {
+  readonly games: readonly GameModule[];
+  readonly defaultGame?: GameRoutes;
+  readonly aliases: Readonly<Record<string, GameRoutes>>;
+  readonly kickCommands: Readonly<Record<string, string>>;
 
-/**
- * The command an operator's kick (`POST /admin/api/rooms/{code}/kick`) sends a room, taken with
- * `{ playerId }`, for each game that lets a player be kicked: the same command as the host's.
- */
-export const KICK_COMMANDS: Readonly<Record<string, string>> = {
-  [trivia.kind]: 'room.kick',
-};
+  constructor(given: GameRoomsGames) {
+    if (given.games.length === 0) throw new Error('a game-rooms server needs at least one game');
+    const kinds = given.games.map((g) => g.kind);
+    const twice = kinds.find((kind, i) => kinds.indexOf(kind) !== i);
+    if (twice) throw new Error(`the game '${twice}' is registered twice`);
+    this.games = given.games;
+    this.defaultGame = given.defaultGame;
+    this.aliases = given.aliases ?? {};
+    this.kickCommands = given.kickCommands ?? {};
+    // The older routes and the kicks name games of this registry, and a kick is a command its game takes.
+    for (const routes of [...(this.defaultGame ? [this.defaultGame] : []), ...Object.values(this.aliases)]) {
+      if (this.gameOf(routes.game.kind) !== routes.game) throw new Error(`the routes of '${routes.game.kind}' name a game this server does not play`);
+    }
+    for (const [kind, type] of Object.entries(this.kickCommands)) {
+      if (!this.gameOf(kind).rules.commandTypes.includes(type)) throw new Error(`the kick of '${kind}' is '${type}', a command that game does not take`);
+    }
+  }
+
+  /** The registered game of this kind; throws for a kind no game has (a bug, not a client's input). */
+  gameOf(kind: string): GameModule {
+    return gameOf(kind, this.games);
+  }
+
+  /** The game a route without `game` means: the default game's, or the first registered. */
+  get defaultKind(): string {
+    return this.defaultGame?.game.kind ?? this.games[0].kind;
+  }
+}

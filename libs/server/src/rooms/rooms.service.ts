@@ -11,7 +11,7 @@ import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { GAMES, gameOf, KICK_COMMANDS } from './games';
+import { GameRegistry } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
@@ -86,6 +86,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly metrics: GameMetrics,
     private readonly refusals: RefusalRecorder,
     private readonly admission: Admission,
+    private readonly gameRegistry: GameRegistry,
   ) {
     this.registry = new RoomRegistry((codes) => this.activate(codes));
   }
@@ -97,7 +98,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
     // The registry's games that open over HTTP are the schema's choices: its refusal names them.
-    const openable = GAMES.filter((g) => g.opening);
+    const openable = this.gameRegistry.games.filter((g) => g.opening);
     const { game: chosen } = readBody(gameChoice(openable.map((g) => g.kind) as [string, ...string[]]), { game: kind });
     const game = openable.find((g) => g.kind === chosen)!;
     const opening = game.opening!;
@@ -189,7 +190,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   /** Seats a player by name, in a game that takes players that way (its module's `join`). */
   async joinRoom(rawCode: string, name: string, kind?: string): Promise<{ playerId: string; playerToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
-    const join = gameOf(room.kind).joinProposal;
+    const join = this.gameRegistry.gameOf(room.kind).joinProposal;
     if (!join) throw new RoomException(RoomErrorCode.Forbidden, `room ${room.code} is a ${room.kind} room: it seats no players by name`);
     const playerId = randomUUID();
     await room.propose(join, { playerId, name });
@@ -203,7 +204,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   async addSpectator(rawCode: string, kind?: string): Promise<{ spectatorToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
-    if (gameOf(room.kind).rules.isOver(room.snapshot)) throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
+    if (this.gameRegistry.gameOf(room.kind).rules.isOver(room.snapshot)) throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
     const full = this.spectatorsFull(room);
     if (full) throw full;
     const seat = `s-${randomUUID()}`;
@@ -214,7 +215,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   async summary(rawCode: string, kind?: string): Promise<Record<string, unknown>> {
     const room = await this.requireRoom(rawCode, kind);
     // `game` first: it says which shape the rest has.
-    return { game: room.kind, ...gameOf(room.kind).publicSummary(room.snapshot) };
+    return { game: room.kind, ...this.gameRegistry.gameOf(room.kind).publicSummary(room.snapshot) };
   }
 
   /**
@@ -239,16 +240,16 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * An operator kicks a player: the same command as the host's (the registry's `KICK_COMMANDS`),
+   * An operator kicks a player: the same command as the host's (the registry's `kickCommands`),
    * taken in the room's turn. A room of a game that kicks no one answers as to any unknown command.
    */
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
     const room = await this.requireRoom(rawCode);
-    const kick = KICK_COMMANDS[room.kind];
-    if (!kick) throw gameOf(room.kind).error(RoomErrorCode.UnknownType, `a ${room.kind} room has no player to kick`);
+    const kick = this.gameRegistry.kickCommands[room.kind];
+    if (!kick) throw this.gameRegistry.gameOf(room.kind).error(RoomErrorCode.UnknownType, `a ${room.kind} room has no player to kick`);
     const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: kick, data: { playerId } });
     // The room's own refusal, with the statuses its game gives that code.
-    if (reply.error) throw gameOf(room.kind).error(reply.error.code, reply.error.message);
+    if (reply.error) throw this.gameRegistry.gameOf(room.kind).error(reply.error.code, reply.error.message);
   }
 
   /**
@@ -266,7 +267,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone && claims.role !== 'spectator') return;
       throw err;
     }
-    if (room.roomId !== claims.roomId || !gameOf(room.kind).mayClose(room.snapshot, claims)) {
+    if (room.roomId !== claims.roomId || !this.gameRegistry.gameOf(room.kind).mayClose(room.snapshot, claims)) {
       throw new RoomException(RoomErrorCode.Forbidden, `this ${claims.role}'s token may not close the room`);
     }
     await this.closeRoom({ roomId: claims.roomId }, `${claims.role}_closed`);
@@ -439,7 +440,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       }
       const room = this.restore(s, deck?.items);
       live.set(s.code, room);
-      this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
+      this.log.info('room activated', { room: s.code, phase: this.gameRegistry.gameOf(s.game).rules.summarize(room.snapshot).phase });
     }
     await Promise.all([...live.values()].map((r) => r.catchUp()));
     return new Map<string, GameRoom | Error>([...live, ...elsewhere, ...gone, ...refused]);
@@ -465,7 +466,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * rooms from before the journal that had none were closed by migration 1764892800000.
    */
   private restore(s: StoredRoom, referenced: readonly unknown[] | undefined): GameRoom {
-    const game = gameOf(s.game);
+    const game = this.gameRegistry.gameOf(s.game);
     const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
     if (!s.snapshot) throw new Error(`room ${s.code} has no snapshot to restore it from`);
     const snapshot = s.snapshot.state as RoomSnapshot;

@@ -1,0 +1,44 @@
+import { cards } from '@app/games/cards';
+import { trivia } from '@app/games/trivia';
+import { OpenedHostRoom, OpenedTable } from '@app/protocol';
+import { GameModule } from '@app/room-engine';
+import { GameRoomsGames, GameRoutes } from '@app/server';
+import * as testGames from './test-games';
+
+/** The games that live only in tests: served by a server started for tests alone (read before the config is, so from the environment). */
+export const TEST_GAMES: readonly GameModule[] = Object.values(testGames as Record<string, GameModule>);
+const SERVES_TEST_GAMES = process.env.ALLOW_TEST_GAMES === '1';
+
+/** The games this server plays, one line each: everything else reads this list. */
+export const GAMES: readonly GameModule[] = [trivia, cards, ...(SERVES_TEST_GAMES ? TEST_GAMES : [])];
+
+/**
+ * `POST /api/rooms` without `game`, and `GET /api/leaderboard` without `?game=`: trivia, as it was
+ * before other games, answered as trivia's clients know it (the host's token as `hostToken`).
+ */
+export const DEFAULT_GAME: GameRoutes = {
+  game: trivia,
+  noun: 'room',
+  opened: ({ roomId, code, token }) => ({ roomId, code, hostToken: token }),
+  openedShape: OpenedHostRoom,
+};
+
+/**
+ * Aliases of the generic routes for one game, by path: `/api/<path>`, `/api/<path>/{code}` and
+ * `/api/<path>/{code}/spectators` answer as `/api/rooms` does for a room of that game, and 404
+ * for a room of another. `/api/tables` is the card tables' (PROTOCOL.md section 8).
+ */
+export const ROOM_ALIASES: Readonly<Record<string, GameRoutes>> = {
+  tables: { game: cards, noun: 'table', opened: ({ roomId, code, token }) => ({ tableId: roomId, code, playerToken: token }), openedShape: OpenedTable },
+};
+
+/**
+ * The command an operator's kick (`POST /admin/api/rooms/{code}/kick`) sends a room, taken with
+ * `{ playerId }`, for each game that lets a player be kicked: the same command as the host's.
+ */
+export const KICK_COMMANDS: Readonly<Record<string, string>> = {
+  [trivia.kind]: 'room.kick',
+};
+
+/** What this deployment gives `GameRoomsModule.forRoot`: its games and the older routes they keep. */
+export const DEPLOYED_GAMES: GameRoomsGames = { games: GAMES, defaultGame: DEFAULT_GAME, aliases: ROOM_ALIASES, kickCommands: KICK_COMMANDS };
