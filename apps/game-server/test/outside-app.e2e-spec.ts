@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -136,11 +136,13 @@ console.log(JSON.stringify({
 describe('the @game-rooms/server package, in an app outside this repository', () => {
   let folder: string;
   let databaseUrl: string;
+  let packed: string[];
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'outside-app-'));
     // prepack builds each package's dist/ with its own tsconfig.
     const [server] = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], join(REPO, 'packages/server')));
+    packed = (server.files as { path: string }[]).map((f) => f.path);
     const [client] = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], join(REPO, 'packages/client')));
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'outside-app', private: true, type: 'module' }));
     // The two tarballs; their dependencies (Nest's core as the server's peers) and ws from the registry, or the cache when it has them.
@@ -195,10 +197,13 @@ describe('the @game-rooms/server package, in an app outside this repository', ()
     }
   }, GAME_TIMEOUT_MS + 30_000);
 
-  it('packs the built server and its migrations, and no source or test', () => {
-    const files = readFileSync(join(folder, 'node_modules/@game-rooms/server/package.json'), 'utf8');
-    expect(JSON.parse(files).main).toBe('./dist/libs/server/src/index.js');
-    expect(existsSync(join(folder, 'node_modules/@game-rooms/server/dist/migrations/index.js'))).toBe(true);
-    expect(existsSync(join(folder, 'node_modules/@game-rooms/server/libs'))).toBe(false);
+  it('packs the built server with its declarations and migrations, its README and LICENSE, and no source or test', () => {
+    expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/libs/server/src/index.js', 'dist/libs/server/src/index.d.ts', 'dist/migrations/index.js']));
+    expect(packed.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
+    expect(packed.filter((f) => /spec|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/@game-rooms/server/package.json'), 'utf8'));
+    expect(manifest.main).toBe('./dist/libs/server/src/index.js');
+    // The aliases of this repository's tsconfig were turned into paths: the package loads nothing by them.
+    expect(readFileSync(join(folder, 'node_modules/@game-rooms/server/dist/libs/server/src/game-rooms.module.js'), 'utf8')).not.toMatch(/require\("@app\/|require\("@game-rooms\/client"\)/);
   });
 });
