@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { openDataSource, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { Clock, systemClock } from '@app/room-engine';
-import { apiCors, BuildInfo, InstanceIdentity, describeApi, DECK_CSV_MAX_BYTES, gameRoomsAdapter, GameRoomsLifecycle, JsonLog, readBuildInfo, ServerConfig, ServerRuntime, statementTimeoutMs } from '@app/server';
+import { apiCors, BuildInfo, describeApi, DECK_CSV_MAX_BYTES, gameRoomsAdapter, GameRoomsLifecycle, InstanceIdentity, JsonLog, readBuildInfo, ServerConfig, ServerRuntime, statementTimeoutMs } from '@app/server';
 import { adminConsole } from './admin/admin-console';
 import { AppModule } from './app.module';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
@@ -90,7 +90,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (config.operatorPort !== undefined) operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
   } catch (err) {
     // The operator port is taken (EADDRINUSE): nothing has started yet that a half-open server would leave behind.
-    lifecycle.unobserveStatements();
+    lifecycle.unobserve();
     await app.close();
     await lifecycle.release();
     await embedded?.stop();

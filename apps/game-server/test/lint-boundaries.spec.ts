@@ -24,6 +24,10 @@ const PLANTED = {
   persistenceToGameByAlias: ['libs/persistence/src/index.ts', "import { cards } from '@app/games/cards';\nexport const planted = cards;\n"],
   persistenceToGameByPath: ['libs/persistence/src/index.ts', "import { cards } from '../../games/cards/src';\nexport const planted = cards;\n"],
   gatewayToGame: ['libs/gateway/src/index.ts', "import { ticTacToe } from '@app/games/tictactoe';\nexport const planted = ticTacToe;\n"],
+  // The server module serves the games it is given: it names none, and knows no app that uses it.
+  serverToGame: ['libs/server/src/index.ts', "import { trivia } from '@app/games/trivia';\nexport const planted = trivia;\n"],
+  serverToApp: ['libs/server/src/index.ts', "import { GAMES } from '../../../apps/game-server/src/games';\nexport const planted = GAMES;\n"],
+  appToServer: ['apps/game-server/src/app.module.ts', "import { GameRoomsModule } from '@app/server';\nexport const fine = GameRoomsModule;\n"],
   protocolToEngine: ['libs/protocol/src/index.ts', "import { RoomActor } from '@app/room-engine';\nexport const planted = RoomActor;\n"],
   gameToIo: [
     'libs/games/trivia/src/index.ts',
@@ -73,6 +77,12 @@ describe('the linter enforces the layering', () => {
       expect(boundaryErrors(results[c])).toEqual([expect.objectContaining({ message: expect.stringContaining('from elements of type "persistence" to elements of type "game"') })]);
     }
     expect(boundaryErrors(results.gatewayToGame)).toEqual([expect.objectContaining({ message: expect.stringContaining('from elements of type "gateway" to elements of type "game"') })]);
+  });
+
+  it('refuses the server module naming a game or importing an app, and lets an app import it', () => {
+    expect(boundaryErrors(results.serverToGame)).toEqual([expect.objectContaining({ message: expect.stringMatching(/from elements of type "server" to elements of type "game" .*game="trivia"/) })]);
+    expect(boundaryErrors(results.serverToApp)).toEqual([expect.objectContaining({ message: expect.stringContaining('from elements of type "server" to elements of type "app"') })]);
+    expect(results.appToServer).toEqual([]);
   });
 
   it('refuses the protocol, in libs/protocol or packages/client, importing another lib', () => {

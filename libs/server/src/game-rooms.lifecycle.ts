@@ -27,7 +27,7 @@ const SOCKETS_GONE_MS = 2000;
  */
 @Injectable()
 export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
-  private unobserve?: () => void;
+  private stopCounting?: () => void;
   private listener?: RoomChangeListener;
   private started?: Promise<void>;
   private drained?: Promise<void>;
@@ -50,10 +50,10 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
 
   /** The metrics read the live rooms and the pool, and count every statement; the label vocabulary is the games' own. */
   observe(): void {
-    if (this.unobserve) return;
+    if (this.stopCounting) return;
     this.metrics.bind({ rooms: () => this.rooms.registry.size, pool: () => this.db.poolStats() }, this.runtime.build, labelVocabulary(this.registry.games));
     const metrics = this.metrics;
-    this.unobserve = this.runtime.meter.observe({
+    this.stopCounting = this.runtime.meter.observe({
       roundTrip: (s) => metrics.roundTrip(s),
       statement: (s, seconds) => metrics.statement(s, seconds),
       acquire: (seconds) => metrics.acquired(seconds),
@@ -62,8 +62,8 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
   }
 
   /** Stops counting statements (a start that failed after `observe`). */
-  unobserveStatements(): void {
-    this.unobserve?.();
+  unobserve(): void {
+    this.stopCounting?.();
   }
 
   /** Starts the instance's own work once it listens on `port` (its default name and URL need it). */
@@ -105,7 +105,7 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
     await this.pruner.stop();
     await this.listener?.stop();
     await this.heartbeat.stop();
-    this.unobserve?.();
+    this.unobserve();
   }
 
   /** Closes the pool and the data source, once the app is closed. */
