@@ -184,7 +184,8 @@ async function main() {
 
   // The server's own code: the same embedded PostgreSQL and the same kept secrets as `npm start`.
   const { startEmbeddedPostgres } = require(join(BUILT, 'embedded-postgres.js'));
-  const { checkSecret, keptSecret } = require(join(BUILT, 'config/secrets.js'));
+  // The server module's code is built from libs/server, beside the app's.
+  const { checkSecret, keptSecret } = require(join(REPO, 'dist/apps/game-server/libs/server/src/config/secrets.js'));
   database = opts.databaseUrl ? { url: opts.databaseUrl, stop: async () => undefined } : await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
   const secret = (name, file) => (process.env[name] ? checkSecret(name, process.env[name]) : keptSecret(opts.data, file).value);
   const shared = { TOKEN_SECRET: secret('TOKEN_SECRET', 'token-secret'), ADMIN_TOKEN: secret('ADMIN_TOKEN', 'admin-token') };

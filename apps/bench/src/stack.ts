@@ -260,6 +260,6 @@ export function buildFreshness(cwd: string, script: string): BuildFreshness | un
   };
   walk(join(cwd, 'apps/game-server/src'));
   walk(join(cwd, 'migrations'));
-  for (const lib of ['protocol', 'room-engine', 'trivia', 'persistence', 'gateway', 'observability']) walk(join(cwd, 'libs', lib, 'src'));
+  for (const lib of ['protocol', 'room-engine', 'trivia', 'persistence', 'gateway', 'observability', 'server']) walk(join(cwd, 'libs', lib, 'src'));
   return { builtAt, newestSource: newest, stale: !!newest && newest.at > builtAt };
 }
