@@ -53,8 +53,9 @@ const utf8 = new TextEncoder();
 
 /** The UTF-8 length of a frame's text: what it costs the socket. */
 export function utf8Bytes(text: string): number {
-  // Only ASCII text is as long in bytes as in UTF-16 units; anything else is counted for real.
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : utf8.encode(text).length;
+  // Printable ASCII (all a JSON frame holds, unless it carries other characters) is one byte a
+  // character; a text with anything else is encoded to be counted.
+  return /[^ -~]/.test(text) ? utf8.encode(text).length : text.length;
 }
 
 /** The session ended for good (the seat is gone, the room closed) before the command got a reply. */
