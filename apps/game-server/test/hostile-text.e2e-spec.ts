@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { CARDS_COMMANDS, isStorableText, TICTACTOE_COMMANDS, TRIVIA_COMMANDS } from '@app/protocol';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
@@ -44,14 +44,14 @@ describe('hostile text', () => {
       for (const field of [...Object.keys(schema.shape), 'extra']) frames.push({ id: `f-${n}-${type}-${field}`, type, data: { [field]: text } });
       frames.push({ id: `k-${n}-${type}`, type, data: { [text]: 1 } });
     }
-    let socket: { client: GameClient; closed?: number } | undefined;
+    let socket: { client: SeatClient; closed?: number } | undefined;
     // A frame over 16 KiB closes its socket with 1009; too many refused frames, with 4008.
     let lastSent = '';
     for (const frame of frames) {
       if (!socket || socket.closed !== undefined) {
         if (socket) expect(socket.closed).toBe(Buffer.byteLength(lastSent) > 16 * 1024 ? 1009 : 4008);
-        const client = await GameClient.connect(server.url, token);
-        const opened: { client: GameClient; closed?: number } = { client };
+        const client = await SeatClient.connect(server.url, token);
+        const opened: { client: SeatClient; closed?: number } = { client };
         void client.closed.then(({ code }) => (opened.closed = code));
         socket = opened;
       }
@@ -110,11 +110,11 @@ describe('hostile text', () => {
     const room = await seatRoom(server, ['Ann', 'Bo'], { questionCount: 2, secondsPerQuestion: 30, revealSeconds: 0 });
     const [ann, bo] = room.players;
     const table = (await api.request('POST', '/api/tables', { name: 'Cy' })).body;
-    const cy = await GameClient.connect(server.url, table.playerToken);
+    const cy = await SeatClient.connect(server.url, table.playerToken);
     const board = (await api.request('POST', '/api/rooms', { game: 'tictactoe', name: 'Xena' })).body;
     const otto = await api.join(board.code, 'Otto');
-    const x = await GameClient.connect(server.url, board.token);
-    const o = await GameClient.connect(server.url, otto.playerToken);
+    const x = await SeatClient.connect(server.url, board.token);
+    const o = await SeatClient.connect(server.url, otto.playerToken);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(hostileText, async (text) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
 import { HUMAN_SEAT, openingCheckpoint, tableSettings } from '@app/games/cards';
 import { SeatTokens } from '@app/gateway';
 import { openDataSource, StatementMeter } from '@app/persistence';
@@ -104,7 +104,7 @@ describe('upgrading a database the build before the journal left', () => {
 
   const tokens = () => new SeatTokens(server.tokenSecret);
   const connect = (roomId: string, code: string, role: 'host' | 'player', seat: string) =>
-    GameClient.connect(server.url, tokens().issue({ roomId, code, role, seat }), { timeoutMs: 10_000 });
+    SeatClient.connect(server.url, tokens().issue({ roomId, code, role, seat }), { timeoutMs: 10_000 });
 
   it('keeps every finished game: its summary is in finished_games, and the leaderboard still counts it', async () => {
     const [summary] = await finishedGames(server, ids.finished);
@@ -185,9 +185,9 @@ describe('upgrading a cluster: the new build started by the cluster script on th
 
   it('resumes the room that was mid-question, through the proxy, and keeps the finished game', async () => {
     const issue = (seat: string, role: 'host' | 'player') => new SeatTokens(TOKEN_SECRET).issue({ roomId: ids.live, code: codes.live, role, seat });
-    const host = await GameClient.connect(cluster.proxy, issue('host', 'host'), { room: codes.live, timeoutMs: 10_000 });
+    const host = await SeatClient.connect(cluster.proxy, issue('host', 'host'), { room: codes.live, timeoutMs: 10_000 });
     expect((await host.nextEvent('room.state')).data).toMatchObject({ phase: 'question', question: { index: 0, answered: 1, of: 3 } });
-    const ann = await GameClient.connect(cluster.proxy, issue(ids.ann, 'player'), { room: codes.live, timeoutMs: 10_000 });
+    const ann = await SeatClient.connect(cluster.proxy, issue(ids.ann, 'player'), { room: codes.live, timeoutMs: 10_000 });
     await ann.nextEvent('room.state');
     expect(await ann.send('room.answer', { question: 0, choice: deck[0].correct }, 'ann-q0')).toMatchObject({ status: 200, data: { accepted: true } });
     const [summary] = (await db.query('SELECT summary FROM finished_games WHERE room_id = $1', [ids.finished])).rows.map((r) => r.summary);

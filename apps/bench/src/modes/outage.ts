@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi } from '@app/bot-kit';
 import { Options } from '../cli';
 import { rawFilesNote } from '../report';
 import { BenchRun, log } from '../run';
@@ -77,8 +77,8 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 60, revealSeconds: 0 });
   const seats = [await api.join(room.code, 'Ann'), await api.join(room.code, 'Bob'), await api.join(room.code, 'Cy')];
   const timeoutMs = holdMs + 30_000;
-  const host = await GameClient.connect(baseUrl, room.hostToken, { timeoutMs });
-  const players = await Promise.all(seats.map((s) => GameClient.connect(baseUrl, s.playerToken, { timeoutMs })));
+  const host = await SeatClient.connect(baseUrl, room.hostToken, { timeoutMs });
+  const players = await Promise.all(seats.map((s) => SeatClient.connect(baseUrl, s.playerToken, { timeoutMs })));
   await host.nextEvent('room.state');
   await host.send('room.start', {}, 'start');
   await host.nextEvent('question.open');

@@ -295,9 +295,10 @@ describe('wire profiles', () => {
       ['round.progress', 2, { moved: 1 }],
       ['rounds.state', 1, { wire: 'compact-v2' }],
     ]);
-    // A frame that cannot be decoded replaces the socket.
+    // A frame that cannot be decoded replaces the socket, and the status says why.
     last().deliver([99]);
     expect(sockets[1].closedWith).toBe(4000);
+    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'undecodable', message: expect.stringMatching(/^a frame could not be decoded as compact-v2: /) } });
   });
 });
 
@@ -427,7 +428,7 @@ describe('heartbeat', () => {
     timers.fire(); // quiet: ping
     expect(timers.fire()).toBe(300); // no answer: dead
     expect(sockets[0].closedWith).toBe(4000);
-    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006 });
+    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'silent', message: 'no frame in time' } });
     timers.fire(); // the backoff
     expect(sockets).toHaveLength(2);
     last().open();

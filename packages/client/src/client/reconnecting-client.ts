@@ -14,6 +14,11 @@ export interface ConnectionStatus {
   readonly closeCode?: number;
   /** Failed attempts since the last socket that got a frame through. */
   readonly attempt: number;
+  /**
+   * Set when this side gave up the socket itself: it stayed `silent` past the heartbeat, or it
+   * sent a frame its compact profile could not decode (`undecodable`), with the decoder's message.
+   */
+  readonly dropped?: { readonly why: 'silent' | 'undecodable'; readonly message: string };
 }
 
 export interface ReconnectingClientOptions {
@@ -224,14 +229,16 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       this.timers.clearTimeout(this.watchdog);
       this.watchdog = this.timers.setTimeout(then, ms);
     };
-    const dead = () => {
+    let dropped: ConnectionStatus['dropped'];
+    const dead = (why: 'silent' | 'undecodable' = 'silent', message = 'no frame in time') => {
       socket.onclose = socket.onmessage = socket.onopen = socket.onerror = null;
-      socket.close(4000, 'no frame in time');
+      dropped = { why, message };
+      socket.close(4000, why === 'silent' ? message : 'undecodable frame');
       lost(1006);
     };
     const quiet = () => {
       if (socket.readyState === SOCKET_OPEN) this.session.sendUnawaited({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} });
-      expect(heartbeat!.timeoutMs, dead);
+      expect(heartbeat!.timeoutMs, () => dead());
     };
     const lost = (code: number) => {
       this.timers.clearTimeout(this.watchdog);
@@ -239,13 +246,13 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       this.socket = undefined;
       this.session.detach();
       if (FINAL_CLOSES.has(code)) return this.finish(code);
-      if (this.options.reconnect === false) return this.finish(code, true);
+      if (this.options.reconnect === false) return this.finish(code, true, dropped);
       const attempt = delivered ? 0 : this.current.attempt;
-      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1 });
+      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1, ...(dropped ? { dropped } : {}) });
       const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
       this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
     };
-    if (heartbeat) expect(heartbeat.connectMs, dead);
+    if (heartbeat) expect(heartbeat.connectMs, () => dead());
     socket.onopen = () => {
       this.session.attach(socket);
       this.setStatus({ state: 'open', attempt: this.current.attempt });
@@ -262,10 +269,11 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       let frame: unknown;
       try {
         frame = decoder.decode(event.data);
-      } catch {
+      } catch (err) {
         // A JSON frame that does not parse is ignored, as ever; a compact stream this client
         // cannot read any further is replaced: a fresh socket starts one it can.
-        return wire === 'json' ? undefined : dead();
+        const message = `a frame could not be decoded as ${wire}: ${err instanceof Error ? err.message : String(err)}`;
+        return wire === 'json' ? undefined : dead('undecodable', message);
       }
       this.session.received(event.data, frame);
       this.session.receiveFrame(frame);
@@ -274,10 +282,10 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
     socket.onclose = (event) => lost(event.code);
   }
 
-  private finish(closeCode: number, keepToken = KEEP_TOKEN.has(closeCode)): void {
+  private finish(closeCode: number, keepToken = KEEP_TOKEN.has(closeCode), dropped?: ConnectionStatus['dropped']): void {
     if (!keepToken) this.options.storage.removeItem(this.options.storageKey);
     this.session.end(closeCode);
-    this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt });
+    this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt, ...(dropped ? { dropped } : {}) });
   }
 
   private setStatus(status: ConnectionStatus): void {
