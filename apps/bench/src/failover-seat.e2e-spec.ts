@@ -9,7 +9,7 @@ import { startTestServer } from '../../../test/support/test-server';
  * the server records it once (PROTOCOL.md section 3: a used id gets its original reply). The
  * answer is held in flight by a lock on its table, so the cut lands before its reply.
  */
-describe('FailoverSeat', () => {
+describe(FailoverSeat.name, () => {
   let server: RunningServer;
   let proxy: DelayProxy;
   let viaProxy: string;
