@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { ReconnectingClient, type ConnectionStatus, type FrameSocket, type ReplyTiming } from '@game-rooms/client';
-import { GameEvent, OneToken, Reply } from '../seat-client';
+import { CommandResult, GameEvent, OneToken, Reply } from '../seat-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 import { sleep } from './human-pause';
 
@@ -38,19 +38,6 @@ export interface SeatCommandOutcome {
   /** Epoch ms: the first send, and the final reply. */
   readonly firstSentAt: number;
   readonly repliedAt?: number;
-}
-
-/** What came of one `commandOnce`: its reply, timed by the client, or why there was none. */
-export interface SeatCommandResult {
-  readonly type: string;
-  readonly status: number | null;
-  readonly reply?: Reply;
-  readonly timedOut: boolean;
-  /** Epoch ms (fractional): the first time the frame was written, and when its reply was read. */
-  readonly sentAt: number;
-  readonly repliedAt?: number;
-  readonly ms: number;
-  readonly error?: string;
 }
 
 /** A seat's socket back in its room: its first `room.state` arrived. */
@@ -196,17 +183,14 @@ export class FailoverSeat {
       const { result: r, written } = await this.sendOnce(type, data, id);
       sends += written;
       firstSentAt ??= r?.sentAt;
-      if (r?.status === 503 || r?.status === 429) {
+      // Every frame but the one its reply answered went on a socket that closed under it.
+      unanswered += r ? Math.max(0, written - 1) : written;
+      if ((r?.status === 503 || r?.status === 429) && tries + 1 < MAX_SENDS && !this.endedWith) {
         busy++;
-        unanswered += Math.max(0, written - 1);
-        if (tries + 1 < MAX_SENDS) {
-          // Nothing was recorded: the same id is tried afresh after a pause.
-          await sleep(this.delay(busy - 1), this.o.signal);
-          continue;
-        }
+        // Nothing was recorded: the same id is tried afresh after a pause.
+        await sleep(this.delay(busy - 1), this.o.signal);
+        continue;
       }
-      if (r?.status !== null && r !== undefined) unanswered += Math.max(0, written - 1);
-      else unanswered += written;
       const done: SeatCommandOutcome = {
         room: this.o.room,
         seat: this.o.seat,
@@ -231,16 +215,16 @@ export class FailoverSeat {
    * resends it on a new socket if the one it went on closes first. Undefined when the seat ended
    * before a reply. `tags` go on this command's record only.
    */
-  async commandOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<SeatCommandResult | undefined> {
+  async commandOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<CommandResult | undefined> {
     return (await this.sendOnce(type, data, id, tags)).result;
   }
 
   /** `commandOnce`, and how many frames went out under the id. */
-  private async sendOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<{ result?: SeatCommandResult; written: number }> {
+  private async sendOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<{ result?: CommandResult; written: number }> {
     if (this.endedWith) return { written: 0 };
     const requested = epochMs();
     this.writes.set(id, 0);
-    let result: SeatCommandResult | undefined;
+    let result: CommandResult | undefined;
     let written: number;
     try {
       const reply = (await this.client.sendAs(id, type, data as Record<string, unknown>)) as Reply;
