@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { ReconnectingClient, WIRE_CODES, type FrameSocket, type ReplyTiming, type TokenStorage, type WireProfile } from '@game-rooms/client';
+import { ReconnectingClient, WIRE_CODES, type FrameSocket, type ReplyTiming, type TokenStorage, type WireFrame, type WireProfile } from '@game-rooms/client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './bots/command-record';
 import { retryAfterSeconds } from './bots/timed-http';
 import { UpgradeRefused } from './upgrade-refused';
@@ -50,6 +50,8 @@ export interface SeatClientOptions {
   readonly keepAliveMs?: number;
   /** Sees every event from the first frame on (a listener added after `connect` may miss it). */
   readonly onEvent?: (e: GameEvent) => void;
+  /** Sees every frame written or read from the first on: its text, bytes and time (the client's `onFrame`). */
+  readonly onFrame?: (f: WireFrame) => void;
 }
 
 /** What came of one command; never a rejection, so a bench can count every outcome. */
@@ -145,6 +147,7 @@ export class SeatClient {
     client.onFrame((f) => {
       if (f.direction === 'received') this.onReceived(f.text, f.frame as Reply | GameEvent);
     });
+    if (options.onFrame) client.onFrame(options.onFrame);
     client.onAnyEvent((e) => this.heard(e as GameEvent));
     client.onReply((t) => this.timings.set(t.id, t));
     client.onStatus((status) => {
@@ -215,6 +218,11 @@ export class SeatClient {
         reject(err);
       });
     });
+  }
+
+  /** Why the client dropped the socket itself, when it did: a frame its profile could not decode. */
+  get dropReason(): string | undefined {
+    return this.decodeFailure;
   }
 
   get isOpen(): boolean {
