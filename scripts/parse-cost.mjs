@@ -3,7 +3,8 @@
 // before the schemas (copied here as the baseline), zod's safeParse of the schema, and checkData
 // (the safeParse the games run now, with the first issue turned into a message). Needs the package built
 // (`npm run build -w packages/client`). Usage: node scripts/parse-cost.mjs [parses]
-import { checkData, TRIVIA_COMMANDS } from '../packages/client/dist/index.js';
+import { checkData } from '../packages/client/dist/index.js';
+import { TRIVIA_COMMANDS } from '../packages/client/dist/games/trivia.js';
 
 const N = Number(process.argv[2] ?? 1e6);
 const schema = TRIVIA_COMMANDS['room.answer'];

@@ -37,13 +37,41 @@ describe('the @game-rooms/client package', () => {
 
   it('packs its ESM build, its declarations and its README, and not its sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts', 'dist/games/wire-codes.js']),
+    );
     expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual([]);
     expect(files.filter((f) => /spec|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/@game-rooms/client/package.json'), 'utf8'));
     expect(manifest.type).toBe('module');
     expect(Object.keys(manifest.dependencies)).toEqual(['zod']);
   });
+
+  it('resolves each game’s entry point from plain Node, built from the game’s folder, and names no game in its main one', () => {
+    const script = [
+      "const main = await import('@game-rooms/client');",
+      "const table = (await import('@game-rooms/client/wire-codes')).WIRE_CODES;",
+      'const games = {};',
+      "for (const game of ['trivia', 'cards', 'tictactoe']) {",
+      '  const wire = await import(`@game-rooms/client/${game}`);',
+      '  const definition = Object.entries(wire).find(([name]) => name.endsWith("_WIRE"))[1];',
+      '  games[game] = { exports: Object.keys(wire).sort(), kind: definition.kind, commands: Object.keys(definition.commands), keys: definition.codes.keys.length };',
+      '}',
+      "const named = Object.keys(main).filter((name) => /trivia|cards|tictactoe|wire_codes/i.test(name));",
+      'console.log(JSON.stringify({ games, named, table: { version: table.version, kinds: table.games.map((g) => g.kind) }, defineWire: typeof main.defineWire }));',
+    ].join('\n');
+    writeFileSync(join(folder, 'entries.mjs'), script);
+    const run = spawnSync(process.execPath, ['entries.mjs'], { cwd: folder, encoding: 'utf8', timeout: 30_000 });
+    if (run.status !== 0) throw new Error(`entries.mjs exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+    const out = JSON.parse(run.stdout.trim());
+    expect(out.named).toEqual([]);
+    expect(out.defineWire).toBe('function');
+    expect(out.table).toEqual({ version: 2, kinds: ['trivia', 'cards'] });
+    expect(out.games.trivia).toEqual(expect.objectContaining({ kind: 'trivia', commands: ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick'], keys: 47 }));
+    expect(out.games.trivia.exports).toEqual(expect.arrayContaining(['TRIVIA_COMMANDS', 'TRIVIA_EVENTS', 'TRIVIA_WIRE', 'TRIVIA_WIRE_CODES']));
+    expect(out.games.cards).toEqual(expect.objectContaining({ kind: 'cards', commands: ['table.act', 'table.rebuy', 'table.leave'], keys: 48 }));
+    expect(out.games.tictactoe).toEqual(expect.objectContaining({ kind: 'tictactoe', commands: ['ttt.move'], keys: 14 }));
+  }, 60_000);
 
   it('plays a trivia question to the end from plain Node', async () => {
     copyFileSync(join(__dirname, 'client-package/play-trivia.mjs'), join(folder, 'play-trivia.mjs'));
@@ -78,12 +106,20 @@ describe('the @game-rooms/client package', () => {
     writeFileSync(
       join(folder, 'check.ts'),
       [
-        "import type { TriviaClient } from '@game-rooms/client';",
+        "import { createClient, type TokenStorage } from '@game-rooms/client';",
+        "import { CARDS_WIRE } from '@game-rooms/client/cards';",
+        "import type { TriviaClient } from '@game-rooms/client/trivia';",
         'export async function play(c: TriviaClient): Promise<number> {',
         "  const ok = await c.send('room.answer', { question: 1, choice: 2 });",
         '  // @ts-expect-error choice is a number',
         "  await c.send('room.answer', { question: 1, choice: 'x' });",
         '  return ok.status;',
+        '}',
+        'export async function act(storage: TokenStorage): Promise<void> {',
+        "  const table = createClient(CARDS_WIRE, { url: (t) => t, storage, storageKey: 'seat' });",
+        "  await table.send('table.act', { action: 'raise', amount: 40 });",
+        '  // @ts-expect-error not an action',
+        "  await table.send('table.act', { action: 'shove' });",
         '}',
         '',
       ].join('\n'),
@@ -96,10 +132,11 @@ describe('the @game-rooms/client package', () => {
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
     expect(tsc.status).toBe(0);
     // ...and the same file without the directive fails: the check has teeth.
-    writeFileSync(join(folder, 'check.ts'), readFileSync(join(folder, 'check.ts'), 'utf8').replace('  // @ts-expect-error choice is a number\n', ''));
+    writeFileSync(join(folder, 'check.ts'), readFileSync(join(folder, 'check.ts'), 'utf8').replace(/ {2}\/\/ @ts-expect-error .*\n/g, ''));
     const failing = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', folder], { encoding: 'utf8' });
     expect(failing.status).not.toBe(0);
     expect(failing.stdout).toContain("Type 'string' is not assignable to type 'number'");
+    expect(failing.stdout).toContain('"shove"');
   }, 60_000);
 
   it('is not loaded by name by the built CommonJS server: the build compiles its source', () => {

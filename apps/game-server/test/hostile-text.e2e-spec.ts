@@ -1,5 +1,8 @@
 import fc from 'fast-check';
-import { CARDS_COMMANDS, isStorableText, TICTACTOE_COMMANDS, TRIVIA_COMMANDS } from '@app/protocol';
+import { isStorableText } from '@app/protocol';
+import { CARDS_COMMANDS } from '@app/games/cards';
+import { TICTACTOE_COMMANDS } from '@app/games/tictactoe';
+import { TRIVIA_COMMANDS } from '@app/games/trivia';
 import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';

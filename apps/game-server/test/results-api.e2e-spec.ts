@@ -33,6 +33,11 @@ describe('results of a finished game', () => {
     const { status, body } = await api.request('GET', `/api/results/${id}`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ code: room.code, number: 1, finishedAt: expect.any(Number), standings: finished.data.standings });
+    // The link answers for the results window (30 days by default) from the record's commit, just
+    // after the game's end, and says until when.
+    expect(body.readableUntil - 30 * 86_400_000 - body.finishedAt).toBeGreaterThanOrEqual(0);
+    expect(body.readableUntil - 30 * 86_400_000 - body.finishedAt).toBeLessThan(60_000);
+    expect(Number.isInteger(body.readableUntil)).toBe(true);
     expect(body.questions).toHaveLength(2);
     for (const q of body.questions) {
       const right = q.answers.filter((a: any) => a.right).length;

@@ -96,6 +96,22 @@ describe('replies that tell what the database holds', () => {
     expect((await api.request('GET', `/api/rooms/${opened.body.code}`)).status).toBe(200);
   });
 
+  it('answers 204, late, for a room whose closing committed while its reply was lost', async () => {
+    const api = new HttpApi(server.url);
+    const room = await api.createRoom({ hostName: 'Lost close' });
+    const closedReason = async () => (await admin.query('SELECT closed_reason FROM rooms WHERE id = $1', [room.roomId])).rows[0].closed_reason as string | null;
+    const release = await hold('rooms');
+    const closing = fetch(`${server.url}/api/rooms/${room.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${room.hostToken}` } });
+    await waitingOn('rooms');
+    proxy.blackHole();
+    await release();
+    await waitFor(async () => (await closedReason()) === 'host_closed', 'the close to commit', 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    proxy.restore();
+    expect((await closing).status).toBe(204);
+    expect((await api.request('GET', `/api/rooms/${room.code}`)).status).toBe(410);
+  });
+
   it('answers 503 for a room whose opening never reached PostgreSQL, and nothing of it is there', async () => {
     const api = new HttpApi(server.url);
     const before = await queryDb({ databaseUrl: url }, 'SELECT count(*)::int AS n FROM rooms');

@@ -1,5 +1,5 @@
 import { GameEvent } from '@app/bot-kit';
-import { CARDS_EVENTS } from '@app/protocol';
+import { CARDS_EVENTS } from '@app/games/cards';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { recordTable, TableRecording } from '../../wire/src/table-recording';

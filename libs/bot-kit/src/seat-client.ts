@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { ReconnectingClient, WIRE_CODES, type FrameSocket, type ReplyTiming, type TokenStorage, type WireFrame, type WireProfile } from '@game-rooms/client';
+import { ReconnectingClient, type FrameSocket, type ReplyTiming, type TokenStorage, type WireFrame, type WireProfile } from '@game-rooms/client';
+import { WIRE_CODES } from '@app/wire-codes';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './bots/command-record';
 import { retryAfterSeconds } from './bots/timed-http';
 import { UpgradeRefused } from './upgrade-refused';

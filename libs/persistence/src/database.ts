@@ -123,14 +123,15 @@ export class Database {
 
   /**
    * A room's write: on the room's ordered path when its position is given (the room actor's
-   * statements, which may be pipelined), otherwise like any other statement.
+   * statements, which may be pipelined), otherwise like any other statement, settled by its
+   * `check` when its answer is lost (the ordered path settles its own).
    */
   write<T extends QueryResultRow>(
-    statement: Omit<OrderedStatement, 'position'> & { readonly position?: RoomPosition },
+    statement: Omit<OrderedStatement, 'position'> & { readonly position?: RoomPosition; readonly check?: WriteCheck },
     timeoutMs = this.defaultTimeoutMs,
   ): Promise<T[]> {
     const { position } = statement;
-    if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs);
+    if (!position) return this.run<T>(statement.name, statement.sql, statement.params, timeoutMs, statement.check);
     this.preparedName(statement.name, statement.sql);
     const handed = performance.now();
     const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);

@@ -1,6 +1,8 @@
-// The package's one door: the envelope, the statuses and close codes, the reconnecting client,
-// the compact decoders, every game's wire schemas, and the HTTP API's shapes. Only erasable
-// TypeScript and no Node imports, so a browser build takes it as it is.
+// The package's main door: the envelope, the statuses and close codes, the reconnecting client,
+// the compact decoders, what a game's wire is made of (`defineWire`), and the HTTP API's shapes.
+// It names no game: each game's wire is an entry point of its own (`@game-rooms/client/<game>`),
+// built from the game's folder, and the server's code table is `@game-rooms/client/wire-codes`.
+// Only erasable TypeScript and no Node imports, so a browser build takes it as it is.
 export * from './statuses.js';
 export * from './wire.types.js';
 export * from './client/frame-socket.js';
@@ -10,10 +12,5 @@ export * from './codec/index.js';
 export * from './schema.js';
 export * from './room-event-names.js';
 export * from './room-events.js';
-export * from './games/trivia.js';
-export * from './games/cards.js';
-export * from './games/tictactoe.js';
-export * from './games/trivia.codes.js';
-export * from './games/cards.codes.js';
-export * from './games/wire-codes.js';
+export * from './wire/index.js';
 export * from './http/index.js';

@@ -2,7 +2,7 @@
 // server sends a snapshot first and events after; every event here is applied as the server
 // applied it, so the page never needs a fresh snapshot to stay right.
 
-import type { CardsEvents, Street, TableAction, TableRules, TableSeat } from '@game-rooms/client'
+import type { CardsEvents, Street, TableAction, TableRules, TableSeat } from '@game-rooms/client/cards'
 
 // The wire's own shapes come from the client package's schemas; what follows is the page's view.
 export type { Street, TableAction, TableRules }

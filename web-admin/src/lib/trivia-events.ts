@@ -1,5 +1,6 @@
-// What the trivia room sends (docs/protocol.md section 8), under the names the pages use: the
-// client package's schemas are the one description of it, and these types are inferred from them.
+// What the trivia room sends (docs/protocol.md section 8), under the names the pages use: trivia's
+// wire schemas (libs/games/trivia/src/trivia.wire.ts, published as @game-rooms/client/trivia) are
+// the one description of it, and these types are inferred from them.
 export type {
   TriviaEvents,
   TriviaRoomPhase as RoomPhase,
@@ -11,4 +12,4 @@ export type {
   TriviaStanding as Standing,
   TriviaRematchDecision as RematchDecision,
   TriviaRoomState as RoomStateData,
-} from '@game-rooms/client'
+} from '@game-rooms/client/trivia'

@@ -1,5 +1,5 @@
 import { applyEvent, type RoomView } from './room-view'
-import type { TriviaCommands } from '@game-rooms/client'
+import type { TriviaCommands } from '@game-rooms/client/trivia'
 import type { TriviaEvents } from './trivia-events'
 import { type SeatConnection, useSeat } from './use-seat'
 

@@ -23,7 +23,7 @@ import {
   LeaderboardQuery,
   Liveness,
   OpenedTable,
-  OpenedTriviaRoom,
+  OpenedHostRoom,
   openedRoom,
   Readiness,
   ResultsCsv,
@@ -95,7 +95,7 @@ export const DescribeCreateRoom = () =>
     }),
     // Without `game`, trivia's settings; with it, each game's own.
     DocBody(z.union([trivia.opening!.schema.meta({ title: 'trivia (no game)' }), ...openable().map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
-    DocResponse(201, 'the room is open', z.union([OpenedTriviaRoom, openedRoom(openableKinds())])),
+    DocResponse(201, 'the room is open', z.union([OpenedHostRoom, openedRoom(openableKinds())])),
     ...answers(
       { ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' },
       { status: 404, description: '`deck_not_found`', schema: error('deck_not_found') },
@@ -362,12 +362,12 @@ export const DescribeCloseTable = () =>
 export const DescribeResults = () =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); kept 30 days' }),
+    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
       description: 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)',
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
-    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished more than 30 days ago', schema: error('results_not_found') }),
+    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),
   );

@@ -4,7 +4,7 @@ import { JournalRepository } from '@app/persistence';
 import { RoomException } from '@app/protocol';
 import { GAMES } from '../rooms/games';
 import { ServerConfig } from '../config/server-config';
-import { resultsKeptDays } from '../retention/retention-windows';
+import { DAY_MS, resultsKeptDays } from '../retention/retention-windows';
 import { SERVER_CONFIG } from '../tokens';
 import { DescribeResults } from './api-docs';
 
@@ -31,7 +31,9 @@ export class ResultsController {
     const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
     const report = found && GAMES.find((g) => g.kind === found.game)?.results;
     if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
-    if (!csv) return report.json(found.summary);
+    // When the link stops answering (its record's commit time plus the window, which the operator
+    // sets), so that a page can say it.
+    if (!csv) return { ...(report.json(found.summary) as object), readableUntil: Math.floor(found.finishedAt) + keptDays * DAY_MS };
     res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
     return [report.csvHeader, ...report.csvRows(found.summary)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -2,7 +2,9 @@
 // (and ws, Node 20's WebSocket) is installed: open a trivia room over HTTP, seat two players,
 // play its one question to the end, and print what happened as one JSON line.
 // Usage: node play-trivia.mjs http://127.0.0.1:PORT
-import { ReconnectingClient, TRIVIA_EVENTS, WIRE_CODES } from '@game-rooms/client';
+import { ReconnectingClient } from '@game-rooms/client';
+import { TRIVIA_EVENTS } from '@game-rooms/client/trivia';
+import { WIRE_CODES } from '@game-rooms/client/wire-codes';
 import WebSocket from 'ws';
 
 const base = process.argv[2];

@@ -3,7 +3,7 @@ import { WIRE_CODES } from '@app/wire-codes';
 import fc from 'fast-check';
 import { prng, TableSim, wildHuman } from '../test/cards.fixtures';
 import { compactStreamOf, WireEvent } from '../test/cards.wire';
-import { CARDS_WIRE_CODES } from '@game-rooms/client';
+import { CARDS_WIRE_CODES } from './cards.wire';
 import { CARDS_EVENT_TYPES } from './cards.commands';
 import { FULL_DECK } from './cards.deck';
 

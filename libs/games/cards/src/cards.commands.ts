@@ -1,5 +1,5 @@
 import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
-import { CARDS_COMMANDS, CARDS_EVENTS, TABLE_ACTIONS } from '@game-rooms/client';
+import { CARDS_COMMANDS, CARDS_EVENTS, TABLE_ACTIONS } from './cards.wire';
 import { ActionKind } from './cards.types';
 
 /** The card table's commands as a room takes them, after validation (PROTOCOL.md section 8). */

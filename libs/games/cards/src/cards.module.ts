@@ -1,5 +1,5 @@
 import { GameModule, GameOpening } from '@app/room-engine';
-import { CARDS_WIRE_CODES } from '@game-rooms/client';
+import { CARDS_WIRE_CODES } from './cards.wire';
 import { TABLE_SUMMARY } from './cards.summary';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalField, jsonObject, printableField, readBody } from '@app/protocol';
 import { GameModule } from '@app/room-engine';
 import { openBoard, publicView, ticTacToeRules, TicTacToeState, tttError } from './tictactoe.rules';
+import { TICTACTOE_WIRE_CODES } from './tictactoe.wire';
 
 /** What opening a board takes: the opener's name and the clock of each move. */
 const TICTACTOE_SETTINGS = jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) });
@@ -10,14 +11,7 @@ const TICTACTOE_SETTINGS = jsonObject({ name: printableField(32), moveSeconds: d
 export const ticTacToe: GameModule<TicTacToeState> = {
   kind: ticTacToeRules.kind,
   rules: ticTacToeRules,
-  codes: {
-    kind: 'tictactoe',
-    stateEvent: 'ttt.state',
-    events: { 'ttt.state': { code: 0 }, 'ttt.joined': { code: 1 }, 'ttt.moved': { code: 2 }, 'ttt.finished': { code: 3 }, 'ttt.presence': { code: 4 } },
-    keys: ['code', 'phase', 'board', 'turn', 'moveBy', 'winner', 'seats', 'id', 'name', 'mark', 'connected', 'you', 'seat', 'cell'],
-    enums: { phase: ['waiting', 'playing', 'finished', 'closed'], mark: ['X', 'O'], turn: ['X', 'O'] },
-    ids: ['id'],
-  },
+  codes: TICTACTOE_WIRE_CODES,
   opening: {
     settings: (body) => readBody(TICTACTOE_SETTINGS, body),
     schema: TICTACTOE_SETTINGS,

@@ -1,5 +1,5 @@
 import { clip, CloseCode, CommandFrame, printable, Role, RoomErrorCode, RoomException, Status, validData } from '@app/protocol';
-import { TICTACTOE_COMMANDS, TICTACTOE_EVENTS } from '@game-rooms/client';
+import { TICTACTOE_COMMANDS, TICTACTOE_EVENTS } from './tictactoe.wire';
 import { Actor, GameRules, Outcome, RoomEvent, unchanged } from '@app/room-engine';
 
 // Tic-tac-toe for two seats with a move clock: the smallest game that uses everything a game

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { clip, CommandFrame, Role, RoomErrorCode, RoomException, validData } from '@app/protocol';
-import { TRIVIA_COMMANDS, TRIVIA_EVENTS } from '@game-rooms/client';
+import { TRIVIA_COMMANDS, TRIVIA_EVENTS } from './trivia.wire';
 
 /** Trivia's commands as a room takes them, after validation by their wire schemas (PROTOCOL.md section 3). */
 export type TriviaCommandData = { [T in keyof typeof TRIVIA_COMMANDS]: z.output<(typeof TRIVIA_COMMANDS)[T]> };

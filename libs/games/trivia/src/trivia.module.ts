@@ -1,6 +1,6 @@
 import { RoomErrorCode, RoomException } from '@app/protocol';
 import { GameModule, GameOpening } from '@app/room-engine';
-import { TRIVIA_WIRE_CODES } from '@game-rooms/client';
+import { TRIVIA_WIRE_CODES } from './trivia.wire';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';

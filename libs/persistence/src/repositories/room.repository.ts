@@ -216,6 +216,19 @@ export class RoomRepository {
        FROM closed`,
         params: [byId ? target.roomId : target.code, reason],
         position,
+        // Its answer lost (a close over HTTP), it was recorded when the room is closed for this
+        // reason: the caller then hears the truth, and closing a closed room again is no error.
+        // By code, an older room that had the code and closed for the same reason does not count
+        // while a room with that code is still open.
+        check: {
+          sql: byId
+            ? `SELECT id, trim(code) AS code FROM rooms WHERE id = $1::uuid AND closed_at IS NOT NULL AND closed_reason = $2`
+            : `SELECT id, trim(code) AS code FROM rooms
+               WHERE code = $1::char(6) AND closed_reason = $2
+                 AND NOT EXISTS (SELECT 1 FROM rooms o WHERE o.code = $1::char(6) AND o.closed_at IS NULL)
+               ORDER BY closed_at DESC LIMIT 1`,
+          params: [byId ? target.roomId : target.code, reason],
+        },
       },
       timeoutMs,
     );

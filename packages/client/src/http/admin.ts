@@ -112,7 +112,7 @@ export type Phase = z.infer<typeof Phase>;
 const roomFields = {
   code: z.string(),
   game: z.string(),
-  // Every game's phase: trivia's, or another game's own.
+  // Every game's phase, in the game's own words.
   phase: z.string(),
   playersConnected: z.int(),
   question: z.int().nullable().meta({ description: 'the current question (or hand), null outside a game' }),
@@ -136,7 +136,7 @@ export type OpenQuestion = z.infer<typeof OpenQuestion>;
 export const RoomCommand = z.object({ type: z.string(), at: z.number(), mailboxWaitMs: z.number(), ms: z.number(), status: z.int(), roundTrips: z.int() });
 export type RoomCommand = z.infer<typeof RoomCommand>;
 
-/** One live room: the row, what its game adds (a trivia room's players and question here), its last commands. */
+/** One live room: the row, what its game adds (the players and the open question of a room played from a deck), its last commands. */
 export const RoomDetail = z
   .object({
     ...roomFields,

@@ -8,7 +8,7 @@ export const LEADERBOARD_MAX = 100;
 /** `GET /api/leaderboard?limit=&game=`; `game` is checked against the registry by the server. */
 export const LeaderboardQuery = z.object({
   limit: wholeNumberQuery(1, LEADERBOARD_MAX).optional().default(10),
-  game: z.string().optional().meta({ description: 'a game of this server; trivia by default' }),
+  game: z.string().optional().meta({ description: 'a game of this server; the first registered game by default' }),
 });
 
 export const LeaderboardEntry = z.object({
@@ -42,13 +42,14 @@ export const QuestionResult = z.object({
 });
 export const Standing = z.object({ playerId: z.string(), name: z.string(), score: z.int(), correct: z.int(), rank: z.int() });
 
-/** `GET /api/results/{id}` of a trivia game. */
+/** `GET /api/results/{id}` of a game played from a deck of questions. */
 export const GameResults = z.object({
   code: z.string(),
   number: z.int(),
   finishedAt: z.union([z.number(), z.string()]).meta({ description: 'epoch ms' }),
   standings: z.array(Standing),
   questions: z.array(QuestionResult),
+  readableUntil: z.number().meta({ description: 'epoch ms: when this link stops answering (the results window, `RESULTS_KEPT_DAYS`, 30 days by default, from `finishedAt`)' }),
 });
 export type GameResults = z.infer<typeof GameResults>;
 

@@ -16,9 +16,9 @@ export type JoinRoomBody = z.input<typeof JoinRoomBody>;
 export const JoinedRoom = z.object({ playerId: z.guid(), playerToken: z.string() });
 export type JoinedRoom = z.infer<typeof JoinedRoom>;
 
-/** `POST /api/rooms` without `game`: a trivia room, answered as trivia's first clients know it. */
-export const OpenedTriviaRoom = z.object({ roomId: z.guid(), code: z.string(), hostToken: z.string() }).meta({ title: 'without game' });
-export type OpenedTriviaRoom = z.infer<typeof OpenedTriviaRoom>;
+/** `POST /api/rooms` without `game`: a room of the server's first game, with its host's token, as that game's first clients know it. */
+export const OpenedHostRoom = z.object({ roomId: z.guid(), code: z.string(), hostToken: z.string() }).meta({ title: 'without game' });
+export type OpenedHostRoom = z.infer<typeof OpenedHostRoom>;
 
 /** `POST /api/rooms {game, ...}`: any game's room, with the opener's seat and token. */
 export function openedRoom(games: readonly [string, ...string[]]) {
@@ -47,7 +47,7 @@ export function gameChoice(games: readonly [string, ...string[]]) {
   return z.object({ game: z.enum(games, { error: `must be one of ${games.join(', ')}` }) });
 }
 
-/** `POST /api/tables`: a card table, answered in the table's words (PROTOCOL.md section 8). */
+/** `POST /api/tables`: a table, answered in the table's words (PROTOCOL.md section 8). */
 export const OpenedTable = z.object({ tableId: z.guid(), code: z.string(), playerToken: z.string() });
 export type OpenedTable = z.infer<typeof OpenedTable>;
 

@@ -10,6 +10,7 @@ export const RESULTS: GameResults = {
   code: 'K7QMPD',
   number: 2,
   finishedAt: Date.UTC(2026, 2, 14, 9, 30),
+  readableUntil: Date.UTC(2026, 3, 13, 9, 30),
   standings: [
     { playerId: 'p1', name: 'Ann', score: 1600, correct: 2, rank: 1 },
     { playerId: 'p3', name: 'Cy', score: 800, correct: 1, rank: 2 },

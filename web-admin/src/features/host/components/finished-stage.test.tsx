@@ -17,7 +17,7 @@ const VIEW: RoomView = {
 describe(FinishedStage.name, () => {
   it('links the results page and the CSV when game.finished named the results', () => {
     render(<FinishedStage view={{ ...VIEW, resultsId: 'r-abc' }} />)
-    expect(screen.getByRole('link', { name: 'Results (kept 30 days)' })).toHaveAttribute('href', '/results/r-abc')
+    expect(screen.getByRole('link', { name: 'Results page' })).toHaveAttribute('href', '/results/r-abc')
     const csv = screen.getByRole('link', { name: 'Download results (CSV)' })
     expect(csv).toHaveAttribute('href', '/api/results/r-abc.csv')
     expect(csv).toHaveAttribute('download')

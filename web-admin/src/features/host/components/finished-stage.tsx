@@ -18,7 +18,7 @@ export function FinishedStage({ view, paused = false }: { readonly view: RoomVie
       {view.resultsId && (
         <p className="results-links">
           <Link to={resultsPagePath(view.resultsId)} className="big-button">
-            Results (kept 30 days)
+            Results page
           </Link>
           <a href={resultsCsvPath(view.resultsId)} className="big-button ghost" download>
             Download results (CSV)

@@ -1,7 +1,7 @@
 import { gameRequest } from '../../../lib/game-api'
 import type { GameResults } from './results-types'
 
-/** GET /api/results/{id}: 404 `results_not_found` once they are gone (kept 30 days) or never were. */
+/** GET /api/results/{id}: 404 `results_not_found` once they are gone (past the results window, `RESULTS_KEPT_DAYS`) or never were. */
 export function getResults(id: string): Promise<GameResults> {
   return gameRequest<GameResults>('GET', resultsPath(id))
 }

@@ -29,7 +29,11 @@ describe(ResultsPage.name, () => {
     render(<ResultsPage id="r-abc" />)
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Results: room K7QMPD, game 2')
     expect(urls).toEqual(['/api/results/r-abc'])
-    expect(document.querySelector('time')?.getAttribute('datetime')).toBe('2026-03-14T09:30:00.000Z')
+    const [finished, until] = document.querySelectorAll('time')
+    expect(finished.getAttribute('datetime')).toBe('2026-03-14T09:30:00.000Z')
+    // Until when the link answers is the server's to say (its results window), not a fixed text.
+    expect(until.getAttribute('datetime')).toBe('2026-04-13T09:30:00.000Z')
+    expect(until.parentElement).toHaveTextContent('can read it until 13 Apr 2026')
     const csv = screen.getByRole('link', { name: 'Download CSV' })
     expect(csv).toHaveAttribute('href', '/api/results/r-abc.csv')
     expect(csv).toHaveAttribute('download')
@@ -83,12 +87,13 @@ describe(ResultsPage.name, () => {
     expect(tags(3, 'Hardest')).toBeInTheDocument()
   })
 
-  it('says results that are gone are kept 30 days, on a 404', async () => {
-    serve(404, { statusCode: 404, code: 'results_not_found', message: 'no results with that id' })
+  it('says results that are gone are past their window, as the server names it, on a 404', async () => {
+    serve(404, { statusCode: 404, code: 'results_not_found', message: 'no results have id old (results are kept 45 days)' })
     render(<ResultsPage id="old" />)
     const alert = await screen.findByRole('alert')
     expect(within(alert).getByRole('heading', { name: 'Results not available' })).toBeInTheDocument()
-    expect(alert).toHaveTextContent('These results are not available (they are kept 30 days).')
+    expect(alert).toHaveTextContent('These results are not available')
+    expect(alert).toHaveTextContent('results are kept 45 days')
     expect(screen.queryByRole('link', { name: 'Download CSV' })).toBeNull()
   })
 
@@ -97,6 +102,6 @@ describe(ResultsPage.name, () => {
     render(<ResultsPage id="r-abc" />)
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('the database is not answering')
-    expect(alert).not.toHaveTextContent('kept 30 days')
+    expect(alert).not.toHaveTextContent('These results are not available')
   })
 })

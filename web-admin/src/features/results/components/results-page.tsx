@@ -12,8 +12,8 @@ import './results-page.css'
 type Loaded =
   | { readonly state: 'loading' }
   | { readonly state: 'ready'; readonly results: GameResults }
-  /** 404: kept 30 days, or never there. */
-  | { readonly state: 'gone' }
+  /** 404: past the results window, or never there; the server's message names the window. */
+  | { readonly state: 'gone'; readonly message: string }
   | { readonly state: 'failed'; readonly message: string }
 
 /** `/results/{resultsId}`: one finished game's results, for anyone with the link. */
@@ -26,7 +26,7 @@ export function ResultsPage({ id }: { readonly id: string }) {
       (results) => live && setLoaded({ state: 'ready', results }),
       (err) => {
         if (!live) return
-        setLoaded(err instanceof GameApiError && err.status === 404 ? { state: 'gone' } : { state: 'failed', message: explain(err) })
+        setLoaded(err instanceof GameApiError && err.status === 404 ? { state: 'gone', message: explain(err) } : { state: 'failed', message: explain(err) })
       },
     )
     return () => {
@@ -48,7 +48,8 @@ export function ResultsPage({ id }: { readonly id: string }) {
       <main className="people-page">
         <div className="card stack" role="alert">
           <h1 className="title">{loaded.state === 'gone' ? 'Results not available' : 'These results cannot be opened'}</h1>
-          <p>{loaded.state === 'gone' ? 'These results are not available (they are kept 30 days).' : loaded.message}</p>
+          {loaded.state === 'gone' && <p>These results are not available: a game’s results are kept for a while after it ends, and then removed.</p>}
+          <p>{loaded.message}</p>
           <Link to="/host" className="big-button">
             Host a game
           </Link>
@@ -59,6 +60,7 @@ export function ResultsPage({ id }: { readonly id: string }) {
 
   const { results } = loaded
   const finished = new Date(results.finishedAt)
+  const until = new Date(results.readableUntil)
   const hardest = hardestQuestion(results.questions)
   const slowest = slowestQuestion(results.questions)
   return (
@@ -69,7 +71,7 @@ export function ResultsPage({ id }: { readonly id: string }) {
         </h1>
         <p className="muted">
           Finished <time dateTime={finished.toISOString()}>{finished.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>. Anyone with this
-          page’s link can read it for 30 days.
+          page’s link can read it until <time dateTime={until.toISOString()}>{until.toLocaleDateString('en-GB', { dateStyle: 'medium' })}</time>.
         </p>
         <p>
           <a className="big-button results-download" href={resultsCsvPath(id)} download>

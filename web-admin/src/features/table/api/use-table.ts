@@ -1,4 +1,4 @@
-import type { CardsCommands } from '@game-rooms/client'
+import type { CardsCommands } from '@game-rooms/client/cards'
 import { applyTableEvent, TABLE_EVENT_TYPES, type TableEvent, type TableView } from '../../../lib/table-view'
 import { type SeatConnection, useSeat } from '../../../lib/use-seat'
 

@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import type { CardsCommands, CommandArgs } from '@game-rooms/client'
+import type { CommandArgs } from '@game-rooms/client'
+import type { CardsCommands } from '@game-rooms/client/cards'
 import { ConnectionBanner } from '../../../components/connection-banner'
 import { Link } from '../../../components/link'
 import type { TableAction } from '../../../lib/table-view'

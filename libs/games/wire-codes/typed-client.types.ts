@@ -1,6 +1,9 @@
 // Checked by `tsc --noEmit -p tsconfig.json` at the root (npm test's type-check), never run:
 // each @ts-expect-error line must fail to compile, or the check fails ("unused directive").
-import { ReconnectingClient, type CardsEvents, type TableClient, type TicTacToeClient, type TriviaClient, type TriviaEvents } from '../src/index.js';
+import { createClient, ReconnectingClient, type TokenStorage } from '@game-rooms/client';
+import type { CardsEvents, TableClient } from '../cards/src/cards.wire';
+import type { TicTacToeClient } from '../tictactoe/src/tictactoe.wire';
+import { TRIVIA_WIRE, type TriviaClient, type TriviaEvents } from '../trivia/src/trivia.wire';
 
 declare const trivia: TriviaClient;
 declare const table: TableClient;
@@ -61,6 +64,18 @@ export function events(): void {
     const mark: 'Z' = m.mark;
     void mark;
   });
+}
+
+declare const localStore: TokenStorage;
+
+export async function typedByItsWire(): Promise<void> {
+  // A client created from a game's wire takes that game's types, as the named client types do.
+  const client = createClient(TRIVIA_WIRE, { url: (t) => t, storage: localStore, storageKey: 'seat' });
+  const same: TriviaClient = client;
+  await client.send('room.answer', { question: 1, choice: 2 });
+  // @ts-expect-error no such command in trivia
+  await client.send('ttt.move', { cell: 1 });
+  void same;
 }
 
 export function untypedStillWorks(client: ReconnectingClient): void {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { CARDS_COMMANDS, TABLE_ACTIONS } from './games/cards.js';
-import { TICTACTOE_COMMANDS } from './games/tictactoe.js';
-import { TRIVIA_COMMANDS } from './games/trivia.js';
-import { checkData } from './schema.js';
+import { checkData } from '@game-rooms/client';
+import { CARDS_COMMANDS, TABLE_ACTIONS } from '../cards/src/cards.wire';
+import { TICTACTOE_COMMANDS } from '../tictactoe/src/tictactoe.wire';
+import { TRIVIA_COMMANDS } from '../trivia/src/trivia.wire';
 
 // The schemas replaced hand-written checks; these are those checks, as they were, so a property
 // can say the schemas accept and refuse the same data and name the same field.

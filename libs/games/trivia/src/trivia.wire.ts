@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import {
+  type ClientOf,
+  commandData,
+  defineWire,
+  idField,
+  integerField,
+  laterKey,
+  usualValues,
+  WIRE_PROFILES,
+  type WireCommands,
+  type WireEvents,
+} from '@game-rooms/client';
+
+// Trivia's wire (PROTOCOL.md sections 3 and 8): what each seat may send, and what the room sends,
+// and the compact codes derived from them. Only zod and the client package's generic pieces: the
+// client package builds this file into its `@game-rooms/client/trivia` entry point.
+
+const index = 'must be a whole number from 0';
+
+/** Trivia's commands, by type: the shape of `data` the server accepts. */
+export const TRIVIA_COMMANDS = {
+  'room.start': commandData({}),
+  'room.answer': commandData({ question: integerField(index), choice: integerField(index) }),
+  'room.rematch': commandData({ vote: z.boolean({ error: 'must be true or false' }) }),
+  'room.leave': commandData({}),
+  'room.kick': commandData({ playerId: z.string({ error: 'must be a player id' }).min(1, { error: 'must be a player id' }).max(64, { error: 'must be a player id' }) }),
+};
+
+const role = z.enum(['host', 'player', 'spectator']);
+const phase = z.enum(['lobby', 'question', 'reveal', 'finished', 'closed']);
+
+/** A player's id: each compact socket numbers the ids it was sent. */
+const playerId = idField(z.string());
+
+// `id` after `connected`: the order the compact keys were first numbered in (see TRIVIA_WIRE).
+const seat = z.object({ name: z.string(), connected: z.boolean(), id: idField(z.string()), score: z.number() });
+
+// The settings' keys are numbered after every other key of the first table: they go only in a state frame.
+const settings = z.object({
+  deckId: laterKey(z.string()),
+  questionCount: laterKey(z.number()),
+  secondsPerQuestion: laterKey(z.number()),
+  revealSeconds: laterKey(z.number()),
+  maxPlayers: laterKey(z.number()),
+  minPlayers: laterKey(z.number()),
+});
+
+const openQuestion = z.object({
+  index: z.number(),
+  total: z.number(),
+  text: z.string(),
+  choices: z.array(z.string()),
+  closesAt: z.number(),
+  answered: z.number(),
+  of: z.number(),
+});
+
+const scoreLine = z.object({ playerId, points: z.number(), total: z.number() });
+
+const reveal = z.object({ index: z.number(), correct: z.number(), counts: z.array(z.number()), scores: z.array(scoreLine) });
+
+const standing = z.object({ playerId, name: z.string(), score: z.number(), correct: z.number(), rank: z.number() });
+
+const rematchDecision = z.object({ accepted: z.boolean(), playerIds: z.array(playerId) });
+
+/** Why a player left or the room closed; another reason goes as text. */
+const reason = usualValues(z.string(), ['left', 'kicked', 'expired', 'closed']);
+
+/** Added after the first table: its key is numbered last. */
+const resultsId = laterKey(z.string().optional(), 2);
+
+const roomState = z.object({
+  code: z.string(),
+  phase,
+  /** The wire profile this socket got (section 7). */
+  wire: z.enum(WIRE_PROFILES).optional(),
+  you: z.object({
+    role,
+    playerId: playerId.optional(),
+    // What this seat did in the open question or vote: numbered after the first pass's keys.
+    answer: laterKey(z.object({ question: z.number(), choice: z.number() }).optional()),
+    rematchVote: laterKey(z.boolean().optional()),
+  }),
+  host: z.object({ name: z.string() }),
+  players: z.array(seat),
+  settings,
+  serverTime: z.number(),
+  question: openQuestion.optional(),
+  reveal: reveal.extend({ total: z.number(), nextAt: z.number().optional() }).optional(),
+  standings: z.array(standing).optional(),
+  /** In phase finished, the game's results (section 12), as game.finished named them. */
+  resultsId,
+  rematch: z.object({ closesAt: z.number(), voted: z.number(), of: z.number(), decided: rematchDecision.optional() }).optional(),
+});
+
+/** Trivia's events, by type: the shape of `data` the room sends. */
+export const TRIVIA_EVENTS = {
+  'room.state': roomState,
+  'player.joined': z.object({ player: seat }),
+  'player.left': z.object({ playerId, reason: reason.optional() }),
+  'player.presence': z.object({ playerId, connected: z.boolean() }),
+  'question.open': openQuestion.omit({ answered: true, of: true }).extend({ serverTime: z.number() }),
+  'question.progress': z.object({ index: z.number(), answered: z.number(), of: z.number() }),
+  'question.closed': reveal,
+  /** `resultsId` names the game's results page (section 12); an older server sends none. */
+  'game.finished': z.object({ standings: z.array(standing), resultsId }),
+  'rematch.open': z.object({ closesAt: z.number() }),
+  'rematch.decided': rematchDecision,
+  'room.closed': z.object({ reason }),
+};
+
+/**
+ * Trivia's wire with its compact codes (PROTOCOL.md section 7). The codes are derived from the
+ * schemas above (see `deriveCodes` for the rules that keep them stable); what a schema cannot say
+ * is declared here, by event type. The keys are numbered from the frames sent most often to the
+ * state frame, sent once per socket.
+ */
+export const TRIVIA_WIRE = defineWire({
+  kind: 'trivia',
+  commands: TRIVIA_COMMANDS,
+  events: TRIVIA_EVENTS,
+  stateEvent: 'room.state',
+  compact: {
+    'room.state': { sticky: ['code', 'host', 'settings'], defaults: { 'players[].connected': true, 'players[].score': 0 } },
+    'player.joined': { defaults: { 'player.connected': true, 'player.score': 0 } },
+    // compact-v3: the reveal and every count name the open question without repeating its index,
+    // the deadline goes as the question's length, and a count that is all a frame says goes bare.
+    'question.open': { sticky: ['total'], v3: { sticky: ['index'], relativeTo: { closesAt: 'serverTime' } } },
+    'question.progress': { sticky: ['index', 'of'], v3: { stickyAs: { index: 'question.open' }, bare: 'answered' } },
+    'question.closed': { sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 }, v3: { sticky: ['index'], stickyAs: { index: 'question.open' } } },
+    'game.finished': { defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
+  },
+  keyOrder: ['question.open', 'question.progress', 'question.closed', 'game.finished', 'rematch.decided', 'room.closed', 'player.joined', 'room.state'],
+});
+
+/** Trivia's section of the compact code table, derived from its schemas. */
+export const TRIVIA_WIRE_CODES = TRIVIA_WIRE.codes;
+
+export type TriviaCommands = WireCommands<typeof TRIVIA_WIRE>;
+export type TriviaEvents = WireEvents<typeof TRIVIA_WIRE>;
+export type TriviaCommandType = keyof TriviaCommands;
+export type TriviaEventType = keyof TriviaEvents;
+
+export type TriviaRoomPhase = z.output<typeof phase>;
+export type TriviaSeat = z.output<typeof seat>;
+export type TriviaSettings = z.output<typeof settings>;
+export type TriviaOpenQuestion = z.output<typeof openQuestion>;
+export type TriviaScoreLine = z.output<typeof scoreLine>;
+export type TriviaReveal = z.output<typeof reveal>;
+export type TriviaStanding = z.output<typeof standing>;
+export type TriviaRematchDecision = z.output<typeof rematchDecision>;
+export type TriviaRoomState = z.output<typeof roomState>;
+
+/** A seat's connection to a trivia room: `send` and `on` take only this game's types and shapes. */
+export type TriviaClient = ClientOf<typeof TRIVIA_WIRE>;

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+
+// What a game's event schemas say about the compact codes beyond their shapes. A game marks a
+// field with one of the helpers below; the codes are then derived from the schemas alone.
+
+/** What a field's schema says to the derivation of the compact codes. */
+export interface KeyNote {
+  /** The field's string values (or arrays of strings) are ids, which each socket numbers. */
+  readonly id?: boolean;
+  /** The field's key, and every key under it, is numbered in this pass (0 unless marked). */
+  readonly pass?: number;
+  /** The field's enum values go as text: the derivation gives its key no enum. */
+  readonly plain?: boolean;
+  /** The values a text field usually takes: sent as their positions, as an enum's are. */
+  readonly values?: readonly string[];
+}
+
+// A WeakMap rather than zod's `.meta()`: the notes are the wire's business, so they stay out of
+// the JSON Schemas and OpenAPI documents that zod writes from the same schemas.
+// A note is on the schema instance it was given. Wrappers (`.optional()`, `.nullable()`, `z.array`)
+// keep it, as the walk looks inside them; zod's copying methods (`.min()`, `.meta()`, `.describe()`)
+// return a new instance without it, so mark a field last.
+const notes = new WeakMap<z.ZodType, KeyNote>();
+
+function note<S extends z.ZodType>(schema: S, added: KeyNote): S {
+  notes.set(schema, { ...notes.get(schema), ...added });
+  return schema;
+}
+
+/** The note on this very schema (not on the schemas it wraps). */
+export function keyNoteOf(schema: z.ZodType): KeyNote | undefined {
+  return notes.get(schema);
+}
+
+/** Marks a field whose strings are ids (a player's, a seat's): each socket numbers the ids it was sent. */
+export function idField<S extends z.ZodType>(schema: S): S {
+  return note(schema, { id: true });
+}
+
+/**
+ * Marks a field whose key, and every key under it, is numbered after all keys of earlier passes.
+ * This is how a key added to a game that has shipped goes at the end of its list, and keeps every
+ * existing key's code. Pass 1 is the first pass after the default one.
+ */
+export function laterKey<S extends z.ZodType>(schema: S, pass = 1): S {
+  return note(schema, { pass });
+}
+
+/**
+ * Marks a text field with the values it usually takes (a close's reason): each goes as its
+ * position in this list, and any other value goes as text. The list only ever grows at its end.
+ */
+export function usualValues<S extends z.ZodType>(schema: S, values: readonly string[]): S {
+  return note(schema, { values });
+}
+
+/** Marks an enum field whose values go as text: its key gets no enum in the codes, wherever it appears. */
+export function plainEnum<S extends z.ZodType>(schema: S): S {
+  return note(schema, { plain: true });
+}
