@@ -15,6 +15,7 @@ import { HeartbeatWithoutRoomLists1764874800000 } from './1764874800000-heartbea
 import { JournalClockHolds1764878400000 } from './1764878400000-journal-clock-holds';
 import { Retention1764882000000 } from './1764882000000-retention';
 import { DecksByToken1764889260000 } from './1764889260000-decks-by-token';
+import { RetirePreJournal1764892800000 } from './1764892800000-retire-pre-journal';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   JournalClockHolds1764878400000,
   Retention1764882000000,
   DecksByToken1764889260000,
+  RetirePreJournal1764892800000,
 ];

@@ -44,7 +44,7 @@ import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
 import { ResultsController } from './api/results.controller';
 import { RoomsController } from './api/rooms.controller';
-import { TablesController } from './api/tables.controller';
+import { ROOM_ALIAS_CONTROLLERS } from './api/room-alias.controller';
 import { BuildInfo } from './config/build-info';
 import { InstanceHeartbeat } from './cluster/instance-heartbeat';
 import { InstanceIdentity } from './cluster/instance-identity';
@@ -57,7 +57,6 @@ import { AddressLimits } from './limits/address-limits';
 import { ServerConfig, statementTimeoutMs } from './config/server-config';
 import { serverCodes } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
-import { TablesService } from './rooms/tables.service';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
 /** What the server is built from; opened before Nest starts so migrations have run. */
@@ -99,7 +98,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [prometheusModule()],
-      controllers: [RoomsController, TablesController, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminHistoryController, AdminSessionController],
+      controllers: [RoomsController, ...ROOM_ALIAS_CONTROLLERS, DecksController, LeaderboardController, ResultsController, HealthController, AdminController, AdminHistoryController, AdminSessionController],
       providers: [
         { provide: SERVER_CONFIG, useValue: runtime.config },
         { provide: CLOCK, useValue: runtime.clock },
@@ -151,7 +150,6 @@ export class AppModule {
         Admission,
         AdmissionGuard,
         RoomsService,
-        TablesService,
         DecksService,
         { provide: InstanceIdentity, useValue: new InstanceIdentity(runtime.config) },
         { provide: DatabaseLink, useValue: new DatabaseLink(runtime.config.heartbeatMs ?? 0) },

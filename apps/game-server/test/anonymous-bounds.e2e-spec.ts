@@ -203,7 +203,7 @@ describe('bounds on anonymous surfaces', () => {
       ]) {
         const log = server.runtime.meter.capture();
         const answer = await ask();
-        // Its row only: no snapshot, journal or legacy record read, nothing written.
+        // Its row only: no snapshot or journal read, nothing written.
         expect(log.stop()).toEqual(['RoomRepository.loadRooms']);
         expect(answer).toMatchObject({ status: 410, body: { statusCode: 410, code: 'room_gone' } });
         expect(answer.body.message).toMatch(/closed \(host_closed\)/);

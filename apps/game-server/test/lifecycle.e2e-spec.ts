@@ -25,8 +25,8 @@ describe('room lifecycle', () => {
       }
       const join = await new HttpApi(server.url).request('POST', `/api/rooms/${room.code}/players`, { name: 'Late' });
       expect(join).toMatchObject({ status: 410, body: { code: 'room_gone' } });
-      const [row] = await queryDb(server, 'SELECT phase, closed_reason FROM rooms WHERE id = $1', [room.roomId]);
-      expect(row).toEqual({ phase: 'closed', closed_reason: 'host_closed' });
+      const [row] = await queryDb(server, 'SELECT closed_at IS NOT NULL AS closed, closed_reason FROM rooms WHERE id = $1', [room.roomId]);
+      expect(row).toEqual({ closed: true, closed_reason: 'host_closed' });
     });
 
     it('hears a close made by another process straight in the database', async () => {
@@ -34,7 +34,7 @@ describe('room lifecycle', () => {
       // What another instance would do: the same statement, on its own connection.
       await queryDb(
         server,
-        `WITH c AS (UPDATE rooms SET closed_at = now(), closed_reason = 'operator', phase = 'closed' WHERE id = $1 RETURNING id, trim(code) AS code)
+        `WITH c AS (UPDATE rooms SET closed_at = now(), closed_reason = 'operator' WHERE id = $1 RETURNING id, trim(code) AS code)
          SELECT pg_notify('room_changes', json_build_object('roomId', id, 'code', code, 'change', 'closed', 'reason', 'operator')::text) FROM c`,
         [room.roomId],
       );

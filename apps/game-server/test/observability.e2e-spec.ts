@@ -143,6 +143,14 @@ describe('observability', () => {
       expect((await api.request('POST', `/admin/api/rooms/${room.code}/close`, undefined, admin)).status).toBe(404);
     });
 
+    it('answers a kick in a room of a game that kicks no one as an unknown command, and the room goes on', async () => {
+      const table = (await api.request('POST', '/api/rooms', { game: 'cards', name: 'Tomas' })).body;
+      const kick = await api.request('POST', `/admin/api/rooms/${table.code}/kick`, { playerId: table.seat }, admin);
+      expect(kick).toMatchObject({ status: 404, body: { code: 'unknown_type' } });
+      expect((await api.request('GET', `/api/rooms/${table.code}`)).status).toBe(200);
+      expect((await api.request('POST', `/admin/api/rooms/${table.code}/close`, undefined, admin)).status).toBe(204);
+    });
+
     it('pushes the overview, the rooms, the instances and a room by server-sent events', async () => {
       const room = await seatRoom(server, ['Ann']);
       const controller = new AbortController();

@@ -27,7 +27,7 @@ export interface OrderedStatement {
  * row), and PL/pgSQL runs only to refuse (migration 1764838800000).
  */
 const ADVANCE = {
-  name: 'advance_rooms',
+  name: 'guard_rooms',
   text: `WITH advanced AS (
     UPDATE room_heads h SET commit_seq = h.commit_seq + 1
     WHERE h.room_id = ANY($1::uuid[])

@@ -179,16 +179,17 @@ describe(RetentionRepository.name, () => {
     expect(await rooms.loadRooms([gone.code])).toEqual([]);
   });
 
-  it('keeps the row of a room from before the journal, whose game’s old tables reference it', async () => {
-    const legacy = randomUUID();
+  it('removes the row of a room from before the journal like any other: closed at the upgrade, with no settings and no finished game left', async () => {
+    const old = randomUUID();
     const [deck] = await dataSource.query(`SELECT id FROM decks WHERE builtin LIMIT 1`);
+    // Such a room is always closed (migration 1764892800000): an open one without settings is refused.
+    await expect(dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'tally', $2)`, [randomUUID(), deck.id])).rejects.toThrow(/rooms_settings/);
     await dataSource.query(
-      `INSERT INTO rooms (id, code, host_name, deck_id, question_count, seconds_per_question, reveal_seconds, max_players, min_players, game, closed_at, pruned_at)
-       VALUES ($1, 'LEGACY', 'Old', $2, 3, 10, 3, 8, 1, 'trivia', now() - interval '400 days', now() - interval '300 days')`,
-      [legacy, deck.id],
+      `INSERT INTO rooms (id, code, game, deck_id, closed_at, closed_reason, pruned_at)
+       VALUES ($1, 'OLDROW', 'tally', $2, now() - interval '400 days', 'upgrade', now() - interval '300 days')`,
+      [old, deck.id],
     );
-    await dataSource.query(`INSERT INTO players (id, room_id, name) VALUES (gen_random_uuid(), $1, 'Ann')`, [legacy]);
-    expect(await retention.pruneRoomRows(WINDOW, 100)).toEqual({ taken: 0, removed: { rooms: 0, room_heads: 0 } });
-    expect(await kept(legacy)).toMatchObject({ rooms: 1 });
+    expect(await retention.pruneRoomRows(WINDOW, 100)).toEqual({ taken: 1, removed: { rooms: 1, room_heads: 1 } });
+    expect(await kept(old)).toMatchObject({ rooms: 0, heads: 0 });
   });
 });

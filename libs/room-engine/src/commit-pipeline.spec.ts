@@ -22,7 +22,7 @@ const presence = (seat: string): JournalInput => ({ kind: 'signal', at: 1, body:
 const nameOf = (i: JournalInput) => (i.kind === 'command' ? i.commandId : i.kind === 'signal' && i.body.kind === 'presence' ? `presence ${i.body.seat}` : i.kind);
 const ack = (id: string): SeatReply => ({ seat: 'p:p1', reply: okReply(id, {}) });
 
-function harness(options: { depth?: number; committedStatements?: number; snapshotDue?: boolean; confirmedReplies?: SeatReply[] } = {}) {
+function harness(options: { depth?: number; committedStatements?: number; confirmedReplies?: SeatReply[] } = {}) {
   const scheduler = new VirtualScheduler();
   const sent: Sent[] = [];
   const heard: string[] = [];
@@ -38,7 +38,6 @@ function harness(options: { depth?: number; committedStatements?: number; snapsh
     fence: 3,
     depth: options.depth,
     committedStatements: options.committedStatements ?? 10,
-    snapshotDue: options.snapshotDue,
     owedReplies: (acks) => [...(options.confirmedReplies ?? []), ...acks],
     snapshotOf: (s) => s,
     scheduler,
@@ -140,20 +139,6 @@ describe(CommitPipeline.name, () => {
         finished: { no: 3, summary: { top: 'p1' }, game: 'tally' },
         closed: 'expired',
       });
-    });
-
-    it('gives a room without a snapshot one with its first statement, and again with the next if that one fails (undoing what it took)', async () => {
-      const h = harness({ snapshotDue: true });
-      h.take('seen', 's1', [presence('p1')]);
-      expect(h.sent.map((s) => [s.names, s.step.snapshot?.snapshot.state])).toEqual([[['presence p1'], 's1']]);
-      h.sent[0].reject(new StoreUnavailableError('timed out'));
-      await h.scheduler.flush();
-      h.take('A', 's2', ['a']);
-      h.take('B', 's3', ['b']);
-      expect(h.sent.slice(1).map((s) => [s.names, s.step.snapshot?.snapshot.state])).toEqual([
-        [['a'], 's2'],
-        [['b'], undefined],
-      ]);
     });
 
     it('sends nothing for a step with no time left, and refuses it', async () => {

@@ -54,8 +54,6 @@ interface Step<S> {
   readonly acks: readonly SeatReply[];
   /** Inputs of earlier steps that were journaled with this one's statement (they ride along). */
   readonly carried: readonly JournalInput[];
-  /** It carries the first snapshot of a room that had none: if it fails, the next statement must. */
-  readonly dueSnapshot: boolean;
   readonly sentAt: number;
   /** When it was decided (the room's clock): where the clocks stop if its statement cannot be recorded. */
   readonly at: number;
@@ -75,8 +73,6 @@ export interface CommitPipelineDeps<S> {
   readonly depth?: number;
   /** The room's statements PostgreSQL has applied: where its next one goes. */
   readonly committedStatements: number;
-  /** The room has no snapshot yet (it came from a game's old record): its first statement carries one. */
-  readonly snapshotDue?: boolean;
   /** What a snapshot keeps of a state (GameRules.snapshotOf). */
   readonly snapshotOf: (state: S) => unknown;
   /** What a snapshot owes to resends once these acknowledged replies join the confirmed ones (the reply memory's window then). */
@@ -115,7 +111,6 @@ export class CommitPipeline<S> {
   private readonly steps: Step<S>[] = [];
   /** Inputs decided (and confirmed in order) that no statement has carried yet: the next one does. */
   private unjournaled: JournalInput[] = [];
-  private snapshotDue: boolean;
   private settledWaiters: (() => void)[] = [];
   /** Statements confirmed, and statements sent (the next statement's position). */
   private committedStatements: number;
@@ -128,7 +123,6 @@ export class CommitPipeline<S> {
     private readonly deps: CommitPipelineDeps<S>,
   ) {
     this.confirmedState = this.decidedState = state;
-    this.snapshotDue = deps.snapshotDue ?? false;
     this.committedStatements = this.sentStatements = deps.committedStatements;
   }
 
@@ -156,31 +150,26 @@ export class CommitPipeline<S> {
    * Returns the statements it sent: 1, or 0 when it needed none (or had no time left for one).
    */
   take(decision: Decision<S>): number {
-    const needsStatement = decision.durable || decision.boundary || this.snapshotDue || decision.finished !== undefined || decision.closed !== undefined;
+    const needsStatement = decision.durable || decision.boundary || decision.finished !== undefined || decision.closed !== undefined;
     let committing: Promise<void>;
     let carried: JournalInput[] = [];
     let statements = 0;
-    let dueSnapshot = false;
     if (!needsStatement) {
       this.unjournaled.push(...decision.inputs);
       committing = Promise.resolve();
     } else if (decision.timeoutMs <= 0) {
       // Refused, and what it would have carried goes back (see settle).
       carried = this.unjournaled.splice(0);
-      dueSnapshot = this.snapshotDue;
-      this.snapshotDue = false;
       committing = Promise.reject(new StoreUnavailableError('no time left in the command budget'));
     } else {
       carried = this.unjournaled.splice(0);
-      dueSnapshot = this.snapshotDue;
       const { store, roomId, fence, game } = this.deps;
       const step: JournalStep = {
         inputs: [...carried, ...decision.inputs],
-        ...(decision.boundary || this.snapshotDue ? { snapshot: { at: decision.at, snapshot: { state: this.deps.snapshotOf(decision.after), replies: this.owedReplies(decision.acks) } } } : {}),
+        ...(decision.boundary ? { snapshot: { at: decision.at, snapshot: { state: this.deps.snapshotOf(decision.after), replies: this.owedReplies(decision.acks) } } } : {}),
         ...(decision.finished ? { finished: { ...decision.finished, game } } : {}),
         ...(decision.closed !== undefined ? { closed: decision.closed } : {}),
       };
-      this.snapshotDue = false;
       committing = store.append(step, { roomId, seq: this.sentStatements, fence }, decision.timeoutMs);
       statements = 1;
       this.sentStatements += 1;
@@ -190,7 +179,6 @@ export class CommitPipeline<S> {
       after: decision.after,
       acks: decision.acks,
       carried,
-      dueSnapshot,
       sentAt: this.deps.scheduler.now(),
       at: decision.at,
       confirm: decision.confirm,
@@ -270,7 +258,6 @@ export class CommitPipeline<S> {
       // What it carried was decided before it and stands: the next statement carries it again.
       // What was decided after it is undone with it.
       this.unjournaled = [...step.carried];
-      if (step.dueSnapshot || behind.some((b) => b.dueSnapshot)) this.snapshotDue = true;
       // Told before the refusals, so that they see the room's clocks held.
       if (step.statements > 0 && isUnavailable(result.error)) shield(() => this.deps.unavailable?.(step.at));
       shield(() => step.refuse(result.error, false));

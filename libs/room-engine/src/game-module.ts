@@ -1,7 +1,6 @@
 import type { ZodType } from 'zod';
 import { GameCodes, RoomException } from '@app/protocol';
 import { Actor, GameRules } from './game-rules';
-import { LegacyRooms } from './legacy-replay';
 
 /**
  * Everything the server needs of one game, exported by the game's folder as one object and
@@ -110,6 +109,4 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
    * the room was opened with; the snapshot itself when absent.
    */
   fromSnapshot?(json: unknown, opened: { readonly deck?: readonly DeckItem[] }): S;
-  /** Rooms opened before the journal existed, brought back from the game's old tables (until none is left open). */
-  readonly legacy?: LegacyRooms<S>;
 }

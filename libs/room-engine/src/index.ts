@@ -16,5 +16,4 @@ export * from './room-stats';
 export * from './refused-command';
 export * from './seeded-random';
 export * from './game-module';
-export * from './legacy-replay';
 export * from './unguessable-ids';

@@ -37,8 +37,6 @@ export interface RoomActorDeps {
   readonly committedStatements: number;
   /** The fencing number of this process's lease on the room, carried by every statement. */
   readonly fence?: number;
-  /** The room has no snapshot (it came from a game's old record): its first statement writes one. */
-  readonly snapshotDue?: boolean;
   /** Monotonic time and timers (latency, budgets, gathering, the room's timers); the event loop's when absent. */
   readonly scheduler?: Scheduler;
   /** How much of its replies the room remembers for resends (DEFAULT_REPLY_MEMORY when absent). */
@@ -105,7 +103,6 @@ export class RoomActor<S, C extends Command> {
       fence: deps.fence ?? 0,
       depth: deps.pipelineDepth,
       committedStatements: deps.committedStatements,
-      snapshotDue: deps.snapshotDue,
       owedReplies: (acks) => replies.owed(acks),
       snapshotOf: (s) => rules.snapshotOf?.(s) ?? s,
       scheduler,

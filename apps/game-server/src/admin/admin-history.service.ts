@@ -3,7 +3,7 @@ import { FinishedGameRow, FinishedGamesRepository, RefusalRepository } from '@ap
 import { FinishedGame, FinishedPage, RefusalsPage, RoomErrorCode, RoomException } from '@app/protocol';
 import { ServerConfig, statementTimeoutMs } from '../config/server-config';
 import { DEFAULT_REFUSALS_KEPT_DAYS } from '../refusals/refusal-recorder';
-import { DAY_MS, resultsKeptDays } from '../retention/retention-windows';
+import { resultsReadableUntil } from '../retention/retention-windows';
 import { GAMES } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { SERVER_CONFIG } from '../tokens';
@@ -43,7 +43,7 @@ export class AdminHistoryService {
     return {
       ...lineOf(row),
       // The public link answers until then; operators read the row as long as it exists.
-      publicUntil: row.finishedAt + resultsKeptDays(this.config) * DAY_MS,
+      publicUntil: resultsReadableUntil(row.finishedAt, this.config),
       results: report ? report.json(row.summary) : null,
     };
   }
@@ -71,7 +71,7 @@ export class AdminHistoryService {
 
 /**
  * A row as the console lists it, through its game's module. The start: the summary's own when
- * the game reports one (trivia), else the end of the room's previous game, else the room's opening.
+ * the game reports one, else the end of the room's previous game, else the room's opening.
  */
 function lineOf(row: FinishedGameRow): FinishedGameLine {
   const record = GAMES.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);

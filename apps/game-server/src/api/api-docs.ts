@@ -22,8 +22,6 @@ import {
   Leaderboard,
   LeaderboardQuery,
   Liveness,
-  OpenedTable,
-  OpenedHostRoom,
   openedRoom,
   Readiness,
   ResultsCsv,
@@ -33,9 +31,7 @@ import {
   SpectatorSeat,
 } from '@app/protocol';
 import { LEADERBOARD_GAMES } from '@app/persistence';
-import { cards } from '@app/games/cards';
-import { trivia } from '@app/games/trivia';
-import { GAMES } from '../rooms/games';
+import { DEFAULT_GAME, GameRoutes, GAMES } from '../rooms/games';
 import { DocBody, DocParams, DocQuery, DocResponse, oneOf, openApiOf } from './schema-docs';
 
 // The OpenAPI description of each route, kept out of the controllers so that they stay a line
@@ -91,11 +87,11 @@ export const DescribeCreateRoom = () =>
   applyDecorators(
     ApiTags('rooms'),
     ApiOperation({
-      summary: 'Open a room of any game: with `game`, that game\'s settings, and the answer carries the opener\'s seat and token; without it, a trivia room in its lobby, and the answer carries the host token',
+      summary: `Open a room of any game: with \`game\`, that game's settings, and the answer carries the opener's seat and token; without it, a ${DEFAULT_GAME.game.kind} room in its lobby, and the answer carries the host token`,
     }),
-    // Without `game`, trivia's settings; with it, each game's own.
-    DocBody(z.union([trivia.opening!.schema.meta({ title: 'trivia (no game)' }), ...openable().map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
-    DocResponse(201, 'the room is open', z.union([OpenedHostRoom, openedRoom(openableKinds())])),
+    // Without `game`, the default game's settings; with it, each game's own.
+    DocBody(z.union([DEFAULT_GAME.game.opening!.schema.meta({ title: `${DEFAULT_GAME.game.kind} (no game)` }), ...openable().map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
+    DocResponse(201, 'the room is open', z.union([DEFAULT_GAME.openedShape, openedRoom(openableKinds())])),
     ...answers(
       { ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' },
       { status: 404, description: '`deck_not_found`', schema: error('deck_not_found') },
@@ -308,17 +304,18 @@ export const DescribeAdmin = (summary: string, extra: Answer[] = [], shapes: Adm
     ...answers({ status: 401, description: '`unauthorized`: no admin token, or a wrong one', schema: error('unauthorized') }, ...extra),
   );
 
-// Card practice tables (PROTOCOL.md section 8).
+// The aliases of the generic routes for one game (the registry's ROOM_ALIASES), tagged by their path.
 
-const TABLE_CODE = () => DocParams(RoomCodeParams.extend({ code: RoomCodeParams.shape.code.meta({ description: 'the table code, 6 characters; case is ignored', example: 'K7QMPD' }) }));
-const TABLE_NOT_FOUND: Answer = { status: 404, description: '`room_not_found`: no table has this code', schema: error('room_not_found') };
+const ALIAS_CODE = ({ noun }: GameRoutes) =>
+  DocParams(RoomCodeParams.extend({ code: RoomCodeParams.shape.code.meta({ description: `the ${noun} code, 6 characters; case is ignored`, example: 'K7QMPD' }) }));
+const ALIAS_NOT_FOUND = ({ noun }: GameRoutes): Answer => ({ status: 404, description: `\`room_not_found\`: no ${noun} has this code`, schema: error('room_not_found') });
 
-export const DescribeOpenTable = () =>
+export const DescribeAliasOpen = (path: string, routes: GameRoutes) =>
   applyDecorators(
-    ApiTags('tables'),
-    ApiOperation({ summary: 'Open a card practice table: one human against bots; the answer carries the player token' }),
-    DocBody(cards.opening!.schema),
-    DocResponse(201, 'the table is open', OpenedTable),
+    ApiTags(path),
+    ApiOperation({ summary: `Open a ${routes.noun}: POST /api/rooms with \`game: "${routes.game.kind}"\`; the answer carries the opener's token` }),
+    DocBody(routes.game.opening!.schema),
+    DocResponse(201, `the ${routes.noun} is open`, routes.openedShape),
     ...answers(
       { ...BAD_DATA, description: '`bad_data` (the message names the field; also a `seed` on a server not started for tests) or `bad_json`' },
       RATE_LIMITED,
@@ -326,47 +323,47 @@ export const DescribeOpenTable = () =>
     ),
   );
 
-export const DescribeSpectateTable = () =>
+export const DescribeAliasSpectate = (path: string, routes: GameRoutes) =>
   applyDecorators(
-    ApiTags('tables'),
-    ApiOperation({ summary: 'A token to watch a table: never a hole card before the showdown' }),
-    TABLE_CODE(),
+    ApiTags(path),
+    ApiOperation({ summary: `A token to watch a ${routes.noun} (POST /api/rooms/{code}/spectators for a ${routes.game.kind} room)` }),
+    ALIAS_CODE(routes),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(TABLE_NOT_FOUND, { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
+    ...answers(ALIAS_NOT_FOUND(routes), { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
   );
 
-export const DescribeTableSummary = () =>
+export const DescribeAliasSummary = (path: string, routes: GameRoutes) =>
   applyDecorators(
-    ApiTags('tables'),
-    ApiOperation({ summary: 'The public summary of a table (the card tables’ alias of GET /api/rooms/{code}): seats, stacks, hands played; never a card' }),
-    TABLE_CODE(),
-    DocResponse(200, 'the table', cards.schemas.summary),
-    ...answers(TABLE_NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups')),
+    ApiTags(path),
+    ApiOperation({ summary: `The public summary of a ${routes.noun} (GET /api/rooms/{code} for a ${routes.game.kind} room)` }),
+    ALIAS_CODE(routes),
+    DocResponse(200, `the ${routes.noun}`, routes.game.schemas.summary),
+    ...answers(ALIAS_NOT_FOUND(routes), GONE, RATE_LIMITED_FOR('room lookups')),
   );
 
-export const DescribeCloseTable = () =>
+export const DescribeAliasClose = (path: string, routes: GameRoutes) =>
   applyDecorators(
-    ApiTags('tables'),
-    ApiOperation({ summary: 'Close a table: every socket closes with 4004. Closing a closed table again is 204' }),
+    ApiTags(path),
+    ApiOperation({ summary: `Close a ${routes.noun} (DELETE /api/rooms/{code} for a ${routes.game.kind} room): every socket closes with 4004. Closing a closed ${routes.noun} again is 204` }),
     ApiBearerAuth(),
-    TABLE_CODE(),
+    ALIAS_CODE(routes),
     ...answers(
       { status: 204, description: 'closed' },
       { status: 401, description: '`unauthorized`: no valid token', schema: error('unauthorized') },
-      { status: 403, description: '`forbidden`: the token is not this table’s player’s', schema: error('forbidden') },
-      { ...TABLE_NOT_FOUND, description: '`room_not_found`, also for a token of another table' },
+      { status: 403, description: `\`forbidden\`: the token is not of a seat that may close this ${routes.noun}`, schema: error('forbidden') },
+      { ...ALIAS_NOT_FOUND(routes), description: `\`room_not_found\`, also for a token of another ${routes.noun}` },
     ),
   );
 
 export const DescribeResults = () =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (one row per player per question); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
+    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (its game\'s own rows); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
-      description: 'the results (`text/csv` for `.csv`: `game,question,text,player,choice,right,points,ms`)',
+      description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${GAMES.filter((g) => g.results).map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``).join('; ')})`,
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
     ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),

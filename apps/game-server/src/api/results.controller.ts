@@ -4,7 +4,7 @@ import { JournalRepository } from '@app/persistence';
 import { RoomException } from '@app/protocol';
 import { GAMES } from '../rooms/games';
 import { ServerConfig } from '../config/server-config';
-import { DAY_MS, resultsKeptDays } from '../retention/retention-windows';
+import { resultsKeptDays, resultsReadableUntil } from '../retention/retention-windows';
 import { SERVER_CONFIG } from '../tokens';
 import { DescribeResults } from './api-docs';
 
@@ -33,7 +33,7 @@ export class ResultsController {
     if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
     // When the link stops answering (its record's commit time plus the window, which the operator
     // sets), so that a page can say it.
-    if (!csv) return { ...(report.json(found.summary) as object), readableUntil: Math.floor(found.finishedAt) + keptDays * DAY_MS };
+    if (!csv) return { ...(report.json(found.summary) as object), readableUntil: resultsReadableUntil(found.finishedAt, this.config) };
     res.setHeader('content-type', 'text/csv; charset=utf-8');
     res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
     return [report.csvHeader, ...report.csvRows(found.summary)].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
-import { trivia } from '@app/games/trivia';
 import { AdmissionGuard } from '../limits/admission.guard';
 import { JoinRateGuard, LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
+import { DEFAULT_GAME } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 
@@ -19,10 +19,9 @@ export class RoomsController {
   @UseGuards(AdmissionGuard, OpenRateGuard)
   async create(@Body() body: unknown) {
     const b = readBody(OpenRoomBody, body);
-    // Without `game`, a trivia room, answered as trivia's clients know it; with it, any game's.
+    // Without `game`, a room of the default game, answered as its clients know it; with it, any game's.
     if (b.game !== undefined) return this.rooms.openGame(b.game, b);
-    const { roomId, code, token } = await this.rooms.openGame(trivia.kind, b);
-    return { roomId, code, hostToken: token };
+    return DEFAULT_GAME.opened(await this.rooms.openGame(DEFAULT_GAME.game.kind, b));
   }
 
   @Post(':code/players')

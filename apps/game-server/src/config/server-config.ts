@@ -126,7 +126,7 @@ export interface ServerConfig {
   readonly retentionSweepMs?: number;
   /** The most rows (or rooms) one pruning statement removes. Unset: 1000. */
   readonly retentionBatchRows?: number;
-  /** A server started for tests: `seed` in `POST /api/tables` is honoured (refused with 400 otherwise). */
+  /** A server started for tests: a `seed` in an opening body is honoured (refused with 400 otherwise). */
   readonly allowTestSeeds: boolean;
   /** Serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
   readonly allowTestGames: boolean;

@@ -3,9 +3,10 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { NextFunction, Request, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { JsonLog, logContext } from '../config/json-log';
+import { ROOM_ALIASES } from '../rooms/games';
 
-// A room's code where a request names it: the API path families every game shares, or `room=`.
-const ROOM_IN_PATH = /^\/api\/(?:rooms|tables)\/([A-Za-z0-9]{1,16})(?:[/?]|$)/;
+// A room's code where a request names it: the rooms' paths and their aliases (the registry's), or `room=`.
+const ROOM_IN_PATH = new RegExp(`^/api/(?:${['rooms', ...Object.keys(ROOM_ALIASES)].join('|')})/([A-Za-z0-9]{1,16})(?:[/?]|$)`);
 const ROOM_IN_QUERY = /[?&]room=([A-Za-z0-9]{1,16})(?:&|$)/;
 
 /** The room code a request names, upper case as the server keeps it; undefined when it names none. */

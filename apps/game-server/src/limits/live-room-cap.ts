@@ -9,7 +9,7 @@ import { SERVER_CONFIG } from '../tokens';
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * MAX_LIVE_ROOMS: how many rooms and tables (of both games) this instance holds in memory at once.
+ * MAX_LIVE_ROOMS: how many rooms and tables (of every game) this instance holds in memory at once.
  * At the cap nothing new is opened and no room that is not live here is activated (a join, a
  * socket, a summary): 503 `rooms_at_capacity` with Retry-After. Rooms already live go on as ever.
  */

@@ -14,6 +14,11 @@ export function resultsKeptDays(config: ServerConfig): number {
   return config.resultsKeptDays ?? DEFAULT_RESULTS_KEPT_DAYS;
 }
 
+/** When a finished game's results link stops answering: its record's commit plus the results window, in whole ms. */
+export function resultsReadableUntil(finishedAt: number, config: ServerConfig): number {
+  return Math.floor(finishedAt) + resultsKeptDays(config) * DAY_MS;
+}
+
 /** The finished games' retention of this server, in days; 0 keeps them for ever. */
 export function finishedGamesKeptDays(config: ServerConfig): number {
   return config.finishedGamesKeptDays ?? DEFAULT_FINISHED_GAMES_KEPT_DAYS;

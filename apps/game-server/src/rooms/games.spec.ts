@@ -1,5 +1,5 @@
 import { WIRE_CODES } from '@app/wire-codes';
-import { GAMES, gameOf, labelVocabulary, serverCodes } from './games';
+import { DEFAULT_GAME, GAMES, gameOf, KICK_COMMANDS, labelVocabulary, ROOM_ALIASES, serverCodes } from './games';
 
 describe('the game registry', () => {
   it('names each game once, and finds each by its kind', () => {
@@ -25,5 +25,11 @@ describe('the game registry', () => {
     expect(vocabulary.events.has('room.paused')).toBe(true);
     expect(vocabulary.events.has('room.resumed')).toBe(true);
     expect(vocabulary.events.has('not-an-event')).toBe(false);
+  });
+
+  it('names only registered games in its default, its aliases and its kicks, and each kick is a command its game takes', () => {
+    for (const routes of [DEFAULT_GAME, ...Object.values(ROOM_ALIASES)]) expect(gameOf(routes.game.kind)).toBe(routes.game);
+    expect(Object.keys(KICK_COMMANDS).length).toBeGreaterThan(0);
+    for (const [kind, type] of Object.entries(KICK_COMMANDS)) expect(gameOf(kind).rules.commandTypes).toContain(type);
   });
 });

@@ -1,7 +1,8 @@
 import { cards } from '@app/games/cards';
 import { trivia } from '@app/games/trivia';
 import { LabelVocabulary } from '@app/observability';
-import { codeTable, CodeTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
+import type { ZodType } from 'zod';
+import { codeTable, CodeTable, OpenedHostRoom, OpenedTable, PING, ROOM_EVENT_TYPES } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 import { GameModule } from '@app/room-engine';
 import * as testGames from './test-games';
@@ -36,3 +37,53 @@ export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
 export function serverCodes(games: readonly GameModule[] = GAMES): CodeTable {
   return codeTable(WIRE_CODES.version, games.map((g) => g.codes), WIRE_CODES.maxIds);
 }
+
+/** A room just opened, as every route that opens one has it. */
+export interface OpenedGameRoom {
+  readonly roomId: string;
+  readonly code: string;
+  /** The opener's seat token. */
+  readonly token: string;
+}
+
+/**
+ * An older way to reach one game's rooms over HTTP, kept for the clients that game had before the
+ * generic routes: the same routes as `/api/rooms` for that game alone, with its own words where
+ * they differ.
+ */
+export interface GameRoutes {
+  readonly game: GameModule;
+  /** What the game calls a room, for the API document (`table`). */
+  readonly noun: string;
+  /** What opening a room answers there, and that answer's shape for the API document. */
+  opened(room: OpenedGameRoom): Record<string, unknown>;
+  readonly openedShape: ZodType;
+}
+
+/**
+ * `POST /api/rooms` without `game`, and `GET /api/leaderboard` without `?game=`: trivia, as it was
+ * before other games, answered as trivia's clients know it (the host's token as `hostToken`).
+ */
+export const DEFAULT_GAME: GameRoutes = {
+  game: trivia,
+  noun: 'room',
+  opened: ({ roomId, code, token }) => ({ roomId, code, hostToken: token }),
+  openedShape: OpenedHostRoom,
+};
+
+/**
+ * Aliases of the generic routes for one game, by path: `/api/<path>`, `/api/<path>/{code}` and
+ * `/api/<path>/{code}/spectators` answer as `/api/rooms` does for a room of that game, and 404
+ * for a room of another. `/api/tables` is the card tables' (PROTOCOL.md section 8).
+ */
+export const ROOM_ALIASES: Readonly<Record<string, GameRoutes>> = {
+  tables: { game: cards, noun: 'table', opened: ({ roomId, code, token }) => ({ tableId: roomId, code, playerToken: token }), openedShape: OpenedTable },
+};
+
+/**
+ * The command an operator's kick (`POST /admin/api/rooms/{code}/kick`) sends a room, taken with
+ * `{ playerId }`, for each game that lets a player be kicked: the same command as the host's.
+ */
+export const KICK_COMMANDS: Readonly<Record<string, string>> = {
+  [trivia.kind]: 'room.kick',
+};

@@ -1,18 +1,17 @@
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AdmitResult, ConnectResult, RoomDirectory, SEAT_TOKENS, SeatClaims, SeatTokens } from '@app/gateway';
-import { Database, inputOf, JournalStore, LostLease, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
+import { inputOf, JournalStore, LostLease, RoomChange, RoomRepository, StoredRoom } from '@app/persistence';
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
-import { loadLegacyRecords } from '../legacy/legacy-records';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
 import { ServerConfig } from '../config/server-config';
 import { JsonLog } from '../config/json-log';
-import { GAMES, gameOf } from './games';
+import { GAMES, gameOf, KICK_COMMANDS } from './games';
 import { newRoomCode, normalizeRoomCode } from './room-code';
 import { InstanceIdentity } from '../cluster/instance-identity';
 import { LeaseHolder } from '../cluster/instance-heartbeat';
@@ -76,7 +75,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     private readonly rooms: RoomRepository,
     private readonly store: JournalStore,
     private readonly decks: DeckRepository,
-    private readonly db: Database,
     @Inject(SEAT_TOKENS) private readonly tokens: SeatTokens,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -240,17 +238,22 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     }
   }
 
-  /** An operator kicks a player: the same command as the host's, taken in the room's turn. */
+  /**
+   * An operator kicks a player: the same command as the host's (the registry's `KICK_COMMANDS`),
+   * taken in the room's turn. A room of a game that kicks no one answers as to any unknown command.
+   */
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
     const room = await this.requireRoom(rawCode);
-    const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: 'room.kick', data: { playerId } });
+    const kick = KICK_COMMANDS[room.kind];
+    if (!kick) throw gameOf(room.kind).error(RoomErrorCode.UnknownType, `a ${room.kind} room has no player to kick`);
+    const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: kick, data: { playerId } });
     // The room's own refusal, with the statuses its game gives that code.
     if (reply.error) throw gameOf(room.kind).error(reply.error.code, reply.error.message);
   }
 
   /**
-   * A seat closes its room with its token, if its game lets that seat (the trivia host, the
-   * table's human): `<role>_closed`. Closing a closed room again is not an error.
+   * A seat closes its room with its token, if its game lets that seat (its module's `mayClose`):
+   * `<role>_closed`. Closing a closed room again is not an error.
    */
   async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
@@ -386,8 +389,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The room with this code, activated if it is not live here; with `kind` (a game's own path,
-   * such as `/api/tables`), 404 for a room of another game.
+   * The room with this code, activated if it is not live here; with `kind` (an alias of the
+   * rooms' paths for one game, the registry's `ROOM_ALIASES`), 404 for a room of another game.
    */
   async requireRoom(rawCode: string, kind?: string): Promise<GameRoom> {
     const room = await this.find(rawCode);
@@ -420,8 +423,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     for (const s of stored) if (s.closedReason !== null) gone.set(s.code, new RoomException(RoomErrorCode.RoomGone, `room ${s.code} is closed (${s.closedReason})`));
     const served = stored.filter((s) => s.heldBy === null && s.closedReason === null);
     const decks = await this.referencedDecks(served);
-    // Rooms from before the journal (none once every such room has been snapshotted): one more statement.
-    const legacy = new Map((await loadLegacyRecords(this.db, served.filter((s) => !s.snapshot).map((s) => s.roomId), this.config.commandTimeoutMs)).map((l) => [l.roomId, l.record]));
     const live = new Map<string, GameRoom>();
     const elsewhere = new Map<string, Error>();
     for (const s of stored) {
@@ -436,7 +437,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
         elsewhere.set(s.code, new Error(`room ${s.code} plays built-in deck ${s.deckRef.id} as it was, and that deck has changed since`));
         continue;
       }
-      const room = this.restore(s, legacy.get(s.roomId), deck?.items);
+      const room = this.restore(s, deck?.items);
       live.set(s.code, room);
       this.log.info('room activated', { room: s.code, phase: gameOf(s.game).rules.summarize(room.snapshot).phase });
     }
@@ -460,21 +461,17 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
 
   /**
    * A room from its snapshot and journal, through its game's rules (with the built-in deck it
-   * references, if it does); one from before the journal, from its game's old record.
+   * references, if it does). Every open room has a snapshot: its opening wrote the first, and the
+   * rooms from before the journal that had none were closed by migration 1764892800000.
    */
-  private restore(s: StoredRoom, legacyRecord: unknown, referenced: readonly DeckItem[] | undefined): GameRoom {
+  private restore(s: StoredRoom, referenced: readonly DeckItem[] | undefined): GameRoom {
     const game = gameOf(s.game);
     const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
-    let restored: Restored<unknown>;
-    if (s.snapshot) {
-      const snapshot = s.snapshot.state as RoomSnapshot;
-      const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as DeckItem[]) : undefined);
-      const opened = deck ? { deck } : {};
-      restored = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
-    } else {
-      if (!game.legacy || legacyRecord === undefined) throw new Error(`room ${s.code} has no snapshot and no old record to restore it from`);
-      restored = { ...game.legacy.restore(legacyRecord, s.seed, { expirySeconds: this.config.roomExpirySeconds }), journal: [] };
-    }
+    if (!s.snapshot) throw new Error(`room ${s.code} has no snapshot to restore it from`);
+    const snapshot = s.snapshot.state as RoomSnapshot;
+    const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as DeckItem[]) : undefined);
+    const opened = deck ? { deck } : {};
+    const restored: Restored<unknown> = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     // A refusal names its seat as the room knows it when it is refused.
     let room: GameRoom | undefined;
     const nameOf = (seat: string) => (room ? game.seatName?.(room.snapshot, seat) : undefined);
@@ -499,7 +496,6 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       idSecret: createHmac('sha256', this.config.tokenSecret).update(`room-ids:${s.roomId}`).digest('base64url'),
       committedStatements: s.commitSeq,
       fence: s.fence,
-      snapshotDue: s.snapshot === null,
       onDispose: (r) => this.registry.remove(r as GameRoom),
       onFault: () => this.metrics.roomFaulted(),
       log: (level, msg, fields) => this.log[level](msg, fields),

@@ -3,7 +3,6 @@ import { CARDS_WIRE_CODES } from './cards.wire';
 import { TABLE_SUMMARY } from './cards.summary';
 import { CardsErrorCode, cardsError } from './cards.errors';
 import { cardsRules } from './cards.game';
-import { cardsLegacy } from './cards.legacy';
 import { publicTableSummary } from './cards.projection';
 import { CardsState, TableSettings } from './cards.types';
 import { openCards } from './cards.rules';
@@ -31,5 +30,4 @@ export const cards: GameModule<CardsState> = {
   // The table is its human's: only that seat's token closes it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
   error: (code, message) => cardsError(code as CardsErrorCode, message),
-  legacy: cardsLegacy,
 };

@@ -19,7 +19,6 @@ export {
 } from './cards.rules';
 export * from './cards.projection';
 export * from './cards.privacy';
-export * from './cards.legacy';
 export * from './cards.game';
 export { CARDS_COMMANDS, CARDS_EVENTS, CARDS_WIRE, CARDS_WIRE_CODES, TABLE_ACTIONS, WIRE_CARDS, type CardsCommands, type CardsEvents, type TableClient } from './cards.wire';
 export * from './cards.module';

@@ -7,7 +7,6 @@ export * from './trivia.rematch';
 export { join, publicSeat, resumed } from './trivia.rules';
 export * from './trivia.projection';
 export * from './trivia.opening';
-export * from './trivia.legacy';
 export * from './trivia.game';
 export * from './trivia.module';
 export * from './trivia.settings';

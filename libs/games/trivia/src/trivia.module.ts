@@ -4,7 +4,6 @@ import { TRIVIA_WIRE_CODES } from './trivia.wire';
 import { TriviaErrorCode, triviaError } from './trivia.errors';
 import { triviaRules } from './trivia.game';
 import { publicSummary } from './trivia.projection';
-import { triviaLegacy } from './trivia.legacy';
 import { Answer, Game, TriviaState } from './trivia.types';
 import { openTrivia, roomDeck } from './trivia.opening';
 import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
@@ -58,7 +57,6 @@ export const trivia: GameModule<TriviaState> = {
   fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck(opened.deck ?? []) }),
   error: (code, message) => triviaError(code as TriviaErrorCode, message),
   joinProposal: 'join',
-  legacy: triviaLegacy,
 };
 
 /** A snapshot from before `Game.answers` was a list held them by player id, in the order they came. */

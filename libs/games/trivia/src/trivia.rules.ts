@@ -120,13 +120,6 @@ function answer(state: TriviaState, seat: Seat, question: number, choice: number
   return { ...closed, events: [progress, ...closed.events], reply: { accepted: true } };
 }
 
-/** A vote by the seat `playerId` (an old record's vote, replayed by the seat that cast it). */
-export function decideVote(state: TriviaState, playerId: string, yes: boolean, now: number): Outcome {
-  const seat = state.players.find((p) => p.id === playerId);
-  if (!seat) refuse(RoomErrorCode.SeatGone, 'this seat has left the room');
-  return vote(state, seat, yes, now);
-}
-
 function vote(state: TriviaState, seat: Seat, yes: boolean, now: number): Outcome {
   const rematch = state.rematch;
   if (rematch?.decided) refuse(TriviaErrorCode.RematchClosed, 'the rematch is already decided');
@@ -250,11 +243,6 @@ export function resumed(state: TriviaState): TriviaState {
   return { ...state, players: state.players.map((p) => ({ ...p, connected: false })) };
 }
 
-/** Closes question `index` as an old record has it (an early close); nothing if it is not open. */
-export function closeRecorded(state: TriviaState, index: number, now: number): Outcome {
-  if (state.phase !== 'question' || state.game?.index !== index) return unchanged(state);
-  return closeQuestion(state, now);
-}
 
 /** The room was closed from outside the room (HTTP API, operator): the change is already committed. */
 export function roomClosed(state: TriviaState, reason: string): Outcome {

@@ -1,9 +1,11 @@
 import { readBody } from '@app/protocol';
 import { TRIVIA_SETTINGS } from './trivia.settings-schema';
-import { REMATCH_SECONDS } from './trivia.legacy';
 import { Settings } from './trivia.types';
 
 export { TRIVIA_SETTINGS };
+
+/** How long the players of a finished game have to vote for a rematch. */
+export const REMATCH_SECONDS = 30;
 
 /** What opening a trivia room takes (`POST /api/rooms`, PROTOCOL.md section 2): the host's name and the room's settings. */
 export interface TriviaSettings extends Omit<Settings, 'deckId' | 'rematchSeconds' | 'expirySeconds'> {

@@ -1,16 +1,10 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { DeckEntity } from './deck.entity';
 
-/**
- * A room: its game, code, seed and what opening it took (`settings`). The game-specific columns
- * are those of rooms opened before the journal (migration 1764849600000), read only to bring such
- * a room back once.
- */
+/** A room: its game, code, seed and what opening it took (`settings`). */
 @Entity({ name: 'rooms' })
-@Check('rooms_game_columns', `settings IS NOT NULL
-          OR (player_id IS NOT NULL AND table_settings IS NOT NULL AND checkpoint IS NOT NULL)
-          OR (host_name IS NOT NULL AND deck_id IS NOT NULL AND question_count IS NOT NULL AND seconds_per_question IS NOT NULL
-              AND reveal_seconds IS NOT NULL AND max_players IS NOT NULL AND min_players IS NOT NULL)`)
+// Only a room from before the journal has no settings, and every such room is closed (migration 1764892800000).
+@Check('rooms_settings', 'settings IS NOT NULL OR closed_at IS NOT NULL')
 // A code names one open room; closed rooms free their code.
 @Index('rooms_open_code', ['code'], { unique: true, where: 'closed_at IS NULL' })
 // The migration's second column is descending, which an entity cannot say (the drift spec checks it).
@@ -27,39 +21,12 @@ export class RoomEntity {
   @Column({ type: 'character', length: 6 })
   code: string;
 
-  @Column({ name: 'host_name', type: 'text', nullable: true })
-  hostName: string | null;
-
   @Column({ name: 'deck_id', type: 'uuid', nullable: true })
   @ForeignKey(() => DeckEntity, { name: 'rooms_deck_id_fkey' })
   deckId: string | null;
 
-  @Column({ name: 'question_count', type: 'integer', nullable: true })
-  questionCount: number | null;
-
-  @Column({ name: 'seconds_per_question', type: 'double precision', nullable: true })
-  secondsPerQuestion: number | null;
-
-  @Column({ name: 'reveal_seconds', type: 'double precision', nullable: true })
-  revealSeconds: number | null;
-
-  @Column({ name: 'max_players', type: 'integer', nullable: true })
-  maxPlayers: number | null;
-
-  @Column({ name: 'min_players', type: 'integer', nullable: true })
-  minPlayers: number | null;
-
-  @Column({ type: 'text', default: 'lobby' })
-  phase: string;
-
-  @Column({ name: 'games_played', type: 'integer', default: 0 })
-  gamesPlayed: number;
-
   @Column({ name: 'created_at', type: 'timestamp with time zone', default: () => 'now()' })
   createdAt: Date;
-
-  @Column({ name: 'last_game_at', type: 'timestamp with time zone', default: () => 'now()' })
-  lastGameAt: Date;
 
   @Column({ name: 'closed_at', type: 'timestamp with time zone', nullable: true })
   closedAt: Date | null;
@@ -74,19 +41,7 @@ export class RoomEntity {
   @Column({ type: 'integer', default: () => '(floor((random() * (2147483647))))' })
   seed: number;
 
-  @Column({ name: 'player_id', type: 'text', nullable: true })
-  playerId: string | null;
-
-  @Column({ name: 'table_settings', type: 'jsonb', nullable: true })
-  tableSettings: unknown;
-
-  @Column({ type: 'jsonb', nullable: true })
-  checkpoint: unknown;
-
-  @Column({ name: 'closed_command_id', type: 'text', nullable: true })
-  closedCommandId: string | null;
-
-  /** What opening the room took (the game module's settings), once rooms open through it. */
+  /** What opening the room took (the game module's settings); null only for a closed room from before the journal. */
   @Column({ type: 'jsonb', nullable: true })
   settings: unknown;
 

@@ -128,7 +128,7 @@ export class JournalRepository {
            USING room_snapshots o JOIN jsonb_to_recordset($5::jsonb) AS n("roomId" uuid, seq bigint) ON o.room_id = n."roomId"
            WHERE j.room_id = o.room_id AND j.seq > o.seq AND j.seq < n.seq
          ), closed AS (
-           UPDATE rooms r SET closed_at = now(), closed_reason = c.reason, phase = 'closed'
+           UPDATE rooms r SET closed_at = now(), closed_reason = c.reason
            FROM jsonb_to_recordset($4::jsonb) AS c("roomId" uuid, reason text)
            -- OPEN_ROOM's spelling, for the primary key (see open-room.ts).
            WHERE r.id = c."roomId" AND num_nulls(r.closed_at) = 1

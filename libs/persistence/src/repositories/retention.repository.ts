@@ -93,15 +93,14 @@ export class RetentionRepository {
 
   /**
    * Pruned rooms closed longer ago than the finished games' retention, and so without one left:
-   * their row and head go. Only rooms opened through the journal (`settings`): a room from before
-   * it may still have rows in its game's old tables, which reference it.
+   * their row and head go.
    */
   async pruneRoomRows(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number; heads: number }>(
       'RetentionRepository.pruneRoomRows',
       `WITH due AS (
          SELECT r.id FROM rooms r
-         WHERE r.pruned_at IS NOT NULL AND r.closed_at < ${BEFORE} AND r.settings IS NOT NULL
+         WHERE r.pruned_at IS NOT NULL AND r.closed_at < ${BEFORE}
            AND NOT EXISTS (SELECT 1 FROM finished_games f WHERE f.room_id = r.id)
          ORDER BY r.closed_at LIMIT $2
          FOR UPDATE OF r SKIP LOCKED

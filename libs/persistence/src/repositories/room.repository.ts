@@ -207,7 +207,7 @@ export class RoomRepository {
       {
         name: byId ? 'RoomRepository.closeRoom' : 'RoomRepository.closeRoomByCode',
         sql: `WITH closed AS (
-         UPDATE rooms SET closed_at = now(), closed_reason = $2, phase = 'closed'
+         UPDATE rooms SET closed_at = now(), closed_reason = $2
          WHERE ${byId ? `id = $1::uuid AND ${OPEN_ROOM}` : 'code = $1::char(6) AND closed_at IS NULL'}
          RETURNING id, trim(code) AS code
        )

@@ -1,0 +1,66 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Type, UseGuards } from '@nestjs/common';
+import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
+import { OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
+import { AdmissionGuard } from '../limits/admission.guard';
+import { LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
+import { GameRoutes, ROOM_ALIASES } from '../rooms/games';
+import { RoomsService } from '../rooms/rooms.service';
+import { DescribeAliasClose, DescribeAliasOpen, DescribeAliasSpectate, DescribeAliasSummary } from './api-docs';
+
+/**
+ * The controller of one alias of the generic routes (the registry's `ROOM_ALIASES`): `/api/<path>`
+ * opens a room of its game, and `/api/<path>/{code}` finds, watches and closes one, through the
+ * same RoomsService calls as `/api/rooms`, with the same guards, limited to that game (a room of
+ * another answers 404). Only the opening's answer is in the game's own words.
+ */
+export function roomAliasController(path: string, routes: GameRoutes): Type {
+  const kind = routes.game.kind;
+  // The seat that opens a room of the game is the one whose token the refusal asks for, as before the alias was generic.
+  const opener = routes.game.opening?.openerRole ?? 'host';
+
+  @Controller(`api/${path}`)
+  class RoomAliasController {
+    constructor(
+      readonly rooms: RoomsService,
+      @Inject(SEAT_TOKENS) readonly tokens: SeatTokens,
+    ) {}
+
+    // The body is read by the game's own settings schema, which names the bad field.
+    @Post()
+    @DescribeAliasOpen(path, routes)
+    @UseGuards(AdmissionGuard, OpenRateGuard)
+    async open(@Body() body: unknown) {
+      return routes.opened(await this.rooms.openGame(kind, readBody(OpenRoomBody, body)));
+    }
+
+    @Post(':code/spectators')
+    @DescribeAliasSpectate(path, routes)
+    @UseGuards(AdmissionGuard, SpectatorRateGuard)
+    spectate(@Param('code') code: string) {
+      return this.rooms.addSpectator(code, kind);
+    }
+
+    @Get(':code')
+    @DescribeAliasSummary(path, routes)
+    @UseGuards(LookupRateGuard)
+    summary(@Param('code') code: string) {
+      return this.rooms.summary(code, kind);
+    }
+
+    @Delete(':code')
+    @DescribeAliasClose(path, routes)
+    @HttpCode(204)
+    async close(@Param('code') code: string, @Headers('authorization') authorization?: string) {
+      const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+      const check = this.tokens.check(token);
+      if (!check.ok) {
+        throw new RoomException(RoomErrorCode.Unauthorized, `a valid ${opener} token is required as Authorization: Bearer <${opener}Token>`);
+      }
+      await this.rooms.closeWithToken(code, check.claims, kind);
+    }
+  }
+  return RoomAliasController;
+}
+
+/** A controller for each alias in the registry. */
+export const ROOM_ALIAS_CONTROLLERS: readonly Type[] = Object.entries(ROOM_ALIASES).map(([path, routes]) => roomAliasController(path, routes));
