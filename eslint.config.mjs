@@ -51,13 +51,14 @@ const POLICIES = [
   allow('persistence', 'engine', 'protocol', 'observability'),
   allow('observability'),
   allow('game', 'engine', 'protocol'),
-  // The test-only game is a game like any other.
-  allow('test-game', 'engine', 'protocol'),
+  // The test-only games are games like any other; one is a real game with a planted bug.
+  allow('test-game', 'engine', 'protocol', 'game'),
   // The compact-v2 table gathers each game's codes section into one versioned table.
   allow('wire-codes', 'protocol', 'game'),
   // Bots play through the published client, as any other client does.
   allow('bot-kit', 'protocol', 'wire-codes'),
-  allow('app', 'app', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'migrations'),
+  // The app takes the test-only games for a server started for tests (ALLOW_TEST_GAMES=1) alone.
+  allow('app', 'app', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'test-game', 'wire-codes', 'bot-kit', 'migrations'),
   allow('migrations'),
   allow('console', 'protocol'),
   // A game's page may name the types of its game's bodies (its settings schema): `import type`

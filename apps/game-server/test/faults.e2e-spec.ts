@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
-import { FAULTY_CELL } from '@app/games/tictactoe';
+import { FAULTY_CELL } from '../../../libs/games/test/faulty-board';
 import { ServerProcess } from '../../../test/support/server-process';
 import { openBoard } from '../../../libs/games/tictactoe/test/tictactoe.support';
 import { waitFor } from './support';

@@ -52,7 +52,7 @@ async function seedRooms(dataSource: DataSource, first: number, count: number, o
   const rows: { id: string }[] = await dataSource.query(
     `WITH made AS (
        INSERT INTO rooms (id, code, game, seed, settings)
-       SELECT gen_random_uuid(), upper(lpad(to_hex(i), 6, '0')), 'trivia', i, '{}' FROM generate_series($1::int, $1::int + $2::int - 1) AS i
+       SELECT gen_random_uuid(), upper(lpad(to_hex(i), 6, '0')), 'quiz', i, '{}' FROM generate_series($1::int, $1::int + $2::int - 1) AS i
        RETURNING id, code
      )
      SELECT id FROM made ORDER BY code`,
@@ -204,16 +204,16 @@ describe(LeaderboardRepository.name, () => {
   }
 
   it('reads the newest finished games of one game through its index, a bounded page whatever the number finished', async () => {
-    // More games of trivia than the page, and more of another game in between: neither is read beyond the page.
-    await finish('trivia', LEADERBOARD_GAMES, 'new', 2, 0, 4, 0x500000);
-    await finish('cards', 3 * LEADERBOARD_GAMES, 'cardsharp', 9, 1, 4 / 3, 0x600000);
-    await finish('trivia', LEADERBOARD_GAMES + 500, 'old', 1, 5 * LEADERBOARD_GAMES, 1, 0x700000);
+    // More games of one game than the page, and more of another game in between: neither is read beyond the page.
+    await finish('quiz', LEADERBOARD_GAMES, 'new', 2, 0, 4, 0x500000);
+    await finish('dice', 3 * LEADERBOARD_GAMES, 'cardsharp', 9, 1, 4 / 3, 0x600000);
+    await finish('quiz', LEADERBOARD_GAMES + 500, 'old', 1, 5 * LEADERBOARD_GAMES, 1, 0x700000);
     await opened().dataSource.query('VACUUM ANALYZE finished_games');
-    const board = await new LeaderboardRepository(opened().db).topPlayers('trivia', 10);
+    const board = await new LeaderboardRepository(opened().db).topPlayers('quiz', 10);
     expect(board).toEqual([{ playerId: 'new', name: 'new', games: LEADERBOARD_GAMES, wins: LEADERBOARD_GAMES, totalScore: 2 * LEADERBOARD_GAMES, bestScore: 2 }]);
     const [{ 'QUERY PLAN': plan }] = await opened().dataSource.query(
       `EXPLAIN (ANALYZE, FORMAT JSON) SELECT summary FROM finished_games WHERE game = $1 ORDER BY finished_at DESC LIMIT ${LEADERBOARD_GAMES}`,
-      ['trivia'],
+      ['quiz'],
     );
     const scans = nodes(plan[0].Plan).filter((n) => n['Relation Name'] === 'finished_games');
     expect(scans).toEqual([expect.objectContaining({ 'Node Type': 'Index Scan', 'Index Name': 'finished_games_by_game', 'Actual Rows': LEADERBOARD_GAMES })]);

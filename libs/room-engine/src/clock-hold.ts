@@ -31,8 +31,8 @@ export interface ClockHoldDeps<S> {
 }
 
 /**
- * The room's clocks while its writes fail (PROTOCOL.md section 14): a question or a turn does not
- * run out while nobody can answer it.
+ * The room's clocks while its writes fail (PROTOCOL.md section 14): a round or a turn does not
+ * run out while nobody can play it.
  *
  * When a statement of the room cannot be recorded because the database is unavailable, the
  * clocks stop: no deadline rings, and whatever the room decides meanwhile (a presence change, a

@@ -2,40 +2,17 @@ import type { ZodType } from 'zod';
 import { GameCodes, RoomException } from '@app/protocol';
 import { Actor, GameRules } from './game-rules';
 
-/**
- * Everything the server needs of one game, exported by the game's folder as one object and
- * registered on one line (`apps/game-server/src/rooms/games.ts`). The server loops over the
- * registry: nothing outside a game's folder names the game.
- *
- * @example
- * export const counter: GameModule<CounterState> = {
- *   kind: 'counter',
- *   rules: counterRules,
- *   codes: COUNTER_WIRE_CODES,
- *   publicSummary: (s) => ({ code: s.code, phase: s.phase, count: s.n }),
- *   schemas: { summary: z.object({ code: z.string(), count: z.int() }) },
- *   operatorDetail: (s) => ({ count: s.n }),
- *   mayClose: (_s, actor) => actor.role === 'host',
- *   error: (code, message) => new RoomException(code, message),
- * };
- */
-/** A deck of items the server keeps for games that play from one (what a room copies when it opens). */
-export interface DeckItem {
-  /** Its id in the room (the question's own id for a room from before the journal; else its place). */
-  readonly id?: number;
-  readonly text: string;
-  readonly choices: readonly string[];
-  readonly correct: number;
-}
-
 /** What the server adds when a room opens. */
 export interface OpenedWith {
   /** When (epoch ms, the server's clock). */
   readonly at: number;
   /** How long a room may wait without a game before it closes (the server's setting). */
   readonly expirySeconds: number;
-  /** The copy of its deck, for a game that plays from one. */
-  readonly deck?: { readonly id: string; readonly items: readonly DeckItem[] };
+  /**
+   * The copy of its deck, for a game that plays from one: the items are the game's own, checked
+   * against the item schema it declares (`defineGame({ deck })`); the engine never reads one.
+   */
+  readonly deck?: { readonly id: string; readonly items: readonly unknown[] };
 }
 
 /** How a room of a game opens over HTTP: `POST /api/rooms {game, ...settings}`. */
@@ -68,6 +45,12 @@ export interface FinishedRecord {
   readonly startedAt?: number;
 }
 
+/**
+ * Everything the server needs of one game, as one object registered on one line
+ * (`apps/game-server/src/rooms/games.ts`): the server loops over the registry, and nothing
+ * outside a game's folder names the game. This is the engine's internal form, with every member
+ * filled in: a game author writes `defineGame({...})` (define-game.ts), which makes it.
+ */
 export interface GameModule<S = any, C extends { readonly id: string; readonly type: string } = any> {
   /** The game's name: `rooms.game`, the console's rows, the code table's section. */
   readonly kind: string;
@@ -108,5 +91,5 @@ export interface GameModule<S = any, C extends { readonly id: string; readonly t
    * The rules' state from a snapshot as loaded (what `rules.snapshotOf` kept, as JSON), with what
    * the room was opened with; the snapshot itself when absent.
    */
-  fromSnapshot?(json: unknown, opened: { readonly deck?: readonly DeckItem[] }): S;
+  fromSnapshot?(json: unknown, opened: { readonly deck?: readonly unknown[] }): S;
 }

@@ -105,7 +105,8 @@ export interface RoomSummary {
 }
 
 /**
- * The one extension point of the engine: a game is its rules. Every function is pure: no clock
+ * The one extension point of the engine: a game is its rules. This is the engine's internal,
+ * fully-defaulted form: a game author writes `defineGame({...})` (define-game.ts), which makes it. Every function is pure: no clock
  * reads (ctx.now), no randomness but ctx.random, no I/O. A refusal is a thrown RoomException.
  * States are plain JSON (a snapshot is the state as JSON, and it must come back the same).
  *
@@ -143,8 +144,8 @@ export interface GameRules<S, C extends { readonly id: string; readonly type: st
   /**
    * The state with its clocks moved on by `ms`: the room could record nothing for that long (its
    * database was away), so nobody could play, and the engine held the clocks (clock-hold.ts). What
-   * is still to come moves (a question's close, a turn's clock, a lobby's expiry), and so does what
-   * a running clock is measured from (the moment a question opened); what records the past (when
+   * is still to come moves (a round's close, a turn's clock, a lobby's expiry), and so does what
+   * a running clock is measured from (the moment a round opened); what records the past (when
    * a game started, an answer's time) stays. A replay calls it at the same point of the journal.
    * Absent: nothing moves, so a deadline that fell due during the hold is taken as the room resumes.
    *

@@ -17,3 +17,4 @@ export * from './refused-command';
 export * from './seeded-random';
 export * from './game-module';
 export * from './unguessable-ids';
+export * from './define-game';

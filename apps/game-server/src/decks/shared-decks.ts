@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DeckItem } from '@app/room-engine';
 
 /**
  * One frozen copy in memory of each deck content that live rooms play. A room keeps its own copy
@@ -11,16 +10,17 @@ import { DeckItem } from '@app/room-engine';
  * edited before it opened does not. Entries go when no room holds their copy any more.
  */
 export class SharedDecks {
-  private readonly byContent = new Map<string, WeakRef<readonly DeckItem[]>>();
+  private readonly byContent = new Map<string, WeakRef<readonly unknown[]>>();
   private readonly forgotten = new FinalizationRegistry<string>((key) => {
     if (this.byContent.get(key)?.deref() === undefined) this.byContent.delete(key);
   });
 
   /** The shared frozen copy of `items` (deeply equal to them). */
-  share(items: readonly DeckItem[]): readonly DeckItem[] {
+  share<T>(items: readonly T[]): readonly T[] {
     const key = createHash('sha256').update(JSON.stringify(items)).digest('base64url');
     const known = this.byContent.get(key)?.deref();
-    if (known) return known;
+    // The same content is the same items, whatever type the caller gives them.
+    if (known) return known as readonly T[];
     const frozen = Object.freeze(items.map(freezeItem));
     this.byContent.set(key, new WeakRef(frozen));
     this.forgotten.register(frozen, key);
@@ -33,6 +33,9 @@ export class SharedDecks {
   }
 }
 
-function freezeItem(item: DeckItem): DeckItem {
-  return Object.freeze({ ...item, choices: Object.freeze([...item.choices]) });
+/** An item frozen through and through (its arrays and objects too): the items are the game's, of any shape. */
+function freezeItem<T>(item: T): T {
+  if (item === null || typeof item !== 'object') return item;
+  const copy = (Array.isArray(item) ? item.map(freezeItem) : Object.fromEntries(Object.entries(item).map(([k, v]) => [k, freezeItem(v)]))) as T;
+  return Object.freeze(copy);
 }

@@ -5,7 +5,7 @@ import { inputOf, JournalStore, LostLease, RoomChange, RoomRepository, StoredRoo
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, DeckItem, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import { Clock, CommandObserver, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
@@ -37,7 +37,7 @@ export interface OpenedRoom {
 /** The deck a room opens with: its items, and for a built-in deck the hash the room keeps instead of a copy. */
 interface OpeningDeck {
   readonly id: string;
-  readonly items: readonly DeckItem[];
+  readonly items: readonly unknown[];
   /** Set for a built-in deck: the room references it by id and this hash. */
   readonly hash?: string;
 }
@@ -464,12 +464,12 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    * references, if it does). Every open room has a snapshot: its opening wrote the first, and the
    * rooms from before the journal that had none were closed by migration 1764892800000.
    */
-  private restore(s: StoredRoom, referenced: readonly DeckItem[] | undefined): GameRoom {
+  private restore(s: StoredRoom, referenced: readonly unknown[] | undefined): GameRoom {
     const game = gameOf(s.game);
     const ids = { code: s.code, roomId: s.roomId, openedAt: s.createdAt };
     if (!s.snapshot) throw new Error(`room ${s.code} has no snapshot to restore it from`);
     const snapshot = s.snapshot.state as RoomSnapshot;
-    const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as DeckItem[]) : undefined);
+    const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as unknown[]) : undefined);
     const opened = deck ? { deck } : {};
     const restored: Restored<unknown> = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
     // A refusal names its seat as the room knows it when it is refused.

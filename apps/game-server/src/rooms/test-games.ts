@@ -1,5 +1,5 @@
-// Games that live only in tests, one line each (`export { game } from '@app/games/<folder>';`):
-// a server started for tests (ALLOW_TEST_GAMES=1) serves them beside the registry's own.
+// Games that live only in tests, one line each: a server started for tests (ALLOW_TEST_GAMES=1)
+// serves them beside the registry's own. Test-only games live in libs/games/test, not in a game's folder.
 export {};
 export { ticTacToe } from '@app/games/tictactoe';
-export { faultyBoard } from '@app/games/tictactoe';
+export { faultyBoard } from '../../../../libs/games/test/faulty-board';

@@ -4,8 +4,10 @@ import fc from 'fast-check';
 import { prng, TableSim, wildHuman } from '../test/cards.fixtures';
 import { compactStreamOf, WireEvent } from '../test/cards.wire';
 import { CARDS_WIRE_CODES } from './cards.wire';
-import { CARDS_EVENT_TYPES } from './cards.commands';
+import { cardsRules } from './cards.game';
 import { FULL_DECK } from './cards.deck';
+
+const CARDS_EVENT_TYPES = cardsRules.eventTypes;
 
 type Sent = WireEvent | ReplyFrame;
 const PROFILES: readonly CompactProfile[] = ['compact-v1', 'compact-v2', 'compact-v3'];

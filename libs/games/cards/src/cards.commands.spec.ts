@@ -1,4 +1,5 @@
-import { parseCardsCommand } from './cards.commands';
+import { CommandFrame, Role } from '@app/protocol';
+import { cardsRules } from './cards.game';
 import { tableSettings } from './cards.settings';
 
 const status = (fn: () => unknown) => {
@@ -10,7 +11,10 @@ const status = (fn: () => unknown) => {
   throw new Error('expected a refusal');
 };
 
-describe(parseCardsCommand.name, () => {
+// The envelope's parsing is derived from the table's map of commands (defineGame).
+const parseCardsCommand = (frame: CommandFrame, role: Role) => cardsRules.parseCommand(frame, role);
+
+describe('parseCommand', () => {
   it('checks the type (404), then the role (403), then the data (400)', () => {
     expect(status(() => parseCardsCommand({ id: 'a', type: 'table.nope', data: 5 }, 'spectator'))).toMatchObject({ status: 404, code: 'unknown_type' });
     expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'spectator'))).toMatchObject({ status: 403, code: 'forbidden' });
@@ -25,6 +29,12 @@ describe(parseCardsCommand.name, () => {
     expect(parseCardsCommand({ id: 'b', type: 'table.act', data: { action: 'fold' } }, 'player')).toEqual({ id: 'b', type: 'table.act', data: { action: 'fold' } });
     expect(parseCardsCommand({ id: 'c', type: 'table.rebuy', data: {} }, 'player').type).toBe('table.rebuy');
     expect(parseCardsCommand({ id: 'd', type: 'table.leave', data: {} }, 'player').type).toBe('table.leave');
+  });
+
+  it('takes a null amount as none: the rules, and the journal, see no amount field at all', () => {
+    const parsed = parseCardsCommand({ id: 'e', type: 'table.act', data: { action: 'check', amount: null } }, 'player');
+    expect(parsed).toEqual({ id: 'e', type: 'table.act', data: { action: 'check' } });
+    expect('amount' in parsed.data).toBe(false);
   });
 });
 

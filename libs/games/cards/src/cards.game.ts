@@ -1,57 +1,65 @@
+import { ZodType } from 'zod';
 import { CloseCode } from '@app/protocol';
-import { GameRules, RoomSummary, unchanged } from '@app/room-engine';
-import { CARDS_COMMAND_TYPES, CARDS_EVENT_TYPES, parseCardsCommand, TableCommand } from './cards.commands';
-import { viewTable } from './cards.projection';
-import { decide, HUMAN_SEAT, nextDeadline, onDeadline, resumed, setPresence, shiftClocks, tableClosed } from './cards.rules';
+import { CommandDefinition, defineGame, GameWireOf } from '@app/room-engine';
+import { CARDS_COMMANDS, CARDS_WIRE } from './cards.wire';
+import { CardsCommandData, CardsCommandType, TableCommand } from './cards.commands';
+import { CardsErrorCode, cardsError } from './cards.errors';
+import { publicTableSummary, viewTable } from './cards.projection';
+import { decide, HUMAN_SEAT, nextDeadline, onDeadline, openCards, resumed, setPresence, shiftClocks, tableClosed } from './cards.rules';
+import { TABLE_SETTINGS, tableSettingsOf } from './cards.settings';
+import { TABLE_SUMMARY } from './cards.summary';
 import { CardsState } from './cards.types';
 
-/** The card practice table on the room engine: the rules of PROTOCOL.md section 8, nothing else. */
-export const cardsRules: GameRules<CardsState, TableCommand> = {
-  kind: 'cards',
-  commandTypes: CARDS_COMMAND_TYPES,
-  eventTypes: CARDS_EVENT_TYPES,
-  stateEvent: 'table.snapshot',
-  parseCommand: parseCardsCommand,
-  decide: (state, actor, command, ctx) => decide(state, actor, command, ctx.now),
+/** One command, sent by the table's player alone, and the rules' decision on it; its schema is its wire's unless given. */
+function command<T extends CardsCommandType>(type: T, schema?: ZodType): CommandDefinition<CardsState, CardsCommandData[T]> {
+  const decideIt: CommandDefinition<CardsState, CardsCommandData[T]>['decide'] = (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now);
+  return schema ? { schema: schema as ZodType<CardsCommandData[T]>, roles: ['player'], decide: decideIt } : { roles: ['player'], decide: decideIt };
+}
 
-  onSignal(state, signal, ctx) {
-    switch (signal.kind) {
-      case 'deadline':
-        return onDeadline(state, ctx.now);
-      case 'presence':
-        return setPresence(state, signal.seat, signal.connected);
-      case 'closed':
-        return tableClosed(state, signal.reason);
-      case 'resumed':
-        return unchanged(resumed(state));
-    }
+/** The card practice table on the room engine: the rules of PROTOCOL.md section 8. */
+export const cardsGame = defineGame({
+  // What the rules get is CardsCommandData: the act's schema is its wire's with a null amount taken as none (below).
+  wire: CARDS_WIRE as GameWireOf<CardsCommandData>,
+  settings: TABLE_SETTINGS,
+  settingsOf: tableSettingsOf,
+  // A table opens for the one person who plays it, against bots: its opener is its human seat.
+  setup: (settings, opened) => openCards({ tableId: opened.roomId, code: opened.code, playerId: opened.opener, settings, openedAt: opened.at }),
+  commands: {
+    // A null amount is taken as none: the rules see only a number or no field at all.
+    'table.act': command('table.act', CARDS_COMMANDS['table.act'].transform(({ action, amount }) => (amount === undefined || amount === null ? { action } : { action, amount }))),
+    'table.rebuy': command('table.rebuy'),
+    'table.leave': command('table.leave'),
   },
+  view: viewTable,
+  describe: publicTableSummary,
+  summarySchema: TABLE_SUMMARY,
+  operatorDetail: (state) => ({ table: publicTableSummary(state) }),
+  round: (state) => (state.phase === 'playing' ? (state.hand?.number ?? null) : null),
 
   nextDeadline,
+  onDeadline: (state, ctx) => onDeadline(state, ctx.now),
   shiftClocks,
-  // One human: its commands never wait together.
-  batchKey: () => null,
 
-  // Hands go on while the human is away (its clock checks or folds), so the table stays in
-  // memory until the human is out of chips.
-  mayPassivate: (state) => state.phase === 'waiting' || state.phase === 'closed',
-  isOver: (state) => state.phase === 'closed',
-
+  // The bots' seats count as seats, never as connected: only the human has sockets.
+  seats: (state) => state.seats.map((s) => ({ id: s.seat === HUMAN_SEAT ? state.playerId : `bot-${s.seat}`, name: s.name, connected: s.seat === HUMAN_SEAT && s.connected })),
+  onPresence: (state, seat, connected) => setPresence(state, seat, connected),
+  onResumed: resumed,
+  onClosed: tableClosed,
   admit(state, viewer) {
     if (state.phase === 'closed') return { closeCode: CloseCode.roomClosed, reason: 'table closed' };
     if (viewer.role === 'player' && viewer.seat !== state.playerId) return { closeCode: CloseCode.seatGone, reason: 'not a seat at this table' };
     return null;
   },
+  // Only the human sends commands: its seat is the table's one human seat.
+  seatName: (state, seat) => (seat === state.playerId ? state.seats.find((s) => s.human)?.name : undefined),
+  // The table is its human's: only that seat's token closes it.
+  mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
+  error: (code, message) => cardsError(code as CardsErrorCode, message),
 
-  view: viewTable,
+  // Hands go on while the human is away (its clock checks or folds), so the table stays in
+  // memory until the human is out of chips.
+  mayPassivate: (state) => state.phase === 'waiting' || state.phase === 'closed',
+});
 
-  summarize(state): RoomSummary {
-    return {
-      code: state.code,
-      phase: state.phase,
-      seats: state.seats.length,
-      seatsConnected: state.seats[HUMAN_SEAT].connected ? 1 : 0,
-      round: state.phase === 'playing' ? (state.hand?.number ?? null) : null,
-    };
-  },
-};
+/** The rules as the engine drives them. */
+export const cardsRules = cardsGame.rules;

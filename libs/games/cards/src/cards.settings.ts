@@ -52,7 +52,11 @@ export const TABLE_SETTINGS = jsonObject({
  * caller's for tests; otherwise the server passes its own (`randomSeed`).
  */
 export function tableSettings(body: unknown, randomSeed: number): TableSettings {
-  const b = readBody(TABLE_SETTINGS, body);
+  return tableSettingsOf(readBody(TABLE_SETTINGS, body), randomSeed);
+}
+
+/** The body as its schema read it, as settings: the blinds and buy-in it left out, and the seed. */
+export function tableSettingsOf(b: z.output<typeof TABLE_SETTINGS>, randomSeed: number): TableSettings {
   const bigBlind = b.bigBlind ?? Math.max(DEFAULT_SETTINGS.bigBlind, b.smallBlind);
   return {
     name: b.name,

@@ -1,4 +1,3 @@
 export * from './tictactoe.wire';
 export * from './tictactoe.rules';
-export * from './tictactoe.module';
-export * from './faulty-board';
+export * from './tictactoe.game';

@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { RoomException } from '@app/protocol';
-import { openBoard, ticTacToeRules as rules, TicTacToeState } from './tictactoe.rules';
+import { ticTacToe } from './tictactoe.game';
+import { openBoard, TicTacToeState } from './tictactoe.rules';
+
+const rules = ticTacToe.rules;
 
 const T0 = 1_700_000_000_000;
 const ctx = (now: number) => ({ now, random: () => 0.5, id: () => 'an-id' });

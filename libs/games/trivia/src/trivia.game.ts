@@ -1,30 +1,70 @@
-import { CloseCode, isPlainObject, RoomErrorCode, RoomException } from '@app/protocol';
-import { GameRules, Outcome, RoomSummary, unchanged } from '@app/room-engine';
-import { parseTriviaCommand, RoomCommand, TRIVIA_COMMAND_TYPES, TRIVIA_EVENT_TYPES } from './trivia.commands';
-import { viewRoom } from './trivia.projection';
+import { CloseCode, isPlainObject, Role, RoomErrorCode, RoomException } from '@app/protocol';
+import { CommandDefinition, defineGame } from '@app/room-engine';
+import { TRIVIA_WIRE } from './trivia.wire';
+import { RoomCommand, TriviaCommandData, TriviaCommandType } from './trivia.commands';
+import { TriviaErrorCode, triviaError } from './trivia.errors';
+import { DECK_QUESTION, DeckQuestion, openTrivia, roomDeck } from './trivia.opening';
+import { publicSummary, viewRoom } from './trivia.projection';
+import { finishedRecordOf, RESULTS_CSV_HEADER, resultsCsvRows, resultsOf } from './trivia.results';
 import { decide, join, nextDeadline, onDeadline, resumed, roomClosed, setPresence, shiftClocks } from './trivia.rules';
-import { TriviaState } from './trivia.types';
+import { roomSettings, settingsOf, TRIVIA_SETTINGS } from './trivia.settings';
+import { TRIVIA_SUMMARY } from './trivia.summary';
+import { Answer, Game, TriviaState } from './trivia.types';
 
-/** Trivia on the room engine: the rules of PROTOCOL.md section 3, nothing else. */
-export const triviaRules: GameRules<TriviaState, RoomCommand> = {
-  kind: 'trivia',
-  commandTypes: TRIVIA_COMMAND_TYPES,
-  eventTypes: TRIVIA_EVENT_TYPES,
-  stateEvent: 'room.state',
-  parseCommand: parseTriviaCommand,
-  decide,
+/** One command (its schema is its wire's): who may send it, and the rules' decision on it. */
+function command<T extends TriviaCommandType>(type: T, roles: readonly Role[]): CommandDefinition<TriviaState, TriviaCommandData[T]> {
+  return { roles, decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as RoomCommand, ctx) };
+}
 
-  onSignal(state, signal, ctx): Outcome<TriviaState> {
-    switch (signal.kind) {
-      case 'deadline':
-        return onDeadline(state, ctx.now, ctx.id);
-      case 'presence':
-        return setPresence(state, signal.seat, signal.connected, ctx.now);
-      case 'closed':
-        return roomClosed(state, signal.reason);
-      case 'resumed':
-        return unchanged(resumed(state));
+/** Trivia on the room engine: the rules of PROTOCOL.md sections 2 and 3. */
+export const triviaGame = defineGame({
+  wire: TRIVIA_WIRE,
+  settings: TRIVIA_SETTINGS,
+  settingsOf,
+  openerRole: 'host',
+  // A room opens with its host and a copy of its deck: the host's seat is its opener's.
+  deck: { item: DECK_QUESTION, of: (settings) => settings.deckId },
+  setup(settings, opened) {
+    const deck = opened.deck!;
+    if (deck.items.length < settings.questionCount) {
+      throw new RoomException(RoomErrorCode.BadData, `questionCount: the deck has only ${deck.items.length} questions, fewer than the ${settings.questionCount} asked for`);
     }
+    const items = deck.items as readonly DeckQuestion[];
+    return openTrivia({ roomId: opened.roomId, code: opened.code, hostName: settings.hostName, settings: roomSettings(settings, deck.id, opened.expirySeconds), deck: items, openedAt: opened.at });
+  },
+  commands: {
+    'room.start': command('room.start', ['host']),
+    'room.answer': command('room.answer', ['player']),
+    'room.rematch': command('room.rematch', ['player']),
+    'room.leave': command('room.leave', ['player']),
+    'room.kick': command('room.kick', ['host']),
+  },
+  view: viewRoom,
+  describe: publicSummary,
+  summarySchema: TRIVIA_SUMMARY,
+  operatorDetail(state) {
+    const game = state.game;
+    const q = game && state.phase === 'question' ? game.questions[game.index] : undefined;
+    return {
+      players: state.players.map((p) => ({ id: p.id, name: p.name, connected: p.connected, score: p.score })),
+      hostName: state.hostName,
+      openQuestion: q && game ? { index: game.index, total: game.questions.length, text: q.text, closesAt: game.closesAt } : null,
+    };
+  },
+  round: (state) => (state.game && (state.phase === 'question' || state.phase === 'reveal') ? state.game.index : null),
+
+  nextDeadline,
+  onDeadline: (state, ctx) => onDeadline(state, ctx.now, ctx.id),
+  shiftClocks,
+
+  seats: (state) => state.players,
+  onPresence: (state, seat, connected, ctx) => setPresence(state, seat, connected, ctx.now),
+  onResumed: resumed,
+  onClosed: roomClosed,
+  admit(state, viewer) {
+    if (state.phase === 'closed') return { closeCode: CloseCode.roomClosed, reason: 'room closed' };
+    if (viewer.role === 'player' && !state.players.some((p) => p.id === viewer.seat)) return { closeCode: CloseCode.seatGone, reason: 'seat left or was kicked' };
+    return null;
   },
 
   proposals: {
@@ -36,38 +76,27 @@ export const triviaRules: GameRules<TriviaState, RoomCommand> = {
       return join(state, args.playerId, args.name);
     },
   },
+  results: { json: resultsOf, csvHeader: RESULTS_CSV_HEADER, csvRows: resultsCsvRows },
+  finishedRecord: finishedRecordOf,
+  error: (code, message) => triviaError(code as TriviaErrorCode, message),
 
-  nextDeadline,
-  shiftClocks,
+  // Answers to the same question that wait together are decided together, and so are rematch votes.
   batchKey: (command) => (command.type === 'room.answer' ? 'answer' : command.type === 'room.rematch' ? 'vote' : null),
-
   mayPassivate(state) {
     const rematchOpen = state.phase === 'finished' && state.rematch && !state.rematch.decided;
     return state.phase !== 'question' && state.phase !== 'reveal' && !rematchOpen;
   },
-  isOver: (state) => state.phase === 'closed',
-
-  admit(state, viewer) {
-    if (state.phase === 'closed') return { closeCode: CloseCode.roomClosed, reason: 'room closed' };
-    if (viewer.role === 'player' && !state.players.some((p) => p.id === viewer.seat)) {
-      return { closeCode: CloseCode.seatGone, reason: 'seat left or was kicked' };
-    }
-    return null;
-  },
-
-  view: viewRoom,
-
-  // The deck's copy is kept once with the room (rooms.deck), not at every game's end.
+  // The deck's copy is kept once with the room (rooms.deck), not at every game's end: it comes back from the room's copy.
   snapshotOf: ({ deck: _deck, ...kept }) => kept,
+  fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck((opened.deck ?? []) as readonly DeckQuestion[]) }),
+});
 
-  summarize(state): RoomSummary {
-    const game = state.game;
-    return {
-      code: state.code,
-      phase: state.phase,
-      seats: state.players.length,
-      seatsConnected: state.players.filter((p) => p.connected).length,
-      round: game && (state.phase === 'question' || state.phase === 'reveal') ? game.index : null,
-    };
-  },
-};
+/** The rules as the engine drives them. */
+export const triviaRules = triviaGame.rules;
+
+/** A snapshot from before `Game.answers` was a list held them by player id, in the order they came. */
+function withAnswerList<S extends { readonly game?: Game }>(state: S): S {
+  const answers: unknown = state.game?.answers;
+  if (!state.game || Array.isArray(answers)) return state;
+  return { ...state, game: { ...state.game, answers: Object.values(answers as Record<string, Answer>) } };
+}

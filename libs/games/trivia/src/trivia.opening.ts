@@ -1,6 +1,15 @@
+import { z } from 'zod';
 import { Question, Settings, TriviaState } from './trivia.types';
 
-/** A question as a deck holds it: its id in the room is its place in the deck unless it has one. */
+/**
+ * The deck's item schema, which trivia declares as the game that plays from a deck: every question
+ * a room copies is checked against it (the engine's deck items are the game's, of any shape).
+ */
+export const DECK_QUESTION = z
+  .object({ id: z.int().optional(), text: z.string(), choices: z.array(z.string()).min(2), correct: z.int().min(0) })
+  .refine((q) => q.correct < q.choices.length, { message: 'correct must be the place of one of the choices', path: ['correct'] });
+
+/** A question as a deck holds it (DECK_QUESTION): its id in the room is its place in the deck unless it has one. */
 export interface DeckQuestion {
   readonly id?: number;
   readonly text: string;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { readBody } from '@app/protocol';
 import { TRIVIA_SETTINGS } from './trivia.settings-schema';
 import { Settings } from './trivia.types';
@@ -16,7 +17,11 @@ export interface TriviaSettings extends Omit<Settings, 'deckId' | 'rematchSecond
 
 /** The body of `POST /api/rooms` as settings with their defaults, or a 400 naming the first bad field. */
 export function triviaSettings(body: unknown): TriviaSettings {
-  const { deckId, ...rest } = readBody(TRIVIA_SETTINGS, body);
+  return settingsOf(readBody(TRIVIA_SETTINGS, body));
+}
+
+/** The body as its schema read it, as settings: no deck named is none at all. */
+export function settingsOf({ deckId, ...rest }: z.output<typeof TRIVIA_SETTINGS>): TriviaSettings {
   return { ...rest, ...(deckId ? { deckId } : {}) };
 }
 

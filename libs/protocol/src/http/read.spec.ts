@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { RoomException } from '../room-error';
-import { DeckBody, FinishedQuery } from '@game-rooms/client';
+import { FinishedQuery, jsonObject, printableField, wholeField } from '@game-rooms/client';
 import { readBody, readQuery } from './read';
 
 function refusal(read: () => unknown): { status: number; code: string; message: string } {
@@ -12,21 +13,35 @@ function refusal(read: () => unknown): { status: number; code: string; message: 
   throw new Error('read did not refuse');
 }
 
-const question = { text: 'Q?', choices: ['a', 'b'], correct: 0 };
+// A body with a name and a list of entries, each with options and a pick among them: the reader
+// names a field nested in a list by its path, and a rule over several fields where it points.
+const Entry = jsonObject({
+  text: printableField(300),
+  options: z
+    .array(printableField(120))
+    .min(2)
+    .refine((c) => new Set(c).size === c.length, 'must all differ'),
+  pick: wholeField(0, 5),
+}).superRefine((e, ctx) => {
+  if (e.pick >= e.options.length) ctx.addIssue({ code: 'custom', path: ['pick'], message: `must be a whole number from 0 to ${e.options.length - 1}` });
+});
+const ListBody = jsonObject({ name: printableField(64), entries: z.array(Entry).min(1) });
+
+const entry = { text: 'E?', options: ['a', 'b'], pick: 0 };
 
 describe(readBody.name, () => {
   it('answers what the schema reads: trimmed, with its defaults', () => {
-    expect(readBody(DeckBody, { name: '  Quiz ', questions: [question] })).toEqual({ name: 'Quiz', questions: [question] });
+    expect(readBody(ListBody, { name: '  List ', entries: [entry] })).toEqual({ name: 'List', entries: [entry] });
   });
 
   it.each([
     ['a body that is not an object', null, 'the body must be a JSON object'],
-    ['a missing field', { questions: [question] }, 'name must be 1 to 64 printable characters'],
-    ['a nested field, by its path', { name: 'Q', questions: [question, { ...question, choices: ['a', 'b', 'c'], correct: 3 }] }, 'questions[1].correct must be a whole number from 0 to 2'],
-    ['an element of a nested array', { name: 'Q', questions: [{ ...question, choices: ['a', '\u0007'] }] }, 'questions[0].choices[1] must be 1 to 120 printable characters'],
-    ['a rule over several fields', { name: 'Q', questions: [{ ...question, choices: ['a', 'a'] }] }, 'questions[0].choices must all differ'],
+    ['a missing field', { entries: [entry] }, 'name must be 1 to 64 printable characters'],
+    ['a nested field, by its path', { name: 'Q', entries: [entry, { ...entry, options: ['a', 'b', 'c'], pick: 3 }] }, 'entries[1].pick must be a whole number from 0 to 2'],
+    ['an element of a nested array', { name: 'Q', entries: [{ ...entry, options: ['a', '\u0007'] }] }, 'entries[0].options[1] must be 1 to 120 printable characters'],
+    ['a rule over several fields', { name: 'Q', entries: [{ ...entry, options: ['a', 'a'] }] }, 'entries[0].options must all differ'],
   ])('refuses %s with 400 bad_data naming it', (_what, body, message) => {
-    expect(refusal(() => readBody(DeckBody, body))).toEqual({ status: 400, code: 'bad_data', message });
+    expect(refusal(() => readBody(ListBody, body))).toEqual({ status: 400, code: 'bad_data', message });
   });
 });
 

@@ -4,7 +4,7 @@ import { RoomErrorCode, RoomException } from '../room-error';
 
 /**
  * `value` read by `schema`, or a 400 `bad_data` naming the first bad field and what it accepts:
- * `questions[0].correct must be a whole number from 0 to 3`. `what` names the whole (a body, a
+ * `entries[0].pick must be a whole number from 0 to 3`. `what` names the whole (a body, a
  * query) when the value itself is wrong: `the body must be a JSON object`.
  */
 export function readBody<S extends z.ZodType>(schema: S, value: unknown, what = 'the body'): z.output<S> {

@@ -1,0 +1,31 @@
+import { decimalField, jsonObject, printableField } from '@app/protocol';
+import { defineGame } from '@app/room-engine';
+import { TICTACTOE_WIRE } from './tictactoe.wire';
+import { join, move, onDeadline, openBoard, publicView } from './tictactoe.rules';
+
+/**
+ * Tic-tac-toe for two seats with a move clock: the smallest game that uses everything a game can
+ * (a seat that opens it, a seat that joins by name, a command, a deadline, a finished game's
+ * report), to prove that a game is one folder. It is served only by a server started for tests.
+ */
+export const ticTacToe = defineGame({
+  wire: TICTACTOE_WIRE,
+  settings: jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) }),
+  setup: (settings, opened) => openBoard(opened.code, { id: opened.opener, name: settings.name }, settings.moveSeconds),
+  commands: {
+    'ttt.move': { roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
+  },
+  view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
+  describe: publicView,
+  proposals: { join },
+  nextDeadline: (state) => (state.phase === 'playing' ? state.moveBy : undefined),
+  onDeadline,
+  // The seat to move keeps its whole clock when the room's writes failed for `ms`.
+  shiftClocks: (state, ms) => (state.phase === 'playing' && state.moveBy !== undefined ? { ...state, moveBy: state.moveBy + ms } : state),
+  round: (state) => (state.phase === 'playing' ? state.moves.length : null),
+  operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
+  // No host: the board is its two seats'. A draw has no winner.
+  finishedRecord: ({ winner, players }: { winner: string; players: { name: string; mark: string }[] }) => ({
+    hostName: null, players: players.map((p) => p.name), winner: players.find((p) => p.mark === winner)?.name ?? null,
+  }),
+});

@@ -1,0 +1,323 @@
+import { z, ZodType } from 'zod';
+import { clip, CloseCode, CommandFrame, GameCodes, readBody, Role, RoomErrorCode, RoomException, Status, validData } from '@app/protocol';
+import { FinishedRecord, GameModule, GameOpening, OpenedWith } from './game-module';
+import { Actor, GameRules, Outcome, Refusal, RoomSummary, RuleContext, Signal, unchanged } from './game-rules';
+
+/** What a command's `decide` knows besides the state and the data: who sent it, its id, the time and the room's random source. */
+export interface CommandContext extends RuleContext {
+  readonly actor: Actor;
+  /** The command's id, as its sender chose it. */
+  readonly commandId: string;
+}
+
+/** One command of a game: the shape of its data, the roles that may send it, and what it does. */
+export interface CommandDefinition<S, Data> {
+  /** Checks the frame's data (a 400 names the first wrong field); its output is what `decide` gets. Default: the wire's schema of this command. */
+  readonly schema?: ZodType<Data>;
+  /** The roles that may send it; any other role is refused with 403. */
+  readonly roles: readonly Role[];
+  /** The next state and what to tell, or a thrown RoomException (`refuse`). Pure: the journal replays it. */
+  decide(state: S, data: Data, ctx: CommandContext): Outcome<S>;
+}
+
+/** What a room's first state is made from, besides its settings. */
+export interface SetupContext extends OpenedWith {
+  readonly roomId: string;
+  readonly code: string;
+  /** The seat id of the one who opened the room (`'host'` when the opener is its host). */
+  readonly opener: string;
+}
+
+/** A seat as the defaults read it from `state.seats` (or from `seats(state)`). */
+export interface SeatLike {
+  readonly id: string;
+  readonly name?: string;
+  readonly connected?: boolean;
+}
+
+/** The state the defaults read: a game whose state has none of these fields writes the hooks that read them. */
+interface Conventional {
+  readonly code?: string;
+  readonly phase?: string;
+  readonly seats?: readonly SeatLike[];
+}
+
+/**
+ * A game, as its author writes it. Six members are required: `wire` (or, for a game without a
+ * wire file, `name` and `events`), `settings`, `setup`, `commands`, `view` and `describe`; `isOver`
+ * too for a state without a `phase`. Every other member has a default that reads the conventional
+ * fields of the state (`code`, `phase: 'closed'` when closed, `seats` of `{ id, name, connected }`).
+ * `defineGame` turns it into the engine's `GameModule`.
+ */
+export interface GameDefinition<S, Commands extends object, Body extends ZodType = ZodType, Settings = z.output<Body>> {
+  /**
+   * The game's wire (`defineWire` in its `<game>.wire.ts`): its name, its command and event
+   * schemas, its state frame and its derived codes, said once there. A game without one says
+   * `name` and `events` here instead (and each command's `schema`).
+   */
+  readonly wire?: GameWireOf<Commands>;
+  /** The game's name, once: the rooms' `game`, the console's rows, its section of the code table. Default: the wire's `kind`. */
+  readonly name?: string;
+  /** The body that opens a room (`POST /api/rooms {game, ...}`), with its defaults; a bad field is a 400 that names it. */
+  readonly settings: Body;
+  /** The room's first state. */
+  setup(settings: Settings, opened: SetupContext): S;
+  /** The commands a socket may send, by type: the envelope is parsed and refused (404, 403, 400, in that order) from this map. */
+  readonly commands: { readonly [T in keyof Commands]: CommandDefinition<S, Commands[T]> };
+  /** The events the game sends, by type, the state frame first (unless `stateEvent` says otherwise). Default: the wire's. */
+  readonly events?: Readonly<Record<string, ZodType>>;
+  /** The whole room as this viewer may see it: privacy lives here. */
+  view(state: S, viewer: Actor, now: number): Record<string, unknown>;
+  /** What anyone may know of the room: the public summary, the console's detail. Never a secret. */
+  describe(state: S): Record<string, unknown>;
+  /** The room is over: it takes no command. Default: its phase is `'closed'`. */
+  isOver?(state: S): boolean;
+
+  // Timers.
+  /** The next moment the room has something to do, if any. */
+  nextDeadline?(state: S): number | undefined;
+  /** That moment came (`ctx.now` is the deadline). */
+  onDeadline?(state: S, ctx: RuleContext): Outcome<S>;
+  /** The state with its clocks moved on by `ms` (see `GameRules.shiftClocks`). */
+  shiftClocks?(state: S, ms: number): S;
+
+  // Seats and presence.
+  /** The room's seats. Default: `state.seats`. */
+  seats?(state: S): readonly SeatLike[];
+  /** A seat's first socket opened or its last one closed. Default: `state.seats[i].connected` changes and `<prefix>.presence {id, connected}` goes to everyone, when the game declares that event. */
+  onPresence?(state: S, seat: string, connected: boolean, ctx: RuleContext): Outcome<S>;
+  /** The room was rebuilt in a fresh process: nobody is connected. Default: every seat is marked away. */
+  onResumed?(state: S): S;
+  /** The room was closed outside it. Default: its phase becomes `'closed'` and every socket closes. */
+  onClosed?(state: S, reason: string): Outcome<S>;
+  /** Whether this viewer may join now. Default: nobody once it is over; a player only to a seat it holds. */
+  admit?(state: S, viewer: Actor): Refusal | null;
+  /** Who opens a room: its host, or its first player (default). */
+  readonly openerRole?: 'host' | 'player';
+  /** Whether this token may close the room. Default: the host, in a game opened by its host; else any of its seats. */
+  mayClose?(state: S, actor: Actor): boolean;
+  /** A seat's name. Default: its `name` among the seats. */
+  seatName?(state: S, seat: string): string | undefined;
+
+  // Opening.
+  /** The settings from the body as `settings` read it, and a random seed the server drew. Default: the body as read. */
+  settingsOf?(body: z.output<Body>, seed: number): Settings;
+  /** For a game that plays from a deck: the schema of one item (every item is checked against it), and which deck a room copies. */
+  readonly deck?: { readonly item: ZodType; of(settings: Settings): string | undefined };
+  /** Changes asked for over HTTP, by name, journaled as inputs (see `GameRules.proposals`); `join` seats a player by name. */
+  readonly proposals?: GameRules<S, GameCommand>['proposals'];
+
+  // The console, the API document and results.
+  /** The round in play, for the console's row. Default: none. */
+  round?(state: S): number | null;
+  /** What an operator's detail shows. Default: `describe`. */
+  operatorDetail?(state: S): Record<string, unknown>;
+  /** `describe`'s shape, for the API document. Default: an object with the game's name. */
+  readonly summarySchema?: ZodType;
+  /** A finished game's line in the console, from what it reported (`Outcome.finished.summary`). */
+  finishedRecord?(summary: any): FinishedRecord;
+  /** A finished game's results by its link, for a game that reports results. */
+  readonly results?: GameModule['results'];
+
+  // Wire and engine tuning.
+  /** The frame `view` is sent as. Default: the wire's, or the first event. */
+  readonly stateEvent?: string;
+  /** Its section of the compact code table. Default: the wire's; without a wire, none (every name travels as itself). */
+  readonly codes?: GameCodes;
+  /** A refusal with one of the game's codes. Default: the envelope's status for the envelope's codes, 409 for the game's. */
+  error?(code: string, message: string): RoomException;
+  /** Commands with the same non-null key that wait together are decided together. Default: never. */
+  batchKey?(command: CommandOf<Commands>): string | null;
+  /** Whether the room may leave memory when nobody watches. Default: when no deadline is set. */
+  mayPassivate?(state: S): boolean;
+  /** What a snapshot keeps of the state, and how it comes back with what the room opened with. Default: all of it. */
+  snapshotOf?(state: S): unknown;
+  fromSnapshot?(json: unknown, opened: { readonly deck?: readonly unknown[] }): S;
+}
+
+/** What `defineGame` reads of a game's wire (`GameWire`, from `defineWire`). */
+export interface GameWireOf<Commands extends object> {
+  readonly kind: string;
+  readonly commands: { readonly [T in keyof Commands]: ZodType<Commands[T]> };
+  readonly events: Readonly<Record<string, ZodType>>;
+  readonly stateEvent: string;
+  readonly codes: GameCodes;
+}
+
+/** A command as the engine holds it once parsed (and as the journal records it). */
+export interface GameCommand {
+  readonly id: string;
+  readonly type: string;
+  readonly data: any;
+}
+
+/** The commands of a game's map, as the engine holds them once parsed: one member per type. */
+export type CommandOf<Commands extends object> = {
+  [T in keyof Commands & string]: { readonly id: string; readonly type: T; readonly data: Commands[T] };
+}[keyof Commands & string];
+
+/** A refusal with the envelope's status for the envelope's codes, and 409 (not now) for a game's own. */
+export function gameError(code: string, message: string): RoomException {
+  if ((Object.values(RoomErrorCode) as string[]).includes(code)) return new RoomException(code, message);
+  return new RoomException(code, message, { status: Status.conflict });
+}
+
+/** Refuses the input at hand with one of the game's codes (409) or the envelope's. */
+export function refuse(code: string, message: string): never {
+  throw gameError(code, message);
+}
+
+/**
+ * A game from its definition: what the engine and the server take (`GameModule` and its
+ * `GameRules`), with every member the definition leaves out given its default.
+ *
+ * @example
+ * // A game without a wire file: its name, events and command schemas are said here.
+ * export const counter = defineGame({
+ *   name: 'counter',
+ *   settings: jsonObject({ name: printableField(32) }),
+ *   setup: (s, opened) => ({ code: opened.code, phase: 'counting', n: 0 }),
+ *   commands: { 'counter.add': { schema: z.object({}), roles: ['player'], decide: (s) => ({ state: { ...s, n: s.n + 1 }, events: [{ type: 'counter.added', data: { n: s.n + 1 } }], effects: [] }) } },
+ *   events: { 'counter.state': z.object({ n: z.int() }), 'counter.added': z.object({ n: z.int() }) },
+ *   view: (s) => ({ n: s.n }),
+ *   describe: (s) => ({ code: s.code, n: s.n }),
+ * });
+ */
+export function defineGame<S, Commands extends object, Body extends ZodType = ZodType, Settings = z.output<Body>>(
+  game: GameDefinition<S, Commands, Body, Settings>,
+): GameModule<S, CommandOf<Commands>> {
+  const name = game.name ?? game.wire?.kind;
+  const events = game.events ?? game.wire?.events;
+  if (name === undefined || events === undefined) throw new Error('a game says its name and events, or gives its wire');
+  const wireSchemas = (game.wire?.commands ?? {}) as Readonly<Record<string, ZodType>>;
+  const commands = Object.fromEntries(
+    Object.entries(game.commands as Readonly<Record<string, CommandDefinition<S, unknown>>>).map(([type, c]) => {
+      const schema = c.schema ?? wireSchemas[type];
+      if (!schema) throw new Error(`${name}: command '${type}' has no schema, in its definition or its wire`);
+      return [type, { ...c, schema }];
+    }),
+  ) as Readonly<Record<string, Required<CommandDefinition<S, unknown>>>>;
+  const eventTypes = Object.keys(events);
+  const stateEvent = game.stateEvent ?? game.wire?.stateEvent ?? eventTypes[0];
+  const prefix = stateEvent.split('.')[0];
+  const presenceEvent = eventTypes.includes(`${prefix}.presence`) ? `${prefix}.presence` : undefined;
+  const seats = game.seats ?? ((state: S) => (state as Conventional).seats ?? []);
+  const isOver = game.isOver ?? ((state: S) => (state as Conventional).phase === 'closed');
+  const nextDeadline = game.nextDeadline ?? (() => undefined);
+  const openerRole = game.openerRole ?? 'player';
+  const checkDeck = deckChecker(game.deck?.item);
+
+  const onPresence =
+    game.onPresence ??
+    ((state: S, seat: string, connected: boolean): Outcome<S> => {
+      const all = (state as Conventional).seats ?? [];
+      if (!all.some((s) => s.id === seat && s.connected !== connected)) return unchanged(state);
+      const next = { ...state, seats: all.map((s) => (s.id === seat ? { ...s, connected } : s)) };
+      return { state: next, events: presenceEvent ? [{ type: presenceEvent, data: { id: seat, connected } }] : [], effects: [] };
+    });
+  const onResumed =
+    game.onResumed ??
+    ((state: S): S => {
+      const all = (state as Conventional).seats ?? [];
+      return all.some((s) => s.connected) ? { ...state, seats: all.map((s) => ({ ...s, connected: false })) } : state;
+    });
+  const onClosed =
+    game.onClosed ??
+    ((state: S, reason: string): Outcome<S> =>
+      isOver(state) ? unchanged(state) : { state: { ...state, phase: 'closed' }, events: [], effects: [{ kind: 'close', reason }] });
+
+  const rules: GameRules<S, CommandOf<Commands>> = {
+    kind: name,
+    commandTypes: Object.keys(commands),
+    eventTypes,
+    stateEvent,
+    parseCommand(frame: CommandFrame, role: Role): CommandOf<Commands> {
+      const command = Object.prototype.hasOwnProperty.call(commands, frame.type) ? commands[frame.type] : undefined;
+      if (!command) throw new RoomException(RoomErrorCode.UnknownType, `unknown command type '${clip(frame.type)}'`);
+      if (!command.roles.includes(role)) throw new RoomException(RoomErrorCode.Forbidden, `a ${role} may not send ${frame.type}`);
+      return { id: frame.id, type: frame.type, data: validData(command.schema, frame) } as CommandOf<Commands>;
+    },
+    decide: (state, actor, command, ctx) => commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
+    onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S> {
+      switch (signal.kind) {
+        case 'deadline':
+          return game.onDeadline ? game.onDeadline(state, ctx) : unchanged(state);
+        case 'presence':
+          return onPresence(state, signal.seat, signal.connected, ctx);
+        case 'resumed':
+          return unchanged(onResumed(state));
+        case 'closed':
+          return onClosed(state, signal.reason);
+      }
+    },
+    proposals: game.proposals,
+    nextDeadline,
+    shiftClocks: game.shiftClocks,
+    batchKey: game.batchKey ?? (() => null),
+    mayPassivate: game.mayPassivate ?? ((state) => nextDeadline(state) === undefined),
+    isOver,
+    admit:
+      game.admit ??
+      ((state, viewer) => {
+        if (isOver(state)) return { closeCode: CloseCode.roomClosed, reason: 'room closed' };
+        if (viewer.role === 'player' && !seats(state).some((s) => s.id === viewer.seat)) return { closeCode: CloseCode.seatGone, reason: 'not a seat in this room' };
+        return null;
+      }),
+    view: game.view,
+    summarize: (state): RoomSummary => {
+      const all = seats(state);
+      const { code, phase } = state as Conventional;
+      return { code: code ?? '', phase: phase ?? '', seats: all.length, seatsConnected: all.filter((s) => s.connected).length, round: game.round?.(state) ?? null };
+    },
+    snapshotOf: game.snapshotOf,
+  };
+
+  const opening: GameOpening<S, Settings> = {
+    settings: (body, seed) => {
+      const read = readBody(game.settings, body) as z.output<Body>;
+      return game.settingsOf ? game.settingsOf(read, seed) : (read as Settings);
+    },
+    schema: game.settings,
+    openerRole,
+    ...(game.deck ? { deckOf: game.deck.of } : {}),
+    state: (ids, settings, opened) => {
+      if (opened.deck) checkDeck(opened.deck.items);
+      return game.setup(settings, { ...ids, ...opened });
+    },
+  };
+
+  return {
+    kind: name,
+    rules,
+    codes: game.codes ?? game.wire?.codes ?? { kind: name, stateEvent, events: {}, keys: [], enums: {}, ids: [] },
+    opening,
+    publicSummary: game.describe,
+    schemas: { summary: game.summarySchema ?? z.object({ game: z.literal(name) }).loose().meta({ description: `a room of ${name}` }) },
+    operatorDetail: game.operatorDetail ?? game.describe,
+    mayClose:
+      game.mayClose ?? ((state, actor) => (openerRole === 'host' ? actor.role === 'host' : actor.role === 'player' && seats(state).some((s) => s.id === actor.seat))),
+    error: game.error ?? gameError,
+    ...(game.proposals?.join ? { joinProposal: 'join' } : {}),
+    ...(game.results ? { results: game.results } : {}),
+    ...(game.finishedRecord ? { finishedRecord: game.finishedRecord } : {}),
+    seatName: game.seatName ?? ((state, seat) => seats(state).find((s) => s.id === seat)?.name),
+    ...(game.fromSnapshot ? { fromSnapshot: (json, opened) => game.fromSnapshot!(json, opened.deck ? { deck: checkDeck(opened.deck) } : {}) } : {}),
+  };
+}
+
+/**
+ * Checks a deck's items against the game's item schema, once per copy: the server hands every
+ * room that plays the same deck the same frozen copy, so a copy already checked is not read again.
+ */
+function deckChecker(item: ZodType | undefined): (items: readonly unknown[]) => readonly unknown[] {
+  if (!item) return (items) => items;
+  const all = z.array(item);
+  const checked = new WeakSet<readonly unknown[]>();
+  return (items) => {
+    if (checked.has(items)) return items;
+    const result = all.safeParse(items);
+    if (!result.success) throw new RoomException(RoomErrorCode.BadData, `the deck does not fit this game: ${result.error.issues[0]?.message ?? 'invalid'}`);
+    checked.add(items);
+    return items;
+  };
+}
