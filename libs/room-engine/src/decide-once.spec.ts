@@ -65,17 +65,26 @@ const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
 const now = () => ({ at: clock.now(), hr: scheduler.now() });
 const answers = (...ps: ReturnType<typeof player>[]) => ps.flatMap((p) => p.replies.map((r) => [r.id, r.status, r.data ?? r.error?.code]));
 
+/**
+ * A room whose every command is its own batch (each sends its own statement), three seated
+ * players, and p1's command 'a' adding `n` already sent: its statement is out, unanswered.
+ */
+async function statementOut(n: number) {
+  const { rules, decided } = countedTally(() => null);
+  const { store, statements } = heldStore();
+  const r = openRoom(rules, store);
+  const ps = ['p1', 'p2', 'p3'].map(player);
+  for (const p of ps) r.attach(p.v);
+  r.submit(ps[0].v, add('a', n), now());
+  await scheduler.flush();
+  expect(statements).toHaveLength(1);
+  return { r, decided, statements, ps };
+}
+
 describe('a command is decided once for each state it meets', () => {
   it('decides once each command pipelined behind a statement in flight, whether the gate or the check after a statement saw it first', async () => {
-    // Every command its own batch: each sends its own statement, behind the ones still out.
-    const { rules, decided } = countedTally(() => null);
-    const { store, statements } = heldStore();
-    const r = openRoom(rules, store);
-    const [p1, p2, p3] = ['p1', 'p2', 'p3'].map(player);
-    for (const p of [p1, p2, p3]) r.attach(p.v);
-    r.submit(p1.v, add('a', 1), now());
-    await scheduler.flush();
-    expect(statements).toHaveLength(1);
+    const { r, decided, statements, ps } = await statementOut(1);
+    const [p1, p2, p3] = ps;
     // Arrives alone while a statement is out: the gate asks the rules about it.
     r.submit(p2.v, add('b', 1), now());
     // Queued behind it: asked about once the statement ahead of it has gone.
@@ -100,14 +109,8 @@ describe('a command is decided once for each state it meets', () => {
   });
 
   it('decides a command refused by the state in flight but taken by the confirmed one once against each, not again in its turn', async () => {
-    const { rules, decided } = countedTally(() => null);
-    const { store, statements } = heldStore();
-    const r = openRoom(rules, store);
-    const [p1, p2] = ['p1', 'p2'].map(player);
-    r.attach(p1.v);
-    r.attach(p2.v);
-    r.submit(p1.v, add('a', 4), now());
-    await scheduler.flush();
+    const { r, decided, statements, ps } = await statementOut(4);
+    const [p1, p2] = ps;
     // Refused by both states: answered at once.
     r.submit(p2.v, add('never', 9), now());
     // 4 + 3 passes the cap, 0 + 3 does not: not refused at once, it waits for its turn.
@@ -127,14 +130,8 @@ describe('a command is decided once for each state it meets', () => {
   });
 
   it('decides afresh a command whose turn comes on another state: the statement it was asked about behind failed', async () => {
-    const { rules, decided } = countedTally(() => null);
-    const { store, statements } = heldStore();
-    const r = openRoom(rules, store);
-    const [p1, p2] = ['p1', 'p2'].map(player);
-    r.attach(p1.v);
-    r.attach(p2.v);
-    r.submit(p1.v, add('a', 1), now());
-    await scheduler.flush();
+    const { r, decided, statements, ps } = await statementOut(1);
+    const [p1, p2] = ps;
     r.submit(p2.v, add('b', 2), now());
     // The statement fails before b's turn: the room is again what the database has, and b is decided on that.
     statements[0].reject(new Error('the statement failed'));
