@@ -35,12 +35,12 @@ describe('the @game-rooms/client package', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  it('packs its ESM build, its declarations and its README, and not its sources or tests', () => {
+  it('packs its ESM build, its declarations, its README and its license, and not its sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts', 'dist/games/wire-codes.js']),
+      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts', 'dist/games/wire-codes.js']),
     );
-    expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual([]);
+    expect(files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
     expect(files.filter((f) => /spec|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/@game-rooms/client/package.json'), 'utf8'));
     expect(manifest.type).toBe('module');

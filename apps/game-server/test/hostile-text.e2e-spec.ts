@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isStorableText } from '@app/protocol';
 import { CARDS_COMMANDS } from '@app/games/cards';
-import { TICTACTOE_COMMANDS } from '@app/games/tictactoe';
+import { TICTACTOE_WIRE } from '@app/games/tictactoe';
 import { TRIVIA_COMMANDS } from '@app/games/trivia';
 import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
@@ -125,7 +125,7 @@ describe('hostile text', () => {
         await throwAt(room.playerTokens[0], TRIVIA_COMMANDS, text, n, ['room.leave']);
         await throwAt(room.hostToken, TRIVIA_COMMANDS, text, n, ['room.leave', 'room.start']);
         await throwAt(table.playerToken, CARDS_COMMANDS, text, n, ['table.leave']);
-        await throwAt(board.token, TICTACTOE_COMMANDS, text, n);
+        await throwAt(board.token, TICTACTOE_WIRE.commands, text, n);
         await postEverywhere(room.code, text);
       }),
       { numRuns: 25 },
