@@ -1,4 +1,5 @@
 import { ReplyFrame, Role, RoomException } from '@app/protocol';
+import { Viewer } from '../audience';
 import { Actor } from '../game-rules';
 import { GameModule } from '../game-module';
 import { RoomActor } from '../room-actor';
@@ -18,6 +19,8 @@ export type ScriptStep =
   | { readonly at: number; readonly seat?: string; readonly role?: Role; readonly command: string; readonly data?: unknown }
   /** A change asked for over HTTP, by the rules' name for it (`join` seats a player by name). */
   | { readonly at: number; readonly propose: string; readonly args: unknown }
+  /** A seat's socket opens (a seat that sends a command connects first, if it has not). */
+  | { readonly at: number; readonly connect: string }
   /** Nothing is sent: time passes, and the deadlines due meanwhile ring. */
   | { readonly at: number; readonly wait: true };
 
@@ -36,6 +39,12 @@ export interface GameScript<S> {
    * no spectator's and no public summary may hold one. A game without secrets leaves it out.
    */
   readonly secretOf?: (state: S, seat: string) => readonly string[];
+  /**
+   * The seats whose secrets are searched for, besides those the script saw (the opener, a seat
+   * that joined or sent a command): seats without a socket (bots), or a name for what nobody may
+   * see yet (the deck not dealt).
+   */
+  readonly seatsOf?: (state: S) => readonly string[];
   /** The statements an accepted command may cost the room at most. Default: 1. */
   readonly statementsPerCommand?: number;
 }
@@ -123,9 +132,10 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   let where = 'the opening';
   const replies = new Map<string, ReplyFrame>();
   const remember = (reply: ReplyFrame) => void (reply.id !== null && replies.set(reply.id, reply));
-  const watching = new Set<string>();
-  const watch = (role: Role, seat?: string) => {
-    const attached = room.attach({
+  // A socket the room closes goes, as the gateway lets it go once it has closed.
+  const watching = new Map<string, Viewer>();
+  const watch = (role: Role, seat?: string): Viewer | undefined => {
+    const viewer: Viewer = {
       socketId: `${role}-${seat ?? ''}`,
       role,
       seat,
@@ -136,21 +146,32 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
         leakCheck(`${event.type} sent to ${seat ? `seat ${seat}` : `a ${role}`}`, event.data, seat);
       },
       sendReply: remember,
-      close: () => undefined,
-    });
-    if (!attached.ok) throw new GameTestFailure(`${game.kind}, ${where}: ${seat ? `seat ${seat}` : `a ${role}`} may not watch the room (${attached.reason})`);
+      close: () => scheduler.afterTurn(() => gone(viewer)),
+    };
+    if (!room.attach(viewer).ok) return undefined;
+    watching.set(seat ?? role, viewer);
+    if (seat) connected.set(seat, true);
+    return viewer;
   };
+  const gone = (viewer: Viewer) => {
+    // A room that has left memory hears of no socket any more.
+    const heard = room.phase !== 'disposed';
+    room.detach(viewer);
+    watching.delete(viewer.seat ?? viewer.role);
+    if (viewer.seat && heard) connected.set(viewer.seat, false);
+  };
+  /** The seats whose sockets came and went, and whether each is connected now. */
+  const connected = new Map<string, boolean>();
   const seatsSeen = new Set<string>();
-  const seatsWatching: string[] = [];
   const leakCheck = (what: string, data: unknown, viewerSeat: string | undefined) => {
     const text = JSON.stringify(data) ?? '';
-    for (const seat of seatsSeen) {
+    for (const seat of new Set([...seatsSeen, ...(script.seatsOf?.(room.snapshot) ?? [])])) {
       if (seat === viewerSeat) continue;
       const leaked = secrets(seat).find((secret) => text.includes(JSON.stringify(secret)));
       if (leaked !== undefined) throw new GameTestFailure(`${game.kind}, ${where}: ${what} holds ${JSON.stringify(leaked)}, a secret of seat ${seat}`);
     }
   };
-  watch('spectator');
+  if (!watch('spectator')) throw new GameTestFailure(`${game.kind}: the room as it opened admits no spectator`);
 
   const refused: Record<string, number> = {};
   const perCommand: Record<string, number> = {};
@@ -167,20 +188,20 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     elapsed = step.at;
     if ('command' in step) {
       const actor: Actor = step.seat ? { role: step.role ?? 'player', seat: step.seat } : { role: step.role ?? 'host' };
-      const key = actor.seat ?? actor.role;
-      if (!watching.has(key)) {
-        watching.add(key);
-        watch(actor.role, actor.seat);
-        if (actor.seat) (seatsSeen.add(actor.seat), seatsWatching.push(actor.seat));
+      let viewer = watching.get(actor.seat ?? actor.role);
+      if (!viewer) {
+        if (actor.seat) seatsSeen.add(actor.seat);
+        viewer = watch(actor.role, actor.seat);
         await scheduler.flush();
+      }
+      // A seat the room does not admit has no socket: its command never reaches the room.
+      if (!viewer) {
+        refused.not_admitted = (refused.not_admitted ?? 0) + 1;
+        continue;
       }
       const before = steps.length;
       const id = `c${i + 1}`;
-      room.submit(
-        { socketId: `${actor.role}-${actor.seat ?? ''}`, role: actor.role, seat: actor.seat, wire: 'json', sendEvent: () => undefined, sendReply: remember, close: () => undefined },
-        { id, type: step.command, data: step.data ?? {} },
-        { at: clock.now(), hr: scheduler.now() },
-      );
+      room.submit(viewer, { id, type: step.command, data: step.data ?? {} }, { at: clock.now(), hr: scheduler.now() });
       await scheduler.flush();
       const reply = replies.get(id);
       if (!reply) throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} got no reply once the room was idle`);
@@ -195,6 +216,10 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
         refused[code] = (refused[code] ?? 0) + 1;
         if (cost > 0) throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} was refused (${code}) yet cost ${cost} statements`);
       }
+    } else if ('connect' in step) {
+      seatsSeen.add(step.connect);
+      if (!watching.has(step.connect) && !watch('player', step.connect)) refused.not_admitted = (refused.not_admitted ?? 0) + 1;
+      await scheduler.flush();
     } else if ('propose' in step) {
       const answered = room.propose(step.propose, step.args).then(
         () => undefined,
@@ -216,14 +241,14 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   room.dispose();
 
   /**
-   * The room as a replay leaves it, with the watching seats connected: the engine writes a
-   * presence change with the room's next statement, so the latest may not be journaled yet.
+   * The room as a replay leaves it, with each seat's socket connected or gone as it is: the engine
+   * writes a presence change with the room's next statement, so the latest may not be journaled yet.
    */
   function withPresence(state: S): string {
     const now = clock.now();
     const ctx = { now, random: seededRandom(seed, now), id: unguessableIds(undefined, seed, now) };
     let present = state;
-    for (const seat of seatsWatching) present = game.rules.onSignal(present, { kind: 'presence', seat, connected: true }, ctx).state;
+    for (const [seat, on] of connected) present = game.rules.onSignal(present, { kind: 'presence', seat, connected: on }, ctx).state;
     return canonical(present);
   }
 
@@ -233,7 +258,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     const live = canonical(room.snapshot);
     const fromOpening = replayJournal(game.rules, seed, asJson(start), journal, now, Infinity);
     if (fromOpening.refused.length) throw new GameTestFailure(`${game.kind}, ${where}: the replay refused ${fromOpening.refused[0]}`);
-    if (withPresence(fromOpening.state) !== live) throw new GameTestFailure(`${game.kind}, ${where}: the journal replayed from the opening rebuilds another room\n live:   ${live}\n replay: ${canonical(fromOpening.state)}`);
+    if (withPresence(fromOpening.state) !== live) throw new GameTestFailure(`${game.kind}, ${where}: the journal replayed from the opening rebuilds another room\n live:   ${live}\n replay: ${withPresence(fromOpening.state)}`);
     for (const [id, reply] of acks) {
       if (canonical(fromOpening.replies.get(id)) !== canonical(reply)) throw new GameTestFailure(`${game.kind}, ${where}: the replay answers ${id} otherwise than the room did`);
     }
@@ -241,7 +266,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     const loaded = game.fromSnapshot ? game.fromSnapshot(latest.state, { deck: script.deck?.items }) : (latest.state as S);
     const fromSnapshot = replayJournal(game.rules, seed, loaded, journal.slice(latest.from), now);
     if (fromSnapshot.refused.length || withPresence(fromSnapshot.state) !== live) {
-      throw new GameTestFailure(`${game.kind}, ${where}: the latest snapshot and the journal after it rebuild another room\n live:   ${live}\n reload: ${canonical(fromSnapshot.state)}`);
+      throw new GameTestFailure(`${game.kind}, ${where}: the latest snapshot and the journal after it rebuild another room\n live:   ${live}\n reload: ${withPresence(fromSnapshot.state)}`);
     }
   }
 
