@@ -85,6 +85,15 @@ describe('testGame', () => {
     expect(await failure(testGame(leaky, script))).toMatch(/draw, step 3 .*: draw.state sent to (seat p2|a spectator) holds "card-\d+", a secret of seat p1/);
   });
 
+  it('fails a game that tells everyone a seat’s card in an event', async () => {
+    const draw = sound.commands['draw.draw'];
+    const loud = defineGame({
+      ...sound,
+      commands: { 'draw.draw': { ...draw, decide: (state, data, ctx) => { const o = draw.decide(state, data, ctx); return { ...o, events: o.events.map((e) => ({ ...e, audience: undefined })) }; } } },
+    });
+    expect(await failure(testGame(loud, script))).toMatch(/draw, step 2 .*: draw.card sent to (seat p2|a spectator) holds "card-\d+", a secret of seat p1/);
+  });
+
   it('fails a game whose public summary holds a secret', async () => {
     const leaky = defineGame({ ...sound, describe: (state: DrawState) => ({ code: state.code, cards: state.seats.map((s) => s.card) }) });
     expect(await failure(testGame(leaky, script))).toMatch(/step 2 .*: the public summary holds "card-\d+", a secret of seat p1/);
