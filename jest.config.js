@@ -23,6 +23,8 @@ module.exports = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     // The server, the games and the bot kit take the client package from its source (CommonJS here).
     '^@game-rooms/client$': '<rootDir>/packages/client/src',
+    // The engine's entry for game authors' tests (testGame).
+    '^@app/room-engine/testing$': '<rootDir>/libs/room-engine/src/testing',
     '^@app/(protocol|room-engine|persistence|gateway|observability|bot-kit|server)$': '<rootDir>/libs/$1/src',
     // A game's folder is found by its name: a new game needs no line here.
     '^@app/games/([a-z0-9-]+)$': '<rootDir>/libs/games/$1/src',

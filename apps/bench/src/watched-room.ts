@@ -1,4 +1,4 @@
-import { benchRoomOpening, epochMs, GameEvent, HumanPause, pauseMs, RecordSink, ResumingSeat, sleep, timedHttp } from '@app/bot-kit';
+import { benchRoomOpening, epochMs, GameEvent, HumanPause, pauseMs, RecordSink, FailoverSeat, sleep, timedHttp } from '@app/bot-kit';
 import { AnswerOutcome, answersCounted, QuestionClose } from './answer-truth';
 import type { BotSettings } from './run';
 
@@ -173,8 +173,8 @@ interface RefusedSetUp {
 interface SetUpRoom {
   readonly code: string;
   readonly hostToken: string;
-  readonly host: ResumingSeat;
-  readonly players: { readonly name: string; readonly seat: ResumingSeat }[];
+  readonly host: FailoverSeat;
+  readonly players: { readonly name: string; readonly seat: FailoverSeat }[];
   readonly watch: RoomWatch;
   /** Whether the host sees every player connected. */
   readonly everySeatIn: () => boolean;
@@ -188,7 +188,7 @@ interface SetUpRoom {
  * the set-up, and what was made is closed again. The seats then reconnect after any close that is
  * not final, as a page does, and every drop and return is kept in the ledger.
  */
-export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: ResumingSeat[]) => void): Promise<SetUpRoom | RefusedSetUp> {
+export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: FailoverSeat[]) => void): Promise<SetUpRoom | RefusedSetUp> {
   const tags = { cohort: o.cohort };
   const created = await timedHttp<{ code: string; hostToken: string }>(o.baseUrl, 'POST', '/api/rooms', {
     type: 'http POST /api/rooms',
@@ -223,7 +223,7 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: R
     else if (e.type === 'player.joined') connected.set(e.data.player.id, !!e.data.player.connected);
   };
   const seat = (name: string, token: string, onEvent: (e: GameEvent) => void) =>
-    new ResumingSeat({
+    new FailoverSeat({
       baseUrl: o.baseUrl,
       token,
       room: code,
@@ -263,7 +263,7 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: R
  */
 export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoomReport> {
   const stepTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + o.commandTimeoutMs + (o.resumeTimeoutMs ?? 60_000);
-  let seats: ResumingSeat[] = [];
+  let seats: FailoverSeat[] = [];
   let room: string | undefined;
   let hostToken: string | undefined;
   let seated = false;
@@ -319,7 +319,7 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
 }
 
 /** One player through one game: each question it finds open answered once; refused answers resent after their question closed. */
-async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: RoomWatch, game: number, name: string, seat: ResumingSeat, stepTimeoutMs: number): Promise<void> {
+async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: RoomWatch, game: number, name: string, seat: FailoverSeat, stepTimeoutMs: number): Promise<void> {
   const handled = new Set<number>();
   const resends: Promise<void>[] = [];
   const unanswered = () => (watch.open !== undefined && !handled.has(watch.open) ? watch.open : undefined);
@@ -344,7 +344,7 @@ async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: R
 }
 
 /** The same id again once its question is closed: the reply says whether the first one was recorded. */
-async function resendOnceClosed(o: WatchedRoomOptions, watch: RoomWatch, seat: ResumingSeat, answer: AnswerOutcome, data: unknown, stepTimeoutMs: number): Promise<void> {
+async function resendOnceClosed(o: WatchedRoomOptions, watch: RoomWatch, seat: FailoverSeat, answer: AnswerOutcome, data: unknown, stepTimeoutMs: number): Promise<void> {
   o.ledger.pendingResends++;
   try {
     await seat.until(() => watch.isClosed(answer.game, answer.question), `question ${answer.question} closed`, stepTimeoutMs);

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { Client } from 'pg';
-import { BotSocket, timedHttp } from '@app/bot-kit';
+import { SeatClient, timedHttp } from '@app/bot-kit';
 
 /** What /health said: the build being measured and the server's own view of its database. */
 export interface HealthReading {
@@ -79,7 +79,7 @@ export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
   const created = await timedHttp<{ code: string; hostToken: string }>(baseUrl, 'POST', '/api/rooms', { type: 'preflight', body: { hostName: 'Bench yardstick' } });
   if (created.status !== 201 || !created.body) throw new Error(`could not open a room for the ping yardstick: HTTP ${created.status}`);
   const { code, hostToken } = created.body;
-  const socket = await BotSocket.connect(baseUrl, hostToken, { commandTimeoutMs: 5000 });
+  const socket = await SeatClient.connect(baseUrl, hostToken, { commandTimeoutMs: 5000, timeoutMs: 30_000, history: false });
   try {
     await socket.nextEvent('room.state');
     const samples: number[] = [];

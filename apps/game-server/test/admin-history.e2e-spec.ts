@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { RefusalRecorder } from '../../../libs/server/src/refusals/refusal-recorder';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
@@ -30,8 +30,8 @@ async function playedTicTacToe(server: RunningServer): Promise<{ code: string; r
   const api = new HttpApi(server.url);
   const opened = (await api.request('POST', '/api/rooms', { game: 'tictactoe', name: 'Xena' })).body;
   const o = await api.join(opened.code, 'Otto');
-  const x = await GameClient.connect(server.url, opened.token);
-  const oc = await GameClient.connect(server.url, o.playerToken);
+  const x = await SeatClient.connect(server.url, opened.token);
+  const oc = await SeatClient.connect(server.url, o.playerToken);
   for (const [client, cell] of [[x, 0], [oc, 3], [x, 1], [oc, 4], [x, 2]] as const) expect((await client.send('ttt.move', { cell })).status).toBe(200);
   x.close();
   oc.close();
@@ -178,7 +178,7 @@ describe('GET /admin/api/rooms/{code}/refusals', () => {
     const room = await seatRoom(server, ['Ann']);
     const [ann] = room.players;
     const told: { by: string; playerId: string | null; name: string | null; type: string; reply: any }[] = [];
-    const send = async (client: GameClient, by: string, type: string, data: unknown = {}) => {
+    const send = async (client: SeatClient, by: string, type: string, data: unknown = {}) => {
       const reply = await client.send(type, data);
       expect(reply.status).toBeGreaterThanOrEqual(400);
       const seat = client === ann ? room.playerIds[0] : null;

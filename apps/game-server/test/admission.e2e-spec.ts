@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { DelayProxy, GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
 import { ServerProcess } from '../../../test/support/server-process';
@@ -134,7 +134,7 @@ describe('admission control on a real server process starved of its CPU', () => 
 
         // Still starved: the room already playing goes on (a new socket of a live room is not new
         // work, and Ann's answer is recorded), while all that would create work is refused.
-        const ann = await GameClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
+        const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
         const [answer, join, spectate, table, summary, socket, during] = await Promise.all([
           ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
           post(`/api/rooms/${playing.code}/players`, { name: 'Cy' }),
@@ -142,7 +142,7 @@ describe('admission control on a real server process starved of its CPU', () => 
           post('/api/tables', { name: 'Dee' }),
           // Loading a room that is not live here is new work too, whoever asks.
           get(`/api/rooms/${resting.code}`),
-          GameClient.connect(server.url, restingToo.hostToken).then(
+          SeatClient.connect(server.url, restingToo.hostToken).then(
             (c) => (c.close(), { status: 101, retryAfterSeconds: undefined }),
             (err: { status?: number; retryAfterSeconds?: number }) => err,
           ),

@@ -1,4 +1,4 @@
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { CloseCode } from '@app/protocol';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { RunningServer } from '../src/server';
@@ -111,23 +111,23 @@ describe('bounds on anonymous surfaces', () => {
       const room = await new HttpApi(server.url).createRoom(ROOM);
       const seat = async () => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {});
       const tokens = [(await seat()).body, (await seat()).body, (await seat()).body].map((b) => (b as { spectatorToken: string }).spectatorToken);
-      const watching = [await GameClient.connect(server.url, tokens[0]), await GameClient.connect(server.url, tokens[1])];
+      const watching = [await SeatClient.connect(server.url, tokens[0]), await SeatClient.connect(server.url, tokens[1])];
       for (const w of watching) await w.nextEvent('room.state');
 
       const full = await seat();
       expect(full).toMatchObject({ status: 409, retryAfter: '10', body: { statusCode: 409, code: 'spectators_full' } });
       expect(full.body.message).toMatch(/maximum of 2 spectators/);
       // A seat minted before the room filled gets no socket either: refused at the upgrade.
-      await expect(GameClient.connect(server.url, tokens[2])).rejects.toMatchObject({ status: 409, retryAfterSeconds: 10 });
+      await expect(SeatClient.connect(server.url, tokens[2])).rejects.toMatchObject({ status: 409, retryAfterSeconds: 10 });
       expect(await refusals(server, 'room_spectators')).toBe(2);
       // Players are not spectators: the host still connects.
-      const host = await GameClient.connect(server.url, room.hostToken);
+      const host = await SeatClient.connect(server.url, room.hostToken);
       expect((await host.send('ping')).status).toBe(200);
 
       watching[0].close();
       await watching[0].waitClosed();
       await waitFor(async () => (await seat()).status === 201, 'a spectator seat once one left');
-      const third = await GameClient.connect(server.url, tokens[2]);
+      const third = await SeatClient.connect(server.url, tokens[2]);
       await third.nextEvent('room.state');
       for (const c of [third, watching[1], host]) c.close();
     });
@@ -141,21 +141,21 @@ describe('bounds on anonymous surfaces', () => {
       const api = new HttpApi(server.url);
       const room = await api.createRoom(ROOM);
       const players = [await api.join(room.code, 'A'), await api.join(room.code, 'B')];
-      const open = [await GameClient.connect(server.url, room.hostToken), ...(await Promise.all(players.map((p) => GameClient.connect(server.url, p.playerToken))))];
+      const open = [await SeatClient.connect(server.url, room.hostToken), ...(await Promise.all(players.map((p) => SeatClient.connect(server.url, p.playerToken))))];
       const metrics = await MetricsSnapshot.fetch(server.url);
       expect(metrics.value('game_sockets_open', { role: 'player' }) + metrics.value('game_sockets_open', { role: 'host' })).toBe(3);
 
       const extra = await api.join(room.code, 'C');
-      await expect(GameClient.connect(server.url, extra.playerToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
+      await expect(SeatClient.connect(server.url, extra.playerToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
       // Refused before the token is read: a forged one gets the same answer.
-      await expect(GameClient.connect(server.url, 'forged.token')).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
+      await expect(SeatClient.connect(server.url, 'forged.token')).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
       expect(await refusals(server, 'instance_sockets')).toBe(2);
 
       open[2].close();
       await open[2].waitClosed();
-      let again: GameClient | undefined;
+      let again: SeatClient | undefined;
       await waitFor(async () => {
-        again = await GameClient.connect(server.url, extra.playerToken).catch(() => undefined);
+        again = await SeatClient.connect(server.url, extra.playerToken).catch(() => undefined);
         return again !== undefined;
       }, 'a socket once one closed');
       expect((await again!.send('ping')).status).toBe(200);
@@ -211,7 +211,7 @@ describe('bounds on anonymous surfaces', () => {
       expect(await liveRooms(server)).toBe(0);
       expect(await count(server, 'SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1', [room.roomId])).toBe(journalBefore);
       // A socket with the room's token is accepted and closed with 4004: its client stops.
-      const socket = await GameClient.connect(server.url, room.hostToken);
+      const socket = await SeatClient.connect(server.url, room.hostToken);
       expect((await socket.waitClosed()).code).toBe(CloseCode.roomClosed);
       expect(await liveRooms(server)).toBe(0);
     });

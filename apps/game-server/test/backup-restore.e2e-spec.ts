@@ -1,7 +1,7 @@
 import { chmodSync, chownSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi } from '@app/bot-kit';
 import { RunningPostgres } from '../src/embedded/postgres-cluster';
 import { postgresUser } from '../src/embedded/postgres-user';
 import { createDatabase, DEBIAN_POSTGRES_BIN, OLDEST_MAJOR, startDebianPostgres } from '../../../test/support/debian-postgres';
@@ -28,7 +28,7 @@ function comparable(state: GameEvent): unknown {
 }
 
 async function stateSeenBy(url: string, token: string): Promise<GameEvent> {
-  const client = await GameClient.connect(url, token, { timeoutMs: WAIT_MS });
+  const client = await SeatClient.connect(url, token, { timeoutMs: WAIT_MS });
   try {
     return await client.nextEvent('room.state');
   } finally {
@@ -187,7 +187,7 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
       }
 
       // The busy room is where the backup caught it: no acknowledged answer before it began is lost.
-      const [host, ann, bob] = await Promise.all([busy.room.hostToken, ...busy.room.playerTokens].map((t) => GameClient.connect(restored.url, t, { timeoutMs: WAIT_MS })));
+      const [host, ann, bob] = await Promise.all([busy.room.hostToken, ...busy.room.playerTokens].map((t) => SeatClient.connect(restored.url, t, { timeoutMs: WAIT_MS })));
       const [state] = await Promise.all([host, ann, bob].map((c) => c.nextEvent('room.state')));
       const closed = questionsClosed(state);
       expect(closed).toBeGreaterThanOrEqual(atStart);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
-import { GameClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
+import { SeatClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
 import { SeatTokens } from '@app/gateway';
 import { RunningServer } from '../src/server';
 import { TEST_TOKEN_SECRET, withTestServer } from '../../../test/support/test-server';
@@ -23,7 +23,7 @@ describe('bad input', () => {
     expect(log.stop()).toEqual([]);
   }
 
-  async function stillWorks(client: GameClient): Promise<void> {
+  async function stillWorks(client: SeatClient): Promise<void> {
     expect((await client.send('ping')).status).toBe(200);
   }
 
@@ -60,7 +60,7 @@ describe('bad input', () => {
     });
 
     it('answers a command from the wrong role with 403', async () => {
-      const spectator = await GameClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
+      const spectator = await SeatClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
       await changesNothing(async () => {
         expect(await room.players[0].send('room.start')).toMatchObject({ status: 403, error: { code: 'forbidden' } });
         expect(await room.host.send('room.answer', { question: 0, choice: 0 })).toMatchObject({ status: 403 });
@@ -164,7 +164,7 @@ describe('bad input', () => {
       // After a reconnect the seat still remembers.
       room.players[0].close();
       await room.players[0].closed;
-      const back = await GameClient.connect(server.url, room.playerTokens[0]);
+      const back = await SeatClient.connect(server.url, room.playerTokens[0]);
       expect(await back.send('room.answer', { question: 0, choice: 3 }, 'answer-1')).toEqual(first);
       expect((await journaled(server, room.roomId, 'room.answer')).filter((c) => c.seat === room.playerIds[0]).map((c) => ({ choice: c.data.choice }))).toEqual([{ choice: 1 }]);
       expect(room.host.events.filter((e) => e.type === 'question.progress')).toHaveLength(1);
@@ -182,7 +182,7 @@ describe('bad input', () => {
 
     async function refused(token: string, origin?: string): Promise<number> {
       try {
-        const c = await GameClient.connect(server.url, token, { origin });
+        const c = await SeatClient.connect(server.url, token, { origin });
         c.close();
         return 101;
       } catch (err) {
@@ -219,7 +219,7 @@ describe('bad input', () => {
     it('accepts and then closes an expired token with 4001', async () => {
       const tokens = new SeatTokens(TEST_TOKEN_SECRET, 60);
       const expired = tokens.issue({ roomId: room.roomId, code: room.code, role: 'player', seat: room.playerIds[0] }, Date.now() - 120_000);
-      const c = await GameClient.connect(server.url, expired);
+      const c = await SeatClient.connect(server.url, expired);
       expect((await c.waitClosed()).code).toBe(4001);
     });
 
@@ -227,12 +227,12 @@ describe('bad input', () => {
       const gone = await seatRoom(server, ['Ann', 'Bob']);
       await gone.players[0].send('room.leave');
       expect((await gone.players[0].waitClosed()).code).toBe(4003);
-      const again = await GameClient.connect(server.url, gone.playerTokens[0]);
+      const again = await SeatClient.connect(server.url, gone.playerTokens[0]);
       expect((await again.waitClosed()).code).toBe(4003);
       const res = await fetch(`${server.url}/api/rooms/${gone.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${gone.hostToken}` } });
       expect(res.status).toBe(204);
       expect((await gone.players[1].waitClosed()).code).toBe(4004);
-      const late = await GameClient.connect(server.url, gone.playerTokens[1]);
+      const late = await SeatClient.connect(server.url, gone.playerTokens[1]);
       expect((await late.waitClosed()).code).toBe(4004);
       closeAll(gone);
     });

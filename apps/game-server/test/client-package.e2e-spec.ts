@@ -35,7 +35,7 @@ describe('the @game-rooms/client package', () => {
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  it('packs its ESM build, its declarations, its README and its LICENSE, and not its sources or tests', () => {
+  it('packs its ESM build, its declarations, its README and its license, and not its sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
     expect(files).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts', 'dist/games/wire-codes.js']),

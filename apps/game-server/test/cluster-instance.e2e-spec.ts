@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { GameClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
+import { SeatClient, HttpApi, UpgradeRefused } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { startTestServer, TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { createTestDatabase } from '../../../test/support/database';
@@ -31,7 +31,7 @@ describe('one instance among several', () => {
 
     it('accepts the token’s own code, in any case', async () => {
       for (const room of [code, code.toLowerCase()]) {
-        const client = await GameClient.connect(server.url, hostToken, { room });
+        const client = await SeatClient.connect(server.url, hostToken, { room });
         expect((await client.nextEvent('room.state')).data).toMatchObject({ code });
         client.close();
         await client.closed;
@@ -41,7 +41,7 @@ describe('one instance among several', () => {
     it('refuses another room’s code with 401, before any socket exists', async () => {
       const other = await new HttpApi(server.url).createRoom({ hostName: 'Other', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 });
       for (const room of [other.code, 'ZZZZZZ', '', 'not a code at all']) {
-        const refused = await GameClient.connect(server.url, hostToken, { room }).then(
+        const refused = await SeatClient.connect(server.url, hostToken, { room }).then(
           () => undefined,
           (err: unknown) => err,
         );
@@ -52,7 +52,7 @@ describe('one instance among several', () => {
 
     it('still refuses a forged token with 401 when the code is right', async () => {
       const forged = hostToken.slice(0, -2) + (hostToken.endsWith('AA') ? 'BB' : 'AA');
-      await expect(GameClient.connect(server.url, forged, { room: code })).rejects.toMatchObject({ status: 401 });
+      await expect(SeatClient.connect(server.url, forged, { room: code })).rejects.toMatchObject({ status: 401 });
     });
   });
 

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
 import { requireBuiltServer } from '../../../test/support/server-process';
 import { seatIn, waitFor } from './support';
 
@@ -89,8 +89,8 @@ describe('a cluster of three instances behind the proxy', () => {
     expect((await liveRoom(owner, room.code)).code).toBe(room.code);
     expect(await holders(room.code)).toEqual([owner]);
 
-    const clients = [await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code })];
-    for (const s of seats) clients.push(await GameClient.connect(cluster.proxy, s.playerToken, { room: room.code }));
+    const clients = [await SeatClient.connect(cluster.proxy, room.hostToken, { room: room.code })];
+    for (const s of seats) clients.push(await SeatClient.connect(cluster.proxy, s.playerToken, { room: room.code }));
     for (const c of clients) await c.nextEvent('room.state');
     await waitFor(async () => (await liveRoom(owner, room.code)).playersConnected === 2, `both players connected on ${owner}`);
     expect(await holders(room.code)).toEqual([owner]);
@@ -106,7 +106,7 @@ describe('a cluster of three instances behind the proxy', () => {
   it('refuses, through the proxy, a socket whose room= is not its token’s', async () => {
     const a = await proxy.createRoom(ROOM);
     const b = await proxy.createRoom(ROOM);
-    await expect(GameClient.connect(cluster.proxy, a.hostToken, { room: b.code })).rejects.toMatchObject({ status: 401 });
+    await expect(SeatClient.connect(cluster.proxy, a.hostToken, { room: b.code })).rejects.toMatchObject({ status: 401 });
   });
 
   it('plays a whole game through the proxy', async () => {
@@ -172,7 +172,7 @@ describe('a cluster of three instances behind the proxy', () => {
   it('goes on with a game whose owner was killed: its clients reconnect through the proxy, and every acknowledged answer is kept', async () => {
     const room = await proxy.createRoom({ ...ROOM, questionCount: 3, secondsPerQuestion: 30 });
     const { host, players, playerTokens } = await seatIn(cluster.proxy, room, ['Ann', 'Bob', 'Cy'], { throughProxy: true });
-    const connect = (token: string) => GameClient.connect(cluster.proxy, token, { room: room.code });
+    const connect = (token: string) => SeatClient.connect(cluster.proxy, token, { room: room.code });
     expect((await host.send('room.start')).status).toBe(200);
     await players[0].nextEvent('question.open');
     const ids = players.map((_, i) => `q0-${i}`);

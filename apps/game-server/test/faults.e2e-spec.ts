@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { FAULTY_CELL } from '../../../libs/games/test/faulty-board';
 import { ServerProcess } from '../../../test/support/server-process';
 import { openBoard } from '../../../libs/games/tictactoe/test/tictactoe.support';
@@ -29,7 +29,7 @@ describe('faults in a real server process', () => {
 
   const counter = async (name: string) => (await MetricsSnapshot.fetch(server.url)).value(name);
   const connect = async (token: string) => {
-    const client = await GameClient.connect(server.url, token, { timeoutMs: WAIT_MS });
+    const client = await SeatClient.connect(server.url, token, { timeoutMs: WAIT_MS });
     return { client, state: await client.nextEvent('ttt.state') };
   };
 

@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 
@@ -15,8 +15,8 @@ describe('a whole game over real sockets', () => {
     const room = await api.createRoom({ hostName: 'Quizmaster', questionCount: 3, secondsPerQuestion: 5, revealSeconds: 0 });
     const seats = [];
     for (const name of ['Ann', 'Bob', 'Cy']) seats.push(await api.join(room.code, name));
-    const host = await GameClient.connect(server.url, room.hostToken);
-    const players = await Promise.all(seats.map((s) => GameClient.connect(server.url, s.playerToken)));
+    const host = await SeatClient.connect(server.url, room.hostToken);
+    const players = await Promise.all(seats.map((s) => SeatClient.connect(server.url, s.playerToken)));
     const state = await host.nextEvent('room.state');
     expect(state.seq).toBe(1);
     expect(state.data.players.map((p: any) => p.name)).toEqual(['Ann', 'Bob', 'Cy']);

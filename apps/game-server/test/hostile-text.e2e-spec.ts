@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { isStorableText } from '@app/protocol';
 import { CARDS_COMMANDS } from '@app/games/cards';
-import { TICTACTOE_COMMANDS } from '@app/games/tictactoe';
+import { TICTACTOE_WIRE } from '@app/games/tictactoe';
 import { TRIVIA_COMMANDS } from '@app/games/trivia';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
@@ -47,14 +47,14 @@ describe('hostile text', () => {
       for (const field of [...Object.keys(schema.shape), 'extra']) frames.push({ id: `f-${n}-${type}-${field}`, type, data: { [field]: text } });
       frames.push({ id: `k-${n}-${type}`, type, data: { [text]: 1 } });
     }
-    let socket: { client: GameClient; closed?: number } | undefined;
+    let socket: { client: SeatClient; closed?: number } | undefined;
     // A frame over 16 KiB closes its socket with 1009; too many refused frames, with 4008.
     let lastSent = '';
     for (const frame of frames) {
       if (!socket || socket.closed !== undefined) {
         if (socket) expect(socket.closed).toBe(Buffer.byteLength(lastSent) > 16 * 1024 ? 1009 : 4008);
-        const client = await GameClient.connect(server.url, token);
-        const opened: { client: GameClient; closed?: number } = { client };
+        const client = await SeatClient.connect(server.url, token);
+        const opened: { client: SeatClient; closed?: number } = { client };
         void client.closed.then(({ code }) => (opened.closed = code));
         socket = opened;
       }
@@ -113,11 +113,11 @@ describe('hostile text', () => {
     const room = await seatRoom(server, ['Ann', 'Bo'], { questionCount: 2, secondsPerQuestion: 30, revealSeconds: 0 });
     const [ann, bo] = room.players;
     const table = (await api.request('POST', '/api/tables', { name: 'Cy' })).body;
-    const cy = await GameClient.connect(server.url, table.playerToken);
+    const cy = await SeatClient.connect(server.url, table.playerToken);
     const board = (await api.request('POST', '/api/rooms', { game: 'tictactoe', name: 'Xena' })).body;
     const otto = await api.join(board.code, 'Otto');
-    const x = await GameClient.connect(server.url, board.token);
-    const o = await GameClient.connect(server.url, otto.playerToken);
+    const x = await SeatClient.connect(server.url, board.token);
+    const o = await SeatClient.connect(server.url, otto.playerToken);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(hostileText, async (text) => {
@@ -125,7 +125,7 @@ describe('hostile text', () => {
         await throwAt(room.playerTokens[0], TRIVIA_COMMANDS, text, n, ['room.leave']);
         await throwAt(room.hostToken, TRIVIA_COMMANDS, text, n, ['room.leave', 'room.start']);
         await throwAt(table.playerToken, CARDS_COMMANDS, text, n, ['table.leave']);
-        await throwAt(board.token, TICTACTOE_COMMANDS, text, n);
+        await throwAt(board.token, TICTACTOE_WIRE.commands, text, n);
         await postEverywhere(room.code, text);
       }),
       { numRuns: 25 },

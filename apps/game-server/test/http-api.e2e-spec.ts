@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, finishedGames, queryDb, seatRoom } from './support';
@@ -55,7 +55,7 @@ describe('HTTP API', () => {
     it('opens a room of any game with `game`, answering the opener\'s seat and token, and refuses a game it does not play', async () => {
       const table = await api.request('POST', '/api/rooms', { game: 'cards', name: 'Bo' });
       expect(table).toMatchObject({ status: 201, body: { game: 'cards', code: expect.stringMatching(/^[A-Z0-9]{6}$/), role: 'player', seat: expect.any(String), token: expect.any(String) } });
-      const human = await GameClient.connect(server.url, table.body.token);
+      const human = await SeatClient.connect(server.url, table.body.token);
       expect((await human.nextEvent('table.snapshot')).data).toMatchObject({ you: { seat: 0 } });
       human.close();
       const trivia = await api.request('POST', '/api/rooms', { game: 'trivia', hostName: 'Hana' });

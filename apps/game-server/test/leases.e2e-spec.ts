@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
@@ -52,7 +52,7 @@ describe('room leases', () => {
     expect(((await res.json()) as { code: string }).code).toBe('room_elsewhere');
     // A socket that reaches the wrong instance is refused before it exists, told when to retry.
     expect(await lease(other)).toMatchObject({ owner: 'a' });
-    await expect(GameClient.connect(b.url, other.playerTokens[0])).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
+    await expect(SeatClient.connect(b.url, other.playerTokens[0])).rejects.toMatchObject({ status: 503, retryAfterSeconds: 1 });
     closeAll(room);
     closeAll(other);
   });
@@ -67,7 +67,7 @@ describe('room leases', () => {
     expect(await lease(room)).toMatchObject({ owner: null });
     // The clients reconnect to B (through the proxy, in a cluster), which takes it with the next fence.
     const before = await lease(room);
-    const ann = await GameClient.connect(b.url, room.playerTokens[0]);
+    const ann = await SeatClient.connect(b.url, room.playerTokens[0]);
     await ann.nextEvent('room.state');
     expect(await lease(room)).toEqual({ owner: 'b', fence: before.fence + 1 });
     expect((await ann.send('room.answer', { question: 0, choice: 0 }, 'ann-after-handoff')).status).toBe(200);
@@ -90,10 +90,10 @@ describe('room leases', () => {
     for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
     expect(await answers(room)).toEqual([{ command_id: 'ann-on-b' }]);
     // Reconnected to the owner: the game goes on where it was, the acknowledged answer kept.
-    const bob = await GameClient.connect(a.url, room.playerTokens[1]);
+    const bob = await SeatClient.connect(a.url, room.playerTokens[1]);
     await bob.nextEvent('room.state');
     expect((await bob.send('room.answer', { question: 0, choice: 1 }, 'bob-on-b')).status).toBe(200);
-    const ann = await GameClient.connect(a.url, room.playerTokens[0]);
+    const ann = await SeatClient.connect(a.url, room.playerTokens[0]);
     await ann.nextEvent('room.state');
     // Ann's answer was acknowledged on B: its id gets the original reply, not a second answer.
     expect((await ann.send('room.answer', { question: 0, choice: 0 }, 'ann-on-b')).status).toBe(200);
@@ -129,10 +129,10 @@ describe('room leases', () => {
     expect((await room.host.send('room.start')).status).toBe(200);
     const acked: [string, number, number][] = [];
     /** Every seat reconnects to `server` with its token (what the proxy does once the old owner is out) and answers `question`. */
-    async function answerOn(server: RunningServer, question: number, clients: GameClient[]): Promise<GameClient[]> {
-      const seats: GameClient[] = [];
+    async function answerOn(server: RunningServer, question: number, clients: SeatClient[]): Promise<SeatClient[]> {
+      const seats: SeatClient[] = [];
       for (const token of room.playerTokens) {
-        const c = await GameClient.connect(server.url, token);
+        const c = await SeatClient.connect(server.url, token);
         const state = await c.nextEvent('room.state');
         expect(state.data).toMatchObject({ phase: 'question', question: { index: question } });
         seats.push(c);

@@ -1,4 +1,4 @@
-import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { createTestDatabase } from '../../../test/support/database';
@@ -69,7 +69,7 @@ describe('room lifecycle', () => {
       closeAll(room);
       await waitFor(() => rooms.registry.peek(room.code) === undefined, `room ${room.code} to passivate`);
       const log = server.runtime.meter.capture();
-      const back = await GameClient.connect(server.url, room.playerTokens[0]);
+      const back = await SeatClient.connect(server.url, room.playerTokens[0]);
       const state = await back.nextEvent('room.state');
       expect(log.stop()).toEqual(['RoomRepository.loadRooms']);
       expect(state.data.players.map((p: any) => p.name)).toEqual(['Ann']);

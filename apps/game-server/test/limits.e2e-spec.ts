@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, Socket } from 'node:net';
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { CloseCode } from '@app/protocol';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
@@ -138,13 +138,13 @@ describe('limits', () => {
       atCapacity(await post(server, `/api/rooms/${c.code}/players`, { name: 'Ann' }));
       expect(await refusals(server, 'live_rooms')).toBe(4);
       // A socket for it is not served: refused at the upgrade, before it exists, with the same hint.
-      await expect(GameClient.connect(server.url, c.hostToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
+      await expect(SeatClient.connect(server.url, c.hostToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 5 });
       expect(await refusals(server, 'live_rooms')).toBe(5);
       expect(await live()).toBe(2);
 
       // The live rooms are served as ever.
       const ann = await api.join(a.code, 'Ann');
-      const socket = await GameClient.connect(server.url, ann.playerToken);
+      const socket = await SeatClient.connect(server.url, ann.playerToken);
       expect((await socket.send('ping')).status).toBe(200);
       socket.close();
 
@@ -165,9 +165,9 @@ describe('limits', () => {
       const room = await seatRoom(server, ['Ann', 'Bob']);
       const before = await refusals(server, 'seat_sockets');
       const [first, bob] = room.players;
-      const second = await GameClient.connect(server.url, room.playerTokens[0]);
+      const second = await SeatClient.connect(server.url, room.playerTokens[0]);
       await second.nextEvent('room.state');
-      const third = await GameClient.connect(server.url, room.playerTokens[0]);
+      const third = await SeatClient.connect(server.url, room.playerTokens[0]);
       await third.nextEvent('room.state');
 
       expect(await first.waitClosed()).toEqual({ code: CloseCode.replaced, reason: 'replaced by a newer connection of this seat' });
@@ -185,7 +185,7 @@ describe('limits', () => {
       const silent = await RawSocket.open(server, room.playerTokens[0]);
       await silent.firstFrame;
       // The seat now holds the first socket and the silent one; two newer push both out, oldest first.
-      const newer = [await GameClient.connect(server.url, room.playerTokens[0]), await GameClient.connect(server.url, room.playerTokens[0])];
+      const newer = [await SeatClient.connect(server.url, room.playerTokens[0]), await SeatClient.connect(server.url, room.playerTokens[0])];
       for (const c of newer) await c.nextEvent('room.state');
       expect((await room.players[0].waitClosed()).code).toBe(CloseCode.replaced);
       // The silent client read the close frame and did not answer it; the server cut the TCP

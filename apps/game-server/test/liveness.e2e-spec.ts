@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 
@@ -39,7 +39,7 @@ describe('sockets prove they are alive', () => {
   it('closes a socket that answers no ping with 4011, and shows its seat disconnected to the room', async () => {
     const room = await api.createRoom({ hostName: 'Host' });
     const seat = await api.join(room.code, 'Quiet');
-    const host = await GameClient.connect(server.url, room.hostToken, { timeoutMs: HARD_LIMIT_MS });
+    const host = await SeatClient.connect(server.url, room.hostToken, { timeoutMs: HARD_LIMIT_MS });
     await host.nextEvent('room.state');
     const before = await silentCloses();
 
@@ -65,9 +65,9 @@ describe('sockets prove they are alive', () => {
   it('keeps a socket that answers pings, however long it stays quiet', async () => {
     const room = await api.createRoom({ hostName: 'Host' });
     const seat = await api.join(room.code, 'Patient');
-    const host = await GameClient.connect(server.url, room.hostToken, { timeoutMs: HARD_LIMIT_MS });
+    const host = await SeatClient.connect(server.url, room.hostToken, { timeoutMs: HARD_LIMIT_MS });
     await host.nextEvent('room.state');
-    const player = await GameClient.connect(server.url, seat.playerToken, { timeoutMs: HARD_LIMIT_MS });
+    const player = await SeatClient.connect(server.url, seat.playerToken, { timeoutMs: HARD_LIMIT_MS });
     await player.nextEvent('room.state');
     await host.nextEvent('player.presence', (e) => e.data.playerId === seat.playerId && e.data.connected);
     const before = await silentCloses();

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { GameClient, GameEvent, HttpApi } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi } from '@app/bot-kit';
 import { Database, openDataSource, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { RunningPostgres } from '../src/embedded/postgres-cluster';
@@ -118,7 +118,7 @@ async function playThroughKill(server: ServerProcess): Promise<void> {
   await Promise.all([room.host, ...room.players].map((c) => c.waitClosed()));
   await server.restart();
 
-  const [host, annBack, bobBack] = await Promise.all([room.hostToken, ...room.playerTokens].map((token) => GameClient.connect(server.url, token, { timeoutMs: WAIT_MS })));
+  const [host, annBack, bobBack] = await Promise.all([room.hostToken, ...room.playerTokens].map((token) => SeatClient.connect(server.url, token, { timeoutMs: WAIT_MS })));
   const [hostState, annState] = await Promise.all([host.nextEvent('room.state'), annBack.nextEvent('room.state'), bobBack.nextEvent('room.state')]);
   expect(hostState.data).toMatchObject({ phase: 'question', question: { index: 1, closesAt: open1.data.closesAt, answered: 1, of: 2 } });
   expect(annState.data.you.answer).toEqual({ question: 1, choice: RIGHT });
@@ -135,7 +135,7 @@ async function playThroughKill(server: ServerProcess): Promise<void> {
 }
 
 /** Question `index` opens for both, Ann answers it right and Bob wrong, and both are acknowledged. */
-async function answerBoth([ann, bob]: GameClient[], index: number): Promise<void> {
+async function answerBoth([ann, bob]: SeatClient[], index: number): Promise<void> {
   for (const c of [ann, bob]) {
     if (!c.events.some((e) => (e.type === 'question.open' && e.data.index === index) || (e.type === 'room.state' && e.data.question?.index === index))) {
       await c.nextEvent('question.open', (e) => e.data.index === index);

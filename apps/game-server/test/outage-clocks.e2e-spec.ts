@@ -1,4 +1,4 @@
-import { DelayProxy, GameClient, GameEvent, Reply } from '@app/bot-kit';
+import { DelayProxy, SeatClient, GameEvent, Reply } from '@app/bot-kit';
 import { closeAll, finishedGames, queryDb, seatRoom, serverBehindProxy, sleep, waitFor } from './support';
 
 // PROTOCOL.md section 14: clocks hold while writes fail. A trivia game of short questions loses
@@ -98,18 +98,18 @@ describe.each([
 });
 
 /** The types of the events `c` got after its first event of type `from`. */
-function typesAfter(c: GameClient, from: string): string[] {
+function typesAfter(c: SeatClient, from: string): string[] {
   const at = c.events.findIndex((e) => e.type === from);
   return c.events.slice(at + 1).map((e) => e.type);
 }
 
 /** `c` was told its room's clocks hold. */
-function pausedIn(c: GameClient): boolean {
+function pausedIn(c: SeatClient): boolean {
   return c.events.some((e) => e.type === 'room.paused');
 }
 
 /** Resolves once the server's clock, as its ping replies read it, is at `at` or later (a few pings a second: pings are rate-limited like any command). */
-async function untilServerTime(c: GameClient, at: number): Promise<void> {
+async function untilServerTime(c: SeatClient, at: number): Promise<void> {
   await waitFor(
     async () => {
       await sleep(200);

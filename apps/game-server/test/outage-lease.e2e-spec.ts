@@ -1,4 +1,4 @@
-import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi } from '@app/bot-kit';
 import { JsonLog } from '../../../libs/server/src/config/json-log';
 import { RunningServer } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
@@ -53,7 +53,7 @@ describe.each([
   }
 
   /** Counts every socket the server closes from here on. */
-  function watchCloses(clients: GameClient[]): { code: number }[] {
+  function watchCloses(clients: SeatClient[]): { code: number }[] {
     const closes: { code: number }[] = [];
     for (const c of clients) void c.closed.then((closed) => closes.push(closed));
     return closes;
@@ -80,10 +80,10 @@ describe.each([
     expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     expect(await api.request('GET', '/health/ready')).toMatchObject({ status: 503, body: { status: 'not_ready', reason: 'database_unavailable' } });
     // A second socket of a live room is served from memory: its first frame is the room.
-    const second = await GameClient.connect(server.url, room.playerTokens[2]);
+    const second = await SeatClient.connect(server.url, room.playerTokens[2]);
     expect((await second.nextEvent('room.state')).data).toMatchObject({ phase: 'question' });
     // A room that must be loaded is refused before a socket exists, with a retry hint.
-    await expect(GameClient.connect(server.url, quiet.hostToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
+    await expect(SeatClient.connect(server.url, quiet.hostToken)).rejects.toMatchObject({ status: 503, retryAfterSeconds: 2 });
     expect(await ann.send('room.answer', { question: 0, choice: 1 }, 'ann-0')).toMatchObject({ status: 503 });
 
     proxy.restore();

@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { closeAll, holdTable, journaledIds, queryDb, seatRoom, SeatedRoom, untilWaitingOnLock, waitFor } from './support';
@@ -119,7 +119,7 @@ describe('pipelined commits', () => {
     for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
     expect(await answersOf(room)).toEqual([]);
     // Reconnecting loads the room from the database, where it was: on question 0, nobody answered.
-    const again = await GameClient.connect(server.url, room.playerTokens[0]);
+    const again = await SeatClient.connect(server.url, room.playerTokens[0]);
     const state = await again.nextEvent('room.state');
     expect(state.data).toMatchObject({ phase: 'question' });
     expect((await again.send('room.answer', { question: 0, choice: 0 }, 'ann-stale')).status).toBe(200);

@@ -1,4 +1,4 @@
-import { GameClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
 import { ServerProcess } from '../../../test/support/server-process';
 import { finishedGames, journaled, SeatedRoom, seatRoom, sleep } from './support';
 
@@ -22,7 +22,7 @@ const RIGHT = 1;
 const correct = [RIGHT, RIGHT, RIGHT];
 
 interface Returned {
-  readonly client: GameClient;
+  readonly client: SeatClient;
   /** The first frame on the new socket. */
   readonly state: GameEvent;
 }
@@ -169,7 +169,7 @@ describe('crash recovery of a real server process', () => {
       expect(acknowledged).toEqual([accepted('ann-q0'), accepted('bob-q0')]);
       await room.host.nextEvent('question.closed', (e) => e.data.index === 0);
       // A spectator's first frame tells when the reveal ends.
-      const watcher = await GameClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
+      const watcher = await SeatClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
       const reveal = (await watcher.nextEvent('room.state')).data;
       expect(reveal).toMatchObject({ phase: 'reveal', reveal: { index: 0 } });
 
@@ -293,12 +293,12 @@ describe('crash recovery of a real server process', () => {
   }
 
   async function returnWith(token: string): Promise<Returned> {
-    const client = await GameClient.connect(server.url, token, { timeoutMs: WAIT_MS });
+    const client = await SeatClient.connect(server.url, token, { timeoutMs: WAIT_MS });
     return { client, state: await client.nextEvent('room.state') };
   }
 
   /** Everyone answers question `index` (the first player right, the second wrong, the rest right); it closes early. */
-  async function playQuestion(players: GameClient[], index: number, correct: number, names: string[]): Promise<void> {
+  async function playQuestion(players: SeatClient[], index: number, correct: number, names: string[]): Promise<void> {
     for (const p of players) await questionOpen(p, index);
     const replies = await Promise.all(
       players.map((p, i) => p.send('room.answer', { question: index, choice: i === 1 ? wrong(correct) : correct }, `${names[i]}-q${index}`)),
@@ -308,7 +308,7 @@ describe('crash recovery of a real server process', () => {
   }
 
   /** Question `index` is open for this socket: announced, or already open in its first room.state. */
-  async function questionOpen(client: GameClient, index: number): Promise<void> {
+  async function questionOpen(client: SeatClient, index: number): Promise<void> {
     const inState = client.events.some((e) => e.type === 'room.state' && e.data.phase === 'question' && e.data.question?.index === index);
     if (!inState) await client.nextEvent('question.open', (e) => e.data.index === index);
   }

@@ -1,4 +1,4 @@
-import { GameClient, HttpApi, Reply } from '@app/bot-kit';
+import { SeatClient, HttpApi, Reply } from '@app/bot-kit';
 import { ServerProcess } from '../../../test/support/server-process';
 import { seatRoom, SeatedRoom } from './support';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
@@ -21,7 +21,7 @@ const BOUNDS = { REPLY_MEMORY_ROOM_BYTES: '1024', REPLY_MEMORY_SEAT_BYTES: '400'
 const BUDGET_MS = 10_000;
 
 /** A type no game knows: a remembered id gets its original reply, any other a 404 that is not remembered either. */
-const probe = (client: GameClient, id: string) => client.send('probe.nothing', {}, id);
+const probe = (client: SeatClient, id: string) => client.send('probe.nothing', {}, id);
 
 describe('reply memory across kill -9 of a real server process', () => {
   let server: ServerProcess;
@@ -115,9 +115,9 @@ describe('reply memory of spectators', () => {
     const api = new HttpApi(server.url);
     expect((await room.players[0].send('ping', {}, 'ann-ping')).status).toBe(200);
     expect((await room.host.send('room.start', {}, 'h-start')).status).toBe(200);
-    const watchers: GameClient[] = [];
+    const watchers: SeatClient[] = [];
     for (let i = 0; i < 20; i++) {
-      const w = await GameClient.connect(server.url, (await api.spectate(room.code)).spectatorToken);
+      const w = await SeatClient.connect(server.url, (await api.spectate(room.code)).spectatorToken);
       await w.nextEvent('room.state');
       watchers.push(w);
     }
@@ -153,9 +153,9 @@ function remembered(replies: Sent): Record<Seat, string[]> {
   return Object.fromEntries(SEATS.map((who) => [who, replies[who].filter((r) => r.status !== 404).map((r) => r.id!)])) as Record<Seat, string[]>;
 }
 
-async function reconnect(url: string, room: SeatedRoom): Promise<{ host: GameClient; players: GameClient[] }> {
+async function reconnect(url: string, room: SeatedRoom): Promise<{ host: SeatClient; players: SeatClient[] }> {
   const connect = async (token: string) => {
-    const client = await GameClient.connect(url, token, { timeoutMs: WAIT_MS });
+    const client = await SeatClient.connect(url, token, { timeoutMs: WAIT_MS });
     await client.nextEvent('room.state');
     return client;
   };

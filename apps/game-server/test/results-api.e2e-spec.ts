@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, queryDb, seatRoom } from './support';
@@ -46,7 +46,7 @@ describe('results of a finished game', () => {
     }
     expect(body.questions[1].answers.map((a: any) => a.name).sort()).toEqual(['Ann', 'Bob']);
     // A host who comes back to the finished room finds the link in its first frame.
-    const again = await GameClient.connect(server.url, room.hostToken);
+    const again = await SeatClient.connect(server.url, room.hostToken);
     expect((await again.nextEvent('room.state')).data).toMatchObject({ phase: 'finished', resultsId: id });
     again.close();
     closeAll(room);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Page } from 'playwright-core';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { screenshotsDir, TestBrowser, violationsOf, WAIT_MS, withPagesServer } from './browser';
 
@@ -105,11 +105,11 @@ describe('results page in a browser', () => {
 
     // Three players on sockets: Ann always right, Bob always wrong, Cy right on the red planet only.
     const names = ['Ann', 'Bob', 'Cy'];
-    const players: GameClient[] = [];
+    const players: SeatClient[] = [];
     try {
       for (const name of names) {
         const seat = await api.join(code, name);
-        const client = await GameClient.connect(server.url, seat.playerToken, { timeoutMs: WAIT_MS });
+        const client = await SeatClient.connect(server.url, seat.playerToken, { timeoutMs: WAIT_MS });
         await client.nextEvent('room.state');
         players.push(client);
         await host.getByRole('region', { name: 'Players' }).getByText(name, { exact: true }).waitFor();

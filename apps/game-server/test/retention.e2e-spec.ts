@@ -1,4 +1,4 @@
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { RetentionPruner } from '../../../libs/server/src/retention/retention-pruner';
 import { BUILTIN_DECK_ID } from '../../../migrations';
@@ -177,7 +177,7 @@ describe('a built-in deck referenced by a room', () => {
 
     // A new process reads the built-in deck and finds the hash the room opened with: the same question.
     server = await startTestServer({ databaseUrl });
-    const host = await GameClient.connect(server.url, room.hostToken);
+    const host = await SeatClient.connect(server.url, room.hostToken);
     const back = (await host.nextEvent('room.state')).data;
     host.close();
     expect(back).toMatchObject({ phase: 'question', question: { index: 0, text: question.text } });

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { EventFrame, FrameDecoder } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { closeAll, finishedGames, seatRoom } from './support';
@@ -48,7 +48,7 @@ describe('game rules over the wire', () => {
 
   it('never shows the right choice or another player\'s choice before the reveal, to anyone', async () => {
     const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 2, secondsPerQuestion: 10 });
-    const spectator = await GameClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
+    const spectator = await SeatClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
     expect((await room.host.send('room.start')).status).toBe(200);
     for (let q = 0; q < 2; q++) {
       await room.players[0].nextEvent('question.open', (e) => e.data.index === q);
@@ -58,7 +58,7 @@ describe('game rules over the wire', () => {
       expect((await room.players[0].send('room.answer', { question: q, choice: 2 })).status).toBe(200);
       expect((await room.players[1].send('room.answer', { question: q, choice: 3 })).status).toBe(200);
       // A late joiner's socket sees the room mid-question: its own choice under `you` only.
-      const again = await GameClient.connect(server.url, room.playerTokens[0]);
+      const again = await SeatClient.connect(server.url, room.playerTokens[0]);
       const state = await again.nextEvent('room.state');
       expect(state.data.you.answer).toEqual({ question: q, choice: 2 });
       expect(JSON.stringify(state.data.question)).not.toMatch(/"correct"|"choice"/);

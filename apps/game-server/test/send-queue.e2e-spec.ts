@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import { GameClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
+import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { waitFor } from './support';
@@ -21,9 +21,9 @@ describe('bounded send queues', () => {
   it('evicts a spectator that stops reading with 4009 after the bound, counts it, and keeps a client that reads', async () => {
     const room = await api.createRoom({ hostName: 'Host' });
     const seat = await api.join(room.code, 'Ann');
-    const host = await GameClient.connect(server.url, room.hostToken);
+    const host = await SeatClient.connect(server.url, room.hostToken);
     await host.nextEvent('room.state');
-    const stalled = await GameClient.connect(server.url, (await api.spectate(room.code)).spectatorToken, { wire: 'compact-v2' });
+    const stalled = await SeatClient.connect(server.url, (await api.spectate(room.code)).spectatorToken, { wire: 'compact-v2' });
     await stalled.nextEvent('room.state');
     // The client stops reading: what the server sends now piles up in the kernel's buffers and its own.
     const tcp = (stalled.ws as unknown as { _socket: Socket })._socket;
@@ -34,7 +34,7 @@ describe('bounded send queues', () => {
     // A player's socket opening and closing: two presence frames to everyone each time.
     let cycles = 0;
     const cycle = async () => {
-      const phone = await GameClient.connect(server.url, seat.playerToken);
+      const phone = await SeatClient.connect(server.url, seat.playerToken);
       await phone.nextEvent('room.state');
       await host.nextEvent('player.presence', (e) => e.data.connected);
       phone.close();

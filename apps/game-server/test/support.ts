@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi } from '@app/bot-kit';
 import { ServerConfig } from '../../../libs/server/src/config/server-config';
 import { RunningServer, StartOptions } from '../src/server';
 import { createTestDatabase } from '../../../test/support/database';
@@ -9,10 +9,10 @@ export interface SeatedRoom {
   readonly code: string;
   readonly roomId: string;
   readonly hostToken: string;
-  readonly host: GameClient;
+  readonly host: SeatClient;
   readonly playerIds: string[];
   readonly playerTokens: string[];
-  readonly players: GameClient[];
+  readonly players: SeatClient[];
 }
 
 /** A room with its host and players connected, each past its first `room.state`. */
@@ -41,10 +41,10 @@ export async function seatIn(
   const api = new HttpApi(baseUrl);
   const seats: { playerId: string; playerToken: string }[] = [];
   for (const name of names) seats.push(await api.join(room.code, name));
-  const connect = (token: string) => GameClient.connect(baseUrl, token, { ...(options.throughProxy ? { room: room.code } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const connect = (token: string) => SeatClient.connect(baseUrl, token, { ...(options.throughProxy ? { room: room.code } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   const host = await connect(room.hostToken);
   await host.nextEvent('room.state');
-  const players: GameClient[] = [];
+  const players: SeatClient[] = [];
   for (const seat of seats) {
     const client = await connect(seat.playerToken);
     await client.nextEvent('room.state');

@@ -1,5 +1,5 @@
 import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
-import { GameClient, GameEvent, HttpApi, nextEventFrom } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi, nextEventFrom } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { ServerProcess } from '../../../test/support/server-process';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
@@ -11,7 +11,7 @@ const SEED = 4242;
 const BOTS = 3;
 const FAST = { name: 'Ann', bots: BOTS, seed: SEED, actionSeconds: 0.5, botThinkMs: [5, 20], handPauseMs: 50 };
 
-const events = (c: GameClient) => c.decoded.filter((f): f is GameEvent => f.type !== 'reply');
+const events = (c: SeatClient) => c.decoded.filter((f): f is GameEvent => f.type !== 'reply');
 
 const truthOf = (frames: readonly GameEvent[]) => truthFromFrames(frames, SEED, BOTS + 1);
 
@@ -60,7 +60,7 @@ describe('card practice tables', () => {
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(404);
     const spectator = (await api.request('POST', `/api/tables/${table.code}/spectators`, {})).body;
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${spectator.spectatorToken}` })).status).toBe(403);
-    const human = await GameClient.connect(server.url, table.playerToken);
+    const human = await SeatClient.connect(server.url, table.playerToken);
     await human.nextEvent('table.snapshot');
     expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
     expect((await human.nextEvent('table.closed')).data).toEqual({ reason: 'player_closed' });
@@ -75,8 +75,8 @@ describe('card practice tables', () => {
     const { code, tableId, playerToken } = opened.body;
     const { spectatorToken } = (await api.request('POST', `/api/tables/${code}/spectators`, {})).body;
     const log = server.runtime.meter.capture();
-    const human = await GameClient.connect(server.url, playerToken);
-    const spectator = await GameClient.connect(server.url, spectatorToken);
+    const human = await SeatClient.connect(server.url, playerToken);
+    const spectator = await SeatClient.connect(server.url, spectatorToken);
     await human.nextEvent('table.snapshot');
     await spectator.nextEvent('table.snapshot');
 
@@ -163,7 +163,7 @@ describe('a card table after kill -9 of a real server process', () => {
       const api = new HttpApi(server.url);
       // A long clock: the human's turn outlasts the restart.
       const { code, tableId, playerToken } = (await api.request('POST', '/api/tables', { ...FAST, actionSeconds: 60 })).body;
-      const human = await GameClient.connect(server.url, playerToken);
+      const human = await SeatClient.connect(server.url, playerToken);
       const first = await human.nextEvent('table.snapshot');
       // The rules come inside the first snapshot (section 8 allows it), not as a table.rules frame.
       expect(first.data.rules).toEqual({ smallBlind: 1, bigBlind: 2, buyIn: 200, actionSeconds: 60 });
@@ -201,7 +201,7 @@ describe('a card table after kill -9 of a real server process', () => {
       expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
       await server.restart();
 
-      const back = await GameClient.connect(server.url, playerToken, { timeoutMs: 10_000 });
+      const back = await SeatClient.connect(server.url, playerToken, { timeoutMs: 10_000 });
       const snapshot = await back.nextEvent('table.snapshot');
       expect(snapshot.data.hand.number).toBe(hand);
       // The bots' actions since the human's last one were never written: they are taken again on

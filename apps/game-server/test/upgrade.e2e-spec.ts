@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
 import { HUMAN_SEAT, openingCheckpoint, tableSettings } from '@app/games/cards';
 import { SeatTokens } from '@app/gateway';
 import { openDataSource, StatementMeter } from '@app/persistence';
@@ -151,7 +151,7 @@ describe('upgrading a database the builds before this one left', () => {
     await server?.dispose();
   });
 
-  const connect = (token: string) => GameClient.connect(server.url, token, { timeoutMs: 10_000 });
+  const connect = (token: string) => SeatClient.connect(server.url, token, { timeoutMs: 10_000 });
   const seat = (roomId: string, code: string, role: 'host' | 'player', seatId: string) => new SeatTokens(server.tokenSecret).issue({ roomId, code, role, seat: seatId });
 
   it('keeps every finished game: its summary is in finished_games, and the leaderboard still counts it', async () => {
@@ -243,7 +243,7 @@ describe('upgrading a cluster: the new build started by the cluster script on th
 
   it('serves the journaled room through the proxy, answers the unsnapshotted one as closed, and keeps the finished game', async () => {
     const room = journaledRooms.trivia;
-    const host = await GameClient.connect(cluster.proxy, room.hostToken, { room: room.code, timeoutMs: 10_000 });
+    const host = await SeatClient.connect(cluster.proxy, room.hostToken, { room: room.code, timeoutMs: 10_000 });
     expect((await host.nextEvent('room.state')).data).toMatchObject({ phase: 'lobby' });
     host.close();
     expect(await new HttpApi(cluster.proxy).request('GET', `/api/rooms/${codes.live}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });

@@ -1,5 +1,5 @@
 import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
-import { GameClient, GameEvent, Reply } from '@app/bot-kit';
+import { SeatClient, GameEvent, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { compactStreamOf } from '../../../libs/games/cards/test/cards.wire';
 import { RunningServer } from '../src/server';
@@ -23,7 +23,7 @@ function leaves(value: unknown, out = new Set<string>()): Set<string> {
 }
 
 /** The events a socket got, decoded; its snapshots' `wire` (the socket's own profile) made comparable. */
-function events(client: GameClient): GameEvent[] {
+function events(client: SeatClient): GameEvent[] {
   return client.decoded
     .filter((f): f is GameEvent => f.type !== 'reply')
     .map((e) => (e.type === 'table.snapshot' ? { ...e, data: { ...e.data, wire: 'compared', ...(e.seq === 1 ? { serverTime: 0 } : {}) } } : e));

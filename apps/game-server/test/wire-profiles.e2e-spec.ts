@@ -1,11 +1,11 @@
-import { GameClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
 import { decodeLines } from '../../wire/src/decode';
 
 const PROFILES: readonly WireProfile[] = WIRE_PROFILES;
-type Sockets = Record<WireProfile, GameClient>;
+type Sockets = Record<WireProfile, SeatClient>;
 
 /** The string values anywhere in a frame (keys aside). */
 function leaves(value: unknown, out = new Set<string>()): Set<string> {
@@ -16,14 +16,14 @@ function leaves(value: unknown, out = new Set<string>()): Set<string> {
 }
 
 /** The events a socket got, decoded; its first room.state made comparable across sockets opened moments apart. */
-function events(client: GameClient): GameEvent[] {
+function events(client: SeatClient): GameEvent[] {
   return client.decoded
     .filter((f): f is GameEvent => f.type !== 'reply')
     .map((e) => (e.type === 'room.state' ? { ...e, data: { ...e.data, wire: 'compared', ...(e.seq === 1 ? { serverTime: 0 } : {}) } } : e));
 }
 
 /** Bytes a socket received from frame `from` on, up to and with its rematch.open (the game's play). */
-function playBytes(c: GameClient, from: number): number {
+function playBytes(c: SeatClient, from: number): number {
   const end = c.decoded.findIndex((f) => f.type === 'rematch.open');
   return c.frames.slice(from, end + 1).reduce((n, f) => n + Buffer.byteLength(f), 0);
 }
@@ -50,7 +50,7 @@ describe('wire profiles over real sockets', () => {
       const sockets = {} as Sockets;
       // One at a time, each past its first frame, so every socket of a viewer sees the same room.
       for (const wire of PROFILES) {
-        sockets[wire] = await GameClient.connect(server.url, token, { wire });
+        sockets[wire] = await SeatClient.connect(server.url, token, { wire });
         await sockets[wire].nextEvent('room.state');
       }
       return sockets;
@@ -58,10 +58,10 @@ describe('wire profiles over real sockets', () => {
     const host = await open(room.hostToken);
     const spectator = await open(spectatorToken);
     const players: Sockets[] = [];
-    const holders: GameClient[] = [];
+    const holders: SeatClient[] = [];
     for (const seat of seats) {
       // A first socket makes the seat present; the compared ones open after its presence went out.
-      holders.push(await GameClient.connect(server.url, seat.playerToken));
+      holders.push(await SeatClient.connect(server.url, seat.playerToken));
       await host.json.nextEvent('player.presence', (e) => e.data.playerId === seat.playerId && e.data.connected);
       players.push(await open(seat.playerToken));
     }

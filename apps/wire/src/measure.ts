@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 import { CloseCode, WIRE_PROFILES, WireProfile } from '@app/protocol';
 
 export interface BytesPerAnswer {
@@ -22,11 +22,11 @@ export async function measureBytesPerAnswer(baseUrl: string, seats = 4, question
   const room = await api.createRoom({ hostName: 'Host', questionCount: questions, secondsPerQuestion: 10, revealSeconds: 0 });
   const tokens = [room.hostToken];
   for (let i = 0; i < seats; i++) tokens.push((await api.join(room.code, `Player ${i + 1}`)).playerToken);
-  const viewers: Record<WireProfile, GameClient>[] = [];
+  const viewers: Record<WireProfile, SeatClient>[] = [];
   for (const token of tokens) {
-    const sockets = {} as Record<WireProfile, GameClient>;
+    const sockets = {} as Record<WireProfile, SeatClient>;
     for (const wire of WIRE_PROFILES) {
-      sockets[wire] = await GameClient.connect(baseUrl, token, { wire, timeoutMs: 15_000 });
+      sockets[wire] = await SeatClient.connect(baseUrl, token, { wire, timeoutMs: 15_000 });
       await sockets[wire].nextEvent('room.state');
     }
     viewers.push(sockets);

@@ -1,11 +1,11 @@
-import { GameClient, GameEvent, HttpApi, nextEventFrom, Reply } from '@app/bot-kit';
+import { SeatClient, GameEvent, HttpApi, nextEventFrom, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 
 // One card table played on a running server, watched by the human and a spectator with one
 // socket per profile each, so every profile carries the same hands in the same run. The wire
 // tool measures it and the whole-table test checks it (apps/game-server/test/wire-profiles-cards.e2e-spec.ts).
 
-export type Sockets = Record<WireProfile, GameClient>;
+export type Sockets = Record<WireProfile, SeatClient>;
 
 /** What the human does in a hand: check or call to the end, fold at its first turn, or go all in. */
 export type HumanPlan = 'passive' | 'fold' | 'all_in';
@@ -60,13 +60,13 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
 
   // A first socket makes the human present (a fresh snapshot for everyone); the compared ones
   // open once the table waits for the human, and stay the same from there on.
-  const holder = await GameClient.connect(baseUrl, playerToken, { timeoutMs });
+  const holder = await SeatClient.connect(baseUrl, playerToken, { timeoutMs });
   const holderCursor = { at: 0 };
   await nextEventFrom(holder, holderCursor, isHumanTurn, timeoutMs);
   const open = async (token: string): Promise<Sockets> => {
     const sockets = {} as Sockets;
     for (const wire of WIRE_PROFILES) {
-      sockets[wire] = await GameClient.connect(baseUrl, token, { wire, timeoutMs });
+      sockets[wire] = await SeatClient.connect(baseUrl, token, { wire, timeoutMs });
       await sockets[wire].nextEvent('table.snapshot');
     }
     return sockets;
@@ -120,7 +120,7 @@ function isHumanTurn(e: GameEvent): boolean {
 }
 
 /** Bytes a socket received during the counted hands, by kind (an event's type, or `reply`). */
-export function bytesByKind(client: GameClient, firstHand: number, lastHand: number): Record<string, number> {
+export function bytesByKind(client: SeatClient, firstHand: number, lastHand: number): Record<string, number> {
   const from = client.decoded.findIndex((f) => f.type === 'hand.started' && (f as GameEvent).data.number === firstHand);
   const finished = client.decoded.findIndex((f) => f.type === 'hand.finished' && (f as GameEvent).data.number === lastHand);
   const to = client.decoded.findIndex((f, i) => i > finished && f.type === 'standings');

@@ -1,4 +1,5 @@
-export * from './game-client';
+export * from './seat-client';
+export * from './upgrade-refused';
 export * from './http-api';
 export * from './delay-proxy';
 export * from './egress-shaper';
@@ -6,9 +7,8 @@ export * from './cluster-script';
 export * from './metrics-snapshot';
 export * from './bots/command-record';
 export * from './bots/human-pause';
-export * from './bots/bot-socket';
 export * from './bots/timed-http';
 export * from './bots/trivia-room.bot';
 export * from './bots/card-table.bot';
-export * from './bots/resuming-seat';
+export * from './bots/failover-seat';
 export * from './bots/resuming-trivia.bot';

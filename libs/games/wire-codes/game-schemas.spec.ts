@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { checkData } from '@game-rooms/client';
 import { CARDS_COMMANDS, TABLE_ACTIONS } from '../cards/src/cards.wire';
-import { TICTACTOE_COMMANDS } from '../tictactoe/src/tictactoe.wire';
+import { TICTACTOE_WIRE } from '../tictactoe/src/tictactoe.wire';
 import { TRIVIA_COMMANDS } from '../trivia/src/trivia.wire';
 
 // The schemas replaced hand-written checks; these are those checks, as they were, so a property
@@ -62,7 +62,7 @@ describe('command schemas', () => {
     expect(message(TRIVIA_COMMANDS['room.rematch'], { vote: 'yes' })).toBe('data.vote must be true or false');
     expect(message(TRIVIA_COMMANDS['room.kick'], { playerId: '' })).toBe('data.playerId must be a player id');
     expect(message(TRIVIA_COMMANDS['room.kick'], { playerId: 'p'.repeat(65) })).toBe('data.playerId must be a player id');
-    expect(message(TICTACTOE_COMMANDS['ttt.move'], { cell: 9 })).toBe('data.cell must be a whole number from 0 to 8');
+    expect(message(TICTACTOE_WIRE.commands['ttt.move'], { cell: 9 })).toBe('data.cell must be a whole number from 0 to 8');
     expect(message(TRIVIA_COMMANDS['room.leave'], [1])).toBe('data must be a JSON object');
   });
 });

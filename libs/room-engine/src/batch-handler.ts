@@ -77,21 +77,17 @@ export class BatchHandler<S, C extends Command> {
     const { gate, driver, pipeline, hold } = this.deps;
     const startedAt = this.deps.scheduler.now();
     const momentOf = (m: CommandMessage<C>) => hold.moment(m.arrival.at);
-    let round = driver.decideEach(pipeline.state, letters, momentOf);
-    let decided = round.decided;
     // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
-    // a statement it has no time for; one the rules refuse is answered.
-    const late = decided.filter((d) => d.outcome && this.remainingBudget(d.letter.message.arrival.hr) <= 0);
+    // a statement it has no time for, and the commands behind it are decided without it; one the
+    // rules refuse is answered. Each command is decided once, in this one pass.
+    const spent = (m: CommandMessage<C>) => this.remainingBudget(m.arrival.hr) <= 0;
+    const round = driver.decideEach(pipeline.state, letters, momentOf, spent);
+    const late = round.decided.filter((d) => d.late);
     if (late.length) {
       const unavailable = gate.unavailable(new StoreUnavailableError('no time left in the command budget'));
       for (const d of late) gate.replyTo(d.letter, unavailable, startedAt, 0);
-      round = driver.decideEach(
-        pipeline.state,
-        letters.filter((l) => !late.some((d) => d.letter === l)),
-        momentOf,
-      );
-      decided = round.decided;
     }
+    const decided = round.decided.filter((d) => !d.late);
     if (decided.length === 0) return;
     const accepted = decided.filter((d) => d.outcome);
     const inputs: JournalInput[] = accepted.map(({ letter: { message: m } }) => ({

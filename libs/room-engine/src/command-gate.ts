@@ -33,6 +33,8 @@ export interface CommandGateDeps<S, C extends Command> {
   readonly refused?: RefusalHook;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
+  /** The moment the room decides a command that arrived at `at` (clock-hold.ts); `at` itself unless given. */
+  readonly moment?: (at: number) => number;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -79,9 +81,11 @@ export class CommandGate<S, C extends Command> {
     }
     const closed = this.deps.notLive();
     if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival, viewer));
-    const certain = this.certainRefusal(viewer, command, arrival);
+    // The letter is made before the rules are asked, so that what they say of it now is kept with it.
+    const message: CommandMessage<C> = { kind: 'command', viewer, command, arrival, reply: deliver };
+    const certain = this.certainRefusal(message);
     if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival, viewer));
-    if (!this.deps.mailbox.post({ kind: 'command', viewer, command, arrival, reply: deliver })) {
+    if (!this.deps.mailbox.post(message)) {
       deliver(this.refusal(frame.id, frame.type, mailboxFull(), arrival, viewer));
     }
   }
@@ -157,19 +161,21 @@ export class CommandGate<S, C extends Command> {
   /**
    * While a statement is out and nothing else waits, a command that both the state before it and
    * the state it will leave refuse is refused now: it needs no database and need not wait for it.
+   * The rules are asked at the moment the room would decide it in its turn, so that when its turn
+   * comes on the same state their verdict is used again rather than decided afresh (verdicts.ts).
    */
-  private certainRefusal(viewer: Actor, command: C, arrival: Arrival, ahead = this.deps.mailbox.depth): RoomException | undefined {
+  private certainRefusal(m: CommandMessage<C>, ahead = this.deps.mailbox.depth): RoomException | undefined {
     const { pipeline, driver } = this.deps;
     if (pipeline.inFlight === 0 || ahead > 0) return undefined;
-    const ctx = driver.context(arrival.at);
-    const after = driver.refusal(pipeline.state, viewer, command, ctx);
-    return after && driver.refusal(pipeline.confirmed, viewer, command, ctx) ? after : undefined;
+    const at = this.deps.moment?.(m.arrival.at) ?? m.arrival.at;
+    const after = driver.refusal(pipeline.state, m, at);
+    return after && driver.refusal(pipeline.confirmed, m, at) ? after : undefined;
   }
 
   /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
   private settleIfRefused(m: Message<C>): boolean {
     if (m.kind !== 'command') return false;
-    const refusal = this.certainRefusal(m.viewer, m.command, m.arrival, 0);
+    const refusal = this.certainRefusal(m, 0);
     if (!refusal) return false;
     const reply = errorReply(m.command.id, refusal);
     m.reply(reply);

@@ -135,7 +135,7 @@ export class RoomActor<S, C extends Command> {
     });
     const { clock, observer, log } = deps;
     const notLive = () => this.lifecycle.refusal(() => rules.isOver(this.pipeline.state));
-    this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, refused: deps.onRefusal, clock, scheduler, log });
+    this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, refused: deps.onRefusal, clock, scheduler, moment: (at) => this.hold.moment(at), log });
     this.publisher = new RoomPublisher({ viewers: this.viewers, rules, clock, confirmed: () => this.pipeline.confirmed, close: () => this.dispose() });
     this.batches = new BatchHandler({
       code,

@@ -5,15 +5,20 @@ import { Command, CommandMessage } from './room-message';
 import { JournalInput } from './room-store';
 import { seededRandom } from './seeded-random';
 import { unguessableIds } from './unguessable-ids';
+import { Verdict, Verdicts } from './verdicts';
 
 /** A catch-up fires at most this many deadlines before one input (a guard against a rule that loops). */
 const MAX_CATCH_UP = 1000;
 
-/** What one command of a batch came to: its outcome, or the rules' refusal. */
+/**
+ * What one command of a batch came to: its outcome, or the rules' refusal, or neither when the
+ * rules took it but its budget was spent (`late`: it is not taken, and is answered 503).
+ */
 export interface Decided<S, C> {
   readonly letter: Letter<CommandMessage<C>>;
   readonly outcome?: Outcome<S>;
   readonly error?: unknown;
+  readonly late?: true;
 }
 
 /** What a replay tells its room besides the state it rebuilds. */
@@ -32,6 +37,9 @@ export interface ReplayHooks<E = JournalInput> {
  * between two recorded inputs. Pure: no clock, no timers, no I/O.
  */
 export class RuleDriver<S, C extends Command> {
+  /** What the rules said of the commands the room still holds: each is decided once per state it meets. */
+  private readonly verdicts = new Verdicts<S>();
+
   constructor(
     readonly rules: GameRules<S, C>,
     private readonly seed: number,
@@ -82,41 +90,63 @@ export class RuleDriver<S, C extends Command> {
   /**
    * Commands that waited together, each decided against the state its predecessors leave, after
    * the deadlines due before it. `taken` is everything that changed the room, in order. Each is
-   * decided at the moment `momentOf` gives it (its arrival, unless the room's clocks hold).
+   * decided at the moment `momentOf` gives it (its arrival, unless the room's clocks hold). A
+   * command the rules take but whose budget is `spent` is not taken: the state stays as it was
+   * before it (the deadlines due before it stand, as they do before a refused command), and the
+   * commands behind it are decided without it.
    */
   decideEach(
     state: S,
     letters: readonly Letter<CommandMessage<C>>[],
     momentOf: (m: CommandMessage<C>) => number = (m) => m.arrival.at,
+    spent: (m: CommandMessage<C>) => boolean = () => false,
   ): { decided: Decided<S, C>[]; taken: Outcome<S>[]; state: S } {
     const taken: Outcome<S>[] = [];
     const decided = letters.map((letter): Decided<S, C> => {
       const m = letter.message;
-      const at = momentOf(m);
-      const overdue = this.overdue(state, at);
-      taken.push(...overdue);
-      state = overdue.at(-1)?.state ?? state;
-      try {
-        const outcome = this.rules.decide(state, m.viewer, m.command, this.context(at));
-        state = outcome.state;
-        taken.push(outcome);
-        return { letter, outcome };
-      } catch (error) {
+      const verdict = this.verdict(state, m, momentOf(m));
+      taken.push(...verdict.overdue);
+      state = verdict.overdue.at(-1)?.state ?? state;
+      const { outcome, error } = verdict;
+      if (!outcome) {
         if (!(error instanceof RoomException)) throw error;
         return { letter, error };
       }
+      if (spent(m)) return { letter, late: true };
+      state = outcome.state;
+      taken.push(outcome);
+      return { letter, outcome };
     });
     return { decided, taken, state };
   }
 
-  /** The rules' refusal of `command` at `ctx.now`, decided as it would be (after the deadlines due before it); none when they take it. */
-  refusal(state: S, actor: Actor, command: C, ctx: RuleContext): RoomException | undefined {
+  /**
+   * The rules' refusal of the command in `m` against `state` at `at`, decided as it would be in
+   * its turn (after the deadlines due before it); none when they take it (or fail otherwise).
+   */
+  refusal(state: S, m: CommandMessage<C>, at: number): RoomException | undefined {
+    const { error } = this.verdict(state, m, at);
+    return error instanceof RoomException ? error : undefined;
+  }
+
+  /**
+   * What the rules make of the command in `m` against `state` at `at`. The rules run once for a
+   * command, a state and a moment: asked again (its turn came on the state the gate asked about),
+   * the verdict they gave is used again (verdicts.ts).
+   */
+  private verdict(state: S, m: CommandMessage<C>, at: number): Verdict<S> {
+    const known = this.verdicts.get(m, state, at);
+    if (known) return known;
+    const overdue = this.overdue(state, at);
+    const caughtUp = overdue.at(-1)?.state ?? state;
+    let verdict: Verdict<S>;
     try {
-      this.rules.decide(this.caughtUp(state, ctx.now), actor, command, ctx);
-      return undefined;
-    } catch (err) {
-      return err instanceof RoomException ? err : undefined;
+      verdict = { overdue, outcome: this.rules.decide(caughtUp, m.viewer, m.command, this.context(at)) };
+    } catch (error) {
+      verdict = { overdue, error };
     }
+    this.verdicts.set(m, state, at, verdict);
+    return verdict;
   }
 
   /**

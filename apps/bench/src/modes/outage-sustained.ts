@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DelayProxy, GameClient, HttpApi, Reply } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi, Reply } from '@app/bot-kit';
 
 /** What a game of five clients saw through one long outage (issue 20's "Done means"). */
 export interface SustainedOutage {
@@ -31,7 +31,7 @@ const EVERY_MS = 200;
 const REPLY_TIMEOUT_MS = 15_000;
 
 interface Seat {
-  client: GameClient;
+  client: SeatClient;
   readonly token: string;
   question: number;
   /** Question indexes this seat's answer was acknowledged for. */
@@ -53,8 +53,8 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
   let socketsClosed = 0;
   let reconnects = 0;
   let stopped = false;
-  const connect = async (token: string): Promise<GameClient> => {
-    const client = await GameClient.connect(baseUrl, token, { timeoutMs: REPLY_TIMEOUT_MS });
+  const connect = async (token: string): Promise<SeatClient> => {
+    const client = await SeatClient.connect(baseUrl, token, { timeoutMs: REPLY_TIMEOUT_MS });
     await client.nextEvent('room.state');
     return client;
   };

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DelayProxy, GameClient, HttpApi } from '@app/bot-kit';
+import { DelayProxy, SeatClient, HttpApi } from '@app/bot-kit';
 import { Options } from '../cli';
 import { rawFilesNote } from '../report';
 import { BenchRun, log } from '../run';
@@ -72,13 +72,25 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
   }
 }
 
+/** Waits for `GET /health/ready` to answer 200 (at most a minute). */
+async function untilReady(baseUrl: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while ((await fetch(`${baseUrl}/health/ready`).then((r) => r.status, () => 0)) !== 200) {
+    if (Date.now() > until) throw new Error(`${baseUrl} was not ready within a minute`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind: Trial['kind'], holdMs: number): Promise<Trial> {
   const api = new HttpApi(baseUrl);
+  // The server writes nothing until its heartbeat has found PostgreSQL back after the trial
+  // before (a room opened sooner gets 503): the trial starts once it says it is ready.
+  await untilReady(baseUrl);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 60, revealSeconds: 0 });
   const seats = [await api.join(room.code, 'Ann'), await api.join(room.code, 'Bob'), await api.join(room.code, 'Cy')];
   const timeoutMs = holdMs + 30_000;
-  const host = await GameClient.connect(baseUrl, room.hostToken, { timeoutMs });
-  const players = await Promise.all(seats.map((s) => GameClient.connect(baseUrl, s.playerToken, { timeoutMs })));
+  const host = await SeatClient.connect(baseUrl, room.hostToken, { timeoutMs });
+  const players = await Promise.all(seats.map((s) => SeatClient.connect(baseUrl, s.playerToken, { timeoutMs })));
   await host.nextEvent('room.state');
   await host.send('room.start', {}, 'start');
   await host.nextEvent('question.open');

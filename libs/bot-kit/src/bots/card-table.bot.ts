@@ -1,7 +1,7 @@
-import WebSocket from 'ws';
-import { FrameDecoder, WireProfile } from '@game-rooms/client';
-import { WIRE_CODES } from '@app/wire-codes';
-import { epochMs, RecordSink, RecordTags } from './command-record';
+import { WireProfile } from '@game-rooms/client';
+import { SeatClient } from '../seat-client';
+import { UpgradeRefused } from '../upgrade-refused';
+import { RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { timedHttp } from './timed-http';
 
@@ -91,7 +91,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
   let actions = 0;
   let hands = 0;
   let granted: string | undefined;
-  let ws: WebSocket | undefined;
+  let seat: SeatClient | undefined;
   let closeCode: number | undefined;
   let closingByUs = false;
   try {
@@ -108,14 +108,6 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     tags = { ...o.tags, table: code };
     if (o.signal?.aborted) return { table: code, actions, hands, aborted: true };
 
-    const url = `${(o.socketUrl ?? o.baseUrl).replace(/^http/, 'ws')}/ws?room=${code}&token=${encodeURIComponent(token)}&wire=${wire}`;
-    const connectSent = epochMs();
-    const connectStarted = performance.now();
-    const socket = new WebSocket(url, { handshakeTimeout: commandTimeoutMs });
-    ws = socket;
-    const decoder = new FrameDecoder(wire, WIRE_CODES);
-    const pending = new Map<string, (f: Frame | null) => void>();
-    let nextId = 1;
     let mySeat: number | undefined;
     let hand: HandView | undefined;
     let seats: SeatView[] = [];
@@ -126,41 +118,13 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     /** The turn (hand:moves) an action is already planned or sent for. */
     let plannedTurn: string | undefined;
     let seated = false;
-    let failure: string | undefined;
     let onSeatedResolve!: () => void;
     const seatedPromise = new Promise<void>((r) => (onSeatedResolve = r));
 
-    const send = (type: string, data: unknown): Promise<Frame | null> => {
-      const id = `t-${nextId++}`;
-      const sentAt = epochMs();
-      const started = performance.now();
-      return new Promise((resolve) => {
-        const finish = (f: Frame | null, why?: string, timedOut = false) => {
-          o.record?.({
-            type,
-            sentAt,
-            ms: performance.now() - started,
-            status: f?.status ?? null,
-            timedOut,
-            ...(f?.error ? { error: f.error.code } : why ? { error: why } : {}),
-            ...(isObject(data) && typeof data.action === 'string' ? { action: data.action } : {}),
-            ...tags,
-          });
-          resolve(f);
-        };
-        if (socket.readyState !== WebSocket.OPEN) return finish(null, `socket not open${closeCode ? ` (${closeCode})` : ''}`);
-        // Timed from the moment the frame is handed to the socket.
-        socket.send(JSON.stringify({ id, type, data }));
-        o.onCommandSent?.(type, sentAt);
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          finish(null, 'timed out', true);
-        }, commandTimeoutMs);
-        pending.set(id, (f) => {
-          clearTimeout(timer);
-          finish(f, f ? undefined : `socket closed${closeCode ? ` ${closeCode}` : ''}`);
-        });
-      });
+    /** A command, timed by the client from the moment its frame is written; null when no reply came. */
+    const send = async (type: string, data: Record<string, unknown>): Promise<Frame | null> => {
+      const r = await seat!.command(type, data, undefined, typeof data.action === 'string' ? { action: data.action } : undefined);
+      return r.reply ?? null;
     };
 
     const me = () => (mySeat === undefined ? undefined : seats[mySeat]);
@@ -301,49 +265,28 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
       rebuyIfBusted();
     };
 
-    socket.on('message', (data: Buffer) => {
-      const text = data.toString();
-      let frame: Frame;
-      try {
-        frame = decoder.decode(text) as Frame;
-      } catch (err) {
-        o.onFrame?.('undecodable', data.length);
-        failure ??= `a frame could not be decoded as ${wire}: ${err instanceof Error ? err.message : String(err)}`;
-        return;
-      }
-      o.onFrame?.(frame.type, data.length);
-      if (frame.type === 'reply') {
-        const waiter = frame.id ? pending.get(frame.id) : undefined;
-        if (waiter && frame.id) {
-          pending.delete(frame.id);
-          waiter(frame);
-        }
-        return;
-      }
-      onEvent(frame.type, frame.data ?? {});
+    // The client package's client on one socket; the bot counts every frame it reads.
+    seat = await SeatClient.connect(o.socketUrl ?? o.baseUrl, token, {
+      room: code,
+      wire,
+      commandTimeoutMs,
+      timeoutMs: commandTimeoutMs,
+      history: false,
+      idPrefix: 't',
+      record: o.record,
+      tags,
+      onEvent: (e) => onEvent(e.type, e.data ?? {}),
+      onFrame: (f) => {
+        if (f.direction === 'received') o.onFrame?.((f.frame as Frame).type, f.bytes);
+        else o.onCommandSent?.((f.frame as Frame).type, f.at);
+      },
+    }).catch((err: unknown) => {
+      throw new Error(err instanceof UpgradeRefused ? `the upgrade was refused with HTTP ${err.status}` : err instanceof Error ? err.message : String(err));
     });
-    const closed = new Promise<number>((resolve) =>
-      socket.on('close', (c) => {
-        closeCode = c;
-        if (!closingByUs) o.onClosed?.(c);
-        for (const [id, waiter] of [...pending]) {
-          pending.delete(id);
-          waiter(null);
-        }
-        resolve(c);
-      }),
-    );
-    socket.on('error', () => undefined);
-    await new Promise<void>((resolve, reject) => {
-      const record = (status: number | null, error?: string, timedOut = false) =>
-        o.record?.({ type: 'ws.connect', sentAt: connectSent, ms: performance.now() - connectStarted, status, timedOut, ...(error ? { error } : {}), ...tags });
-      socket.once('open', () => (record(101), resolve()));
-      socket.once('unexpected-response', (_req, res) => {
-        record(res.statusCode ?? null, 'upgrade refused');
-        socket.terminate();
-        reject(new Error(`the upgrade was refused with HTTP ${res.statusCode}`));
-      });
-      socket.once('error', (err) => (record(null, err.message, /timed out/i.test(err.message)), reject(err)));
+    const closed = seat.closed.then(({ code: c }) => {
+      closeCode = c;
+      if (!closingByUs) o.onClosed?.(c);
+      return c;
     });
     await Promise.race([seatedPromise, closed]);
     if (seated) o.onSeated?.(granted);
@@ -351,13 +294,14 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     // Play until told to stop or the server closes the socket.
     const stopped = new Promise<void>((resolve) => (o.signal?.aborted ? resolve() : o.signal?.addEventListener('abort', () => resolve(), { once: true })));
     const how = await Promise.race([stopped.then(() => 'stopped' as const), closed.then(() => 'closed' as const)]);
+    const failure = seat.dropReason;
     if (how === 'closed') return { table: code, wire: granted, actions, hands, closeCode, aborted: !!o.signal?.aborted, error: failure ?? `the server closed the socket with ${closeCode}` };
     return { table: code, wire: granted, actions, hands, aborted: true, ...(failure ? { error: failure } : {}) };
   } catch (err) {
     return { table: code, wire: granted, actions, hands, closeCode, aborted: !!o.signal?.aborted, error: err instanceof Error ? err.message : String(err) };
   } finally {
     closingByUs = true;
-    ws?.close(1000);
+    seat?.close(1000);
     // The table is closed so that it stops dealing (not timed: cleanup is no part of the figures).
     if (code && token) {
       await timedHttp(o.baseUrl, 'DELETE', `/api/tables/${code}`, { type: 'cleanup', headers: { authorization: `Bearer ${token}` }, timeoutMs: commandTimeoutMs });
@@ -366,10 +310,6 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
 }
 
 const RANKS = '23456789TJQKA';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
 
 /**
  * 0 weak, 1 playable, 2 strong: a pair or better with the board, or before the flop a pocket

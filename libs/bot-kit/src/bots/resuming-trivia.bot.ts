@@ -1,7 +1,7 @@
-import { GameEvent } from '../game-client';
+import { GameEvent } from '../seat-client';
 import { epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
-import { ResumingSeat, SEAT_BACKOFF, SeatBackoff, SeatCommandOutcome, SeatResume } from './resuming-seat';
+import { FailoverSeat, SEAT_BACKOFF, SeatBackoff, SeatCommandOutcome, SeatResume } from './failover-seat';
 import { benchRoomOpening } from './trivia-room.bot';
 
 export interface ResumingTriviaRoomOptions {
@@ -48,7 +48,7 @@ export const DURABLE_COMMANDS: ReadonlySet<string> = new Set(['room.start', 'roo
 
 /**
  * One trivia room played by bots that outlive the instance serving it: like `playTriviaRoom`,
- * but every seat is a `ResumingSeat` (reconnects through the proxy with the token it has,
+ * but every seat is a `FailoverSeat` (reconnects through the proxy with the token it has,
  * resends an unanswered command under its id), and each player follows the room's state rather
  * than a script of events, since a socket that comes back finds the game wherever it got to
  * (a deadline that passed meanwhile has taken effect). Each seat pings as soon as it is back,
@@ -63,7 +63,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
   // The longest a seat waits for the game to move: a question and its reveal, plus a failover.
   const stepTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + commandTimeoutMs + resumeTimeoutMs;
   const http = new RetryingHttp(o.baseUrl, commandTimeoutMs, resumeTimeoutMs, o.backoff ?? SEAT_BACKOFF, random, o.record, o.signal);
-  const seats: ResumingSeat[] = [];
+  const seats: FailoverSeat[] = [];
   let code: string | undefined;
   let hostToken: string | undefined;
   let started = false;
@@ -85,7 +85,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
     o.onRoom?.({ code, roomId: created.body.roomId, players: Object.fromEntries(joined.map((j, i) => [`p${i + 1}`, j.playerId])) });
 
     const seatOptions = (seat: string, token: string, onEvent: (e: GameEvent) => void) =>
-      new ResumingSeat({
+      new FailoverSeat({
         baseUrl: o.baseUrl,
         token,
         room: code!,
@@ -105,7 +105,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
           void seatsBySeat.get(seat)?.command('ping', {}, `${seat}-ping-${++pings}`);
         },
       });
-    const seatsBySeat = new Map<string, ResumingSeat>();
+    const seatsBySeat = new Map<string, FailoverSeat>();
     let pings = 0;
 
     // What the host sees of the seats: it starts only once every seat is connected.
@@ -152,7 +152,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
   }
 
   /** A player answers each question it finds open, after a pause; then votes no and leaves. */
-  async function playSeat(view: PlayerView, seat: ResumingSeat): Promise<void> {
+  async function playSeat(view: PlayerView, seat: FailoverSeat): Promise<void> {
     for (;;) {
       await seat.until(() => view.finished || view.next() !== undefined, `question or the end of the game`, stepTimeoutMs);
       if (view.finished) break;

@@ -1,5 +1,4 @@
-import { GameEvent } from '../game-client';
-import { BotSocket, BotSocketOptions } from './bot-socket';
+import { GameEvent, SeatClient, SeatClientOptions } from '../seat-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
 import { timedHttp } from './timed-http';
@@ -17,7 +16,7 @@ export interface TriviaRoomBotOptions {
   /** Each socket pings this often; 0: never. */
   readonly keepAliveMs?: number;
   /** The wire profile every socket of the room asks for and decodes; default plain JSON. */
-  readonly wire?: BotSocketOptions['wire'];
+  readonly wire?: SeatClientOptions['wire'];
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
   readonly random?: () => number;
@@ -75,7 +74,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
   // The longest a bot may wait for the next event: a whole question and its reveal, plus slack.
   const eventTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + commandTimeoutMs + 10_000;
   const games: GameReport[] = [];
-  const sockets: BotSocket[] = [];
+  const sockets: SeatClient[] = [];
   const dropAll = () => sockets.forEach((s) => s.terminate());
   o.signal?.addEventListener('abort', dropAll, { once: true });
   let code: string | undefined;
@@ -112,14 +111,14 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       else if (e.type === 'player.presence') connected.set(e.data.playerId, !!e.data.connected);
       else if (e.type === 'player.joined') connected.set(e.data.player.id, !!e.data.player.connected);
     };
-    const common = { commandTimeoutMs, eventTimeoutMs, record: o.record, keepAliveMs: o.keepAliveMs, wire: o.wire };
-    const host = await BotSocket.connect(o.baseUrl, hostToken, { ...common, room: code, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
+    const common = { commandTimeoutMs, timeoutMs: eventTimeoutMs, history: false, record: o.record, keepAliveMs: o.keepAliveMs, wire: o.wire };
+    const host = await SeatClient.connect(o.baseUrl, hostToken, { ...common, room: code, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
     sockets.push(host);
     await host.nextEvent('room.state');
-    const players: BotSocket[] = [];
+    const players: SeatClient[] = [];
     for (let i = 0; i < seats.length; i++) {
       throwIfAborted(o.signal);
-      const p = await BotSocket.connect(o.baseUrl, seats[i].playerToken, { ...common, room: code, tags: { ...tags, seat: i + 1 }, idPrefix: `p${i + 1}` });
+      const p = await SeatClient.connect(o.baseUrl, seats[i].playerToken, { ...common, room: code, tags: { ...tags, seat: i + 1 }, idPrefix: `p${i + 1}` });
       sockets.push(p);
       players.push(p);
       await p.nextEvent('room.state');

@@ -12,9 +12,7 @@ export const ticTacToe = defineGame({
   wire: TICTACTOE_WIRE,
   settings: jsonObject({ name: printableField(32), moveSeconds: decimalField(0.2, 600).default(30) }),
   setup: (settings, opened) => openBoard(opened.code, { id: opened.opener, name: settings.name }, settings.moveSeconds),
-  commands: {
-    'ttt.move': { roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) },
-  },
+  commands: { 'ttt.move': { roles: ['player'], decide: (state, { cell }, ctx) => move(state, ctx.actor, cell, ctx.now) } },
   view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
   describe: publicView,
   proposals: { join },

@@ -1,16 +1,12 @@
+import type { z } from 'zod';
 import { printable, RoomErrorCode, RoomException } from '@app/protocol';
 import { Actor, Outcome, refuse, RoomEvent, RuleContext, unchanged } from '@app/room-engine';
+import { SEAT } from './tictactoe.wire';
 
 // The rules of tic-tac-toe (tictactoe.game.ts says what the game is): pure functions of the state.
 
-export type Mark = 'X' | 'O';
-
-export interface Seat {
-  readonly id: string;
-  readonly name: string;
-  readonly mark: Mark;
-  readonly connected: boolean;
-}
+export type Seat = z.infer<typeof SEAT>;
+export type Mark = Seat['mark'];
 
 export interface TicTacToeState {
   readonly code: string;
@@ -37,7 +33,7 @@ export function join(state: TicTacToeState, args: { playerId: string; name: stri
   if (state.phase !== 'waiting') refuse('board_full', 'both seats are taken');
   const seat: Seat = { id: args.playerId, name: printable(args.name, 'name', 32), mark: 'O', connected: false };
   const next: TicTacToeState = { ...state, phase: 'playing', seats: [...state.seats, seat], moveBy: ctx.now + state.moveSeconds * 1000 };
-  return { state: next, events: [{ type: 'ttt.joined', data: { seat: publicSeat(seat), moveBy: next.moveBy } }], effects: [], reply: { playerId: seat.id } };
+  return { state: next, events: [{ type: 'ttt.joined', data: { seat, moveBy: next.moveBy } }], effects: [], reply: { playerId: seat.id } };
 }
 
 export function move(state: TicTacToeState, actor: Actor, cell: number, now: number): Outcome<TicTacToeState> {
@@ -49,7 +45,7 @@ export function move(state: TicTacToeState, actor: Actor, cell: number, now: num
   const board = state.board.map((c, i) => (i === cell ? seat.mark : c));
   const moves = [...state.moves, cell];
   const moved: RoomEvent = { type: 'ttt.moved', data: { cell, mark: seat.mark } };
-  const won = LINES.find((l) => l.every((i) => board[i] === seat.mark));
+  const won = LINES.some((l) => l.every((i) => board[i] === seat.mark));
   if (won || moves.length === 9) return finish({ ...state, board, moves }, won ? seat.mark : 'draw', [moved], now);
   const turn: Mark = seat.mark === 'X' ? 'O' : 'X';
   const moveBy = now + state.moveSeconds * 1000;
@@ -64,14 +60,12 @@ export function onDeadline(state: TicTacToeState, ctx: RuleContext): Outcome<Tic
 
 function finish(state: TicTacToeState, winner: Mark | 'draw', events: RoomEvent[], now: number): Outcome<TicTacToeState> {
   const { moveBy: _clock, ...rest } = state;
-  const next: TicTacToeState = { ...rest, phase: 'finished', winner };
-  const summary = { code: state.code, winner, finishedAt: now, players: state.seats.map(publicSeat), moves: state.moves };
-  return { state: next, events: [...events, { type: 'ttt.finished', data: { winner } }], effects: [], reply: {}, boundary: true, finished: { no: 1, summary } };
+  const summary = { code: state.code, winner, finishedAt: now, players: state.seats, moves: state.moves };
+  const finished: RoomEvent = { type: 'ttt.finished', data: { winner } };
+  return { state: { ...rest, phase: 'finished', winner }, events: [...events, finished], effects: [], reply: {}, boundary: true, finished: { no: 1, summary } };
 }
 
-const publicSeat = ({ id, name, mark, connected }: Seat) => ({ id, name, mark, connected });
-
 /** What anyone may see: the whole board (nothing in this game is secret). */
-export function publicView(state: TicTacToeState): Record<string, unknown> {
-  return { code: state.code, phase: state.phase, board: state.board, turn: state.turn, moveBy: state.moveBy ?? null, winner: state.winner ?? null, seats: state.seats.map(publicSeat) };
+export function publicView({ code, phase, board, turn, moveBy, winner, seats }: TicTacToeState): Record<string, unknown> {
+  return { code, phase, board, turn, moveBy: moveBy ?? null, winner: winner ?? null, seats };
 }

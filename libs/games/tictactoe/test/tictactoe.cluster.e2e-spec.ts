@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
-import { ClusterScript, GameClient, HttpApi } from '@app/bot-kit';
+import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
 import { requireBuiltServer } from '../../../../test/support/server-process';
 import { openBoard } from './tictactoe.support';
 
@@ -43,7 +43,7 @@ describe('tic-tac-toe through the proxy, on a cluster of two', () => {
     const reconnect = async (token: string) => {
       for (;;) {
         try {
-          const client = await GameClient.connect(cluster.proxy, token, { room: b.code });
+          const client = await SeatClient.connect(cluster.proxy, token, { room: b.code });
           const first = await Promise.race([client.nextEvent('ttt.state'), client.closed.then(() => undefined)]);
           if (first) return { client, state: first.data };
         } catch {

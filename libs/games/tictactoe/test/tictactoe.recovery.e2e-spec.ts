@@ -1,4 +1,4 @@
-import { GameClient } from '@app/bot-kit';
+import { SeatClient } from '@app/bot-kit';
 import { finishedGames, journaled } from '../../../../apps/game-server/test/support';
 import { ServerProcess } from '../../../../test/support/server-process';
 import { openBoard } from './tictactoe.support';
@@ -28,8 +28,8 @@ describe('tic-tac-toe after kill -9 of a real server process', () => {
       await Promise.all([b.x.waitClosed(), b.o.waitClosed()]);
       await server.restart();
 
-      const x = await GameClient.connect(server.url, b.tokens.x, { timeoutMs: 10_000 });
-      const o = await GameClient.connect(server.url, b.tokens.o, { timeoutMs: 10_000 });
+      const x = await SeatClient.connect(server.url, b.tokens.x, { timeoutMs: 10_000 });
+      const o = await SeatClient.connect(server.url, b.tokens.o, { timeoutMs: 10_000 });
       const state = (await x.nextEvent('ttt.state')).data;
       expect(state).toMatchObject({ phase: 'playing', turn: 'X', moveBy: clock, board: ['O', '', '', '', 'X', '', '', '', ''] });
       await o.nextEvent('ttt.state');

@@ -1,4 +1,4 @@
-import { GameClient, HttpApi } from '@app/bot-kit';
+import { SeatClient, HttpApi } from '@app/bot-kit';
 
 /** A board opened over HTTP by its first seat and joined by its second, both connected past their first frame. */
 export interface Board {
@@ -6,8 +6,8 @@ export interface Board {
   readonly roomId: string;
   readonly tokens: { readonly x: string; readonly o: string };
   readonly seats: { readonly x: string; readonly o: string };
-  readonly x: GameClient;
-  readonly o: GameClient;
+  readonly x: SeatClient;
+  readonly o: SeatClient;
 }
 
 export async function openBoard(baseUrl: string, moveSeconds = 30, options: { room?: boolean } = {}): Promise<Board> {
@@ -18,7 +18,7 @@ export async function openBoard(baseUrl: string, moveSeconds = 30, options: { ro
   const joined = await api.request('POST', `/api/rooms/${code}/players`, { name: 'Otto' });
   if (joined.status !== 201) throw new Error(`joining a board: ${joined.status} ${JSON.stringify(joined.body)}`);
   const connect = async (t: string) => {
-    const c = await GameClient.connect(baseUrl, t, options.room ? { room: code } : {});
+    const c = await SeatClient.connect(baseUrl, t, options.room ? { room: code } : {});
     await c.nextEvent('ttt.state');
     return c;
   };

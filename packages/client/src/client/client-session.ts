@@ -11,6 +11,51 @@ interface PendingCommand {
   readonly frame: CommandFrame;
   readonly resolve: (reply: ReplyFrame) => void;
   readonly reject: (error: Error) => void;
+  /** When the frame was first written to a socket, and how many times it was written. */
+  firstSentAt?: number;
+  lastSentAt?: number;
+  sends: number;
+}
+
+/** What one command cost on the wire: reported once, when its reply arrives. */
+export interface ReplyTiming {
+  readonly id: string;
+  readonly type: string;
+  readonly reply: ReplyFrame;
+  /** Epoch milliseconds (fractional): the first and the last time the frame was written to a socket. */
+  readonly firstSentAt: number;
+  readonly lastSentAt: number;
+  /** Epoch milliseconds (fractional) when the reply was read. */
+  readonly repliedAt: number;
+  /** How many times the frame was written: more than one when a new socket resent it. */
+  readonly sends: number;
+}
+
+/** One frame as the socket carried it, and when. */
+export interface WireFrame {
+  readonly direction: 'sent' | 'received';
+  /** The frame as the wire carried it (a compact profile's text for a received one). */
+  readonly text: string;
+  /** The UTF-8 length of `text`. */
+  readonly bytes: number;
+  /** Epoch milliseconds (fractional). */
+  readonly at: number;
+  /** The frame it stands for: the command sent, or the JSON frame a received one decodes to. */
+  readonly frame: unknown;
+}
+
+/** Epoch milliseconds with sub-millisecond resolution, on the monotonic clock. */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+const utf8 = new TextEncoder();
+
+/** The UTF-8 length of a frame's text: what it costs the socket. */
+export function utf8Bytes(text: string): number {
+  // Printable ASCII (all a JSON frame holds, unless it carries other characters) is one byte a
+  // character; a text with anything else is encoded to be counted.
+  return /[^ -~]/.test(text) ? utf8.encode(text).length : text.length;
 }
 
 /** The session ended for good (the seat is gone, the room closed) before the command got a reply. */
@@ -36,6 +81,11 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
   private readonly pending = new Map<string, PendingCommand>();
   private readonly listeners = new Map<string, Set<EventListener<never>>>();
   private readonly anyListeners = new Set<(frame: EventFrame) => void>();
+  private readonly replyListeners = new Set<(timing: ReplyTiming) => void>();
+  private readonly frameListeners = new Set<(frame: WireFrame) => void>();
+
+  /** `now` is the clock of the timings it reports: epoch milliseconds. */
+  constructor(private readonly now: () => number = epochNow) {}
 
   /** Uses `socket` from now on, and sends it every command still waiting for its reply. */
   attach(socket: FrameSocket): void {
@@ -52,7 +102,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     const already = this.pending.get(frame.id);
     if (already) return Promise.reject(new Error(`command id ${frame.id} is already waiting for a reply`));
     return new Promise<ReplyFrame>((resolve, reject) => {
-      this.pending.set(frame.id, { frame, resolve, reject });
+      this.pending.set(frame.id, { frame, resolve, reject, sends: 0 });
       this.transmit(frame);
     });
   }
@@ -75,6 +125,33 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     return () => void this.anyListeners.delete(listener);
   }
 
+  /** Hears each reply with the times its command was sent and answered (the bench's latency). */
+  onReply(listener: (timing: ReplyTiming) => void): () => void {
+    this.replyListeners.add(listener);
+    return () => void this.replyListeners.delete(listener);
+  }
+
+  /**
+   * Hears every frame written or read, with its text and byte count. Only while someone
+   * listens does the session measure frames: a client nobody times pays nothing for it.
+   */
+  onFrame(listener: (frame: WireFrame) => void): () => void {
+    this.frameListeners.add(listener);
+    return () => void this.frameListeners.delete(listener);
+  }
+
+  /** Writes a frame that no command waits on (a heartbeat's ping) to the attached socket. */
+  sendUnawaited(frame: CommandFrame): void {
+    this.write(frame);
+  }
+
+  /** Tells the frame listeners about a frame read from the socket, decoded into `frame`. */
+  received(text: string, frame: unknown): void {
+    if (this.frameListeners.size === 0) return;
+    const wire: WireFrame = { direction: 'received', text, bytes: utf8Bytes(text), at: this.now(), frame };
+    for (const listener of this.frameListeners) listener(wire);
+  }
+
   /** Reads one text frame from the server. Frames that are not ours to understand are ignored. */
   receive(text: string): void {
     let value: unknown;
@@ -83,6 +160,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     } catch {
       return;
     }
+    this.received(text, value);
     this.receiveFrame(value);
   }
 
@@ -111,11 +189,41 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     const command = this.pending.get(reply.id);
     if (!command) return;
     this.pending.delete(reply.id);
+    if (this.replyListeners.size > 0 && command.firstSentAt !== undefined) {
+      const timing: ReplyTiming = {
+        id: reply.id,
+        type: command.frame.type,
+        reply,
+        firstSentAt: command.firstSentAt,
+        lastSentAt: command.lastSentAt ?? command.firstSentAt,
+        repliedAt: this.now(),
+        sends: command.sends,
+      };
+      for (const listener of this.replyListeners) listener(timing);
+    }
     command.resolve(reply);
   }
 
   private transmit(frame: CommandFrame): void {
-    if (this.socket?.readyState !== SOCKET_OPEN) return;
-    this.socket.send(JSON.stringify(frame));
+    const at = this.write(frame);
+    const command = this.pending.get(frame.id);
+    if (at === undefined || !command) return;
+    command.firstSentAt ??= at;
+    command.lastSentAt = at;
+    command.sends++;
+  }
+
+  /** Writes the frame if a socket is open; returns when it handed it over, or undefined if it could not. */
+  private write(frame: CommandFrame): number | undefined {
+    if (this.socket?.readyState !== SOCKET_OPEN) return undefined;
+    const text = JSON.stringify(frame);
+    // The time is taken before the write, so that a reply's latency includes the write itself.
+    const at = this.now();
+    this.socket.send(text);
+    if (this.frameListeners.size > 0) {
+      const wire: WireFrame = { direction: 'sent', text, bytes: utf8Bytes(text), at, frame };
+      for (const listener of this.frameListeners) listener(wire);
+    }
+    return at;
   }
 }

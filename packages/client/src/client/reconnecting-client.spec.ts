@@ -1,7 +1,7 @@
 import { ROUNDS_TABLE as WIRE_CODES } from '../../test/rounds.codes.js';
 import { CloseCode } from '../statuses.js';
 import type { CommandFrame } from '../wire.types.js';
-import { ClientSession, SessionEndedError } from './client-session.js';
+import { ClientSession, SessionEndedError, type ReplyTiming, type WireFrame } from './client-session.js';
 import { SOCKET_OPEN, type FrameSocket, type Timers, type TokenStorage } from './frame-socket.js';
 import { backoffDelay, ConnectionStatus, ReconnectingClient, ReconnectingClientOptions } from './reconnecting-client.js';
 
@@ -88,6 +88,8 @@ function setup({
   heartbeat = false as ReconnectingClientOptions['heartbeat'],
   wire = undefined as ReconnectingClientOptions['wire'],
   codes = undefined as ReconnectingClientOptions['codes'],
+  reconnect = undefined as ReconnectingClientOptions['reconnect'],
+  now = undefined as ReconnectingClientOptions['now'],
 } = {}) {
   const sockets: FakeSocket[] = [];
   const timers = new ManualTimers();
@@ -111,6 +113,8 @@ function setup({
     backoff: { initialMs: 100, maxMs: 1000 },
     heartbeat,
     wire,
+    reconnect,
+    now,
   });
   client.onStatus((s) => statuses.push(s));
   client.start();
@@ -291,9 +295,113 @@ describe('wire profiles', () => {
       ['round.progress', 2, { moved: 1 }],
       ['rounds.state', 1, { wire: 'compact-v2' }],
     ]);
-    // A frame that cannot be decoded replaces the socket.
+    // A frame that cannot be decoded replaces the socket, and the status says why.
     last().deliver([99]);
     expect(sockets[1].closedWith).toBe(4000);
+    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'undecodable', message: expect.stringMatching(/^a frame could not be decoded as compact-v2: /) } });
+  });
+});
+
+describe('timing hooks', () => {
+  /** A clock that moves only when the test moves it. */
+  const clock = () => {
+    const c = { ms: 1000, now: () => c.ms };
+    return c;
+  };
+
+  it("reports a reply with when its command was first and last written and when the reply came, across a resend", async () => {
+    const c = clock();
+    const { client, timers, last } = setup({ now: c.now });
+    const timings: ReplyTiming[] = [];
+    client.onReply((t) => timings.push(t));
+    last().open();
+    const p = client.send('x.do', { v: 1 });
+    c.ms = 1500;
+    last().drop(1006);
+    timers.fire();
+    c.ms = 2000;
+    last().open();
+    c.ms = 2250.5;
+    last().deliver(reply('p-1', 201));
+    await expect(p).resolves.toMatchObject({ status: 201 });
+    expect(timings).toEqual([{ id: 'p-1', type: 'x.do', reply: reply('p-1', 201), firstSentAt: 1000, lastSentAt: 2000, repliedAt: 2250.5, sends: 2 }]);
+  });
+
+  it('reports every frame sent and received with its text, its UTF-8 bytes and its time', async () => {
+    const c = clock();
+    const { client, last } = setup({ now: c.now });
+    const frames: WireFrame[] = [];
+    client.onFrame((f) => frames.push(f));
+    last().open();
+    const p = client.send('x.say', { text: 'é' });
+    c.ms = 1010;
+    last().deliver(reply('p-1'));
+    await p;
+    const sent = '{"id":"p-1","type":"x.say","data":{"text":"é"}}';
+    expect(frames).toEqual([
+      { direction: 'sent', text: sent, bytes: sent.length + 1, at: 1000, frame: { id: 'p-1', type: 'x.say', data: { text: 'é' } } },
+      { direction: 'received', text: JSON.stringify(reply('p-1')), bytes: JSON.stringify(reply('p-1')).length, at: 1010, frame: reply('p-1') },
+    ]);
+  });
+
+  it("reports a compact frame's text as the wire carried it beside the JSON frame it decodes to", () => {
+    const { client, last } = setup({ wire: 'compact-v2', codes: WIRE_CODES });
+    const frames: WireFrame[] = [];
+    client.onFrame((f) => frames.push(f));
+    last().open();
+    last().deliver(['rounds.state', { j: 2 }]);
+    last().deliver([1, { c: 1 }]);
+    expect(frames.map((f) => [f.direction, f.text, f.bytes])).toEqual([
+      ['received', '["rounds.state",{"j":2}]', 24],
+      ['received', '[1,{"c":1}]', 11],
+    ]);
+    expect(frames[1].frame).toMatchObject({ type: 'round.progress', seq: 2, data: { moved: 1 } });
+  });
+
+  it('sendAs sends under the id given, so a command can be asked for again under its own id', async () => {
+    const { client, last } = setup();
+    last().open();
+    const first = client.sendAs('mine-7', 'x.do', { v: 1 });
+    last().deliver(reply('mine-7', 200, { n: 1 }));
+    await expect(first).resolves.toMatchObject({ data: { n: 1 } });
+    const again = client.sendAs('mine-7', 'x.do', { v: 1 });
+    expect(client.waiting).toBe(1);
+    last().deliver(reply('mine-7', 200, { n: 1 }));
+    await expect(again).resolves.toMatchObject({ id: 'mine-7' });
+    expect(last().sent.map((f) => f.id)).toEqual(['mine-7', 'mine-7']);
+  });
+
+  it('onAnyEvent hears every event, whatever its type', () => {
+    const { client, last } = setup();
+    const types: string[] = [];
+    client.onAnyEvent((e) => types.push(e.type));
+    last().open();
+    last().deliver({ type: 'a.b', seq: 1, data: {} });
+    last().deliver(reply('p-9'));
+    last().deliver({ type: 'c.d', seq: 2, data: {} });
+    expect(types).toEqual(['a.b', 'c.d']);
+  });
+});
+
+describe('reconnect: false', () => {
+  it('ends with the close that ended its one socket, keeps a good token, and fails what waits', async () => {
+    const { client, sockets, timers, storage, last } = setup({ reconnect: false });
+    last().open();
+    const p = client.send('x.do');
+    last().drop(1012);
+    expect(client.status).toMatchObject({ state: 'ended', closeCode: 1012 });
+    await expect(p).rejects.toBeInstanceOf(SessionEndedError);
+    expect(timers.due.size).toBe(0);
+    expect(sockets).toHaveLength(1);
+    expect(storage.getItem('seat:ABCDEF')).toBe('tok-1');
+  });
+
+  it('forgets the token after a close that says it is no good', () => {
+    const { client, storage, last } = setup({ reconnect: false });
+    last().open();
+    last().drop(CloseCode.seatGone);
+    expect(client.status).toMatchObject({ state: 'ended', closeCode: CloseCode.seatGone });
+    expect(storage.getItem('seat:ABCDEF')).toBeNull();
   });
 });
 
@@ -320,7 +428,7 @@ describe('heartbeat', () => {
     timers.fire(); // quiet: ping
     expect(timers.fire()).toBe(300); // no answer: dead
     expect(sockets[0].closedWith).toBe(4000);
-    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006 });
+    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'silent', message: 'no frame in time' } });
     timers.fire(); // the backoff
     expect(sockets).toHaveLength(2);
     last().open();

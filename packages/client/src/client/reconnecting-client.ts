@@ -1,8 +1,8 @@
 import { CloseCode } from '../statuses.js';
 import { codeTable, type CodeTable } from '../codec/code-table.js';
 import { FrameDecoder } from '../codec/frame-decoder.js';
-import type { ReplyFrame, WireProfile } from '../wire.types.js';
-import { ClientSession, type EventListener, type EventMap } from './client-session.js';
+import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types.js';
+import { ClientSession, epochNow, type EventListener, type EventMap, type ReplyTiming, type WireFrame } from './client-session.js';
 import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket.js';
 
 /** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
@@ -14,6 +14,11 @@ export interface ConnectionStatus {
   readonly closeCode?: number;
   /** Failed attempts since the last socket that got a frame through. */
   readonly attempt: number;
+  /**
+   * Set when this side gave up the socket itself: it stayed `silent` past the heartbeat, or it
+   * sent a frame its compact profile could not decode (`undecodable`), with the decoder's message.
+   */
+  readonly dropped?: { readonly why: 'silent' | 'undecodable'; readonly message: string };
 }
 
 export interface ReconnectingClientOptions {
@@ -45,6 +50,14 @@ export interface ReconnectingClientOptions {
   readonly wire?: WireProfile;
   /** The compact-v2 code table to decode with (the server's `WIRE_CODES`); needed for a compact profile. */
   readonly codes?: CodeTable;
+  /**
+   * `false`: one socket only. Whatever closes it ends the client, with that close's code (a
+   * test that watches the server close a socket, a bench that counts drops itself). The token
+   * stays unless the close says it is no good. Default: reconnect.
+   */
+  readonly reconnect?: boolean;
+  /** The clock of `onReply` and `onFrame`: epoch milliseconds. Default: `performance`'s, with sub-millisecond resolution. */
+  readonly now?: () => number;
 }
 
 const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
@@ -89,7 +102,7 @@ export type CommandMap = object;
 export type CommandArgs<Commands, K extends keyof Commands> = Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
 
 export class ReconnectingClient<Events extends EventMap = Record<string, unknown>, Commands extends CommandMap = Record<string, Record<string, unknown>>> {
-  private readonly session = new ClientSession<Events>();
+  private readonly session: ClientSession<Events>;
   private readonly timers: Timers;
   private readonly random: () => number;
   private readonly createSocket: SocketFactory;
@@ -104,6 +117,7 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
 
   constructor(options: ReconnectingClientOptions) {
     this.options = options;
+    this.session = new ClientSession<Events>(options.now ?? epochNow);
     this.timers = options.timers ?? globalTimers;
     this.random = options.random ?? Math.random;
     this.createSocket = options.createSocket ?? ((url) => new WebSocket(url) as unknown as FrameSocket);
@@ -132,8 +146,45 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
     return this.session.request({ id: `${this.idPrefix}-${this.nextId++}`, type, data: args[0] ?? {} });
   }
 
+  /**
+   * Sends a command under an id the caller chose, and resolves with its reply. Sending again
+   * under the id of a command that was answered asks the server for that reply again: it
+   * answers from memory and does not run the command twice (PROTOCOL.md section 3). Ids must
+   * otherwise never repeat for a seat.
+   */
+  sendAs<K extends keyof Commands & string>(id: string, type: K, ...args: CommandArgs<Commands, K>): Promise<ReplyFrame> {
+    if (this.current.state === 'ended') return Promise.reject(new Error('the connection has ended'));
+    return this.session.request({ id, type, data: args[0] ?? {} });
+  }
+
+  /** Commands sent or queued that have no reply yet. */
+  get waiting(): number {
+    return this.session.waiting;
+  }
+
   on<K extends keyof Events & string>(type: K, listener: EventListener<Events[K]>): () => void {
     return this.session.on(type, listener);
+  }
+
+  /** Every event, whatever its type (after the listeners of its type). */
+  onAnyEvent(listener: (frame: EventFrame) => void): () => void {
+    return this.session.onAny(listener);
+  }
+
+  /**
+   * Hears each command's reply with when the command was first and last written to a socket,
+   * when its reply was read, and how many sockets it took: a latency without timers of one's own.
+   */
+  onReply(listener: (timing: ReplyTiming) => void): () => void {
+    return this.session.onReply(listener);
+  }
+
+  /**
+   * Hears every frame written or read, as text on the wire (a compact profile's text for a
+   * received frame), with its byte count, its time and the JSON frame it stands for.
+   */
+  onFrame(listener: (frame: WireFrame) => void): () => void {
+    return this.session.onFrame(listener);
   }
 
   onStatus(listener: (status: ConnectionStatus) => void): () => void {
@@ -178,14 +229,16 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       this.timers.clearTimeout(this.watchdog);
       this.watchdog = this.timers.setTimeout(then, ms);
     };
-    const dead = () => {
+    let dropped: ConnectionStatus['dropped'];
+    const dead = (why: 'silent' | 'undecodable' = 'silent', message = 'no frame in time') => {
       socket.onclose = socket.onmessage = socket.onopen = socket.onerror = null;
-      socket.close(4000, 'no frame in time');
+      dropped = { why, message };
+      socket.close(4000, why === 'silent' ? message : 'undecodable frame');
       lost(1006);
     };
     const quiet = () => {
-      if (socket.readyState === SOCKET_OPEN) socket.send(JSON.stringify({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} }));
-      expect(heartbeat!.timeoutMs, dead);
+      if (socket.readyState === SOCKET_OPEN) this.session.sendUnawaited({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} });
+      expect(heartbeat!.timeoutMs, () => dead());
     };
     const lost = (code: number) => {
       this.timers.clearTimeout(this.watchdog);
@@ -193,12 +246,13 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       this.socket = undefined;
       this.session.detach();
       if (FINAL_CLOSES.has(code)) return this.finish(code);
+      if (this.options.reconnect === false) return this.finish(code, true, dropped);
       const attempt = delivered ? 0 : this.current.attempt;
-      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1 });
+      this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1, ...(dropped ? { dropped } : {}) });
       const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
       this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
     };
-    if (heartbeat) expect(heartbeat.connectMs, dead);
+    if (heartbeat) expect(heartbeat.connectMs, () => dead());
     socket.onopen = () => {
       this.session.attach(socket);
       this.setStatus({ state: 'open', attempt: this.current.attempt });
@@ -215,21 +269,23 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       let frame: unknown;
       try {
         frame = decoder.decode(event.data);
-      } catch {
+      } catch (err) {
         // A JSON frame that does not parse is ignored, as ever; a compact stream this client
         // cannot read any further is replaced: a fresh socket starts one it can.
-        return wire === 'json' ? undefined : dead();
+        const message = `a frame could not be decoded as ${wire}: ${err instanceof Error ? err.message : String(err)}`;
+        return wire === 'json' ? undefined : dead('undecodable', message);
       }
+      this.session.received(event.data, frame);
       this.session.receiveFrame(frame);
     };
     socket.onerror = () => undefined;
     socket.onclose = (event) => lost(event.code);
   }
 
-  private finish(closeCode: number): void {
-    if (!KEEP_TOKEN.has(closeCode)) this.options.storage.removeItem(this.options.storageKey);
+  private finish(closeCode: number, keepToken = KEEP_TOKEN.has(closeCode), dropped?: ConnectionStatus['dropped']): void {
+    if (!keepToken) this.options.storage.removeItem(this.options.storageKey);
     this.session.end(closeCode);
-    this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt });
+    this.setStatus({ state: 'ended', closeCode, attempt: this.current.attempt, ...(dropped ? { dropped } : {}) });
   }
 
   private setStatus(status: ConnectionStatus): void {

@@ -1,4 +1,4 @@
-import { CommandRecord, DelayProxy, GameClient, HttpApi, ResumingSeat, SeatResume } from '@app/bot-kit';
+import { CommandRecord, DelayProxy, SeatClient, HttpApi, FailoverSeat, SeatResume } from '@app/bot-kit';
 import { RunningServer } from '../../game-server/src/server';
 import { holdTable, journaled, untilWaitingOnLock, waitFor } from '../../game-server/test/support';
 import { startTestServer } from '../../../test/support/test-server';
@@ -9,7 +9,7 @@ import { startTestServer } from '../../../test/support/test-server';
  * the server records it once (PROTOCOL.md section 3: a used id gets its original reply). The
  * answer is held in flight by a lock on its table, so the cut lands before its reply.
  */
-describe('ResumingSeat', () => {
+describe(FailoverSeat.name, () => {
   let server: RunningServer;
   let proxy: DelayProxy;
   let viaProxy: string;
@@ -32,14 +32,14 @@ describe('ResumingSeat', () => {
     const api = new HttpApi(server.url);
     const room = await api.createRoom({ hostName: 'Host', questionCount: 2, secondsPerQuestion: 60, revealSeconds: 0 });
     const seat = await api.join(room.code, 'Ann');
-    const host = await GameClient.connect(server.url, room.hostToken);
+    const host = await SeatClient.connect(server.url, room.hostToken);
     opened.push(host);
     await host.nextEvent('room.state');
 
     const records: CommandRecord[] = [];
     const resumes: SeatResume[] = [];
     let open: number | undefined;
-    const ann = new ResumingSeat({
+    const ann = new FailoverSeat({
       baseUrl: viaProxy,
       token: seat.playerToken,
       room: room.code,

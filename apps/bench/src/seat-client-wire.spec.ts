@@ -1,13 +1,13 @@
 import { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { BotSocket, CommandRecord } from '@app/bot-kit';
+import { SeatClient, CommandRecord } from '@app/bot-kit';
 
 /**
- * A bot socket of a compact profile asks for it and decodes what it receives; a frame it cannot
+ * A seat client of a compact profile asks for it and decodes what it receives; a frame it cannot
  * decode drops the socket (its memory no longer matches the server's) and says why, so a bench
  * run counts it as an error instead of misreading every later frame.
  */
-describe('BotSocket with a wire profile', () => {
+describe('SeatClient with a wire profile', () => {
   let wss: WebSocketServer;
   let baseUrl: string;
   const asked: (string | null)[] = [];
@@ -27,12 +27,12 @@ describe('BotSocket with a wire profile', () => {
   it('sends no wire= for JSON, and wire=<profile> for a compact one', async () => {
     asked.length = 0;
     firstFrame = JSON.stringify({ type: 'room.state', seq: 1, data: { phase: 'lobby' } });
-    const json = await BotSocket.connect(baseUrl, 't', {});
+    const json = await SeatClient.connect(baseUrl, 't', {});
     expect((await json.nextEvent('room.state')).data.phase).toBe('lobby');
     json.close();
     // compact-v1 leaves a frame's shape alone: a type and its data, numbered by the decoder.
     firstFrame = JSON.stringify({ type: 'room.state', data: { phase: 'lobby' } });
-    const v1 = await BotSocket.connect(baseUrl, 't', { wire: 'compact-v1' });
+    const v1 = await SeatClient.connect(baseUrl, 't', { wire: 'compact-v1' });
     const state = await v1.nextEvent('room.state');
     expect(state).toMatchObject({ type: 'room.state', seq: 1 });
     expect(state.data.phase).toBe('lobby');
@@ -43,7 +43,7 @@ describe('BotSocket with a wire profile', () => {
   it('drops the socket on a frame it cannot decode, records why, and names it to whoever waits', async () => {
     firstFrame = 'not a frame';
     const records: CommandRecord[] = [];
-    const socket = await BotSocket.connect(baseUrl, 't', { wire: 'compact-v2', record: (r) => records.push(r), tags: { seat: 1 } });
+    const socket = await SeatClient.connect(baseUrl, 't', { wire: 'compact-v2', record: (r) => records.push(r), tags: { seat: 1 }, history: false });
     await expect(socket.nextEvent('room.state', () => true, 5000)).rejects.toThrow(/a frame could not be decoded as compact-v2: a frame is one JSON text/);
     await socket.closed;
     const decode = records.filter((r) => r.type === 'ws.decode');

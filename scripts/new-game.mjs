@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm run new-game -- <name> [--register]`: writes libs/games/<name>/ from the template in
+// scripts/new-game/ (a tiny complete game on defineGame, its wire, its spec through testGame), and
+// with --register adds the game's one line to the server's registry. It refuses a bad name and a
+// name a folder already has, before it writes anything. `--root <dir>` writes into another copy
+// of the repository (its test does).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TEMPLATE = join(HERE, 'new-game');
+const REGISTRY = 'apps/game-server/src/games.ts';
+// A name is the game's folder, its `kind`, its events' prefix and (as it is) its identifier.
+const NAME = /^[a-z][a-z0-9]{2,23}$/;
+const FILES = { 'wire.ts.tmpl': '__name__.wire.ts', 'game.ts.tmpl': '__name__.game.ts', 'spec.ts.tmpl': '__name__.spec.ts', 'index.ts.tmpl': 'index.ts' };
+
+function fail(message) {
+  process.stderr.write(`new-game: ${message}\n`);
+  process.exit(1);
+}
+
+const args = process.argv.slice(2);
+const register = args.includes('--register');
+const rootAt = args.indexOf('--root');
+const root = rootAt >= 0 ? args[rootAt + 1] : join(HERE, '..');
+const names = args.filter((a, i) => !a.startsWith('--') && (rootAt < 0 || i !== rootAt + 1));
+if (names.length !== 1) fail('usage: npm run new-game -- <name> [--register]');
+const [name] = names;
+if (!NAME.test(name)) fail(`'${name}' is not a game's name: 3 to 24 lower-case letters and digits, a letter first`);
+const folder = join(root, 'libs/games', name);
+if (existsSync(folder)) fail(`'${name}' is taken: ${relative(root, folder)} exists`);
+
+const title = name[0].toUpperCase() + name.slice(1);
+const fill = (text) => text.replaceAll('__CONST__', name.toUpperCase()).replaceAll('__Title__', title).replaceAll('__camel__', name).replaceAll('__name__', name);
+
+// The registry's edit is worked out first, so that a registry it cannot read leaves nothing written.
+let registry;
+if (register) {
+  const path = join(root, REGISTRY);
+  const source = readFileSync(path, 'utf8');
+  const imports = [...source.matchAll(/^import .* from '@app\/games\/[a-z0-9-]+';\n/gm)];
+  const list = /(export const GAMES: readonly GameModule\[\] = \[)([^\n]*?)(\.\.\.\(SERVES_TEST_GAMES)/;
+  if (!imports.length || !list.test(source)) fail(`${REGISTRY} has no list of games this script can read: add the line by hand`);
+  const last = imports.at(-1);
+  const at = last.index + last[0].length;
+  const withImport = `${source.slice(0, at)}import { ${name} } from '@app/games/${name}';\n${source.slice(at)}`;
+  registry = { path, source: withImport.replace(list, `$1$2${name}, $3`) };
+}
+
+mkdirSync(join(folder, 'src'), { recursive: true });
+for (const [template, file] of Object.entries(FILES)) writeFileSync(join(folder, 'src', fill(file)), fill(readFileSync(join(TEMPLATE, template), 'utf8')));
+if (registry) writeFileSync(registry.path, registry.source);
+process.stdout.write(`new-game: wrote ${relative(root, folder)}/src (${Object.values(FILES).map(fill).join(', ')})${registry ? `, and registered it in ${REGISTRY}` : ''}\n`);
+process.stdout.write(`new-game: its spec runs with \`npx jest libs/games/${name}\`\n`);
