@@ -1,4 +1,4 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DynamicModule, InjectionToken, Module, Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { DEFAULT_GATEWAY_OPTIONS, GATEWAY_OPTIONS, GameGateway, GatewayOptions, ROOM_DIRECTORY, SEAT_TOKENS, SeatTokens, WIRE_OBSERVER } from '@app/gateway';
@@ -114,8 +114,8 @@ async function openRuntime(options: GameRoomsOptions): Promise<ServerRuntime> {
 }
 
 /** A provider of one thing the runtime holds. */
-const fromRuntime = (provide: unknown, pick: (runtime: ServerRuntime) => unknown): Provider => ({
-  provide: provide as symbol,
+const fromRuntime = (provide: InjectionToken, pick: (runtime: ServerRuntime) => unknown): Provider => ({
+  provide,
   useFactory: pick,
   inject: [GAME_ROOMS_RUNTIME],
 });
