@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
 import { ClusterScript, GameEvent, HttpApi, nextEventFrom, SeatClient } from '@app/bot-kit';
+import { checkOrCall, untilSecondTurn } from './cards.turns';
 import { requireBuiltServer } from '../../../../test/support/server-process';
 
 const REPO = resolve(__dirname, '../../../..');
@@ -63,35 +64,9 @@ describe('a card table through the proxy, on a cluster of three', () => {
     const first = await human.nextEvent('table.snapshot');
     await spectator.nextEvent('table.snapshot');
 
-    // The human acts once in a hand (a check, else a call), and the owner dies at its next turn in
-    // that same hand. The first hand starts 50 ms after the table opens, so the socket can come in
-    // after its deal or at the human's turn: then the snapshot says the hand and who acts.
-    const cursor = { at: 0 };
-    const acknowledged: string[] = [];
-    const actedIn = new Set<number>();
-    let hand: number = first.data.hand?.number ?? 0;
-    let humanToAct = first.data.hand?.toAct === HUMAN_SEAT;
-    for (;;) {
-      if (!humanToAct) {
-        const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), TURN_TIMEOUT_MS);
-        if (next.type === 'hand.started') {
-          hand = next.data.number;
-          continue;
-        }
-      }
-      humanToAct = false;
-      if (actedIn.has(hand)) break;
-      const id = `act-${hand}-${acknowledged.length}`;
-      let reply = await human.send('table.act', { action: 'check' }, id);
-      if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' }, `${id}-call`);
-      expect(reply.status).toBe(200);
-      acknowledged.push(reply.id!);
-      actedIn.add(hand);
-    }
-    const dealtHere = events(human).some((e) => e.type === 'hand.started' && e.data.number === hand);
-    const cards = dealtHere ? events(human).filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards : first.data.yourCards;
+    // The human acts once in a hand (a check, else a call), and the owner dies at its next turn in that same hand.
+    const { hand, acknowledged, thisHand, cards } = await untilSecondTurn(human, first, TURN_TIMEOUT_MS);
     expect(cards).toHaveLength(2);
-    const thisHand = acknowledged.filter((id) => id.startsWith(`act-${hand}-`));
     expect(thisHand.length).toBeGreaterThan(0);
 
     const [owner] = await holders(code);
@@ -137,8 +112,7 @@ describe('a card table through the proxy, on a cluster of three', () => {
     // still acts in this hand.
     if (snapshot.hand.toAct !== HUMAN_SEAT) await back.client.nextEvent('time_bank', (e) => e.data.seat === HUMAN_SEAT);
     expect(await back.client.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1])).toMatchObject({ status: 200, data: {} });
-    let reply = await back.client.send('table.act', { action: 'check' }, `after-${hand}`);
-    if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await back.client.send('table.act', { action: 'call' }, `after-${hand}-call`);
+    const reply = await checkOrCall(back.client, `after-${hand}`);
     expect(reply.status).toBe(200);
     console.log(`failover: kill -9 of ${owner} to the human's first action committed on ${newOwner}: ${Math.round(performance.now() - killedAt)} ms`);
     expect(await journaledActs(tableId)).toEqual([...thisHand, reply.id!].sort());
@@ -155,9 +129,7 @@ describe('a card table through the proxy, on a cluster of three', () => {
         expect(sum(next.data.stacks)).toBe(sum(snapshot.seats) + snapshot.hand.pot);
         break;
       }
-      let act = await back.client.send('table.act', { action: 'check' });
-      if (act.status === 409 && act.error?.code === 'illegal_action') act = await back.client.send('table.act', { action: 'call' });
-      expect(act.status).toBe(200);
+      expect((await checkOrCall(back.client)).status).toBe(200);
     }
     await watching.client.nextEvent('hand.finished', (e) => e.data.number === hand);
 

@@ -1,4 +1,5 @@
 import { RunningServer } from '../../../../apps/game-server/src/server';
+import { statementsOf } from '../../../../apps/game-server/test/support';
 import { withTestServer } from '../../../../test/support/test-server';
 import { openBoard } from './tictactoe.support';
 
@@ -13,11 +14,7 @@ describe('tic-tac-toe round-trip budget', () => {
   let server: RunningServer;
   withTestServer((s) => (server = s));
 
-  async function counted(action: () => Promise<unknown>): Promise<readonly string[]> {
-    const log = server.runtime.meter.capture();
-    await action();
-    return log.stop();
-  }
+  const counted = (action: () => Promise<unknown>) => statementsOf(server, action);
 
   it('each accepted move costs one statement, a refused one none, and the winning move one', async () => {
     const b = await openBoard(server.url, MOVE_SECONDS);
