@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ClusterScript, CommandRecord } from '@app/bot-kit';
-import { FailoverResult, FailoverSettings, playFailover } from './modes/failover';
+import { playFailover } from './modes/failover';
+import { FailoverResult, FailoverSettings } from './modes/failover-result';
 
 /**
  * The failover mode's core for real, small: `npm run cluster` with two instances behind HAProxy,

@@ -2,7 +2,7 @@ import { RunningServer } from '../src/server';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { HttpApi } from '@app/bot-kit';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatRoom } from './support';
+import { closeAll, queryDb, seatRoom, statementsOf } from './support';
 import { BUILTIN_DECK_ID } from '../../../migrations';
 
 /**
@@ -21,11 +21,7 @@ describe('round-trip budget', () => {
 
   withTestServer((s) => (server = s));
 
-  async function counted(action: () => Promise<unknown>): Promise<readonly string[]> {
-    const log = server.runtime.meter.capture();
-    await action();
-    return log.stop();
-  }
+  const counted = (action: () => Promise<unknown>) => statementsOf(server, action);
 
   it('room.start costs one statement', async () => {
     const room = await seatRoom(server, ['Ann']);

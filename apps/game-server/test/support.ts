@@ -67,6 +67,13 @@ export function closeAll(room: SeatedRoom): void {
   for (const c of [room.host, ...room.players]) c.close();
 }
 
+/** The statements `action` cost, in order, counted at the pg client (each one a round trip). */
+export async function statementsOf(server: Pick<RunningServer, 'runtime'>, action: () => Promise<unknown>): Promise<readonly string[]> {
+  const log = server.runtime.meter.capture();
+  await action();
+  return log.stop();
+}
+
 /** Reads the database directly, to check what was (or was not) recorded. */
 export async function queryDb<T = any>(server: Pick<RunningServer, 'databaseUrl'>, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: server.databaseUrl });

@@ -4,6 +4,7 @@ import { RunningServer } from '../src/server';
 import { ServerProcess } from '../../../test/support/server-process';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { journaled, journaledIds, queryDb } from './support';
+import { untilSecondTurn } from '../../../libs/games/cards/test/cards.turns';
 
 // A card practice table over real HTTP, real sockets and real PostgreSQL (PROTOCOL.md section 8).
 
@@ -169,33 +170,7 @@ describe('a card table after kill -9 of a real server process', () => {
       expect(first.data.rules).toEqual({ smallBlind: 1, bigBlind: 2, buyIn: 200, actionSeconds: 60 });
 
       // The human acts once in a hand, then the server dies at its next turn in that same hand.
-      // The first hand starts 50 ms after the table opens, so on a busy machine the socket can come
-      // in after its deal, or at the human's turn: then the snapshot says the hand and who acts.
-      const cursor = { at: 0 };
-      const acknowledged: string[] = [];
-      const actedIn = new Set<number>();
-      let hand: number = first.data.hand?.number ?? 0;
-      let humanToAct = first.data.hand?.toAct === HUMAN_SEAT;
-      for (;;) {
-        if (!humanToAct) {
-          const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), 10_000);
-          if (next.type === 'hand.started') {
-            hand = next.data.number;
-            continue;
-          }
-        }
-        humanToAct = false;
-        if (actedIn.has(hand)) break;
-        const id = `act-${hand}-${acknowledged.length}`;
-        let reply = await human.send('table.act', { action: 'check' }, id);
-        if (reply.status === 409 && reply.error?.code === 'illegal_action') reply = await human.send('table.act', { action: 'call' }, `${id}-call`);
-        expect(reply.status).toBe(200);
-        acknowledged.push(reply.id!);
-        actedIn.add(hand);
-      }
-      // The hand's cards: dealt on this socket after the hand started, or shown by the first snapshot.
-      const dealtHere = events(human).some((e) => e.type === 'hand.started' && e.data.number === hand);
-      const cards = dealtHere ? events(human).filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards : first.data.yourCards;
+      const { hand, acknowledged, thisHand, cards } = await untilSecondTurn(human, first, 10_000);
       expect(cards).toHaveLength(2);
 
       expect((await server.kill('SIGKILL')).signal).toBe('SIGKILL');
@@ -214,7 +189,6 @@ describe('a card table after kill -9 of a real server process', () => {
       expect(stacks + snapshot.data.hand.pot).toBe(buyIns);
       // The acts of this hand are in the journal; those of hands before it went with their ends'
       // snapshots, which hold the table they left.
-      const thisHand = acknowledged.filter((id) => id.startsWith(`act-${hand}-`));
       expect(thisHand.length).toBeGreaterThan(0);
       expect(await journaledIds(server, tableId, 'table.act')).toEqual([...thisHand].sort());
 

@@ -1,6 +1,6 @@
 import { BenchRun } from '../run';
 import { fmtMs, fmtNum, rawFilesNote, table } from '../report';
-import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover';
+import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover-result';
 
 /** report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, each instance. */
 export function failoverReport(p: { title: string; command: string; settings: FailoverSettings; result: FailoverResult; recordsFile: string }): string {

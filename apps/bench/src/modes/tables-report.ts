@@ -6,7 +6,7 @@ import { BenchRun } from '../run';
 import { summarize, Summary } from '../stats';
 import { KindCount } from '../tables-shard';
 import { Distances } from '../yardstick';
-import { CellRun, TablesSettings } from './tables';
+import { CellRun, TablesSettings } from './tables-result';
 
 /** The seed's figures (the card-table field report), quoted beside ours. */
 export const SEED = { tables: 1000, actionP99Ms: 1.2, workerThreads: 2, jsonMbps: 4.07 } as const;

@@ -1,53 +1,14 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { cpus } from 'node:os';
-import { CardTableSettings, EgressShaper, EgressShaperStats, epochMs, HUMAN_PAUSE, HumanPause, MetricsSnapshot, sleep } from '@app/bot-kit';
+import { EgressShaper, epochMs, HUMAN_PAUSE, sleep } from '@app/bot-kit';
 import { WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, UsageError } from '../cli';
-import { cpuSeconds, UsageReading } from '../host-usage';
+import { cpuSeconds } from '../host-usage';
 import { BenchRun, log, WIRE_WORDS } from '../run';
 import { CoordinatorMessage, SHARD_ARG, ShardConfig, ShardMessage, ShardResult } from '../tables-shard';
 import { Distances } from '../yardstick';
 import { cellSummary, CellSummary, tablesReport } from './tables-report';
-
-export interface TablesSettings {
-  /** One rung without --ladder. */
-  readonly rungs: readonly number[];
-  readonly ladder: boolean;
-  readonly wires: readonly WireProfile[];
-  readonly seconds: number;
-  /** Per rung; undefined: from the number of tables. */
-  readonly rampSeconds?: number;
-  readonly shards: number;
-  readonly egressMbps?: number;
-  readonly shaperBufferBytes: number;
-  readonly kneeMs: number;
-  readonly table: CardTableSettings;
-  readonly pause: HumanPause;
-  readonly commandTimeoutMs: number;
-  readonly seed: number;
-  readonly title: string;
-  readonly plots: boolean;
-}
-
-/** What the coordinator measured around one cell's window (one rung, one profile). */
-export interface CellRun {
-  readonly tables: number;
-  readonly wire: WireProfile;
-  readonly shards: number;
-  readonly rampSeconds: number;
-  readonly windowStart: number;
-  readonly windowEnd: number;
-  readonly figures: { delta?: import('../stats').MetricsDelta; refused?: string };
-  readonly after?: MetricsSnapshot;
-  /** Server CPU seconds over the window (from /proc/<pid>/stat), when the server is on this machine. */
-  readonly serverCpuSeconds?: number;
-  readonly usage: UsageReading;
-  readonly shaper?: { readonly before: EgressShaperStats; readonly after: EgressShaperStats };
-  readonly results: ShardResult[];
-  readonly shardErrors: string[];
-  /** Late: the window opened before every shard had opened its tables. */
-  readonly interrupted: boolean;
-}
+import { CellRun, TablesSettings } from './tables-result';
 
 /** A ramp long enough to open the tables at about 50 a second and see their first hands. */
 export function defaultRampSeconds(tables: number): number {

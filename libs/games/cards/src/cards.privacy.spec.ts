@@ -1,5 +1,5 @@
 import { prng, TableSim, wildHuman } from '../test/cards.fixtures';
-import { privacyLeaks, TrueHand } from './cards.privacy';
+import { privacyLeaks, TrueHand, truthFromFrames } from './cards.privacy';
 
 const DEAL = new Map<number, TrueHand>([
   [1, { number: 1, hole: { 0: ['As', 'Kd'], 1: ['2c', '2d'], 2: ['7h', '8h'] }, board: ['Qs', 'Jd', 'Tc', '3h', '4s'], folded: [2], showdown: true }],
@@ -31,6 +31,26 @@ describe(privacyLeaks.name, () => {
 
   it('gives a spectator no hole card at all before the showdown', () => {
     expect(privacyLeaks([started, { type: 'hole_cards.dealt', data: { seat: 0, cards: ['As', 'Kd'] } }], DEAL, undefined)).toHaveLength(2);
+  });
+
+  it('counts a fold seen twice once: a table moved to another instance takes its unwritten bots’ actions again', () => {
+    const seats = (folded: number[]) => [0, 1, 2, 3].map((seat) => ({ seat, folded: folded.includes(seat) }));
+    const fold = (seat: number) => ({ type: 'action.applied', data: { seat, action: 'fold' } });
+    const frames = [
+      { type: 'hand.started', data: { number: 1, button: 0 } },
+      fold(3),
+      // The viewer's new socket, on the new owner: the fold was not written, and is taken again.
+      { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([]) } },
+      fold(3),
+      fold(1),
+      { type: 'hand.finished', data: { number: 1 } },
+    ];
+    const truth = truthFromFrames(frames, 42, 4).get(1)!;
+    expect(truth.folded).toEqual([3, 1]);
+    // Two hands are live: the showdown shows them.
+    expect(truth.showdown).toBe(true);
+    // A snapshot that says a seat has folded counts it, though no fold of it was seen.
+    expect(truthFromFrames([frames[0], { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([2]) } }], 42, 4).get(1)!.folded).toEqual([2]);
   });
 
   it('finds nothing in the frames of many simulated hands, for the human and for a spectator', () => {

@@ -39,10 +39,12 @@ export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seat
   let current: { number: number; button: number; folded: number[] } | undefined;
   for (const { type, data } of frames as readonly { type: string; data: any }[]) {
     if (type === 'hand.started') current = { number: data.number, button: data.button, folded: [] };
-    if (type === 'table.snapshot' && data.hand && current?.number !== data.hand.number) {
+    // A snapshot says who has folded now, in the hand already followed too: a table moved to
+    // another instance takes again the bots' actions it never wrote, folds a viewer saw included.
+    if (type === 'table.snapshot' && data.hand) {
       current = { number: data.hand.number, button: data.hand.button, folded: data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
     }
-    if (type === 'action.applied' && data.action === 'fold') current?.folded.push(data.seat);
+    if (type === 'action.applied' && data.action === 'fold' && current && !current.folded.includes(data.seat)) current.folded.push(data.seat);
     if (type === 'hand.finished' && current) deal.set(current.number, dealtHand(current, seed, seatCount, true));
   }
   // A hand the frames end in (the table closed, or the recording stopped, before it finished)

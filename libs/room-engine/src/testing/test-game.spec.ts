@@ -9,7 +9,7 @@ interface Seat {
   readonly id: string;
   readonly name: string;
   readonly connected: boolean;
-  readonly card: string;
+  readonly token: string;
 }
 interface DrawState {
   readonly code: string;
@@ -20,41 +20,41 @@ interface DrawState {
 
 const sound = {
   name: 'draw',
-  events: { 'draw.state': z.object({}).loose(), 'draw.drawn': z.object({ draws: z.number() }), 'draw.card': z.object({ card: z.string() }) },
+  events: { 'draw.state': z.object({}).loose(), 'draw.drawn': z.object({ draws: z.number() }), 'draw.token': z.object({ token: z.string() }) },
   settings: jsonObject({ name: printableField(32) }),
   setup: (settings: { name: string }, opened: { code: string; opener: string }): DrawState => ({
-    code: opened.code, phase: 'open', seats: [{ id: opened.opener, name: settings.name, connected: false, card: '' }], draws: 0,
+    code: opened.code, phase: 'open', seats: [{ id: opened.opener, name: settings.name, connected: false, token: '' }], draws: 0,
   }),
   proposals: {
     join: (state: DrawState, args: unknown) => {
       const { playerId, name } = args as { playerId: string; name: string };
-      return { state: { ...state, seats: [...state.seats, { id: playerId, name, connected: false, card: '' }] }, events: [], effects: [], reply: { playerId } };
+      return { state: { ...state, seats: [...state.seats, { id: playerId, name, connected: false, token: '' }] }, events: [], effects: [], reply: { playerId } };
     },
   },
   commands: {
-    // A seat draws a secret card: the seat alone is told which, everyone that a card was drawn.
+    // A seat draws a secret token: the seat alone is told which, everyone that a token was drawn.
     'draw.draw': {
       schema: z.object({}),
       roles: ['player'] as const,
       decide: (state: DrawState, _data: object, ctx: { actor: { seat?: string }; random: () => number }) => {
-        const card = `card-${Math.floor(ctx.random() * 1e9)}`;
-        const seats = state.seats.map((s) => (s.id === ctx.actor.seat ? { ...s, card } : s));
+        const token = `token-${Math.floor(ctx.random() * 1e9)}`;
+        const seats = state.seats.map((s) => (s.id === ctx.actor.seat ? { ...s, token } : s));
         return {
           state: { ...state, seats, draws: state.draws + 1 },
-          events: [{ type: 'draw.drawn', data: { draws: state.draws + 1 } }, { type: 'draw.card', data: { card }, audience: { to: 'seats' as const, seats: [ctx.actor.seat!] } }],
+          events: [{ type: 'draw.drawn', data: { draws: state.draws + 1 } }, { type: 'draw.token', data: { token }, audience: { to: 'seats' as const, seats: [ctx.actor.seat!] } }],
           effects: [],
           boundary: state.draws % 2 === 1,
         };
       },
     },
   },
-  view: (state: DrawState, viewer: { seat?: string }) => ({ draws: state.draws, yours: state.seats.find((s) => s.id === viewer.seat)?.card ?? null }),
+  view: (state: DrawState, viewer: { seat?: string }) => ({ draws: state.draws, yours: state.seats.find((s) => s.id === viewer.seat)?.token ?? null }),
   describe: (state: DrawState) => ({ code: state.code, draws: state.draws }),
 } satisfies GameDefinition<DrawState, { 'draw.draw': object }>;
 
 const script = {
   settings: { name: 'Ann' },
-  secretOf: (state: DrawState, seat: string) => [state.seats.find((s) => s.id === seat)?.card ?? ''].filter(Boolean),
+  secretOf: (state: DrawState, seat: string) => [state.seats.find((s) => s.id === seat)?.token ?? ''].filter(Boolean),
   steps: [
     { at: 0, propose: 'join', args: { playerId: 'p2', name: 'Bo' } },
     { at: 10, seat: 'p1', command: 'draw.draw' },
@@ -80,23 +80,23 @@ describe('testGame', () => {
     expect(report.text).toContain('draw: 5 steps, 4 accepted, 1 refused (unknown_type 1)');
   });
 
-  it('fails a game whose view shows a seat another seat’s card', async () => {
-    const leaky = defineGame({ ...sound, view: (state: DrawState) => ({ draws: state.draws, cards: state.seats.map((s) => s.card) }) });
-    expect(await failure(testGame(leaky, script))).toMatch(/draw, step 3 .*: draw.state sent to (seat p2|a spectator) holds "card-\d+", a secret of seat p1/);
+  it('fails a game whose view shows a seat another seat’s token', async () => {
+    const leaky = defineGame({ ...sound, view: (state: DrawState) => ({ draws: state.draws, tokens: state.seats.map((s) => s.token) }) });
+    expect(await failure(testGame(leaky, script))).toMatch(/draw, step 3 .*: draw.state sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/);
   });
 
-  it('fails a game that tells everyone a seat’s card in an event', async () => {
+  it('fails a game that tells everyone a seat’s token in an event', async () => {
     const draw = sound.commands['draw.draw'];
     const loud = defineGame({
       ...sound,
       commands: { 'draw.draw': { ...draw, decide: (state, data, ctx) => { const o = draw.decide(state, data, ctx); return { ...o, events: o.events.map((e) => ({ ...e, audience: undefined })) }; } } },
     });
-    expect(await failure(testGame(loud, script))).toMatch(/draw, step 2 .*: draw.card sent to (seat p2|a spectator) holds "card-\d+", a secret of seat p1/);
+    expect(await failure(testGame(loud, script))).toMatch(/draw, step 2 .*: draw.token sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/);
   });
 
   it('fails a game whose public summary holds a secret', async () => {
-    const leaky = defineGame({ ...sound, describe: (state: DrawState) => ({ code: state.code, cards: state.seats.map((s) => s.card) }) });
-    expect(await failure(testGame(leaky, script))).toMatch(/step 2 .*: the public summary holds "card-\d+", a secret of seat p1/);
+    const leaky = defineGame({ ...sound, describe: (state: DrawState) => ({ code: state.code, tokens: state.seats.map((s) => s.token) }) });
+    expect(await failure(testGame(leaky, script))).toMatch(/step 2 .*: the public summary holds "token-\d+", a secret of seat p1/);
   });
 
   it('fails a game whose decision reads something the journal does not keep', async () => {
