@@ -63,7 +63,21 @@ const POLICIES = [
   // The server takes the compact-v2 table's version from wire-codes, and ships the migrations.
   allow('server', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'wire-codes', 'migrations'),
   // The app takes the test-only games for a server started for tests (ALLOW_TEST_GAMES=1) alone.
-  allow('app', 'app', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'test-game', 'wire-codes', 'bot-kit', 'migrations'),
+  allow(
+    'app',
+    'app',
+    'server',
+    'protocol',
+    'engine',
+    'gateway',
+    'persistence',
+    'observability',
+    'game',
+    'test-game',
+    'wire-codes',
+    'bot-kit',
+    'migrations',
+  ),
   allow('migrations'),
   allow('console', 'protocol'),
   // A game's page may name the types of its game's bodies (its settings schema): `import type`
@@ -73,8 +87,38 @@ const POLICIES = [
     allow: { to: { element: { type: 'game' } }, dependency: { kind: 'type' } },
   },
   // Scripts are tools around the code, as tests are: they may take what they measure.
-  allow('scripts', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
-  allow('test', 'test', 'test-game', 'server', 'protocol', 'engine', 'gateway', 'persistence', 'observability', 'game', 'wire-codes', 'bot-kit', 'app', 'migrations', 'scripts'),
+  allow(
+    'scripts',
+    'server',
+    'protocol',
+    'engine',
+    'gateway',
+    'persistence',
+    'observability',
+    'game',
+    'wire-codes',
+    'bot-kit',
+    'app',
+    'migrations',
+    'scripts',
+  ),
+  allow(
+    'test',
+    'test',
+    'test-game',
+    'server',
+    'protocol',
+    'engine',
+    'gateway',
+    'persistence',
+    'observability',
+    'game',
+    'wire-codes',
+    'bot-kit',
+    'app',
+    'migrations',
+    'scripts',
+  ),
   // Specs beside the code may use the shared test fixtures and the test-only game; a game's
   // specs may also check its section against the whole code table.
   {
@@ -94,9 +138,34 @@ const POLICIES = [
  */
 const GAME_IO_MODULES = {
   paths: [
-    ...['assert', 'async_hooks', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib'].map(
-      (name) => ({ name, message: 'A game is pure: no I/O, no clock, no process (docs/design.md, "Shape").' }),
-    ),
+    ...[
+      'assert',
+      'async_hooks',
+      'child_process',
+      'cluster',
+      'crypto',
+      'dgram',
+      'dns',
+      'events',
+      'fs',
+      'fs/promises',
+      'http',
+      'http2',
+      'https',
+      'net',
+      'os',
+      'path',
+      'perf_hooks',
+      'process',
+      'readline',
+      'stream',
+      'timers',
+      'tls',
+      'url',
+      'util',
+      'worker_threads',
+      'zlib',
+    ].map((name) => ({ name, message: 'A game is pure: no I/O, no clock, no process (docs/design.md, "Shape").' })),
   ],
   patterns: [
     { group: ['node:*'], message: 'A game is pure: Node built-ins do I/O or own time; take what you need from the context.' },
@@ -108,7 +177,16 @@ const GAME_IO_MODULES = {
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'packages/*/dist/**', 'web-admin/dist-pages/**', 'coverage/**', '.data/**', 'bench/**', 'tmp/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'packages/*/dist/**',
+      'web-admin/dist-pages/**',
+      'coverage/**',
+      '.data/**',
+      'bench/**',
+      'tmp/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -176,7 +254,15 @@ export default tseslint.config(
 
   // The layering.
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts', 'migrations/**/*.ts', 'test/**/*.ts', 'packages/**/*.ts', 'web-admin/src/**/*.{ts,tsx}', 'scripts/**/*.{mjs,cjs,js}'],
+    files: [
+      'apps/**/*.ts',
+      'libs/**/*.ts',
+      'migrations/**/*.ts',
+      'test/**/*.ts',
+      'packages/**/*.ts',
+      'web-admin/src/**/*.{ts,tsx}',
+      'scripts/**/*.{mjs,cjs,js}',
+    ],
     plugins: { boundaries },
     settings: {
       'boundaries/root-path': ROOT,

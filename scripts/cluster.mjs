@@ -49,10 +49,12 @@ function options() {
   });
   const instances = Number(values.instances);
   const port = Number(values.port);
-  if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) fail(`--instances must be a whole number from 1 to ${MAX_INSTANCES}, got '${values.instances}'`);
+  if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES)
+    fail(`--instances must be a whole number from 1 to ${MAX_INSTANCES}, got '${values.instances}'`);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number (0: any free one), got '${values.port}'`);
   const databaseUrl = values['database-url'];
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) fail(`--database-url must be a postgres:// URL, got '${databaseUrl.slice(0, 60)}'`);
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    fail(`--database-url must be a postgres:// URL, got '${databaseUrl.slice(0, 60)}'`);
   return { instances, port, data: resolve(values.data), fresh: values.fresh, databaseUrl };
 }
 
@@ -61,7 +63,9 @@ function ensureHaproxy() {
   if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0) return;
   if (process.getuid?.() !== 0) fail('haproxy is missing and this is not root: run `apt-get install -y haproxy` first');
   say('haproxy is missing: installing it with apt');
-  const apt = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const apt = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (apt.status !== 0) fail('apt-get install haproxy failed');
 }
 
@@ -102,7 +106,9 @@ function launch(name, command, args, env, logFile) {
   child.stderr.pipe(log, { end: false });
   child.once('close', () => !log.writableEnded && log.end());
   child.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  child.exited.then(({ code, signal }) => !stopping && !child.restarting && say(`${name} exited (${signal ?? `code ${code}`}); see ${logFile}`));
+  child.exited.then(
+    ({ code, signal }) => !stopping && !child.restarting && say(`${name} exited (${signal ?? `code ${code}`}); see ${logFile}`),
+  );
   child.name = name;
   child.log = log;
   return child;
@@ -111,7 +117,10 @@ function launch(name, command, args, env, logFile) {
 /** Resolves once the server logs `server started`; rejects if it exits or takes too long first. */
 function started(child, logFile) {
   return new Promise((done, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${child.name} did not start within ${START_TIMEOUT_MS} ms; see ${logFile}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${child.name} did not start within ${START_TIMEOUT_MS} ms; see ${logFile}`)),
+      START_TIMEOUT_MS,
+    );
     createInterface({ input: child.stdout }).on('line', (line) => {
       child.log.write(line + '\n');
       if (!line.startsWith('{')) return;
@@ -136,7 +145,10 @@ async function healthy(url, child, what) {
   const until = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < until) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${child.name} exited while starting; see its log`);
-    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -186,7 +198,9 @@ async function main() {
   const { startEmbeddedPostgres } = require(join(BUILT, 'embedded-postgres.js'));
   // The server module's code is built from libs/server, beside the app's.
   const { checkSecret, keptSecret } = require(join(REPO, 'dist/apps/game-server/libs/server/src/config/secrets.js'));
-  database = opts.databaseUrl ? { url: opts.databaseUrl, stop: async () => undefined } : await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
+  database = opts.databaseUrl
+    ? { url: opts.databaseUrl, stop: async () => undefined }
+    : await startEmbeddedPostgres(join(opts.data, 'database'), (msg) => say(msg));
   const secret = (name, file) => (process.env[name] ? checkSecret(name, process.env[name]) : keptSecret(opts.data, file).value);
   const shared = { TOKEN_SECRET: secret('TOKEN_SECRET', 'token-secret'), ADMIN_TOKEN: secret('ADMIN_TOKEN', 'admin-token') };
   if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);
@@ -197,26 +211,38 @@ async function main() {
   const ports = await freePorts(2 * opts.instances);
   for (let i = 1; i <= opts.instances; i++) {
     const [port, operatorPort] = ports.slice(2 * (i - 1), 2 * i);
-    instances.push({ name: `instance-${i}`, port, url: `http://127.0.0.1:${port}`, operatorPort, operatorUrl: `http://127.0.0.1:${operatorPort}` });
+    instances.push({
+      name: `instance-${i}`,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      operatorPort,
+      operatorUrl: `http://127.0.0.1:${operatorPort}`,
+    });
   }
   const start = (instance) => {
     const dataDir = join(opts.data, instance.name);
     const logFile = join(opts.data, `${instance.name}.log`);
-    const child = launch(instance.name, process.execPath, [SERVER], {
-      ...process.env,
-      ...shared,
-      HOST: '127.0.0.1',
-      PORT: String(instance.port),
-      OPERATOR_PORT: String(instance.operatorPort),
-      INSTANCE_NAME: instance.name,
-      INSTANCE_URL: instance.url,
-      // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
-      // rate limits count. Only the proxy may say so: it connects from an address of its own
-      // (PROXY_SOURCE), so another process on this machine cannot name its own client.
-      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || PROXY_SOURCE,
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-    }, logFile);
+    const child = launch(
+      instance.name,
+      process.execPath,
+      [SERVER],
+      {
+        ...process.env,
+        ...shared,
+        HOST: '127.0.0.1',
+        PORT: String(instance.port),
+        OPERATOR_PORT: String(instance.operatorPort),
+        INSTANCE_NAME: instance.name,
+        INSTANCE_URL: instance.url,
+        // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
+        // rate limits count. Only the proxy may say so: it connects from an address of its own
+        // (PROXY_SOURCE), so another process on this machine cannot name its own client.
+        TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || PROXY_SOURCE,
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+      },
+      logFile,
+    );
     children.push(child);
     instance.pid = child.pid;
     instance.child = child;
@@ -229,7 +255,14 @@ async function main() {
   const proxyPort = opts.port || (await freePort());
   const { renderHaproxyConfig } = require(join(REPO, 'scripts/haproxy-config.cjs'));
   const config = join(opts.data, 'haproxy.cfg');
-  writeFileSync(config, renderHaproxyConfig({ bind: `127.0.0.1:${proxyPort}`, servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })), source: PROXY_SOURCE }));
+  writeFileSync(
+    config,
+    renderHaproxyConfig({
+      bind: `127.0.0.1:${proxyPort}`,
+      servers: instances.map((i) => ({ name: i.name, address: `127.0.0.1:${i.port}` })),
+      source: PROXY_SOURCE,
+    }),
+  );
   // -db: in the foreground, so it stops with this script; -W would fork a master.
   const proxy = launch('haproxy', 'haproxy', ['-db', '-f', config], process.env, join(opts.data, 'haproxy.log'));
   proxy.stdout.pipe(proxy.log, { end: false });
@@ -237,9 +270,12 @@ async function main() {
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   await healthy(proxyUrl, proxy, 'the proxy');
 
-  for (const i of instances) process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url, operatorUrl: i.operatorUrl }) + '\n');
+  for (const i of instances)
+    process.stdout.write(JSON.stringify({ instance: i.name, pid: i.pid, url: i.url, operatorUrl: i.operatorUrl }) + '\n');
   process.stdout.write(JSON.stringify({ proxy: proxyUrl }) + '\n');
-  say(`${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything; \`restart <instance-name>\` on stdin restarts one`);
+  say(
+    `${opts.instances} instance(s) behind ${proxyUrl}; logs in ${opts.data}; Ctrl-C stops everything; \`restart <instance-name>\` on stdin restarts one`,
+  );
   acceptRestarts(instances, start);
 }
 
@@ -257,7 +293,8 @@ function acceptRestarts(instances, start) {
     const words = line.trim().split(/\s+/).filter(Boolean);
     if (!words.length) return;
     if (stopping) return say(`ignored '${shown(line.trim())}': the cluster is stopping`);
-    if (words[0] !== 'restart' || words.length !== 2) return say(`unknown command '${shown(line.trim())}': the only one is \`restart <instance-name>\` (${names})`);
+    if (words[0] !== 'restart' || words.length !== 2)
+      return say(`unknown command '${shown(line.trim())}': the only one is \`restart <instance-name>\` (${names})`);
     const instance = instances.find((i) => i.name === words[1]);
     if (!instance) return say(`no instance is named '${shown(words[1])}' (the cluster has ${names})`);
     if (pending.has(instance.name)) return say(`${instance.name} is already being restarted`);

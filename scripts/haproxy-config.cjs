@@ -28,7 +28,10 @@ function renderHaproxyConfig({ bind, servers, source, tls }) {
     if (!/^[\w.-]+:\d+$/.test(s.address)) throw new Error(`an instance address must be host:port, got '${s.address}'`);
     return `    server ${s.name} ${s.address} id ${i + 1}${source ? ` source ${source}` : ''}`;
   });
-  return readFileSync(TEMPLATE, 'utf8').replace('{{bind}}', bind).replace('{{tls}}', tls ? tlsLines(tls) : '').replace('{{servers}}', lines.join('\n'));
+  return readFileSync(TEMPLATE, 'utf8')
+    .replace('{{bind}}', bind)
+    .replace('{{tls}}', tls ? tlsLines(tls) : '')
+    .replace('{{servers}}', lines.join('\n'));
 }
 
 /** TLS ends at the proxy: the instances behind it speak plain HTTP on the private network. */

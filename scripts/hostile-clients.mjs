@@ -88,9 +88,11 @@ const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** Runs `step` in a loop until the end, `WORKERS` at a time. */
 async function flood(step) {
-  await Promise.all(Array.from({ length: WORKERS }, async () => {
-    while (Date.now() < END) await step();
-  }));
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (Date.now() < END) await step();
+    }),
+  );
 }
 
 const DECK = { name: 'Hostile', questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 0 }] };

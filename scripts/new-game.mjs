@@ -13,7 +13,12 @@ const TEMPLATE = join(HERE, 'new-game');
 const REGISTRY = 'apps/game-server/src/games.ts';
 // A name is the game's folder, its `kind`, its events' prefix and (as it is) its identifier.
 const NAME = /^[a-z][a-z0-9]{2,23}$/;
-const FILES = { 'wire.ts.tmpl': '__name__.wire.ts', 'game.ts.tmpl': '__name__.game.ts', 'spec.ts.tmpl': '__name__.spec.ts', 'index.ts.tmpl': 'index.ts' };
+const FILES = {
+  'wire.ts.tmpl': '__name__.wire.ts',
+  'game.ts.tmpl': '__name__.game.ts',
+  'spec.ts.tmpl': '__name__.spec.ts',
+  'index.ts.tmpl': 'index.ts',
+};
 
 function fail(message) {
   process.stderr.write(`new-game: ${message}\n`);
@@ -32,7 +37,12 @@ const folder = join(root, 'libs/games', name);
 if (existsSync(folder)) fail(`'${name}' is taken: ${relative(root, folder)} exists`);
 
 const title = name[0].toUpperCase() + name.slice(1);
-const fill = (text) => text.replaceAll('__CONST__', name.toUpperCase()).replaceAll('__Title__', title).replaceAll('__camel__', name).replaceAll('__name__', name);
+const fill = (text) =>
+  text
+    .replaceAll('__CONST__', name.toUpperCase())
+    .replaceAll('__Title__', title)
+    .replaceAll('__camel__', name)
+    .replaceAll('__name__', name);
 
 // The registry's edit is worked out first, so that a registry it cannot read leaves nothing written.
 let registry;
@@ -49,7 +59,10 @@ if (register) {
 }
 
 mkdirSync(join(folder, 'src'), { recursive: true });
-for (const [template, file] of Object.entries(FILES)) writeFileSync(join(folder, 'src', fill(file)), fill(readFileSync(join(TEMPLATE, template), 'utf8')));
+for (const [template, file] of Object.entries(FILES))
+  writeFileSync(join(folder, 'src', fill(file)), fill(readFileSync(join(TEMPLATE, template), 'utf8')));
 if (registry) writeFileSync(registry.path, registry.source);
-process.stdout.write(`new-game: wrote ${relative(root, folder)}/src (${Object.values(FILES).map(fill).join(', ')})${registry ? `, and registered it in ${REGISTRY}` : ''}\n`);
+process.stdout.write(
+  `new-game: wrote ${relative(root, folder)}/src (${Object.values(FILES).map(fill).join(', ')})${registry ? `, and registered it in ${REGISTRY}` : ''}\n`,
+);
 process.stdout.write(`new-game: its spec runs with \`npx jest libs/games/${name}\`\n`);

@@ -35,6 +35,7 @@ function run(fn, n) {
 }
 for (const fn of Object.values(arms)) run(fn, N / 10); // warm up every arm first
 for (const round of [1, 2, 3]) {
-  for (const [name, fn] of Object.entries(arms)) process.stdout.write(`round ${round}  ${name.padEnd(24)} ${run(fn, N).toFixed(1)} ns/parse\n`);
+  for (const [name, fn] of Object.entries(arms))
+    process.stdout.write(`round ${round}  ${name.padEnd(24)} ${run(fn, N).toFixed(1)} ns/parse\n`);
 }
 process.stdout.write(`(${N} parses per arm; node ${process.version}; sink ${sink})\n`);

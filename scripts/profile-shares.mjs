@@ -53,7 +53,10 @@ for (const n of profile.nodes) {
   let part = 'other';
   for (const [name, test] of PARTS) {
     const hit = test.length === 1 && name.match(/^(GC|idle|native)/) ? test(probe) : test(cf.url || '');
-    if (hit) { part = name; break; }
+    if (hit) {
+      part = name;
+      break;
+    }
   }
   partOf.set(n.id, part);
 }
@@ -70,10 +73,14 @@ for (let i = 0; i < profile.samples.length; i++) {
 }
 const parts = new Map();
 const fns = new Map();
-let busy = 0, idle = 0;
+let busy = 0,
+  idle = 0;
 for (const [id, us] of selfUs) {
   const part = partOf.get(id);
-  if (part === 'idle') { idle += us; continue; }
+  if (part === 'idle') {
+    idle += us;
+    continue;
+  }
   busy += us;
   parts.set(part, (parts.get(part) ?? 0) + us);
   const cf = byId.get(id).callFrame;

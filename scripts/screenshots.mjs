@@ -26,7 +26,9 @@ const { values: args } = parseArgs({
   },
 });
 if (!args.token) {
-  process.stderr.write('usage: node scripts/screenshots.mjs --url http://localhost:3000 --token ADMIN_TOKEN [--out DIR] [--warmup S] [--hold-db URL]\n');
+  process.stderr.write(
+    'usage: node scripts/screenshots.mjs --url http://localhost:3000 --token ADMIN_TOKEN [--out DIR] [--warmup S] [--hold-db URL]\n',
+  );
   process.exit(2);
 }
 const base = args.url.replace(/\/$/, '');
@@ -88,10 +90,14 @@ class Bot {
   onFrame(frame) {
     if (frame.type === 'question.open') this.question = frame.data;
     if (frame.type === 'question.closed') this.question = null;
-    if (frame.type === 'reply' && frame.status === 200 && this.question && frame.id === this.lastAnswerId) this.answeredIndex = this.question.index;
+    if (frame.type === 'reply' && frame.status === 200 && this.question && frame.id === this.lastAnswerId)
+      this.answeredIndex = this.question.index;
     if (frame.type === 'question.open' && this.answers) {
       const { index, choices } = frame.data;
-      setTimeout(() => this.send('room.answer', { question: index, choice: Math.floor(Math.random() * choices.length) }), random(800, 9000) * this.slow);
+      setTimeout(
+        () => this.send('room.answer', { question: index, choice: Math.floor(Math.random() * choices.length) }),
+        random(800, 9000) * this.slow,
+      );
     }
     if (frame.type === 'rematch.open' && this.answers) setTimeout(() => this.send('room.rematch', { vote: true }), random(500, 3000));
   }
@@ -122,16 +128,27 @@ async function openRoom({ host, players, start, settings, away = 0, idle = [] })
   return { code: room.code, host: hostBot, bots };
 }
 
-
 async function main() {
   mkdirSync(outDir, { recursive: true });
   log(`seating rooms on ${base}`);
   const rooms = [
     // Latecomer never answers by itself: its answer is always new, so it can be held on a lock.
-    await openRoom({ host: 'Quizmaster Kim', players: NAMES.slice(0, 7), start: true, away: 1, idle: ['Latecomer'], settings: { questionCount: 15 } }),
+    await openRoom({
+      host: 'Quizmaster Kim',
+      players: NAMES.slice(0, 7),
+      start: true,
+      away: 1,
+      idle: ['Latecomer'],
+      settings: { questionCount: 15 },
+    }),
     await openRoom({ host: 'Team Orbit', players: NAMES.slice(7, 11), start: true, settings: { secondsPerQuestion: 12 } }),
     await openRoom({ host: 'Friday pub', players: NAMES.slice(11, 14), start: false }),
-    await openRoom({ host: 'Lab 4', players: ['Pat', 'Quinn', 'Rae', 'Sol', 'Tove'], start: true, settings: { secondsPerQuestion: 8, revealSeconds: 1 } }),
+    await openRoom({
+      host: 'Lab 4',
+      players: ['Pat', 'Quinn', 'Rae', 'Sol', 'Tove'],
+      start: true,
+      settings: { secondsPerQuestion: 8, revealSeconds: 1 },
+    }),
   ];
   const [featured] = rooms;
   const latecomer = featured.bots.find((b) => b.name === 'Latecomer').bot;
@@ -165,7 +182,15 @@ async function main() {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     viewport: { width: 1440, height: 900 },
     deviceScaleFactor: 1,
     colorScheme: 'dark',

@@ -42,7 +42,16 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'socket-memory-'));
 const nodeArgs = snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : [];
 const server = spawn(process.execPath, [...nodeArgs, serverJs], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN: randomBytes(32).toString('base64url'), LOG_LEVEL: 'warn', OPEN_RATE_PER_MINUTE: '0', MAX_LIVE_ROOMS: '0' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: randomBytes(32).toString('base64url'),
+    LOG_LEVEL: 'warn',
+    OPEN_RATE_PER_MINUTE: '0',
+    MAX_LIVE_ROOMS: '0',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const stop = () => server.kill('SIGTERM');
@@ -62,7 +71,11 @@ const idle = rssKb(server.pid);
 const heap = async () => {
   const text = await (await fetch(`${base}/metrics`)).text();
   const g = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? NaN) / 1048576;
-  return { heapUsedMb: +g('nodejs_heap_size_used_bytes').toFixed(1), heapTotalMb: +g('nodejs_heap_size_total_bytes').toFixed(1), externalMb: +g('nodejs_external_memory_bytes').toFixed(1) };
+  return {
+    heapUsedMb: +g('nodejs_heap_size_used_bytes').toFixed(1),
+    heapTotalMb: +g('nodejs_heap_size_total_bytes').toFixed(1),
+    externalMb: +g('nodejs_external_memory_bytes').toFixed(1),
+  };
 };
 const idleHeap = await heap();
 
@@ -91,7 +104,20 @@ const openedS = (Date.now() - started) / 1000;
 await sleep(settleMs);
 const full = rssKb(server.pid);
 const perSocket = (full - idle) / sockets.length;
-console.log(JSON.stringify({ rooms, seats, wire, sockets: sockets.length, idleRssMb: +(idle / 1024).toFixed(1), rssMb: +(full / 1024).toFixed(1), kbPerSocket: +perSocket.toFixed(1), openedSeconds: openedS, idle: idleHeap, loaded: await heap() }));
+console.log(
+  JSON.stringify({
+    rooms,
+    seats,
+    wire,
+    sockets: sockets.length,
+    idleRssMb: +(idle / 1024).toFixed(1),
+    rssMb: +(full / 1024).toFixed(1),
+    kbPerSocket: +perSocket.toFixed(1),
+    openedSeconds: openedS,
+    idle: idleHeap,
+    loaded: await heap(),
+  }),
+);
 if (snapshotDir) {
   server.kill('SIGUSR2');
   await sleep(Number(opt('snapshot-wait-ms', 30000)));

@@ -48,7 +48,10 @@ function ensureDebianPackages() {
     process.stderr.write(`${missing.join(', ')} missing and this is not root: run \`apt-get install -y ${missing.join(' ')}\` first.\n`);
     process.exit(1);
   }
-  run(`install ${missing.join(', ')} (apt)`, 'sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`]);
+  run(`install ${missing.join(', ')} (apt)`, 'sh', [
+    '-c',
+    `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${missing.join(' ')} >/dev/null`,
+  ]);
 }
 
 /**

@@ -14,7 +14,18 @@ export default async function globalSetup(): Promise<void> {
     dir: join(dir, 'data'),
     fresh: true,
     // pg_stat_statements counts the pages each statement reads: the heartbeat's cost is asserted with it.
-    flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_preload_libraries=pg_stat_statements'],
+    flags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+    ],
     // Said only when it matters: the cluster had to live elsewhere than asked.
     log: (msg) => msg.startsWith('the postgres user') && process.stderr.write(`[postgres] ${msg}\n`),
   });

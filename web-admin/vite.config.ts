@@ -20,7 +20,12 @@ export default defineConfig({
       treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE },
       output: {
         codeSplitting: {
-          groups: [{ name: 'charts', test: /node_modules[\\/](recharts|d3-|victory-vendor|@reduxjs|immer|es-toolkit|decimal\.js-light|reselect|react-redux)/ }],
+          groups: [
+            {
+              name: 'charts',
+              test: /node_modules[\\/](recharts|d3-|victory-vendor|@reduxjs|immer|es-toolkit|decimal\.js-light|reselect|react-redux)/,
+            },
+          ],
         },
       },
     },

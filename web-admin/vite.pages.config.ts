@@ -16,6 +16,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist-pages',
-    rolldownOptions: { input: fileURLToPath(new URL('./pages.html', import.meta.url)), treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE } },
+    rolldownOptions: {
+      input: fileURLToPath(new URL('./pages.html', import.meta.url)),
+      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE },
+    },
   },
 })

@@ -15,7 +15,9 @@ export const DEBIAN_POSTGRES_BIN = `/usr/lib/postgresql/${OLDEST_MAJOR}/bin`;
 /** Fails with what to do when Debian's PostgreSQL is missing (a test started outside `npm test`). */
 export function requireDebianPostgres(): void {
   if (!existsSync(join(DEBIAN_POSTGRES_BIN, 'postgres'))) {
-    throw new Error(`${DEBIAN_POSTGRES_BIN}/postgres is missing: \`apt-get install -y postgresql-${OLDEST_MAJOR}\` (npm test installs it when run as root)`);
+    throw new Error(
+      `${DEBIAN_POSTGRES_BIN}/postgres is missing: \`apt-get install -y postgresql-${OLDEST_MAJOR}\` (npm test installs it when run as root)`,
+    );
   }
 }
 
@@ -38,7 +40,12 @@ export async function startDebianPostgres(dir?: string): Promise<RunningPostgres
   return startPostgres({
     dir: cluster,
     fresh: true,
-    systemBinaries: { dir: join(DEBIAN_POSTGRES_BIN, '..'), version: String(OLDEST_MAJOR), initdb: bin('initdb'), postgres: bin('postgres') },
+    systemBinaries: {
+      dir: join(DEBIAN_POSTGRES_BIN, '..'),
+      version: String(OLDEST_MAJOR),
+      initdb: bin('initdb'),
+      postgres: bin('postgres'),
+    },
     // No Unix socket: every client (pg_dump included) comes over TCP, and no shared folder is needed.
     flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'unix_socket_directories='],
   });

@@ -24,6 +24,8 @@ const untyped = new ESLint({ cwd: ROOT, overrideConfig: [{ files: ['**/*.{ts,tsx
 const out = [];
 for (const { filePath, code, types = true } of planted) {
   const [result] = await (types ? typed : untyped).lintText(code, { filePath: resolve(ROOT, filePath) });
-  out.push(result.messages.map(({ ruleId, severity, line, message, fatal }) => ({ ruleId, severity, line, message, fatal: fatal ?? false })));
+  out.push(
+    result.messages.map(({ ruleId, severity, line, message, fatal }) => ({ ruleId, severity, line, message, fatal: fatal ?? false })),
+  );
 }
 process.stdout.write(JSON.stringify(out));

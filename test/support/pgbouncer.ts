@@ -26,8 +26,12 @@ export interface RunningPgBouncer {
  * the game server opens, so that they are really shared. `users` are the roles it lets in, with
  * their passwords (PostgreSQL's own). It must not run as root: as root it runs as the `postgres` user.
  */
-export async function startPgBouncer(postgresPort: number, users: Readonly<Record<string, string>> = { postgres: 'postgres' }): Promise<RunningPgBouncer> {
-  if (!existsSync(PGBOUNCER)) throw new Error(`${PGBOUNCER} is missing: \`apt-get install -y pgbouncer\` (npm test installs it when run as root)`);
+export async function startPgBouncer(
+  postgresPort: number,
+  users: Readonly<Record<string, string>> = { postgres: 'postgres' },
+): Promise<RunningPgBouncer> {
+  if (!existsSync(PGBOUNCER))
+    throw new Error(`${PGBOUNCER} is missing: \`apt-get install -y pgbouncer\` (npm test installs it when run as root)`);
   const user = postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'game-test-pgbouncer-'));
   chmodSync(dir, 0o755);
@@ -36,7 +40,13 @@ export async function startPgBouncer(postgresPort: number, users: Readonly<Recor
     ini: join(dir, 'pgbouncer.ini'),
     users: join(dir, 'userlist.txt'),
   };
-  writeFileSync(files.users, Object.entries(users).map(([user, password]) => `"${user}" "${password}"\n`).join(''), { mode: 0o600 });
+  writeFileSync(
+    files.users,
+    Object.entries(users)
+      .map(([user, password]) => `"${user}" "${password}"\n`)
+      .join(''),
+    { mode: 0o600 },
+  );
   writeFileSync(
     files.ini,
     [

@@ -68,7 +68,11 @@ export class ServerProcess {
 
   static async create(options: ServerProcessOptions = {}): Promise<ServerProcess> {
     requireBuiltServer();
-    return new ServerProcess(options.databaseUrl ?? (await createTestDatabase()), mkdtempSync(join(tmpdir(), 'game-recovery-data-')), options);
+    return new ServerProcess(
+      options.databaseUrl ?? (await createTestDatabase()),
+      mkdtempSync(join(tmpdir(), 'game-recovery-data-')),
+      options,
+    );
   }
 
   get url(): string {
@@ -142,7 +146,9 @@ export class ServerProcess {
         if (entry?.msg === 'server started' && typeof entry.port === 'number') settle(() => resolvePort(entry.port as number));
       });
       createInterface({ input: child.stderr! }).on('line', (line) => this.keep(`[start ${startNo} stderr] ${line}`));
-      void this.exited!.then((exit) => settle(() => reject(this.failure(`the server exited before it started (${exit.signal ?? `code ${exit.code}`})`))));
+      void this.exited!.then((exit) =>
+        settle(() => reject(this.failure(`the server exited before it started (${exit.signal ?? `code ${exit.code}`})`))),
+      );
     });
     this.currentPort = port;
   }
@@ -154,7 +160,10 @@ export class ServerProcess {
     child.kill(signal);
     const exited = this.exited;
     return new Promise<Exit>((resolveExit, reject) => {
-      const timer = setTimeout(() => reject(this.failure(`the server did not exit within ${EXIT_TIMEOUT_MS} ms of ${signal}`)), EXIT_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(this.failure(`the server did not exit within ${EXIT_TIMEOUT_MS} ms of ${signal}`)),
+        EXIT_TIMEOUT_MS,
+      );
       void exited.then((exit) => {
         clearTimeout(timer);
         resolveExit(exit);
@@ -192,7 +201,8 @@ export class ServerProcess {
       return await body();
     } catch (err) {
       const lines = this.output.slice(Math.max(0, this.output.length - (this.linesWritten - from)));
-      if (err instanceof Error) err.message += `\n\n--- the server's output during this test (${lines.length} lines) ---\n${lines.join('\n')}`;
+      if (err instanceof Error)
+        err.message += `\n\n--- the server's output during this test (${lines.length} lines) ---\n${lines.join('\n')}`;
       throw err;
     }
   }

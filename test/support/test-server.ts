@@ -57,7 +57,11 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, opt
     overloadPoolWaitMs: 500,
     ...overrides,
   };
-  return startServer(config, { log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')), build: { version: 'test', sha: 'test' }, ...options });
+  return startServer(config, {
+    log: new JsonLog(config.logLevel, (line) => process.stderr.write(line + '\n')),
+    build: { version: 'test', sha: 'test' },
+    ...options,
+  });
 }
 
 /**

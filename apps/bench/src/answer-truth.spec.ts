@@ -1,9 +1,19 @@
 import { accountAnswers, AnswerOutcome, answersCounted, missingAcks, QuestionClose, resendVerdict, SendOutcome } from './answer-truth';
 
-const reply = (status: number | null, error?: string, timedOut = false): SendOutcome => ({ sentAt: 1000, ms: 12, status, timedOut, ...(error ? { error } : {}) });
+const reply = (status: number | null, error?: string, timedOut = false): SendOutcome => ({
+  sentAt: 1000,
+  ms: 12,
+  status,
+  timedOut,
+  ...(error ? { error } : {}),
+});
 
 let n = 0;
-function answer(first: SendOutcome, resend?: SendOutcome, where: Partial<Pick<AnswerOutcome, 'room' | 'game' | 'question' | 'seat'>> = {}): AnswerOutcome {
+function answer(
+  first: SendOutcome,
+  resend?: SendOutcome,
+  where: Partial<Pick<AnswerOutcome, 'room' | 'game' | 'question' | 'seat'>> = {},
+): AnswerOutcome {
   n++;
   return { room: 'ROOM01', seat: `p${n}`, game: 1, question: 0, id: `p${n}-g1-q0`, ...first, ...where, ...(resend ? { resend } : {}) };
 }
@@ -65,12 +75,26 @@ describe('accountAnswers', () => {
   it('counts the first replies by status and code, adding up to the answers sent', () => {
     expect(account.sent).toBe(11);
     expect(account.acknowledged).toBe(2);
-    expect(account.firstReplies).toEqual({ '200': 2, '503 database_unavailable': 3, '409 question_closed': 2, 'no reply': 1, 'timed out': 1, '503': 2 });
+    expect(account.firstReplies).toEqual({
+      '200': 2,
+      '503 database_unavailable': 3,
+      '409 question_closed': 2,
+      'no reply': 1,
+      'timed out': 1,
+      '503': 2,
+    });
     expect(Object.values(account.firstReplies).reduce((t, v) => t + v, 0)).toBe(account.sent);
   });
 
   it('gives every refused answer one verdict, adding up to those not acknowledged', () => {
-    expect(account.verdicts).toEqual({ lied: 3, truthful: 2, 'recorded-unanswered': 1, 'not-recorded-unanswered': 1, undetermined: 1, 'not-resent': 1 });
+    expect(account.verdicts).toEqual({
+      lied: 3,
+      truthful: 2,
+      'recorded-unanswered': 1,
+      'not-recorded-unanswered': 1,
+      undetermined: 1,
+      'not-resent': 1,
+    });
     expect(Object.values(account.verdicts).reduce((t, v) => t + v, 0)).toBe(account.sent - account.acknowledged);
     expect(account.resent).toBe(account.sent - account.acknowledged - account.verdicts['not-resent']);
   });
@@ -85,15 +109,34 @@ describe('accountAnswers', () => {
   });
 
   it('accounts for no answers as nothing', () => {
-    expect(accountAnswers([])).toMatchObject({ sent: 0, acknowledged: 0, resent: 0, false503: 0, recorded: 0, firstReplies: {}, falseRefusals: {} });
+    expect(accountAnswers([])).toMatchObject({
+      sent: 0,
+      acknowledged: 0,
+      resent: 0,
+      false503: 0,
+      recorded: 0,
+      firstReplies: {},
+      falseRefusals: {},
+    });
   });
 });
 
 describe('missingAcks', () => {
-  const close = (question: number, counted: number, extra: Partial<QuestionClose> = {}): QuestionClose => ({ room: 'ROOM01', game: 1, question, counted, disagreed: false, ...extra });
+  const close = (question: number, counted: number, extra: Partial<QuestionClose> = {}): QuestionClose => ({
+    room: 'ROOM01',
+    game: 1,
+    question,
+    counted,
+    disagreed: false,
+    ...extra,
+  });
 
   it('passes a question whose counts hold at least its acknowledged answers', () => {
-    const answers = [answer(reply(200), undefined, { question: 0 }), answer(reply(200), undefined, { question: 0 }), answer(reply(503), reply(409, 'question_closed'), { question: 0 })];
+    const answers = [
+      answer(reply(200), undefined, { question: 0 }),
+      answer(reply(200), undefined, { question: 0 }),
+      answer(reply(503), reply(409, 'question_closed'), { question: 0 }),
+    ];
     expect(missingAcks(answers, [close(0, 2)])).toEqual({ questions: 1, closeNotSeen: 0, short: [], missing: 0, disagreed: 0 });
     // Counts may hold more: answers whose replies were lost, or a seat the bench does not play.
     expect(missingAcks(answers, [close(0, 4)]).missing).toBe(0);
@@ -113,13 +156,21 @@ describe('missingAcks', () => {
   });
 
   it('keeps questions apart by room and game', () => {
-    const answers = [answer(reply(200), undefined, { room: 'ROOM01', game: 1, question: 0 }), answer(reply(200), undefined, { room: 'ROOM02', game: 1, question: 0 }), answer(reply(200), undefined, { room: 'ROOM01', game: 2, question: 0 })];
+    const answers = [
+      answer(reply(200), undefined, { room: 'ROOM01', game: 1, question: 0 }),
+      answer(reply(200), undefined, { room: 'ROOM02', game: 1, question: 0 }),
+      answer(reply(200), undefined, { room: 'ROOM01', game: 2, question: 0 }),
+    ];
     const closes = [close(0, 1), close(0, 0, { room: 'ROOM02' }), close(0, 1, { game: 2 })];
     expect(missingAcks(answers, closes).short).toEqual([{ room: 'ROOM02', game: 1, question: 0, acknowledged: 1, counted: 0 }]);
   });
 
   it('says which questions could not be checked, and which two sockets saw differently', () => {
-    const answers = [answer(reply(200), undefined, { question: 0 }), answer(reply(200), undefined, { question: 5 }), answer(reply(503), reply(409), { question: 6 })];
+    const answers = [
+      answer(reply(200), undefined, { question: 0 }),
+      answer(reply(200), undefined, { question: 5 }),
+      answer(reply(503), reply(409), { question: 6 }),
+    ];
     const result = missingAcks(answers, [close(0, 1, { disagreed: true })]);
     expect(result).toEqual({ questions: 2, closeNotSeen: 1, short: [], missing: 0, disagreed: 1 });
   });

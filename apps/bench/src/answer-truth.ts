@@ -102,7 +102,14 @@ export interface AnswerAccount {
 
 export function accountAnswers(answers: readonly AnswerOutcome[]): AnswerAccount {
   const firstReplies: Record<string, number> = {};
-  const verdicts: Record<ResendVerdict, number> = { lied: 0, truthful: 0, 'recorded-unanswered': 0, 'not-recorded-unanswered': 0, undetermined: 0, 'not-resent': 0 };
+  const verdicts: Record<ResendVerdict, number> = {
+    lied: 0,
+    truthful: 0,
+    'recorded-unanswered': 0,
+    'not-recorded-unanswered': 0,
+    undetermined: 0,
+    'not-resent': 0,
+  };
   const falseRefusals: Record<string, number> = {};
   let acknowledged = 0;
   let resent = 0;

@@ -40,7 +40,8 @@ describe('playCardTable against a real server', () => {
       expect(acts.filter((a) => a.status === 200).length).toBeGreaterThan(0);
       expect(records.filter((r) => r.type === 'http POST /api/tables').map((r) => r.status)).toEqual([201]);
       expect(records.filter((r) => r.type === 'ws.connect').map((r) => r.status)).toEqual([101]);
-      for (const kind of ['table.snapshot', 'hand.started', 'hole_cards.dealt', 'action.applied', 'hand.finished', 'reply']) expect(kinds.get(kind)).toBeGreaterThan(0);
+      for (const kind of ['table.snapshot', 'hand.started', 'hole_cards.dealt', 'action.applied', 'hand.finished', 'reply'])
+        expect(kinds.get(kind)).toBeGreaterThan(0);
       expect(kinds.has('undecodable')).toBe(false);
       // Decoded names, never compact-v2's numeric codes.
       for (const kind of kinds.keys()) expect(kind).toMatch(/^[a-z_]+(\.[a-z_]+)?$/);

@@ -62,7 +62,8 @@ export class Options {
     const raw = this.args.values.get(name);
     if (raw === undefined) return [...fallback];
     const list = raw.split(',').map((s) => Number(s.trim()));
-    if (!list.length || list.some((n) => !Number.isInteger(n) || n <= 0)) throw new UsageError(`--${name} must be a comma-separated list of positive whole numbers, got '${raw}'`);
+    if (!list.length || list.some((n) => !Number.isInteger(n) || n <= 0))
+      throw new UsageError(`--${name} must be a comma-separated list of positive whole numbers, got '${raw}'`);
     return list;
   }
 
@@ -74,7 +75,8 @@ export class Options {
   /** Throws for any option given but never read by the mode. */
   assertAllUsed(): void {
     const unknown = [...this.args.values.keys(), ...this.args.flags].filter((k) => !this.read.has(k));
-    if (unknown.length) throw new UsageError(`unknown option${unknown.length > 1 ? 's' : ''} for this mode: ${unknown.map((k) => `--${k}`).join(', ')}`);
+    if (unknown.length)
+      throw new UsageError(`unknown option${unknown.length > 1 ? 's' : ''} for this mode: ${unknown.map((k) => `--${k}`).join(', ')}`);
   }
 }
 

@@ -39,7 +39,14 @@ describe('reading /proc', () => {
 
   it("counts a live child's calls with its parent's, and keeps them there once it is reaped", async () => {
     // The child makes 1,000 write calls, says so, and waits to be told to go.
-    const child = spawn(process.execPath, ['-e', "const fs=require('fs');const fd=fs.openSync('/dev/null','w');for(let i=0;i<1000;i++)fs.writeSync(fd,'x');process.stdout.write('done');process.stdin.once('data',()=>process.exit(0))"], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "const fs=require('fs');const fd=fs.openSync('/dev/null','w');for(let i=0;i<1000;i++)fs.writeSync(fd,'x');process.stdout.write('done');process.stdin.once('data',()=>process.exit(0))",
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     await once(child.stdout!, 'data');
     const childCalls = ioCalls(child.pid!)!;
     const own = ioCalls(process.pid)!;

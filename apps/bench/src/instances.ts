@@ -16,7 +16,10 @@ interface Instance {
  * hand each scrape to any of them. An instance killed during the run shows as restarted or gone.
  */
 export class InstanceFigures {
-  private constructor(private readonly run: BenchRun, private readonly instances: Instance[]) {}
+  private constructor(
+    private readonly run: BenchRun,
+    private readonly instances: Instance[],
+  ) {}
 
   static async before(run: BenchRun, urls: readonly string[]): Promise<InstanceFigures> {
     const instances: Instance[] = urls.map((url) => ({ url }));
@@ -24,7 +27,10 @@ export class InstanceFigures {
       instances.map(async (i, n) => {
         i.name = await fetch(`${i.url}/health`, { signal: AbortSignal.timeout(5000) })
           .then((r) => r.json() as Promise<{ instance?: string }>)
-          .then((h) => h.instance, () => undefined);
+          .then(
+            (h) => h.instance,
+            () => undefined,
+          );
         i.before = await run.snapshot(`instance-${n + 1}-before`, i.url).catch((err) => ((i.error = String(err)), undefined));
       }),
     );
@@ -42,7 +48,7 @@ export class InstanceFigures {
   section(): string {
     const out = ['## Per instance', ''];
     out.push(
-      'Each instance\'s /metrics, read directly (not through the proxy) just before and just after the play: commands it handled, its `room.answer` exact mean, its statements, and the rooms it held at the end. An instance whose process changed (killed and restarted) or that stopped answering is named so, and its figures are left out.',
+      "Each instance's /metrics, read directly (not through the proxy) just before and just after the play: commands it handled, its `room.answer` exact mean, its statements, and the rooms it held at the end. An instance whose process changed (killed and restarted) or that stopped answering is named so, and its figures are left out.",
     );
     out.push('');
     const rows = this.instances.map((i) => {
@@ -56,7 +62,18 @@ export class InstanceFigures {
       const rooms = i.after.value('game_rooms_active');
       return [name, i.url, fmtNum(commands), fmtNum(answers?.count ?? 0), fmtMs(answers?.meanMs), fmtNum(trips), fmtNum(rooms), ''];
     });
-    out.push(table(['instance', 'url', 'commands', 'answers', 'answer mean ms', 'round trips', 'rooms live at the end', 'note'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']));
+    out.push(
+      table(['instance', 'url', 'commands', 'answers', 'answer mean ms', 'round trips', 'rooms live at the end', 'note'], rows, [
+        'l',
+        'l',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+        'l',
+      ]),
+    );
     out.push('');
     return out.join('\n');
   }

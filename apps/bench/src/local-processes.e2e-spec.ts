@@ -27,7 +27,16 @@ describe('BenchRun.findLocalProcesses (--url)', () => {
   beforeEach(() => (out = mkdtempSync(join(tmpdir(), 'bench-local-'))));
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 
-  const target = (databaseUrl?: string): TargetSettings => ({ url, databaseUrl, instanceUrls: [], dbDelayMs: 0, serverCommand: [], serverEnv: {}, pgFast: false, pgStatements: false });
+  const target = (databaseUrl?: string): TargetSettings => ({
+    url,
+    databaseUrl,
+    instanceUrls: [],
+    dbDelayMs: 0,
+    serverCommand: [],
+    serverEnv: {},
+    pgFast: false,
+    pgStatements: false,
+  });
 
   it('finds the server by its /health pid and PostgreSQL by its postmaster', async () => {
     const run = new BenchRun(out, target(pgUrl()), out);

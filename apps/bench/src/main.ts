@@ -38,7 +38,18 @@ async function main(argv: string[]): Promise<number> {
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
   // Options are checked before anything starts.
-  const modes = { latency: latencyMode, ladder: ladderMode, ab: abMode, soak: soakMode, outage: outageMode, tables: tablesMode, failover: failoverMode, steady: steadyMode, overload: overloadMode, storage: storageMode };
+  const modes = {
+    latency: latencyMode,
+    ladder: ladderMode,
+    ab: abMode,
+    soak: soakMode,
+    outage: outageMode,
+    tables: tablesMode,
+    failover: failoverMode,
+    steady: steadyMode,
+    overload: overloadMode,
+    storage: storageMode,
+  };
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 

@@ -77,10 +77,11 @@ export function logTicks(min: number, max: number): number[] {
   const hi = Math.ceil(Math.log10(max));
   const mults = hi - lo <= 3 ? [1, 2, 5] : [1];
   const ticks: number[] = [];
-  for (let e = lo; e <= hi; e++) for (const m of mults) {
-    const v = Number((m * Math.pow(10, e)).toPrecision(12));
-    if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) ticks.push(v);
-  }
+  for (let e = lo; e <= hi; e++)
+    for (const m of mults) {
+      const v = Number((m * Math.pow(10, e)).toPrecision(12));
+      if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) ticks.push(v);
+    }
   return ticks;
 }
 
@@ -158,7 +159,9 @@ function axes(xs: Scale, ys: Scale, x: AxisSpec, y: AxisSpec, width: number, hei
   }
   out.push(`<line x1="${left}" x2="${right}" y1="${bottom}" y2="${bottom}" stroke="#333"/>`);
   out.push(`<line x1="${left}" x2="${left}" y1="${top}" y2="${bottom}" stroke="#333"/>`);
-  out.push(`<text x="${(left + right) / 2}" y="${height - 12}" text-anchor="middle">${escapeXml(x.label + (x.log ? ' (log scale)' : ''))}</text>`);
+  out.push(
+    `<text x="${(left + right) / 2}" y="${height - 12}" text-anchor="middle">${escapeXml(x.label + (x.log ? ' (log scale)' : ''))}</text>`,
+  );
   out.push(
     `<text transform="translate(16 ${(top + bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(y.label + (y.log ? ' (log scale)' : ''))}</text>`,
   );
@@ -173,7 +176,12 @@ function r(v: number): string {
 export function linePlot(spec: LinePlotSpec): string {
   const width = spec.width ?? 760;
   const height = spec.height ?? 380;
-  const xs = scale(spec.x, [...spec.series.flatMap((s) => s.points.map((p) => p[0])), ...(spec.vLines ?? []).map((v) => v.at)], MARGIN.left, width - MARGIN.right);
+  const xs = scale(
+    spec.x,
+    [...spec.series.flatMap((s) => s.points.map((p) => p[0])), ...(spec.vLines ?? []).map((v) => v.at)],
+    MARGIN.left,
+    width - MARGIN.right,
+  );
   const ys = scale(
     spec.y,
     [...spec.series.flatMap((s) => s.points.map((p) => p[1])), ...(spec.hLines ?? []).map((h) => h.at)],
@@ -188,12 +196,16 @@ export function linePlot(spec: LinePlotSpec): string {
   for (const h of spec.hLines ?? []) {
     const py = ys.at(h.at);
     if (py < MARGIN.top || py > height - MARGIN.bottom) continue;
-    body.push(`<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(py)}" y2="${r(py)}" stroke="${h.color ?? '#888'}" stroke-dasharray="6 4"/>`);
+    body.push(
+      `<line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${r(py)}" y2="${r(py)}" stroke="${h.color ?? '#888'}" stroke-dasharray="6 4"/>`,
+    );
     body.push(`<text x="${MARGIN.left + 6}" y="${r(py - 4)}" fill="${h.color ?? '#666'}">${escapeXml(h.label)}</text>`);
   }
   for (const v of spec.vLines ?? []) {
     const px = xs.at(v.at);
-    body.push(`<line x1="${r(px)}" x2="${r(px)}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" stroke="${v.color ?? '#888'}" stroke-dasharray="4 3"/>`);
+    body.push(
+      `<line x1="${r(px)}" x2="${r(px)}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" stroke="${v.color ?? '#888'}" stroke-dasharray="4 3"/>`,
+    );
     body.push(`<text x="${r(px + 3)}" y="${MARGIN.top + 12}" fill="${v.color ?? '#666'}">${escapeXml(v.label)}</text>`);
   }
   spec.series.forEach((s, i) => {
@@ -217,7 +229,9 @@ export function linePlot(spec: LinePlotSpec): string {
   spec.series.forEach((s, i) => {
     const color = s.color ?? PALETTE[i % PALETTE.length];
     const y = MARGIN.top - 6;
-    body.push(`<line x1="${legendX}" x2="${legendX + 18}" y1="${y - 4}" y2="${y - 4}" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 3"' : ''}/>`);
+    body.push(
+      `<line x1="${legendX}" x2="${legendX + 18}" y1="${y - 4}" y2="${y - 4}" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 3"' : ''}/>`,
+    );
     body.push(`<text x="${legendX + 24}" y="${y}">${escapeXml(s.name)}</text>`);
     legendX += 24 + s.name.length * 6.5 + 18;
   });
@@ -293,13 +307,17 @@ export function histogramPlot(spec: HistogramSpec): string {
     const x0 = xs.at(lo2 + i * binWidth);
     const x1 = xs.at(lo2 + (i + 1) * binWidth);
     const y = ys.at(c);
-    body.push(`<rect x="${r(x0)}" y="${r(y)}" width="${r(Math.max(1, x1 - x0 - 1))}" height="${r(height - MARGIN.bottom - y)}" fill="#1f77b4" fill-opacity="0.75"/>`);
+    body.push(
+      `<rect x="${r(x0)}" y="${r(y)}" width="${r(Math.max(1, x1 - x0 - 1))}" height="${r(height - MARGIN.bottom - y)}" fill="#1f77b4" fill-opacity="0.75"/>`,
+    );
   });
   (spec.markers ?? []).forEach((m, i) => {
     if (!Number.isFinite(m.at)) return;
     const px = xs.at(Math.min(m.at, hi2));
     const color = m.color ?? PALETTE[(i + 1) % PALETTE.length];
-    body.push(`<line x1="${r(px)}" x2="${r(px)}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" stroke="${color}" stroke-dasharray="5 3" stroke-width="1.5"/>`);
+    body.push(
+      `<line x1="${r(px)}" x2="${r(px)}" y1="${MARGIN.top}" y2="${height - MARGIN.bottom}" stroke="${color}" stroke-dasharray="5 3" stroke-width="1.5"/>`,
+    );
     // Labels near the right edge go on the line's left.
     const leftSide = px > MARGIN.left + (width - MARGIN.left - MARGIN.right) * 0.65;
     body.push(
@@ -323,7 +341,11 @@ export function stackPlots(svgs: readonly string[]): string {
     y += sizes[i].h;
     return part;
   });
-  return [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`, ...parts, '</svg>'].join('\n');
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    ...parts,
+    '</svg>',
+  ].join('\n');
 }
 
 /** Points of an empirical CDF (x ascending, y = share of values at or below x). */

@@ -22,7 +22,13 @@ describe('bench report files', () => {
     'bench/reports/a/b/records.ndjson',
     'bench/reports/a/b/records.csv',
   ];
-  const kept = ['bench/reports/README.md', 'bench/reports/some-run/report.md', 'bench/reports/some-run/summary.json', 'bench/reports/some-run/ladder.svg', 'bench/reports/a/b/plot.png'];
+  const kept = [
+    'bench/reports/README.md',
+    'bench/reports/some-run/report.md',
+    'bench/reports/some-run/summary.json',
+    'bench/reports/some-run/ladder.svg',
+    'bench/reports/a/b/plot.png',
+  ];
 
   it('keeps the raw files out of git and the reports, summaries and plots in', () => {
     expect(ignored([...raw, ...kept]).sort()).toEqual([...raw].sort());

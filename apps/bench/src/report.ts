@@ -141,11 +141,16 @@ export interface ServerFigures {
 }
 
 export function serverSection(figures: ServerFigures, heading = '##'): string {
-  if (!figures.delta) return `${heading} Server: exact means from /metrics\n\nRefused: ${figures.refused}. No server-side figure of this run is reported.\n`;
+  if (!figures.delta)
+    return `${heading} Server: exact means from /metrics\n\nRefused: ${figures.refused}. No server-side figure of this run is reported.\n`;
   const d = figures.delta;
-  const commands = d.histograms('game_command_duration_seconds').sort((a, b) => typeOrder(a.labels.command, b.labels.command) || a.labels.status_class.localeCompare(b.labels.status_class));
+  const commands = d
+    .histograms('game_command_duration_seconds')
+    .sort((a, b) => typeOrder(a.labels.command, b.labels.command) || a.labels.status_class.localeCompare(b.labels.status_class));
   const mailbox = d.histograms('game_mailbox_wait_seconds').sort((a, b) => typeOrder(a.labels.command, b.labels.command));
-  const statements = d.histograms('game_db_statement_duration_seconds').sort((a, b) => a.labels.statement.localeCompare(b.labels.statement));
+  const statements = d
+    .histograms('game_db_statement_duration_seconds')
+    .sort((a, b) => a.labels.statement.localeCompare(b.labels.statement));
   const trips = new Map(d.counterBy('game_db_round_trips_total', 'statement').map((t) => [t.key, t.value]));
   const acquire = d.histograms('game_db_pool_acquire_seconds', []);
   const out: string[] = [];
@@ -168,7 +173,11 @@ export function serverSection(figures: ServerFigures, heading = '##'): string {
   out.push(`${heading}# Mailbox wait (before the command's batch started)`);
   out.push('');
   out.push(
-    table(['command', 'n', 'exact mean ms', 'Δ bucket counts'], mailbox.map((h) => [`\`${h.labels.command}\``, fmtNum(h.count), fmtMs(h.meanMs), bucketsText(h)]), ['l', 'r', 'r', 'l']),
+    table(
+      ['command', 'n', 'exact mean ms', 'Δ bucket counts'],
+      mailbox.map((h) => [`\`${h.labels.command}\``, fmtNum(h.count), fmtMs(h.meanMs), bucketsText(h)]),
+      ['l', 'r', 'r', 'l'],
+    ),
   );
   out.push('');
   out.push(`${heading}# Statements (pool checkout included) and pool acquire`);
@@ -177,7 +186,13 @@ export function serverSection(figures: ServerFigures, heading = '##'): string {
     table(
       ['statement', 'n', 'round trips', 'exact mean ms', 'Δ bucket counts'],
       [
-        ...statements.map((h) => [`\`${h.labels.statement}\``, fmtNum(h.count), fmtNum(trips.get(h.labels.statement)), fmtMs(h.meanMs), bucketsText(h)]),
+        ...statements.map((h) => [
+          `\`${h.labels.statement}\``,
+          fmtNum(h.count),
+          fmtNum(trips.get(h.labels.statement)),
+          fmtMs(h.meanMs),
+          bucketsText(h),
+        ]),
         ...[...trips.keys()]
           .filter((k) => !statements.some((h) => h.labels.statement === k))
           .map((k) => [`\`${k}\``, '', fmtNum(trips.get(k)), '', '(no duration recorded)']),
@@ -197,7 +212,11 @@ export function serverMean(delta: MetricsDelta | undefined, command: string): { 
   return h ? { n: h.count, meanMs: h.meanMs } : { n: 0 };
 }
 
-export function serverMeanOf(delta: MetricsDelta | undefined, family: string, labels: Record<string, string>): { n: number; meanMs?: number } {
+export function serverMeanOf(
+  delta: MetricsDelta | undefined,
+  family: string,
+  labels: Record<string, string>,
+): { n: number; meanMs?: number } {
   if (!delta) return { n: 0 };
   const keep = Object.keys(labels);
   const [h] = delta.histograms(family, keep).filter((x) => keep.every((k) => x.labels[k] === labels[k]));
@@ -208,25 +227,37 @@ export function roundTripsSection(delta: MetricsDelta | undefined, rttMs: number
   const out = [`${heading} Round trips per command`, ''];
   if (!delta) return [...out, 'Not available: the server figures were refused (see above).', ''].join('\n');
   out.push(
-    'Round trips counted by the server (`game_db_round_trips_total` by statement) divided by the commands of the type that issues the statement (all statuses). Answers or votes waiting together share one statement, so a ratio under 1 means batching. The last columns express the server\'s exact mean in yardstick round trips (median of the 20 `select 1`).',
+    "Round trips counted by the server (`game_db_round_trips_total` by statement) divided by the commands of the type that issues the statement (all statuses). Answers or votes waiting together share one statement, so a ratio under 1 means batching. The last columns express the server's exact mean in yardstick round trips (median of the 20 `select 1`).",
   );
   out.push('');
   const trips = new Map(delta.counterBy('game_db_round_trips_total', 'statement').map((t) => [t.key, t.value]));
   const rows = DURABLE_COMMANDS.map((command) => {
     const n = serverMean(delta, command);
-    return [`\`${command}\``, fmtNum(n.n), fmtMs(n.meanMs), rttMs !== undefined && n.meanMs !== undefined ? fmtRatio(n.meanMs / rttMs) : ''];
+    return [
+      `\`${command}\``,
+      fmtNum(n.n),
+      fmtMs(n.meanMs),
+      rttMs !== undefined && n.meanMs !== undefined ? fmtRatio(n.meanMs / rttMs) : '',
+    ];
   });
   out.push(table(['command', 'commands', 'server mean ms', 'server mean in round trips'], rows, ['l', 'r', 'r', 'r']));
   out.push('');
   const durable = DURABLE_COMMANDS.reduce((sum, c) => sum + serverMean(delta, c).n, 0);
   const appends = trips.get(JOURNAL_APPEND) ?? 0;
-  out.push(`Journal appends (\`${JOURNAL_APPEND}\`, every room write): ${fmtNum(appends)} for ${fmtNum(durable)} durable commands${durable ? `, ${fmtRatio(appends / durable)} per command` : ''} (under 1 means commands shared statements).`);
+  out.push(
+    `Journal appends (\`${JOURNAL_APPEND}\`, every room write): ${fmtNum(appends)} for ${fmtNum(durable)} durable commands${durable ? `, ${fmtRatio(appends / durable)} per command` : ''} (under 1 means commands shared statements).`,
+  );
   out.push('');
   const other = [...trips.entries()].filter(([s]) => s !== JOURNAL_APPEND);
   if (other.length) {
     out.push('Other statements (activations, opening rooms, finishes and closes the clock took, heartbeats):');
     out.push('');
-    out.push(table(['statement', 'round trips', games > 0 ? 'per game' : ''], other.sort().map(([s, t]) => [`\`${s}\``, fmtNum(t), games > 0 ? fmtRatio(t / games) : ''])));
+    out.push(
+      table(
+        ['statement', 'round trips', games > 0 ? 'per game' : ''],
+        other.sort().map(([s, t]) => [`\`${s}\``, fmtNum(t), games > 0 ? fmtRatio(t / games) : '']),
+      ),
+    );
     out.push('');
   }
   const total = [...trips.values()].reduce((s, v) => s + v, 0);
@@ -241,7 +272,9 @@ export function bytesSection(delta: MetricsDelta | undefined, heading = '##'): s
   if (!answers) return [...out, 'No answers in this interval.', ''].join('\n');
   const bytes = delta.counterBy('game_ws_outbound_bytes_total', 'kind').sort((a, b) => b.value - a.value);
   const frames = new Map(delta.counterBy('game_ws_outbound_frames_total', 'kind').map((f) => [f.key, f.value]));
-  const wires = [...new Set(delta.samples.filter((s) => s.name === 'game_ws_outbound_bytes_total' && s.value > 0).map((s) => s.labels.wire))];
+  const wires = [
+    ...new Set(delta.samples.filter((s) => s.name === 'game_ws_outbound_bytes_total' && s.value > 0).map((s) => s.labels.wire)),
+  ];
   out.push(
     `Δ\`game_ws_outbound_bytes_total\` by kind divided by the ${fmtNum(answers)} \`room.answer\` commands the server handled: everything the server sent on game sockets, whatever caused it, per answer (wire: ${wires.join(', ') || 'none'}).`,
   );
@@ -252,7 +285,13 @@ export function bytesSection(delta: MetricsDelta | undefined, heading = '##'): s
     table(
       ['kind', 'bytes', 'frames', 'bytes per answer', 'frames per answer'],
       [
-        ...bytes.map((b) => [`\`${b.key}\``, fmtNum(b.value), fmtNum(frames.get(b.key)), fmtNum(b.value / answers, 1), fmtRatio((frames.get(b.key) ?? 0) / answers)]),
+        ...bytes.map((b) => [
+          `\`${b.key}\``,
+          fmtNum(b.value),
+          fmtNum(frames.get(b.key)),
+          fmtNum(b.value / answers, 1),
+          fmtRatio((frames.get(b.key) ?? 0) / answers),
+        ]),
         ['**all**', fmtNum(totalBytes), fmtNum(totalFrames), fmtNum(totalBytes / answers, 1), fmtRatio(totalFrames / answers)],
       ],
     ),
@@ -306,7 +345,10 @@ export function distancesSection(d: Distances, injectedDelayMs: number | undefin
   out.push('');
   out.push(table(['what', 'n', 'min ms', 'p50 ms', 'mean ms', 'max ms', 'note'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'l']));
   out.push('');
-  if (d.health) out.push(`Build under test (from \`/health\`): version **${d.health.version}**, sha **${d.health.sha}**, up ${d.health.uptimeSeconds} s at the start.\n`);
+  if (d.health)
+    out.push(
+      `Build under test (from \`/health\`): version **${d.health.version}**, sha **${d.health.sha}**, up ${d.health.uptimeSeconds} s at the start.\n`,
+    );
   else out.push(`Build under test: unknown (${d.healthError}).\n`);
   return out.join('\n');
 }
@@ -335,7 +377,9 @@ export function rematchSection(games: readonly GameReport[], rttMs: number | und
     const inRtt = (v: number | undefined) => (v !== undefined && rttMs ? ` (${fmtRatio(v / rttMs)} round trips)` : '');
     out.push(
       `Every seat of a room votes in the same turn of the bench's event loop; the spread is the last reply's arrival minus the first's. Over ${games.length} games: n = ${s.n}, p50 ${fmtMs(s.p50)} ms${inRtt(s.p50)}, p95 ${fmtMs(s.p95) || '-'} ms, p99 ${fmtMs(s.p99) || '-'} ms${inRtt(s.p99)}, max ${fmtMs(s.max)} ms${inRtt(s.max)}; ${games.length - spreads.length} game(s) had a vote without a reply; statuses: ${Object.entries(
-        games.flatMap((g) => g.rematch.statuses).reduce<Record<string, number>>((acc, st) => ((acc[String(st ?? 'none')] = (acc[String(st ?? 'none')] ?? 0) + 1), acc), {}),
+        games
+          .flatMap((g) => g.rematch.statuses)
+          .reduce<Record<string, number>>((acc, st) => ((acc[String(st ?? 'none')] = (acc[String(st ?? 'none')] ?? 0) + 1), acc), {}),
       )
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')}.`,
@@ -344,12 +388,23 @@ export function rematchSection(games: readonly GameReport[], rttMs: number | und
     return out.join('\n');
   }
   out.push(
-    'At the end of each game every seat sends its vote in the same turn of the bench\'s event loop (the send spread is the last send minus the first). The reply spread is the last reply\'s arrival minus the first\'s; a staircase (each vote waiting for the one before) would show as a spread of about one round trip per extra vote. Reply groups: replies more than half a round trip apart are counted as separate groups (n/a without distance); one group means the votes were committed together.',
+    "At the end of each game every seat sends its vote in the same turn of the bench's event loop (the send spread is the last send minus the first). The reply spread is the last reply's arrival minus the first's; a staircase (each vote waiting for the one before) would show as a spread of about one round trip per extra vote. Reply groups: replies more than half a round trip apart are counted as separate groups (n/a without distance); one group means the votes were committed together.",
   );
   out.push('');
   out.push(
     table(
-      ['room', 'game', 'votes', 'send spread ms', 'reply spread ms', 'reply spread in round trips', 'replies (ms after first send)', 'reply groups', 'statuses', 'decided'],
+      [
+        'room',
+        'game',
+        'votes',
+        'send spread ms',
+        'reply spread ms',
+        'reply spread in round trips',
+        'replies (ms after first send)',
+        'reply groups',
+        'statuses',
+        'decided',
+      ],
       games.map((g) => {
         const t0 = Math.min(...g.rematch.sentAt);
         return [
@@ -380,7 +435,10 @@ export function usageText(u: UsageReading | undefined): string {
   const cpu = mine.map(([k, v]) => `${k} ${fmtNum(v, 0)}%`).join(', ');
   const machine = u.cpuPercent.machine;
   const others = machine !== undefined ? Math.max(0, machine - mine.reduce((t, [, v]) => t + v, 0)) : undefined;
-  const whole = machine !== undefined ? `; the whole machine ${fmtNum(machine, 0)}%, so other processes (not this run's) used about ${fmtNum(others, 0)}%` : '';
+  const whole =
+    machine !== undefined
+      ? `; the whole machine ${fmtNum(machine, 0)}%, so other processes (not this run's) used about ${fmtNum(others, 0)}%`
+      : '';
   return `CPU over the ${fmtNum(u.wallSeconds, 0)} s of play (percent of one core): ${cpu}${whole}. Bench event-loop delay p50 ${fmtMs(u.loopDelay.p50)} ms, p99 ${fmtMs(u.loopDelay.p99)} ms, max ${fmtMs(u.loopDelay.max)} ms. Load average at the end: ${u.loadAverage.map((v) => v.toFixed(2)).join(' ')}.`;
 }
 
@@ -403,7 +461,13 @@ export function checksSection(checks: readonly Check[], heading = '##'): string 
     '',
     table(
       ['expectation', 'expected', 'measured', 'verdict', 'note'],
-      checks.map((c) => [c.what, c.expected, c.measured, c.ok === undefined ? 'not applicable' : c.ok ? 'met' : '**not met**', c.note ?? '']),
+      checks.map((c) => [
+        c.what,
+        c.expected,
+        c.measured,
+        c.ok === undefined ? 'not applicable' : c.ok ? 'met' : '**not met**',
+        c.note ?? '',
+      ]),
       ['l', 'l', 'l', 'l', 'l'],
     ),
     '',

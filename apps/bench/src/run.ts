@@ -10,7 +10,16 @@ import { CommandRecord, HUMAN_PAUSE, HumanPause, MetricsSnapshot, RecordSink, Tr
 import { WIRE_PROFILES, WireProfile, wireProfileOf } from '@app/protocol';
 import { Options, parseEnvList, splitWords, UsageError } from './cli';
 import { cpuSeconds, parentPid, UsageMeter } from './host-usage';
-import { buildFreshness, BuildFreshness, checkoutOf, DatabaseSide, defaultServerCommand, ServerSide, startDatabase, startServer } from './stack';
+import {
+  buildFreshness,
+  BuildFreshness,
+  checkoutOf,
+  DatabaseSide,
+  defaultServerCommand,
+  ServerSide,
+  startDatabase,
+  startServer,
+} from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
 export { seededRandom } from './seeded-random';
@@ -60,7 +69,10 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
   if (o.string('instance-urls') && !url) throw new UsageError('--instance-urls goes with --url (the proxy in front of them)');
   return {
     url: url?.replace(/\/$/, ''),
-    instanceUrls: (o.string('instance-urls') ?? '').split(',').map((u) => u.trim().replace(/\/$/, '')).filter(Boolean),
+    instanceUrls: (o.string('instance-urls') ?? '')
+      .split(',')
+      .map((u) => u.trim().replace(/\/$/, ''))
+      .filter(Boolean),
     databaseUrl: o.string('database-url'),
     dbDelayMs,
     serverCommand: cmd ? splitWords(cmd) : script ? [process.execPath, script] : defaultServerCommand(cwd),
@@ -78,7 +90,10 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
 function serverScript(path: string | undefined, cwd: string): string | undefined {
   if (path === undefined) return undefined;
   const script = resolve(cwd, path);
-  if (!script.endsWith('.js') || !existsSync(script)) throw new UsageError(`--server takes the path of a built server's main.js, and ${script} is not one (build it in its checkout: npx nest build game-server)`);
+  if (!script.endsWith('.js') || !existsSync(script))
+    throw new UsageError(
+      `--server takes the path of a built server's main.js, and ${script} is not one (build it in its checkout: npx nest build game-server)`,
+    );
   return script;
 }
 
@@ -91,7 +106,10 @@ export function botSettings(
     questions: o.number('questions', d.questions, 1, 50),
     secondsPerQuestion: o.number('seconds-per-question', d.secondsPerQuestion, 0.2, 300),
     revealSeconds: o.number('reveal-seconds', d.revealSeconds, 0, 60),
-    pause: { baseMs: o.number('pause-ms', HUMAN_PAUSE.baseMs, 0, 60_000), spreadMs: o.number('pause-spread-ms', HUMAN_PAUSE.spreadMs, 0, 60_000) },
+    pause: {
+      baseMs: o.number('pause-ms', HUMAN_PAUSE.baseMs, 0, 60_000),
+      spreadMs: o.number('pause-spread-ms', HUMAN_PAUSE.spreadMs, 0, 60_000),
+    },
     keepAliveMs: o.number('ping-seconds', d.pingSeconds, 0, 3600) * 1000,
     commandTimeoutMs: o.number('command-timeout-ms', 10_000, 100, 600_000),
     seed: o.number('seed', 1, 0, 2 ** 31),
@@ -114,7 +132,10 @@ function wireOption(o: Options): WireProfile {
 /** What every mode hands each room's bots from the settings it read. */
 export function roomBotOptions(
   bots: BotSettings,
-): Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs' | 'keepAliveMs' | 'wire'> {
+): Pick<
+  TriviaRoomBotOptions,
+  'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs' | 'keepAliveMs' | 'wire'
+> {
   return {
     seats: bots.seats,
     questionCount: bots.questions,
@@ -126,7 +147,6 @@ export function roomBotOptions(
     wire: bots.wire,
   };
 }
-
 
 /** Records are written to their file in chunks of about this many characters. */
 const RECORDS_CHUNK_CHARS = 256 * 1024;
@@ -226,13 +246,23 @@ export class BenchRun {
   /** Starts PostgreSQL and the proxy unless a URL was given. */
   async startDatabase(): Promise<void> {
     if (this.target.url) return;
-    log(`starting PostgreSQL${this.target.dbDelayMs ? ` behind a ${this.target.dbDelayMs} ms delay proxy (each way)` : ''} in ${this.workDir}`);
-    this.db = await startDatabase({ workDir: this.workDir, delayMs: this.target.dbDelayMs, fast: this.target.pgFast, statements: this.target.pgStatements });
+    log(
+      `starting PostgreSQL${this.target.dbDelayMs ? ` behind a ${this.target.dbDelayMs} ms delay proxy (each way)` : ''} in ${this.workDir}`,
+    );
+    this.db = await startDatabase({
+      workDir: this.workDir,
+      delayMs: this.target.dbDelayMs,
+      fast: this.target.pgFast,
+      statements: this.target.pgStatements,
+    });
     if (this.target.pgStatements) await installPgStatements(this.db.directUrl);
   }
 
   /** Starts (or restarts) the server on the run's database. */
-  async startServer(command = this.target.serverCommand, env: Record<string, string> = this.target.serverEnv): Promise<ServerSide | undefined> {
+  async startServer(
+    command = this.target.serverCommand,
+    env: Record<string, string> = this.target.serverEnv,
+  ): Promise<ServerSide | undefined> {
     if (this.target.url) return undefined;
     if (!this.db) await this.startDatabase();
     await this.stopServer();
@@ -245,7 +275,15 @@ export class BenchRun {
         `warning: the server build (${this.build.builtAt.toISOString()}) is older than ${this.build.newestSource!.file} (${this.build.newestSource!.at.toISOString()}); rebuild it (npx nest build game-server) or the report measures old code under a new sha`,
       );
     }
-    log(`starting the server: ${command.map((c) => (c === process.execPath ? 'node' : relative(this.cwd, c).startsWith('..') ? c : relative(this.cwd, c))).join(' ')}${Object.keys(env).length ? ` with ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`);
+    log(
+      `starting the server: ${command.map((c) => (c === process.execPath ? 'node' : relative(this.cwd, c).startsWith('..') ? c : relative(this.cwd, c))).join(' ')}${
+        Object.keys(env).length
+          ? ` with ${Object.entries(env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`
+          : ''
+      }`,
+    );
     this.server = await startServer({
       command,
       cwd,
@@ -268,7 +306,13 @@ export class BenchRun {
   /** Build, yardstick, TCP connects, client hop. */
   async distances(): Promise<Distances> {
     const yardstick = this.db
-      ? { databaseUrl: this.db.serverUrl, path: this.db.delayMs > 0 ? `through the ${this.db.delayMs} ms delay proxy, as the server's queries go` : 'direct over loopback, as the server\'s queries go' }
+      ? {
+          databaseUrl: this.db.serverUrl,
+          path:
+            this.db.delayMs > 0
+              ? `through the ${this.db.delayMs} ms delay proxy, as the server's queries go`
+              : "direct over loopback, as the server's queries go",
+        }
       : this.target.databaseUrl
         ? { databaseUrl: this.target.databaseUrl, path: 'to --database-url from the bench (assumed to be the path the server uses)' }
         : { path: '', skipped: 'skipped: --url was given without --database-url' };
@@ -315,7 +359,10 @@ export class BenchRun {
       }
     }
     this.found = { server, postgres };
-    if (server || postgres) log(`measuring CPU of the processes on this machine: ${server ? `server pid ${server}` : 'no server'}, ${postgres ? `PostgreSQL pid ${postgres}` : 'no PostgreSQL'}`);
+    if (server || postgres)
+      log(
+        `measuring CPU of the processes on this machine: ${server ? `server pid ${server}` : 'no server'}, ${postgres ? `PostgreSQL pid ${postgres}` : 'no PostgreSQL'}`,
+      );
     return this.found;
   }
 

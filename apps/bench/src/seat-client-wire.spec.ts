@@ -43,8 +43,15 @@ describe('SeatClient with a wire profile', () => {
   it('drops the socket on a frame it cannot decode, records why, and names it to whoever waits', async () => {
     firstFrame = 'not a frame';
     const records: CommandRecord[] = [];
-    const socket = await SeatClient.connect(baseUrl, 't', { wire: 'compact-v2', record: (r) => records.push(r), tags: { seat: 1 }, history: false });
-    await expect(socket.nextEvent('room.state', () => true, 5000)).rejects.toThrow(/a frame could not be decoded as compact-v2: a frame is one JSON text/);
+    const socket = await SeatClient.connect(baseUrl, 't', {
+      wire: 'compact-v2',
+      record: (r) => records.push(r),
+      tags: { seat: 1 },
+      history: false,
+    });
+    await expect(socket.nextEvent('room.state', () => true, 5000)).rejects.toThrow(
+      /a frame could not be decoded as compact-v2: a frame is one JSON text/,
+    );
     await socket.closed;
     const decode = records.filter((r) => r.type === 'ws.decode');
     expect(decode).toHaveLength(1);

@@ -25,8 +25,18 @@ export interface DatabaseSide {
 
 export const HELPER_ARG = '__db';
 
-export async function startDatabase(options: { workDir: string; delayMs: number; fast: boolean; statements?: boolean }): Promise<DatabaseSide> {
-  const config: DbHelperConfig = { dataDir: join(options.workDir, 'db'), delayMs: options.delayMs, fast: options.fast, statements: options.statements };
+export async function startDatabase(options: {
+  workDir: string;
+  delayMs: number;
+  fast: boolean;
+  statements?: boolean;
+}): Promise<DatabaseSide> {
+  const config: DbHelperConfig = {
+    dataDir: join(options.workDir, 'db'),
+    delayMs: options.delayMs,
+    fast: options.fast,
+    statements: options.statements,
+  };
   // Its own process group: a Ctrl-C reaches the bench, which stops things in order.
   const child = spawn(process.execPath, [process.argv[1], HELPER_ARG], {
     env: { ...process.env, BENCH_DB_CONFIG: JSON.stringify(config) },
@@ -188,9 +198,18 @@ export async function startServer(options: {
   };
   if (!ok) {
     await stop();
-    throw new Error(`the server did not become healthy (${exitCode !== undefined ? `exited with ${exitCode}` : 'timed out'}):\n${tail.slice(-15).join('\n')}`);
+    throw new Error(
+      `the server did not become healthy (${exitCode !== undefined ? `exited with ${exitCode}` : 'timed out'}):\n${tail.slice(-15).join('\n')}`,
+    );
   }
-  return { url, pid: child.pid!, command: options.command, env, logSummary: () => ({ byLevel: { ...byLevel }, tail: [...tail], file: options.logFile }), stop };
+  return {
+    url,
+    pid: child.pid!,
+    command: options.command,
+    env,
+    logSummary: () => ({ byLevel: { ...byLevel }, tail: [...tail], file: options.logFile }),
+    stop,
+  };
 }
 
 function within(p: Promise<unknown>, ms: number): Promise<boolean> {
@@ -260,6 +279,7 @@ export function buildFreshness(cwd: string, script: string): BuildFreshness | un
   };
   walk(join(cwd, 'apps/game-server/src'));
   walk(join(cwd, 'migrations'));
-  for (const lib of ['protocol', 'room-engine', 'trivia', 'persistence', 'gateway', 'observability', 'server']) walk(join(cwd, 'libs', lib, 'src'));
+  for (const lib of ['protocol', 'room-engine', 'trivia', 'persistence', 'gateway', 'observability', 'server'])
+    walk(join(cwd, 'libs', lib, 'src'));
   return { builtAt, newestSource: newest, stale: !!newest && newest.at > builtAt };
 }

@@ -128,7 +128,9 @@ describe(MetricsDelta.name, () => {
   it('adds intervals of one arm', () => {
     const a = MetricsDelta.between(snapshot(1, { b5: 0, b10: 0, inf: 0, sum: 0 }, 0), snapshot(1, { b5: 1, b10: 2, inf: 2, sum: 0.01 }, 2));
     const b = MetricsDelta.between(snapshot(2, { b5: 0, b10: 0, inf: 0, sum: 0 }, 0), snapshot(2, { b5: 0, b10: 0, inf: 2, sum: 0.05 }, 2));
-    const [answer] = MetricsDelta.sum([a, b]).histograms('game_command_duration_seconds').filter((h) => h.labels.command === 'room.answer');
+    const [answer] = MetricsDelta.sum([a, b])
+      .histograms('game_command_duration_seconds')
+      .filter((h) => h.labels.command === 'room.answer');
     expect(answer.count).toBe(4);
     expect(answer.meanMs).toBeCloseTo(15, 9);
   });

@@ -60,7 +60,14 @@ export class ServerRestartedError extends Error {
 export const PROCESS_START = 'process_start_time_seconds';
 
 function seriesKey(name: string, labels: Readonly<Record<string, string>>): string {
-  return name + JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+  return (
+    name +
+    JSON.stringify(
+      Object.keys(labels)
+        .sort()
+        .map((k) => [k, labels[k]]),
+    )
+  );
 }
 
 /** One histogram label set over an interval: Δcount, Δsum, the exact mean, Δ per bucket. */

@@ -26,15 +26,23 @@ describe('bench steady mode with --starve, against a real server process', () =>
     // dense, and a long question clock keeps every answer inside its question on a busy machine.
     const result = await runBench([
       'steady',
-      '--rooms', '2',
-      '--questions', '2',
-      '--seconds-per-question', '30',
-      '--pause-ms', '100',
-      '--pause-spread-ms', '1000',
-      '--starve', '1.5',
-      '--db-delay-ms', '5',
+      '--rooms',
+      '2',
+      '--questions',
+      '2',
+      '--seconds-per-question',
+      '30',
+      '--pause-ms',
+      '100',
+      '--pause-spread-ms',
+      '1000',
+      '--starve',
+      '1.5',
+      '--db-delay-ms',
+      '5',
       '--pg-fast',
-      '--out', out,
+      '--out',
+      out,
     ]);
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
     summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
@@ -99,7 +107,16 @@ describe('bench steady mode with --starve, against a real server process', () =>
 
   it('writes the report in the usual form, with the command that made it', () => {
     expect(report).toContain('npm run bench -- steady --rooms 2');
-    for (const heading of ['## What the issue expects', '## Rooms already playing', '## Freezes', '## New work', "## The server's own counts", '## Distances', '## Confounds', '## Files']) {
+    for (const heading of [
+      '## What the issue expects',
+      '## Rooms already playing',
+      '## Freezes',
+      '## New work',
+      "## The server's own counts",
+      '## Distances',
+      '## Confounds',
+      '## Files',
+    ]) {
       expect(report).toContain(heading);
     }
     expect(existsSync(join(out, 'records.jsonl'))).toBe(true);

@@ -77,7 +77,22 @@ describe('bench tables mode against a real server', () => {
 
   it('plays 3 tables over 2 shards and writes a complete, consistent report', async () => {
     const dir = out();
-    const result = await runBench(['tables', '--url', server.url, '--tables', '3', '--shards', '2', '--seconds', '3', '--ramp-seconds', '6', ...FAST, '--out', dir]);
+    const result = await runBench([
+      'tables',
+      '--url',
+      server.url,
+      '--tables',
+      '3',
+      '--shards',
+      '2',
+      '--seconds',
+      '3',
+      '--ramp-seconds',
+      '6',
+      ...FAST,
+      '--out',
+      dir,
+    ]);
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expectConsistent(summary, 3, 2);
@@ -92,7 +107,24 @@ describe('bench tables mode against a real server', () => {
 
   it('with --egress-mbps, plays through the shaper, which never holds more than its bound', async () => {
     const dir = out();
-    const result = await runBench(['tables', '--url', server.url, '--tables', '3', '--shards', '2', '--seconds', '3', '--ramp-seconds', '6', '--egress-mbps', '5', ...FAST, '--out', dir]);
+    const result = await runBench([
+      'tables',
+      '--url',
+      server.url,
+      '--tables',
+      '3',
+      '--shards',
+      '2',
+      '--seconds',
+      '3',
+      '--ramp-seconds',
+      '6',
+      '--egress-mbps',
+      '5',
+      ...FAST,
+      '--out',
+      dir,
+    ]);
     expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expectConsistent(summary, 3, 2);

@@ -212,7 +212,9 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
       grantedWire: granted,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       wallSeconds,
-      loopDelay: loop.count ? { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) } : { p50: 0, p99: 0, max: 0 },
+      loopDelay: loop.count
+        ? { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) }
+        : { p50: 0, p99: 0, max: 0 },
       unresolved: Math.max(0, unresolved),
       failures,
       failureSamples: [...samples],
@@ -226,4 +228,3 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   clearInterval(flusher);
   flush();
 }
-

@@ -74,37 +74,40 @@ describe('playTriviaRoom against a real server', () => {
     expect(games).toEqual([1, 2]);
   });
 
-  it.each(['compact-v1', 'compact-v2'] as const)('plays the same with --wire %s: the sockets get the profile and every frame is decoded', async (wire) => {
-    const records: CommandRecord[] = [];
-    const bytes = (m: MetricsSnapshot, profile: string) => m.value('game_ws_outbound_bytes_total', { wire: profile });
-    const before = await MetricsSnapshot.fetch(server.url);
-    const room = await playTriviaRoom({
-      baseUrl: server.url,
-      seats: 3,
-      questionCount: 2,
-      secondsPerQuestion: 5,
-      revealSeconds: 0,
-      pause: { baseMs: 10, spreadMs: 40 },
-      anotherGame: (played) => played < 2,
-      wire,
-      record: (r) => records.push(r),
-    });
-    const after = await MetricsSnapshot.fetch(server.url);
-    expect(room.error).toBeUndefined();
-    // Two games: the rematch and the lobby between them are read from decoded frames too.
-    expect(room.games.map((g) => g.game)).toEqual([1, 2]);
-    expect(room.games.every((g) => g.rematch.accepted === true)).toBe(true);
-    const count = (type: string) => records.filter((r) => r.type === type).length;
-    expect(count('ws.decode')).toBe(0);
-    expect(count('room.answer')).toBe(12);
-    for (const r of records) {
-      expect(r.timedOut).toBe(false);
-      expect(r.status).toBeLessThan(300);
-    }
-    // Every socket of the room asked for the profile and got it: nothing went out as JSON.
-    expect(bytes(after, wire) - bytes(before, wire)).toBeGreaterThan(0);
-    expect(bytes(after, 'json') - bytes(before, 'json')).toBe(0);
-  });
+  it.each(['compact-v1', 'compact-v2'] as const)(
+    'plays the same with --wire %s: the sockets get the profile and every frame is decoded',
+    async (wire) => {
+      const records: CommandRecord[] = [];
+      const bytes = (m: MetricsSnapshot, profile: string) => m.value('game_ws_outbound_bytes_total', { wire: profile });
+      const before = await MetricsSnapshot.fetch(server.url);
+      const room = await playTriviaRoom({
+        baseUrl: server.url,
+        seats: 3,
+        questionCount: 2,
+        secondsPerQuestion: 5,
+        revealSeconds: 0,
+        pause: { baseMs: 10, spreadMs: 40 },
+        anotherGame: (played) => played < 2,
+        wire,
+        record: (r) => records.push(r),
+      });
+      const after = await MetricsSnapshot.fetch(server.url);
+      expect(room.error).toBeUndefined();
+      // Two games: the rematch and the lobby between them are read from decoded frames too.
+      expect(room.games.map((g) => g.game)).toEqual([1, 2]);
+      expect(room.games.every((g) => g.rematch.accepted === true)).toBe(true);
+      const count = (type: string) => records.filter((r) => r.type === type).length;
+      expect(count('ws.decode')).toBe(0);
+      expect(count('room.answer')).toBe(12);
+      for (const r of records) {
+        expect(r.timedOut).toBe(false);
+        expect(r.status).toBeLessThan(300);
+      }
+      // Every socket of the room asked for the profile and got it: nothing went out as JSON.
+      expect(bytes(after, wire) - bytes(before, wire)).toBeGreaterThan(0);
+      expect(bytes(after, 'json') - bytes(before, 'json')).toBe(0);
+    },
+  );
 
   it('stops at once when aborted, without calling it an error', async () => {
     const abort = new AbortController();

@@ -146,8 +146,21 @@ export interface WatchedRoomOptions {
 }
 
 /** A watched room's options from the run's bot settings and what the mode adds (ledger, cohort, hooks). */
-export function watchedRoomOptions(bots: BotSettings, rest: Omit<WatchedRoomOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs'> & { seats?: number }): WatchedRoomOptions {
-  return { seats: bots.seats, questionCount: bots.questions, secondsPerQuestion: bots.secondsPerQuestion, revealSeconds: bots.revealSeconds, pause: bots.pause, commandTimeoutMs: bots.commandTimeoutMs, ...rest };
+export function watchedRoomOptions(
+  bots: BotSettings,
+  rest: Omit<WatchedRoomOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs'> & {
+    seats?: number;
+  },
+): WatchedRoomOptions {
+  return {
+    seats: bots.seats,
+    questionCount: bots.questions,
+    secondsPerQuestion: bots.secondsPerQuestion,
+    revealSeconds: bots.revealSeconds,
+    pause: bots.pause,
+    commandTimeoutMs: bots.commandTimeoutMs,
+    ...rest,
+  };
 }
 
 export interface WatchedRoomReport {
@@ -197,7 +210,8 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
     record: o.record,
     tags,
   });
-  if (created.status !== 201 || !created.body) return { refusedAt: 'open', error: `could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}` };
+  if (created.status !== 201 || !created.body)
+    return { refusedAt: 'open', error: `could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}` };
   const { code, hostToken } = created.body;
   o.ledger.cohorts.set(code, o.cohort);
   const roomTags = { ...tags, room: code };
@@ -210,7 +224,13 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
       record: o.record,
       tags: roomTags,
     });
-    if (j.status !== 201 || !j.body) return { refusedAt: 'join', room: code, hostToken, error: `seat ${i + 1} could not join ${code}: HTTP ${j.status ?? '-'} ${j.error ?? ''}` };
+    if (j.status !== 201 || !j.body)
+      return {
+        refusedAt: 'join',
+        room: code,
+        hostToken,
+        error: `seat ${i + 1} could not join ${code}: HTTP ${j.status ?? '-'} ${j.error ?? ''}`,
+      };
     joined.push(j.body);
   }
   const watch = new RoomWatch(code, o.ledger);
@@ -237,7 +257,9 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
       random: o.random,
       onEvent,
       // A seat that left is closed with 4003, the host's after the room is closed with 4004: the bot's own doing.
-      onDrop: (closeCode) => (leaving && (closeCode === 4003 || closeCode === 4004)) || o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
+      onDrop: (closeCode) =>
+        (leaving && (closeCode === 4003 || closeCode === 4004)) ||
+        o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
       onResume: (r) => r.after !== undefined && o.ledger.reconnects.push({ room: code, seat: name, code: r.after, at: r.at }),
     });
   const host = seat('host', hostToken, (e) => (seeSeats(e), watch.see(e)));
@@ -250,7 +272,15 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
       return { refusedAt: 'socket', room: code, hostToken, error: err instanceof Error ? err.message : String(err) };
     }
   }
-  return { code, hostToken, host, players, watch, everySeatIn: () => joined.every((j) => connected.get(j.playerId) === true), leaving: () => (leaving = true) };
+  return {
+    code,
+    hostToken,
+    host,
+    players,
+    watch,
+    everySeatIn: () => joined.every((j) => connected.get(j.playerId) === true),
+    leaving: () => (leaving = true),
+  };
 }
 
 /**
@@ -304,7 +334,13 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
       await p.seat.command('room.leave', {}, `${p.name}-leave`);
     }
     closedByUs = true;
-    await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${room}`, { type: 'http DELETE /api/rooms/:code', headers: { authorization: `Bearer ${hostToken}` }, timeoutMs: o.commandTimeoutMs, record: o.record, tags: { cohort: o.cohort, room } });
+    await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${room}`, {
+      type: 'http DELETE /api/rooms/:code',
+      headers: { authorization: `Bearer ${hostToken}` },
+      timeoutMs: o.commandTimeoutMs,
+      record: o.record,
+      tags: { cohort: o.cohort, room },
+    });
     return { room, seated, games, aborted: false };
   } catch (err) {
     const aborted = !!o.signal?.aborted;
@@ -313,13 +349,25 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
     for (const s of seats) s.close();
     // A room given up on is closed, so it does not linger for its expiry (not timed, not recorded).
     if (room && hostToken && !closedByUs && !o.signal?.aborted) {
-      await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${room}`, { type: 'cleanup', headers: { authorization: `Bearer ${hostToken}` }, timeoutMs: o.commandTimeoutMs });
+      await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${room}`, {
+        type: 'cleanup',
+        headers: { authorization: `Bearer ${hostToken}` },
+        timeoutMs: o.commandTimeoutMs,
+      });
     }
   }
 }
 
 /** One player through one game: each question it finds open answered once; refused answers resent after their question closed. */
-async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: RoomWatch, game: number, name: string, seat: FailoverSeat, stepTimeoutMs: number): Promise<void> {
+async function answerEveryQuestion(
+  o: WatchedRoomOptions,
+  room: string,
+  watch: RoomWatch,
+  game: number,
+  name: string,
+  seat: FailoverSeat,
+  stepTimeoutMs: number,
+): Promise<void> {
   const handled = new Set<number>();
   const resends: Promise<void>[] = [];
   const unanswered = () => (watch.open !== undefined && !handled.has(watch.open) ? watch.open : undefined);
@@ -335,8 +383,30 @@ async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: R
     o.onAnswerSending?.(game, question);
     const r = await seat.commandOnce('room.answer', data, id, { game, question });
     const answer: AnswerOutcome = r
-      ? { room, seat: name, game, question, id, sentAt: r.sentAt, ms: r.ms, status: r.status, timedOut: r.timedOut, ...(r.error ? { error: r.error } : {}) }
-      : { room, seat: name, game, question, id, sentAt: epochMs(), ms: 0, status: null, timedOut: false, error: `seat ended: ${seat.ended}` };
+      ? {
+          room,
+          seat: name,
+          game,
+          question,
+          id,
+          sentAt: r.sentAt,
+          ms: r.ms,
+          status: r.status,
+          timedOut: r.timedOut,
+          ...(r.error ? { error: r.error } : {}),
+        }
+      : {
+          room,
+          seat: name,
+          game,
+          question,
+          id,
+          sentAt: epochMs(),
+          ms: 0,
+          status: null,
+          timedOut: false,
+          error: `seat ended: ${seat.ended}`,
+        };
     o.ledger.answers.push(answer);
     if (r && answer.status !== 200) resends.push(resendOnceClosed(o, watch, seat, answer, data, stepTimeoutMs));
   }
@@ -344,7 +414,14 @@ async function answerEveryQuestion(o: WatchedRoomOptions, room: string, watch: R
 }
 
 /** The same id again once its question is closed: the reply says whether the first one was recorded. */
-async function resendOnceClosed(o: WatchedRoomOptions, watch: RoomWatch, seat: FailoverSeat, answer: AnswerOutcome, data: unknown, stepTimeoutMs: number): Promise<void> {
+async function resendOnceClosed(
+  o: WatchedRoomOptions,
+  watch: RoomWatch,
+  seat: FailoverSeat,
+  answer: AnswerOutcome,
+  data: unknown,
+  stepTimeoutMs: number,
+): Promise<void> {
   o.ledger.pendingResends++;
   try {
     await seat.until(() => watch.isClosed(answer.game, answer.question), `question ${answer.question} closed`, stepTimeoutMs);

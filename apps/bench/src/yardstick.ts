@@ -76,7 +76,10 @@ export async function tcpConnectTimes(baseUrl: string, n = 20): Promise<number[]
 
 /** Opens a throwaway room, sends `n` pings on the host's socket one after another, closes the room. */
 export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
-  const created = await timedHttp<{ code: string; hostToken: string }>(baseUrl, 'POST', '/api/rooms', { type: 'preflight', body: { hostName: 'Bench yardstick' } });
+  const created = await timedHttp<{ code: string; hostToken: string }>(baseUrl, 'POST', '/api/rooms', {
+    type: 'preflight',
+    body: { hostName: 'Bench yardstick' },
+  });
   if (created.status !== 201 || !created.body) throw new Error(`could not open a room for the ping yardstick: HTTP ${created.status}`);
   const { code, hostToken } = created.body;
   const socket = await SeatClient.connect(baseUrl, hostToken, { commandTimeoutMs: 5000, timeoutMs: 30_000, history: false });
@@ -98,7 +101,10 @@ export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
 }
 
 /** Everything measured before a run; a failure of one measurement is reported, not fatal. */
-export async function measureDistances(baseUrl: string, yardstick: { databaseUrl?: string; path: string; skipped?: string }): Promise<Distances> {
+export async function measureDistances(
+  baseUrl: string,
+  yardstick: { databaseUrl?: string; path: string; skipped?: string },
+): Promise<Distances> {
   let health: HealthReading | undefined;
   let healthError: string | undefined;
   try {

@@ -9,19 +9,25 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 // with no DATABASE_URL, the embedded PostgreSQL under DATA_DIR) and migrates as the server does at
 // start: straight to PostgreSQL, under the migrations' advisory lock, with no statement timeout.
 
-const USAGE = 'usage: npm run db -- status | migrate\n  status   list every migration as applied or pending (and those the database has from another build)\n  migrate  apply the pending migrations, waiting for any other process that is migrating\n';
+const USAGE =
+  'usage: npm run db -- status | migrate\n  status   list every migration as applied or pending (and those the database has from another build)\n  migrate  apply the pending migrations, waiting for any other process that is migrating\n';
 
 const COMMANDS = {
   status: async (options: MigrationOptions) => {
     const states = await migrationStates(options);
-    for (const { name, state } of states) out(`${state.padEnd(8)} ${name}${state === 'unknown' ? ' (applied by a build that is not this one)' : ''}`);
+    for (const { name, state } of states)
+      out(`${state.padEnd(8)} ${name}${state === 'unknown' ? ' (applied by a build that is not this one)' : ''}`);
     out(summary(states.filter((s) => s.state === 'applied').length, states.filter((s) => s.state === 'pending').length));
   },
   migrate: async (options: MigrationOptions) => {
     const applied = await migrate(options);
     for (const name of applied) out(`applied  ${name}`);
     const states = await migrationStates(options);
-    out(applied.length === 0 ? `nothing to apply: ${summary(states.filter((s) => s.state === 'applied').length, 0)}` : summary(states.filter((s) => s.state === 'applied').length, 0));
+    out(
+      applied.length === 0
+        ? `nothing to apply: ${summary(states.filter((s) => s.state === 'applied').length, 0)}`
+        : summary(states.filter((s) => s.state === 'applied').length, 0),
+    );
   },
 };
 

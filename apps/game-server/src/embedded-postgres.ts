@@ -17,7 +17,11 @@ export type EmbeddedPlaces = Pick<PostgresOptions, 'binaries' | 'cacheRoot' | 'c
  * when that user cannot reach DATA_DIR (a checkout under /root), the cluster is kept under
  * /var/lib/game-rooms instead, and the log says where.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) => void, places: EmbeddedPlaces = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (msg: string) => void,
+  places: EmbeddedPlaces = {},
+): Promise<EmbeddedDatabase> {
   const databaseDir = join(dataDir, 'pg');
   let pg;
   try {
@@ -25,7 +29,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: (msg: string) 
   } catch (err) {
     if (err instanceof EmbeddedPostgresMissing) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`could not start the embedded PostgreSQL for ${databaseDir}: ${message}. Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.`, { cause: err });
+    throw new Error(
+      `could not start the embedded PostgreSQL for ${databaseDir}: ${message}. Is another server using this DATA_DIR? Stop it, or set DATA_DIR or DATABASE_URL.`,
+      { cause: err },
+    );
   }
   try {
     const client = new Client({ connectionString: pg.url('postgres') });

@@ -41,7 +41,9 @@ describe('the game registry', () => {
     expect(() => new GameRegistry({ games: [] })).toThrow(/at least one game/);
     expect(() => new GameRegistry({ games: [trivia, trivia] })).toThrow(`the game '${trivia.kind}' is registered twice`);
     expect(() => new GameRegistry({ games: [cards], defaultGame: DEFAULT_GAME })).toThrow(/no game of kind/);
-    expect(() => new GameRegistry({ games: [trivia], kickCommands: { [trivia.kind]: 'no.such.command' } })).toThrow(/a command that game does not take/);
+    expect(() => new GameRegistry({ games: [trivia], kickCommands: { [trivia.kind]: 'no.such.command' } })).toThrow(
+      /a command that game does not take/,
+    );
     // Without a default, a route without `game` means the first game.
     expect(new GameRegistry({ games: [cards, trivia] }).defaultKind).toBe(cards.kind);
   });

@@ -29,7 +29,12 @@ export const DEFAULT_GAME: GameRoutes = {
  * for a room of another. `/api/tables` is the card tables' (PROTOCOL.md section 8).
  */
 export const ROOM_ALIASES: Readonly<Record<string, GameRoutes>> = {
-  tables: { game: cards, noun: 'table', opened: ({ roomId, code, token }) => ({ tableId: roomId, code, playerToken: token }), openedShape: OpenedTable },
+  tables: {
+    game: cards,
+    noun: 'table',
+    opened: ({ roomId, code, token }) => ({ tableId: roomId, code, playerToken: token }),
+    openedShape: OpenedTable,
+  },
 };
 
 /**
@@ -41,4 +46,9 @@ export const KICK_COMMANDS: Readonly<Record<string, string>> = {
 };
 
 /** What this deployment gives `GameRoomsModule.forRoot`: its games and the older routes they keep. */
-export const DEPLOYED_GAMES: GameRoomsGames = { games: GAMES, defaultGame: DEFAULT_GAME, aliases: ROOM_ALIASES, kickCommands: KICK_COMMANDS };
+export const DEPLOYED_GAMES: GameRoomsGames = {
+  games: GAMES,
+  defaultGame: DEFAULT_GAME,
+  aliases: ROOM_ALIASES,
+  kickCommands: KICK_COMMANDS,
+};

@@ -5,7 +5,20 @@ import { DataSource } from 'typeorm';
 import { openDataSource, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { Clock, systemClock } from '@app/room-engine';
-import { apiCors, BuildInfo, describeApi, DECK_CSV_MAX_BYTES, gameRoomsAdapter, GameRoomsLifecycle, InstanceIdentity, JsonLog, readBuildInfo, ServerConfig, ServerRuntime, statementTimeoutMs } from '@app/server';
+import {
+  apiCors,
+  BuildInfo,
+  describeApi,
+  DECK_CSV_MAX_BYTES,
+  gameRoomsAdapter,
+  GameRoomsLifecycle,
+  InstanceIdentity,
+  JsonLog,
+  readBuildInfo,
+  ServerConfig,
+  ServerRuntime,
+  statementTimeoutMs,
+} from '@app/server';
 import { adminConsole } from './admin/admin-console';
 import { AppModule } from './app.module';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
@@ -48,7 +61,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let dataSource: DataSource;
   try {
     dataSource = await openDataSource(
-      { url: databaseUrl, directUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config), log: (msg) => log.info(msg) },
+      {
+        url: databaseUrl,
+        directUrl,
+        poolMax: config.poolMax,
+        migrations: MIGRATIONS,
+        statementTimeoutMs: statementTimeoutMs(config),
+        log: (msg) => log.info(msg),
+      },
       meter,
     );
   } catch (err) {
@@ -87,14 +107,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const address = app.getHttpServer().address() as { port: number };
   let operators: Awaited<ReturnType<typeof listenForOperators>> | undefined;
   try {
-    if (config.operatorPort !== undefined) operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
+    if (config.operatorPort !== undefined)
+      operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
   } catch (err) {
     // The operator port is taken (EADDRINUSE): nothing has started yet that a half-open server would leave behind.
     lifecycle.unobserve();
     await app.close();
     await lifecycle.release();
     await embedded?.stop();
-    throw new Error(`OPERATOR_PORT ${config.operatorPort} could not be listened on: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(`OPERATOR_PORT ${config.operatorPort} could not be listened on: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
   }
   const operatorPort = operators ? (operators.address() as { port: number }).port : undefined;
   await lifecycle.start(address.port);
@@ -110,7 +133,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       log.info('server stopped');
     })());
   const identity = app.get(InstanceIdentity);
-  log.info('server started', { port: address.port, operatorPort, instance: identity.name, pid: identity.pid, version: runtime.build.version, sha: runtime.build.sha, embeddedDatabase: !!embedded });
+  log.info('server started', {
+    port: address.port,
+    operatorPort,
+    instance: identity.name,
+    pid: identity.pid,
+    version: runtime.build.version,
+    sha: runtime.build.sha,
+    embeddedDatabase: !!embedded,
+  });
   const operatorUrl = operatorPort === undefined ? undefined : `http://127.0.0.1:${operatorPort}`;
   return { app, url: `http://127.0.0.1:${address.port}`, port: address.port, operatorUrl, operatorPort, databaseUrl, runtime, stop };
 }

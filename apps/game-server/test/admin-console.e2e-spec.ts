@@ -18,7 +18,11 @@ const WAIT_MS = 10_000;
 /** The server serves web-admin/dist; the test command builds it, a bare `jest` run may not have. */
 function ensureConsoleBuilt(): void {
   if (existsSync(join(CONSOLE_DIR, 'index.html'))) return;
-  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], { cwd: resolve(CONSOLE_DIR, '../..'), stdio: 'inherit', timeout: 120_000 });
+  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], {
+    cwd: resolve(CONSOLE_DIR, '../..'),
+    stdio: 'inherit',
+    timeout: 120_000,
+  });
   if (built.status !== 0) throw new Error('could not build the console (npm run build -w web-admin)');
 }
 
@@ -27,7 +31,15 @@ function launchChromium(userDataDir: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
     viewport: { width: 1280, height: 900 },
   });
 }
@@ -47,7 +59,7 @@ describe('admin console', () => {
 
   beforeAll(async () => {
     ensureConsoleBuilt();
-// It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
+    // It holds a table lock on purpose to keep a statement in flight: a held lock must not run into
     // the command budget, which is there for outages (outage.e2e-spec.ts).
     server = await startTestServer({ commandTimeoutMs: 60_000, pipelineDepth: 1 });
     userDataDir = mkdtempSync(join(tmpdir(), 'admin-console-chromium-'));
@@ -164,7 +176,10 @@ describe('admin console', () => {
 
   it('asks for the token again when the server refuses it', async () => {
     await page.goto(`${server.url}/admin/?token=wrong-token`);
-    await page.getByRole('alert').getByText(/refused/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/refused/)
+      .waitFor();
     expect(new URL(page.url()).search).toBe('');
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -181,7 +196,10 @@ describe('admin console', () => {
     // As when the 12 hours run out or ADMIN_TOKEN changes: the browser's cookie is no longer a session.
     await context.clearCookies();
     await row.getByRole('link', { name: code }).click();
-    await page.getByRole('alert').getByText(/session has ended/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/session has ended/)
+      .waitFor();
     await page.getByLabel('Admin token').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: `Room ${code}` }).waitFor();

@@ -32,7 +32,14 @@ async function playedTicTacToe(server: RunningServer): Promise<{ code: string; r
   const o = await api.join(opened.code, 'Otto');
   const x = await SeatClient.connect(server.url, opened.token);
   const oc = await SeatClient.connect(server.url, o.playerToken);
-  for (const [client, cell] of [[x, 0], [oc, 3], [x, 1], [oc, 4], [x, 2]] as const) expect((await client.send('ttt.move', { cell })).status).toBe(200);
+  for (const [client, cell] of [
+    [x, 0],
+    [oc, 3],
+    [x, 1],
+    [oc, 4],
+    [x, 2],
+  ] as const)
+    expect((await client.send('ttt.move', { cell })).status).toBe(200);
   x.close();
   oc.close();
   return { code: opened.code, roomId: opened.roomId };
@@ -68,7 +75,10 @@ describe('GET /admin/api/finished', () => {
       number: 1,
       hostName: 'Host',
       players: { count: 2, names: standings.map((s: any) => s.name) },
-      winner: standings.filter((s: any) => s.rank === 1).map((s: any) => s.name).join(', '),
+      winner: standings
+        .filter((s: any) => s.rank === 1)
+        .map((s: any) => s.name)
+        .join(', '),
       startedAt: expect.any(Number),
       startedFrom: 'summary',
       finishedAt: expect.any(Number),
@@ -76,8 +86,17 @@ describe('GET /admin/api/finished', () => {
     expect(annBob.startedAt).toBeLessThanOrEqual(annBob.finishedAt);
     expect(cy).toMatchObject({ game: 'trivia', players: { count: 1, names: ['Cy'] }, winner: 'Cy' });
     // Tic-tac-toe's summary holds no start and no host: the start is when its room opened.
-    const [opened] = await queryDb(server, `SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM rooms WHERE id = $1`, [played[2].roomId]);
-    expect(ttt).toMatchObject({ game: 'tictactoe', hostName: null, players: { count: 2, names: ['Xena', 'Otto'] }, winner: 'Xena', startedAt: opened.at, startedFrom: 'room_opened' });
+    const [opened] = await queryDb(server, `SELECT (extract(epoch FROM created_at) * 1000)::float8 AS at FROM rooms WHERE id = $1`, [
+      played[2].roomId,
+    ]);
+    expect(ttt).toMatchObject({
+      game: 'tictactoe',
+      hostName: null,
+      players: { count: 2, names: ['Xena', 'Otto'] },
+      winner: 'Xena',
+      startedAt: opened.at,
+      startedFrom: 'room_opened',
+    });
   });
 
   it('filters by code, normalized like room codes', async () => {
@@ -184,11 +203,11 @@ describe('GET /admin/api/rooms/{code}/refusals', () => {
       const seat = client === ann ? room.playerIds[0] : null;
       told.push({ by, playerId: seat, name: seat ? 'Ann' : null, type, reply });
     };
-    await send(ann, 'player', 'room.fly');                                 // unknown type (the gate)
-    await send(ann, 'player', 'room.start');                               // wrong role
-    await send(ann, 'player', 'room.answer', { question: 'first' });       // bad data
-    await send(ann, 'player', 'room.answer', { question: 0, choice: 0 });  // no question open: the rules' refusal
-    await send(room.host, 'host', 'room.kick', { playerId: 'nobody' });    // the rules' refusal of the host
+    await send(ann, 'player', 'room.fly'); // unknown type (the gate)
+    await send(ann, 'player', 'room.start'); // wrong role
+    await send(ann, 'player', 'room.answer', { question: 'first' }); // bad data
+    await send(ann, 'player', 'room.answer', { question: 0, choice: 0 }); // no question open: the rules' refusal
+    await send(room.host, 'host', 'room.kick', { playerId: 'nobody' }); // the rules' refusal of the host
     const notJson = await ann.sendRaw('{not json');
     told.push({ by: 'player', playerId: room.playerIds[0], name: 'Ann', type: '', reply: notJson });
     // An operator's kick of nobody is refused by the room too.
@@ -200,9 +219,25 @@ describe('GET /admin/api/rooms/{code}/refusals', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ code: room.code, roomId: room.roomId, live: true, keptDays: 7, next: null });
     const expected = [
-      ...told.map((t) => ({ by: t.by, playerId: t.playerId, name: t.name, type: t.type, code: t.reply.error.code, status: t.reply.status, message: t.reply.error.message })),
+      ...told.map((t) => ({
+        by: t.by,
+        playerId: t.playerId,
+        name: t.name,
+        type: t.type,
+        code: t.reply.error.code,
+        status: t.reply.status,
+        message: t.reply.error.message,
+      })),
       // The room's own status for it (the host's kick of nobody got the same), not the HTTP one.
-      { by: 'operator', playerId: null, name: null, type: 'room.kick', code: kick.body.code, status: told[4].reply.status, message: kick.body.message },
+      {
+        by: 'operator',
+        playerId: null,
+        name: null,
+        type: 'room.kick',
+        code: kick.body.code,
+        status: told[4].reply.status,
+        message: kick.body.message,
+      },
     ].reverse();
     expect(body.refusals.map(({ at: _at, ...r }: any) => r)).toEqual(expected);
     const times = body.refusals.map((r: any) => r.at);
@@ -245,9 +280,16 @@ describe('GET /admin/api/rooms/{code}/refusals', () => {
     await room.players[0].send('room.fly');
     await recorder().flush();
     expect((await new HttpApi(server.url).request('POST', `/admin/api/rooms/${room.code}/close`, {}, ADMIN)).status).toBe(204);
-    expect((await get(`/rooms/${room.code}/refusals`)).body).toMatchObject({ live: false, refusals: [{ type: 'room.fly', code: 'unknown_type' }] });
+    expect((await get(`/rooms/${room.code}/refusals`)).body).toMatchObject({
+      live: false,
+      refusals: [{ type: 'room.fly', code: 'unknown_type' }],
+    });
     expect(await get('/rooms/ZZZZZZ/refusals')).toMatchObject({ status: 404, body: { code: 'room_not_found' } });
-    for (const [path, field] of [['/rooms/AB/refusals', 'code'], [`/rooms/${room.code}/refusals?limit=0`, 'limit'], [`/rooms/${room.code}/refusals?cursor=${Buffer.from('1.x').toString('base64url')}`, 'cursor']]) {
+    for (const [path, field] of [
+      ['/rooms/AB/refusals', 'code'],
+      [`/rooms/${room.code}/refusals?limit=0`, 'limit'],
+      [`/rooms/${room.code}/refusals?cursor=${Buffer.from('1.x').toString('base64url')}`, 'cursor'],
+    ]) {
       const { status, body } = await get(path);
       expect([path, status, body.code, body.message.split(' ')[0]]).toEqual([path, 400, 'bad_data', field]);
     }
@@ -278,14 +320,19 @@ describe('GET /admin/api/rooms/{code}/refusals', () => {
     await room.host.send('room.start');
     await room.host.nextEvent('question.open');
     const log = server.runtime.meter.capture();
-    const [good, bad] = await Promise.all([room.players[0].send('room.answer', { question: 0, choice: 0 }), room.players[1].send('room.answer', { question: 7, choice: 0 })]);
+    const [good, bad] = await Promise.all([
+      room.players[0].send('room.answer', { question: 0, choice: 0 }),
+      room.players[1].send('room.answer', { question: 7, choice: 0 }),
+    ]);
     expect([good.status, bad.status >= 400]).toEqual([200, true]);
     expect(log.stop()).toEqual(['JournalRepository.append']);
     // The refusal is written a second later, by itself.
     const writing = server.runtime.meter.capture();
     await recorder().flush();
     expect(writing.stop()).toEqual(['RefusalRepository.record']);
-    expect(await queryDb(server, `SELECT seat, name, code FROM refused_commands WHERE room_id = $1`, [room.roomId])).toEqual([{ seat: room.playerIds[1], name: 'Hal', code: bad.error!.code }]);
+    expect(await queryDb(server, `SELECT seat, name, code FROM refused_commands WHERE room_id = $1`, [room.roomId])).toEqual([
+      { seat: room.playerIds[1], name: 'Hal', code: bad.error!.code },
+    ]);
     // Nothing buffered, nothing sent: two flush intervals of an idle server.
     const idle = server.runtime.meter.capture();
     await sleep(2100);

@@ -85,14 +85,19 @@ describe('admission control on a real server process starved of its CPU', () => 
   });
 
   const post = async (path: string, body: unknown): Promise<Answer> => {
-    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
   };
   const get = async (path: string): Promise<Answer> => {
     const res = await fetch(`${server.url}${path}`);
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
   };
-  const overview = async () => (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
+  const overview = async () =>
+    (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
   const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
   const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
 
@@ -101,92 +106,101 @@ describe('admission control on a real server process starved of its CPU', () => 
     expect(a.body.message).toMatch(/^this server is overloaded \(event-loop delay \d+ ms, its mark 100 ms\)/);
   }
 
-  it('refuses new work with 503 overloaded and Retry-After while starved, serves the room already playing, and admits again after', () =>
-    server.explainFailure(async () => {
-      // A room already playing: a question open for five minutes, Ann yet to answer it.
-      const playing = await seatRoom(server, ['Ann', 'Bob'], ROOM);
-      expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
-      await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
-      // Rooms opened and never used: they are not live on this instance. Two, because requests
-      // for one room's activation made together share one activation, and so one refusal.
-      const resting = await new HttpApi(server.url).createRoom(ROOM);
-      const restingToo = await new HttpApi(server.url).createRoom(ROOM);
-      expect((await overview()).admission).toMatchObject({ shedding: false, cause: null, refused: 0 });
-      const opened = await roomRows(server);
+  it(
+    'refuses new work with 503 overloaded and Retry-After while starved, serves the room already playing, and admits again after',
+    () =>
+      server.explainFailure(async () => {
+        // A room already playing: a question open for five minutes, Ann yet to answer it.
+        const playing = await seatRoom(server, ['Ann', 'Bob'], ROOM);
+        expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
+        await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
+        // Rooms opened and never used: they are not live on this instance. Two, because requests
+        // for one room's activation made together share one activation, and so one refusal.
+        const resting = await new HttpApi(server.url).createRoom(ROOM);
+        const restingToo = await new HttpApi(server.url).createRoom(ROOM);
+        expect((await overview()).admission).toMatchObject({ shedding: false, cause: null, refused: 0 });
+        const opened = await roomRows(server);
 
-      let refused = 0;
-      let admitted = 0;
-      const thief = CpuThief.start(server, 300, 50);
-      try {
-        // The server sheds once its delay has held the mark through most of a second; opens sent
-        // before that are served.
+        let refused = 0;
+        let admitted = 0;
+        const thief = CpuThief.start(server, 300, 50);
+        try {
+          // The server sheds once its delay has held the mark through most of a second; opens sent
+          // before that are served.
+          const deadline = performance.now() + WAIT_MS;
+          let open: Answer;
+          for (;;) {
+            open = await post('/api/rooms', ROOM);
+            if (open.status !== 201) break;
+            admitted++;
+            if (performance.now() > deadline) throw new Error(`no open was refused within ${WAIT_MS} ms of starvation`);
+            await sleep(100);
+          }
+          refused++;
+          expectOverloaded(open);
+
+          // Still starved: the room already playing goes on (a new socket of a live room is not new
+          // work, and Ann's answer is recorded), while all that would create work is refused.
+          const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
+          const [answer, join, spectate, table, summary, socket, during] = await Promise.all([
+            ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
+            post(`/api/rooms/${playing.code}/players`, { name: 'Cy' }),
+            post(`/api/rooms/${playing.code}/spectators`, {}),
+            post('/api/tables', { name: 'Dee' }),
+            // Loading a room that is not live here is new work too, whoever asks.
+            get(`/api/rooms/${resting.code}`),
+            SeatClient.connect(server.url, restingToo.hostToken).then(
+              (c) => (c.close(), { status: 101, retryAfterSeconds: undefined }),
+              (err: { status?: number; retryAfterSeconds?: number }) => err,
+            ),
+            overview(),
+          ]);
+          expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
+          for (const refusal of [join, spectate, table, summary]) expectOverloaded(refusal);
+          // The socket of a room not live here is refused at the upgrade, before it exists.
+          expect(socket).toMatchObject({ status: 503, retryAfterSeconds: 2 });
+          refused += 5;
+          expect(during.admission).toMatchObject({ shedding: true, cause: 'event_loop_delay' });
+          expect(during.admission.since).toEqual(expect.any(Number));
+          expect(during.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({
+            markMs: 100,
+            admitBelowMs: 50,
+          });
+          ann.close();
+        } finally {
+          await thief.stop(server);
+        }
+
+        // With its CPU back, the server admits again once its delay has stayed below half the mark.
         const deadline = performance.now() + WAIT_MS;
-        let open: Answer;
         for (;;) {
-          open = await post('/api/rooms', ROOM);
-          if (open.status !== 201) break;
-          admitted++;
-          if (performance.now() > deadline) throw new Error(`no open was refused within ${WAIT_MS} ms of starvation`);
+          const open = await post('/api/rooms', ROOM);
+          if (open.status === 201) break;
+          expectOverloaded(open);
+          refused++;
+          if (performance.now() > deadline) throw new Error(`opens were still refused ${WAIT_MS} ms after the starvation ended`);
           await sleep(100);
         }
-        refused++;
-        expectOverloaded(open);
+        admitted++;
 
-        // Still starved: the room already playing goes on (a new socket of a live room is not new
-        // work, and Ann's answer is recorded), while all that would create work is refused.
-        const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
-        const [answer, join, spectate, table, summary, socket, during] = await Promise.all([
-          ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
-          post(`/api/rooms/${playing.code}/players`, { name: 'Cy' }),
-          post(`/api/rooms/${playing.code}/spectators`, {}),
-          post('/api/tables', { name: 'Dee' }),
-          // Loading a room that is not live here is new work too, whoever asks.
-          get(`/api/rooms/${resting.code}`),
-          SeatClient.connect(server.url, restingToo.hostToken).then(
-            (c) => (c.close(), { status: 101, retryAfterSeconds: undefined }),
-            (err: { status?: number; retryAfterSeconds?: number }) => err,
-          ),
-          overview(),
-        ]);
-        expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
-        for (const refusal of [join, spectate, table, summary]) expectOverloaded(refusal);
-        // The socket of a room not live here is refused at the upgrade, before it exists.
-        expect(socket).toMatchObject({ status: 503, retryAfterSeconds: 2 });
-        refused += 5;
-        expect(during.admission).toMatchObject({ shedding: true, cause: 'event_loop_delay' });
-        expect(during.admission.since).toEqual(expect.any(Number));
-        expect(during.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({ markMs: 100, admitBelowMs: 50 });
-        ann.close();
-      } finally {
-        await thief.stop(server);
-      }
-
-      // With its CPU back, the server admits again once its delay has stayed below half the mark.
-      const deadline = performance.now() + WAIT_MS;
-      for (;;) {
-        const open = await post('/api/rooms', ROOM);
-        if (open.status === 201) break;
-        expectOverloaded(open);
-        refused++;
-        if (performance.now() > deadline) throw new Error(`opens were still refused ${WAIT_MS} ms after the starvation ended`);
-        await sleep(100);
-      }
-      admitted++;
-
-      // Each refusal was counted once, by its reason; what was refused wrote nothing.
-      expect(await refusals('overload_event_loop_delay')).toBe(refused);
-      expect(await refusals('overload_commit_wait')).toBe(0);
-      expect(await refusals('overload_pool_wait')).toBe(0);
-      expect(await roomRows(server)).toBe(opened + admitted);
-      const after = (await overview()).admission;
-      expect(after).toMatchObject({ shedding: false, cause: null, since: null, refused });
-      // The room that was playing still is, with Ann's answer and nobody new.
-      const detail = (await new HttpApi(server.url).request('GET', `/admin/api/rooms/${playing.code}`, undefined, { authorization: `Bearer ${server.adminToken}` })).body;
-      expect(detail).toMatchObject({ phase: 'question', openQuestion: { index: 0 } });
-      expect(detail.players.map((p: { name: string }) => p.name)).toEqual(['Ann', 'Bob']);
-      expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
-      closeAll(playing);
-    }),
+        // Each refusal was counted once, by its reason; what was refused wrote nothing.
+        expect(await refusals('overload_event_loop_delay')).toBe(refused);
+        expect(await refusals('overload_commit_wait')).toBe(0);
+        expect(await refusals('overload_pool_wait')).toBe(0);
+        expect(await roomRows(server)).toBe(opened + admitted);
+        const after = (await overview()).admission;
+        expect(after).toMatchObject({ shedding: false, cause: null, since: null, refused });
+        // The room that was playing still is, with Ann's answer and nobody new.
+        const detail = (
+          await new HttpApi(server.url).request('GET', `/admin/api/rooms/${playing.code}`, undefined, {
+            authorization: `Bearer ${server.adminToken}`,
+          })
+        ).body;
+        expect(detail).toMatchObject({ phase: 'question', openQuestion: { index: 0 } });
+        expect(detail.players.map((p: { name: string }) => p.name)).toEqual(['Ann', 'Bob']);
+        expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
+        closeAll(playing);
+      }),
     TEST_MS,
   );
 });
@@ -196,7 +210,11 @@ describe('admission control on a real server process starved of its CPU', () => 
  * is refused: every refusal that came back, and how many were admitted. The clients start
  * `staggerMs` apart, so that their answers arrive in a steady stream, as many clients' would.
  */
-async function untilRefused(workers: number, staggerMs: number, send: (worker: number) => Promise<Answer>): Promise<{ refused: Answer[]; admitted: number }> {
+async function untilRefused(
+  workers: number,
+  staggerMs: number,
+  send: (worker: number) => Promise<Answer>,
+): Promise<{ refused: Answer[]; admitted: number }> {
   const refused: Answer[] = [];
   let admitted = 0;
   const deadline = performance.now() + WAIT_MS;
@@ -227,10 +245,15 @@ async function untilAdmitted(send: (worker: number) => Promise<Answer>): Promise
   }
 }
 
-const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
+const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) =>
+  (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
 
 async function postTo(server: RunningServer, path: string, body: unknown): Promise<Answer> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
 }
 
@@ -254,7 +277,12 @@ describe.each([
     link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
     await link.start();
     // A command has time for a round trip of any length this test makes.
-    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), overloadEventLoopDelayMs: 0, commandTimeoutMs: 10_000, ...config });
+    server = await startTestServer({
+      databaseUrl: link.proxiedUrl(url.toString()),
+      overloadEventLoopDelayMs: 0,
+      commandTimeoutMs: 10_000,
+      ...config,
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -266,41 +294,60 @@ describe.each([
     expect(a.body.message).toMatch(new RegExp(`^this server is overloaded \\(${words} \\d+ ms, its mark ${markMs} ms\\)`));
   }
 
-  it(`refuses new work with 503 overloaded while ${words} holds its mark, and admits it again once it does not`, async () => {
-    const api = new HttpApi(server.url);
-    const rooms = await Promise.all(Array.from({ length: CLIENTS }, () => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
-    // Each room goes live at its first join, while the database is next door.
-    for (const room of rooms) expect((await postTo(server, `/api/rooms/${room.code}/players`, { name: 'First' })).status).toBe(201);
-    const opened = await roomRows(server);
-    // Servers started in one test process share its metrics registry: what this one counts is the difference.
-    const counted = async () => {
-      const metrics = await MetricsSnapshot.fetch(server.url);
-      return Object.fromEntries(['event_loop_delay', 'commit_wait', 'pool_wait'].map((s) => [s, metrics.value('game_limit_refusals_total', { limit: `overload_${s}` })]));
-    };
-    const before = await counted();
+  it(
+    `refuses new work with 503 overloaded while ${words} holds its mark, and admits it again once it does not`,
+    async () => {
+      const api = new HttpApi(server.url);
+      const rooms = await Promise.all(Array.from({ length: CLIENTS }, () => api.createRoom({ hostName: 'Host', maxPlayers: 100 })));
+      // Each room goes live at its first join, while the database is next door.
+      for (const room of rooms) expect((await postTo(server, `/api/rooms/${room.code}/players`, { name: 'First' })).status).toBe(201);
+      const opened = await roomRows(server);
+      // Servers started in one test process share its metrics registry: what this one counts is the difference.
+      const counted = async () => {
+        const metrics = await MetricsSnapshot.fetch(server.url);
+        return Object.fromEntries(
+          ['event_loop_delay', 'commit_wait', 'pool_wait'].map((s) => [
+            s,
+            metrics.value('game_limit_refusals_total', { limit: `overload_${s}` }),
+          ]),
+        );
+      };
+      const before = await counted();
 
-    // Joins commit a statement of their room each (commit wait); opens take a pooled connection each
-    // (pool wait). Each client joins its own room, over the far link, until one is refused.
-    link.delayMs = 150;
-    let sent = 0;
-    const work = (client: number) => {
-      const n = ++sent;
-      return signal === 'commit_wait' ? postTo(server, `/api/rooms/${rooms[client].code}/players`, { name: `P${n}` }) : postTo(server, '/api/rooms', { hostName: `Host ${n}` });
-    };
-    const { refused, admitted } = await untilRefused(CLIENTS, 40, work);
-    for (const refusal of refused) expectOverloaded(refusal);
+      // Joins commit a statement of their room each (commit wait); opens take a pooled connection each
+      // (pool wait). Each client joins its own room, over the far link, until one is refused.
+      link.delayMs = 150;
+      let sent = 0;
+      const work = (client: number) => {
+        const n = ++sent;
+        return signal === 'commit_wait'
+          ? postTo(server, `/api/rooms/${rooms[client].code}/players`, { name: `P${n}` })
+          : postTo(server, '/api/rooms', { hostName: `Host ${n}` });
+      };
+      const { refused, admitted } = await untilRefused(CLIENTS, 40, work);
+      for (const refusal of refused) expectOverloaded(refusal);
 
-    // The database next door again: the waits end, and new work is admitted once the level has fallen.
-    link.delayMs = 0;
-    const more = await untilAdmitted(work);
-    for (const refusal of more) expectOverloaded(refusal);
+      // The database next door again: the waits end, and new work is admitted once the level has fallen.
+      link.delayMs = 0;
+      const more = await untilAdmitted(work);
+      for (const refusal of more) expectOverloaded(refusal);
 
-    const after = await counted();
-    expect(Object.fromEntries(Object.keys(after).map((s) => [s, after[s] - before[s]]))).toEqual({ event_loop_delay: 0, commit_wait: 0, pool_wait: 0, [signal]: refused.length + more.length });
-    const overview = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body;
-    expect(overview.admission).toMatchObject({ shedding: false, cause: null, refused: refused.length + more.length });
-    expect(overview.admission.signals.find((s: { signal: string }) => s.signal === signal)).toMatchObject({ markMs, admitBelowMs: markMs / 2 });
-    // A refused open wrote nothing: the rooms are those opened before, and the opens admitted.
-    expect(await roomRows(server)).toBe(opened + (signal === 'pool_wait' ? admitted + 1 : 0));
-  }, TEST_MS);
+      const after = await counted();
+      expect(Object.fromEntries(Object.keys(after).map((s) => [s, after[s] - before[s]]))).toEqual({
+        event_loop_delay: 0,
+        commit_wait: 0,
+        pool_wait: 0,
+        [signal]: refused.length + more.length,
+      });
+      const overview = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body;
+      expect(overview.admission).toMatchObject({ shedding: false, cause: null, refused: refused.length + more.length });
+      expect(overview.admission.signals.find((s: { signal: string }) => s.signal === signal)).toMatchObject({
+        markMs,
+        admitBelowMs: markMs / 2,
+      });
+      // A refused open wrote nothing: the rooms are those opened before, and the opens admitted.
+      expect(await roomRows(server)).toBe(opened + (signal === 'pool_wait' ? admitted + 1 : 0));
+    },
+    TEST_MS,
+  );
 });

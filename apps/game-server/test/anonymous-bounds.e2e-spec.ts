@@ -18,7 +18,13 @@ interface Answer {
   readonly body: { statusCode?: number; code?: string; message?: string };
 }
 
-async function call(server: RunningServer, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -29,8 +35,10 @@ async function call(server: RunningServer, method: string, path: string, body?: 
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (text ? JSON.parse(text) : {}) as Answer['body'] };
 }
 
-const refusals = async (server: RunningServer, limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
-const count = async (server: RunningServer, sql: string, params: unknown[] = []) => (await queryDb<{ n: number }>(server, sql, params))[0].n;
+const refusals = async (server: RunningServer, limit: string) =>
+  (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+const count = async (server: RunningServer, sql: string, params: unknown[] = []) =>
+  (await queryDb<{ n: number }>(server, sql, params))[0].n;
 const liveRooms = async (server: RunningServer) => (await MetricsSnapshot.fetch(server.url)).value('game_rooms_active');
 
 function expectRateLimited(a: Answer, what: RegExp): void {
@@ -56,7 +64,9 @@ describe('bounds on anonymous surfaces', () => {
 
     it('refuses the join past the budget with 429 and Retry-After, seats no one, and serves another address', async () => {
       const room = await new HttpApi(server.url).createRoom(ROOM);
-      const joins = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((name) => call(server, 'POST', `/api/rooms/${room.code}/players`, { name }, from('203.0.113.1'))));
+      const joins = await Promise.all(
+        ['A', 'B', 'C', 'D', 'E'].map((name) => call(server, 'POST', `/api/rooms/${room.code}/players`, { name }, from('203.0.113.1'))),
+      );
       expect(joins.filter((a) => a.status === 201)).toHaveLength(3);
       const refused = joins.filter((a) => a.status !== 201);
       expect(refused).toHaveLength(2);
@@ -71,10 +81,21 @@ describe('bounds on anonymous surfaces', () => {
     it('refuses deck creation and import past one shared budget, writing no deck', async () => {
       const before = await count(server, 'SELECT count(*)::int AS n FROM decks');
       expect((await call(server, 'POST', '/api/decks', DECK, from('203.0.113.3'))).status).toBe(201);
-      const csv = await fetch(`${server.url}/api/decks/import?name=Csv`, { method: 'POST', headers: { 'content-type': 'text/csv', ...from('203.0.113.3') }, body: 'question,choice1,choice2,correct\nQ?,a,b,1\n' });
+      const csv = await fetch(`${server.url}/api/decks/import?name=Csv`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', ...from('203.0.113.3') },
+        body: 'question,choice1,choice2,correct\nQ?,a,b,1\n',
+      });
       expect(csv.status).toBe(201);
-      expectRateLimited(await call(server, 'POST', '/api/decks', DECK, from('203.0.113.3')), /too many decks created or imported from this address/);
-      const refusedImport = await fetch(`${server.url}/api/decks/import?name=Csv`, { method: 'POST', headers: { 'content-type': 'text/csv', ...from('203.0.113.3') }, body: 'question,choice1,choice2,correct\nQ?,a,b,1\n' });
+      expectRateLimited(
+        await call(server, 'POST', '/api/decks', DECK, from('203.0.113.3')),
+        /too many decks created or imported from this address/,
+      );
+      const refusedImport = await fetch(`${server.url}/api/decks/import?name=Csv`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', ...from('203.0.113.3') },
+        body: 'question,choice1,choice2,correct\nQ?,a,b,1\n',
+      });
       expect([refusedImport.status, refusedImport.headers.get('retry-after') !== null]).toEqual([429, true]);
       expect(await count(server, 'SELECT count(*)::int AS n FROM decks')).toBe(before + 2);
       expect(await refusals(server, 'deck_rate')).toBe(2);
@@ -96,9 +117,16 @@ describe('bounds on anonymous surfaces', () => {
     it('refuses spectator seats past the budget', async () => {
       const room = await new HttpApi(server.url).createRoom(ROOM);
       const ip = from('2001:db8:5:5::1');
-      const seats = await Promise.all([1, 2, 3, 4].map((i) => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, { 'x-forwarded-for': `2001:db8:5:5::${i}` })));
+      const seats = await Promise.all(
+        [1, 2, 3, 4].map((i) =>
+          call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, { 'x-forwarded-for': `2001:db8:5:5::${i}` }),
+        ),
+      );
       expect(seats.map((a) => a.status).sort()).toEqual([201, 201, 201, 429]);
-      expectRateLimited(await call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, ip), /too many spectator seats asked for from this address/);
+      expectRateLimited(
+        await call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, ip),
+        /too many spectator seats asked for from this address/,
+      );
       expect(await refusals(server, 'spectator_rate')).toBe(2);
     });
   });
@@ -110,7 +138,9 @@ describe('bounds on anonymous surfaces', () => {
     it('refuses a spectator seat and a spectator socket past the cap with 409 spectators_full and Retry-After, and takes one again once one leaves', async () => {
       const room = await new HttpApi(server.url).createRoom(ROOM);
       const seat = async () => call(server, 'POST', `/api/rooms/${room.code}/spectators`, {});
-      const tokens = [(await seat()).body, (await seat()).body, (await seat()).body].map((b) => (b as { spectatorToken: string }).spectatorToken);
+      const tokens = [(await seat()).body, (await seat()).body, (await seat()).body].map(
+        (b) => (b as { spectatorToken: string }).spectatorToken,
+      );
       const watching = [await SeatClient.connect(server.url, tokens[0]), await SeatClient.connect(server.url, tokens[1])];
       for (const w of watching) await w.nextEvent('room.state');
 
@@ -141,7 +171,10 @@ describe('bounds on anonymous surfaces', () => {
       const api = new HttpApi(server.url);
       const room = await api.createRoom(ROOM);
       const players = [await api.join(room.code, 'A'), await api.join(room.code, 'B')];
-      const open = [await SeatClient.connect(server.url, room.hostToken), ...(await Promise.all(players.map((p) => SeatClient.connect(server.url, p.playerToken))))];
+      const open = [
+        await SeatClient.connect(server.url, room.hostToken),
+        ...(await Promise.all(players.map((p) => SeatClient.connect(server.url, p.playerToken)))),
+      ];
       const metrics = await MetricsSnapshot.fetch(server.url);
       expect(metrics.value('game_sockets_open', { role: 'player' }) + metrics.value('game_sockets_open', { role: 'host' })).toBe(3);
 
@@ -173,10 +206,12 @@ describe('bounds on anonymous surfaces', () => {
       const registry = server.app.get(RoomsService).registry;
       // Asked for in one turn, they go in one load: the unknown codes first.
       const unknown = ['AAAAAA', 'BBBBBB', 'CCCCCC', 'DDDDDD', 'EEEEEE'];
-      const asked = [...unknown, room.code].map((code) => registry.get(code).then(
-        (r) => (r ? 'live' : 'none'),
-        (err: { code?: string }) => err.code,
-      ));
+      const asked = [...unknown, room.code].map((code) =>
+        registry.get(code).then(
+          (r) => (r ? 'live' : 'none'),
+          (err: { code?: string }) => err.code,
+        ),
+      );
       expect(await Promise.all(asked)).toEqual([...unknown.map(() => 'none'), 'live']);
       expect(await liveRooms(server)).toBe(1);
       expect(await refusals(server, 'live_rooms')).toBe(0);
@@ -184,7 +219,9 @@ describe('bounds on anonymous surfaces', () => {
       expect((await call(server, 'GET', '/api/rooms/FFFFFF')).status).toBe(404);
       expect((await call(server, 'GET', `/api/rooms/${room.code}`)).status).toBe(200);
       // Closed, it leaves memory: the slot is free for the next test.
-      expect((await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+      expect(
+        (await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status,
+      ).toBe(204);
       await waitFor(async () => (await liveRooms(server)) === 0, 'the closed room to leave memory');
     });
 
@@ -192,7 +229,9 @@ describe('bounds on anonymous surfaces', () => {
       const api = new HttpApi(server.url);
       const room = await api.createRoom(ROOM);
       await api.join(room.code, 'Ann');
-      expect((await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+      expect(
+        (await call(server, 'DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status,
+      ).toBe(204);
       await waitFor(async () => (await liveRooms(server)) === 0, 'the closed room to leave memory');
 
       const journalBefore = await count(server, 'SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1', [room.roomId]);

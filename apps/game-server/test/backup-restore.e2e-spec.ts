@@ -68,7 +68,10 @@ class PlayingRoom {
       await Promise.all([ann, bob].map((c) => c.nextEvent('question.open', (e) => e.data.index === index)));
       if (this.stopped) return;
       this.sent = index + 1;
-      const replies = await Promise.all([ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`), bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`)]);
+      const replies = await Promise.all([
+        ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`),
+        bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`),
+      ]);
       expect(replies.map((r) => r.status)).toEqual([200, 200]);
       this.acknowledged = index + 1;
     }
@@ -114,7 +117,11 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
     live = await ServerProcess.create({ databaseUrl: await createDatabase(pg, 'live'), env: { INSTANCE_NAME: 'live' } });
     await live.explainFailure(async () => {
       await live.start();
-      const questions = Array.from({ length: QUESTIONS }, (_, i) => ({ text: `Question ${i + 1}?`, choices: ['north', 'east', 'south', 'west'], correct: RIGHT }));
+      const questions = Array.from({ length: QUESTIONS }, (_, i) => ({
+        text: `Question ${i + 1}?`,
+        choices: ['north', 'east', 'south', 'west'],
+        correct: RIGHT,
+      }));
       const deck = await new HttpApi(live.url).request('POST', '/api/decks', { name: 'Backup deck', questions });
       expect(deck.status).toBe(201);
       deckId = deck.body.id;
@@ -122,16 +129,28 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
       // Seated, never started.
       const lobby = await seatRoom(live, ['Ann', 'Bob', 'Cy'], { deckId }, { timeoutMs: WAIT_MS });
       // Question 0 closed (scores), question 1 open on a long clock with two of three answers.
-      const midQuestion = await seatRoom(live, ['Dee', 'Eve', 'Fay'], { deckId, questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 }, { timeoutMs: WAIT_MS });
+      const midQuestion = await seatRoom(
+        live,
+        ['Dee', 'Eve', 'Fay'],
+        { deckId, questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 },
+        { timeoutMs: WAIT_MS },
+      );
       expect((await midQuestion.host.send('room.start', {}, 'start')).status).toBe(200);
       for (const index of [0, 1]) {
         await Promise.all(midQuestion.players.map((c) => c.nextEvent('question.open', (e) => e.data.index === index)));
         const answering = index === 0 ? midQuestion.players : midQuestion.players.slice(0, 2);
-        const replies = await Promise.all(answering.map((c, i) => c.send('room.answer', { question: index, choice: i === 0 ? RIGHT : WRONG }, `q${index}-${i}`)));
+        const replies = await Promise.all(
+          answering.map((c, i) => c.send('room.answer', { question: index, choice: i === 0 ? RIGHT : WRONG }, `q${index}-${i}`)),
+        );
         expect(replies.map((r) => r.status)).toEqual(answering.map(() => 200));
       }
       // A game played to its end (its results link), then a rematch everyone voted for: back in the lobby.
-      const rematched = await seatRoom(live, ['Gus', 'Hal'], { deckId, questionCount: 1, secondsPerQuestion: 300, revealSeconds: 0 }, { timeoutMs: WAIT_MS });
+      const rematched = await seatRoom(
+        live,
+        ['Gus', 'Hal'],
+        { deckId, questionCount: 1, secondsPerQuestion: 300, revealSeconds: 0 },
+        { timeoutMs: WAIT_MS },
+      );
       expect((await rematched.host.send('room.start', {}, 'start')).status).toBe(200);
       await Promise.all(rematched.players.map((c) => c.nextEvent('question.open')));
       await Promise.all(rematched.players.map((c, i) => c.send('room.answer', { question: 0, choice: i === 0 ? RIGHT : WRONG }, 'a-0')));
@@ -142,7 +161,8 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
       await keepResults(live, finished.data.resultsId);
 
       // Their sockets stay open: a player who leaves can close a question (everyone connected has answered).
-      for (const [name, room] of Object.entries({ lobby, midQuestion, rematched })) quiet.push({ name, room, before: comparable(await stateSeenBy(live.url, room.hostToken)) });
+      for (const [name, room] of Object.entries({ lobby, midQuestion, rematched }))
+        quiet.push({ name, room, before: comparable(await stateSeenBy(live.url, room.hostToken)) });
     });
   }, 90_000);
 
@@ -168,7 +188,14 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
    * room that played goes on to its end.
    */
   async function backupWhilePlaying(backup: () => Promise<void>, restore: () => Promise<string>): Promise<void> {
-    const busy = new PlayingRoom(await seatRoom(live, ['Ivy', 'Jon'], { deckId, questionCount: QUESTIONS, secondsPerQuestion: 300, revealSeconds: 0.05 }, { timeoutMs: WAIT_MS }));
+    const busy = new PlayingRoom(
+      await seatRoom(
+        live,
+        ['Ivy', 'Jon'],
+        { deckId, questionCount: QUESTIONS, secondsPerQuestion: 300, revealSeconds: 0.05 },
+        { timeoutMs: WAIT_MS },
+      ),
+    );
     expect((await busy.room.host.send('room.start', {}, 'start')).status).toBe(200);
     await busy.untilPlaying();
     const atStart = busy.acknowledged;
@@ -179,7 +206,8 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
     others.push(restored);
     await restored.explainFailure(async () => {
       await restored.start();
-      for (const { name, room, before } of quiet) expect({ name, state: comparable(await stateSeenBy(restored.url, room.hostToken)) }).toEqual({ name, state: before });
+      for (const { name, room, before } of quiet)
+        expect({ name, state: comparable(await stateSeenBy(restored.url, room.hostToken)) }).toEqual({ name, state: before });
       const api = new HttpApi(restored.url);
       for (const [resultsId, kept] of results) {
         expect(await api.request('GET', `/api/results/${resultsId}`)).toEqual({ status: 200, body: kept.json });
@@ -187,7 +215,9 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
       }
 
       // The busy room is where the backup caught it: no acknowledged answer before it began is lost.
-      const [host, ann, bob] = await Promise.all([busy.room.hostToken, ...busy.room.playerTokens].map((t) => SeatClient.connect(restored.url, t, { timeoutMs: WAIT_MS })));
+      const [host, ann, bob] = await Promise.all(
+        [busy.room.hostToken, ...busy.room.playerTokens].map((t) => SeatClient.connect(restored.url, t, { timeoutMs: WAIT_MS })),
+      );
       const [state] = await Promise.all([host, ann, bob].map((c) => c.nextEvent('room.state')));
       const closed = questionsClosed(state);
       expect(closed).toBeGreaterThanOrEqual(atStart);
@@ -195,10 +225,14 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
       // It plays on from there to its end, and its results read.
       for (let index = closed; index < QUESTIONS; index++) {
         for (const c of [ann, bob]) {
-          const open = (e: GameEvent) => (e.type === 'question.open' && e.data.index === index) || (e.type === 'room.state' && e.data.question?.index === index);
+          const open = (e: GameEvent) =>
+            (e.type === 'question.open' && e.data.index === index) || (e.type === 'room.state' && e.data.question?.index === index);
           if (!c.events.some(open)) await c.nextEvent('question.open', (e) => e.data.index === index);
         }
-        const replies = await Promise.all([ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`), bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`)]);
+        const replies = await Promise.all([
+          ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`),
+          bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`),
+        ]);
         // An answer the backup already had is answered as before; either way it counts once.
         expect(replies.map((r) => r.status)).toEqual([200, 200]);
       }
@@ -231,7 +265,8 @@ describe(`backup and restore of a running service (PostgreSQL ${OLDEST_MAJOR}: p
     if (user) chownSync(parent, user.uid, user.gid);
     await backupWhilePlaying(
       // As the postgres user, so that the copy is that user's, as a server started on it needs.
-      () => runTool('pg_basebackup', [`--dbname=${pg.url('postgres')}`, `--pgdata=${copy}`, '--wal-method=stream', '--checkpoint=fast'], true),
+      () =>
+        runTool('pg_basebackup', [`--dbname=${pg.url('postgres')}`, `--pgdata=${copy}`, '--wal-method=stream', '--checkpoint=fast'], true),
       async () => {
         const started = await startDebianPostgres(copy);
         clusters.push(started);

@@ -46,7 +46,11 @@ describe('bad input', () => {
     it('answers a frame without a usable id with id null and 400', async () => {
       const p = room.players[0];
       await changesNothing(async () => {
-        expect(await p.sendRaw(JSON.stringify({ type: 'ping', data: {} }))).toMatchObject({ id: null, status: 400, error: { code: 'bad_id' } });
+        expect(await p.sendRaw(JSON.stringify({ type: 'ping', data: {} }))).toMatchObject({
+          id: null,
+          status: 400,
+          error: { code: 'bad_id' },
+        });
         expect(await p.sendRaw(JSON.stringify({ id: 'x'.repeat(65), type: 'ping' }))).toMatchObject({ id: null, status: 400 });
         expect(await p.sendRaw(JSON.stringify([1, 2]))).toMatchObject({ id: null, status: 400 });
       });
@@ -84,16 +88,28 @@ describe('bad input', () => {
     it('answers data that is not an object in the documented order: 404 unknown type, then 403 role, then 400', async () => {
       const p = room.players[0];
       await changesNothing(async () => {
-        expect(await p.sendRaw(JSON.stringify({ id: 'd-1', type: 'room.dance', data: 'x' }), 'd-1')).toMatchObject({ status: 404, error: { code: 'unknown_type' } });
-        expect(await p.sendRaw(JSON.stringify({ id: 'd-2', type: 'room.start', data: [1, 2] }), 'd-2')).toMatchObject({ status: 403, error: { code: 'forbidden' } });
-        expect(await p.sendRaw(JSON.stringify({ id: 'd-3', type: 'room.answer', data: null }), 'd-3')).toMatchObject({ status: 400, error: { code: 'bad_data' } });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-1', type: 'room.dance', data: 'x' }), 'd-1')).toMatchObject({
+          status: 404,
+          error: { code: 'unknown_type' },
+        });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-2', type: 'room.start', data: [1, 2] }), 'd-2')).toMatchObject({
+          status: 403,
+          error: { code: 'forbidden' },
+        });
+        expect(await p.sendRaw(JSON.stringify({ id: 'd-3', type: 'room.answer', data: null }), 'd-3')).toMatchObject({
+          status: 400,
+          error: { code: 'bad_data' },
+        });
         expect(await p.sendRaw(JSON.stringify({ id: 'd-4', type: 'ping', data: 7 }), 'd-4')).toMatchObject({ status: 200 });
       });
     });
 
     it('answers a command in the wrong phase with 409', async () => {
       await changesNothing(async () => {
-        expect(await room.players[0].send('room.answer', { question: 0, choice: 0 })).toMatchObject({ status: 409, error: { code: 'question_closed' } });
+        expect(await room.players[0].send('room.answer', { question: 0, choice: 0 })).toMatchObject({
+          status: 409,
+          error: { code: 'question_closed' },
+        });
         expect(await room.players[0].send('room.rematch', { vote: true })).toMatchObject({ status: 409, error: { code: 'wrong_phase' } });
       });
     });
@@ -145,9 +161,16 @@ describe('bad input', () => {
       await room.players[0].nextEvent('question.open');
       expect((await room.players[0].send('room.answer', { question: 0, choice: 1 })).status).toBe(200);
       await changesNothing(async () => {
-        expect(await room.players[0].send('room.answer', { question: 0, choice: 2 })).toMatchObject({ status: 409, error: { code: 'already_answered' } });
+        expect(await room.players[0].send('room.answer', { question: 0, choice: 2 })).toMatchObject({
+          status: 409,
+          error: { code: 'already_answered' },
+        });
       });
-      expect((await journaled(server, room.roomId, 'room.answer')).filter((c) => c.seat === room.playerIds[0]).map((c) => ({ choice: c.data.choice }))).toEqual([{ choice: 1 }]);
+      expect(
+        (await journaled(server, room.roomId, 'room.answer'))
+          .filter((c) => c.seat === room.playerIds[0])
+          .map((c) => ({ choice: c.data.choice })),
+      ).toEqual([{ choice: 1 }]);
       closeAll(room);
     });
 
@@ -166,7 +189,11 @@ describe('bad input', () => {
       await room.players[0].closed;
       const back = await SeatClient.connect(server.url, room.playerTokens[0]);
       expect(await back.send('room.answer', { question: 0, choice: 3 }, 'answer-1')).toEqual(first);
-      expect((await journaled(server, room.roomId, 'room.answer')).filter((c) => c.seat === room.playerIds[0]).map((c) => ({ choice: c.data.choice }))).toEqual([{ choice: 1 }]);
+      expect(
+        (await journaled(server, room.roomId, 'room.answer'))
+          .filter((c) => c.seat === room.playerIds[0])
+          .map((c) => ({ choice: c.data.choice })),
+      ).toEqual([{ choice: 1 }]);
       expect(room.host.events.filter((e) => e.type === 'question.progress')).toHaveLength(1);
       back.close();
       closeAll(room);
@@ -195,7 +222,12 @@ describe('bad input', () => {
       const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0)));
       expect(status).toBe(401);
       expect(await refused('nonsense')).toBe(401);
-      const forged = new SeatTokens('another-secret-entirely-0123456789abcdef').issue({ roomId: room.roomId, code: room.code, role: 'host', seat: 'host' });
+      const forged = new SeatTokens('another-secret-entirely-0123456789abcdef').issue({
+        roomId: room.roomId,
+        code: room.code,
+        role: 'host',
+        seat: 'host',
+      });
       expect(await refused(forged)).toBe(401);
       const [body, sig] = room.playerTokens[0].split('.');
       const claims = JSON.parse(Buffer.from(body, 'base64url').toString());
@@ -229,7 +261,10 @@ describe('bad input', () => {
       expect((await gone.players[0].waitClosed()).code).toBe(4003);
       const again = await SeatClient.connect(server.url, gone.playerTokens[0]);
       expect((await again.waitClosed()).code).toBe(4003);
-      const res = await fetch(`${server.url}/api/rooms/${gone.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${gone.hostToken}` } });
+      const res = await fetch(`${server.url}/api/rooms/${gone.code}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${gone.hostToken}` },
+      });
       expect(res.status).toBe(204);
       expect((await gone.players[1].waitClosed()).code).toBe(4004);
       const late = await SeatClient.connect(server.url, gone.playerTokens[1]);

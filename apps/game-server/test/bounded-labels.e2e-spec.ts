@@ -43,11 +43,20 @@ describe('labels a client cannot grow', () => {
 
     // No series appeared (shown cut short: a failure must not print 15,000 characters either).
     const known = new Set(gameSeries(before));
-    expect(gameSeries(after).filter((s) => !known.has(s)).map((s) => s.slice(0, 120))).toEqual([]);
+    expect(
+      gameSeries(after)
+        .filter((s) => !known.has(s))
+        .map((s) => s.slice(0, 120)),
+    ).toEqual([]);
     expect(gameSeries(after)).toHaveLength(known.size);
     const unknown = { command: 'unknown', status_class: '4xx' };
-    expect(after.value('game_command_duration_seconds_count', unknown) - before.value('game_command_duration_seconds_count', unknown)).toBe(bad.length);
-    expect(after.value('game_mailbox_wait_seconds_count', { command: 'unknown' }) - before.value('game_mailbox_wait_seconds_count', { command: 'unknown' })).toBe(bad.length);
+    expect(after.value('game_command_duration_seconds_count', unknown) - before.value('game_command_duration_seconds_count', unknown)).toBe(
+      bad.length,
+    );
+    expect(
+      after.value('game_mailbox_wait_seconds_count', { command: 'unknown' }) -
+        before.value('game_mailbox_wait_seconds_count', { command: 'unknown' }),
+    ).toBe(bad.length);
     const commandLabels = new Set(after.samples.map((s) => s.labels.command).filter((c) => c !== undefined));
     expect([...commandLabels].filter((c) => c !== 'unknown' && !(COMMAND_TYPES as readonly string[]).includes(c))).toEqual([]);
 

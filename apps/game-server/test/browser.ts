@@ -26,7 +26,11 @@ export function violationsOf(page: Page): Promise<string[]> {
 /** The server serves web-admin's two builds; the test command builds them, a bare jest run may not have. */
 export function ensurePagesBuilt(): void {
   if (existsSync(join(WEB_ADMIN, 'dist-pages/pages.html')) && existsSync(join(WEB_ADMIN, 'dist/index.html'))) return;
-  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], { cwd: resolve(WEB_ADMIN, '..'), stdio: 'inherit', timeout: 120_000 });
+  const built = spawnSync('npm', ['run', 'build', '-w', 'web-admin'], {
+    cwd: resolve(WEB_ADMIN, '..'),
+    stdio: 'inherit',
+    timeout: 120_000,
+  });
   if (built.status !== 0) throw new Error('could not build web-admin (npm run build -w web-admin)');
 }
 
@@ -48,7 +52,15 @@ export class TestBrowser {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     });
     return new TestBrowser(browser);
   }
@@ -85,7 +97,10 @@ export class TestBrowser {
  * A server over web-admin's builds and a Chromium for a describe block: started before its tests
  * (`use` receives them, and may prepare more), stopped after; each test's contexts closed after it.
  */
-export function withPagesServer(use: (server: RunningServer, browser: TestBrowser) => void | Promise<void>, overrides: Partial<ServerConfig> = {}): void {
+export function withPagesServer(
+  use: (server: RunningServer, browser: TestBrowser) => void | Promise<void>,
+  overrides: Partial<ServerConfig> = {},
+): void {
   let server: RunningServer | undefined;
   let browser: TestBrowser | undefined;
   beforeAll(async () => {

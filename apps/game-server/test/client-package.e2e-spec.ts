@@ -11,7 +11,12 @@ const REPO = resolve(__dirname, '../../..');
 const PACKAGE = join(REPO, 'packages/client');
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_yes: 'true' } });
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_yes: 'true' },
+  });
 }
 
 describe('the @game-rooms/client package', () => {
@@ -25,7 +30,10 @@ describe('the @game-rooms/client package', () => {
     [tarball] = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], PACKAGE));
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'first-game-client', private: true, type: 'module' }));
     // zod (the package's one dependency) and ws resolve from the registry, or the cache when it has them.
-    npm(['install', join(folder, tarball.filename), 'ws@8.23.0', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], folder);
+    npm(
+      ['install', join(folder, tarball.filename), 'ws@8.23.0', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+      folder,
+    );
     server = await ServerProcess.create();
     await server.start();
   }, 180_000);
@@ -38,7 +46,16 @@ describe('the @game-rooms/client package', () => {
   it('packs its ESM build, its declarations, its README and its license, and not its sources or tests', () => {
     const files = tarball.files.map((f) => f.path);
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/games/trivia.js', 'dist/games/trivia.d.ts', 'dist/games/wire-codes.js']),
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/games/trivia.js',
+        'dist/games/trivia.d.ts',
+        'dist/games/wire-codes.js',
+      ]),
     );
     expect(files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
     expect(files.filter((f) => /spec|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
@@ -57,7 +74,7 @@ describe('the @game-rooms/client package', () => {
       '  const definition = Object.entries(wire).find(([name]) => name.endsWith("_WIRE"))[1];',
       '  games[game] = { exports: Object.keys(wire).sort(), kind: definition.kind, commands: Object.keys(definition.commands), keys: definition.codes.keys.length };',
       '}',
-      "const named = Object.keys(main).filter((name) => /trivia|cards|tictactoe|wire_codes/i.test(name));",
+      'const named = Object.keys(main).filter((name) => /trivia|cards|tictactoe|wire_codes/i.test(name));',
       'console.log(JSON.stringify({ games, named, table: { version: table.version, kinds: table.games.map((g) => g.kind) }, defineWire: typeof main.defineWire }));',
     ].join('\n');
     writeFileSync(join(folder, 'entries.mjs'), script);
@@ -67,9 +84,19 @@ describe('the @game-rooms/client package', () => {
     expect(out.named).toEqual([]);
     expect(out.defineWire).toBe('function');
     expect(out.table).toEqual({ version: 2, kinds: ['trivia', 'cards'] });
-    expect(out.games.trivia).toEqual(expect.objectContaining({ kind: 'trivia', commands: ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick'], keys: 47 }));
-    expect(out.games.trivia.exports).toEqual(expect.arrayContaining(['TRIVIA_COMMANDS', 'TRIVIA_EVENTS', 'TRIVIA_WIRE', 'TRIVIA_WIRE_CODES']));
-    expect(out.games.cards).toEqual(expect.objectContaining({ kind: 'cards', commands: ['table.act', 'table.rebuy', 'table.leave'], keys: 48 }));
+    expect(out.games.trivia).toEqual(
+      expect.objectContaining({
+        kind: 'trivia',
+        commands: ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick'],
+        keys: 47,
+      }),
+    );
+    expect(out.games.trivia.exports).toEqual(
+      expect.arrayContaining(['TRIVIA_COMMANDS', 'TRIVIA_EVENTS', 'TRIVIA_WIRE', 'TRIVIA_WIRE_CODES']),
+    );
+    expect(out.games.cards).toEqual(
+      expect.objectContaining({ kind: 'cards', commands: ['table.act', 'table.rebuy', 'table.leave'], keys: 48 }),
+    );
     expect(out.games.tictactoe).toEqual(expect.objectContaining({ kind: 'tictactoe', commands: ['ttt.move'], keys: 14 }));
   }, 60_000);
 
@@ -126,7 +153,10 @@ describe('the @game-rooms/client package', () => {
     );
     writeFileSync(
       join(folder, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: [] }, files: ['check.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: [] },
+        files: ['check.ts'],
+      }),
     );
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', folder], { encoding: 'utf8' });
     expect(`${tsc.stdout}${tsc.stderr}`).toBe('');

@@ -26,7 +26,12 @@ describe('one instance among several', () => {
     let code: string;
     let hostToken: string;
     beforeAll(async () => {
-      ({ code, hostToken } = await new HttpApi(server.url).createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 }));
+      ({ code, hostToken } = await new HttpApi(server.url).createRoom({
+        hostName: 'Host',
+        questionCount: 3,
+        secondsPerQuestion: 10,
+        revealSeconds: 0,
+      }));
     });
 
     it('accepts the token’s own code, in any case', async () => {
@@ -39,7 +44,12 @@ describe('one instance among several', () => {
     });
 
     it('refuses another room’s code with 401, before any socket exists', async () => {
-      const other = await new HttpApi(server.url).createRoom({ hostName: 'Other', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 });
+      const other = await new HttpApi(server.url).createRoom({
+        hostName: 'Other',
+        questionCount: 3,
+        secondsPerQuestion: 10,
+        revealSeconds: 0,
+      });
       for (const room of [other.code, 'ZZZZZZ', '', 'not a code at all']) {
         const refused = await SeatClient.connect(server.url, hostToken, { room }).then(
           () => undefined,
@@ -60,9 +70,19 @@ describe('one instance among several', () => {
     const { status, body } = await new HttpApi(server.url).request('GET', '/admin/api/instances', undefined, admin);
     expect(status).toBe(200);
     expect(body.instances).toEqual([
-      expect.objectContaining({ name: 'blue-1', url: `http://${hostname()}:${server.port}`, pid: process.pid, health: 'ok', status: 'up', self: true, seenSecondsAgo: 0 }),
+      expect.objectContaining({
+        name: 'blue-1',
+        url: `http://${hostname()}:${server.port}`,
+        pid: process.pid,
+        health: 'ok',
+        status: 'up',
+        self: true,
+        seenSecondsAgo: 0,
+      }),
     ]);
-    expect(body.instances[0].rooms).toBe((await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, admin)).body.rooms);
+    expect(body.instances[0].rooms).toBe(
+      (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, admin)).body.rooms,
+    );
   });
 
   it('keeps the instances list for operators only', async () => {
@@ -92,7 +112,10 @@ describe('two instances on one database', () => {
   }
 
   it('each shows both, whichever serves the console', async () => {
-    await waitFor(async () => Object.keys(await instancesSeenBy(a)).length === 2 && Object.keys(await instancesSeenBy(b)).length === 2, 'each instance to see the other');
+    await waitFor(
+      async () => Object.keys(await instancesSeenBy(a)).length === 2 && Object.keys(await instancesSeenBy(b)).length === 2,
+      'each instance to see the other',
+    );
     const seenByA = await instancesSeenBy(a);
     const seenByB = await instancesSeenBy(b);
     expect(seenByA.a).toMatchObject({ url: 'http://a.internal:3000', self: true, status: 'up' });

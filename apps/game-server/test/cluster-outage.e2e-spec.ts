@@ -48,7 +48,11 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
 
   const lapses = (instance: string): number => {
     const file = join(cluster.dataDir, `${instance}.log`);
-    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.includes(LAPSED)).length : 0;
+    return existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(LAPSED)).length
+      : 0;
   };
   const ready = async (url: string) => (await fetch(`${url}/health/ready`).catch(() => undefined))?.status;
 
@@ -70,12 +74,19 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
   async function outageLongerThanLease(start: () => void): Promise<void> {
     const before = cluster.instances.map((i) => lapses(i.instance));
     start();
-    await waitFor(() => cluster.instances.every((i, n) => lapses(i.instance) > before[n]), 'both instances to say their leases ran out', 30_000);
+    await waitFor(
+      () => cluster.instances.every((i, n) => lapses(i.instance) > before[n]),
+      'both instances to say their leases ran out',
+      30_000,
+    );
   }
 
   async function whileDown(tables: SeatedRoom[], question: number): Promise<void> {
     for (const t of tables) {
-      expect(await t.players[0].send('room.answer', { question, choice: 0 }, `${t.code}-down-${question}`)).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+      expect(await t.players[0].send('room.answer', { question, choice: 0 }, `${t.code}-down-${question}`)).toMatchObject({
+        status: 503,
+        error: { code: 'database_unavailable' },
+      });
       expect((await t.host.send('ping')).status).toBe(200);
     }
     for (const i of cluster.instances) {
@@ -108,7 +119,8 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
     await whileDown(tables, 0);
     await back();
     for (const t of tables) {
-      for (const [i, p] of t.players.entries()) expect((await p.send('room.answer', { question: 0, choice: i }, `${t.code}-q0-${i}`)).status).toBe(200);
+      for (const [i, p] of t.players.entries())
+        expect((await p.send('room.answer', { question: 0, choice: i }, `${t.code}-q0-${i}`)).status).toBe(200);
       await t.host.nextEvent('question.open', (e) => e.data.index === 1);
     }
 
@@ -116,7 +128,8 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
     await whileDown(tables, 1);
     await back();
     for (const t of tables) {
-      for (const [i, p] of t.players.entries()) expect((await p.send('room.answer', { question: 1, choice: i }, `${t.code}-q1-${i}`)).status).toBe(200);
+      for (const [i, p] of t.players.entries())
+        expect((await p.send('room.answer', { question: 1, choice: i }, `${t.code}-q1-${i}`)).status).toBe(200);
       await t.host.nextEvent('game.finished');
     }
 

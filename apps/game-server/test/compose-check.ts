@@ -46,12 +46,16 @@ function healthcheckProblems(name: string, s: Record<string, unknown>, facts: Co
   const test = hc.test;
   const okTest =
     (typeof test === 'string' && test.trim() !== '') ||
-    (Array.isArray(test) && test.every((t) => typeof t === 'string') && ((test[0] === 'CMD' && test.length > 1) || (test[0] === 'CMD-SHELL' && test.length === 2)));
+    (Array.isArray(test) &&
+      test.every((t) => typeof t === 'string') &&
+      ((test[0] === 'CMD' && test.length > 1) || (test[0] === 'CMD-SHELL' && test.length === 2)));
   if (!okTest) problems.push(`${name}: healthcheck test must be a string, ["CMD", ...] or ["CMD-SHELL", "..."]`);
   for (const key of ['interval', 'timeout', 'start_period', 'start_interval'] as const) {
-    if (hc[key] !== undefined && !(typeof hc[key] === 'string' && DURATION.test(hc[key] as string))) problems.push(`${name}: healthcheck ${key} ${JSON.stringify(hc[key])} is not a duration`);
+    if (hc[key] !== undefined && !(typeof hc[key] === 'string' && DURATION.test(hc[key] as string)))
+      problems.push(`${name}: healthcheck ${key} ${JSON.stringify(hc[key])} is not a duration`);
   }
-  if (hc.retries !== undefined && !(Number.isInteger(hc.retries) && (hc.retries as number) > 0)) problems.push(`${name}: healthcheck retries must be a positive integer`);
+  if (hc.retries !== undefined && !(Number.isInteger(hc.retries) && (hc.retries as number) > 0))
+    problems.push(`${name}: healthcheck retries must be a positive integer`);
   return problems;
 }
 
@@ -62,7 +66,11 @@ function hasHealthcheck(s: unknown, facts: ComposeFacts): boolean {
 
 function dependsOnProblems(name: string, dependsOn: unknown, services: Record<string, unknown>, facts: ComposeFacts): string[] {
   if (dependsOn === undefined) return [];
-  const entries: [string, unknown][] = Array.isArray(dependsOn) ? dependsOn.map((d) => [String(d), undefined]) : isObject(dependsOn) ? Object.entries(dependsOn) : [];
+  const entries: [string, unknown][] = Array.isArray(dependsOn)
+    ? dependsOn.map((d) => [String(d), undefined])
+    : isObject(dependsOn)
+      ? Object.entries(dependsOn)
+      : [];
   if (entries.length === 0) return [`${name}: depends_on is neither a list nor a mapping`];
   const problems: string[] = [];
   for (const [other, spec] of entries) {
@@ -70,8 +78,10 @@ function dependsOnProblems(name: string, dependsOn: unknown, services: Record<st
     if (other === name) problems.push(`${name}: depends on itself`);
     if (spec === undefined) continue;
     const condition = isObject(spec) ? (spec as { condition?: unknown }).condition : undefined;
-    if (!CONDITIONS.has(condition as string)) problems.push(`${name}: depends on ${other} with condition ${JSON.stringify(condition)}, not one of ${[...CONDITIONS].join(', ')}`);
-    else if (condition === 'service_healthy' && other in services && !hasHealthcheck(services[other], facts)) problems.push(`${name}: waits for ${other} to be healthy, which has no healthcheck`);
+    if (!CONDITIONS.has(condition as string))
+      problems.push(`${name}: depends on ${other} with condition ${JSON.stringify(condition)}, not one of ${[...CONDITIONS].join(', ')}`);
+    else if (condition === 'service_healthy' && other in services && !hasHealthcheck(services[other], facts))
+      problems.push(`${name}: waits for ${other} to be healthy, which has no healthcheck`);
   }
   return problems;
 }

@@ -39,7 +39,12 @@ describe('the console remembers', () => {
   withPagesServer(async (s, b) => {
     server = s;
     browser = b;
-    for (const [host, names] of [['Maya', ['Ann', 'Bob', 'Cy']], ['Theo', ['Dee', 'Eli']], ['Ines', ['Fay', 'Gus', 'Hal', 'Ivy']], ['Omar', ['Jo']]] as const) {
+    for (const [host, names] of [
+      ['Maya', ['Ann', 'Bob', 'Cy']],
+      ['Theo', ['Dee', 'Eli']],
+      ['Ines', ['Fay', 'Gus', 'Hal', 'Ivy']],
+      ['Omar', ['Jo']],
+    ] as const) {
       rooms.push(await played(server, host, [...names]));
     }
     // Refused commands in the first room: the rules', the gate's and a frame that is none.
@@ -101,7 +106,9 @@ describe('the console remembers', () => {
     // 24 games in all, each on one page only: the first three rooms' and the last room's 21.
     const secondPage = await listedCodes(page);
     expect(new Set([...firstIds, ...(await listedIds(page))]).size).toBe(24);
-    expect([...firstPage, ...secondPage].sort()).toEqual([...rooms.slice(0, 3).map((r) => r.code), ...Array(21).fill(rooms[3].code)].sort());
+    expect([...firstPage, ...secondPage].sort()).toEqual(
+      [...rooms.slice(0, 3).map((r) => r.code), ...Array(21).fill(rooms[3].code)].sort(),
+    );
     await pager.getByRole('button', { name: '← Newer' }).click();
     await pager.getByText('page 1').waitFor();
     await page.locator('.finished-table tbody tr').nth(19).waitFor();
@@ -125,7 +132,9 @@ describe('the console remembers', () => {
     await page.goto(`${server.url}/admin/rooms/${rooms[0].code}`);
     const panel = page.getByRole('region', { name: 'Refused commands' });
     await panel.locator('tbody tr').nth(2).waitFor();
-    const rows = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 4).map((td) => td.textContent)));
+    const rows = await panel
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1, 4).map((td) => td.textContent)));
     // Newest first: the host's kick of nobody, Ann's unknown command, Ann's answer to a question already closed.
     expect(rows.map((r) => r.slice(0, 2))).toEqual([
       ['host', 'room.kick'],

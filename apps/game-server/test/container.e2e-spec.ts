@@ -23,7 +23,10 @@ const instructions = (text: string) =>
 
 describe('the container image', () => {
   const dockerfile = instructions(read('Dockerfile'));
-  const stages = dockerfile.reduce<string[][]>((all, line) => (line.startsWith('FROM ') ? [...all, [line]] : (all[all.length - 1].push(line), all)), []);
+  const stages = dockerfile.reduce<string[][]>(
+    (all, line) => (line.startsWith('FROM ') ? [...all, [line]] : (all[all.length - 1].push(line), all)),
+    [],
+  );
   const final = stages[stages.length - 1];
 
   it('is built in stages, and the one that runs has no build tools or embedded PostgreSQL', () => {
@@ -107,7 +110,8 @@ describe('the compose stack', () => {
 
   it('restarts every service unless stopped, and stamps the sha at build time, not at start', () => {
     const services = (load(compose) as { services: Record<string, any> }).services;
-    for (const [name, service] of Object.entries(services)) expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
+    for (const [name, service] of Object.entries(services))
+      expect({ name, restart: service.restart }).toEqual({ name, restart: 'unless-stopped' });
     const built = Object.values(services).filter((s) => s.build);
     expect(built.length).toBeGreaterThan(0);
     for (const service of built) {
@@ -117,9 +121,12 @@ describe('the compose stack', () => {
   });
 
   // Any secret written out in the repository's deploy files and docs is public: the server must refuse it.
-  it.each(['docker-compose.yml', 'README.md', 'docs/protocol.md', 'docs/design.md', 'docs/bench.md'])('shows no secret in %s that the server would accept', (file) => {
-    const text = read(file);
-    const literals = [...text.matchAll(/\b(ADMIN_TOKEN|TOKEN_SECRET)\s*[:=]\s*['"]?([^\s'"`$<{][^\s'"`]*)/g)].map((m) => [m[1], m[2]]);
-    for (const [name, value] of literals) expect(() => checkSecret(name, value)).toThrow(name);
-  });
+  it.each(['docker-compose.yml', 'README.md', 'docs/protocol.md', 'docs/design.md', 'docs/bench.md'])(
+    'shows no secret in %s that the server would accept',
+    (file) => {
+      const text = read(file);
+      const literals = [...text.matchAll(/\b(ADMIN_TOKEN|TOKEN_SECRET)\s*[:=]\s*['"]?([^\s'"`$<{][^\s'"`]*)/g)].map((m) => [m[1], m[2]]);
+      for (const [name, value] of literals) expect(() => checkSecret(name, value)).toThrow(name);
+    },
+  );
 });

@@ -74,7 +74,9 @@ describe('CORS for /api', () => {
         const res = await preflight(server, path, ALLOWED, 'GET');
         expect([path, corsHeaders(res)]).toEqual([path, {}]);
       }
-      const overview = await fetch(`${server.url}/admin/api/overview`, { headers: { origin: ALLOWED, authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+      const overview = await fetch(`${server.url}/admin/api/overview`, {
+        headers: { origin: ALLOWED, authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
       expect(overview.status).toBe(200);
       expect(corsHeaders(overview)).toEqual({});
     });

@@ -52,11 +52,16 @@ describe('the pages under the Content-Security-Policy', () => {
     const { page, violations } = await watched();
     await page.goto(`${server.url}/`);
     await page.getByRole('button', { name: 'Host a game' }).waitFor();
-    await page.evaluate(`(() => { const s = document.createElement('script'); s.textContent = 'window.__ran = true'; document.head.appendChild(s); })()`);
+    await page.evaluate(
+      `(() => { const s = document.createElement('script'); s.textContent = 'window.__ran = true'; document.head.appendChild(s); })()`,
+    );
     await page.waitForFunction('window.__violations.length > 0', undefined, { timeout: WAIT_MS });
     expect(await page.evaluate('window.__ran === true')).toBe(false);
     // Once as the event, once on the console.
-    expect(await violations()).toEqual([expect.objectContaining({ directive: 'script-src-elem', blocked: 'inline' }), expect.stringMatching(/inline script violates .*'script-src 'self''/)]);
+    expect(await violations()).toEqual([
+      expect.objectContaining({ directive: 'script-src-elem', blocked: 'inline' }),
+      expect.stringMatching(/inline script violates .*'script-src 'self''/),
+    ]);
   });
 
   it('refuses to be framed by another page', async () => {
@@ -103,9 +108,17 @@ describe('the pages under the Content-Security-Policy', () => {
   });
 
   it('the console signs in with the form, shows live rooms and its charts, with no token in any URL and no violation', async () => {
-    const opened = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hostName: 'Host' }) });
+    const opened = await fetch(`${server.url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hostName: 'Host' }),
+    });
     const { code } = (await opened.json()) as { code: string };
-    await fetch(`${server.url}/api/rooms/${code}/players`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ann' }) });
+    await fetch(`${server.url}/api/rooms/${code}/players`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ann' }),
+    });
 
     const { context, page, violations } = await watched({ viewport: { width: 1280, height: 900 } });
     const adminUrls: string[] = [];

@@ -48,7 +48,10 @@ describe('npm run db', () => {
     const applied = await db(['migrate'], env);
     expect(applied).toMatchObject({ code: 0, stderr: '' });
     expect(applied.stdout.trim().split('\n')).toEqual([...NAMES.map((n) => `applied  ${n}`), `${NAMES.length} applied, 0 pending`]);
-    expect((await db(['status'], env)).stdout.trim().split('\n')).toEqual([...NAMES.map((n) => `applied  ${n}`), `${NAMES.length} applied, 0 pending`]);
+    expect((await db(['status'], env)).stdout.trim().split('\n')).toEqual([
+      ...NAMES.map((n) => `applied  ${n}`),
+      `${NAMES.length} applied, 0 pending`,
+    ]);
     expect(await db(['migrate'], env)).toMatchObject({ code: 0, stdout: `nothing to apply: ${NAMES.length} applied, 0 pending\n` });
   });
 
@@ -84,7 +87,11 @@ describe('two server processes started together on one fresh database', () => {
       for (const name of ['first', 'second']) servers.push(await ServerProcess.create({ databaseUrl, env: { INSTANCE_NAME: name } }));
       const started = servers.map((s) => s.start());
       const waiting = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`;
-      await waitFor(async () => (await admin.query(waiting, [MIGRATIONS_LOCK])).rows[0].n === 2, 'both servers to wait for the migrations lock', 20_000);
+      await waitFor(
+        async () => (await admin.query(waiting, [MIGRATIONS_LOCK])).rows[0].n === 2,
+        'both servers to wait for the migrations lock',
+        20_000,
+      );
       expect((await admin.query(`SELECT to_regclass('migrations') AS t`)).rows).toEqual([{ t: null }]);
       await admin.query('SELECT pg_advisory_unlock($1)', [MIGRATIONS_LOCK]);
       await Promise.all(started);

@@ -41,14 +41,20 @@ describe('deck editor in a browser', () => {
 
   async function writeQuestion(page: Page, n: number, q: (typeof QUESTIONS)[number]): Promise<void> {
     await page.getByLabel(`Text of question ${n}`, { exact: true }).fill(q.text);
-    for (let j = 2; j < q.choices.length; j++) await page.getByRole('button', { name: `Add a choice to question ${n}`, exact: true }).click();
+    for (let j = 2; j < q.choices.length; j++)
+      await page.getByRole('button', { name: `Add a choice to question ${n}`, exact: true }).click();
     for (const [j, choice] of q.choices.entries()) await page.getByLabel(`Question ${n}, choice ${j + 1}`, { exact: true }).fill(choice);
     await page.getByRole('radio', { name: `Right answer: choice ${q.right + 1} of question ${n}`, exact: true }).check();
   }
 
-  const decksNamed = (name: string) => queryDb<{ id: string }>(server, `SELECT id FROM decks WHERE name = $1 AND deleted_at IS NULL`, [name]);
+  const decksNamed = (name: string) =>
+    queryDb<{ id: string }>(server, `SELECT id FROM decks WHERE name = $1 AND deleted_at IS NULL`, [name]);
   const storedQuestions = (deckId: string) =>
-    queryDb<{ text: string; choices: string[]; correct: number }>(server, `SELECT text, choices, correct FROM questions WHERE deck_id = $1 ORDER BY position`, [deckId]);
+    queryDb<{ text: string; choices: string[]; correct: number }>(
+      server,
+      `SELECT text, choices, correct FROM questions WHERE deck_id = $1 ORDER BY position`,
+      [deckId],
+    );
 
   it('writes a 10-question deck, reorders and deletes questions, previews one, saves it and hosts a game with it', async () => {
     const page = await editorPage();
@@ -64,7 +70,9 @@ describe('deck editor in a browser', () => {
       await page.getByRole('button', { name: 'Add a question' }).focus();
       await page.keyboard.press('Enter');
       await page.getByLabel(`Text of question ${n}`, { exact: true }).waitFor();
-      expect(await page.getByLabel(`Text of question ${n}`, { exact: true }).evaluate((el: any) => el === el.ownerDocument.activeElement)).toBe(true);
+      expect(
+        await page.getByLabel(`Text of question ${n}`, { exact: true }).evaluate((el: any) => el === el.ownerDocument.activeElement),
+      ).toBe(true);
       if (n === 11) await page.keyboard.type('A question to delete');
       else await writeQuestion(page, n, QUESTIONS[n - 1]);
     }
@@ -106,20 +114,32 @@ describe('deck editor in a browser', () => {
 
     // Hosting with it: the host form has the deck picked. It lists the built-in deck and this
     // browser's own (by the edit tokens it keeps), never another host's.
-    const theirs = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'Another host', questions: [{ text: 'Theirs?', choices: ['a', 'b'], correct: 0 }] });
+    const theirs = await new HttpApi(server.url).request('POST', '/api/decks', {
+      name: 'Another host',
+      questions: [{ text: 'Theirs?', choices: ['a', 'b'], correct: 0 }],
+    });
     expect(theirs.status).toBe(201);
     await page.getByRole('link', { name: 'Host a game with this deck' }).click();
     await page.waitForURL(`${server.url}/host?deck=${deckId}`);
     await page.getByLabel('Host name').fill('Teacher');
     expect(await page.getByLabel('Deck').inputValue()).toBe(deckId);
-    const listed = await page.getByLabel('Deck').locator('option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    const listed = await page
+      .getByLabel('Deck')
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('value')));
     expect(listed[0]).toBe(BUILTIN_DECK_ID);
     expect(listed).toContain(deckId);
     expect(listed).not.toContain(theirs.body.id);
     await page.getByRole('button', { name: 'Open room' }).click();
     await page.waitForURL(/\/host\/[A-Z0-9]{6}$/);
     const code = page.url().split('/').pop();
-    expect(await queryDb(server, `SELECT settings->>'deckId' AS deck_id, (settings->>'questionCount')::int AS question_count FROM rooms WHERE code = $1 AND closed_at IS NULL`, [code])).toEqual([{ deck_id: deckId, question_count: 10 }]);
+    expect(
+      await queryDb(
+        server,
+        `SELECT settings->>'deckId' AS deck_id, (settings->>'questionCount')::int AS question_count FROM rooms WHERE code = $1 AND closed_at IS NULL`,
+        [code],
+      ),
+    ).toEqual([{ deck_id: deckId, question_count: 10 }]);
     expect(await violationsOf(page)).toEqual([]);
   }, 120_000);
 
@@ -128,7 +148,10 @@ describe('deck editor in a browser', () => {
     await page.goto(`${server.url}/host/decks/new`);
 
     // The template, downloaded as a file.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the template' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the template' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('deck-template.csv');
     const template = readFileSync((await download.path())!, 'utf8');
     expect(template.split('\r\n')[0]).toBe(HEADER);

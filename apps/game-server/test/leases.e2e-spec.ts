@@ -28,11 +28,22 @@ describe('room leases', () => {
   });
 
   const lease = async (room: SeatedRoom) =>
-    (await queryDb<{ owner: string; fence: number }>({ databaseUrl }, 'SELECT lease_owner AS owner, lease_fence::int AS fence FROM room_heads WHERE room_id = $1', [room.roomId]))[0];
-  const answers = async (room: SeatedRoom) => (await journaledIds({ databaseUrl }, room.roomId, 'room.answer')).map((command_id) => ({ command_id }));
+    (
+      await queryDb<{ owner: string; fence: number }>(
+        { databaseUrl },
+        'SELECT lease_owner AS owner, lease_fence::int AS fence FROM room_heads WHERE room_id = $1',
+        [room.roomId],
+      )
+    )[0];
+  const answers = async (room: SeatedRoom) =>
+    (await journaledIds({ databaseUrl }, room.roomId, 'room.answer')).map((command_id) => ({ command_id }));
   // The owner's lease runs out: its registry row says it has not beaten for an hour.
   const expire = (room: SeatedRoom) =>
-    queryDb({ databaseUrl }, `UPDATE instances SET last_seen = now() - interval '1 hour' WHERE name = (SELECT lease_owner FROM room_heads WHERE room_id = $1)`, [room.roomId]);
+    queryDb(
+      { databaseUrl },
+      `UPDATE instances SET last_seen = now() - interval '1 hour' WHERE name = (SELECT lease_owner FROM room_heads WHERE room_id = $1)`,
+      [room.roomId],
+    );
   async function started(server: RunningServer, names: string[]): Promise<SeatedRoom> {
     const room = await seatRoom(server, names);
     await room.host.send('room.start');
@@ -105,7 +116,9 @@ describe('room leases', () => {
   it('lets a room go at the first beat that finds its lease taken, without waiting for a write', async () => {
     const room = await started(a, ['Ann']);
     // B took the room (what it does once A's lease has run out: A was frozen or cut off).
-    await queryDb({ databaseUrl }, `UPDATE room_heads SET lease_owner = 'b', lease_fence = lease_fence + 1 WHERE room_id = $1`, [room.roomId]);
+    await queryDb({ databaseUrl }, `UPDATE room_heads SET lease_owner = 'b', lease_fence = lease_fence + 1 WHERE room_id = $1`, [
+      room.roomId,
+    ]);
     for (const c of [room.host, ...room.players]) expect((await c.waitClosed()).code).toBe(1012);
     expect((await new HttpApi(b.url).request('GET', `/api/rooms/${room.code}`)).status).toBe(200);
     await waitFor(() => !a.app.get(RoomsService).registry.peek(room.code), 'A to let the room go');

@@ -105,7 +105,11 @@ describe('room lifecycle', () => {
       const retry = await room.players[0].send('room.answer', { question: 0, choice: 1 }, 'a-1');
       expect(retry.status).toBe(200);
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
-      expect((await journaled(server, room.roomId, 'room.answer')).filter((c) => c.seat === room.playerIds[0]).map((c) => ({ choice: c.data.choice }))).toEqual([{ choice: 1 }]);
+      expect(
+        (await journaled(server, room.roomId, 'room.answer'))
+          .filter((c) => c.seat === room.playerIds[0])
+          .map((c) => ({ choice: c.data.choice })),
+      ).toEqual([{ choice: 1 }]);
       closeAll(room);
     });
   });

@@ -18,7 +18,11 @@ interface Answer {
 }
 
 async function post(server: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
 }
 
@@ -30,11 +34,13 @@ async function get(server: RunningServer, path: string): Promise<Answer> {
 /** `n` posts, `wave` at a time: rapid, without opening hundreds of connections at once. */
 async function burst(n: number, wave: number, send: (i: number) => Promise<Answer>): Promise<Answer[]> {
   const answers: Answer[] = [];
-  for (let i = 0; i < n; i += wave) answers.push(...(await Promise.all(Array.from({ length: Math.min(wave, n - i) }, (_, j) => send(i + j)))));
+  for (let i = 0; i < n; i += wave)
+    answers.push(...(await Promise.all(Array.from({ length: Math.min(wave, n - i) }, (_, j) => send(i + j)))));
   return answers;
 }
 
-const refusals = async (server: RunningServer, limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+const refusals = async (server: RunningServer, limit: string) =>
+  (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
 const roomRows = async (server: RunningServer) => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
 
 function expectRateLimited(a: Answer, windowSeconds: number): void {
@@ -88,7 +94,9 @@ describe('limits', () => {
     });
 
     it('counts every address of one IPv6 /64 as one client', async () => {
-      const answers = await burst(12, 12, (i) => post(server, '/api/rooms', ROOM, { 'x-forwarded-for': `2001:db8:7:7::${(i + 1).toString(16)}` }));
+      const answers = await burst(12, 12, (i) =>
+        post(server, '/api/rooms', ROOM, { 'x-forwarded-for': `2001:db8:7:7::${(i + 1).toString(16)}` }),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
       expect(answers.filter((a) => a.status === 429)).toHaveLength(2);
       expect((await post(server, '/api/rooms', ROOM, { 'x-forwarded-for': '2001:db8:7:8::1' })).status).toBe(201);
@@ -149,7 +157,10 @@ describe('limits', () => {
       socket.close();
 
       // A closed room leaves memory: there is room for C again.
-      const closed = await fetch(`${server.url}/api/rooms/${b.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${b.hostToken}` } });
+      const closed = await fetch(`${server.url}/api/rooms/${b.code}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${b.hostToken}` },
+      });
       expect(closed.status).toBe(204);
       await waitFor(async () => (await live()) === 1, 'the closed room to leave memory');
       expect((await get(server, `/api/rooms/${c.code}`)).status).toBe(200);
@@ -185,7 +196,10 @@ describe('limits', () => {
       const silent = await RawSocket.open(server, room.playerTokens[0]);
       await silent.firstFrame;
       // The seat now holds the first socket and the silent one; two newer push both out, oldest first.
-      const newer = [await SeatClient.connect(server.url, room.playerTokens[0]), await SeatClient.connect(server.url, room.playerTokens[0])];
+      const newer = [
+        await SeatClient.connect(server.url, room.playerTokens[0]),
+        await SeatClient.connect(server.url, room.playerTokens[0]),
+      ];
       for (const c of newer) await c.nextEvent('room.state');
       expect((await room.players[0].waitClosed()).code).toBe(CloseCode.replaced);
       // The silent client read the close frame and did not answer it; the server cut the TCP
@@ -293,7 +307,8 @@ class RawSocket {
     if (!this.upgraded) {
       const end = this.buffer.indexOf('\r\n\r\n');
       if (end < 0) return;
-      if (!this.buffer.subarray(0, end).toString().startsWith('HTTP/1.1 101')) throw new Error(`upgrade refused: ${this.buffer.subarray(0, end)}`);
+      if (!this.buffer.subarray(0, end).toString().startsWith('HTTP/1.1 101'))
+        throw new Error(`upgrade refused: ${this.buffer.subarray(0, end)}`);
       this.upgraded = true;
       this.buffer = this.buffer.subarray(end + 4);
     }

@@ -44,7 +44,9 @@ describe('sockets prove they are alive', () => {
     const before = await silentCloses();
 
     // A client whose WebSocket library does not answer pings: a peer that vanished looks the same.
-    const mute = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(seat.playerToken)}`, { autoPong: false });
+    const mute = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(seat.playerToken)}`, {
+      autoPong: false,
+    });
     let pings = 0;
     mute.on('ping', () => pings++);
     const closed = next<[number, Buffer]>(mute, 'close', 'the silent socket to be closed');

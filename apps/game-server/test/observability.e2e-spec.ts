@@ -64,7 +64,8 @@ describe('observability', () => {
       for (let i = 0; i < n; i++) expect((await room.players[i % 2].send('ping')).status).toBe(200);
       const after = await MetricsSnapshot.fetch(server.url);
       const labels = { command: 'ping', status_class: '2xx' };
-      const count = after.value('game_command_duration_seconds_count', labels) - before.value('game_command_duration_seconds_count', labels);
+      const count =
+        after.value('game_command_duration_seconds_count', labels) - before.value('game_command_duration_seconds_count', labels);
       const sum = after.value('game_command_duration_seconds_sum', labels) - before.value('game_command_duration_seconds_sum', labels);
       expect(count).toBe(n);
       const detail = await api.request('GET', `/admin/api/rooms/${room.code}`, undefined, admin);
@@ -104,16 +105,21 @@ describe('observability', () => {
       expect(busy.value('game_db_pool_max')).toBe(10);
       for (const c of clients) c.release();
       const free = await MetricsSnapshot.fetch(server.url);
-      expect(free.value('game_db_pool_connections', { state: 'total' }) - free.value('game_db_pool_connections', { state: 'idle' })).toBeLessThan(total - idle);
+      expect(
+        free.value('game_db_pool_connections', { state: 'total' }) - free.value('game_db_pool_connections', { state: 'idle' }),
+      ).toBeLessThan(total - idle);
     });
   });
 
   describe('admin API', () => {
-    it.each(['/admin/api/overview', '/admin/api/rooms', '/admin/api/rooms/ABCDEF', '/admin/api/stream'])('refuses %s without or with a wrong token (401)', async (path) => {
-      expect((await api.request('GET', path)).status).toBe(401);
-      const wrong = await api.request('GET', path, undefined, { authorization: 'Bearer nope' });
-      expect(wrong).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
-    });
+    it.each(['/admin/api/overview', '/admin/api/rooms', '/admin/api/rooms/ABCDEF', '/admin/api/stream'])(
+      'refuses %s without or with a wrong token (401)',
+      async (path) => {
+        expect((await api.request('GET', path)).status).toBe(401);
+        const wrong = await api.request('GET', path, undefined, { authorization: 'Bearer nope' });
+        expect(wrong).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+      },
+    );
 
     it('shows a live room with its mailbox depth, the pool, and per-command means', async () => {
       const room = await seatRoom(server, ['Ann']);

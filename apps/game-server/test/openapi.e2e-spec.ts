@@ -4,7 +4,10 @@ import { withTestServer } from '../../../test/support/test-server';
 // /api/docs: the OpenAPI description generated from the controllers, and its UI served from
 // this server alone (no CDN), so it works on a machine without the internet.
 
-type Operation = { responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>; requestBody?: unknown };
+type Operation = {
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: unknown;
+};
 
 describe('OpenAPI at /api/docs', () => {
   let server: RunningServer;

@@ -69,10 +69,13 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
     });
   }, 90_000);
 
-  it('sends the pool\'s statements through the pooler, and a write that may need settling straight to PostgreSQL', async () => {
+  it("sends the pool's statements through the pooler, and a write that may need settling straight to PostgreSQL", async () => {
     const direct = await createDatabase(pg, 'routes');
     const meter = new StatementMeter();
-    const dataSource = await openDataSource({ url: bouncer.url('routes', 'pooled'), directUrl: direct, poolMax: 2, migrations: MIGRATIONS }, meter);
+    const dataSource = await openDataSource(
+      { url: bouncer.url('routes', 'pooled'), directUrl: direct, poolMax: 2, migrations: MIGRATIONS },
+      meter,
+    );
     const db = new Database(dataSource, meter, 5_000, 1);
     try {
       expect(await db.run('Test.read', 'SELECT current_user AS who')).toEqual([{ who: 'pooled' }]);
@@ -85,7 +88,7 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
     }
   });
 
-  it('refuses to start, saying why, when its only URL is a pooler\'s: what needs a session would break there', async () => {
+  it("refuses to start, saying why, when its only URL is a pooler's: what needs a session would break there", async () => {
     await createDatabase(pg, 'pooler_only');
     const server = await serverOn(bouncer.url('pooler_only'));
     const refused = await server.start().then(
@@ -93,7 +96,9 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
       (err: Error) => err.message,
     );
     expect(refused).toMatch(/the server exited before it started \(code 1\)/);
-    expect(refused).toMatch(/game-server failed to start: the direct database URL does not reach PostgreSQL itself: .* a pooler sits in between/);
+    expect(refused).toMatch(
+      /game-server failed to start: the direct database URL does not reach PostgreSQL itself: .* a pooler sits in between/,
+    );
   }, 60_000);
 });
 
@@ -103,10 +108,19 @@ describe(`PostgreSQL ${OLDEST_MAJOR}, direct and behind PgBouncer in transaction
  * Bob answers, question 2 is played, the game finishes and its results link reads.
  */
 async function playThroughKill(server: ServerProcess): Promise<void> {
-  const questions = Array.from({ length: 3 }, (_, i) => ({ text: `Question ${i + 1}?`, choices: ['north', 'east', 'south', 'west'], correct: RIGHT }));
+  const questions = Array.from({ length: 3 }, (_, i) => ({
+    text: `Question ${i + 1}?`,
+    choices: ['north', 'east', 'south', 'west'],
+    correct: RIGHT,
+  }));
   const deck = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'Operator deck', questions });
   expect(deck.status).toBe(201);
-  const room = await seatRoom(server, ['Ann', 'Bob'], { deckId: deck.body.id, questionCount: 3, secondsPerQuestion: 60, revealSeconds: 0.2 }, { timeoutMs: WAIT_MS });
+  const room = await seatRoom(
+    server,
+    ['Ann', 'Bob'],
+    { deckId: deck.body.id, questionCount: 3, secondsPerQuestion: 60, revealSeconds: 0.2 },
+    { timeoutMs: WAIT_MS },
+  );
   const [ann, bob] = room.players;
   expect((await room.host.send('room.start', {}, 'host-start')).status).toBe(200);
   await answerBoth([ann, bob], 0);
@@ -118,8 +132,14 @@ async function playThroughKill(server: ServerProcess): Promise<void> {
   await Promise.all([room.host, ...room.players].map((c) => c.waitClosed()));
   await server.restart();
 
-  const [host, annBack, bobBack] = await Promise.all([room.hostToken, ...room.playerTokens].map((token) => SeatClient.connect(server.url, token, { timeoutMs: WAIT_MS })));
-  const [hostState, annState] = await Promise.all([host.nextEvent('room.state'), annBack.nextEvent('room.state'), bobBack.nextEvent('room.state')]);
+  const [host, annBack, bobBack] = await Promise.all(
+    [room.hostToken, ...room.playerTokens].map((token) => SeatClient.connect(server.url, token, { timeoutMs: WAIT_MS })),
+  );
+  const [hostState, annState] = await Promise.all([
+    host.nextEvent('room.state'),
+    annBack.nextEvent('room.state'),
+    bobBack.nextEvent('room.state'),
+  ]);
   expect(hostState.data).toMatchObject({ phase: 'question', question: { index: 1, closesAt: open1.data.closesAt, answered: 1, of: 2 } });
   expect(annState.data.you.answer).toEqual({ question: 1, choice: RIGHT });
   expect(await bobBack.send('room.answer', { question: 1, choice: WRONG }, 'bob-q1')).toMatchObject({ status: 200 });
@@ -137,10 +157,17 @@ async function playThroughKill(server: ServerProcess): Promise<void> {
 /** Question `index` opens for both, Ann answers it right and Bob wrong, and both are acknowledged. */
 async function answerBoth([ann, bob]: SeatClient[], index: number): Promise<void> {
   for (const c of [ann, bob]) {
-    if (!c.events.some((e) => (e.type === 'question.open' && e.data.index === index) || (e.type === 'room.state' && e.data.question?.index === index))) {
+    if (
+      !c.events.some(
+        (e) => (e.type === 'question.open' && e.data.index === index) || (e.type === 'room.state' && e.data.question?.index === index),
+      )
+    ) {
       await c.nextEvent('question.open', (e) => e.data.index === index);
     }
   }
-  const replies = await Promise.all([ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`), bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`)]);
+  const replies = await Promise.all([
+    ann.send('room.answer', { question: index, choice: RIGHT }, `ann-q${index}`),
+    bob.send('room.answer', { question: index, choice: WRONG }, `bob-q${index}`),
+  ]);
   expect(replies.map((r) => r.status)).toEqual([200, 200]);
 }

@@ -10,7 +10,8 @@ import { BUILT_SERVER, requireBuiltServer } from '../../../test/support/server-p
 import { startTestServer, TEST_ADMIN_TOKEN } from '../../../test/support/test-server';
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
-const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers, redirect: 'manual', signal: AbortSignal.timeout(10_000) });
 
 /** Issue 32 item 7: the operators' surfaces apart from the players'. */
 describe('the operator port', () => {
@@ -94,7 +95,15 @@ async function startAndRead(env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, [BUILT_SERVER], {
     cwd: resolve(__dirname, '../../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
   });
   const lines: string[] = [];
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -105,7 +114,9 @@ async function startAndRead(env: Record<string, string>): Promise<string> {
     });
     createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
   });
-  const late = new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no "server started" within 30 s:\n${lines.join('\n')}`)), 30_000).unref());
+  const late = new Promise<void>((_, reject) =>
+    setTimeout(() => reject(new Error(`no "server started" within 30 s:\n${lines.join('\n')}`)), 30_000).unref(),
+  );
   try {
     await Promise.race([started, exited.then(() => Promise.reject(new Error(`the server exited:\n${lines.join('\n')}`))), late]);
   } finally {
@@ -121,14 +132,23 @@ describe('a generated admin token', () => {
   it('is never written to the log of a process without a terminal, on its first start or the next', async () => {
     const databaseUrl = await createTestDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'game-admin-token-'));
-    const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, TOKEN_SECRET: 'operators-test-token-secret-0123456789abcdef', ADMIN_TOKEN: '' };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      TOKEN_SECRET: 'operators-test-token-secret-0123456789abcdef',
+      ADMIN_TOKEN: '',
+    };
 
     const first = await startAndRead(env);
     const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(first).not.toContain(token);
     // The log says where it is and how to choose one instead, in JSON lines.
-    const notice = first.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => String(l.msg).startsWith('ADMIN_TOKEN was not set'));
+    const notice = first
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => String(l.msg).startsWith('ADMIN_TOKEN was not set'));
     expect(notice).toMatchObject({ level: 'warn', file: join(dataDir, 'admin-token') });
     expect(String(notice!.howToSet)).toContain('set ADMIN_TOKEN');
 

@@ -24,7 +24,12 @@ describe.each([
   it('closes no question while nobody can answer, resumes with the same question open, and finishes the game', async () => {
     const { server, proxy, direct } = env;
     // Into a silent link, a reply waits until PostgreSQL can be asked again: longer than the client's usual wait.
-    const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 3, secondsPerQuestion: QUESTION_SECONDS, revealSeconds: 0.2 }, { timeoutMs: 60_000 });
+    const room = await seatRoom(
+      server,
+      ['Ann', 'Bob'],
+      { questionCount: 3, secondsPerQuestion: QUESTION_SECONDS, revealSeconds: 0.2 },
+      { timeoutMs: 60_000 },
+    );
     const { host } = room;
     const [ann, bob] = room.players;
     expect((await host.send('room.start')).status).toBe(200);
@@ -54,7 +59,8 @@ describe.each([
     const bobFirst = bob.send('room.answer', { question: held, choice: 1 }, `bob-${held}`);
     await untilServerTime(ann, paused.data.since + HELD_QUESTIONS * QUESTION_MS);
     // Nothing of the game moved while the clocks held: no question closed, none opened.
-    for (const c of [host, ann, bob]) expect(typesAfter(c, 'room.paused').filter((t) => t.startsWith('question.') || t.startsWith('game.'))).toEqual([]);
+    for (const c of [host, ann, bob])
+      expect(typesAfter(c, 'room.paused').filter((t) => t.startsWith('question.') || t.startsWith('game.'))).toEqual([]);
 
     // The database is back: neither answer was recorded (a silent link's replies come now, late
     // and true), the room's next write records the hold, and the sockets are told.
@@ -72,13 +78,21 @@ describe.each([
     expect(state.data).toMatchObject({ phase: 'question', question: { index: held } });
     expect(state.data.question.closesAt).toBeGreaterThanOrEqual(since + resumed.data.heldMs);
     // The journal records the hold: when the clocks stopped, and for at least as long as the database was away.
-    const holdsOf = () => queryDb<{ at: number; ms: number }>(direct, `SELECT at_ms AS at, (body->>'ms')::float AS ms FROM room_journal WHERE room_id = $1 AND kind = 'clock_held'`, [room.roomId]);
+    const holdsOf = () =>
+      queryDb<{ at: number; ms: number }>(
+        direct,
+        `SELECT at_ms AS at, (body->>'ms')::float AS ms FROM room_journal WHERE room_id = $1 AND kind = 'clock_held'`,
+        [room.roomId],
+      );
     expect(await holdsOf()).toEqual([{ at: since, ms: resumed.data.heldMs }]);
 
     // The same question is answerable: Ann's same id is tried afresh (503 is not remembered).
     expect(await ann.send('room.answer', { question: held, choice: 0 }, `ann-${held}`)).toMatchObject({ status: 200 });
     expect(await bob.send('room.answer', { question: held, choice: 1 }, `bob-${held}`)).toMatchObject({ status: 200 });
-    expect((await host.nextEvent('question.closed', (e) => e.data.index === held)).data).toMatchObject({ index: held, counts: expect.any(Array) });
+    expect((await host.nextEvent('question.closed', (e) => e.data.index === held)).data).toMatchObject({
+      index: held,
+      counts: expect.any(Array),
+    });
 
     // The game goes on to its end: the rest of the questions open, are answered and close.
     for (let index = held + 1; index < 3; index++) {

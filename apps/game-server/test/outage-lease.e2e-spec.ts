@@ -34,7 +34,10 @@ describe.each([
     proxy = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
     await proxy.start();
     const log = new JsonLog('info', (line) => logged.push(line));
-    server = await startTestServer({ databaseUrl: proxy.proxiedUrl(url.toString()), instanceName: 'solo', heartbeatMs: HEARTBEAT_MS, leaseMs: LEASE_MS }, { log });
+    server = await startTestServer(
+      { databaseUrl: proxy.proxiedUrl(url.toString()), instanceName: 'solo', heartbeatMs: HEARTBEAT_MS, leaseMs: LEASE_MS },
+      { log },
+    );
   });
   afterAll(async () => {
     proxy.restore();
@@ -72,13 +75,19 @@ describe.each([
 
     await outageLongerThanLease();
     // Writes are refused, and say so; nothing else is.
-    expect(await ann.send('room.answer', { question: 0, choice: 1 }, 'ann-0')).toMatchObject({ status: 503, error: { code: 'database_unavailable' } });
+    expect(await ann.send('room.answer', { question: 0, choice: 1 }, 'ann-0')).toMatchObject({
+      status: 503,
+      error: { code: 'database_unavailable' },
+    });
     expect((await bob.send('ping')).status).toBe(200);
     expect(await room.host.send('room.start', {}, 'start-again')).toMatchObject({ status: 409, error: { code: 'wrong_phase' } });
     expect(await api.request('GET', `/api/rooms/${room.code}`)).toMatchObject({ status: 200, body: { phase: 'question' } });
     // The process is alive and says it should not get new traffic.
     expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
-    expect(await api.request('GET', '/health/ready')).toMatchObject({ status: 503, body: { status: 'not_ready', reason: 'database_unavailable' } });
+    expect(await api.request('GET', '/health/ready')).toMatchObject({
+      status: 503,
+      body: { status: 'not_ready', reason: 'database_unavailable' },
+    });
     // A second socket of a live room is served from memory: its first frame is the room.
     const second = await SeatClient.connect(server.url, room.playerTokens[2]);
     expect((await second.nextEvent('room.state')).data).toMatchObject({ phase: 'question' });
@@ -93,12 +102,24 @@ describe.each([
     expect(await bob.send('room.answer', { question: 0, choice: 2 }, 'bob-0')).toMatchObject({ status: 200 });
     expect(await cy.send('room.answer', { question: 0, choice: 0 }, 'cy-0')).toMatchObject({ status: 200 });
     await room.host.nextEvent('question.open', (e) => e.data.index === 1);
-    for (const [i, p] of room.players.entries()) expect((await p.send('room.answer', { question: 1, choice: i }, `q1-${i}`)).status).toBe(200);
+    for (const [i, p] of room.players.entries())
+      expect((await p.send('room.answer', { question: 1, choice: i }, `q1-${i}`)).status).toBe(200);
     await room.host.nextEvent('game.finished');
     // Every answer acknowledged is in the finished game's record (its finish cut the journal).
     const [record] = await finishedGames(direct, room.roomId);
     const recorded = record.questions.flatMap((q: any) => q.answers.map((a: any) => [q.index, a.playerId, a.choice]));
-    expect(recorded.sort()).toEqual([[0, 0, 1], [0, 1, 2], [0, 2, 0], [1, 0, 0], [1, 1, 1], [1, 2, 2]].map(([q, i, choice]) => [q, room.playerIds[i], choice]).sort());
+    expect(recorded.sort()).toEqual(
+      [
+        [0, 0, 1],
+        [0, 1, 2],
+        [0, 2, 0],
+        [1, 0, 0],
+        [1, 1, 1],
+        [1, 2, 2],
+      ]
+        .map(([q, i, choice]) => [q, room.playerIds[i], choice])
+        .sort(),
+    );
     expect(await journaledIds(direct, room.roomId, 'room.answer')).toEqual([]);
     expect(closes).toEqual([]);
     expect(logged.some((l) => l.includes('room let go'))).toBe(false);

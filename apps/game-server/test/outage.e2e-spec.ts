@@ -37,7 +37,10 @@ describe.each([
 
     const api = new HttpApi(server.url);
     expect((await fetch(`${server.url}/health`)).status).toBe(503);
-    expect(await api.request('POST', '/api/rooms', { hostName: 'Dee' })).toMatchObject({ status: 503, body: { code: 'database_unavailable' } });
+    expect(await api.request('POST', '/api/rooms', { hostName: 'Dee' })).toMatchObject({
+      status: 503,
+      body: { code: 'database_unavailable' },
+    });
     // The live room answers what it knows without PostgreSQL.
     expect(await api.request('GET', `/api/rooms/${room.code}`)).toMatchObject({ status: 200, body: { phase: 'question' } });
 

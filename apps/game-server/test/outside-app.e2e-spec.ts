@@ -15,7 +15,12 @@ const REPO = resolve(__dirname, '../../..');
 const GAME_TIMEOUT_MS = 90_000;
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_yes: 'true' } });
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_yes: 'true' },
+  });
 }
 
 // The team's wire and game: a tally to a target, one seat, one command. The wire comes from the
@@ -146,7 +151,19 @@ describe('the @game-rooms/server package, in an app outside this repository', ()
     const [client] = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], join(REPO, 'packages/client')));
     writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'outside-app', private: true, type: 'module' }));
     // The two tarballs; their dependencies (Nest's core as the server's peers) and ws from the registry, or the cache when it has them.
-    npm(['install', join(folder, server.filename), join(folder, client.filename), 'ws@8.23.0', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], folder);
+    npm(
+      [
+        'install',
+        join(folder, server.filename),
+        join(folder, client.filename),
+        'ws@8.23.0',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+      ],
+      folder,
+    );
     writeFileSync(join(folder, 'tally.game.mjs'), TALLY_GAME);
     writeFileSync(join(folder, 'outside-app.mjs'), OUTSIDE_APP);
     databaseUrl = await createEmptyDatabase();
@@ -156,54 +173,70 @@ describe('the @game-rooms/server package, in an app outside this repository', ()
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
-  it('serves a game of its own: migrates an empty database, opens a room over HTTP and plays it over WebSocket to the end', async () => {
-    expect(folder.startsWith(REPO)).toBe(false);
-    const run = spawnSync(process.execPath, ['outside-app.mjs', databaseUrl], {
-      cwd: folder,
-      encoding: 'utf8',
-      timeout: GAME_TIMEOUT_MS,
-      // Only the folder's own packages: no NODE_PATH into this checkout, no jest environment.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: join(folder, 'node_modules') },
-    });
-    if (run.status !== 0) throw new Error(`outside-app.mjs exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
-    const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
+  it(
+    'serves a game of its own: migrates an empty database, opens a room over HTTP and plays it over WebSocket to the end',
+    async () => {
+      expect(folder.startsWith(REPO)).toBe(false);
+      const run = spawnSync(process.execPath, ['outside-app.mjs', databaseUrl], {
+        cwd: folder,
+        encoding: 'utf8',
+        timeout: GAME_TIMEOUT_MS,
+        // Only the folder's own packages: no NODE_PATH into this checkout, no jest environment.
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: join(folder, 'node_modules') },
+      });
+      if (run.status !== 0) throw new Error(`outside-app.mjs exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+      const out = JSON.parse(run.stdout.trim().split('\n').pop()!);
 
-    // Every module came from the folder's own node_modules.
-    for (const path of Object.values(out.resolved as Record<string, string>)) expect(path.startsWith(join(folder, 'node_modules'))).toBe(true);
-    // The room is the team's game, opened by its first player; a game the app does not serve is refused.
-    expect(out.opened).toEqual({ status: 201, game: 'tally', role: 'player', token: 'string' });
-    expect(out.unknown).toEqual({ status: 400, code: 'bad_data' });
-    expect(out.first).toEqual(expect.objectContaining({ phase: 'counting', target: 3, total: 0 }));
-    expect(out.replies).toEqual([
-      { status: 200, data: { total: 1 } },
-      { status: 400, code: 'bad_data' },
-      { status: 409, code: 'past_target' },
-      { status: 200, data: { total: 3 } },
-      expect.objectContaining({ status: 409 }),
-    ]);
-    expect(out.reached).toEqual({ total: 3 });
-    expect(out.events).toEqual(['tally.state', 'tally.added', 'tally.added', 'tally.reached']);
-    expect(out.summary).toEqual(expect.objectContaining({ game: 'tally', phase: 'reached', total: 3 }));
+      // Every module came from the folder's own node_modules.
+      for (const path of Object.values(out.resolved as Record<string, string>))
+        expect(path.startsWith(join(folder, 'node_modules'))).toBe(true);
+      // The room is the team's game, opened by its first player; a game the app does not serve is refused.
+      expect(out.opened).toEqual({ status: 201, game: 'tally', role: 'player', token: 'string' });
+      expect(out.unknown).toEqual({ status: 400, code: 'bad_data' });
+      expect(out.first).toEqual(expect.objectContaining({ phase: 'counting', target: 3, total: 0 }));
+      expect(out.replies).toEqual([
+        { status: 200, data: { total: 1 } },
+        { status: 400, code: 'bad_data' },
+        { status: 409, code: 'past_target' },
+        { status: 200, data: { total: 3 } },
+        expect.objectContaining({ status: 409 }),
+      ]);
+      expect(out.reached).toEqual({ total: 3 });
+      expect(out.events).toEqual(['tally.state', 'tally.added', 'tally.added', 'tally.reached']);
+      expect(out.summary).toEqual(expect.objectContaining({ game: 'tally', phase: 'reached', total: 3 }));
 
-    // The package's migrations made the schema, and the room and its accepted commands are in it.
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    try {
-      const shipped = readFileSync(join(REPO, 'migrations/index.ts'), 'utf8').match(/^import \{ \w+ \} from '\.\/\d+-/gm)!.length;
-      expect(Number((await db.query('SELECT count(*) FROM migrations')).rows[0].count)).toBe(shipped);
-      expect((await db.query('SELECT game FROM rooms')).rows).toEqual([{ game: 'tally' }]);
-    } finally {
-      await db.end();
-    }
-  }, GAME_TIMEOUT_MS + 30_000);
+      // The package's migrations made the schema, and the room and its accepted commands are in it.
+      const db = new Client({ connectionString: databaseUrl });
+      await db.connect();
+      try {
+        const shipped = readFileSync(join(REPO, 'migrations/index.ts'), 'utf8').match(/^import \{ \w+ \} from '\.\/\d+-/gm)!.length;
+        expect(Number((await db.query('SELECT count(*) FROM migrations')).rows[0].count)).toBe(shipped);
+        expect((await db.query('SELECT game FROM rooms')).rows).toEqual([{ game: 'tally' }]);
+      } finally {
+        await db.end();
+      }
+    },
+    GAME_TIMEOUT_MS + 30_000,
+  );
 
   it('packs the built server with its declarations and migrations, its README and LICENSE, and no source or test', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/libs/server/src/index.js', 'dist/libs/server/src/index.d.ts', 'dist/migrations/index.js']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'dist/libs/server/src/index.js',
+        'dist/libs/server/src/index.d.ts',
+        'dist/migrations/index.js',
+      ]),
+    );
     expect(packed.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
     expect(packed.filter((f) => /spec|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(folder, 'node_modules/@game-rooms/server/package.json'), 'utf8'));
     expect(manifest.main).toBe('./dist/libs/server/src/index.js');
     // The aliases of this repository's tsconfig were turned into paths: the package loads nothing by them.
-    expect(readFileSync(join(folder, 'node_modules/@game-rooms/server/dist/libs/server/src/game-rooms.module.js'), 'utf8')).not.toMatch(/require\("@app\/|require\("@game-rooms\/client"\)/);
+    expect(readFileSync(join(folder, 'node_modules/@game-rooms/server/dist/libs/server/src/game-rooms.module.js'), 'utf8')).not.toMatch(
+      /require\("@app\/|require\("@game-rooms\/client"\)/,
+    );
   });
 });

@@ -37,16 +37,18 @@ describe('pages for people', () => {
   // The host's browser keeps the deck's edit token, as the deck editor does: the host page lists
   // the built-in decks and those whose tokens the browser holds, no other host's.
   let deckToken: { key: string; token: string };
-  withPagesServer(async (s, b) => {
-    server = s;
-    browser = b;
-    const made = await new HttpApi(server.url).request('POST', '/api/decks', DECK);
-    expect(made.status).toBe(201);
-    deckToken = { key: `trivia:deck-token:${made.body.id}`, token: made.body.editToken };
-  }, { commandTimeoutMs: 60_000 });
+  withPagesServer(
+    async (s, b) => {
+      server = s;
+      browser = b;
+      const made = await new HttpApi(server.url).request('POST', '/api/decks', DECK);
+      expect(made.status).toBe(201);
+      deckToken = { key: `trivia:deck-token:${made.body.id}`, token: made.body.editToken };
+    },
+    { commandTimeoutMs: 60_000 },
+  );
 
   const newPage = (options: Parameters<TestBrowser['newPage']>[0] = {}) => browser.newPage(options);
-
 
   /** Opens a room from the host page's form, as a host would; returns its code. */
   async function hostRoom(page: Page, questions: number, revealSeconds: number): Promise<string> {
@@ -81,7 +83,10 @@ describe('pages for people', () => {
   }
 
   async function answerCount(host: Page, n: number, of: number): Promise<void> {
-    await host.getByRole('status').filter({ hasText: `${n} of ${of} answered` }).waitFor();
+    await host
+      .getByRole('status')
+      .filter({ hasText: `${n} of ${of} answered` })
+      .waitFor();
   }
 
   async function playerIdOf(code: string, name: string): Promise<string> {
@@ -148,7 +153,10 @@ describe('pages for people', () => {
       }
 
       await ann.getByRole('button', { name: right, exact: true }).click();
-      await ann.getByRole('status').filter({ hasText: `Answer in: ${right}` }).waitFor();
+      await ann
+        .getByRole('status')
+        .filter({ hasText: `Answer in: ${right}` })
+        .waitFor();
       expect(await ann.getByRole('button', { name: right, exact: true }).getAttribute('aria-pressed')).toBe('true');
       await answerCount(host, 1, 3);
       if (round === 0) {
@@ -199,7 +207,11 @@ describe('pages for people', () => {
       await host.getByRole('region', { name: round === 1 ? 'Final standings' : 'Reveal' }).waitFor();
     }
     await host.getByRole('region', { name: 'Final standings' }).waitFor();
-    const games = await queryDb<{ n: number }>(server, `SELECT count(*)::int AS n FROM finished_games f JOIN rooms r ON r.id = f.room_id WHERE r.code = $1`, [code]);
+    const games = await queryDb<{ n: number }>(
+      server,
+      `SELECT count(*)::int AS n FROM finished_games f JOIN rooms r ON r.id = f.room_id WHERE r.code = $1`,
+      [code],
+    );
     expect(games[0].n).toBe(2);
 
     // Closing the room from the host screen ends it on the phones.
@@ -234,11 +246,13 @@ describe('pages for people', () => {
       await host.getByRole('region', { name: 'Players' }).getByText('Kim', { exact: true }).waitFor();
       const oluId = await playerIdOf(code, 'Olu');
       const answersOf = async (playerId: string, question: number) =>
-        (await queryDb<{ n: number }>(
-          server,
-          `SELECT count(*)::int AS n FROM room_journal WHERE kind = 'command' AND actor->>'seat' = $1 AND body->>'type' = 'room.answer' AND (body->'data'->>'question')::int = $2`,
-          [playerId, question],
-        ))[0].n;
+        (
+          await queryDb<{ n: number }>(
+            server,
+            `SELECT count(*)::int AS n FROM room_journal WHERE kind = 'command' AND actor->>'seat' = $1 AND body->>'type' = 'room.answer' AND (body->'data'->>'question')::int = $2`,
+            [playerId, question],
+          )
+        )[0].n;
 
       await host.getByRole('button', { name: 'Start game' }).click();
       await olu.locator('.play-question-text').waitFor();
@@ -256,7 +270,10 @@ describe('pages for people', () => {
       // Back online: the page reconnects by itself and sends the answer it kept.
       proxy.restore();
       await oluContext.setOffline(false);
-      await olu.getByRole('status').filter({ hasText: `Answer in: ${first.right}` }).waitFor();
+      await olu
+        .getByRole('status')
+        .filter({ hasText: `Answer in: ${first.right}` })
+        .waitFor();
       await olu.getByText('Connection lost, reconnecting…').waitFor({ state: 'detached' });
       await answerCount(host, 1, 2);
       expect(await answersOf(oluId, 0)).toBe(1);
@@ -291,7 +308,10 @@ describe('pages for people', () => {
       await answerCount(host, 1, 2);
       proxy.restore();
       await oluContext.setOffline(false);
-      await olu.getByRole('status').filter({ hasText: `Answer in: ${second.right}` }).waitFor();
+      await olu
+        .getByRole('status')
+        .filter({ hasText: `Answer in: ${second.right}` })
+        .waitFor();
       expect(await answersOf(oluId, 1)).toBe(1);
       await answerCount(host, 1, 2);
 

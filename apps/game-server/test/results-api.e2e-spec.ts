@@ -67,7 +67,9 @@ describe('results of a finished game', () => {
       const q = json.questions[Number(question) - 1];
       expect([game, qText]).toEqual(['1', q.text]);
       const answer = q.answers.find((a: any) => a.name === player);
-      expect([choice === '' ? undefined : choice, right, points]).toEqual(answer ? [expect.any(String), answer.right ? 'yes' : 'no', String(answer.points)] : [undefined, 'no', '0']);
+      expect([choice === '' ? undefined : choice, right, points]).toEqual(
+        answer ? [expect.any(String), answer.right ? 'yes' : 'no', String(answer.points)] : [undefined, 'no', '0'],
+      );
     }
     // Cy answered the first question and not the second.
     expect(rows.filter((r) => r[3] === 'Cy').map((r) => r[4] !== '')).toEqual([true, false]);
@@ -81,7 +83,10 @@ describe('results of a finished game', () => {
     }
     const { room, finished } = await playedGame();
     await queryDb(server, `UPDATE finished_games SET finished_at = now() - interval '31 days' WHERE id = $1`, [finished.data.resultsId]);
-    expect(await api.request('GET', `/api/results/${finished.data.resultsId}`)).toMatchObject({ status: 404, body: { code: 'results_not_found' } });
+    expect(await api.request('GET', `/api/results/${finished.data.resultsId}`)).toMatchObject({
+      status: 404,
+      body: { code: 'results_not_found' },
+    });
     expect((await fetch(`${server.url}/api/results/${finished.data.resultsId}.csv`)).status).toBe(404);
     closeAll(room);
   });

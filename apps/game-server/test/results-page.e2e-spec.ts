@@ -48,7 +48,8 @@ function shownMs(ms: number | null): string {
 }
 
 /** How the page names a choice: its letter, and its text when the results carry it. */
-const shownChoice = (q: Results['questions'][number], choice: number) => (q.choices ? `${LETTERS[choice]}: ${q.choices[choice]}` : LETTERS[choice]);
+const shownChoice = (q: Results['questions'][number], choice: number) =>
+  q.choices ? `${LETTERS[choice]}: ${q.choices[choice]}` : LETTERS[choice];
 
 const meanMs = (q: Results['questions'][number]) => {
   const times = q.answers.map((a) => a.ms).filter((ms): ms is number => ms !== null);
@@ -74,7 +75,9 @@ describe('results page in a browser', () => {
 
   const watchedPage = () => browser.newWatchedPage({ viewport: { width: 1280, height: 900 } });
   const rowsOf = (page: Page, table: ReturnType<Page['locator']>) =>
-    table.locator('tbody tr').evaluateAll((rows: any[]) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c: any) => c.textContent)));
+    table
+      .locator('tbody tr')
+      .evaluateAll((rows: any[]) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c: any) => c.textContent)));
 
   /** Opens a room from the host form; resolves with its code and the host's game.finished, when it comes. */
   async function hostRoom(page: Page): Promise<{ code: string; finished: Promise<{ standings: unknown[]; resultsId?: string }> }> {
@@ -169,7 +172,13 @@ describe('results page in a browser', () => {
           shownMs(meanMs(q)),
         ]);
         expect(await rowsOf(page, region.getByRole('table', { name: `Answers to question ${q.index + 1}` }))).toEqual(
-          q.answers.map((a) => [a.name, a.choice === null ? 'No answer' : shownChoice(q, a.choice), a.right ? 'Right' : a.choice === null ? '—' : 'Wrong', String(a.points), shownMs(a.ms)]),
+          q.answers.map((a) => [
+            a.name,
+            a.choice === null ? 'No answer' : shownChoice(q, a.choice),
+            a.right ? 'Right' : a.choice === null ? '—' : 'Wrong',
+            String(a.points),
+            shownMs(a.ms),
+          ]),
         );
       }
 
@@ -177,8 +186,12 @@ describe('results page in a browser', () => {
       const hardest = results.questions.find((q) => q.text.includes('spider'))!;
       const slowest = [...results.questions].sort((a, b) => meanMs(b) - meanMs(a) || a.index - b.index)[0];
       const callouts = page.getByRole('region', { name: 'Hardest and slowest' });
-      expect(await callouts.locator('[data-callout="hardest"] dd').innerText()).toBe(`Question ${hardest.index + 1}: ${hardest.text} (33% answered right)`);
-      expect(await callouts.locator('[data-callout="slowest"] dd').innerText()).toBe(`Question ${slowest.index + 1}: ${slowest.text} (${shownMs(meanMs(slowest))} on average)`);
+      expect(await callouts.locator('[data-callout="hardest"] dd').innerText()).toBe(
+        `Question ${hardest.index + 1}: ${hardest.text} (33% answered right)`,
+      );
+      expect(await callouts.locator('[data-callout="slowest"] dd').innerText()).toBe(
+        `Question ${slowest.index + 1}: ${slowest.text} (${shownMs(meanMs(slowest))} on average)`,
+      );
       await page.screenshot({ path: join(SCREENSHOTS, 'results-page.png'), fullPage: true });
 
       // The CSV, downloaded through the page's link: the header, and a row per player per question.

@@ -45,7 +45,10 @@ async function closedLobby(server: RunningServer, settings: Record<string, unkno
 }
 
 async function close(server: RunningServer, room: { code: string; hostToken: string }): Promise<void> {
-  const res = await fetch(`${server.url}/api/rooms/${room.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${room.hostToken}` } });
+  const res = await fetch(`${server.url}/api/rooms/${room.code}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${room.hostToken}` },
+  });
   expect(res.status).toBe(204);
 }
 
@@ -71,8 +74,10 @@ async function held(server: RunningServer, rooms: readonly Played[]) {
   return row;
 }
 
-const results = (server: RunningServer, played: Played) => new HttpApi(server.url).request('GET', `/api/results/${played.resultsId}`).then((r) => r.status);
-const summary = (server: RunningServer, played: Played) => new HttpApi(server.url).request('GET', `/api/rooms/${played.code}`).then((r) => r.status);
+const results = (server: RunningServer, played: Played) =>
+  new HttpApi(server.url).request('GET', `/api/results/${played.resultsId}`).then((r) => r.status);
+const summary = (server: RunningServer, played: Played) =>
+  new HttpApi(server.url).request('GET', `/api/rooms/${played.code}`).then((r) => r.status);
 
 describe('retention', () => {
   describe('with the default windows (30 days for results and finished games) and batches of 10', () => {
@@ -103,16 +108,36 @@ describe('retention', () => {
 
       // Every room and game past the window: gone from every table.
       expect(await held(server, old)).toEqual({ journal: 0, snapshots: 0, deckCopies: 0, games: 0, heads: 0, rooms: 0 });
-      expect(report!.removed).toEqual({ room_journal: journaled, room_snapshots: 35, room_decks: 31, finished_games: 8, rooms: 35, room_heads: 35 });
+      expect(report!.removed).toEqual({
+        room_journal: journaled,
+        room_snapshots: 35,
+        room_decks: 31,
+        finished_games: 8,
+        rooms: 35,
+        room_heads: 35,
+      });
       // In batches of at most 10 rows or rooms, each one statement, until one came back short.
       const batches = (n: number) => Math.floor(n / 10) + 1;
-      expect(report!.statements).toEqual({ closedJournals: batches(journaled), closedRooms: batches(35), finishedGames: batches(8), roomRows: batches(35) });
+      expect(report!.statements).toEqual({
+        closedJournals: batches(journaled),
+        closedRooms: batches(35),
+        finishedGames: batches(8),
+        roomRows: batches(35),
+      });
       expect(statements.filter((s) => s === 'RetentionRepository.pruneClosedRooms')).toHaveLength(4);
       expect(statements.every((s) => s.startsWith('RetentionRepository.'))).toBe(true);
       // Counted in /metrics by table.
       const after = await MetricsSnapshot.fetch(server.url);
-      const removed = (table: string) => after.value('game_retention_removed_total', { table }) - before.value('game_retention_removed_total', { table });
-      expect(['room_journal', 'room_snapshots', 'room_decks', 'finished_games', 'rooms', 'room_heads'].map(removed)).toEqual([journaled, 35, 31, 8, 35, 35]);
+      const removed = (table: string) =>
+        after.value('game_retention_removed_total', { table }) - before.value('game_retention_removed_total', { table });
+      expect(['room_journal', 'room_snapshots', 'room_decks', 'finished_games', 'rooms', 'room_heads'].map(removed)).toEqual([
+        journaled,
+        35,
+        31,
+        8,
+        35,
+        35,
+      ]);
       expect(after.value('game_retention_failures_total', {})).toBe(0);
 
       // An old room's code names no room; an old results link is gone.
@@ -124,12 +149,22 @@ describe('retention', () => {
       expect(await held(server, recent)).toMatchObject({ snapshots: 2, deckCopies: 1, games: 2, rooms: 2 });
       // Closed, within its window: answered from its row alone (410), never rebuilt; pruned: 404.
       expect(await summary(server, recent[0])).toBe(410);
-      expect(await new HttpApi(server.url).request('GET', `/api/rooms/${open.code}`)).toMatchObject({ status: 200, body: { phase: 'lobby' } });
+      expect(await new HttpApi(server.url).request('GET', `/api/rooms/${open.code}`)).toMatchObject({
+        status: 200,
+        body: { phase: 'lobby' },
+      });
       expect((await open.host.send('room.start')).status).toBe(200);
       closeAll(open);
 
       // Nothing more is due: the next sweep removes nothing.
-      expect((await server.app.get(RetentionPruner).sweep())!.removed).toEqual({ room_journal: 0, room_snapshots: 0, room_decks: 0, finished_games: 0, rooms: 0, room_heads: 0 });
+      expect((await server.app.get(RetentionPruner).sweep())!.removed).toEqual({
+        room_journal: 0,
+        room_snapshots: 0,
+        room_decks: 0,
+        finished_games: 0,
+        rooms: 0,
+        room_heads: 0,
+      });
     }, 120_000);
   });
 
@@ -172,7 +207,9 @@ describe('a built-in deck referenced by a room', () => {
     const question = (await room.players[0].nextEvent('question.open')).data;
     closeAll(room);
     await server.stop();
-    const [row] = await queryDb({ databaseUrl }, `SELECT deck IS NULL AS "noCopy", deck_id AS "deckId" FROM rooms WHERE id = $1`, [room.roomId]);
+    const [row] = await queryDb({ databaseUrl }, `SELECT deck IS NULL AS "noCopy", deck_id AS "deckId" FROM rooms WHERE id = $1`, [
+      room.roomId,
+    ]);
     expect(row).toEqual({ noCopy: true, deckId: BUILTIN_DECK_ID });
 
     // A new process reads the built-in deck and finds the hash the room opened with: the same question.
@@ -193,5 +230,4 @@ describe('a built-in deck referenced by a room', () => {
       await server.stop();
     }
   });
-
 });

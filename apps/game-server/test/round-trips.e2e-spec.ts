@@ -55,7 +55,9 @@ describe('round-trip budget', () => {
     });
     expect(trips).toEqual([RECORD]);
     // The presence change that closed it is journaled (a replay cannot know who was connected), last.
-    const rows = await queryDb(server, `SELECT kind, body FROM room_journal WHERE room_id = $1 ORDER BY seq DESC, idx DESC LIMIT 1`, [room.roomId]);
+    const rows = await queryDb(server, `SELECT kind, body FROM room_journal WHERE room_id = $1 ORDER BY seq DESC, idx DESC LIMIT 1`, [
+      room.roomId,
+    ]);
     expect(rows).toEqual([{ kind: 'signal', body: { kind: 'presence', seat: room.playerIds[1], connected: false } }]);
     closeAll(room);
   });
@@ -68,12 +70,18 @@ describe('round-trip budget', () => {
       await room.host.nextEvent('question.open');
     }
     const trips = await counted(async () => {
-      const replies = await Promise.all(rooms.flatMap((room) => room.players.map((p) => p.send('room.answer', { question: 0, choice: 0 }))));
+      const replies = await Promise.all(
+        rooms.flatMap((room) => room.players.map((p) => p.send('room.answer', { question: 0, choice: 0 }))),
+      );
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     });
     expect(trips).toEqual([APPEND]);
     for (const room of rooms) {
-      const rows = await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer'`, [room.roomId]);
+      const rows = await queryDb(
+        server,
+        `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer'`,
+        [room.roomId],
+      );
       expect(rows).toEqual([{ n: 2 }]);
       closeAll(room);
     }
@@ -93,11 +101,17 @@ describe('round-trip budget', () => {
     expect(log.stop()).toEqual([APPEND, APPEND, RECORD]);
     // The finish snapshotted the room, without its deck: the built-in deck is named by the room
     // (its id and content hash), not copied. The same statement cut the journal up to it.
-    const [snap] = await queryDb(server, `SELECT (state->'state') ? 'deck' AS "hasDeck", state->'state'->>'phase' AS phase FROM room_snapshots WHERE room_id = $1`, [room.roomId]);
+    const [snap] = await queryDb(
+      server,
+      `SELECT (state->'state') ? 'deck' AS "hasDeck", state->'state'->>'phase' AS phase FROM room_snapshots WHERE room_id = $1`,
+      [room.roomId],
+    );
     expect(snap).toEqual({ hasDeck: false, phase: 'finished' });
-    expect(await queryDb(server, `SELECT deck IS NULL AS "noCopy", deck_id AS "deckId", length(deck_hash) AS hash FROM rooms WHERE id = $1`, [room.roomId])).toEqual([
-      { noCopy: true, deckId: BUILTIN_DECK_ID, hash: 43 },
-    ]);
+    expect(
+      await queryDb(server, `SELECT deck IS NULL AS "noCopy", deck_id AS "deckId", length(deck_hash) AS hash FROM rooms WHERE id = $1`, [
+        room.roomId,
+      ]),
+    ).toEqual([{ noCopy: true, deckId: BUILTIN_DECK_ID, hash: 43 }]);
     expect(await queryDb(server, `SELECT count(*)::int AS n FROM room_journal WHERE room_id = $1`, [room.roomId])).toEqual([{ n: 0 }]);
     closeAll(room);
   });
@@ -142,7 +156,10 @@ describe('round-trip budget', () => {
     // The window is the question's own two seconds: it ends when the room's clock closes it.
     expect(await counted(() => room.host.nextEvent('question.closed'))).toEqual([]);
     // Closed at once, so that its clock writes nothing while the next tests count.
-    const closed = await fetch(`${server.url}/api/rooms/${room.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${room.hostToken}` } });
+    const closed = await fetch(`${server.url}/api/rooms/${room.code}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${room.hostToken}` },
+    });
     expect(closed.status).toBe(204);
     closeAll(room);
   });
@@ -189,7 +206,11 @@ describe('round-trip budget', () => {
     expect(appends).toBeGreaterThanOrEqual(1);
     expect(appends).toBeLessThanOrEqual(4);
     expect(trips.filter((t) => t !== 'RoomRepository.loadRooms' && t !== APPEND)).toEqual([]);
-    const joined = await queryDb(server, `SELECT count(*)::int AS n FROM room_journal j JOIN rooms r ON r.id = j.room_id WHERE r.code = ANY($1) AND j.kind = 'proposal'`, [codes]);
+    const joined = await queryDb(
+      server,
+      `SELECT count(*)::int AS n FROM room_journal j JOIN rooms r ON r.id = j.room_id WHERE r.code = ANY($1) AND j.kind = 'proposal'`,
+      [codes],
+    );
     expect(joined).toEqual([{ n: 4 }]);
   });
 });

@@ -35,7 +35,13 @@ describe('game rules over the wire', () => {
     // The finished game's report holds every answer as scored.
     await room.host.nextEvent('game.finished');
     const [finished] = await finishedGames(server, room.roomId);
-    const rows = finished.questions[0].answers.map((a: any) => ({ player_id: a.playerId, choice: a.choice, elapsed_ms: a.elapsedMs, correct: a.correct, points: a.points }));
+    const rows = finished.questions[0].answers.map((a: any) => ({
+      player_id: a.playerId,
+      choice: a.choice,
+      elapsed_ms: a.elapsedMs,
+      correct: a.correct,
+      points: a.points,
+    }));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       const expected = row.choice === closed.data.correct ? Math.round(1000 * (1 - row.elapsed_ms / 10_000 / 2)) : 0;
@@ -46,7 +52,7 @@ describe('game rules over the wire', () => {
     closeAll(room);
   });
 
-  it('never shows the right choice or another player\'s choice before the reveal, to anyone', async () => {
+  it("never shows the right choice or another player's choice before the reveal, to anyone", async () => {
     const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 2, secondsPerQuestion: 10 });
     const spectator = await SeatClient.connect(server.url, (await new HttpApi(server.url).spectate(room.code)).spectatorToken);
     expect((await room.host.send('room.start')).status).toBe(200);
@@ -89,7 +95,13 @@ describe('game rules over the wire', () => {
 
   it('gives a socket the profile it asks for, JSON for one it does not know, and says which in the first room.state', async () => {
     const room = await new HttpApi(server.url).createRoom({ hostName: 'H' });
-    for (const [asked, got] of [['compact-v1', 'compact-v1'], ['compact-v2', 'compact-v2'], ['compact-v3', 'compact-v3'], ['compact-v9', 'json'], ['', 'json']] as const) {
+    for (const [asked, got] of [
+      ['compact-v1', 'compact-v1'],
+      ['compact-v2', 'compact-v2'],
+      ['compact-v3', 'compact-v3'],
+      ['compact-v9', 'json'],
+      ['', 'json'],
+    ] as const) {
       const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(room.hostToken)}&wire=${asked}`);
       const first = await new Promise<string>((resolve, reject) => {
         ws.once('message', (data) => resolve(data.toString()));
@@ -101,7 +113,7 @@ describe('game rules over the wire', () => {
     }
   });
 
-  it('numbers each socket\'s events from 1 without gaps', async () => {
+  it("numbers each socket's events from 1 without gaps", async () => {
     const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, secondsPerQuestion: 10 });
     await room.host.send('room.start');
     for (let q = 0; q < 2; q++) {

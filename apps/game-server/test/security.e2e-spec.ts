@@ -16,7 +16,12 @@ const WAIT_MS = 10_000;
 function policy(res: Response): Map<string, string[]> {
   const header = res.headers.get('content-security-policy');
   expect(header).toBeTruthy();
-  return new Map(header!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name, sources]));
+  return new Map(
+    header!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...sources]) => [name, sources]),
+  );
 }
 
 /** Reads a server-sent event stream until `event: <type>` has come, with a hard timeout. */
@@ -64,7 +69,11 @@ describe('security', () => {
     ])('%s carries the strict policy, nosniff, no referrer, no framing and no X-Powered-By', async (_what, method, path, status) => {
       let target = path;
       if (target === null) target = /src="(\/assets\/[^"]+\.js)"/.exec(await (await fetch(`${server.url}/`)).text())![1];
-      const res = await fetch(`${server.url}${target}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{"hostName": ' : undefined });
+      const res = await fetch(`${server.url}${target}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? '{"hostName": ' : undefined,
+      });
       expect(res.status).toBe(status);
       const csp = policy(res);
       expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -104,10 +113,13 @@ describe('security', () => {
 
     it('does not let a Host header write into the policy', async () => {
       const header = await new Promise<string>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: server.port, path: '/', headers: { host: "evil.example; script-src 'unsafe-inline'" } }, (res) => {
-          res.resume();
-          resolve(String(res.headers['content-security-policy']));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port: server.port, path: '/', headers: { host: "evil.example; script-src 'unsafe-inline'" } },
+          (res) => {
+            res.resume();
+            resolve(String(res.headers['content-security-policy']));
+          },
+        );
         req.on('error', reject);
         req.end();
       });
@@ -137,7 +149,12 @@ describe('security', () => {
       const attributes = cookie.split(';').map((a) => a.trim());
       expect(attributes[0]).toMatch(/^admin_session=\d+\.[A-Za-z0-9_-]{43}$/);
       const expires = attributes.find((a) => a.startsWith('Expires='));
-      expect(attributes.filter((a) => a !== expires).slice(1).sort()).toEqual(['HttpOnly', `Max-Age=${ADMIN_SESSION_MS / 1000}`, 'Path=/admin/api', 'SameSite=Strict']);
+      expect(
+        attributes
+          .filter((a) => a !== expires)
+          .slice(1)
+          .sort(),
+      ).toEqual(['HttpOnly', `Max-Age=${ADMIN_SESSION_MS / 1000}`, 'Path=/admin/api', 'SameSite=Strict']);
       // Expires has whole seconds: it is the same 12 hours, for browsers that read only it.
       expect(Date.parse(expires!.slice('Expires='.length))).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + ADMIN_SESSION_MS);
       expect(Date.parse(expires!.slice('Expires='.length))).toBeLessThanOrEqual(Date.now() + ADMIN_SESSION_MS);
@@ -149,7 +166,10 @@ describe('security', () => {
       expect(body.via).toBe('cookie');
       expect(body.expiresAt).toBeGreaterThanOrEqual(before + ADMIN_SESSION_MS);
       expect(body.expiresAt).toBeLessThanOrEqual(Date.now() + ADMIN_SESSION_MS);
-      expect(await (await fetch(`${server.url}/admin/api/session`, { headers: BEARER })).json()).toEqual({ via: 'bearer', expiresAt: null });
+      expect(await (await fetch(`${server.url}/admin/api/session`, { headers: BEARER })).json()).toEqual({
+        via: 'bearer',
+        expiresAt: null,
+      });
     });
 
     it('marks the cookie Secure when the request came over https (a proxy ending TLS says so)', async () => {
@@ -159,7 +179,12 @@ describe('security', () => {
     });
 
     it('refuses to sign in without the token or with a wrong one, and sets no cookie', async () => {
-      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${TEST_ADMIN_TOKEN}` }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` }]) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Bearer wrong-token' },
+        { authorization: `Basic ${TEST_ADMIN_TOKEN}` },
+        { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` },
+      ]) {
         const res = await signIn(headers);
         expect([headers, res.status]).toEqual([headers, 401]);
         expect(res.headers.getSetCookie()).toEqual([]);
@@ -214,7 +239,10 @@ describe('security', () => {
         for (const path of ['/admin/api/overview', '/admin/api/stream', '/admin/api/session']) {
           const res = await fetch(`${server.url}${path}`, { headers: { cookie: `admin_session=${value}` } });
           expect([what, path, res.status]).toEqual([what, path, 401]);
-          expect(await res.json()).toMatchObject({ code: 'unauthorized', message: expect.stringMatching(/session has expired or is not valid/) });
+          expect(await res.json()).toMatchObject({
+            code: 'unauthorized',
+            message: expect.stringMatching(/session has expired or is not valid/),
+          });
         }
       }
     });

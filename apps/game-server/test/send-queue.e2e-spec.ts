@@ -29,7 +29,8 @@ describe('bounded send queues', () => {
     const tcp = (stalled.ws as unknown as { _socket: Socket })._socket;
     tcp.pause();
     const before = await MetricsSnapshot.fetch(server.url);
-    const evictions = async () => (await MetricsSnapshot.fetch(server.url)).value('game_ws_evictions_total', { reason: 'send_queue_frames' });
+    const evictions = async () =>
+      (await MetricsSnapshot.fetch(server.url)).value('game_ws_evictions_total', { reason: 'send_queue_frames' });
 
     // A player's socket opening and closing: two presence frames to everyone each time.
     let cycles = 0;
@@ -61,7 +62,10 @@ describe('bounded send queues', () => {
     host.close();
     await host.waitClosed();
     // Once every socket is gone, nothing counts as queued.
-    await waitFor(async () => (await MetricsSnapshot.fetch(server.url)).value('game_ws_send_queue_frames') === 0, 'the send queues to empty');
+    await waitFor(
+      async () => (await MetricsSnapshot.fetch(server.url)).value('game_ws_send_queue_frames') === 0,
+      'the send queues to empty',
+    );
     expect((await MetricsSnapshot.fetch(server.url)).value('game_ws_send_queue_bytes')).toBe(0);
   });
 });

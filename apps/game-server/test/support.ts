@@ -41,7 +41,11 @@ export async function seatIn(
   const api = new HttpApi(baseUrl);
   const seats: { playerId: string; playerToken: string }[] = [];
   for (const name of names) seats.push(await api.join(room.code, name));
-  const connect = (token: string) => SeatClient.connect(baseUrl, token, { ...(options.throughProxy ? { room: room.code } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  const connect = (token: string) =>
+    SeatClient.connect(baseUrl, token, {
+      ...(options.throughProxy ? { room: room.code } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
   const host = await connect(room.hostToken);
   await host.nextEvent('room.state');
   const players: SeatClient[] = [];
@@ -105,14 +109,19 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 /** Resolves once `n` statements wait for a lock on `table`: the commands that issued them are in flight. */
 export async function untilWaitingOnLock(server: RunningServer, table: string, n = 1): Promise<void> {
   const sql = 'SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $1::regclass';
-  await waitFor(async () => (await queryDb<{ n: number }>(server, sql, [table]))[0].n >= n, `${n} statement(s) waiting for a lock on ${table}`);
+  await waitFor(
+    async () => (await queryDb<{ n: number }>(server, sql, [table]))[0].n >= n,
+    `${n} statement(s) waiting for a lock on ${table}`,
+  );
 }
 
 /** Resolves once the room's mailbox holds `depth` commands, as the admin API reports it. */
 export async function untilMailboxDepth(server: RunningServer, code: string, depth: number): Promise<void> {
   const api = new HttpApi(server.url);
   await waitFor(
-    async () => (await api.request('GET', `/admin/api/rooms/${code}`, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body?.mailboxDepth === depth,
+    async () =>
+      (await api.request('GET', `/admin/api/rooms/${code}`, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` })).body
+        ?.mailboxDepth === depth,
     `room ${code}'s mailbox to hold ${depth} command(s)`,
   );
 }
@@ -156,7 +165,9 @@ export async function journaledIds(server: Pick<RunningServer, 'databaseUrl'>, r
 
 /** A room's finished games, each as its game reported it (its summary), in the order they were played. */
 export async function finishedGames(server: Pick<RunningServer, 'databaseUrl'>, roomId: string): Promise<any[]> {
-  const rows = await queryDb<{ summary: unknown }>(server, 'SELECT summary FROM finished_games WHERE room_id = $1 ORDER BY game_no', [roomId]);
+  const rows = await queryDb<{ summary: unknown }>(server, 'SELECT summary FROM finished_games WHERE room_id = $1 ORDER BY game_no', [
+    roomId,
+  ]);
   return rows.map((r) => r.summary);
 }
 

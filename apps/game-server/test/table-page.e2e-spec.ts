@@ -73,7 +73,9 @@ describe('the card table page', () => {
     await page.getByTestId('my-seat').getByText('Bea').waitFor();
     const summary = await new HttpApi(server.url).request('GET', `/api/tables/${code}`);
     expect(summary.status).toBe(200);
-    expect((summary.body as { seats: { name: string; human: boolean }[] }).seats.filter((s) => s.human).map((s) => s.name)).toEqual(['Bea']);
+    expect((summary.body as { seats: { name: string; human: boolean }[] }).seats.filter((s) => s.human).map((s) => s.name)).toEqual([
+      'Bea',
+    ]);
   });
 
   it('plays a whole hand by clicking, showing the own cards and no other seat’s before the result', async () => {

@@ -58,16 +58,24 @@ describe('card practice tables', () => {
     expect(generic.status).toBe(200);
     expect(generic.body).toEqual((await api.request('GET', `/api/tables/${table.code}`)).body);
     expect((await api.request('DELETE', `/api/tables/${table.code}`)).status).toBe(401);
-    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(404);
+    expect(
+      (await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status,
+    ).toBe(404);
     const spectator = (await api.request('POST', `/api/tables/${table.code}/spectators`, {})).body;
-    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${spectator.spectatorToken}` })).status).toBe(403);
+    expect(
+      (await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${spectator.spectatorToken}` })).status,
+    ).toBe(403);
     const human = await SeatClient.connect(server.url, table.playerToken);
     await human.nextEvent('table.snapshot');
-    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
+    expect(
+      (await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status,
+    ).toBe(204);
     expect((await human.nextEvent('table.closed')).data).toEqual({ reason: 'player_closed' });
     expect((await human.waitClosed()).code).toBe(4004);
     expect(await api.request('GET', `/api/tables/${table.code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
-    expect((await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status).toBe(204);
+    expect(
+      (await api.request('DELETE', `/api/tables/${table.code}`, undefined, { authorization: `Bearer ${table.playerToken}` })).status,
+    ).toBe(204);
   });
 
   it('plays hands with a human and a spectator: own cards only, one statement per human action, none per bot action, at most one per hand’s end', async () => {
@@ -87,7 +95,12 @@ describe('card practice tables', () => {
     let actedInFinished = 0;
     let hands = 0;
     while (actedInFinished === 0 || hands < 2) {
-      const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), 10_000);
+      const next = await nextEventFrom(
+        human,
+        cursor,
+        (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT),
+        10_000,
+      );
       if (next.type === 'hand.finished') {
         hands++;
         actedInFinished = acted;

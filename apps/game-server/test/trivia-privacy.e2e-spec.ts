@@ -36,7 +36,11 @@ function leaksTo(client: SeatClient, ownChoices: ReadonlyMap<number, number> = n
     if (frame.type === 'question.closed') open = undefined;
     if (open === undefined) return;
     for (const s of secretsIn(data)) {
-      const own = frame.type === 'room.state' && s.path === 'you.answer.choice' && data.you.answer.question === open && ownChoices.get(open) === s.value;
+      const own =
+        frame.type === 'room.state' &&
+        s.path === 'you.answer.choice' &&
+        data.you.answer.question === open &&
+        ownChoices.get(open) === s.value;
       if (!own) leaks.push(`frame ${i} (${frame.type}) during question ${open}: ${s.path} = ${JSON.stringify(s.value)}`);
     }
   });
@@ -75,15 +79,32 @@ describe('trivia’s privacy over real sockets', () => {
       const closed = await room.host.nextEvent('question.closed', (e) => e.data.index === q);
       expect(closed.data).toHaveProperty('correct');
       expect(closed.data.counts.reduce((a: number, b: number) => a + b, 0)).toBe(3);
-      for (const c of [...spectators, ...anns, room.players[1], room.players[2]]) await c.nextEvent('question.closed', (e) => e.data.index === q);
+      for (const c of [...spectators, ...anns, room.players[1], room.players[2]])
+        await c.nextEvent('question.closed', (e) => e.data.index === q);
     }
     await room.host.nextEvent('game.finished');
 
     expect(leaksTo(room.host)).toEqual([]);
     for (const s of spectators) expect(leaksTo(s)).toEqual([]);
     for (const a of anns) expect(leaksTo(a, annChoices)).toEqual([]);
-    expect(leaksTo(room.players[1], new Map([[0, 1], [1, 0]]))).toEqual([]);
-    expect(leaksTo(room.players[2], new Map([[0, 0], [1, 0]]))).toEqual([]);
+    expect(
+      leaksTo(
+        room.players[1],
+        new Map([
+          [0, 1],
+          [1, 0],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(
+      leaksTo(
+        room.players[2],
+        new Map([
+          [0, 0],
+          [1, 0],
+        ]),
+      ),
+    ).toEqual([]);
     // The check can fail: each viewer was sent the secrets once the question closed.
     expect(secretsIn(room.host.decoded).some((s) => s.path.endsWith('correct'))).toBe(true);
     for (const c of [room.host, ...room.players, ...spectators, ...anns]) c.close();

@@ -63,7 +63,11 @@ describe('replies that tell what the database holds', () => {
     // The link goes silent, then PostgreSQL commits the answer: its reply never comes back.
     proxy.blackHole();
     await release();
-    await waitFor(async () => (await journaledIds({ databaseUrl: url }, room.roomId, 'room.answer')).includes('ann-lost-reply'), 'the answer to commit', 15_000);
+    await waitFor(
+      async () => (await journaledIds({ databaseUrl: url }, room.roomId, 'room.answer')).includes('ann-lost-reply'),
+      'the answer to commit',
+      15_000,
+    );
     // Longer than the silence the server allows: it has reset the lane and is trying to settle.
     await new Promise((r) => setTimeout(r, SILENCE_MS * 3));
     proxy.restore();
@@ -92,16 +96,22 @@ describe('replies that tell what the database holds', () => {
     proxy.restore();
     const opened = await opening;
     expect(opened.status).toBe(201);
-    expect(await queryDb({ databaseUrl: url }, 'SELECT count(*)::int AS n FROM rooms WHERE id = $1', [opened.body.roomId])).toEqual([{ n: 1 }]);
+    expect(await queryDb({ databaseUrl: url }, 'SELECT count(*)::int AS n FROM rooms WHERE id = $1', [opened.body.roomId])).toEqual([
+      { n: 1 },
+    ]);
     expect((await api.request('GET', `/api/rooms/${opened.body.code}`)).status).toBe(200);
   });
 
   it('answers 204, late, for a room whose closing committed while its reply was lost', async () => {
     const api = new HttpApi(server.url);
     const room = await api.createRoom({ hostName: 'Lost close' });
-    const closedReason = async () => (await admin.query('SELECT closed_reason FROM rooms WHERE id = $1', [room.roomId])).rows[0].closed_reason as string | null;
+    const closedReason = async () =>
+      (await admin.query('SELECT closed_reason FROM rooms WHERE id = $1', [room.roomId])).rows[0].closed_reason as string | null;
     const release = await hold('rooms');
-    const closing = fetch(`${server.url}/api/rooms/${room.code}`, { method: 'DELETE', headers: { authorization: `Bearer ${room.hostToken}` } });
+    const closing = fetch(`${server.url}/api/rooms/${room.code}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${room.hostToken}` },
+    });
     await waitingOn('rooms');
     proxy.blackHole();
     await release();

@@ -30,14 +30,37 @@ const RETIRE = MIGRATIONS.findIndex((m) => m.name === RetirePreJournal1764892800
 const REPO = resolve(__dirname, '../../..');
 
 const now = Date.now();
-const ids = { finished: randomUUID(), live: randomUUID(), table: randomUUID(), ann: randomUUID(), bob: randomUUID(), cy: randomUUID(), human: 'human-1' };
+const ids = {
+  finished: randomUUID(),
+  live: randomUUID(),
+  table: randomUUID(),
+  ann: randomUUID(),
+  bob: randomUUID(),
+  cy: randomUUID(),
+  human: 'human-1',
+};
 // Codes a player could type (no look-alikes: room-code.ts), so that the HTTP routes take them.
 const codes = { finished: 'PREFNS', live: 'PREQST', table: 'PRETBV' };
-const OLD_TABLES = ['players', 'games', 'answers', 'question_closes', 'rematch_votes', 'game_results', 'late_deadlines', 'table_actions', 'table_rebuys'];
+const OLD_TABLES = [
+  'players',
+  'games',
+  'answers',
+  'question_closes',
+  'rematch_votes',
+  'game_results',
+  'late_deadlines',
+  'table_actions',
+  'table_rebuys',
+];
 
 /** The rooms the build before this one opened through the journal, with their openers' tokens. */
 interface JournaledRooms {
-  readonly trivia: { readonly code: string; readonly roomId: string; readonly hostToken: string; readonly players: readonly { readonly playerId: string; readonly playerToken: string }[] };
+  readonly trivia: {
+    readonly code: string;
+    readonly roomId: string;
+    readonly hostToken: string;
+    readonly players: readonly { readonly playerId: string; readonly playerToken: string }[];
+  };
   readonly table: { readonly code: string; readonly roomId: string; readonly token: string };
 }
 
@@ -79,7 +102,9 @@ async function oldDatabase(url: string): Promise<{ db: Client; deck: { id: numbe
   await ds.destroy();
   const db = new Client({ connectionString: url });
   await db.connect();
-  const deck: { id: number; correct: number }[] = (await db.query('SELECT id::int AS id, correct FROM questions WHERE deck_id = $1 ORDER BY position LIMIT 2', [BUILTIN_DECK_ID])).rows;
+  const deck: { id: number; correct: number }[] = (
+    await db.query('SELECT id::int AS id, correct FROM questions WHERE deck_id = $1 ORDER BY position LIMIT 2', [BUILTIN_DECK_ID])
+  ).rows;
   /** A trivia room as the old RoomRepository, PlayerRepository, GameRepository and AnswerRepository wrote it. */
   async function oldRoom(id: string, code: string, phase: string, closed: boolean): Promise<void> {
     await db.query(
@@ -105,11 +130,19 @@ async function oldDatabase(url: string): Promise<{ db: Client; deck: { id: numbe
         [fin, i, oldPlayer, q.correct, `olga-q${i}`],
       );
     }
-    await db.query(`INSERT INTO game_results (game_id, player_id, name, score, correct, rank, elapsed_ms) VALUES ($1, $2, 'Olga', 1900, 2, 1, 2000)`, [fin, oldPlayer]);
+    await db.query(
+      `INSERT INTO game_results (game_id, player_id, name, score, correct, rank, elapsed_ms) VALUES ($1, $2, 'Olga', 1900, 2, 1, 2000)`,
+      [fin, oldPlayer],
+    );
 
     // 2. A room mid-question: three seated, the first question open for five minutes, Ann's answer acknowledged.
     await oldRoom(ids.live, codes.live, 'question', false);
-    for (const [name, id] of [['Ann', ids.ann], ['Bob', ids.bob], ['Cy', ids.cy]]) await db.query('INSERT INTO players (id, room_id, name) VALUES ($1, $2, $3)', [id, ids.live, name]);
+    for (const [name, id] of [
+      ['Ann', ids.ann],
+      ['Bob', ids.bob],
+      ['Cy', ids.cy],
+    ])
+      await db.query('INSERT INTO players (id, room_id, name) VALUES ($1, $2, $3)', [id, ids.live, name]);
     const live = randomUUID();
     await db.query(
       `INSERT INTO games (id, room_id, game_no, question_ids, roster, started_at, started_at_ms, start_command_id) VALUES ($1, $2, 1, $3, $4, now(), $5, 'host-start')`,
@@ -152,32 +185,72 @@ describe('upgrading a database the builds before this one left', () => {
   });
 
   const connect = (token: string) => SeatClient.connect(server.url, token, { timeoutMs: 10_000 });
-  const seat = (roomId: string, code: string, role: 'host' | 'player', seatId: string) => new SeatTokens(server.tokenSecret).issue({ roomId, code, role, seat: seatId });
+  const seat = (roomId: string, code: string, role: 'host' | 'player', seatId: string) =>
+    new SeatTokens(server.tokenSecret).issue({ roomId, code, role, seat: seatId });
 
   it('keeps every finished game: its summary is in finished_games, and the leaderboard still counts it', async () => {
     const [summary] = await finishedGames(server, ids.finished);
-    expect(summary).toMatchObject({ code: codes.finished, hostName: 'Hana', no: 1, standings: [{ playerId: expect.any(String), name: 'Olga', score: 1900, correct: 2, rank: 1 }] });
-    expect(summary.questions.map((q: any) => q.answers.map((a: any) => [a.name, a.choice, a.correct, a.points]))).toEqual(deck.map((q) => [['Olga', q.correct, true, 950]]));
+    expect(summary).toMatchObject({
+      code: codes.finished,
+      hostName: 'Hana',
+      no: 1,
+      standings: [{ playerId: expect.any(String), name: 'Olga', score: 1900, correct: 2, rank: 1 }],
+    });
+    expect(summary.questions.map((q: any) => q.answers.map((a: any) => [a.name, a.choice, a.correct, a.points]))).toEqual(
+      deck.map((q) => [['Olga', q.correct, true, 950]]),
+    );
     const board = await api.request('GET', '/api/leaderboard');
     expect(board.body.players).toContainEqual(expect.objectContaining({ name: 'Olga', games: 1, wins: 1, totalScore: 1900 }));
   });
 
   it('closes the rooms that had no snapshot: their codes answer 410 room_gone, and a seat of one is told the room is closed', async () => {
-    expect(await queryDb(server, 'SELECT trim(code) AS code, closed_reason FROM rooms WHERE id = ANY($1::uuid[]) ORDER BY code', [[ids.finished, ids.live, ids.table]])).toEqual([
+    expect(
+      await queryDb(server, 'SELECT trim(code) AS code, closed_reason FROM rooms WHERE id = ANY($1::uuid[]) ORDER BY code', [
+        [ids.finished, ids.live, ids.table],
+      ]),
+    ).toEqual([
       { code: codes.finished, closed_reason: 'host_closed' },
       { code: codes.live, closed_reason: 'upgrade' },
       { code: codes.table, closed_reason: 'upgrade' },
     ]);
-    for (const code of [codes.live, codes.table]) expect(await api.request('GET', `/api/rooms/${code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
-    expect(await api.request('POST', `/api/rooms/${codes.live}/players`, { name: 'Late' })).toMatchObject({ status: 410, body: { code: 'room_gone' } });
+    for (const code of [codes.live, codes.table])
+      expect(await api.request('GET', `/api/rooms/${code}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
+    expect(await api.request('POST', `/api/rooms/${codes.live}/players`, { name: 'Late' })).toMatchObject({
+      status: 410,
+      body: { code: 'room_gone' },
+    });
     const ann = await connect(seat(ids.live, codes.live, 'player', ids.ann));
     expect((await ann.waitClosed()).code).toBe(4004);
   });
 
   it('drops the old tables, the old columns of rooms and advance_rooms', async () => {
-    expect(await queryDb(server, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY($1::text[])`, [OLD_TABLES])).toEqual([]);
-    const columns = (await queryDb<{ column_name: string }>(server, `SELECT column_name FROM information_schema.columns WHERE table_name = 'rooms' ORDER BY column_name`)).map((c) => c.column_name);
-    expect(columns).toEqual(['closed_at', 'closed_reason', 'code', 'created_at', 'deck', 'deck_hash', 'deck_id', 'game', 'id', 'pruned_at', 'seed', 'settings']);
+    expect(
+      await queryDb(
+        server,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY($1::text[])`,
+        [OLD_TABLES],
+      ),
+    ).toEqual([]);
+    const columns = (
+      await queryDb<{ column_name: string }>(
+        server,
+        `SELECT column_name FROM information_schema.columns WHERE table_name = 'rooms' ORDER BY column_name`,
+      )
+    ).map((c) => c.column_name);
+    expect(columns).toEqual([
+      'closed_at',
+      'closed_reason',
+      'code',
+      'created_at',
+      'deck',
+      'deck_hash',
+      'deck_id',
+      'game',
+      'id',
+      'pruned_at',
+      'seed',
+      'settings',
+    ]);
     expect(await queryDb(server, `SELECT proname FROM pg_proc WHERE proname = 'advance_rooms'`)).toEqual([]);
   });
 
@@ -234,7 +307,14 @@ describe('upgrading a cluster: the new build started by the cluster script on th
     ({ db } = await oldDatabase(url));
     journaledRooms = await journaledByTheBuildBefore(url);
     const env = { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info', TOKEN_SECRET };
-    cluster = await ClusterScript.start(REPO, 2, env, () => undefined, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() }, { databaseUrl: url });
+    cluster = await ClusterScript.start(
+      REPO,
+      2,
+      env,
+      () => undefined,
+      { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() },
+      { databaseUrl: url },
+    );
   }, 120_000);
   afterAll(async () => {
     await db?.end();
@@ -246,7 +326,10 @@ describe('upgrading a cluster: the new build started by the cluster script on th
     const host = await SeatClient.connect(cluster.proxy, room.hostToken, { room: room.code, timeoutMs: 10_000 });
     expect((await host.nextEvent('room.state')).data).toMatchObject({ phase: 'lobby' });
     host.close();
-    expect(await new HttpApi(cluster.proxy).request('GET', `/api/rooms/${codes.live}`)).toMatchObject({ status: 410, body: { code: 'room_gone' } });
+    expect(await new HttpApi(cluster.proxy).request('GET', `/api/rooms/${codes.live}`)).toMatchObject({
+      status: 410,
+      body: { code: 'room_gone' },
+    });
     const [summary] = (await db.query('SELECT summary FROM finished_games WHERE room_id = $1', [ids.finished])).rows.map((r) => r.summary);
     expect(summary).toMatchObject({ code: codes.finished, standings: [{ name: 'Olga', score: 1900 }] });
   });

@@ -26,7 +26,9 @@ function leaves(value: unknown, out = new Set<string>()): Set<string> {
 function events(client: SeatClient): GameEvent[] {
   return client.decoded
     .filter((f): f is GameEvent => f.type !== 'reply')
-    .map((e) => (e.type === 'table.snapshot' ? { ...e, data: { ...e.data, wire: 'compared', ...(e.seq === 1 ? { serverTime: 0 } : {}) } } : e));
+    .map((e) =>
+      e.type === 'table.snapshot' ? { ...e, data: { ...e.data, wire: 'compared', ...(e.seq === 1 ? { serverTime: 0 } : {}) } } : e,
+    );
 }
 
 const truthOf = (frames: readonly GameEvent[]) => truthFromFrames(frames, SEED, BOTS + 1);
@@ -53,51 +55,58 @@ describe('wire profiles on a card table, over real sockets', () => {
     expect(json[json.length - 1]).toMatchObject({ type: 'table.closed', data: { reason: 'left' } });
   });
 
-  it.each(['human', 'spectator'] as const)('each profile decodes to the %s’s JSON stream, frame for frame, less the frames that tell it nothing', (who) => {
-    const sockets = table[who];
-    const json = events(sockets.json);
-    // The JSON stream carries every seat's deal; the compact ones only the viewer's own.
-    const deals = json.filter((e) => e.type === 'hole_cards.dealt');
-    expect(deals.filter((e) => e.data.cards === null).length).toBeGreaterThanOrEqual(HANDS * BOTS);
-    for (const wire of WIRE_PROFILES) {
-      const client = sockets[wire];
-      expect([who, wire, client.decoded.find((f) => f.type === 'table.snapshot')?.data.wire]).toEqual([who, wire, wire]);
-      expect([who, wire, events(client)]).toEqual([who, wire, wire === 'json' ? json : compactStreamOf(json)]);
-      if (wire !== 'json') {
-        const dealt = events(client).filter((e) => e.type === 'hole_cards.dealt');
-        if (who === 'spectator') expect(dealt).toEqual([]);
-        else expect(dealt.map((e) => [e.data.seat, e.data.cards.length])).toEqual(dealt.map(() => [HUMAN_SEAT, 2]));
-        if (who === 'human') expect(dealt.length).toBeGreaterThanOrEqual(HANDS);
+  it.each(['human', 'spectator'] as const)(
+    'each profile decodes to the %s’s JSON stream, frame for frame, less the frames that tell it nothing',
+    (who) => {
+      const sockets = table[who];
+      const json = events(sockets.json);
+      // The JSON stream carries every seat's deal; the compact ones only the viewer's own.
+      const deals = json.filter((e) => e.type === 'hole_cards.dealt');
+      expect(deals.filter((e) => e.data.cards === null).length).toBeGreaterThanOrEqual(HANDS * BOTS);
+      for (const wire of WIRE_PROFILES) {
+        const client = sockets[wire];
+        expect([who, wire, client.decoded.find((f) => f.type === 'table.snapshot')?.data.wire]).toEqual([who, wire, wire]);
+        expect([who, wire, events(client)]).toEqual([who, wire, wire === 'json' ? json : compactStreamOf(json)]);
+        if (wire !== 'json') {
+          const dealt = events(client).filter((e) => e.type === 'hole_cards.dealt');
+          if (who === 'spectator') expect(dealt).toEqual([]);
+          else expect(dealt.map((e) => [e.data.seat, e.data.cards.length])).toEqual(dealt.map(() => [HUMAN_SEAT, 2]));
+          if (who === 'human') expect(dealt.length).toBeGreaterThanOrEqual(HANDS);
+        }
+        // `npm run wire -- decode` reads the same recording, one frame per line.
+        expect(decodeLines(wire, client.frames.join('\n')).map((l) => JSON.parse(l))).toEqual(client.decoded);
       }
-      // `npm run wire -- decode` reads the same recording, one frame per line.
-      expect(decodeLines(wire, client.frames.join('\n')).map((l) => JSON.parse(l))).toEqual(client.decoded);
-    }
-  });
+    },
+  );
 
-  it.each(['human', 'spectator'] as const)('no profile sends the %s anything its JSON stream does not carry, and no hole card it may not see', (who) => {
-    const sockets = table[who];
-    const seat = who === 'human' ? HUMAN_SEAT : undefined;
-    const truth = truthOf(events(sockets.json));
-    expect(truth.size).toBeGreaterThanOrEqual(HANDS);
-    for (const wire of WIRE_PROFILES) {
-      const client = sockets[wire];
-      expect([who, wire, privacyLeaks(events(client), truth, seat)]).toEqual([who, wire, []]);
-      // Replies keep id and status on the wire, in every profile.
-      const replies = client.decoded.flatMap((f, i) => (f.type === 'reply' ? [[f as Reply, JSON.parse(client.frames[i])] as const] : []));
-      if (who === 'human') expect(replies.length).toBeGreaterThan(0);
-      for (const [reply, raw] of replies) expect(raw).toMatchObject({ id: reply.id, status: reply.status });
-      // Every string on this socket is one the viewer's JSON stream (or its own replies) carries.
-      const allowed = leaves([sockets.json.decoded, client.decoded.filter((f) => f.type === 'reply')]);
-      for (const word of [...new Set(events(sockets.json).map((e) => e.type)), 'reply', wire]) allowed.add(word);
-      const extra = [...leaves(client.frames.map((f) => JSON.parse(f)))].filter((s) => !allowed.has(s));
-      expect([who, wire, extra]).toEqual([who, wire, []]);
-    }
-  });
+  it.each(['human', 'spectator'] as const)(
+    'no profile sends the %s anything its JSON stream does not carry, and no hole card it may not see',
+    (who) => {
+      const sockets = table[who];
+      const seat = who === 'human' ? HUMAN_SEAT : undefined;
+      const truth = truthOf(events(sockets.json));
+      expect(truth.size).toBeGreaterThanOrEqual(HANDS);
+      for (const wire of WIRE_PROFILES) {
+        const client = sockets[wire];
+        expect([who, wire, privacyLeaks(events(client), truth, seat)]).toEqual([who, wire, []]);
+        // Replies keep id and status on the wire, in every profile.
+        const replies = client.decoded.flatMap((f, i) => (f.type === 'reply' ? [[f as Reply, JSON.parse(client.frames[i])] as const] : []));
+        if (who === 'human') expect(replies.length).toBeGreaterThan(0);
+        for (const [reply, raw] of replies) expect(raw).toMatchObject({ id: reply.id, status: reply.status });
+        // Every string on this socket is one the viewer's JSON stream (or its own replies) carries.
+        const allowed = leaves([sockets.json.decoded, client.decoded.filter((f) => f.type === 'reply')]);
+        for (const word of [...new Set(events(sockets.json).map((e) => e.type)), 'reply', wire]) allowed.add(word);
+        const extra = [...leaves(client.frames.map((f) => JSON.parse(f)))].filter((s) => !allowed.has(s));
+        expect([who, wire, extra]).toEqual([who, wire, []]);
+      }
+    },
+  );
 
   it('costs fewer bytes per hand: compact-v1 less than JSON, compact-v2 at most half, in the same run', () => {
     const { hands, perHand } = bytesPerHand(table);
     expect(hands).toBe(HANDS);
-    const line = (wire: WireProfile) => `${wire} ${perHand[wire].total} (human ${perHand[wire].human}, spectator ${perHand[wire].spectator})`;
+    const line = (wire: WireProfile) =>
+      `${wire} ${perHand[wire].total} (human ${perHand[wire].human}, spectator ${perHand[wire].spectator})`;
     process.stdout.write(`bytes per hand, card table of ${BOTS + 1} (human and spectator): ${WIRE_PROFILES.map(line).join('; ')}\n`);
     expect(perHand['compact-v1'].total).toBeLessThan(perHand.json.total);
     expect(perHand['compact-v2'].total * 2).toBeLessThanOrEqual(perHand.json.total);

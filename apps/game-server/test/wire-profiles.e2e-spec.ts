@@ -75,13 +75,17 @@ describe('wire profiles over real sockets', () => {
       const question = await host.json.nextEvent('question.open', (e) => e.data.index === q);
       // Each profile answers 4 of the 12 answers, so each carries its share of replies.
       const replies = await Promise.all(
-        players.map((p, i) => p[PROFILES[(i + q) % PROFILES.length]].send('room.answer', { question: q, choice: (i + q) % question.data.choices.length })),
+        players.map((p, i) =>
+          p[PROFILES[(i + q) % PROFILES.length]].send('room.answer', { question: q, choice: (i + q) % question.data.choices.length }),
+        ),
       );
       expect(replies.map((r) => [r.status, r.data])).toEqual(replies.map(() => [200, { accepted: true }]));
       await host.json.nextEvent('question.closed', (e) => e.data.index === q);
     }
     await host.json.nextEvent('rematch.open');
-    expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(204);
+    expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(
+      204,
+    );
     const viewers = { host, spectator, ...Object.fromEntries(players.map((p, i) => [`player ${i}`, p])) } as Record<string, Sockets>;
     for (const sockets of Object.values(viewers)) for (const c of Object.values(sockets)) expect((await c.waitClosed()).code).toBe(4004);
     for (const h of holders) await h.waitClosed();
@@ -112,7 +116,10 @@ describe('wire profiles over real sockets', () => {
     // Bytes per answer on the sockets of a 4-seat room (host and players), each profile against JSON in this same run.
     const answers = 12;
     const perAnswer = Object.fromEntries(
-      PROFILES.map((wire) => [wire, Math.round([host, ...players].reduce((n, s) => n + playBytes(s[wire], playFrom.get(s[wire])!), 0) / answers)]),
+      PROFILES.map((wire) => [
+        wire,
+        Math.round([host, ...players].reduce((n, s) => n + playBytes(s[wire], playFrom.get(s[wire])!), 0) / answers),
+      ]),
     ) as Record<WireProfile, number>;
     process.stdout.write(`bytes per answer, 4-seat room: ${JSON.stringify(perAnswer)}\n`);
     expect(perAnswer['compact-v1']).toBeLessThan(perAnswer.json);

@@ -29,6 +29,16 @@ describe('the card table’s event schemas, against a real table', () => {
     expect(wrong).toEqual([]);
     // Every kind of event was there to be checked.
     const seen = new Set(events.map((e) => e.type));
-    for (const type of ['table.snapshot', 'hand.started', 'hole_cards.dealt', 'action.applied', 'street.dealt', 'hand.finished', 'standings', 'table.closed']) expect([type, seen.has(type)]).toEqual([type, true]);
+    for (const type of [
+      'table.snapshot',
+      'hand.started',
+      'hole_cards.dealt',
+      'action.applied',
+      'street.dealt',
+      'hand.finished',
+      'standings',
+      'table.closed',
+    ])
+      expect([type, seen.has(type)]).toEqual([type, true]);
   });
 });

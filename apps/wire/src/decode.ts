@@ -10,7 +10,7 @@ export function* decodedLines(profile: WireProfile, text: string): Generator<str
   const decoder = new FrameDecoder(profile, WIRE_CODES);
   let number = 0;
   // Walks the text rather than splitting it, so a large recording is not held twice.
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     const line = text.slice(start, end);

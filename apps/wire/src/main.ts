@@ -38,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
     const result = await measureBytesPerAnswer(url, Number(option(rest, 'seats') ?? 4), Number(option(rest, 'questions') ?? 6));
     const json = result.perAnswer.json;
     for (const [wire, bytes] of Object.entries(result.perAnswer)) {
-      process.stdout.write(`${wire.padEnd(11)} ${String(bytes).padStart(8)} bytes per answer  ${((bytes / json) * 100).toFixed(1)}% of json\n`);
+      process.stdout.write(
+        `${wire.padEnd(11)} ${String(bytes).padStart(8)} bytes per answer  ${((bytes / json) * 100).toFixed(1)}% of json\n`,
+      );
     }
     process.stdout.write(`(${result.answers} answers)\n`);
     return 0;
@@ -79,17 +81,23 @@ async function measureTable(url: string, rest: string[]): Promise<number> {
   const hands = Number(option(rest, 'hands') ?? 30);
   const bots = Number(option(rest, 'bots') ?? 5);
   const seed = Number(option(rest, 'seed') ?? 7);
-  if (![hands, bots, seed].every(Number.isInteger) || hands < 1 || bots < 1 || bots > 8) return usage('--hands (1 or more), --bots (1-8) and --seed are whole numbers');
+  if (![hands, bots, seed].every(Number.isInteger) || hands < 1 || bots < 1 || bots > 8)
+    return usage('--hands (1 or more), --bots (1-8) and --seed are whole numbers');
   const recording = await recordTable(url, { hands, bots, seed });
   const { perHand } = bytesPerHand(recording);
   const json = perHand.json.total;
-  const kinds = [...new Set(WIRE_PROFILES.flatMap((w) => Object.keys(perHand[w].byKind)))].sort((a, b) => (perHand.json.byKind[b] ?? 0) - (perHand.json.byKind[a] ?? 0));
+  const kinds = [...new Set(WIRE_PROFILES.flatMap((w) => Object.keys(perHand[w].byKind)))].sort(
+    (a, b) => (perHand.json.byKind[b] ?? 0) - (perHand.json.byKind[a] ?? 0),
+  );
   const cell = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(1)).padStart(11);
   process.stdout.write(`bytes per hand, a table of ${bots + 1}, the human's and a spectator's sockets (${hands} hands, seed ${seed})\n\n`);
   process.stdout.write(`${'kind'.padEnd(17)}${WIRE_PROFILES.map((w) => w.padStart(11)).join('')}\n`);
   for (const kind of kinds) process.stdout.write(`${kind.padEnd(17)}${WIRE_PROFILES.map((w) => cell(perHand[w].byKind[kind])).join('')}\n`);
-  for (const row of ['human', 'spectator', 'total'] as const) process.stdout.write(`${row.padEnd(17)}${WIRE_PROFILES.map((w) => cell(perHand[w][row])).join('')}\n`);
-  process.stdout.write(`${'of json'.padEnd(17)}${WIRE_PROFILES.map((w) => `${((perHand[w].total / json) * 100).toFixed(1)}%`.padStart(11)).join('')}\n`);
+  for (const row of ['human', 'spectator', 'total'] as const)
+    process.stdout.write(`${row.padEnd(17)}${WIRE_PROFILES.map((w) => cell(perHand[w][row])).join('')}\n`);
+  process.stdout.write(
+    `${'of json'.padEnd(17)}${WIRE_PROFILES.map((w) => `${((perHand[w].total / json) * 100).toFixed(1)}%`.padStart(11)).join('')}\n`,
+  );
   process.stdout.write(`(${recording.actions.length} human actions, ${recording.rebuys} rebuys)\n`);
   return 0;
 }

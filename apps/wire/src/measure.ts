@@ -34,14 +34,20 @@ export async function measureBytesPerAnswer(baseUrl: string, seats = 4, question
   const all = viewers.flatMap((v) => WIRE_PROFILES.map((w) => v[w]));
   // Each socket's ping reply comes after everything sent to it before: the room is quiet from here.
   // A socket that closed by now (the seat's cap pushes out the oldest with 4010) would never answer.
-  await Promise.all(all.map((c) => Promise.race([c.send('ping'), c.closed.then((closed) => Promise.reject(new Error(closedBeforePlay(closed.code))))])));
+  await Promise.all(
+    all.map((c) => Promise.race([c.send('ping'), c.closed.then((closed) => Promise.reject(new Error(closedBeforePlay(closed.code))))])),
+  );
   const from = new Map(all.map((c) => [c, c.frames.length]));
   const [host, ...players] = viewers;
   await host.json.send('room.start');
   let answers = 0;
   for (let q = 0; q < questions; q++) {
     const open = await host.json.nextEvent('question.open', (e) => e.data.index === q);
-    await Promise.all(players.map((p, i) => p[WIRE_PROFILES[(i + q) % WIRE_PROFILES.length]].send('room.answer', { question: q, choice: (i + q) % open.data.choices.length })));
+    await Promise.all(
+      players.map((p, i) =>
+        p[WIRE_PROFILES[(i + q) % WIRE_PROFILES.length]].send('room.answer', { question: q, choice: (i + q) % open.data.choices.length }),
+      ),
+    );
     answers += players.length;
     await host.json.nextEvent('question.closed', (e) => e.data.index === q);
   }

@@ -126,7 +126,8 @@ export function bytesByKind(client: SeatClient, firstHand: number, lastHand: num
   const to = client.decoded.findIndex((f, i) => i > finished && f.type === 'standings');
   if (from < 0 || finished < 0 || to < 0) throw new Error(`the socket did not see hands ${firstHand} to ${lastHand} whole`);
   const kinds: Record<string, number> = {};
-  for (let i = from; i <= to; i++) kinds[client.decoded[i].type] = (kinds[client.decoded[i].type] ?? 0) + Buffer.byteLength(client.frames[i]);
+  for (let i = from; i <= to; i++)
+    kinds[client.decoded[i].type] = (kinds[client.decoded[i].type] ?? 0) + Buffer.byteLength(client.frames[i]);
   return kinds;
 }
 

@@ -30,7 +30,14 @@ export interface RestartedMember extends ClusterMember {
   readonly stoppedMs: number;
 }
 
-type ScriptLine = Partial<ClusterMember> & { proxy?: string; restarted?: string; restartFailed?: string; error?: string; downMs?: number; stoppedMs?: number };
+type ScriptLine = Partial<ClusterMember> & {
+  proxy?: string;
+  restarted?: string;
+  restartFailed?: string;
+  error?: string;
+  downMs?: number;
+  stoppedMs?: number;
+};
 
 /** What the instances get beside the caller's environment: no open rate limit, seeds honoured. */
 const HARNESS_ENV = { OPEN_RATE_PER_MINUTE: '0', ALLOW_TEST_SEEDS: '1', ALLOW_TEST_GAMES: '1' };
@@ -85,14 +92,18 @@ export class ClusterScript {
     chmodSync(dataDir, 0o755); // as root, the postgres user enters it
     const adminToken = env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
     const database = options.databaseUrl ? ['--database-url', options.databaseUrl] : [];
-    const child = spawn(process.execPath, [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh', ...database], {
-      cwd: repo,
-      // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Tests and the bench open rooms by the hundred from one address, and tables with seeds: the
-      // cluster is started for them (a run may lay other limits over these).
-      env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...HARNESS_ENV, ...env, ADMIN_TOKEN: adminToken },
-    });
+    const child = spawn(
+      process.execPath,
+      [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh', ...database],
+      {
+        cwd: repo,
+        // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Tests and the bench open rooms by the hundred from one address, and tables with seeds: the
+        // cluster is started for them (a run may lay other limits over these).
+        env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...HARNESS_ENV, ...env, ADMIN_TOKEN: adminToken },
+      },
+    );
     const cluster = new ClusterScript(child, dataDir, adminToken, options.databaseUrl);
     running.add(cluster);
     cluster.exited = new Promise((done) =>
@@ -138,8 +149,22 @@ export class ClusterScript {
     let back: RestartedMember | undefined;
     const waiting = this.next(`restart ${name}`, RESTART_TIMEOUT_MS, (line) => {
       if (line.restartFailed === name) failed = line.error ?? 'no reason given';
-      else if (line.restarted === name && typeof line.pid === 'number' && line.url && line.operatorUrl && typeof line.downMs === 'number' && typeof line.stoppedMs === 'number') {
-        back = { instance: name, pid: line.pid, url: line.url, operatorUrl: line.operatorUrl, downMs: line.downMs, stoppedMs: line.stoppedMs };
+      else if (
+        line.restarted === name &&
+        typeof line.pid === 'number' &&
+        line.url &&
+        line.operatorUrl &&
+        typeof line.downMs === 'number' &&
+        typeof line.stoppedMs === 'number'
+      ) {
+        back = {
+          instance: name,
+          pid: line.pid,
+          url: line.url,
+          operatorUrl: line.operatorUrl,
+          downMs: line.downMs,
+          stoppedMs: line.stoppedMs,
+        };
       }
       return failed !== undefined || back !== undefined;
     });
@@ -147,7 +172,9 @@ export class ClusterScript {
     await waiting;
     if (failed !== undefined) throw new Error(`the cluster could not restart ${name}: ${failed}\n${this.tail.join('\n')}`);
     // The new pid replaces the old: a later kill, or the cleanup at exit, reaches the live process.
-    this.instances = this.instances.map((i) => (i === member ? { instance: name, pid: back!.pid, url: back!.url, operatorUrl: back!.operatorUrl } : i));
+    this.instances = this.instances.map((i) =>
+      i === member ? { instance: name, pid: back!.pid, url: back!.url, operatorUrl: back!.operatorUrl } : i,
+    );
     return back!;
   }
 
@@ -184,9 +211,14 @@ export class ClusterScript {
         else done();
       };
       const read = (line: ScriptLine) => take(line) && finish();
-      const timer = setTimeout(() => finish(new Error(`the cluster did not ${what} within ${timeoutMs} ms\n${this.tail.join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`the cluster did not ${what} within ${timeoutMs} ms\n${this.tail.join('\n')}`)),
+        timeoutMs,
+      );
       this.readers.add(read);
-      void this.exited.then((code) => finish(new Error(`the cluster script exited (code ${code}) before it would ${what}\n${this.tail.join('\n')}`)));
+      void this.exited.then((code) =>
+        finish(new Error(`the cluster script exited (code ${code}) before it would ${what}\n${this.tail.join('\n')}`)),
+      );
     });
   }
 
@@ -216,7 +248,10 @@ export class ClusterScript {
       this.instances.map(async (i) => {
         const codes = await fetch(`${i.operatorUrl}/admin/api/rooms`, { headers: this.admin, signal: AbortSignal.timeout(5000) })
           .then((r) => (r.ok ? (r.json() as Promise<{ rooms: { code: string }[] }>) : { rooms: [] }))
-          .then((b) => b.rooms.map((r) => r.code), () => [] as string[]);
+          .then(
+            (b) => b.rooms.map((r) => r.code),
+            () => [] as string[],
+          );
         return [i.instance, new Set(codes)] as const;
       }),
     );

@@ -123,7 +123,14 @@ export class EgressShaper extends EventEmitter {
   stats(): EgressShaperStats {
     let held = 0;
     for (const l of this.links) held += this.held(l);
-    return { connections: this.connections, deliveredBytes: this.delivered, passedBytes: this.passed, heldBytes: held, maxHeldBytes: this.maxHeld, pauses: this.pauses };
+    return {
+      connections: this.connections,
+      deliveredBytes: this.delivered,
+      passedBytes: this.passed,
+      heldBytes: held,
+      maxHeldBytes: this.maxHeld,
+      pauses: this.pauses,
+    };
   }
 
   async stop(): Promise<void> {

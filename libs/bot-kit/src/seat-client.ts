@@ -1,5 +1,12 @@
 import WebSocket from 'ws';
-import { ReconnectingClient, type FrameSocket, type ReplyTiming, type TokenStorage, type WireFrame, type WireProfile } from '@game-rooms/client';
+import {
+  ReconnectingClient,
+  type FrameSocket,
+  type ReplyTiming,
+  type TokenStorage,
+  type WireFrame,
+  type WireProfile,
+} from '@game-rooms/client';
 import { WIRE_CODES } from '@app/wire-codes';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './bots/command-record';
 import { retryAfterSeconds } from './bots/timed-http';
@@ -158,7 +165,15 @@ export class SeatClient {
       // The socket's memory no longer matches the server's: the client dropped it, and a bench
       // run counts that as an error instead of misreading every later frame.
       this.decodeFailure = status.dropped.message;
-      options.record?.({ type: 'ws.decode', sentAt: epochMs(), ms: 0, status: null, timedOut: false, error: this.decodeFailure, ...options.tags } as CommandRecord);
+      options.record?.({
+        type: 'ws.decode',
+        sentAt: epochMs(),
+        ms: 0,
+        status: null,
+        timedOut: false,
+        error: this.decodeFailure,
+        ...options.tags,
+      } as CommandRecord);
     });
   }
 
@@ -178,7 +193,10 @@ export class SeatClient {
       idPrefix: options.idPrefix ?? `c-${Math.random().toString(36).slice(2, 8)}`,
       ...(options.wire ? { wire: options.wire, codes: WIRE_CODES } : {}),
       createSocket: (url) => {
-        ws = new WebSocket(url, { headers: options.origin ? { origin: options.origin } : {}, handshakeTimeout: options.commandTimeoutMs ?? options.timeoutMs ?? 10_000 });
+        ws = new WebSocket(url, {
+          headers: options.origin ? { origin: options.origin } : {},
+          handshakeTimeout: options.commandTimeoutMs ?? options.timeoutMs ?? 10_000,
+        });
         return ws as unknown as FrameSocket;
       },
     });
@@ -234,7 +252,10 @@ export class SeatClient {
 
   /** Sends a command (under `id` when given: a replay) and resolves with its reply; rejects after the timeout. */
   send(type: string, data: unknown = {}, id?: string): Promise<Reply> {
-    const sent = id === undefined ? this.client.send(type, data as Record<string, unknown>) : this.client.sendAs(id, type, data as Record<string, unknown>);
+    const sent =
+      id === undefined
+        ? this.client.send(type, data as Record<string, unknown>)
+        : this.client.sendAs(id, type, data as Record<string, unknown>);
     return this.withTimeout(sent as Promise<Reply>, `reply to ${type}${id ? ` ${id}` : ''}`);
   }
 
@@ -315,7 +336,13 @@ export class SeatClient {
     this.ws.terminate();
   }
 
-  private dispatch(type: string, data: Record<string, unknown>, id: string | undefined, tags: RecordTags | undefined, resolve: (r: CommandResult) => void): void {
+  private dispatch(
+    type: string,
+    data: Record<string, unknown>,
+    id: string | undefined,
+    tags: RecordTags | undefined,
+    resolve: (r: CommandResult) => void,
+  ): void {
     const finish = (result: CommandResult) => {
       this.options.record?.({
         type: result.type,
@@ -330,10 +357,21 @@ export class SeatClient {
       resolve(result);
     };
     const sentAt = epochMs();
-    if (this.closedWith || !this.isOpen) return finish({ type, status: null, timedOut: false, sentAt, ms: 0, error: `socket not open${this.closedWith ? ` (${this.closedText()})` : ''}` });
+    if (this.closedWith || !this.isOpen)
+      return finish({
+        type,
+        status: null,
+        timedOut: false,
+        sentAt,
+        ms: 0,
+        error: `socket not open${this.closedWith ? ` (${this.closedText()})` : ''}`,
+      });
     const sent = id === undefined ? this.client.send(type, data) : this.client.sendAs(id, type, data);
     const limit = this.options.commandTimeoutMs ?? this.timeoutMs;
-    const timer = setTimeout(() => finish({ type, status: null, timedOut: true, sentAt, ms: epochMs() - sentAt, error: 'timed out' }), limit);
+    const timer = setTimeout(
+      () => finish({ type, status: null, timedOut: true, sentAt, ms: epochMs() - sentAt, error: 'timed out' }),
+      limit,
+    );
     sent.then(
       (reply) => {
         clearTimeout(timer);
@@ -342,11 +380,27 @@ export class SeatClient {
         this.timings.delete(reply.id as string);
         const from = t?.firstSentAt ?? sentAt;
         const to = t?.repliedAt ?? epochMs();
-        finish({ type, status: reply.status, reply: reply as Reply, timedOut: false, sentAt: from, repliedAt: to, ms: to - from, ...(reply.error ? { error: reply.error.code } : {}) });
+        finish({
+          type,
+          status: reply.status,
+          reply: reply as Reply,
+          timedOut: false,
+          sentAt: from,
+          repliedAt: to,
+          ms: to - from,
+          ...(reply.error ? { error: reply.error.code } : {}),
+        });
       },
       () => {
         clearTimeout(timer);
-        finish({ type, status: null, timedOut: false, sentAt, ms: epochMs() - sentAt, error: `socket closed ${this.closedWith ? this.closedText() : this.client.status.closeCode}` });
+        finish({
+          type,
+          status: null,
+          timedOut: false,
+          sentAt,
+          ms: epochMs() - sentAt,
+          error: `socket closed ${this.closedWith ? this.closedText() : this.client.status.closeCode}`,
+        });
       },
     );
   }
@@ -451,7 +505,12 @@ export class SeatClient {
 }
 
 /** The next event from `cursor.at` on (in `c.decoded`) that `match` accepts, waiting for frames as they arrive. */
-export function nextEventFrom(c: SeatClient, cursor: { at: number }, match: (e: GameEvent) => boolean, timeoutMs: number): Promise<GameEvent> {
+export function nextEventFrom(
+  c: SeatClient,
+  cursor: { at: number },
+  match: (e: GameEvent) => boolean,
+  timeoutMs: number,
+): Promise<GameEvent> {
   return new Promise((resolve, reject) => {
     let stop = () => undefined as void;
     const timer = setTimeout(() => (stop(), reject(new Error(`no such event within ${timeoutMs} ms`))), timeoutMs);

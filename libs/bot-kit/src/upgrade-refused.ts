@@ -7,7 +7,9 @@ export class UpgradeRefused extends Error {
     /** The refusal's `Retry-After`, in seconds, when it gave one. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(`the server refused the WebSocket upgrade with HTTP ${status}${retryAfterSeconds !== undefined ? ` (retry after ${retryAfterSeconds} s)` : ''}`);
+    super(
+      `the server refused the WebSocket upgrade with HTTP ${status}${retryAfterSeconds !== undefined ? ` (retry after ${retryAfterSeconds} s)` : ''}`,
+    );
   }
 
   /** The refusal a `ws` client's 'unexpected-response' carries. */

@@ -24,9 +24,19 @@ export const faultyBoard: GameModule = {
     decide: (state, actor, command, ctx) => {
       const outcome = ticTacToe.rules.decide(state, actor, command, ctx);
       if (command.data.cell !== FAULTY_CELL) return outcome;
-      return { ...outcome, events: outcome.events.map((e) => (e.type === 'ttt.moved' ? { ...e, data: { ...(e.data as object), planted: BigInt(FAULTY_CELL) } } : e)) };
+      return {
+        ...outcome,
+        events: outcome.events.map((e) =>
+          e.type === 'ttt.moved' ? { ...e, data: { ...(e.data as object), planted: BigInt(FAULTY_CELL) } } : e,
+        ),
+      };
     },
   },
   codes: { ...ticTacToe.codes, kind: KIND },
-  schemas: { summary: z.object({ game: z.literal(KIND) }).loose().meta({ description: 'a tic-tac-toe board with a planted bug (tests only)' }) },
+  schemas: {
+    summary: z
+      .object({ game: z.literal(KIND) })
+      .loose()
+      .meta({ description: 'a tic-tac-toe board with a planted bug (tests only)' }),
+  },
 };

@@ -16,4 +16,3 @@ export function expectRebuilt<S, C extends Command>(room: JournaledRoom<S, C>, f
   expect(canonical(replayed.state)).toBe(canonical(room.state));
   if (from === 'opening') expect(replayed.replies).toEqual(room.acks);
 }
-

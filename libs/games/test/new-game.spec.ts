@@ -26,11 +26,16 @@ describe('npm run new-game', () => {
     const wrote = newGame(NAME, '--root', OUTSIDE);
     expect(wrote.stderr).toBe('');
     expect(wrote.status).toBe(0);
-    expect(['index.ts', `${NAME}.game.ts`, `${NAME}.wire.ts`, `${NAME}.spec.ts`].filter((f) => !existsSync(join(FOLDER, 'src', f)))).toEqual([]);
+    expect(
+      ['index.ts', `${NAME}.game.ts`, `${NAME}.wire.ts`, `${NAME}.spec.ts`].filter((f) => !existsSync(join(FOLDER, 'src', f))),
+    ).toEqual([]);
 
     // The repository's compiler options and paths (`@app/*`, `@game-rooms/client`), resolved from the repository.
     writeFileSync(join(FOLDER, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: ['src/**/*.ts'] }));
-    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', join(FOLDER, 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', join(FOLDER, 'tsconfig.json')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
 
@@ -38,10 +43,14 @@ describe('npm run new-game', () => {
     // Its config is a CommonJS file outside the TypeScript project, so it is required as such.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { globalSetup: _setup, globalTeardown: _teardown, ...config } = require(join(ROOT, 'jest.config.js'));
-    const jest = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', JSON.stringify({ ...config, rootDir: ROOT, roots: [FOLDER] }), FOLDER], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const jest = spawnSync(
+      process.execPath,
+      [require.resolve('jest/bin/jest'), '--config', JSON.stringify({ ...config, rootDir: ROOT, roots: [FOLDER] }), FOLDER],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(jest.stderr).toMatch(/Tests: +1 passed, 1 total/);
     expect(jest.status).toBe(0);
     // A type-check and a jest of their own: generous on a busy machine.

@@ -13,7 +13,11 @@ function canonical(codes: GameCodes): string {
   const sorted = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sorted);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+    );
   };
   return JSON.stringify(sorted(codes));
 }
@@ -23,9 +27,22 @@ const ID = 'a3b9e0c4-5d2f-4e8a-b1c7-9d0e2f3a4b55';
 /** Frames of every event type of each game, with every enum and id the codes know. */
 const FRAMES: Record<string, [string, unknown][]> = {
   trivia: [
-    ['room.state', { code: 'K7QMPD', phase: 'question', wire: 'compact-v2', you: { role: 'player', playerId: ID, answer: { question: 0, choice: 1 }, rematchVote: true }, host: { name: 'H' },
-      players: [{ id: ID, name: 'P', connected: true, score: 0 }], settings: { deckId: 'd', questionCount: 2, secondsPerQuestion: 10, revealSeconds: 4, maxPlayers: 20, minPlayers: 2 },
-      serverTime: 1, question: { index: 0, total: 2, text: 'Q', choices: ['a', 'b'], closesAt: 9, answered: 0, of: 1 }, resultsId: 'r', rematch: { closesAt: 5, voted: 1, of: 2, decided: { accepted: true, playerIds: [ID] } } }],
+    [
+      'room.state',
+      {
+        code: 'K7QMPD',
+        phase: 'question',
+        wire: 'compact-v2',
+        you: { role: 'player', playerId: ID, answer: { question: 0, choice: 1 }, rematchVote: true },
+        host: { name: 'H' },
+        players: [{ id: ID, name: 'P', connected: true, score: 0 }],
+        settings: { deckId: 'd', questionCount: 2, secondsPerQuestion: 10, revealSeconds: 4, maxPlayers: 20, minPlayers: 2 },
+        serverTime: 1,
+        question: { index: 0, total: 2, text: 'Q', choices: ['a', 'b'], closesAt: 9, answered: 0, of: 1 },
+        resultsId: 'r',
+        rematch: { closesAt: 5, voted: 1, of: 2, decided: { accepted: true, playerIds: [ID] } },
+      },
+    ],
     ['player.joined', { player: { id: ID, name: 'P', connected: true, score: 0 } }],
     ['player.left', { playerId: ID, reason: 'kicked' }],
     ['player.presence', { playerId: ID, connected: false }],
@@ -38,21 +55,68 @@ const FRAMES: Record<string, [string, unknown][]> = {
     ['room.closed', { reason: 'expired' }],
   ],
   cards: [
-    ['table.snapshot', { code: 'T1', phase: 'playing', wire: 'compact-v3', you: { role: 'player', seat: 0 }, rules: { smallBlind: 1, bigBlind: 2, buyIn: 100, actionSeconds: 20 },
-      seats: [{ seat: 0, name: 'P', human: true, stack: 98, committed: 2, folded: false, allIn: false, connected: true, buyInTotal: 100 }], handsPlayed: 1, serverTime: 1,
-      hand: { number: 2, button: 0, street: 'flop', board: ['As', 'Kd', '2c'], pot: 4, currentBet: 2, minRaise: 2, toAct: 0, actionDeadline: 9 }, yourCards: ['Th', '9h'] }],
+    [
+      'table.snapshot',
+      {
+        code: 'T1',
+        phase: 'playing',
+        wire: 'compact-v3',
+        you: { role: 'player', seat: 0 },
+        rules: { smallBlind: 1, bigBlind: 2, buyIn: 100, actionSeconds: 20 },
+        seats: [
+          { seat: 0, name: 'P', human: true, stack: 98, committed: 2, folded: false, allIn: false, connected: true, buyInTotal: 100 },
+        ],
+        handsPlayed: 1,
+        serverTime: 1,
+        hand: {
+          number: 2,
+          button: 0,
+          street: 'flop',
+          board: ['As', 'Kd', '2c'],
+          pot: 4,
+          currentBet: 2,
+          minRaise: 2,
+          toAct: 0,
+          actionDeadline: 9,
+        },
+        yourCards: ['Th', '9h'],
+      },
+    ],
     ['table.rules', { smallBlind: 1, bigBlind: 2, buyIn: 100, actionSeconds: 20 }],
     ['hand.started', { number: 3, button: 1, blinds: [{ seat: 0, amount: 1 }], pot: 3, currentBet: 2, minRaise: 2 }],
     ['hole_cards.dealt', { seat: 0, cards: ['Qs', 'Jd'] }],
-    ['action.applied', { seat: 0, action: 'all_in', amount: 98, stack: 0, pot: 100, currentBet: 98, toAct: null, actionDeadline: null, timeout: true }],
+    [
+      'action.applied',
+      { seat: 0, action: 'all_in', amount: 98, stack: 0, pot: 100, currentBet: 98, toAct: null, actionDeadline: null, timeout: true },
+    ],
     ['street.dealt', { street: 'river', board: ['As', 'Kd', '2c', '3h', '4s'], pot: 100 }],
     ['time_bank', { seat: 1, remainingMs: 500 }],
-    ['hand.finished', { number: 3, pots: [{ amount: 100, winners: [{ seat: 0, amount: 100 }] }], shown: [{ seat: 0, cards: ['Qs', 'Jd'], rank: 'Straight' }], stacks: [{ seat: 0, stack: 200 }] }],
+    [
+      'hand.finished',
+      {
+        number: 3,
+        pots: [{ amount: 100, winners: [{ seat: 0, amount: 100 }] }],
+        shown: [{ seat: 0, cards: ['Qs', 'Jd'], rank: 'Straight' }],
+        stacks: [{ seat: 0, stack: 200 }],
+      },
+    ],
     ['standings', { seats: [{ seat: 0, name: 'P', human: true, buyInTotal: 100, stack: 200, net: 100, hands: 3, connected: true }] }],
     ['table.closed', { reason: 'operator_closed' }],
   ],
   tictactoe: [
-    ['ttt.state', { code: 'B1', phase: 'playing', board: ['X', '', 'O', '', '', '', '', '', ''], turn: 'X', moveBy: 5, winner: null, seats: [{ id: ID, name: 'A', mark: 'X', connected: true }], you: 'X' }],
+    [
+      'ttt.state',
+      {
+        code: 'B1',
+        phase: 'playing',
+        board: ['X', '', 'O', '', '', '', '', '', ''],
+        turn: 'X',
+        moveBy: 5,
+        winner: null,
+        seats: [{ id: ID, name: 'A', mark: 'X', connected: true }],
+        you: 'X',
+      },
+    ],
     ['ttt.joined', { seat: { id: ID, name: 'B', mark: 'O', connected: true }, moveBy: 5 }],
     ['ttt.moved', { cell: 4, mark: 'O' }],
     ['ttt.finished', { winner: 'draw' }],

@@ -18,9 +18,11 @@ function handAnswer(d: unknown): string | undefined {
 
 function handAct(d: unknown): string | undefined {
   if (!isObject(d)) return 'data must be a JSON object';
-  if (typeof d.action !== 'string' || !(TABLE_ACTIONS as readonly string[]).includes(d.action)) return `data.action must be one of ${TABLE_ACTIONS.join(', ')}`;
+  if (typeof d.action !== 'string' || !(TABLE_ACTIONS as readonly string[]).includes(d.action))
+    return `data.action must be one of ${TABLE_ACTIONS.join(', ')}`;
   if (d.amount === undefined || d.amount === null) return undefined;
-  if (typeof d.amount !== 'number' || !Number.isSafeInteger(d.amount) || d.amount < 0 || d.amount > 1_000_000_000) return 'data.amount must be a whole number of chips';
+  if (typeof d.amount !== 'number' || !Number.isSafeInteger(d.amount) || d.amount < 0 || d.amount > 1_000_000_000)
+    return 'data.amount must be a whole number of chips';
   return undefined;
 }
 
@@ -30,15 +32,30 @@ const message = (schema: Parameters<typeof checkData>[0], data: unknown) => {
 };
 
 // Numbers where the edges are: negatives, fractions, huge, NaN, and the whole numbers in between.
-const number = fc.oneof(fc.integer({ min: -3, max: 12 }), fc.double(), fc.constantFrom(2 ** 53, 1e21, -0, Number.NaN, 1_000_000_000, 1_000_000_001));
-const anything = fc.oneof(number, fc.string(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.integer()), fc.object());
+const number = fc.oneof(
+  fc.integer({ min: -3, max: 12 }),
+  fc.double(),
+  fc.constantFrom(2 ** 53, 1e21, -0, Number.NaN, 1_000_000_000, 1_000_000_001),
+);
+const anything = fc.oneof(
+  number,
+  fc.string(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.array(fc.integer()),
+  fc.object(),
+);
 
 describe('command schemas', () => {
   it('refuse and accept room.answer as the hand-written check did, with the same message', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.record({ question: fc.oneof(number, anything), choice: fc.oneof(number, anything) }, { requiredKeys: [] }), anything), (data) => {
-        expect(message(TRIVIA_COMMANDS['room.answer'], data)).toBe(handAnswer(data));
-      }),
+      fc.property(
+        fc.oneof(fc.record({ question: fc.oneof(number, anything), choice: fc.oneof(number, anything) }, { requiredKeys: [] }), anything),
+        (data) => {
+          expect(message(TRIVIA_COMMANDS['room.answer'], data)).toBe(handAnswer(data));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -54,7 +71,10 @@ describe('command schemas', () => {
   });
 
   it('drop the fields a command does not know', () => {
-    expect(checkData(TRIVIA_COMMANDS['room.answer'], { question: 1, choice: 2, extra: 'x' })).toEqual({ ok: true, data: { question: 1, choice: 2 } });
+    expect(checkData(TRIVIA_COMMANDS['room.answer'], { question: 1, choice: 2, extra: 'x' })).toEqual({
+      ok: true,
+      data: { question: 1, choice: 2 },
+    });
     expect(checkData(TRIVIA_COMMANDS['room.start'], { force: true })).toEqual({ ok: true, data: {} });
   });
 

@@ -85,5 +85,10 @@ export function untypedStillWorks(client: ReconnectingClient): void {
 }
 
 // The event maps are the schemas' output, field for field.
-export const sample: TriviaEvents['question.closed'] = { index: 0, correct: 1, counts: [0, 1], scores: [{ playerId: 'p', points: 10, total: 10 }] };
+export const sample: TriviaEvents['question.closed'] = {
+  index: 0,
+  correct: 1,
+  counts: [0, 1],
+  scores: [{ playerId: 'p', points: 10, total: 10 }],
+};
 export const seat: CardsEvents['hole_cards.dealt'] = { seat: 1, cards: null };

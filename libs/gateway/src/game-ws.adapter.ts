@@ -55,7 +55,12 @@ export class GameWsAdapter extends WsAdapter {
         }
         const origin = info.origin;
         // The server's own pages are always allowed: their Origin is the Host they connect to.
-        if (origin && this.options.allowedOrigins.length > 0 && !this.options.allowedOrigins.includes(origin) && !isSameOrigin(origin, info.req.headers.host)) {
+        if (
+          origin &&
+          this.options.allowedOrigins.length > 0 &&
+          !this.options.allowedOrigins.includes(origin) &&
+          !isSameOrigin(origin, info.req.headers.host)
+        ) {
           return done(false, 403, 'Origin not allowed');
         }
         const params = new URL(info.req.url ?? '/', 'http://x').searchParams;
@@ -76,7 +81,10 @@ export class GameWsAdapter extends WsAdapter {
         this.directory
           .admit(check.claims)
           .then(
-            (admitted) => (admitted.ok ? done(true) : done(false, admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) })),
+            (admitted) =>
+              admitted.ok
+                ? done(true)
+                : done(false, admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) }),
             () => done(false, 503, 'Room unavailable', { 'Retry-After': '2' }),
           )
           .finally(() => deciding--);

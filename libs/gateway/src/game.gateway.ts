@@ -58,7 +58,15 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
     const { claims } = verified;
     // A socket that asks for no profile, or one the server lacks, gets JSON; its first state frame says which.
     const wire: WireProfile = wireProfileOf(new URL(req.url ?? '/', 'http://x').searchParams.get('wire')) ?? 'json';
-    const session = new SocketSession(ws, claims.role, claims.role === 'player' ? claims.seat : undefined, wire, this.options, this.observer, Date.now());
+    const session = new SocketSession(
+      ws,
+      claims.role,
+      claims.role === 'player' ? claims.seat : undefined,
+      wire,
+      this.options,
+      this.observer,
+      Date.now(),
+    );
 
     // Frames that arrive while the room is being activated wait for it, in order.
     let room: RoomHandle | undefined;

@@ -1,7 +1,14 @@
 import { SeatClaims } from './seat-token';
 import { SeatSockets } from './seat-sockets';
 
-const claims = (seat: string, role: SeatClaims['role'] = 'player', roomId = 'room-1'): SeatClaims => ({ roomId, code: 'K7QMPD', role, seat, issuedAt: 0, expiresAt: 1 });
+const claims = (seat: string, role: SeatClaims['role'] = 'player', roomId = 'room-1'): SeatClaims => ({
+  roomId,
+  code: 'K7QMPD',
+  role,
+  seat,
+  issuedAt: 0,
+  expiresAt: 1,
+});
 
 describe(SeatSockets.name, () => {
   it('keeps up to the cap per seat and pushes out the oldest past it, one for one', () => {

@@ -12,7 +12,14 @@ describe(SeatTokens.name, () => {
   it('carries only the room, its code, the role, the seat and the two times', () => {
     const token = new SeatTokens(secret).issue({ roomId: 'r1', code: 'ABCDEF', role: 'player', seat: 'p1' }, 1000);
     const claims = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));
-    expect(claims).toEqual({ roomId: 'r1', code: 'ABCDEF', role: 'player', seat: 'p1', issuedAt: 1000, expiresAt: 1000 + 24 * 3600 * 1000 });
+    expect(claims).toEqual({
+      roomId: 'r1',
+      code: 'ABCDEF',
+      role: 'player',
+      seat: 'p1',
+      issuedAt: 1000,
+      expiresAt: 1000 + 24 * 3600 * 1000,
+    });
   });
 
   it('refuses claims re-signed with another secret as forged', () => {

@@ -12,7 +12,8 @@ export interface SeatClaims {
   readonly expiresAt: number;
 }
 
-export type TokenCheck = { ok: true; claims: SeatClaims } | { ok: false; reason: 'malformed' | 'forged' } | { ok: false; reason: 'expired'; claims: SeatClaims };
+export type TokenCheck =
+  { ok: true; claims: SeatClaims } | { ok: false; reason: 'malformed' | 'forged' } | { ok: false; reason: 'expired'; claims: SeatClaims };
 
 /**
  * Signed seat tokens: base64url(claims) "." base64url(HMAC-SHA256). A client can neither forge

@@ -5,7 +5,15 @@ import { SocketEncoder } from './socket-encoder';
 
 const ids = ['b7d0c6a2-1e4f-4a3b-9c8d-7e6f5a4b3c2d', '2f9e8d7c-6b5a-4c3d-8e1f-0a9b8c7d6e5f'];
 const players = ids.map((id, i) => ({ id, name: `P${i}`, connected: true, score: 0 }));
-const state = (you: Record<string, unknown>) => ({ code: 'K7QMPD', phase: 'lobby', you, host: { name: 'H' }, players, settings: {}, serverTime: 1 });
+const state = (you: Record<string, unknown>) => ({
+  code: 'K7QMPD',
+  phase: 'lobby',
+  you,
+  host: { name: 'H' },
+  players,
+  settings: {},
+  serverTime: 1,
+});
 
 describe(SocketEncoder.name, () => {
   it('encodes a broadcast once per profile for sockets that were sent the same room, whoever they are', () => {
@@ -16,11 +24,17 @@ describe(SocketEncoder.name, () => {
         viewers.push({ wire, encoder, frames: [encoder.event(outboundEvent('rounds.state', state(you)), 1)!] });
       }
     }
-    const closed = outboundEvent('round.closed', { index: 0, outcome: 1, counts: [1, 1], scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })) });
+    const closed = outboundEvent('round.closed', {
+      index: 0,
+      outcome: 1,
+      counts: [1, 1],
+      scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })),
+    });
     for (const v of viewers) v.frames.push(v.encoder.event(closed, 2)!);
     // One string per profile: JSON's data, and one encoding for each compact profile.
     expect(closed.encodings.size).toBe(WIRE_PROFILES.length);
-    for (const v of viewers) expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'round.closed', seq: 2, data: closed.data });
+    for (const v of viewers)
+      expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'round.closed', seq: 2, data: closed.data });
   });
 
   it('does not share an encoding between sockets whose memories differ', () => {
@@ -39,12 +53,22 @@ describe(SocketEncoder.name, () => {
     for (const e of [a, b, c]) e.event(outboundEvent('rounds.state', state({ role: 'host' })), 1);
     // b alone learns one more id: a frame without it still reads the same on both.
     b.event(outboundEvent('round.noted', { playerId: 'c9a1d0e2-0000-4000-8000-000000000003' }), 2);
-    const closed = outboundEvent('round.closed', { index: 1, outcome: 0, counts: [2], scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })) });
+    const closed = outboundEvent('round.closed', {
+      index: 1,
+      outcome: 0,
+      counts: [2],
+      scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })),
+    });
     const fromA = a.event(closed, 2)!;
     expect(b.event(closed, 3)).toBe(fromA);
     expect(closed.encodings.size).toBe(1);
     // A frame carrying the id only b was sent: b sends its number, a and c send it in full.
-    const late = outboundEvent('round.closed', { index: 2, outcome: 0, counts: [1], scores: [{ playerId: 'c9a1d0e2-0000-4000-8000-000000000003', points: 1, total: 1 }] });
+    const late = outboundEvent('round.closed', {
+      index: 2,
+      outcome: 0,
+      counts: [1],
+      scores: [{ playerId: 'c9a1d0e2-0000-4000-8000-000000000003', points: 1, total: 1 }],
+    });
     expect(b.event(late, 4)).not.toContain('c9a1d0e2');
     expect(c.event(outboundEvent('round.closed', closed.data), 2)).toBe(fromA);
     expect(a.event(late, 3)).toContain('c9a1d0e2');
@@ -59,6 +83,10 @@ describe(SocketEncoder.name, () => {
     const first = other.event(outboundEvent('rounds.state', { ...same, phase: 'round' }), 1)!;
     const again = outboundEvent('rounds.state', same);
     expect(seen.event(again, 2)).toBeNull();
-    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!], WIRE_CODES)[1]).toEqual({ type: 'rounds.state', seq: 2, data: same });
+    expect(decodeFrames('compact-v2', [first, other.event(again, 2)!], WIRE_CODES)[1]).toEqual({
+      type: 'rounds.state',
+      seq: 2,
+      data: same,
+    });
   });
 });

@@ -31,7 +31,8 @@ export class SocketEncoder {
     memory.see(event.type);
     const key = `${this.wire}\u0003${memory.key(event.type, event.data)}`;
     let text = event.encodings.get(key);
-    if (text === undefined) event.encodings.set(key, (text = encodeCompactEvent(this.wire as CompactProfile, memory, event.type, event.data)));
+    if (text === undefined)
+      event.encodings.set(key, (text = encodeCompactEvent(this.wire as CompactProfile, memory, event.type, event.data)));
     if (text !== null) memory.remember(event.type, event.data);
     return text;
   }

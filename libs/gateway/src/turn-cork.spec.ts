@@ -24,7 +24,8 @@ describe('TurnCork', () => {
 
   /** Counts the writes the served socket hands to the kernel (one writev or write each). */
   function countWrites(): () => number {
-    const socket = (served as unknown as { _socket: { _writev: (...args: unknown[]) => unknown; _write: (...args: unknown[]) => unknown } })._socket;
+    const socket = (served as unknown as { _socket: { _writev: (...args: unknown[]) => unknown; _write: (...args: unknown[]) => unknown } })
+      ._socket;
     let writes = 0;
     const writev = socket._writev.bind(socket);
     const write = socket._write.bind(socket);

@@ -3,7 +3,17 @@ import { InjectMetric, makeCounterProvider, makeGaugeProvider, makeHistogramProv
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
-import { LATENCY_BUCKETS, LimitName, LIMITS, MetricName, RefusalDrop, REFUSAL_DROPS, RETENTION_TABLES, RetentionTableName, SETTLED_OUTCOMES } from './metric-names';
+import {
+  LATENCY_BUCKETS,
+  LimitName,
+  LIMITS,
+  MetricName,
+  RefusalDrop,
+  REFUSAL_DROPS,
+  RETENTION_TABLES,
+  RetentionTableName,
+  SETTLED_OUTCOMES,
+} from './metric-names';
 
 export interface PoolReading {
   readonly total: number;
@@ -22,11 +32,34 @@ type Role = 'host' | 'player' | 'spectator';
 
 /** The providers that register every family with the Prometheus module. */
 export const METRIC_PROVIDERS = [
-  makeHistogramProvider({ name: MetricName.commandDuration, help: 'Time from a command frame arriving to its reply being sent', labelNames: ['command', 'status_class'], buckets: [...LATENCY_BUCKETS] }),
-  makeHistogramProvider({ name: MetricName.mailboxWait, help: 'Time a command waited in its room mailbox before its batch started', labelNames: ['command'], buckets: [...LATENCY_BUCKETS] }),
-  makeHistogramProvider({ name: MetricName.statementDuration, help: 'Named SQL statement time, pool checkout included', labelNames: ['statement'], buckets: [...LATENCY_BUCKETS] }),
-  makeCounterProvider({ name: MetricName.roundTrips, help: 'Round trips to PostgreSQL, by the named statement that made them', labelNames: ['statement'] }),
-  makeHistogramProvider({ name: MetricName.poolAcquire, help: 'Time to check a connection out of the pool', buckets: [...LATENCY_BUCKETS] }),
+  makeHistogramProvider({
+    name: MetricName.commandDuration,
+    help: 'Time from a command frame arriving to its reply being sent',
+    labelNames: ['command', 'status_class'],
+    buckets: [...LATENCY_BUCKETS],
+  }),
+  makeHistogramProvider({
+    name: MetricName.mailboxWait,
+    help: 'Time a command waited in its room mailbox before its batch started',
+    labelNames: ['command'],
+    buckets: [...LATENCY_BUCKETS],
+  }),
+  makeHistogramProvider({
+    name: MetricName.statementDuration,
+    help: 'Named SQL statement time, pool checkout included',
+    labelNames: ['statement'],
+    buckets: [...LATENCY_BUCKETS],
+  }),
+  makeCounterProvider({
+    name: MetricName.roundTrips,
+    help: 'Round trips to PostgreSQL, by the named statement that made them',
+    labelNames: ['statement'],
+  }),
+  makeHistogramProvider({
+    name: MetricName.poolAcquire,
+    help: 'Time to check a connection out of the pool',
+    buckets: [...LATENCY_BUCKETS],
+  }),
   makeGaugeProvider({ name: MetricName.poolConnections, help: 'Pool connections by state', labelNames: ['state'] }),
   makeGaugeProvider({ name: MetricName.poolMax, help: 'Pool size limit' }),
   makeGaugeProvider({ name: MetricName.roomsActive, help: 'Rooms live in this process' }),
@@ -34,17 +67,42 @@ export const METRIC_PROVIDERS = [
   makeCounterProvider({ name: MetricName.outboundBytes, help: 'Bytes sent on game sockets', labelNames: ['kind', 'wire'] }),
   makeCounterProvider({ name: MetricName.outboundFrames, help: 'Frames sent on game sockets', labelNames: ['kind', 'wire'] }),
   makeCounterProvider({ name: MetricName.evictions, help: 'Sockets closed because they could not keep up', labelNames: ['reason'] }),
-  makeGaugeProvider({ name: MetricName.sendQueueBytes, help: 'Bytes sent on game sockets that their clients have not read yet (acknowledged by pong)' }),
+  makeGaugeProvider({
+    name: MetricName.sendQueueBytes,
+    help: 'Bytes sent on game sockets that their clients have not read yet (acknowledged by pong)',
+  }),
   makeGaugeProvider({ name: MetricName.sendQueueFrames, help: 'Frames sent on game sockets that their clients have not read yet' }),
   makeGaugeProvider({ name: MetricName.buildInfo, help: 'Always 1; the labels name the build', labelNames: ['version', 'sha'] }),
-  makeCounterProvider({ name: MetricName.limitRefusals, help: 'Requests and sockets refused (or, for seat_sockets, closed) by a limit', labelNames: ['limit'] }),
+  makeCounterProvider({
+    name: MetricName.limitRefusals,
+    help: 'Requests and sockets refused (or, for seat_sockets, closed) by a limit',
+    labelNames: ['limit'],
+  }),
   makeCounterProvider({ name: MetricName.refusalsRecorded, help: 'Refused commands written to refused_commands for the console' }),
-  makeCounterProvider({ name: MetricName.refusalsDropped, help: 'Refused commands not recorded for the console, by why', labelNames: ['reason'] }),
-  makeCounterProvider({ name: MetricName.outcomesSettled, help: "Rooms' statements whose answer was lost, settled by reading the database, by what they turned out to be", labelNames: ['outcome'] }),
+  makeCounterProvider({
+    name: MetricName.refusalsDropped,
+    help: 'Refused commands not recorded for the console, by why',
+    labelNames: ['reason'],
+  }),
+  makeCounterProvider({
+    name: MetricName.outcomesSettled,
+    help: "Rooms' statements whose answer was lost, settled by reading the database, by what they turned out to be",
+    labelNames: ['outcome'],
+  }),
   makeCounterProvider({ name: MetricName.silentCloses, help: 'Sockets closed (4011) because they answered no ping within the window' }),
-  makeCounterProvider({ name: MetricName.roomFaults, help: 'Exceptions caught while a room settled or published a committed step; each lets its room go' }),
-  makeCounterProvider({ name: MetricName.unhandledRejections, help: 'Promise rejections nothing handled, logged and survived by the process' }),
-  makeCounterProvider({ name: MetricName.retentionRemoved, help: 'Rows removed by the retention pruning, by table (room_decks: deck copies cleared)', labelNames: ['table'] }),
+  makeCounterProvider({
+    name: MetricName.roomFaults,
+    help: 'Exceptions caught while a room settled or published a committed step; each lets its room go',
+  }),
+  makeCounterProvider({
+    name: MetricName.unhandledRejections,
+    help: 'Promise rejections nothing handled, logged and survived by the process',
+  }),
+  makeCounterProvider({
+    name: MetricName.retentionRemoved,
+    help: 'Rows removed by the retention pruning, by table (room_decks: deck copies cleared)',
+    labelNames: ['table'],
+  }),
   makeCounterProvider({ name: MetricName.retentionFailures, help: 'Retention pruning batches that failed (the next sweep tries again)' }),
 ];
 

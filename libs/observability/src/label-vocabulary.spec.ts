@@ -3,7 +3,7 @@ import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from 
 describe('label vocabulary', () => {
   const vocabulary: LabelVocabulary = { commands: new Set(['ping']), events: new Set(['room.state']) };
 
-  it('passes the server\'s own words through', () => {
+  it("passes the server's own words through", () => {
     expect(commandLabel(vocabulary, 'ping')).toBe('ping');
     expect(frameKindLabel(vocabulary, 'room.state')).toBe('room.state');
     expect(frameKindLabel(vocabulary, 'reply')).toBe('reply');

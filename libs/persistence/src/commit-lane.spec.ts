@@ -64,7 +64,8 @@ describe(CommitLane.name, () => {
   });
 
   const entries = async () => (await admin.query<{ entry: string }>('SELECT entry FROM log ORDER BY id')).rows.map((r) => r.entry);
-  const seqs = async () => (await admin.query<{ room: number; seq: string }>('SELECT room, seq FROM heads WHERE seq > 0 ORDER BY room')).rows;
+  const seqs = async () =>
+    (await admin.query<{ room: number; seq: string }>('SELECT room, seq FROM heads WHERE seq > 0 ORDER BY room')).rows;
 
   /** Holds `log` so that a unit's write waits; the returned function (or the test's end) lets it go. */
   async function holdLog(): Promise<() => Promise<void>> {
@@ -77,7 +78,10 @@ describe(CommitLane.name, () => {
   }
   const lockers = new Set<() => Promise<void>>();
   const untilWaitingOnLog = () =>
-    until(async () => (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'log'::regclass`)).rowCount === 1, 'a write waiting for the lock on log');
+    until(
+      async () => (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = 'log'::regclass`)).rowCount === 1,
+      'a write waiting for the lock on log',
+    );
   async function backendPid(): Promise<number> {
     const [rows] = await lane.send([{ name: 'pid', text: 'SELECT pg_backend_pid() AS pid', values: [] }], 10_000);
     return rows[0].pid;
@@ -129,7 +133,10 @@ describe(CommitLane.name, () => {
     expect(behind).toEqual({ status: 'fulfilled', value: [[], [{ entry: 'behind' }]] });
     // Both names are PostgreSQL's now: later units bind them without parsing again.
     await lane.send(unit(2, 1, 'after'), 10_000);
-    const [prepared] = await lane.send([{ name: 'prepared', text: 'SELECT name FROM pg_prepared_statements ORDER BY name', values: [] }], 10_000);
+    const [prepared] = await lane.send(
+      [{ name: 'prepared', text: 'SELECT name FROM pg_prepared_statements ORDER BY name', values: [] }],
+      10_000,
+    );
     expect(prepared.map((r) => r.name)).toEqual(expect.arrayContaining(['guard', 'write']));
     expect(await entries()).toEqual(['behind', 'after']);
     expect(await seqs()).toEqual([{ room: 2, seq: '2' }]);
@@ -156,7 +163,11 @@ describe(CommitLane.name, () => {
     // pg closed the statement it could not bind (and still takes it for prepared): the lane copes.
     await lane.send(unit(2, 0, 'after'), 10_000);
     expect(await entries()).toEqual(['first', 'behind', 'after']);
-    expect(await seqs()).toEqual([{ room: 1, seq: '1' }, { room: 2, seq: '1' }, { room: 3, seq: '1' }]);
+    expect(await seqs()).toEqual([
+      { room: 1, seq: '1' },
+      { room: 2, seq: '1' },
+      { room: 3, seq: '1' },
+    ]);
   });
 
   it('waits for a unit that answers later than any budget, and the units beside it are untouched', async () => {
@@ -191,7 +202,10 @@ describe(CommitLane.name, () => {
     expect(answered.status).toBe('rejected');
     const lost = (answered as PromiseRejectedResult).reason;
     expect(lost).toBeInstanceOf(OutcomeUnknown);
-    expect(lost).toMatchObject({ backendPid: pid, message: expect.stringMatching(/^PostgreSQL said nothing for \d+ ms; connection reset$/) });
+    expect(lost).toMatchObject({
+      backendPid: pid,
+      message: expect.stringMatching(/^PostgreSQL said nothing for \d+ ms; connection reset$/),
+    });
     // A reset, not a goodbye: the kernel drops what it still held for PostgreSQL.
     await until(() => proxy.ends.length === 1, 'the proxy to see the connection end');
     expect(proxy.ends).toEqual(['ECONNRESET']);
@@ -224,7 +238,10 @@ describe(CommitLane.name, () => {
       $6::bigint AS big, $7::timestamptz AS at, $8::bytea AS bytes, $9::bool AS yes, $10::float8 AS ratio, $11::text AS nothing, $12::uuid[] AS ids`;
     const values = [
       [1, 2, 3],
-      [[1, 2], [3, 4]],
+      [
+        [1, 2],
+        [3, 4],
+      ],
       ['a', 'b,c', '"quoted"', 'back\\slash', null, ''],
       { nested: [1, { deep: null }], s: 'é' },
       JSON.stringify([{ a: 1 }, 'two']),
@@ -241,7 +258,10 @@ describe(CommitLane.name, () => {
     expect(row).toEqual(pooled);
     expect(row).toEqual({
       ints: [1, 2, 3],
-      grid: [[1, 2], [3, 4]],
+      grid: [
+        [1, 2],
+        [3, 4],
+      ],
       texts: ['a', 'b,c', '"quoted"', 'back\\slash', null, ''],
       doc: { nested: [1, { deep: null }], s: 'é' },
       list: [{ a: 1 }, 'two'],

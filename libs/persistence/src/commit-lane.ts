@@ -16,7 +16,10 @@ interface Unit {
 
 /** A unit could not be written: no connection, or none in time. Nothing of it reached PostgreSQL. */
 export class LaneBroken extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'LaneBroken';
   }
@@ -219,12 +222,15 @@ class LaneConnection {
     this.client.query('BEGIN', note);
     statements.forEach((s, i) => {
       const name = this.nameFor(s.name);
-      this.client.query({ name, text: s.text, values: [...s.values] }, once((err: Error | undefined, result?: QueryResult) => {
-        if (name) this.answered(name, !err);
-        if (name && err && writing) this.lost.add(name);
-        note(err);
-        if (!err) rows[i] = result!.rows;
-      }));
+      this.client.query(
+        { name, text: s.text, values: [...s.values] },
+        once((err: Error | undefined, result?: QueryResult) => {
+          if (name) this.answered(name, !err);
+          if (name && err && writing) this.lost.add(name);
+          note(err);
+          if (!err) rows[i] = result!.rows;
+        }),
+      );
     });
     writing = false;
     // A statement pg could not send: the ones before it are rolled back, not committed alone.

@@ -57,7 +57,14 @@ export async function openDataSource(options: DatabaseOptions, meter: StatementM
   const pooled = directUrl !== options.url;
   const applicationName = options.applicationName ?? 'game-server';
   const Client = instrumentedClientClass(meter);
-  if (options.migrate ?? true) await migrate({ url: directUrl, migrations: options.migrations ?? [], applicationName: `${applicationName}-migrations`, log: options.log, Client });
+  if (options.migrate ?? true)
+    await migrate({
+      url: directUrl,
+      migrations: options.migrations ?? [],
+      applicationName: `${applicationName}-migrations`,
+      log: options.log,
+      Client,
+    });
   const connection = {
     // A new connection that cannot be made in time counts as an outage, not a wait.
     connectionTimeoutMillis: timeoutMs,

@@ -16,7 +16,10 @@ export interface PoolStats {
 
 /** Thrown when PostgreSQL cannot be reached, fails in a way a retry may fix, or does not answer in time. */
 export class DatabaseUnavailableError extends StoreUnavailableError {
-  constructor(readonly statement: string, cause: unknown) {
+  constructor(
+    readonly statement: string,
+    cause: unknown,
+  ) {
     super(`database unavailable during ${statement}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'DatabaseUnavailableError';
   }
@@ -136,7 +139,10 @@ export class Database {
     const handed = performance.now();
     const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);
     // How long commits wait is one of the overload signals; a failure is the caller's to handle.
-    committed.then(() => this.meter.committed((performance.now() - handed) / 1000), () => undefined);
+    committed.then(
+      () => this.meter.committed((performance.now() - handed) / 1000),
+      () => undefined,
+    );
     return committed;
   }
 
@@ -155,27 +161,56 @@ export class Database {
 
   /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
   async close(): Promise<void> {
-    await Promise.all([this.ordered.close(), this.clusterPool.end(), this.upkeepPool.end(), this.pooled ? this.settledWritePool.end() : undefined]);
+    await Promise.all([
+      this.ordered.close(),
+      this.clusterPool.end(),
+      this.upkeepPool.end(),
+      this.pooled ? this.settledWritePool.end() : undefined,
+    ]);
     await this.settler.close();
   }
 
-  run<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs, check?: WriteCheck): Promise<T[]> {
+  run<T extends QueryResultRow>(
+    statement: string,
+    sql: string,
+    params: readonly unknown[] = [],
+    timeoutMs = this.defaultTimeoutMs,
+    check?: WriteCheck,
+  ): Promise<T[]> {
     return this.runOn(check ? this.settledWritePool : this.pool, statement, sql, params, timeoutMs, check);
   }
 
   /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
-  runForCluster<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+  runForCluster<T extends QueryResultRow>(
+    statement: string,
+    sql: string,
+    params: readonly unknown[] = [],
+    timeoutMs = this.defaultTimeoutMs,
+  ): Promise<T[]> {
     return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
   }
 
   /** A statement of the retention's pruning, on its own connection (off every command's path). */
-  runForUpkeep<T extends QueryResultRow>(statement: string, sql: string, params: readonly unknown[] = [], timeoutMs = this.defaultTimeoutMs): Promise<T[]> {
+  runForUpkeep<T extends QueryResultRow>(
+    statement: string,
+    sql: string,
+    params: readonly unknown[] = [],
+    timeoutMs = this.defaultTimeoutMs,
+  ): Promise<T[]> {
     return this.runOn(this.upkeepPool, statement, sql, params, timeoutMs);
   }
 
-  private async runOn<T extends QueryResultRow>(pool: Pool, statement: string, sql: string, params: readonly unknown[], timeoutMs: number, check?: WriteCheck): Promise<T[]> {
+  private async runOn<T extends QueryResultRow>(
+    pool: Pool,
+    statement: string,
+    sql: string,
+    params: readonly unknown[],
+    timeoutMs: number,
+    check?: WriteCheck,
+  ): Promise<T[]> {
     // A write sent into a link known to be down could be settled only once it is back.
-    if (check && !this.reachable()) throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
+    if (check && !this.reachable())
+      throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
     const started = process.hrtime.bigint();
     const deadline = performance.now() + timeoutMs;
     let client: PoolClient;
@@ -244,7 +279,15 @@ export class Database {
   private checkout(pool: Pool, timeoutMs: number): Promise<PoolClient> {
     const pending = pool.connect();
     // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
-    return withinTime(pending, timeoutMs, () => void pending.then((c) => c.release(), () => undefined));
+    return withinTime(
+      pending,
+      timeoutMs,
+      () =>
+        void pending.then(
+          (c) => c.release(),
+          () => undefined,
+        ),
+    );
   }
 
   poolStats(): PoolStats {
@@ -317,7 +360,8 @@ function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Pro
  * PostgreSQL, so a statement the caller gave up on cannot arrive after the link heals.
  */
 function resetConnection(client: PoolClient): void {
-  const stream = (client as unknown as { connection?: { stream?: { resetAndDestroy?: () => void; destroy: () => void } } }).connection?.stream;
+  const stream = (client as unknown as { connection?: { stream?: { resetAndDestroy?: () => void; destroy: () => void } } }).connection
+    ?.stream;
   if (!stream) return;
   if (typeof stream.resetAndDestroy === 'function') stream.resetAndDestroy();
   else stream.destroy();
@@ -337,6 +381,8 @@ export function isConnectionError(err: unknown): boolean {
     code === '57P01' || // admin shutdown
     code === '57P03' || // cannot connect now
     code === '57014' || // canceled: statement_timeout, a statement that waited too long (a lock, a stall)
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout/.test(err.message)
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated due to connection timeout/.test(
+      err.message,
+    )
   );
 }

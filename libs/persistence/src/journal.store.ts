@@ -18,7 +18,16 @@ export class JournalStore implements RoomStore {
   async append(step: JournalStep, at: RoomPosition, timeoutMs: number): Promise<void> {
     await this.journal.append(step.inputs.map(entryOf), at, timeoutMs, {
       ...(step.snapshot ? { snapshot: { atMs: step.snapshot.at, state: step.snapshot.snapshot } } : {}),
-      ...(step.finished ? { result: { game: step.finished.game, gameNo: step.finished.no, summary: step.finished.summary, ...(step.finished.id ? { id: step.finished.id } : {}) } } : {}),
+      ...(step.finished
+        ? {
+            result: {
+              game: step.finished.game,
+              gameNo: step.finished.no,
+              summary: step.finished.summary,
+              ...(step.finished.id ? { id: step.finished.id } : {}),
+            },
+          }
+        : {}),
       ...(step.closed !== undefined ? { closed: step.closed } : {}),
       name: step.inputs.some((i) => i.kind === 'command' || i.kind === 'proposal') ? APPEND_STATEMENT : RECORD_STATEMENT,
     });

@@ -107,7 +107,12 @@ export class OrderedStatements {
   run<T extends QueryResultRow>(statement: OrderedStatement, timeoutMs: number): Promise<T[]> {
     const lane = this.take(statement.position.roomId);
     return new Promise<T[]>((resolve, reject) => {
-      this.waiting[lane].push({ statement, deadline: performance.now() + timeoutMs, resolve: resolve as (rows: QueryResultRow[]) => void, reject });
+      this.waiting[lane].push({
+        statement,
+        deadline: performance.now() + timeoutMs,
+        resolve: resolve as (rows: QueryResultRow[]) => void,
+        reject,
+      });
       if (this.scheduled[lane]) return;
       this.scheduled[lane] = true;
       setImmediate(() => this.flush(lane));
@@ -270,7 +275,10 @@ export class OrderedStatements {
     for (const w of unit) {
       if (recorded) w.resolve([]);
       else if (moved) w.reject(new RoomOutOfOrderError([w.statement.position.roomId]));
-      else w.reject(this.failure.unavailable(w.statement.name, heads === undefined ? lost : new Error(`${lost.message}; it was not recorded`)));
+      else
+        w.reject(
+          this.failure.unavailable(w.statement.name, heads === undefined ? lost : new Error(`${lost.message}; it was not recorded`)),
+        );
     }
     for (const room of rooms) this.release(lane, room, recorded);
   }
@@ -305,7 +313,9 @@ export class OrderedStatements {
   private describe(err: unknown, statement: OrderedStatement): unknown {
     const code = (err as { code?: string }).code;
     if (code === OUT_OF_ORDER) {
-      const rooms = String((err as { detail?: string }).detail ?? '').split(',').filter(Boolean);
+      const rooms = String((err as { detail?: string }).detail ?? '')
+        .split(',')
+        .filter(Boolean);
       if (rooms.includes(statement.position.roomId)) return new RoomOutOfOrderError([statement.position.roomId]);
       // Another room of the shared statement was out of order: this one's statement simply did not run.
       return this.failure.unavailable(statement.name, new Error('a room that shared the statement was out of order'));
@@ -320,7 +330,9 @@ export class OrderedStatements {
  * of the same name (taking its place in the order) only if no other statement of its room came in
  * between, and its room is not in that unit yet: every room's statements keep their order.
  */
-export function mergeInOrder<W extends { readonly statement: Pick<OrderedStatement, 'name' | 'position' | 'merge'> }>(waiting: readonly W[]): W[][] {
+export function mergeInOrder<W extends { readonly statement: Pick<OrderedStatement, 'name' | 'position' | 'merge'> }>(
+  waiting: readonly W[],
+): W[][] {
   const units: W[][] = [];
   const open = new Map<string, { unit: W[]; closedTo: Set<string> }>();
   for (const w of waiting) {

@@ -80,7 +80,10 @@ async function tryLock(runner: QueryRunner): Promise<boolean> {
  * One session straight to PostgreSQL, checked to be direct, with no statement timeout even where
  * the role or the database sets one; the data source over it knows the migrations.
  */
-async function withMigrationSession<T>(options: MigrationOptions, body: (dataSource: DataSource, runner: QueryRunner) => Promise<T>): Promise<T> {
+async function withMigrationSession<T>(
+  options: MigrationOptions,
+  body: (dataSource: DataSource, runner: QueryRunner) => Promise<T>,
+): Promise<T> {
   const dataSource = new DataSource({
     type: 'postgres',
     url: options.url,

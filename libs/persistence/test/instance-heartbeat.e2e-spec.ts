@@ -1,6 +1,15 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { Database, InstanceBeat, InstanceRepository, LEADERBOARD_GAMES, LeaderboardRepository, openDataSource, RoomRepository, StatementMeter } from '@app/persistence';
+import {
+  Database,
+  InstanceBeat,
+  InstanceRepository,
+  LEADERBOARD_GAMES,
+  LeaderboardRepository,
+  openDataSource,
+  RoomRepository,
+  StatementMeter,
+} from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 
@@ -11,7 +20,14 @@ import { createTestDatabase } from '../../../test/support/database';
  * through indexes, including after a beat whose answer was lost; and the beat runs on connections
  * that requests cannot hold up. The leaderboard reads a bounded page of finished games.
  */
-const beatOf = (name: string, rooms = 0): InstanceBeat => ({ name, url: `http://${name}`, pid: 1, startedAt: Date.now(), rooms, health: 'ok' });
+const beatOf = (name: string, rooms = 0): InstanceBeat => ({
+  name,
+  url: `http://${name}`,
+  pid: 1,
+  startedAt: Date.now(),
+  rooms,
+  health: 'ok',
+});
 
 /** A migrated database of its own, with the repositories over it. */
 async function open() {
@@ -59,12 +75,18 @@ async function seedRooms(dataSource: DataSource, first: number, count: number, o
     [first, count],
   );
   const ids = rows.map((r) => r.id);
-  if (owner !== null) await dataSource.query(`UPDATE room_heads SET lease_owner = $1, lease_fence = 1 WHERE room_id = ANY($2::uuid[])`, [owner, ids]);
+  if (owner !== null)
+    await dataSource.query(`UPDATE room_heads SET lease_owner = $1, lease_fence = 1 WHERE room_id = ANY($2::uuid[])`, [owner, ids]);
   return ids;
 }
 
 const head = async (dataSource: DataSource, id: string) =>
-  (await dataSource.query(`SELECT lease_owner AS owner, lease_fence::int AS fence, wanted_by AS "wantedBy" FROM room_heads WHERE room_id = $1`, [id]))[0];
+  (
+    await dataSource.query(
+      `SELECT lease_owner AS owner, lease_fence::int AS fence, wanted_by AS "wantedBy" FROM room_heads WHERE room_id = $1`,
+      [id],
+    )
+  )[0];
 
 describe(InstanceRepository.name, () => {
   describe('what a beat reads', () => {
@@ -138,7 +160,9 @@ describe(InstanceRepository.name, () => {
       const [{ code }] = await opened().dataSource.query(`SELECT trim(code) AS code FROM rooms WHERE id = $1`, [room]);
       const [loaded] = await opened().rooms.loadRooms([code], 10_000, { owner: 'c', ms: 6000 });
       expect(loaded).toMatchObject({ roomId: room, fence: 2, heldBy: null });
-      await opened().dataSource.query(`UPDATE room_heads SET lease_owner = 'y', lease_fence = lease_fence + 1 WHERE room_id = $1`, [elsewhere]);
+      await opened().dataSource.query(`UPDATE room_heads SET lease_owner = 'y', lease_fence = lease_fence + 1 WHERE room_id = $1`, [
+        elsewhere,
+      ]);
       expect((await opened().instances.beat(beatOf('c', 1), first.at)).lost).toEqual([]);
       expect((await opened().instances.beat(beatOf('x'), first.at)).lost).toEqual([{ id: elsewhere, fence: 2 }]);
     });
@@ -169,8 +193,15 @@ describe(InstanceRepository.name, () => {
       await blocker.query('SELECT pg_advisory_lock(31)');
       // Two reads take both of the pool's connections and wait for the lock: the pool has none left.
       let readsDone = 0;
-      const reads = [1, 2].map(() => opened().db.run('Test.slowRead', 'SELECT pg_advisory_lock_shared(31)').then(() => readsDone++));
-      await waitUntil(async () => (await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n === 2);
+      const reads = [1, 2].map(() =>
+        opened()
+          .db.run('Test.slowRead', 'SELECT pg_advisory_lock_shared(31)')
+          .then(() => readsDone++),
+      );
+      await waitUntil(
+        async () =>
+          (await blocker.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n === 2,
+      );
       expect(opened().db.poolStats()).toMatchObject({ total: 2, idle: 0 });
       const log = opened().meter.capture();
       const answer = await opened().instances.beat(beatOf('e'));
@@ -192,7 +223,15 @@ describe(LeaderboardRepository.name, () => {
    * `count` finished games of `game`, one room each, where `player` wins with `score`: the newest
    * `ageSeconds` ago, then one every `everySeconds` before it.
    */
-  async function finish(game: string, count: number, player: string, score: number, ageSeconds: number, everySeconds: number, from: number): Promise<void> {
+  async function finish(
+    game: string,
+    count: number,
+    player: string,
+    score: number,
+    ageSeconds: number,
+    everySeconds: number,
+    from: number,
+  ): Promise<void> {
     const rooms = await seedRooms(opened().dataSource, from, count, null);
     await opened().dataSource.query(
       `INSERT INTO finished_games (room_id, game, game_no, finished_at, summary)
@@ -210,13 +249,17 @@ describe(LeaderboardRepository.name, () => {
     await finish('quiz', LEADERBOARD_GAMES + 500, 'old', 1, 5 * LEADERBOARD_GAMES, 1, 0x700000);
     await opened().dataSource.query('VACUUM ANALYZE finished_games');
     const board = await new LeaderboardRepository(opened().db).topPlayers('quiz', 10);
-    expect(board).toEqual([{ playerId: 'new', name: 'new', games: LEADERBOARD_GAMES, wins: LEADERBOARD_GAMES, totalScore: 2 * LEADERBOARD_GAMES, bestScore: 2 }]);
+    expect(board).toEqual([
+      { playerId: 'new', name: 'new', games: LEADERBOARD_GAMES, wins: LEADERBOARD_GAMES, totalScore: 2 * LEADERBOARD_GAMES, bestScore: 2 },
+    ]);
     const [{ 'QUERY PLAN': plan }] = await opened().dataSource.query(
       `EXPLAIN (ANALYZE, FORMAT JSON) SELECT summary FROM finished_games WHERE game = $1 ORDER BY finished_at DESC LIMIT ${LEADERBOARD_GAMES}`,
       ['quiz'],
     );
     const scans = nodes(plan[0].Plan).filter((n) => n['Relation Name'] === 'finished_games');
-    expect(scans).toEqual([expect.objectContaining({ 'Node Type': 'Index Scan', 'Index Name': 'finished_games_by_game', 'Actual Rows': LEADERBOARD_GAMES })]);
+    expect(scans).toEqual([
+      expect.objectContaining({ 'Node Type': 'Index Scan', 'Index Name': 'finished_games_by_game', 'Actual Rows': LEADERBOARD_GAMES }),
+    ]);
   });
 });
 

@@ -40,7 +40,14 @@ describe(JournalRepository.name, () => {
   async function newRoom(): Promise<string> {
     const id = randomUUID();
     const code = randomBytes(3).toString('hex').toUpperCase();
-    const created = await rooms.openRoom({ id, code, game: 'tally', seed: 7, settings: { any: 'json' }, snapshot: { atMs: 1, state: { opened: true } } });
+    const created = await rooms.openRoom({
+      id,
+      code,
+      game: 'tally',
+      seed: 7,
+      settings: { any: 'json' },
+      snapshot: { atMs: 1, state: { opened: true } },
+    });
     expect(created).toBe('created');
     codes.set(id, code);
     return id;
@@ -53,7 +60,13 @@ describe(JournalRepository.name, () => {
   }
 
   const at = (roomId: string, seq: number, fence = 0): RoomPosition => ({ roomId, seq, fence });
-  const command = (atMs: number, body: unknown, seat = 's1'): JournalEntry => ({ kind: 'command', atMs, actor: { role: 'player', seat }, commandId: `c-${atMs}`, body });
+  const command = (atMs: number, body: unknown, seat = 's1'): JournalEntry => ({
+    kind: 'command',
+    atMs,
+    actor: { role: 'player', seat },
+    commandId: `c-${atMs}`,
+    body,
+  });
 
   async function counted<T>(action: () => Promise<T>): Promise<{ value: T; trips: readonly string[] }> {
     const log = meter.capture();
@@ -70,9 +83,16 @@ describe(JournalRepository.name, () => {
     it('gives back what many rooms appended in one statement, in order, in one load', async () => {
       const [a, b, c] = [await newRoom(), await newRoom(), await newRoom()];
       const first = {
-        [a]: [command(1000, { move: 1 }), { kind: 'signal', atMs: 1001, actor: { role: 'player', seat: 's2' }, commandId: null, body: { presence: 'gone' } }],
+        [a]: [
+          command(1000, { move: 1 }),
+          { kind: 'signal', atMs: 1001, actor: { role: 'player', seat: 's2' }, commandId: null, body: { presence: 'gone' } },
+        ],
         [b]: [{ kind: 'late_deadline', atMs: 2000, actor: null, commandId: null, body: { due: 1990 } }],
-        [c]: [command(3000, { move: 'x' }), command(3001, { move: 'y' }, 's2'), { kind: 'proposal', atMs: 3002, actor: null, commandId: null, body: { name: 'tick' } }],
+        [c]: [
+          command(3000, { move: 'x' }),
+          command(3001, { move: 'y' }, 's2'),
+          { kind: 'proposal', atMs: 3002, actor: null, commandId: null, body: { name: 'tick' } },
+        ],
       } as Record<string, JournalEntry[]>;
 
       // Sent in the same turn: the three rooms' appends share one statement.
@@ -107,7 +127,7 @@ describe(JournalRepository.name, () => {
       const body = {
         text: 'héllo 🎲 日本語 «quotes» "double" \\ back\\slash \u0001 \\u0000 as text',
         nested: [[1, [2, [3, []]]], { a: [null, true, false, 1.5, -0.25, 1e21] }, []],
-        '': { 'ключ': 'значение' },
+        '': { ключ: 'значение' },
       };
       await journal.append([command(5, body)], at(room, 0), 5000, { snapshot: { atMs: 5, state: { board: [[body.text]] } } });
       const [loaded] = await load([room]);
@@ -128,7 +148,10 @@ describe(JournalRepository.name, () => {
 
       const [loaded] = await load([room]);
       expect(loaded.snapshot).toEqual({ seq: 1, atMs: 2, state: { total: 3 } });
-      expect(loaded.entries.map((e) => [e.seq, e.idx, e.body])).toEqual([[2, 0, { n: 3 }], [2, 1, { n: 4 }]]);
+      expect(loaded.entries.map((e) => [e.seq, e.idx, e.body])).toEqual([
+        [2, 0, { n: 3 }],
+        [2, 1, { n: 4 }],
+      ]);
 
       // A later snapshot replaces it (one per room), here with no entries of its own.
       await journal.append([], at(room, 3), 5000, { snapshot: { atMs: 9, state: { total: 10 } } });
@@ -138,7 +161,11 @@ describe(JournalRepository.name, () => {
     });
 
     const journalOf = async (roomId: string) =>
-      (await dataSource.query(`SELECT seq::int, idx, body FROM room_journal WHERE room_id = $1 ORDER BY seq, idx`, [roomId])) as { seq: number; idx: number; body: unknown }[];
+      (await dataSource.query(`SELECT seq::int, idx, body FROM room_journal WHERE room_id = $1 ORDER BY seq, idx`, [roomId])) as {
+        seq: number;
+        idx: number;
+        body: unknown;
+      }[];
 
     it('keeps the journal after the latest snapshot only: the snapshot statement deletes what is before it and journals nothing of its own', async () => {
       const room = await newRoom();
@@ -147,7 +174,9 @@ describe(JournalRepository.name, () => {
       expect((await journalOf(room)).map((e) => e.body)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
 
       // One statement, one round trip: the entries it carries are in the snapshot it writes.
-      const { trips } = await counted(() => journal.append([command(4, { n: 4 })], at(room, 2), 5000, { snapshot: { atMs: 4, state: { total: 10 } } }));
+      const { trips } = await counted(() =>
+        journal.append([command(4, { n: 4 })], at(room, 2), 5000, { snapshot: { atMs: 4, state: { total: 10 } } }),
+      );
       expect(trips).toEqual(['JournalRepository.append']);
       expect(await journalOf(room)).toEqual([]);
       await journal.append([command(5, { n: 5 })], at(room, 3), 5000);
@@ -170,7 +199,11 @@ describe(JournalRepository.name, () => {
       );
       expect(trips).toEqual(['JournalRepository.append']);
       expect(await journalOf(snapshotted)).toEqual([]);
-      expect((await journalOf(journaled)).map((e) => [e.seq, e.idx])).toEqual([[0, 0], [0, 1], [1, 0]]);
+      expect((await journalOf(journaled)).map((e) => [e.seq, e.idx])).toEqual([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+      ]);
     });
 
     it('cuts from the snapshot it replaces: rows older than that (journaled before the journal was cut) are left to the pruning of closed rooms', async () => {
@@ -195,10 +228,15 @@ describe(JournalRepository.name, () => {
       const room = await newRoom();
       await dataSource.query('UPDATE room_heads SET lease_fence = 1 WHERE room_id = $1', [room]);
       await expect(
-        journal.append([command(1, { n: 1 })], at(room, 0, 0), 5000, { snapshot: { atMs: 1, state: {} }, result: { game: 'g', gameNo: 1, summary: {} } }),
+        journal.append([command(1, { n: 1 })], at(room, 0, 0), 5000, {
+          snapshot: { atMs: 1, state: {} },
+          result: { game: 'g', gameNo: 1, summary: {} },
+        }),
       ).rejects.toBeInstanceOf(RoomOutOfOrderError);
       expect(await head(room)).toEqual({ seq: 0, fence: 1 });
-      expect([await count("room_journal", room), await count("room_snapshots", room), await count("finished_games", room)]).toEqual([0, 1, 0]);
+      expect([await count('room_journal', room), await count('room_snapshots', room), await count('finished_games', room)]).toEqual([
+        0, 1, 0,
+      ]);
     });
 
     it('refuses an append at the wrong position, alone, while a room sharing its statement writes nothing either', async () => {
@@ -212,17 +250,26 @@ describe(JournalRepository.name, () => {
       // The shared statement did not run: the other room is told to try again, not that it is out of order.
       expect(other.status === 'rejected' && other.reason).not.toBeInstanceOf(RoomOutOfOrderError);
       expect(other.status).toBe('rejected');
-      expect([await head(wrong), await head(shared)]).toEqual([{ seq: 0, fence: 0 }, { seq: 0, fence: 0 }]);
+      expect([await head(wrong), await head(shared)]).toEqual([
+        { seq: 0, fence: 0 },
+        { seq: 0, fence: 0 },
+      ]);
       expect([await count('room_journal', wrong), await count('room_journal', shared)]).toEqual([0, 0]);
     });
 
     it('refuses a value jsonb cannot keep before sending anything', async () => {
       const room = await newRoom();
       const { trips } = await counted(async () => {
-        await expect(journal.append([command(1, { text: 'nul \u0000 inside' })], at(room, 0), 5000)).rejects.toBeInstanceOf(UnstorableJournalValueError);
-        await expect(journal.append([command(1, { text: 'lone \ud800' })], at(room, 0), 5000)).rejects.toBeInstanceOf(UnstorableJournalValueError);
+        await expect(journal.append([command(1, { text: 'nul \u0000 inside' })], at(room, 0), 5000)).rejects.toBeInstanceOf(
+          UnstorableJournalValueError,
+        );
+        await expect(journal.append([command(1, { text: 'lone \ud800' })], at(room, 0), 5000)).rejects.toBeInstanceOf(
+          UnstorableJournalValueError,
+        );
         await expect(journal.append([command(1, null)], at(room, 0), 5000)).rejects.toBeInstanceOf(UnstorableJournalValueError);
-        await expect(journal.append([{ ...command(1, {}), kind: 'other' as JournalEntry['kind'] }], at(room, 0), 5000)).rejects.toBeInstanceOf(UnstorableJournalValueError);
+        await expect(
+          journal.append([{ ...command(1, {}), kind: 'other' as JournalEntry['kind'] }], at(room, 0), 5000),
+        ).rejects.toBeInstanceOf(UnstorableJournalValueError);
       });
       expect(trips).toEqual([]);
       expect(await head(room)).toEqual({ seq: 0, fence: 0 });
@@ -232,7 +279,13 @@ describe(JournalRepository.name, () => {
   describe('results', () => {
     it('round-trips finished games, per room and newest first', async () => {
       const [a, b] = [await newRoom(), await newRoom()];
-      const summary = { winner: { seat: 's1', name: 'Zoë' }, standings: [['s1', 3], ['s2', 1]] };
+      const summary = {
+        winner: { seat: 's1', name: 'Zoë' },
+        standings: [
+          ['s1', 3],
+          ['s2', 1],
+        ],
+      };
       // Two rooms finish in one statement; each gets its own id back.
       const [ra, rb] = await Promise.all([
         journal.append([command(1, { last: true })], at(a, 0), 5000, { result: { game: 'g1', gameNo: 1, summary } }),
@@ -256,7 +309,9 @@ describe(JournalRepository.name, () => {
     it('refuses a second result for the same game of a room, and the statement writes nothing', async () => {
       const room = await newRoom();
       await journal.append([], at(room, 0), 5000, { result: { game: 'g', gameNo: 1, summary: {} } });
-      await expect(journal.append([command(1, {})], at(room, 1), 5000, { result: { game: 'g', gameNo: 1, summary: {} } })).rejects.toThrow(/finished_games_room_game_no/);
+      await expect(journal.append([command(1, {})], at(room, 1), 5000, { result: { game: 'g', gameNo: 1, summary: {} } })).rejects.toThrow(
+        /finished_games_room_game_no/,
+      );
       expect(await head(room)).toEqual({ seq: 1, fence: 0 });
       expect([await count('room_journal', room), await count('finished_games', room)]).toEqual([0, 1]);
     });

@@ -3,7 +3,16 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { RoomPosition } from '@app/room-engine';
 import { DelayProxy } from '@app/bot-kit';
-import { Database, DatabaseUnavailableError, JournalEntry, JournalRepository, openDataSource, RoomRepository, SettledOutcome, StatementMeter } from '@app/persistence';
+import {
+  Database,
+  DatabaseUnavailableError,
+  JournalEntry,
+  JournalRepository,
+  openDataSource,
+  RoomRepository,
+  SettledOutcome,
+  StatementMeter,
+} from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase, holdTable, writeWaitsOn } from '../../../test/support/database';
 
@@ -56,14 +65,24 @@ describe('a statement whose outcome is unknown', () => {
   async function newRoom(): Promise<string> {
     const id = randomUUID();
     const code = randomBytes(3).toString('hex').toUpperCase();
-    expect(await rooms.openRoom({ id, code, game: 'tally', seed: 7, settings: {}, snapshot: { atMs: 1, state: { opened: true } } })).toBe('created');
+    expect(await rooms.openRoom({ id, code, game: 'tally', seed: 7, settings: {}, snapshot: { atMs: 1, state: { opened: true } } })).toBe(
+      'created',
+    );
     return id;
   }
 
   const at = (roomId: string, seq: number): RoomPosition => ({ roomId, seq, fence: 0 });
-  const entry = (id: string): JournalEntry => ({ kind: 'command', atMs: 1, actor: { role: 'player', seat: 's1' }, commandId: id, body: { id } });
-  const head = async (roomId: string) => (await admin.query('SELECT commit_seq::int AS seq FROM room_heads WHERE room_id = $1', [roomId])).rows[0].seq;
-  const journaled = async (roomId: string) => (await admin.query('SELECT command_id AS id FROM room_journal WHERE room_id = $1 ORDER BY seq', [roomId])).rows.map((r) => r.id);
+  const entry = (id: string): JournalEntry => ({
+    kind: 'command',
+    atMs: 1,
+    actor: { role: 'player', seat: 's1' },
+    commandId: id,
+    body: { id },
+  });
+  const head = async (roomId: string) =>
+    (await admin.query('SELECT commit_seq::int AS seq FROM room_heads WHERE room_id = $1', [roomId])).rows[0].seq;
+  const journaled = async (roomId: string) =>
+    (await admin.query('SELECT command_id AS id FROM room_journal WHERE room_id = $1 ORDER BY seq', [roomId])).rows.map((r) => r.id);
 
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
     const deadline = performance.now() + 15_000;
@@ -110,7 +129,10 @@ describe('a statement whose outcome is unknown', () => {
     const err = await caught;
     expect(err).toBeInstanceOf(DatabaseUnavailableError);
     expect((err as Error).message).toMatch(/PostgreSQL said nothing for \d+ ms; connection reset; it was not recorded/);
-    expect(await second).toMatchObject({ name: 'DatabaseUnavailableError', message: expect.stringMatching(/a statement before it was not recorded/) });
+    expect(await second).toMatchObject({
+      name: 'DatabaseUnavailableError',
+      message: expect.stringMatching(/a statement before it was not recorded/),
+    });
     expect(await journaled(room)).toEqual(['before']);
     expect(await head(room)).toBe(1);
     expect(settled).toEqual(['not_recorded']);

@@ -1,7 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RoomPosition } from '@app/room-engine';
-import { Database, JournalEntry, JournalRepository, openDataSource, PruneBatch, RetentionRepository, RoomRepository, StatementMeter } from '@app/persistence';
+import {
+  Database,
+  JournalEntry,
+  JournalRepository,
+  openDataSource,
+  PruneBatch,
+  RetentionRepository,
+  RoomRepository,
+  StatementMeter,
+} from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 
@@ -34,19 +43,35 @@ describe(RetentionRepository.name, () => {
   });
 
   const at = (roomId: string, seq: number): RoomPosition => ({ roomId, seq, fence: 0 });
-  const command = (n: number): JournalEntry => ({ kind: 'command', atMs: n, actor: { role: 'player', seat: 's1' }, commandId: `c-${n}`, body: { n } });
+  const command = (n: number): JournalEntry => ({
+    kind: 'command',
+    atMs: n,
+    actor: { role: 'player', seat: 's1' },
+    commandId: `c-${n}`,
+    body: { n },
+  });
 
   /**
    * A room that played: opened with a deck copy (or a reference), a game finished (snapshot and
    * result), more commands after it, then closed, `closedDaysAgo` days ago; open when undefined.
    */
-  async function playedRoom(closedDaysAgo: number | undefined, options: { reference?: boolean } = {}): Promise<{ id: string; code: string; resultId: string }> {
+  async function playedRoom(
+    closedDaysAgo: number | undefined,
+    options: { reference?: boolean } = {},
+  ): Promise<{ id: string; code: string; resultId: string }> {
     const id = randomUUID();
     const code = randomBytes(3).toString('hex').toUpperCase();
-    const deck = options.reference ? { deckRef: { id: '00000000-0000-4000-8000-000000000001', hash: 'h' } } : { deck: [{ text: 'q', choices: ['a', 'b'], correct: 0 }] };
-    expect(await rooms.openRoom({ id, code, game: 'tally', seed: 1, settings: {}, snapshot: { atMs: 1, state: { opened: true } }, ...deck })).toBe('created');
+    const deck = options.reference
+      ? { deckRef: { id: '00000000-0000-4000-8000-000000000001', hash: 'h' } }
+      : { deck: [{ text: 'q', choices: ['a', 'b'], correct: 0 }] };
+    expect(
+      await rooms.openRoom({ id, code, game: 'tally', seed: 1, settings: {}, snapshot: { atMs: 1, state: { opened: true } }, ...deck }),
+    ).toBe('created');
     await journal.append([command(1), command(2)], at(id, 0), 5000);
-    const { resultId } = await journal.append([command(3)], at(id, 1), 5000, { snapshot: { atMs: 3, state: { total: 6 } }, result: { game: 'tally', gameNo: 1, summary: { total: 6 } } });
+    const { resultId } = await journal.append([command(3)], at(id, 1), 5000, {
+      snapshot: { atMs: 3, state: { total: 6 } },
+      result: { game: 'tally', gameNo: 1, summary: { total: 6 } },
+    });
     await journal.append([command(4), command(5)], at(id, 2), 5000);
     if (closedDaysAgo !== undefined) {
       await journal.append([command(6)], at(id, 3), 5000, { closed: 'expired' });
@@ -58,7 +83,10 @@ describe(RetentionRepository.name, () => {
   /** The room closed, and its game finished, `days` days before now. */
   async function age(roomId: string, days: number): Promise<void> {
     await dataSource.query(`UPDATE rooms SET closed_at = closed_at - make_interval(days => $2) WHERE id = $1`, [roomId, days]);
-    await dataSource.query(`UPDATE finished_games SET finished_at = finished_at - make_interval(days => $2) WHERE room_id = $1`, [roomId, days]);
+    await dataSource.query(`UPDATE finished_games SET finished_at = finished_at - make_interval(days => $2) WHERE room_id = $1`, [
+      roomId,
+      days,
+    ]);
   }
 
   async function kept(roomId: string) {
@@ -76,7 +104,10 @@ describe(RetentionRepository.name, () => {
   }
 
   /** Batches of `limit` until one comes back short: what each took, and what they removed together. */
-  async function drain(batch: (limit: number) => Promise<PruneBatch>, limit: number): Promise<{ taken: number[]; removed: Record<string, number> }> {
+  async function drain(
+    batch: (limit: number) => Promise<PruneBatch>,
+    limit: number,
+  ): Promise<{ taken: number[]; removed: Record<string, number> }> {
     const taken: number[] = [];
     const removed: Record<string, number> = {};
     for (;;) {
@@ -90,7 +121,9 @@ describe(RetentionRepository.name, () => {
   // Every test starts from nothing due, so that its counts are its own rooms'.
   beforeEach(async () => {
     await dataSource.query(`UPDATE rooms SET closed_at = now(), closed_reason = 'test' WHERE closed_at IS NULL`);
-    await dataSource.query(`DELETE FROM room_journal; DELETE FROM room_snapshots; DELETE FROM finished_games; DELETE FROM room_heads; DELETE FROM rooms WHERE settings IS NOT NULL`);
+    await dataSource.query(
+      `DELETE FROM room_journal; DELETE FROM room_snapshots; DELETE FROM finished_games; DELETE FROM room_heads; DELETE FROM rooms WHERE settings IS NOT NULL`,
+    );
   });
 
   it("removes a closed room's journal, snapshot and deck copy once the window has passed, and nothing of rooms within it or open", async () => {
@@ -107,7 +140,9 @@ describe(RetentionRepository.name, () => {
     expect(await kept(open.id)).toEqual({ ...before, journal: 2 });
     // Done: nothing more is due, and a load of the pruned room's code finds it without a snapshot.
     expect(await retention.pruneClosedRooms(WINDOW, 100)).toEqual({ taken: 0, removed: { room_snapshots: 0, room_decks: 0 } });
-    expect(await rooms.loadRooms([old.code])).toEqual([expect.objectContaining({ roomId: old.id, snapshot: null, entries: [], deck: null, closedReason: 'expired', pruned: true })]);
+    expect(await rooms.loadRooms([old.code])).toEqual([
+      expect.objectContaining({ roomId: old.id, snapshot: null, entries: [], deck: null, closedReason: 'expired', pruned: true }),
+    ]);
     expect(await rooms.loadRooms([recent.code])).toEqual([expect.objectContaining({ roomId: recent.id, pruned: false })]);
   });
 
@@ -122,13 +157,19 @@ describe(RetentionRepository.name, () => {
     const due: string[] = [];
     for (let i = 0; i < 35; i++) due.push((await playedRoom(31 + i)).id);
     // Three journal rows a room: 105 rows, ten a statement.
-    expect(await drain((n) => retention.pruneClosedJournals(WINDOW, n), 10)).toEqual({ taken: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 5], removed: { room_journal: 105 } });
+    expect(await drain((n) => retention.pruneClosedJournals(WINDOW, n), 10)).toEqual({
+      taken: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 5],
+      removed: { room_journal: 105 },
+    });
     // The first batch took the ten oldest rooms.
     const first = await retention.pruneClosedRooms(WINDOW, 10);
     expect(first.taken).toBe(10);
     const pruned = (await dataSource.query(`SELECT id FROM rooms WHERE pruned_at IS NOT NULL`)).map((r: { id: string }) => r.id);
     expect(new Set(pruned)).toEqual(new Set(due.slice(25)));
-    expect(await drain((n) => retention.pruneClosedRooms(WINDOW, n), 10)).toEqual({ taken: [10, 10, 5], removed: { room_snapshots: 25, room_decks: 25 } });
+    expect(await drain((n) => retention.pruneClosedRooms(WINDOW, n), 10)).toEqual({
+      taken: [10, 10, 5],
+      removed: { room_snapshots: 25, room_decks: 25 },
+    });
   });
 
   it('is safe to run from two instances at once: each row is removed once, and neither fails', async () => {
@@ -152,7 +193,9 @@ describe(RetentionRepository.name, () => {
         }),
       );
       expect(removed).toEqual({ room_journal: 120, room_snapshots: 40, room_decks: 40 });
-      expect((await dataSource.query(`SELECT count(*)::int AS n FROM rooms WHERE settings IS NOT NULL AND pruned_at IS NULL`))[0].n).toBe(0);
+      expect((await dataSource.query(`SELECT count(*)::int AS n FROM rooms WHERE settings IS NOT NULL AND pruned_at IS NULL`))[0].n).toBe(
+        0,
+      );
     } finally {
       await otherDb.close();
       await other.destroy();
@@ -183,7 +226,9 @@ describe(RetentionRepository.name, () => {
     const old = randomUUID();
     const [deck] = await dataSource.query(`SELECT id FROM decks WHERE builtin LIMIT 1`);
     // Such a room is always closed (migration 1764892800000): an open one without settings is refused.
-    await expect(dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'tally', $2)`, [randomUUID(), deck.id])).rejects.toThrow(/rooms_settings/);
+    await expect(
+      dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'tally', $2)`, [randomUUID(), deck.id]),
+    ).rejects.toThrow(/rooms_settings/);
     await dataSource.query(
       `INSERT INTO rooms (id, code, game, deck_id, closed_at, closed_reason, pruned_at)
        VALUES ($1, 'OLDROW', 'tally', $2, now() - interval '400 days', 'upgrade', now() - interval '300 days')`,

@@ -38,16 +38,22 @@ async function entityDefinitions(client: Client, entity: EntityMetadata): Promis
   await client.query(`CREATE TEMP TABLE probe (LIKE ${entity.tableName})`);
   try {
     for (const check of entity.checks) await client.query(`ALTER TABLE probe ADD CONSTRAINT "${check.name}" CHECK (${check.expression})`);
-    for (const unique of entity.uniques) await client.query(`ALTER TABLE probe ADD CONSTRAINT "${unique.name}" UNIQUE (${list(unique.columns.map((c) => c.databaseName))})`);
+    for (const unique of entity.uniques)
+      await client.query(`ALTER TABLE probe ADD CONSTRAINT "${unique.name}" UNIQUE (${list(unique.columns.map((c) => c.databaseName))})`);
     const key = entity.primaryColumns;
-    await client.query(`ALTER TABLE probe ADD CONSTRAINT "${key[0].primaryKeyConstraintName}" PRIMARY KEY (${list(key.map((c) => c.databaseName))})`);
+    await client.query(
+      `ALTER TABLE probe ADD CONSTRAINT "${key[0].primaryKeyConstraintName}" PRIMARY KEY (${list(key.map((c) => c.databaseName))})`,
+    );
     for (const index of entity.indices) {
       const columns = index.columns.map((c) => `"${c.databaseName}"${DESCENDING[index.name!]?.includes(c.databaseName) ? ' DESC' : ''}`);
-      await client.query(`CREATE ${index.isUnique ? 'UNIQUE ' : ''}INDEX "${index.name}" ON probe (${columns.join(', ')})${index.where ? ` WHERE ${index.where}` : ''}`);
+      await client.query(
+        `CREATE ${index.isUnique ? 'UNIQUE ' : ''}INDEX "${index.name}" ON probe (${columns.join(', ')})${index.where ? ` WHERE ${index.where}` : ''}`,
+      );
     }
     const defs = await definitions(client, 'probe');
     for (const fk of entity.foreignKeys) {
-      defs[fk.name] = `FOREIGN KEY (${fk.columnNames.join(', ')}) REFERENCES ${fk.referencedTablePath}(${fk.referencedColumnNames.join(', ')})`;
+      defs[fk.name] =
+        `FOREIGN KEY (${fk.columnNames.join(', ')}) REFERENCES ${fk.referencedTablePath}(${fk.referencedColumnNames.join(', ')})`;
     }
     return defs;
   } finally {
@@ -80,7 +86,9 @@ describe('entities against the migrated schema', () => {
     await client.connect();
     try {
       for (const entity of dataSource.entityMetadatas) {
-        expect({ [entity.tableName]: await entityDefinitions(client, entity) }).toEqual({ [entity.tableName]: await definitions(client, entity.tableName) });
+        expect({ [entity.tableName]: await entityDefinitions(client, entity) }).toEqual({
+          [entity.tableName]: await definitions(client, entity.tableName),
+        });
       }
     } finally {
       await client.end();
@@ -93,15 +101,19 @@ describe(RoomJournal1764846000000.name, () => {
     const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
     const runner = dataSource.createQueryRunner();
     const present = async () =>
-      (await runner.query(`SELECT array_agg(table_name || '.' || column_name ORDER BY table_name, column_name) AS names FROM information_schema.columns
-                           WHERE table_schema = 'public' AND (table_name IN ('room_journal', 'room_snapshots', 'finished_games') OR (table_name, column_name) = ('rooms', 'settings'))`))[0].names;
+      (
+        await runner.query(`SELECT array_agg(table_name || '.' || column_name ORDER BY table_name, column_name) AS names FROM information_schema.columns
+                           WHERE table_schema = 'public' AND (table_name IN ('room_journal', 'room_snapshots', 'finished_games') OR (table_name, column_name) = ('rooms', 'settings'))`)
+      )[0].names;
     try {
       const migration = new RoomJournal1764846000000();
       expect(await present()).toContain('rooms.settings');
       await migration.down(runner);
       expect(await present()).toBeNull();
       await migration.up(runner);
-      expect(await present()).toEqual(expect.arrayContaining(['finished_games.summary', 'room_journal.body', 'room_snapshots.state', 'rooms.settings']));
+      expect(await present()).toEqual(
+        expect.arrayContaining(['finished_games.summary', 'room_journal.body', 'room_snapshots.state', 'rooms.settings']),
+      );
     } finally {
       await runner.release();
       await dataSource.destroy();

@@ -1,6 +1,14 @@
 import { Client } from 'pg';
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { Database, DatabaseUnavailableError, migrate, migrationStates, MIGRATIONS_LOCK, openDataSource, StatementMeter } from '@app/persistence';
+import {
+  Database,
+  DatabaseUnavailableError,
+  migrate,
+  migrationStates,
+  MIGRATIONS_LOCK,
+  openDataSource,
+  StatementMeter,
+} from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createEmptyDatabase, createTestDatabase } from '../../../test/support/database';
 
@@ -27,21 +35,26 @@ async function withAdmin<T>(url: string, body: (admin: Client) => Promise<T>): P
 async function untilWaitingForLock(admin: Client, n: number): Promise<void> {
   const sql = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
                AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`;
-  for (const deadline = performance.now() + 10_000; (await admin.query(sql, [MIGRATIONS_LOCK])).rows[0].n < n; ) {
+  for (const deadline = performance.now() + 10_000; (await admin.query(sql, [MIGRATIONS_LOCK])).rows[0].n < n;) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${n} session(s) to wait for the migrations' lock`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 describe('migrations', () => {
-  it('run without the commands\' statement timeout, even where the database sets one, while the commands keep theirs', async () => {
+  it("run without the commands' statement timeout, even where the database sets one, while the commands keep theirs", async () => {
     const url = await createTestDatabase();
     await withAdmin(url, (admin) => admin.query(`ALTER DATABASE ${new URL(url).pathname.slice(1)} SET statement_timeout = '100ms'`));
     const meter = new StatementMeter();
-    const dataSource = await openDataSource({ url, poolMax: 1, migrations: [...MIGRATIONS, SlowDataMigration1799999999000], statementTimeoutMs: 200 }, meter);
+    const dataSource = await openDataSource(
+      { url, poolMax: 1, migrations: [...MIGRATIONS, SlowDataMigration1799999999000], statementTimeoutMs: 200 },
+      meter,
+    );
     const db = new Database(dataSource, meter, 200, 1);
     try {
-      expect(await db.run('Test.lastMigration', 'SELECT name FROM migrations ORDER BY id DESC LIMIT 1', [], 5_000)).toEqual([{ name: 'SlowDataMigration1799999999000' }]);
+      expect(await db.run('Test.lastMigration', 'SELECT name FROM migrations ORDER BY id DESC LIMIT 1', [], 5_000)).toEqual([
+        { name: 'SlowDataMigration1799999999000' },
+      ]);
       // A command's statement as long as the migration was is cancelled by PostgreSQL itself.
       const refused = await db.run('Test.slow', 'SELECT pg_sleep(0.6)', [], 5_000).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(DatabaseUnavailableError);
@@ -82,6 +95,8 @@ describe('migrations', () => {
       ...MIGRATIONS.slice(0, 2).map((m) => ({ name: m.name, state: 'applied' })),
       { name: MIGRATIONS[2].name, state: 'unknown' },
     ]);
-    expect((await migrationStates({ url, migrations: MIGRATIONS })).filter((m) => m.state === 'pending')).toHaveLength(MIGRATIONS.length - 3);
+    expect((await migrationStates({ url, migrations: MIGRATIONS })).filter((m) => m.state === 'pending')).toHaveLength(
+      MIGRATIONS.length - 3,
+    );
   });
 });

@@ -84,7 +84,12 @@ describe(dataObject.name, () => {
     expect(dataObject(frame({ a: 1 }))).toEqual({ a: 1 });
   });
 
-  it.each([['an array', [1]], ['a string', 'x'], ['null', null], ['a number', 7]])('refuses %s with 400 bad_data', (_what, data) => {
+  it.each([
+    ['an array', [1]],
+    ['a string', 'x'],
+    ['null', null],
+    ['a number', 7],
+  ])('refuses %s with 400 bad_data', (_what, data) => {
     let err: unknown;
     try {
       dataObject(frame(data));
@@ -96,7 +101,6 @@ describe(dataObject.name, () => {
     expect((err as RoomException).status).toBe(400);
   });
 });
-
 
 /** encodeURIComponent throws on a lone surrogate, and on nothing else a string may hold. */
 function wellFormed(s: string): boolean {
@@ -144,19 +148,30 @@ describe('texts PostgreSQL cannot store', () => {
     expect(failed(JSON.stringify({ id: '\ud800', type: 'ping' }))).toEqual({ id: null, code: RoomErrorCode.BadId, status: 400 });
     expect(failed(JSON.stringify({ id: 'c-1', type: 'room.\0' }))).toEqual({ id: 'c-1', code: RoomErrorCode.BadFrame, status: 400 });
     const deep = parseFrame(JSON.stringify({ id: 'c-2', type: 'room.answer', data: { answers: ['ok', 'x\udfff'] } }));
-    expect(deep).toMatchObject({ ok: false, id: 'c-2', error: { code: RoomErrorCode.BadData, message: 'data.answers[1] holds a NUL character or a lone surrogate' } });
+    expect(deep).toMatchObject({
+      ok: false,
+      id: 'c-2',
+      error: { code: RoomErrorCode.BadData, message: 'data.answers[1] holds a NUL character or a lone surrogate' },
+    });
     const key = parseFrame(JSON.stringify({ id: 'c-3', type: 'room.answer', data: { ['k\0']: 1 } }));
     expect(key).toMatchObject({ ok: false, error: { message: 'a key of data holds a NUL character or a lone surrogate' } });
   });
 
   it('takes every other text as it is: separators, emoji as pairs, 64 KiB', () => {
     const big = 'é'.repeat(64 * 1024);
-    expect(parsed(JSON.stringify({ id: '\u2028😀', type: 'room.say', data: { text: big, pair: '\ud83d\ude00' } }))).toEqual({ id: '\u2028😀', type: 'room.say', data: { text: big, pair: '😀' } });
+    expect(parsed(JSON.stringify({ id: '\u2028😀', type: 'room.say', data: { text: big, pair: '\ud83d\ude00' } }))).toEqual({
+      id: '\u2028😀',
+      type: 'room.say',
+      data: { text: big, pair: '😀' },
+    });
   });
 
   it('refuses data nested past what any command needs', () => {
     let data: unknown = 1;
     for (let i = 0; i < 40; i++) data = [data];
-    expect(parseFrame(JSON.stringify({ id: 'c-4', type: 'room.answer', data }))).toMatchObject({ ok: false, error: { code: RoomErrorCode.BadData } });
+    expect(parseFrame(JSON.stringify({ id: 'c-4', type: 'room.answer', data }))).toMatchObject({
+      ok: false,
+      error: { code: RoomErrorCode.BadData },
+    });
   });
 });

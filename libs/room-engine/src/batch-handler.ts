@@ -97,9 +97,14 @@ export class BatchHandler<S, C extends Command> {
       commandId: m.command.id,
       body: m.command,
     }));
-    const acks: SeatReply[] = accepted.map(({ letter: { message: m }, outcome }) => ({ seat: seatKey(m.viewer), reply: okReply(m.command.id, outcome!.reply ?? {}) }));
+    const acks: SeatReply[] = accepted.map(({ letter: { message: m }, outcome }) => ({
+      seat: seatKey(m.viewer),
+      reply: okReply(m.command.id, outcome!.reply ?? {}),
+    }));
     // The statement has the budget of the oldest command it carries.
-    const timeoutMs = accepted.length ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr))) : this.deps.commandBudgetMs;
+    const timeoutMs = accepted.length
+      ? this.remainingBudget(Math.min(...accepted.map((d) => d.letter.message.arrival.hr)))
+      : this.deps.commandBudgetMs;
     // How many statements the step sent (0 or 1), as the pipeline counts them, for each reply's record.
     let statements = 0;
     statements = this.take({
@@ -177,7 +182,11 @@ export class BatchHandler<S, C extends Command> {
       refuse: (err) => {
         // While the clocks hold, the room's own tries to resume them stand in for the retry.
         if (hold.held) return;
-        this.deps.log('warn', 'room could not commit a timed change; retrying', { room: this.deps.code, signal: signal.kind, error: String(err) });
+        this.deps.log('warn', 'room could not commit a timed change; retrying', {
+          room: this.deps.code,
+          signal: signal.kind,
+          error: String(err),
+        });
         // A late deadline is taken when the retry succeeds, and recorded with that moment.
         if (signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
       },
@@ -215,7 +224,8 @@ export class BatchHandler<S, C extends Command> {
   private record(outcomes: readonly Outcome<S>[], inputs: readonly JournalInput[], durable: boolean, closedElsewhere = false) {
     const close = outcomes.flatMap((o) => o.effects).find((e) => e.kind === 'close');
     const finished = outcomes.map((o) => o.finished).filter((f) => f !== undefined);
-    if (finished.length > 1) this.deps.log('error', 'one step finished more than one game: only the last is recorded', { room: this.deps.code });
+    if (finished.length > 1)
+      this.deps.log('error', 'one step finished more than one game: only the last is recorded', { room: this.deps.code });
     return {
       inputs,
       durable,

@@ -64,10 +64,14 @@ class FlakyStore implements RoomStore {
   async append(step: JournalStep, _at: unknown, timeoutMs: number): Promise<void> {
     this.tries.push(step);
     this.budgets.push(timeoutMs);
-    if (this.silent) return new Promise((_resolve, reject) => scheduler.setTimer(() => reject(new StoreUnavailableError('no answer in time')), timeoutMs));
+    if (this.silent)
+      return new Promise((_resolve, reject) => scheduler.setTimer(() => reject(new StoreUnavailableError('no answer in time')), timeoutMs));
     if (this.doubtful) {
       return new Promise((resolve, reject) =>
-        this.inDoubt.push({ settle: (recorded) => (recorded ? (this.committed.push(...step.inputs), resolve()) : reject(new StoreUnavailableError('settled: not recorded'))) }),
+        this.inDoubt.push({
+          settle: (recorded) =>
+            recorded ? (this.committed.push(...step.inputs), resolve()) : reject(new StoreUnavailableError('settled: not recorded')),
+        }),
       );
     }
     if (this.failing) throw new StoreUnavailableError('PostgreSQL is away');
@@ -97,7 +101,12 @@ function state(overrides: Partial<BellState> = {}): BellState {
 }
 
 function open(rules: GameRules<BellState, TallyCommand>, initial: BellState, store: FlakyStore) {
-  return RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, rules, { state: initial, journal: [], replies: [] }, actorDeps(store, { clock, scheduler }));
+  return RoomActor.restore(
+    { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
+    rules,
+    { state: initial, journal: [], replies: [] },
+    actorDeps(store, { clock, scheduler }),
+  );
 }
 
 /** The room as what the store committed rebuilds it, with the deadlines due by now taken. */
@@ -130,7 +139,11 @@ async function writesFailFrom1s(watchers: Viewer[], how: 'failing' | 'doubtful' 
 }
 
 /** The bell rings at `at` and not before, the room the store's journal rebuilds is the live one, and the room goes. */
-async function ringsAt(at: number, { store, initial, r }: { store: FlakyStore; initial: BellState; r: RoomActor<BellState, TallyCommand> }, rules = bell) {
+async function ringsAt(
+  at: number,
+  { store, initial, r }: { store: FlakyStore; initial: BellState; r: RoomActor<BellState, TallyCommand> },
+  rules = bell,
+) {
   await scheduler.advance(at - clock.now());
   expect(r.snapshot.rungAt).toBeUndefined();
   await scheduler.advance(1);
@@ -146,12 +159,16 @@ describe('a room whose writes fail', () => {
     const { store, r } = room;
     await scheduler.flush();
     expect(p.replies).toMatchObject([{ id: 'a', status: 503, error: { code: 'database_unavailable' } }]);
-    expect(p.frames.filter((f) => f.type === 'room.paused')).toEqual([{ type: 'room.paused', data: { reason: 'storage', since: T0 + 1000 } }]);
+    expect(p.frames.filter((f) => f.type === 'room.paused')).toEqual([
+      { type: 'room.paused', data: { reason: 'storage', since: T0 + 1000 } },
+    ]);
 
     // Ten seconds away: the bell, due at 5 s, does not ring; the room tries a write of its own each second.
     await scheduler.advance(10_000);
     expect(store.tries).toHaveLength(11);
-    expect(store.tries.slice(1).map((t) => t.inputs)).toEqual(Array.from({ length: 10 }, (_, i) => [arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 1000 * (i + 1) } }]));
+    expect(store.tries.slice(1).map((t) => t.inputs)).toEqual(
+      Array.from({ length: 10 }, (_, i) => [arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 1000 * (i + 1) } }]),
+    );
     expect(p.types()).toEqual(['room.paused']);
     expect(r.snapshot.rungAt).toBeUndefined();
 
@@ -206,10 +223,7 @@ describe('a room whose writes fail', () => {
     expect(store.tries).toHaveLength(1);
     store.failing = false;
     await scheduler.advance(1000);
-    expect(store.committed).toEqual([
-      arrived('p2', T0 + 1000),
-      { kind: 'clock_held', at: T0 + 1000, body: { ms: 1000 } },
-    ]);
+    expect(store.committed).toEqual([arrived('p2', T0 + 1000), { kind: 'clock_held', at: T0 + 1000, body: { ms: 1000 } }]);
     await ringsAt(T0 + 6000, room);
   });
 
@@ -259,7 +273,10 @@ describe('a room whose writes fail', () => {
     await scheduler.advance(100);
     expect(p.replies.map((x) => [x.id, x.status])).toEqual([['a', 503]]);
     await scheduler.advance(TRY_BUDGET_MS);
-    expect(p.replies.map((x) => [x.id, x.status])).toEqual([['a', 503], ['b', 200]]);
+    expect(p.replies.map((x) => [x.id, x.status])).toEqual([
+      ['a', 503],
+      ['b', 200],
+    ]);
     expect(store.committed).toEqual([
       { kind: 'command', at: T0, actor: { role: 'player', seat: 'p1' }, commandId: 'b', body: add('b', 2) },
       { kind: 'clock_held', at: T0, body: { ms: 1000 + TRY_BUDGET_MS } },

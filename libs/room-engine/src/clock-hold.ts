@@ -126,7 +126,8 @@ export class ClockHold<S> {
       confirm: () => (answer(), carried.confirm()),
       refuse: (error, behindFailure) => (answer(), carried.refuse(error, behindFailure)),
     });
-    if (statements > 0 && !answered) watch = scheduler.setTimer(() => scheduler.afterTurn(() => answered || this.inDoubt()), carried.timeoutMs);
+    if (statements > 0 && !answered)
+      watch = scheduler.setTimer(() => scheduler.afterTurn(() => answered || this.inDoubt()), carried.timeoutMs);
     return statements;
   }
 

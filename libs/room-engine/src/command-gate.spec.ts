@@ -14,7 +14,13 @@ import { VirtualScheduler } from './virtual-scheduler';
 // rules, and the two states of a pipeline set by hand.
 
 const T0 = 1_700_000_000_000;
-const open = (overrides: Partial<TallyState> = {}): TallyState => ({ code: 'ABCDEF', seats: ['p1', 'p2'], total: 0, closed: false, ...overrides });
+const open = (overrides: Partial<TallyState> = {}): TallyState => ({
+  code: 'ABCDEF',
+  seats: ['p1', 'p2'],
+  total: 0,
+  closed: false,
+  ...overrides,
+});
 
 function harness(options: { maxDepth?: number } = {}) {
   const scheduler = new VirtualScheduler();
@@ -60,7 +66,15 @@ function harness(options: { maxDepth?: number } = {}) {
 
 function viewer(role: Role, seat?: string) {
   const replies: ReplyFrame[] = [];
-  const v: Viewer = { socketId: `${role}-${seat ?? ''}`, role, seat, wire: 'json', sendEvent: () => undefined, sendReply: (r) => replies.push(r), close: () => undefined };
+  const v: Viewer = {
+    socketId: `${role}-${seat ?? ''}`,
+    role,
+    seat,
+    wire: 'json',
+    sendEvent: () => undefined,
+    sendReply: (r) => replies.push(r),
+    close: () => undefined,
+  };
   return { v, replies, statuses: () => replies.map((r) => [r.id, r.status, r.error?.code ?? null]) };
 }
 
@@ -92,7 +106,7 @@ describe(CommandGate.name, () => {
       ]);
     });
 
-    it('names an operator\'s refused command as the operator\'s', async () => {
+    it("names an operator's refused command as the operator's", async () => {
       const h = harness();
       h.room.phase = 'closed';
       const reply = await h.gate.operatorCommand({ id: 'op', type: 'tally.close', data: {} });
@@ -126,7 +140,7 @@ describe(CommandGate.name, () => {
       expect(h.mailbox.depth).toBe(0);
     });
 
-    it('answers a ping at once, whatever the room is doing, with the room clock\'s time', () => {
+    it("answers a ping at once, whatever the room is doing, with the room clock's time", () => {
       const h = harness({ maxDepth: 0 });
       const s = viewer('spectator');
       h.room.phase = 'draining';
@@ -199,7 +213,7 @@ describe(CommandGate.name, () => {
   });
 
   describe('replies', () => {
-    it('replies once to a letter, and observes it under the server\'s vocabulary with its latency and mailbox wait', async () => {
+    it("replies once to a letter, and observes it under the server's vocabulary with its latency and mailbox wait", async () => {
       const h = harness();
       const p = viewer('player', 'p1');
       h.gate.submit(p.v, { id: 'odd', type: 'x'.repeat(500), data: {} }, { at: h.clock.now(), hr: h.scheduler.now() });

@@ -1,4 +1,15 @@
-import { clip, CommandFrame, errorReply, okReply, PING, ReplyFrame, RoomErrorCode, RoomException, Status, statusClass } from '@app/protocol';
+import {
+  clip,
+  CommandFrame,
+  errorReply,
+  okReply,
+  PING,
+  ReplyFrame,
+  RoomErrorCode,
+  RoomException,
+  Status,
+  statusClass,
+} from '@app/protocol';
 import { Viewer } from './audience';
 import { Clock } from './clock';
 import { Actor } from './game-rules';
@@ -153,7 +164,11 @@ export class CommandGate<S, C extends Command> {
   /** 503 for anything that is not the rules' refusal; what is not the store's outage is logged. */
   unavailable(err: unknown, command?: string): RoomException {
     if (!(err instanceof StoreUnavailableError)) {
-      this.deps.log('error', 'command failed unexpectedly', { room: this.deps.code, command, error: err instanceof Error ? err.stack : String(err) });
+      this.deps.log('error', 'command failed unexpectedly', {
+        room: this.deps.code,
+        command,
+        error: err instanceof Error ? err.stack : String(err),
+      });
     }
     return new RoomException(RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later');
   }
@@ -209,7 +224,9 @@ export class CommandGate<S, C extends Command> {
     const { refused } = this.deps;
     if (!refused || !reply.error) return reply;
     const by = actor === OPERATOR ? 'operator' : actor.role;
-    refused(refusedCommand(arrival.at, by, actor.seat, type, { code: reply.error.code, status: reply.status, message: reply.error.message }));
+    refused(
+      refusedCommand(arrival.at, by, actor.seat, type, { code: reply.error.code, status: reply.status, message: reply.error.message }),
+    );
     return reply;
   }
 

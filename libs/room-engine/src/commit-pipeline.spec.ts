@@ -1,6 +1,14 @@
 import { okReply } from '@app/protocol';
 import { CommitPipeline, Decision } from './commit-pipeline';
-import { JournalInput, JournalStep, RoomOutOfOrderError, RoomPosition, SeatReply, StoreUnavailableError, UnstorableStepError } from './room-store';
+import {
+  JournalInput,
+  JournalStep,
+  RoomOutOfOrderError,
+  RoomPosition,
+  SeatReply,
+  StoreUnavailableError,
+  UnstorableStepError,
+} from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
 // The pipeline with a store whose statements answer when the test says, on virtual time: the
@@ -17,9 +25,16 @@ interface Sent {
   reject(err: unknown): void;
 }
 
-const command = (id: string): JournalInput => ({ kind: 'command', at: 1, actor: { role: 'player', seat: 'p1' }, commandId: id, body: { id, type: 'x' } });
+const command = (id: string): JournalInput => ({
+  kind: 'command',
+  at: 1,
+  actor: { role: 'player', seat: 'p1' },
+  commandId: id,
+  body: { id, type: 'x' },
+});
 const presence = (seat: string): JournalInput => ({ kind: 'signal', at: 1, body: { kind: 'presence', seat, connected: true } });
-const nameOf = (i: JournalInput) => (i.kind === 'command' ? i.commandId : i.kind === 'signal' && i.body.kind === 'presence' ? `presence ${i.body.seat}` : i.kind);
+const nameOf = (i: JournalInput) =>
+  i.kind === 'command' ? i.commandId : i.kind === 'signal' && i.body.kind === 'presence' ? `presence ${i.body.seat}` : i.kind;
 const ack = (id: string): SeatReply => ({ seat: 'p:p1', reply: okReply(id, {}) });
 
 function harness(options: { depth?: number; committedStatements?: number; confirmedReplies?: SeatReply[] } = {}) {
@@ -31,7 +46,8 @@ function harness(options: { depth?: number; committedStatements?: number; confir
   const faults: unknown[] = [];
   const pipeline = new CommitPipeline<string>('s0', {
     store: {
-      append: (step, at, timeoutMs) => new Promise<void>((resolve, reject) => sent.push({ names: step.inputs.map(nameOf), step, at, timeoutMs, resolve, reject })),
+      append: (step, at, timeoutMs) =>
+        new Promise<void>((resolve, reject) => sent.push({ names: step.inputs.map(nameOf), step, at, timeoutMs, resolve, reject })),
     },
     roomId: 'room-1',
     game: 'tally',
@@ -170,7 +186,12 @@ describe(CommitPipeline.name, () => {
       h.sent[2].resolve();
       h.sent[1].reject(new StoreUnavailableError('timed out'));
       await h.scheduler.flush();
-      expect(h.heard).toEqual(['A confirmed', 'B refused: timed out', 'C refused behind: a statement before it failed', 'D refused behind: a statement before it failed']);
+      expect(h.heard).toEqual([
+        'A confirmed',
+        'B refused: timed out',
+        'C refused behind: a statement before it failed',
+        'D refused behind: a statement before it failed',
+      ]);
       expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s1', 's1', 0, 0]);
       expect(h.letGo).toEqual([]);
       // Answers heard later for the refused steps change nothing.
@@ -191,7 +212,10 @@ describe(CommitPipeline.name, () => {
       await h.scheduler.flush();
       expect(h.letGo).toEqual(['the database holds another history of it']);
       expect(h.changes()).toBe(changesBefore);
-      expect(h.heard).toEqual([expect.stringMatching(/^A refused: the database holds another history/), 'B refused behind: a statement before it failed']);
+      expect(h.heard).toEqual([
+        expect.stringMatching(/^A refused: the database holds another history/),
+        'B refused behind: a statement before it failed',
+      ]);
     });
 
     it('lets the room go, not retrying, when a step holds what cannot be stored', async () => {
@@ -201,7 +225,10 @@ describe(CommitPipeline.name, () => {
       h.sent[0].reject(new UnstorableStepError('cannot journal the snapshot: it holds a NUL character'));
       await h.scheduler.flush();
       expect(h.letGo).toEqual(['its step could not be stored (cannot journal the snapshot: it holds a NUL character)']);
-      expect(h.heard).toEqual(['A refused: cannot journal the snapshot: it holds a NUL character', 'B refused behind: a statement before it failed']);
+      expect(h.heard).toEqual([
+        'A refused: cannot journal the snapshot: it holds a NUL character',
+        'B refused behind: a statement before it failed',
+      ]);
       expect(h.pipeline.confirmed).toBe('s0');
     });
   });

@@ -1,5 +1,13 @@
 import { FinishedGame } from './game-rules';
-import { JournalInput, JournalStep, RoomOutOfOrderError, RoomStore, SeatReply, StoreUnavailableError, UnstorableStepError } from './room-store';
+import {
+  JournalInput,
+  JournalStep,
+  RoomOutOfOrderError,
+  RoomStore,
+  SeatReply,
+  StoreUnavailableError,
+  UnstorableStepError,
+} from './room-store';
 import { Scheduler } from './scheduler';
 
 /**
@@ -166,7 +174,14 @@ export class CommitPipeline<S> {
       const { store, roomId, fence, game } = this.deps;
       const step: JournalStep = {
         inputs: [...carried, ...decision.inputs],
-        ...(decision.boundary ? { snapshot: { at: decision.at, snapshot: { state: this.deps.snapshotOf(decision.after), replies: this.owedReplies(decision.acks) } } } : {}),
+        ...(decision.boundary
+          ? {
+              snapshot: {
+                at: decision.at,
+                snapshot: { state: this.deps.snapshotOf(decision.after), replies: this.owedReplies(decision.acks) },
+              },
+            }
+          : {}),
         ...(decision.finished ? { finished: { ...decision.finished, game } } : {}),
         ...(decision.closed !== undefined ? { closed: decision.closed } : {}),
       };

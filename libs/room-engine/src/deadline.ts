@@ -24,11 +24,14 @@ export class Deadline {
     // Node timers overflow past ~24.8 days; no room deadline is that far. It rings once its
     // millisecond has passed: a command stamped with that very millisecond is already in the
     // mailbox, ahead of it, as a replay orders them.
-    this.timer = this.scheduler.setTimer(() => {
-      this.timer = undefined;
-      this.at = undefined;
-      this.fire(at);
-    }, Math.max(0, at - this.now()) + 1);
+    this.timer = this.scheduler.setTimer(
+      () => {
+        this.timer = undefined;
+        this.at = undefined;
+        this.fire(at);
+      },
+      Math.max(0, at - this.now()) + 1,
+    );
   }
 
   clear(): void {

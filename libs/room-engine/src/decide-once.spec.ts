@@ -34,7 +34,8 @@ function countedTally(batchKey: GameRules<TallyState, TallyCommand>['batchKey'])
     batchKey,
     decide(state, actor, command, ctx) {
       decided.set(command.id, (decided.get(command.id) ?? 0) + 1);
-      if (command.type === 'tally.add' && state.total + command.data.n > CAP) throw new RoomException('over_cap', `the total may not pass ${CAP}`, { status: 409 });
+      if (command.type === 'tally.add' && state.total + command.data.n > CAP)
+        throw new RoomException('over_cap', `the total may not pass ${CAP}`, { status: 409 });
       return tally.decide(state, actor, command, ctx);
     },
   };
@@ -50,14 +51,31 @@ function heldStore() {
   return { store, statements };
 }
 
-function openRoom(rules: GameRules<TallyState, TallyCommand>, store: { append: (step: JournalStep) => Promise<void> }, journal: JournalInput[] = []) {
+function openRoom(
+  rules: GameRules<TallyState, TallyCommand>,
+  store: { append: (step: JournalStep) => Promise<void> },
+  journal: JournalInput[] = [],
+) {
   const initial: TallyState = { code: 'ABCDEF', seats: ['p1', 'p2', 'p3'], total: 0, closed: false };
-  return RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, rules, { state: initial, journal, replies: [] }, actorDeps(store, { clock, scheduler }));
+  return RoomActor.restore(
+    { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
+    rules,
+    { state: initial, journal, replies: [] },
+    actorDeps(store, { clock, scheduler }),
+  );
 }
 
 function player(seat: string) {
   const replies: ReplyFrame[] = [];
-  const v: Viewer = { socketId: seat, role: 'player', seat, wire: 'json', sendEvent: () => undefined, sendReply: (r) => replies.push(r), close: () => undefined };
+  const v: Viewer = {
+    socketId: seat,
+    role: 'player',
+    seat,
+    wire: 'json',
+    sendEvent: () => undefined,
+    sendReply: (r) => replies.push(r),
+    close: () => undefined,
+  };
   return { v, replies };
 }
 
@@ -163,7 +181,9 @@ describe('a command is decided once for each state it meets', () => {
       ['fresh', 200, { total: 2 }],
     ]);
     expect(Object.fromEntries(decided)).toEqual({ stale: 1, fresh: 1 });
-    expect(appended.flatMap((s) => s.inputs.filter((i) => i.kind === 'command').map((i) => i.kind === 'command' && i.commandId))).toEqual(['fresh']);
+    expect(appended.flatMap((s) => s.inputs.filter((i) => i.kind === 'command').map((i) => i.kind === 'command' && i.commandId))).toEqual([
+      'fresh',
+    ]);
     r.dispose();
   });
 });

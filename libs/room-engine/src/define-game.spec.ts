@@ -18,23 +18,41 @@ const PLAYER = { role: 'player' as const, seat: 'p1' };
 const counter = defineGame({
   name: 'counter',
   settings: z.object({ name: z.string().min(1), step: z.int().min(1).default(1) }),
-  setup: (settings, opened): CountState => ({ code: opened.code, phase: 'open', n: 0, seats: [{ id: opened.opener, name: settings.name, connected: false }] }),
+  setup: (settings, opened): CountState => ({
+    code: opened.code,
+    phase: 'open',
+    n: 0,
+    seats: [{ id: opened.opener, name: settings.name, connected: false }],
+  }),
   commands: {
     'count.add': {
       schema: z.object({ by: z.int().min(1) }),
       roles: ['player'],
       decide: (state, { by }, c): Outcome<CountState> => {
         if (by > 10) refuse('too_many', 'at most 10 at once');
-        return { state: { ...state, n: state.n + by }, events: [{ type: 'count.added', data: { by, who: c.actor.seat } }], effects: [], reply: { id: c.commandId } };
+        return {
+          state: { ...state, n: state.n + by },
+          events: [{ type: 'count.added', data: { by, who: c.actor.seat } }],
+          effects: [],
+          reply: { id: c.commandId },
+        };
       },
     },
   },
-  events: { 'count.state': z.object({ n: z.int() }), 'count.added': z.object({ by: z.int() }), 'count.presence': z.object({ id: z.string(), connected: z.boolean() }) },
+  events: {
+    'count.state': z.object({ n: z.int() }),
+    'count.added': z.object({ by: z.int() }),
+    'count.presence': z.object({ id: z.string(), connected: z.boolean() }),
+  },
   view: (state) => ({ n: state.n }),
   describe: (state) => ({ code: state.code, n: state.n }),
 });
 
-const opened = () => counter.opening!.state({ roomId: 'r1', code: 'ABC123', opener: 'p1' }, counter.opening!.settings({ name: 'Ann' }, 7), { at: T0, expirySeconds: 60 });
+const opened = () =>
+  counter.opening!.state({ roomId: 'r1', code: 'ABC123', opener: 'p1' }, counter.opening!.settings({ name: 'Ann' }, 7), {
+    at: T0,
+    expirySeconds: 60,
+  });
 
 function refusal(f: () => unknown): { code: string; status: number } {
   try {
@@ -55,11 +73,27 @@ describe(defineGame.name, () => {
   });
 
   it('parses a command from the map: unknown type 404, then role 403, then data 400', () => {
-    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.nope', data: 'x' }, 'spectator'))).toEqual({ code: 'unknown_type', status: 404 });
-    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'toString', data: {} }, 'player'))).toEqual({ code: 'unknown_type', status: 404 });
-    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.add', data: 'x' }, 'spectator'))).toEqual({ code: 'forbidden', status: 403 });
-    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.add', data: { by: 0 } }, 'player'))).toEqual({ code: 'bad_data', status: 400 });
-    expect(counter.rules.parseCommand({ id: 'c', type: 'count.add', data: { by: 2, extra: 1 } }, 'player')).toEqual({ id: 'c', type: 'count.add', data: { by: 2 } });
+    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.nope', data: 'x' }, 'spectator'))).toEqual({
+      code: 'unknown_type',
+      status: 404,
+    });
+    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'toString', data: {} }, 'player'))).toEqual({
+      code: 'unknown_type',
+      status: 404,
+    });
+    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.add', data: 'x' }, 'spectator'))).toEqual({
+      code: 'forbidden',
+      status: 403,
+    });
+    expect(refusal(() => counter.rules.parseCommand({ id: 'c', type: 'count.add', data: { by: 0 } }, 'player'))).toEqual({
+      code: 'bad_data',
+      status: 400,
+    });
+    expect(counter.rules.parseCommand({ id: 'c', type: 'count.add', data: { by: 2, extra: 1 } }, 'player')).toEqual({
+      id: 'c',
+      type: 'count.add',
+      data: { by: 2 },
+    });
   });
 
   it('reads the settings with their defaults, and refuses a bad field with 400 naming it', () => {
@@ -82,7 +116,10 @@ describe(defineGame.name, () => {
     expect(outcome.state.n).toBe(3);
     expect(outcome.events).toEqual([{ type: 'count.added', data: { by: 3, who: 'p1' } }]);
     expect(outcome.reply).toEqual({ id: 'c-1' });
-    expect(refusal(() => counter.rules.decide(state, PLAYER, { id: 'c-2', type: 'count.add', data: { by: 11 } }, ctx))).toEqual({ code: 'too_many', status: 409 });
+    expect(refusal(() => counter.rules.decide(state, PLAYER, { id: 'c-2', type: 'count.add', data: { by: 11 } }, ctx))).toEqual({
+      code: 'too_many',
+      status: 409,
+    });
   });
 
   it('handles presence, a resume and a close by default, on the seats of the state', () => {
@@ -138,7 +175,8 @@ describe(defineGame.name, () => {
       view: () => ({}),
       describe: (state) => ({ count: state.words.length }),
     });
-    const open = (items: readonly unknown[]) => words.opening!.state({ roomId: 'r', code: 'C', opener: 'p' }, {}, { at: T0, expirySeconds: 60, deck: { id: 'd', items } });
+    const open = (items: readonly unknown[]) =>
+      words.opening!.state({ roomId: 'r', code: 'C', opener: 'p' }, {}, { at: T0, expirySeconds: 60, deck: { id: 'd', items } });
 
     it("names the deck a room copies, and checks the deck's items against the game's item schema", () => {
       expect(words.opening!.deckOf!({ deckId: 'd1' })).toBe('d1');
@@ -147,19 +185,31 @@ describe(defineGame.name, () => {
     });
   });
 
-  describe("a game that gives its wire", () => {
+  describe('a game that gives its wire', () => {
     const wire = {
       kind: 'dice',
       commands: { 'dice.roll': z.object({ times: z.int().min(1).max(3) }) },
       events: { 'dice.rolled': z.object({ sum: z.int() }), 'dice.board': z.object({}) },
       stateEvent: 'dice.board',
-      codes: { kind: 'dice', stateEvent: 'dice.board', events: { 'dice.board': { code: 0 }, 'dice.rolled': { code: 1 } }, keys: ['sum'], enums: {}, ids: [] },
+      codes: {
+        kind: 'dice',
+        stateEvent: 'dice.board',
+        events: { 'dice.board': { code: 0 }, 'dice.rolled': { code: 1 } },
+        keys: ['sum'],
+        enums: {},
+        ids: [],
+      },
     };
     const dice = defineGame({
       wire,
       settings: z.object({}),
       setup: (_s, o) => ({ code: o.code, phase: 'open', sum: 0 }),
-      commands: { 'dice.roll': { roles: ['player'], decide: (state, { times }) => ({ state: { ...state, sum: state.sum + times }, events: [], effects: [] }) } },
+      commands: {
+        'dice.roll': {
+          roles: ['player'],
+          decide: (state, { times }) => ({ state: { ...state, sum: state.sum + times }, events: [], effects: [] }),
+        },
+      },
       view: (state) => ({ sum: state.sum }),
       describe: (state) => ({ sum: state.sum }),
     });
@@ -170,7 +220,10 @@ describe(defineGame.name, () => {
       expect(dice.rules.eventTypes).toEqual(['dice.rolled', 'dice.board']);
       expect(dice.rules.stateEvent).toBe('dice.board');
       expect(dice.codes).toBe(wire.codes);
-      expect(refusal(() => dice.rules.parseCommand({ id: 'c', type: 'dice.roll', data: { times: 4 } }, 'player'))).toEqual({ code: 'bad_data', status: 400 });
+      expect(refusal(() => dice.rules.parseCommand({ id: 'c', type: 'dice.roll', data: { times: 4 } }, 'player'))).toEqual({
+        code: 'bad_data',
+        status: 400,
+      });
       expect(dice.rules.parseCommand({ id: 'c', type: 'dice.roll', data: { times: 2 } }, 'player').data).toEqual({ times: 2 });
     });
 

@@ -237,7 +237,8 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
       if (!command.roles.includes(role)) throw new RoomException(RoomErrorCode.Forbidden, `a ${role} may not send ${frame.type}`);
       return { id: frame.id, type: frame.type, data: validData(command.schema, frame) } as CommandOf<Commands>;
     },
-    decide: (state, actor, command, ctx) => commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
+    decide: (state, actor, command, ctx) =>
+      commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
     onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S> {
       switch (signal.kind) {
         case 'deadline':
@@ -260,14 +261,21 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
       game.admit ??
       ((state, viewer) => {
         if (isOver(state)) return { closeCode: CloseCode.roomClosed, reason: 'room closed' };
-        if (viewer.role === 'player' && !seats(state).some((s) => s.id === viewer.seat)) return { closeCode: CloseCode.seatGone, reason: 'not a seat in this room' };
+        if (viewer.role === 'player' && !seats(state).some((s) => s.id === viewer.seat))
+          return { closeCode: CloseCode.seatGone, reason: 'not a seat in this room' };
         return null;
       }),
     view: game.view,
     summarize: (state): RoomSummary => {
       const all = seats(state);
       const { code, phase } = state as Conventional;
-      return { code: code ?? '', phase: phase ?? '', seats: all.length, seatsConnected: all.filter((s) => s.connected).length, round: game.round?.(state) ?? null };
+      return {
+        code: code ?? '',
+        phase: phase ?? '',
+        seats: all.length,
+        seatsConnected: all.filter((s) => s.connected).length,
+        round: game.round?.(state) ?? null,
+      };
     },
     snapshotOf: game.snapshotOf,
   };
@@ -292,16 +300,27 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
     codes: game.codes ?? game.wire?.codes ?? { kind: name, stateEvent, events: {}, keys: [], enums: {}, ids: [] },
     opening,
     publicSummary: game.describe,
-    schemas: { summary: game.summarySchema ?? z.object({ game: z.literal(name) }).loose().meta({ description: `a room of ${name}` }) },
+    schemas: {
+      summary:
+        game.summarySchema ??
+        z
+          .object({ game: z.literal(name) })
+          .loose()
+          .meta({ description: `a room of ${name}` }),
+    },
     operatorDetail: game.operatorDetail ?? game.describe,
     mayClose:
-      game.mayClose ?? ((state, actor) => (openerRole === 'host' ? actor.role === 'host' : actor.role === 'player' && seats(state).some((s) => s.id === actor.seat))),
+      game.mayClose ??
+      ((state, actor) =>
+        openerRole === 'host' ? actor.role === 'host' : actor.role === 'player' && seats(state).some((s) => s.id === actor.seat)),
     error: game.error ?? gameError,
     ...(game.proposals?.join ? { joinProposal: 'join' } : {}),
     ...(game.results ? { results: game.results } : {}),
     ...(game.finishedRecord ? { finishedRecord: game.finishedRecord } : {}),
     seatName: game.seatName ?? ((state, seat) => seats(state).find((s) => s.id === seat)?.name),
-    ...(game.fromSnapshot ? { fromSnapshot: (json, opened) => game.fromSnapshot!(json, opened.deck ? { deck: checkDeck(opened.deck) } : {}) } : {}),
+    ...(game.fromSnapshot
+      ? { fromSnapshot: (json, opened) => game.fromSnapshot!(json, opened.deck ? { deck: checkDeck(opened.deck) } : {}) }
+      : {}),
   };
 }
 
@@ -316,7 +335,8 @@ function deckChecker(item: ZodType | undefined): (items: readonly unknown[]) => 
   return (items) => {
     if (checked.has(items)) return items;
     const result = all.safeParse(items);
-    if (!result.success) throw new RoomException(RoomErrorCode.BadData, `the deck does not fit this game: ${result.error.issues[0]?.message ?? 'invalid'}`);
+    if (!result.success)
+      throw new RoomException(RoomErrorCode.BadData, `the deck does not fit this game: ${result.error.issues[0]?.message ?? 'invalid'}`);
     checked.add(items);
     return items;
   };

@@ -26,7 +26,13 @@ export interface RefusedCommand {
 export type RefusalHook = (refusal: RefusedCommand) => void;
 
 /** A refusal as recorded: long types and messages cut, so a client cannot make one row large. */
-export function refusedCommand(at: number, by: RefusedCommand['by'], seat: string | undefined, type: string, error: { code: string; status: number; message: string }): RefusedCommand {
+export function refusedCommand(
+  at: number,
+  by: RefusedCommand['by'],
+  seat: string | undefined,
+  type: string,
+  error: { code: string; status: number; message: string },
+): RefusedCommand {
   return {
     at,
     by,

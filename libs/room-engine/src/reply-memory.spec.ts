@@ -115,7 +115,13 @@ describe(ReplyMemory.name, () => {
         { seat: 'p:1', reply: ok('c-1', { accepted: true }) },
         { seat: 'host', reply: ok('h-é', { text: 'naïve' }) },
       ]);
-      expect(memory.stats()).toEqual({ seats: 2, ids: 2, bytes: owed.reduce((n, e) => n + bytesOf(e.seat, e.reply), 0), inFlight: 0, sockets: 0 });
+      expect(memory.stats()).toEqual({
+        seats: 2,
+        ids: 2,
+        bytes: owed.reduce((n, e) => n + bytesOf(e.seat, e.reply), 0),
+        inFlight: 0,
+        sockets: 0,
+      });
     });
 
     it("drops a seat's own oldest ids past its bound, and no one else's", () => {
@@ -138,12 +144,13 @@ describe(ReplyMemory.name, () => {
       expect(memory.stats()).toMatchObject({ seats: 2, ids: 4, bytes: 4 * one });
     });
 
-    it('keeps the quiet seats\' ids however many commands one seat sends, when the room holds every seat\'s share', () => {
+    it("keeps the quiet seats' ids however many commands one seat sends, when the room holds every seat's share", () => {
       const one = bytesOf('p:1', ok('c-0000'));
       const memory = new ReplyMemory({ roomBytes: 40 * one, seatBytes: 10 * one });
       for (const seat of ['p:2', 'p:3', 'p:4']) for (let i = 0; i < 5; i++) answer(memory, seat, ok(`c-000${i}`));
       for (let i = 0; i < 5000; i++) answer(memory, 'p:1', ok(`c-${String(i).padStart(4, '0')}`));
-      for (const seat of ['p:2', 'p:3', 'p:4']) for (let i = 0; i < 5; i++) expect(resend(memory, seat, `c-000${i}`)).toEqual(ok(`c-000${i}`));
+      for (const seat of ['p:2', 'p:3', 'p:4'])
+        for (let i = 0; i < 5; i++) expect(resend(memory, seat, `c-000${i}`)).toEqual(ok(`c-000${i}`));
       // The noisy seat keeps its newest share only.
       expect(resend(memory, 'p:1', 'c-4990')).toEqual(ok('c-4990'));
       expect(resend(memory, 'p:1', 'c-4989')).toBeUndefined();
@@ -172,7 +179,14 @@ describe(ReplyMemory.name, () => {
     it('never holds more than its bounds, whatever is answered', () => {
       fc.assert(
         fc.property(
-          fc.array(fc.record({ seat: fc.constantFrom('p:1', 'p:2', 'p:3', 'host'), id: fc.string({ minLength: 1, maxLength: 64 }), text: fc.string({ maxLength: 200 }) }), { maxLength: 200 }),
+          fc.array(
+            fc.record({
+              seat: fc.constantFrom('p:1', 'p:2', 'p:3', 'host'),
+              id: fc.string({ minLength: 1, maxLength: 64 }),
+              text: fc.string({ maxLength: 200 }),
+            }),
+            { maxLength: 200 },
+          ),
           fc.integer({ min: 50, max: 2000 }),
           fc.integer({ min: 50, max: 2000 }),
           (answers, roomBytes, seatBytes) => {
@@ -184,7 +198,9 @@ describe(ReplyMemory.name, () => {
               expect(memory.stats().bytes).toBe(bytes);
               expect(bytes).toBeLessThanOrEqual(roomBytes);
               for (const seat of new Set(owed.map((e) => e.seat))) {
-                expect(owed.filter((e) => e.seat === seat).reduce((n, e) => n + bytesOf(e.seat, e.reply), 0)).toBeLessThanOrEqual(seatBytes);
+                expect(owed.filter((e) => e.seat === seat).reduce((n, e) => n + bytesOf(e.seat, e.reply), 0)).toBeLessThanOrEqual(
+                  seatBytes,
+                );
               }
             }
           },
@@ -218,7 +234,10 @@ describe(ReplyMemory.name, () => {
       const memory = new ReplyMemory({ roomBytes: 100 * one, seatBytes: 2 * one });
       answer(memory, 'p:1', ok('c-0'));
       answer(memory, 'p:1', ok('c-1'));
-      const owed = memory.owed([{ seat: 'p:1', reply: ok('c-2') }, { seat: 'host', reply: ok('c-0') }]);
+      const owed = memory.owed([
+        { seat: 'p:1', reply: ok('c-2') },
+        { seat: 'host', reply: ok('c-0') },
+      ]);
       expect(owed.map((e) => `${e.seat} ${e.reply.id}`)).toEqual(['p:1 c-1', 'p:1 c-2', 'host c-0']);
       expect(memory.owed([]).map((e) => `${e.seat} ${e.reply.id}`)).toEqual(['p:1 c-0', 'p:1 c-1']);
     });
@@ -230,24 +249,31 @@ describe(ReplyMemory.name, () => {
         text: fc.string({ maxLength: 40 }),
       });
       fc.assert(
-        fc.property(fc.array(answered, { maxLength: 120 }), fc.nat(), fc.nat(), fc.integer({ min: 60, max: 1200 }), fc.integer({ min: 60, max: 600 }), (answers, at, inFlight, roomBytes, seatBytes) => {
-          const bounds = { roomBytes, seatBytes };
-          const replies = answers.map((a) => ({ seat: a.seat, reply: ok(a.id, { text: a.text }) }));
-          const cut = at % (replies.length + 1);
-          // The snapshot's step carries the replies of the steps in flight and its own.
-          const carried = replies.slice(cut, cut + (inFlight % 4));
-          const live = new ReplyMemory(bounds, new ReplyBodies());
-          for (const { seat, reply } of replies.slice(0, cut)) answer(live, seat, reply);
-          const snapshot = JSON.parse(JSON.stringify(live.owed(carried))) as SeatReply[];
-          for (const { seat, reply } of replies.slice(cut)) answer(live, seat, reply);
-          // After a restart: the snapshot's window, then the journal's acknowledged commands after it.
-          const rebuilt = new ReplyMemory(bounds, new ReplyBodies());
-          for (const { seat, reply } of snapshot) rebuilt.remember(seat, reply);
-          for (const { seat, reply } of replies.slice(cut + carried.length)) rebuilt.remember(seat, reply);
-          expect(rebuilt.owed([])).toStrictEqual(live.owed([]));
-          expect(rebuilt.stats()).toEqual(live.stats());
-          for (const { seat, reply } of replies) expect(resend(rebuilt, seat, reply.id!)).toStrictEqual(resend(live, seat, reply.id!));
-        }),
+        fc.property(
+          fc.array(answered, { maxLength: 120 }),
+          fc.nat(),
+          fc.nat(),
+          fc.integer({ min: 60, max: 1200 }),
+          fc.integer({ min: 60, max: 600 }),
+          (answers, at, inFlight, roomBytes, seatBytes) => {
+            const bounds = { roomBytes, seatBytes };
+            const replies = answers.map((a) => ({ seat: a.seat, reply: ok(a.id, { text: a.text }) }));
+            const cut = at % (replies.length + 1);
+            // The snapshot's step carries the replies of the steps in flight and its own.
+            const carried = replies.slice(cut, cut + (inFlight % 4));
+            const live = new ReplyMemory(bounds, new ReplyBodies());
+            for (const { seat, reply } of replies.slice(0, cut)) answer(live, seat, reply);
+            const snapshot = JSON.parse(JSON.stringify(live.owed(carried))) as SeatReply[];
+            for (const { seat, reply } of replies.slice(cut)) answer(live, seat, reply);
+            // After a restart: the snapshot's window, then the journal's acknowledged commands after it.
+            const rebuilt = new ReplyMemory(bounds, new ReplyBodies());
+            for (const { seat, reply } of snapshot) rebuilt.remember(seat, reply);
+            for (const { seat, reply } of replies.slice(cut + carried.length)) rebuilt.remember(seat, reply);
+            expect(rebuilt.owed([])).toStrictEqual(live.owed([]));
+            expect(rebuilt.stats()).toEqual(live.stats());
+            for (const { seat, reply } of replies) expect(resend(rebuilt, seat, reply.id!)).toStrictEqual(resend(live, seat, reply.id!));
+          },
+        ),
         { numRuns: 300 },
       );
     });
@@ -262,7 +288,12 @@ describe(ReplyMemory.name, () => {
       if (kind === 'accepted') return ok(id, { accepted: true });
       if (kind === 'empty') return ok(id, {});
       if (kind === 'count') return ok(id, { n });
-      const code = { refused: RoomErrorCode.SeatGone, tooFast: RoomErrorCode.TooFast, busy: RoomErrorCode.MailboxFull, down: RoomErrorCode.DatabaseUnavailable }[kind];
+      const code = {
+        refused: RoomErrorCode.SeatGone,
+        tooFast: RoomErrorCode.TooFast,
+        busy: RoomErrorCode.MailboxFull,
+        down: RoomErrorCode.DatabaseUnavailable,
+      }[kind];
       return refused(id, code);
     };
     const seat = fc.constantFrom(...seats);
@@ -303,7 +334,10 @@ describe(ReplyMemory.name, () => {
         this.remembered.push({ seat, reply });
         const sum = (list: typeof this.remembered) => list.reduce((n, e) => n + bytesOf(e.seat, e.reply), 0);
         while (sum(this.remembered.filter((e) => e.seat === seat)) > this.bounds.seatBytes) {
-          this.remembered.splice(this.remembered.findIndex((e) => e.seat === seat), 1);
+          this.remembered.splice(
+            this.remembered.findIndex((e) => e.seat === seat),
+            1,
+          );
         }
         while (sum(this.remembered) > this.bounds.roomBytes) this.remembered.shift();
       }
@@ -367,7 +401,12 @@ describe(ReplyBodies.name, () => {
   it('keeps one body for replies alike, and makes a new frame for each resend', () => {
     const bodies = new ReplyBodies();
     const memory = new ReplyMemory(BIG, bodies);
-    for (const [id, data] of [['c-1', { accepted: true }], ['c-2', { accepted: true }], ['c-3', { accepted: false }]] as const) answer(memory, 'p:1', ok(id, { ...data }));
+    for (const [id, data] of [
+      ['c-1', { accepted: true }],
+      ['c-2', { accepted: true }],
+      ['c-3', { accepted: false }],
+    ] as const)
+      answer(memory, 'p:1', ok(id, { ...data }));
     expect(bodies.size).toBe(2);
     const r = recorder();
     for (const id of ['c-1', 'c-1', 'c-2']) memory.replay('p:1', id, r.deliver);

@@ -58,7 +58,11 @@ function frameOf(kind: string, id: string, n: number): CommandFrame {
 }
 
 function deps(scheduler: VirtualScheduler, store: RoomStore, r: Run, bounds: ReplyMemoryBounds, at = T0) {
-  return actorDeps(store, { clock: scheduler.clock(at), scheduler }, { replyMemory: bounds, pipelineDepth: r.pipelineDepth, mailboxDepth: 1000 });
+  return actorDeps(
+    store,
+    { clock: scheduler.clock(at), scheduler },
+    { replyMemory: bounds, pipelineDepth: r.pipelineDepth, mailboxDepth: 1000 },
+  );
 }
 
 /** The live room, played on virtual time; its statements answer after their delays, in order, and all commit. */
@@ -72,7 +76,12 @@ async function playLive(r: Run) {
       return new Promise((resolve) => (delay === 0 ? resolve() : scheduler.setTimer(() => resolve(), delay)));
     },
   };
-  const live = RoomActor.restore({ code: 'ROUNDS', roomId: 'room-1', openedAt: T0 }, rounds, { state: START, journal: [], replies: [] }, deps(scheduler, store, r, r.bounds));
+  const live = RoomActor.restore(
+    { code: 'ROUNDS', roomId: 'room-1', openedAt: T0 },
+    rounds,
+    { state: START, journal: [], replies: [] },
+    deps(scheduler, store, r, r.bounds),
+  );
   const sent = new Map<Who, Set<string>>();
   const replies: ReplyFrame[] = [];
   const viewers: Record<Exclude<Who, 'operator'>, Viewer> = {
@@ -105,7 +114,10 @@ function restoredFrom(steps: readonly JournalStep[]): Restored<RoundsState> {
   while (last >= 0 && steps[last].snapshot === undefined) last--;
   const after = steps.slice(last + 1).flatMap((s) => s.inputs);
   if (last < 0) return { state: START, replies: [], journal: after };
-  const snapshot = JSON.parse(JSON.stringify(steps[last].snapshot!.snapshot)) as { state: RoundsState; replies: Restored<RoundsState>['replies'] };
+  const snapshot = JSON.parse(JSON.stringify(steps[last].snapshot!.snapshot)) as {
+    state: RoundsState;
+    replies: Restored<RoundsState>['replies'];
+  };
   return { state: snapshot.state, replies: snapshot.replies, journal: JSON.parse(JSON.stringify(after)) };
 }
 
@@ -124,7 +136,12 @@ describe('reply memory across a restart', () => {
         const { live, steps, sent, at } = await playLive(r);
         const scheduler = new VirtualScheduler();
         const nothing: RoomStore = { append: () => Promise.reject(new Error('a rebuilt room that only answers resends writes nothing')) };
-        const rebuilt = RoomActor.restore({ code: 'ROUNDS', roomId: 'room-1', openedAt: T0 }, rounds, restoredFrom(steps), deps(scheduler, nothing, r, r.bounds, at));
+        const rebuilt = RoomActor.restore(
+          { code: 'ROUNDS', roomId: 'room-1', openedAt: T0 },
+          rounds,
+          restoredFrom(steps),
+          deps(scheduler, nothing, r, r.bounds, at),
+        );
         await scheduler.runUntilIdle();
         expect(rebuilt.snapshot).toEqual(live.snapshot);
         const { inFlight: _live, sockets: _watchers, ...window } = live.replyMemory;
@@ -133,7 +150,8 @@ describe('reply memory across a restart', () => {
           for (const id of sent.get(who) ?? []) expect(probe(rebuilt as never, who, id)).toEqual(probe(live as never, who, id));
         }
         // Operators' commands are the host's in the journal: remembered under its seat, alike.
-        for (const i of r.actions.keys()) expect(probe(rebuilt as never, 'host', `operator-${i}`)).toEqual(probe(live as never, 'host', `operator-${i}`));
+        for (const i of r.actions.keys())
+          expect(probe(rebuilt as never, 'host', `operator-${i}`)).toEqual(probe(live as never, 'host', `operator-${i}`));
         live.dispose();
         rebuilt.dispose();
       }),
@@ -144,7 +162,12 @@ describe('reply memory across a restart', () => {
   it('answers a resent ping afresh: its reply is not remembered', async () => {
     const scheduler = new VirtualScheduler();
     const r: Run = { actions: [], commitMs: [0], pipelineDepth: 8, bounds: { roomBytes: 65536, seatBytes: 8192 } };
-    const room = RoomActor.restore({ code: 'ROUNDS', roomId: 'room-1', openedAt: T0 }, rounds, { state: START, journal: [], replies: [] }, deps(scheduler, { append: async () => undefined }, r, r.bounds));
+    const room = RoomActor.restore(
+      { code: 'ROUNDS', roomId: 'room-1', openedAt: T0 },
+      rounds,
+      { state: START, journal: [], replies: [] },
+      deps(scheduler, { append: async () => undefined }, r, r.bounds),
+    );
     const got: ReplyFrame[] = [];
     const p1 = viewer('player', 'p1', 'sock-p1', got);
     room.submit(p1, { id: 'ping-1', type: 'ping', data: {} }, { at: T0, hr: 0 });
@@ -163,7 +186,12 @@ describe('reply memory across a restart', () => {
     const r: Run = { actions: [], commitMs: [0], pipelineDepth: 8, bounds: { roomBytes: 65536, seatBytes: 8192 } };
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const room = RoomActor.restore({ code: 'ROUNDS', roomId: 'room-1', openedAt: T0 }, rounds, { state: START, journal: [], replies: [] }, deps(scheduler, { append: () => held }, r, r.bounds));
+    const room = RoomActor.restore(
+      { code: 'ROUNDS', roomId: 'room-1', openedAt: T0 },
+      rounds,
+      { state: START, journal: [], replies: [] },
+      deps(scheduler, { append: () => held }, r, r.bounds),
+    );
     const got: ReplyFrame[] = [];
     const p1 = viewer('player', 'p1', 'sock-p1', got);
     const watchers = Array.from({ length: 5 }, (_, i) => viewer('spectator', undefined, `watcher-${i}`, got));

@@ -115,7 +115,13 @@ describe(RoomActor.name, () => {
         { type: 'reply', id: 'a1', status: 200, data: { total: 3 } },
         { type: 'reply', id: 'a2', status: 200, data: { total: 6 } },
       ]);
-      expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 1 }, { kind: 'add', seat: 'p2', n: 2 }, { kind: 'add', seat: 'p3', n: 3 }]]);
+      expect(writes).toEqual([
+        [
+          { kind: 'add', seat: 'p1', n: 1 },
+          { kind: 'add', seat: 'p2', n: 2 },
+          { kind: 'add', seat: 'p3', n: 3 },
+        ],
+      ]);
       expect(r.snapshot.total).toBe(6);
       r.dispose();
     });
@@ -143,7 +149,10 @@ describe(RoomActor.name, () => {
       r.submit(a.v, add('stale', 1), { at: clock.now(), hr: scheduler.now() - 5000 });
       r.submit(a.v, add('fresh', 2), arrival());
       await settles(() => a.replies.length === 2);
-      expect(a.replies.map((x) => [x.id, x.status])).toEqual([['stale', 503], ['fresh', 200]]);
+      expect(a.replies.map((x) => [x.id, x.status])).toEqual([
+        ['stale', 503],
+        ['fresh', 200],
+      ]);
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
       expect(budgets).toHaveLength(1);
       expect(budgets[0]).toBeLessThanOrEqual(950);
@@ -261,7 +270,9 @@ describe(RoomActor.name, () => {
       await settles(() => committing);
       r.submit(a.v, add('late', 1), arrival());
       r.dispose();
-      expect(a.replies).toEqual([expect.objectContaining({ id: 'late', status: 409, error: expect.objectContaining({ code: 'room_closed' }) })]);
+      expect(a.replies).toEqual([
+        expect.objectContaining({ id: 'late', status: 409, error: expect.objectContaining({ code: 'room_closed' }) }),
+      ]);
       held.resolve();
       await settles(() => a.replies.length === 2);
     });
@@ -279,10 +290,15 @@ describe(RoomActor.name, () => {
       const drained = r.drain();
       expect(r.phase).toBe('draining');
       r.submit(a.v, add('new', 1), arrival());
-      expect(a.replies).toEqual([expect.objectContaining({ id: 'new', status: 503, error: expect.objectContaining({ code: 'shutting_down' }) })]);
+      expect(a.replies).toEqual([
+        expect.objectContaining({ id: 'new', status: 503, error: expect.objectContaining({ code: 'shutting_down' }) }),
+      ]);
       held.resolve();
       await scheduler.settled(drained);
-      expect(a.replies.map((x) => [x.id, x.status])).toEqual([['new', 503], ['held', 200]]);
+      expect(a.replies.map((x) => [x.id, x.status])).toEqual([
+        ['new', 503],
+        ['held', 200],
+      ]);
       expect(r.phase).toBe('disposed');
     });
 
@@ -329,7 +345,10 @@ describe(RoomActor.name, () => {
       r.submit(p.v, add('c1', 2), { at: bellAt + 5, hr: scheduler.now() });
       await settles(() => p.replies.length === 1);
       expect(r.snapshot).toMatchObject({ rungAt: bellAt, total: 2 });
-      expect(p.log.filter((l) => l.startsWith('event:tally.bell') || l.startsWith('event:tally.added'))).toEqual(['event:tally.bell', 'event:tally.added']);
+      expect(p.log.filter((l) => l.startsWith('event:tally.bell') || l.startsWith('event:tally.added'))).toEqual([
+        'event:tally.bell',
+        'event:tally.added',
+      ]);
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
       // When its timer rings at last, the deadline is spent: the bell does not ring twice.
       await scheduler.advance(60_001);
@@ -337,7 +356,7 @@ describe(RoomActor.name, () => {
       r.dispose();
     });
 
-    it('decides a command stamped with the deadline\'s very millisecond before the deadline, as a replay orders them', async () => {
+    it("decides a command stamped with the deadline's very millisecond before the deadline, as a replay orders them", async () => {
       const bellAt = clock.now() + 60_000;
       const { r } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
@@ -365,7 +384,12 @@ describe(RoomActor.name, () => {
       const bellAt = T0 + 50;
       const journal: JournalInput[] = [{ kind: 'late_deadline', at: T0 + 500, body: { due: bellAt } }, added('p1', 1, T0 + 900)];
       const d = deps(ok).d;
-      const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, tally, { state: state({ bellAt }), journal, replies: [] }, d);
+      const r = RoomActor.restore(
+        { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
+        tally,
+        { state: state({ bellAt }), journal, replies: [] },
+        d,
+      );
       expect(r.snapshot.rungAt).toBe(T0 + 500);
       expect(r.snapshot.total).toBe(1);
       r.dispose();
@@ -415,7 +439,12 @@ describe(RoomActor.name, () => {
         expect(logs).toContainEqual({
           level: 'error',
           msg: 'room failed after a commit: its own code threw',
-          fields: expect.objectContaining({ room: 'BUGGY1', roomId: 'room-buggy', reason: 'TypeError: no view of an unlucky total', error: expect.stringContaining('at ') }),
+          fields: expect.objectContaining({
+            room: 'BUGGY1',
+            roomId: 'room-buggy',
+            reason: 'TypeError: no view of an unlucky total',
+            error: expect.stringContaining('at '),
+          }),
         });
 
         sound.submit(q.v, add('fine', 2), arrival());

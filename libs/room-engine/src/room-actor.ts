@@ -135,8 +135,28 @@ export class RoomActor<S, C extends Command> {
     });
     const { clock, observer, log } = deps;
     const notLive = () => this.lifecycle.refusal(() => rules.isOver(this.pipeline.state));
-    this.gate = new CommandGate({ code, driver, mailbox: this.mailbox, pipeline: this.pipeline, notLive, replies, stats: this.stats, observer, refused: deps.onRefusal, clock, scheduler, moment: (at) => this.hold.moment(at), log });
-    this.publisher = new RoomPublisher({ viewers: this.viewers, rules, clock, confirmed: () => this.pipeline.confirmed, close: () => this.dispose() });
+    this.gate = new CommandGate({
+      code,
+      driver,
+      mailbox: this.mailbox,
+      pipeline: this.pipeline,
+      notLive,
+      replies,
+      stats: this.stats,
+      observer,
+      refused: deps.onRefusal,
+      clock,
+      scheduler,
+      moment: (at) => this.hold.moment(at),
+      log,
+    });
+    this.publisher = new RoomPublisher({
+      viewers: this.viewers,
+      rules,
+      clock,
+      confirmed: () => this.pipeline.confirmed,
+      close: () => this.dispose(),
+    });
     this.batches = new BatchHandler({
       code,
       driver,
@@ -172,7 +192,8 @@ export class RoomActor<S, C extends Command> {
     for (const { seat, reply } of restored.replies) replies.remember(seat, reply);
     const driver = new RuleDriver(rules, deps.seed, deps.idSecret);
     const state = driver.replay(restored.state, restored.journal, {
-      refused: (entry, err) => deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
+      refused: (entry, err) =>
+        deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
       // A spectator's memory was its socket's, and that socket is gone.
       acknowledged: (actor, reply) => {
         if (actor.role !== 'spectator') replies.remember(seatKey(actor), reply);
@@ -298,7 +319,10 @@ export class RoomActor<S, C extends Command> {
 
   /** Takes no new command, finishes what it holds, then leaves memory. */
   drain(): Promise<void> {
-    return this.lifecycle.drain(() => this.idle(), () => this.dispose());
+    return this.lifecycle.drain(
+      () => this.idle(),
+      () => this.dispose(),
+    );
   }
 
   /**
@@ -321,7 +345,12 @@ export class RoomActor<S, C extends Command> {
   private faulted(error: unknown): void {
     // `error` carries the stack, for whoever fixes the bug; `reason` is the one line.
     const stack = error instanceof Error ? error.stack : undefined;
-    this.deps.log('error', 'room failed after a commit: its own code threw', { room: this.code, roomId: this.roomId, reason: String(error), error: stack ?? String(error) });
+    this.deps.log('error', 'room failed after a commit: its own code threw', {
+      room: this.code,
+      roomId: this.roomId,
+      reason: String(error),
+      error: stack ?? String(error),
+    });
     this.deps.onFault?.(error);
     this.letGo(`its own code threw after a commit (${String(error)})`);
   }

@@ -23,7 +23,10 @@ describe(RoomLifecycle.name, () => {
     const { lifecycle } = harness(60_000);
     expect(lifecycle.refusal(() => false)).toBeUndefined();
     expect(lifecycle.refusal(() => true)).toMatchObject({ code: 'room_closed', status: 409 });
-    void lifecycle.drain(() => new Promise(() => undefined), () => undefined);
+    void lifecycle.drain(
+      () => new Promise(() => undefined),
+      () => undefined,
+    );
     expect(lifecycle.refusal(() => false)).toMatchObject({ code: 'shutting_down', status: 503 });
     lifecycle.end();
     expect(lifecycle.refusal(() => false)).toMatchObject({ code: 'room_closed', status: 409 });
@@ -33,8 +36,14 @@ describe(RoomLifecycle.name, () => {
     const { scheduler, lifecycle } = harness(60_000);
     let ended = 0;
     let idle!: () => void;
-    const first = lifecycle.drain(() => new Promise<void>((resolve) => (idle = resolve)), () => ended++);
-    const second = lifecycle.drain(() => Promise.resolve(), () => ended++);
+    const first = lifecycle.drain(
+      () => new Promise<void>((resolve) => (idle = resolve)),
+      () => ended++,
+    );
+    const second = lifecycle.drain(
+      () => Promise.resolve(),
+      () => ended++,
+    );
     expect(second).toBe(first);
     expect(lifecycle.phase).toBe('draining');
     await scheduler.flush();
@@ -43,7 +52,14 @@ describe(RoomLifecycle.name, () => {
     await scheduler.settled(first);
     expect(ended).toBe(1);
     lifecycle.end();
-    await expect(scheduler.settled(lifecycle.drain(() => Promise.resolve(), () => ended++))).resolves.toBeUndefined();
+    await expect(
+      scheduler.settled(
+        lifecycle.drain(
+          () => Promise.resolve(),
+          () => ended++,
+        ),
+      ),
+    ).resolves.toBeUndefined();
     expect(ended).toBe(1);
   });
 
@@ -62,7 +78,10 @@ describe(RoomLifecycle.name, () => {
     h.lifecycle.scheduleIdle();
     expect(h.scheduler.pendingTimers).toBe(0);
     const draining = harness(0);
-    void draining.lifecycle.drain(() => new Promise(() => undefined), () => undefined);
+    void draining.lifecycle.drain(
+      () => new Promise(() => undefined),
+      () => undefined,
+    );
     draining.lifecycle.scheduleIdle();
     expect(draining.scheduler.pendingTimers).toBe(0);
   });

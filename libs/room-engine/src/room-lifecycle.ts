@@ -42,7 +42,8 @@ export class RoomLifecycle {
 
   /** Why the room takes no command now, if it does not: the server drains, or the room is gone or over. */
   refusal(isOver: () => boolean): RoomException | undefined {
-    if (this.current === 'draining') return new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting');
+    if (this.current === 'draining')
+      return new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting');
     if (this.current === 'disposed' || isOver()) return new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
     return undefined;
   }

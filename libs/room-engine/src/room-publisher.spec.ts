@@ -11,7 +11,13 @@ function harness() {
   const log: string[] = [];
   const viewers = new Viewers();
   let closed = 0;
-  const publisher = new RoomPublisher<TallyState>({ viewers, rules: tally, clock: { now: () => T0 }, confirmed: () => confirmed, close: () => (closed++, log.push('room closed')) });
+  const publisher = new RoomPublisher<TallyState>({
+    viewers,
+    rules: tally,
+    clock: { now: () => T0 },
+    confirmed: () => confirmed,
+    close: () => (closed++, log.push('room closed')),
+  });
   const join = (role: Role, seat?: string) => {
     const v: Viewer = {
       socketId: `${role}-${seat ?? ''}`,
@@ -52,7 +58,7 @@ describe(RoomPublisher.name, () => {
     expect(h.closes()).toBe(1);
   });
 
-  it('closes a released seat\'s sockets with 4003, and no one else\'s', () => {
+  it("closes a released seat's sockets with 4003, and no one else's", () => {
     const h = harness();
     h.join('player', 'p1');
     h.join('player', 'p1');

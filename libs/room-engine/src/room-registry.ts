@@ -14,7 +14,10 @@ export interface ManagedRoom {
  */
 export class RoomRegistry<R extends ManagedRoom> {
   private readonly live = new Map<string, R>();
-  private pending = new Map<string, { promise: Promise<R | undefined>; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }>();
+  private pending = new Map<
+    string,
+    { promise: Promise<R | undefined>; resolve: (r: R | undefined) => void; reject: (e: unknown) => void }
+  >();
   private flushScheduled = false;
   private loading = false;
   /** The codes of the load in flight, and their waiters: asked for again, they share it. */

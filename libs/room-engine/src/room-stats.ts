@@ -65,7 +65,14 @@ class CommandRing {
       const row = n % this.size;
       const t = 3 * row;
       const c = 2 * row;
-      out.push({ type: types[row], at: times[t], mailboxWaitMs: times[t + 1], ms: times[t + 2], status: counts[c], roundTrips: counts[c + 1] });
+      out.push({
+        type: types[row],
+        at: times[t],
+        mailboxWaitMs: times[t + 1],
+        ms: times[t + 2],
+        status: counts[c],
+        roundTrips: counts[c + 1],
+      });
     }
     return out;
   }
@@ -79,7 +86,10 @@ export class RoomStats {
   /** Made at the first command: a room that takes none holds no columns. */
   private recent: CommandRing | undefined;
 
-  constructor(now: number, private readonly keep = 100) {
+  constructor(
+    now: number,
+    private readonly keep = 100,
+  ) {
     this.createdAt = now;
   }
 

@@ -20,7 +20,13 @@ const withAlarms = (...alarms: number[]): ChimeState => ({ ...chimeStart(), alar
 const driver = (rules: GameRules<ChimeState, any> = chime) => new RuleDriver(rules, SEED);
 const p1: Actor = { role: 'player', seat: 'p1' };
 /** A journaled chime.set of p1's. */
-const set = (at: number, inMs: number, id = `c${at}`): JournalInput => ({ kind: 'command', at, actor: p1, commandId: id, body: { id, type: 'chime.set', data: { inMs } } });
+const set = (at: number, inMs: number, id = `c${at}`): JournalInput => ({
+  kind: 'command',
+  at,
+  actor: p1,
+  commandId: id,
+  body: { id, type: 'chime.set', data: { inMs } },
+});
 const late = (due: number, at: number): JournalInput => ({ kind: 'late_deadline', at, body: { due } });
 const held = (at: number, ms: number): JournalInput => ({ kind: 'clock_held', at, body: { ms } });
 const noHooks = { refused: () => undefined, acknowledged: () => undefined };
@@ -29,12 +35,22 @@ describe(RuleDriver.name, () => {
   describe('overdue', () => {
     it('takes the deadlines due before the moment, in order, each at the moment it was due', () => {
       const taken = driver().overdue(withAlarms(10, 20, 30), 25);
-      expect(taken.map((o) => o.state.rung.map((r) => [r.due, r.at]))).toEqual([[[10, 10]], [[10, 10], [20, 20]]]);
+      expect(taken.map((o) => o.state.rung.map((r) => [r.due, r.at]))).toEqual([
+        [[10, 10]],
+        [
+          [10, 10],
+          [20, 20],
+        ],
+      ]);
       expect(taken.at(-1)?.state.alarms).toEqual([30]);
     });
 
     it('leaves a deadline due at the very moment to after what is stamped with it', () => {
-      expect(driver().overdue(withAlarms(10, 20), 20).map((o) => o.state.rung.at(-1)?.due)).toEqual([10]);
+      expect(
+        driver()
+          .overdue(withAlarms(10, 20), 20)
+          .map((o) => o.state.rung.at(-1)?.due),
+      ).toEqual([10]);
       expect(driver().overdue(withAlarms(10), 10)).toEqual([]);
     });
 
@@ -53,12 +69,17 @@ describe(RuleDriver.name, () => {
 
     it('comes to the same state taken in two stretches or in one', () => {
       fc.assert(
-        fc.property(fc.array(fc.integer({ min: 0, max: 500 }), { maxLength: 12 }), fc.integer({ min: 0, max: 600 }), fc.integer({ min: 0, max: 600 }), (alarms, a, b) => {
-          const [first, second] = [Math.min(a, b), Math.max(a, b)];
-          const start = withAlarms(...[...alarms].sort((x, y) => x - y));
-          const d = driver();
-          expect(d.caughtUp(d.caughtUp(start, first), second)).toEqual(d.caughtUp(start, second));
-        }),
+        fc.property(
+          fc.array(fc.integer({ min: 0, max: 500 }), { maxLength: 12 }),
+          fc.integer({ min: 0, max: 600 }),
+          fc.integer({ min: 0, max: 600 }),
+          (alarms, a, b) => {
+            const [first, second] = [Math.min(a, b), Math.max(a, b)];
+            const start = withAlarms(...[...alarms].sort((x, y) => x - y));
+            const d = driver();
+            expect(d.caughtUp(d.caughtUp(start, first), second)).toEqual(d.caughtUp(start, second));
+          },
+        ),
         { numRuns: RUNS },
       );
     });
@@ -67,18 +88,47 @@ describe(RuleDriver.name, () => {
   describe('decideEach', () => {
     it('decides each command after the deadlines due before it, keeps a refusal as the rules gave it, and lists every change in order', () => {
       const letter = (at: number, inMs: number) => ({
-        message: { kind: 'command' as const, viewer: p1, command: { id: `c${at}`, type: 'chime.set' as const, data: { inMs } }, arrival: { at, hr: 0 }, reply: () => undefined },
+        message: {
+          kind: 'command' as const,
+          viewer: p1,
+          command: { id: `c${at}`, type: 'chime.set' as const, data: { inMs } },
+          arrival: { at, hr: 0 },
+          reply: () => undefined,
+        },
         enqueuedAt: 0,
       });
       const round = driver().decideEach(withAlarms(10, 30), [letter(20, 100), letter(25, -1), letter(40, 5)]);
-      expect(round.decided.map((d) => (d.outcome ? d.outcome.reply : (d.error as RoomException).code))).toEqual([{ rung: 1, alarms: 2 }, 'past', { rung: 2, alarms: 2 }]);
-      expect(round.taken.map((o) => (o.reply ? `set@${o.state.inputs.at(-1)!.at}` : `rang@${o.state.rung.at(-1)!.due}`))).toEqual(['rang@10', 'set@20', 'rang@30', 'set@40']);
+      expect(round.decided.map((d) => (d.outcome ? d.outcome.reply : (d.error as RoomException).code))).toEqual([
+        { rung: 1, alarms: 2 },
+        'past',
+        { rung: 2, alarms: 2 },
+      ]);
+      expect(round.taken.map((o) => (o.reply ? `set@${o.state.inputs.at(-1)!.at}` : `rang@${o.state.rung.at(-1)!.due}`))).toEqual([
+        'rang@10',
+        'set@20',
+        'rang@30',
+        'set@40',
+      ]);
       expect(round.state.alarms).toEqual([45, 120]);
     });
 
     it('lets anything but a refusal through, for the room to answer 503', () => {
-      const broken = { ...chime, decide: () => { throw new Error('bug'); } };
-      const letter = { message: { kind: 'command' as const, viewer: p1, command: { id: 'x', type: 'chime.set' as const, data: { inMs: 1 } }, arrival: { at: 1, hr: 0 }, reply: () => undefined }, enqueuedAt: 0 };
+      const broken = {
+        ...chime,
+        decide: () => {
+          throw new Error('bug');
+        },
+      };
+      const letter = {
+        message: {
+          kind: 'command' as const,
+          viewer: p1,
+          command: { id: 'x', type: 'chime.set' as const, data: { inMs: 1 } },
+          arrival: { at: 1, hr: 0 },
+          reply: () => undefined,
+        },
+        enqueuedAt: 0,
+      };
       expect(() => driver(broken).decideEach(chimeStart(), [letter])).toThrow('bug');
     });
   });
@@ -86,7 +136,10 @@ describe(RuleDriver.name, () => {
   describe('replay', () => {
     it('takes the deadlines that fell between journaled inputs at their moments, and rebuilds the acknowledged replies', () => {
       const acks: [Actor, ReplyFrame][] = [];
-      const state = driver().replay(chimeStart(), [set(100, 50, 'a'), set(200, 10, 'b')], { ...noHooks, acknowledged: (a, r) => acks.push([a, r]) });
+      const state = driver().replay(chimeStart(), [set(100, 50, 'a'), set(200, 10, 'b')], {
+        ...noHooks,
+        acknowledged: (a, r) => acks.push([a, r]),
+      });
       expect(state.rung.map((r) => r.due)).toEqual([150]);
       expect(state.inputs.map((i) => i.rungBefore)).toEqual([0, 1]);
       expect(acks).toEqual([
@@ -98,7 +151,11 @@ describe(RuleDriver.name, () => {
     it('takes a deadline journaled as taken late at the moment it was taken, and drops one that no longer matches', () => {
       const state = driver().replay(withAlarms(40, 50, 60), [late(40, 500), late(60, 700), set(900, 1)], noHooks);
       // 40 late at 500; 50 on time before 60's late record; 60 late at 700; the input at 900.
-      expect(state.rung.map((r) => [r.due, r.at])).toEqual([[40, 500], [50, 50], [60, 700]]);
+      expect(state.rung.map((r) => [r.due, r.at])).toEqual([
+        [40, 500],
+        [50, 50],
+        [60, 700],
+      ]);
       const stale = driver().replay(withAlarms(50), [late(45, 500), set(900, 1)], noHooks);
       expect(stale.rung.map((r) => [r.due, r.at])).toEqual([[50, 50]]);
     });
@@ -123,13 +180,20 @@ describe(RuleDriver.name, () => {
       const seen: unknown[] = [];
       const rules: GameRules<ChimeState, any> = {
         ...chime,
-        proposals: { snooze: (s: ChimeState, args: { by: number }) => ({ ...unchanged(s), state: { ...s, alarms: s.alarms.map((a) => a + args.by) } }) },
-        onSignal: (s, signal, ctx) => (signal.kind === 'presence' ? (seen.push([signal.seat, s.rung.length]), unchanged(s)) : chime.onSignal(s, signal, ctx)),
+        proposals: {
+          snooze: (s: ChimeState, args: { by: number }) => ({ ...unchanged(s), state: { ...s, alarms: s.alarms.map((a) => a + args.by) } }),
+        },
+        onSignal: (s, signal, ctx) =>
+          signal.kind === 'presence' ? (seen.push([signal.seat, s.rung.length]), unchanged(s)) : chime.onSignal(s, signal, ctx),
       };
-      const state = driver(rules).replay(withAlarms(10, 100), [
-        { kind: 'signal', at: 50, body: { kind: 'presence', seat: 'p2', connected: true } },
-        { kind: 'proposal', at: 60, body: { name: 'snooze', args: { by: 1000 } } },
-      ], noHooks);
+      const state = driver(rules).replay(
+        withAlarms(10, 100),
+        [
+          { kind: 'signal', at: 50, body: { kind: 'presence', seat: 'p2', connected: true } },
+          { kind: 'proposal', at: 60, body: { name: 'snooze', args: { by: 1000 } } },
+        ],
+        noHooks,
+      );
       expect(seen).toEqual([['p2', 1]]);
       expect(state.alarms).toEqual([1100]);
     });
@@ -170,7 +234,15 @@ describe(RuleDriver.name, () => {
     }
 
     function seatViewer(seat: string, replies: Map<string, ReplyFrame>): Viewer {
-      return { socketId: seat, role: 'player', seat, wire: 'json', sendEvent: () => undefined, sendReply: (r) => replies.set(r.id!, r), close: () => undefined };
+      return {
+        socketId: seat,
+        role: 'player',
+        seat,
+        wire: 'json',
+        sendEvent: () => undefined,
+        sendReply: (r) => replies.set(r.id!, r),
+        close: () => undefined,
+      };
     }
 
     /**
@@ -202,14 +274,23 @@ describe(RuleDriver.name, () => {
         },
       };
       let committed = 0;
-      const live = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal: [], replies: [] }, deps(scheduler, clock, store, run.pipelineDepth));
+      const live = RoomActor.restore(
+        { code: 'CHIME1', roomId: 'room-1', openedAt: T0 },
+        chime,
+        { state: chimeStart(), journal: [], replies: [] },
+        deps(scheduler, clock, store, run.pipelineDepth),
+      );
       const replies = new Map<string, ReplyFrame>();
       const viewers = new Map(['p1', 'p2', 'p3'].map((seat) => [seat, seatViewer(seat, replies)]));
       for (const [i, step] of run.steps.entries()) {
         busy += step.busyMs;
         await scheduler.advance(step.gapMs);
         if (step.outageMs > 0) awayUntil = Math.max(awayUntil, scheduler.now() + step.outageMs);
-        live.submit(viewers.get(step.seat)!, { id: `c${i}`, type: 'chime.set', data: { inMs: step.inMs } }, { at: clock.now(), hr: scheduler.now() });
+        live.submit(
+          viewers.get(step.seat)!,
+          { id: `c${i}`, type: 'chime.set', data: { inMs: step.inMs } },
+          { at: clock.now(), hr: scheduler.now() },
+        );
       }
       await scheduler.runUntilIdle();
       return { live, journal, replies };
@@ -223,12 +304,18 @@ describe(RuleDriver.name, () => {
           const scheduler = new VirtualScheduler();
           const restoredAt = journal.at(-1)?.at ?? T0;
           const store: RoomStore = { append: async () => Promise.reject(new Error('a replay writes nothing')) };
-          const rebuilt = RoomActor.restore({ code: 'CHIME1', roomId: 'room-1', openedAt: T0 }, chime, { state: chimeStart(), journal, replies: [] }, deps(scheduler, scheduler.clock(restoredAt), store));
+          const rebuilt = RoomActor.restore(
+            { code: 'CHIME1', roomId: 'room-1', openedAt: T0 },
+            chime,
+            { state: chimeStart(), journal, replies: [] },
+            deps(scheduler, scheduler.clock(restoredAt), store),
+          );
           await scheduler.runUntilIdle();
           expect(rebuilt.snapshot).toEqual(live.snapshot);
           const again = new Map<string, ReplyFrame>();
           const commands = journal.filter((i): i is Extract<JournalInput, { kind: 'command' }> => i.kind === 'command');
-          for (const c of commands) rebuilt.submit(seatViewer(c.actor.seat!, again), { ...(c.body as object), id: c.commandId } as never, { at: 0, hr: 0 });
+          for (const c of commands)
+            rebuilt.submit(seatViewer(c.actor.seat!, again), { ...(c.body as object), id: c.commandId } as never, { at: 0, hr: 0 });
           expect([...again.values()]).toEqual(commands.map((c) => replies.get(c.commandId)));
         }),
         { numRuns: RUNS },

@@ -31,7 +31,12 @@ describe('a timed change whose commit fails', () => {
         if (failing) throw new Error('the store failed unexpectedly');
       },
     };
-    const r = RoomActor.restore({ code: 'ABCDEF', roomId: 'room-1', openedAt: T0 }, ringingWrites, { state, journal: [], replies: [] }, actorDeps(store, { clock, scheduler }));
+    const r = RoomActor.restore(
+      { code: 'ABCDEF', roomId: 'room-1', openedAt: T0 },
+      ringingWrites,
+      { state, journal: [], replies: [] },
+      actorDeps(store, { clock, scheduler }),
+    );
     await scheduler.advance(11);
     expect(tries).toHaveLength(1);
     await scheduler.advance(998);

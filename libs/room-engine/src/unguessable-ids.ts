@@ -9,7 +9,9 @@ import { createHmac } from 'node:crypto';
 export function unguessableIds(secret: string | undefined, seed: number, now: number): () => string {
   let n = 0;
   return () => {
-    const digest = createHmac('sha256', secret ?? `seed:${seed}`).update(`${now}:${n++}`).digest();
+    const digest = createHmac('sha256', secret ?? `seed:${seed}`)
+      .update(`${now}:${n++}`)
+      .digest();
     digest[6] = (digest[6] & 0x0f) | 0x40;
     digest[8] = (digest[8] & 0x3f) | 0x80;
     const hex = digest.subarray(0, 16).toString('hex');

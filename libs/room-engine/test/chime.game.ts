@@ -42,7 +42,11 @@ export const chime: GameRules<ChimeState, ChimeCommand> = {
     const due = state.alarms[0];
     if (signal.kind !== 'deadline' || due === undefined || ctx.now < due) return unchanged(state);
     const rang: Rang = { due, at: ctx.now, draw: ctx.random() };
-    return { state: { ...state, alarms: state.alarms.slice(1), rung: [...state.rung, rang] }, events: [{ type: 'chime.rang', data: rang }], effects: [] };
+    return {
+      state: { ...state, alarms: state.alarms.slice(1), rung: [...state.rung, rang] },
+      events: [{ type: 'chime.rang', data: rang }],
+      effects: [],
+    };
   },
   nextDeadline: (state) => state.alarms[0],
   // Held clocks move every alarm still to ring.

@@ -49,24 +49,43 @@ export const rounds: GameRules<RoundsState, RoundsCommand> = {
     }
     if (command.type === 'rounds.end') {
       const next = { ...state, round: state.round + 1 };
-      return { state: next, events: [{ type: 'rounds.ended', data: { round: next.round } }], effects: [], reply: { round: next.round }, boundary: true };
+      return {
+        state: next,
+        events: [{ type: 'rounds.ended', data: { round: next.round } }],
+        effects: [],
+        reply: { round: next.round },
+        boundary: true,
+      };
     }
     const seat = actor.seat!;
     if (state.gone.includes(seat)) throw new RoomException(RoomErrorCode.SeatGone, 'you left');
     if (command.type === 'rounds.leave') {
-      return { state: { ...state, gone: [...state.gone, seat] }, events: [{ type: 'rounds.left', data: { seat } }], effects: [{ kind: 'release', seats: [seat] }], reply: {} };
+      return {
+        state: { ...state, gone: [...state.gone, seat] },
+        events: [{ type: 'rounds.left', data: { seat } }],
+        effects: [{ kind: 'release', seats: [seat] }],
+        reply: {},
+      };
     }
     if (command.data.n < 0) throw new RoomException('negative', 'only additions', { status: 409 });
     const next = { ...state, total: state.total + command.data.n };
     // Replies of many sizes, so that the memory's bounds in bytes are met at different counts.
-    return { state: next, events: [{ type: 'rounds.added', data: { seat, n: command.data.n } }], effects: [], reply: { total: next.total, note: 'x'.repeat(command.data.n % 9) } };
+    return {
+      state: next,
+      events: [{ type: 'rounds.added', data: { seat, n: command.data.n } }],
+      effects: [],
+      reply: { total: next.total, note: 'x'.repeat(command.data.n % 9) },
+    };
   },
   onSignal: (state) => unchanged(state),
   nextDeadline: () => undefined,
   batchKey: (command) => (command.type === 'rounds.add' ? 'add' : null),
   mayPassivate: () => true,
   isOver: () => false,
-  admit: (state, viewer) => (viewer.role === 'player' && (!state.seats.includes(viewer.seat!) || state.gone.includes(viewer.seat!)) ? { closeCode: CloseCode.seatGone, reason: 'no seat' } : null),
+  admit: (state, viewer) =>
+    viewer.role === 'player' && (!state.seats.includes(viewer.seat!) || state.gone.includes(viewer.seat!))
+      ? { closeCode: CloseCode.seatGone, reason: 'no seat' }
+      : null,
   view: (state) => ({ total: state.total, round: state.round }),
   summarize: (state) => ({ code: state.code, phase: 'adding', seats: state.seats.length, seatsConnected: 0, round: state.round }),
 };

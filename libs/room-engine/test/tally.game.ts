@@ -12,7 +12,8 @@ export interface TallyState {
   readonly rungAt?: number;
   readonly closed: boolean;
 }
-export type TallyCommand = { id: string; type: 'tally.add'; data: { n: number } } | { id: string; type: 'tally.close'; data: Record<string, never> };
+export type TallyCommand =
+  { id: string; type: 'tally.add'; data: { n: number } } | { id: string; type: 'tally.close'; data: Record<string, never> };
 
 export const tally: GameRules<TallyState, TallyCommand> = {
   kind: 'tally',
@@ -30,14 +31,23 @@ export const tally: GameRules<TallyState, TallyCommand> = {
   decide(state, actor, command): Outcome<TallyState> {
     if (state.closed) throw new RoomException(RoomErrorCode.RoomClosed, 'closed');
     if (command.type === 'tally.close') {
-      return { state: { ...state, closed: true }, events: [{ type: 'tally.closed', data: {} }], effects: [{ kind: 'close', reason: 'host' }], reply: {} };
+      return {
+        state: { ...state, closed: true },
+        events: [{ type: 'tally.closed', data: {} }],
+        effects: [{ kind: 'close', reason: 'host' }],
+        reply: {},
+      };
     }
     if (command.data.n < 0) throw new RoomException('negative', 'only additions', { status: 409 });
     return add(state, actor.seat!, command.data.n);
   },
   onSignal(state, signal, ctx) {
     if (signal.kind === 'deadline' && state.bellAt !== undefined && ctx.now >= state.bellAt) {
-      return { state: { ...state, bellAt: undefined, rungAt: ctx.now }, events: [{ type: 'tally.bell', data: { at: ctx.now } }], effects: [] };
+      return {
+        state: { ...state, bellAt: undefined, rungAt: ctx.now },
+        events: [{ type: 'tally.bell', data: { at: ctx.now } }],
+        effects: [],
+      };
     }
     return unchanged(state);
   },
@@ -46,9 +56,16 @@ export const tally: GameRules<TallyState, TallyCommand> = {
   batchKey: (command) => (command.type === 'tally.add' && command.data.n >= 0 ? 'add' : null),
   mayPassivate: () => true,
   isOver: (state) => state.closed,
-  admit: (state, viewer) => (viewer.role === 'player' && !state.seats.includes(viewer.seat!) ? { closeCode: CloseCode.seatGone, reason: 'no seat' } : null),
+  admit: (state, viewer) =>
+    viewer.role === 'player' && !state.seats.includes(viewer.seat!) ? { closeCode: CloseCode.seatGone, reason: 'no seat' } : null,
   view: (state) => ({ total: state.total }),
-  summarize: (state) => ({ code: state.code, phase: state.closed ? 'closed' : 'open', seats: state.seats.length, seatsConnected: 0, round: null }),
+  summarize: (state) => ({
+    code: state.code,
+    phase: state.closed ? 'closed' : 'open',
+    seats: state.seats.length,
+    seatsConnected: 0,
+    round: null,
+  }),
 };
 
 function add(state: TallyState, seat: string, n: number): Outcome<TallyState> {
@@ -62,7 +79,7 @@ function add(state: TallyState, seat: string, n: number): Outcome<TallyState> {
   // A secret for the adder alone, and a note for everyone else.
   return chain(base, {
     state: next,
-   
+
     events: [
       { type: 'tally.secret', data: { seat }, audience: { to: 'seats', seats: [seat] } },
       { type: 'tally.note', data: {}, audience: { to: 'allBut', seats: [seat] } },

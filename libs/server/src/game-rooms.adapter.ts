@@ -10,5 +10,11 @@ import { RoomsService } from './rooms/rooms.service';
  * `app.useWebSocketAdapter(gameRoomsAdapter(app))`.
  */
 export function gameRoomsAdapter(app: INestApplication): GameWsAdapter {
-  return new GameWsAdapter(app, app.get<SeatTokens>(SEAT_TOKENS), app.get<GatewayOptions>(GATEWAY_OPTIONS), app.get(RoomsService), app.get(GameMetrics));
+  return new GameWsAdapter(
+    app,
+    app.get<SeatTokens>(SEAT_TOKENS),
+    app.get<GatewayOptions>(GATEWAY_OPTIONS),
+    app.get(RoomsService),
+    app.get(GameMetrics),
+  );
 }

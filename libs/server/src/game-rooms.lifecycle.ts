@@ -51,7 +51,11 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
   /** The metrics read the live rooms and the pool, and count every statement; the label vocabulary is the games' own. */
   observe(): void {
     if (this.stopCounting) return;
-    this.metrics.bind({ rooms: () => this.rooms.registry.size, pool: () => this.db.poolStats() }, this.runtime.build, labelVocabulary(this.registry.games));
+    this.metrics.bind(
+      { rooms: () => this.rooms.registry.size, pool: () => this.db.poolStats() },
+      this.runtime.build,
+      labelVocabulary(this.registry.games),
+    );
     const metrics = this.metrics;
     this.stopCounting = this.runtime.meter.observe({
       roundTrip: (s) => metrics.roundTrip(s),
@@ -84,7 +88,11 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
     // What is past its retention goes in batches on a timer of its own, off every command's path.
     this.pruner.start();
     const log = this.runtime.log;
-    this.listener = new RoomChangeListener(this.runtime.directUrl, (change) => void this.rooms.onRoomChange(change), (level, msg) => log[level](msg));
+    this.listener = new RoomChangeListener(
+      this.runtime.directUrl,
+      (change) => void this.rooms.onRoomChange(change),
+      (level, msg) => log[level](msg),
+    );
     await this.listener.start();
   }
 

@@ -1,7 +1,16 @@
 import { DynamicModule, InjectionToken, Module, Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { DEFAULT_GATEWAY_OPTIONS, GATEWAY_OPTIONS, GameGateway, GatewayOptions, ROOM_DIRECTORY, SEAT_TOKENS, SeatTokens, WIRE_OBSERVER } from '@app/gateway';
+import {
+  DEFAULT_GATEWAY_OPTIONS,
+  GATEWAY_OPTIONS,
+  GameGateway,
+  GatewayOptions,
+  ROOM_DIRECTORY,
+  SEAT_TOKENS,
+  SeatTokens,
+  WIRE_OBSERVER,
+} from '@app/gateway';
 import { GameMetrics, METRIC_PROVIDERS, prometheusModule } from '@app/observability';
 import {
   Database,
@@ -107,10 +116,25 @@ async function openRuntime(options: GameRoomsOptions): Promise<ServerRuntime> {
   const log = options.log ?? new JsonLog(config.logLevel);
   const meter = new StatementMeter();
   const dataSource = await openDataSource(
-    { url: options.database.url, directUrl: options.database.directUrl, poolMax: config.poolMax, migrations: MIGRATIONS, statementTimeoutMs: statementTimeoutMs(config), log: (msg) => log.info(msg) },
+    {
+      url: options.database.url,
+      directUrl: options.database.directUrl,
+      poolMax: config.poolMax,
+      migrations: MIGRATIONS,
+      statementTimeoutMs: statementTimeoutMs(config),
+      log: (msg) => log.info(msg),
+    },
     meter,
   );
-  return { config, dataSource, directUrl: options.database.directUrl ?? options.database.url, meter, build: options.build ?? readBuildInfo(), clock: options.clock ?? systemClock, log };
+  return {
+    config,
+    dataSource,
+    directUrl: options.database.directUrl ?? options.database.url,
+    meter,
+    build: options.build ?? readBuildInfo(),
+    clock: options.clock ?? systemClock,
+    log,
+  };
 }
 
 /** A provider of one thing the runtime holds. */
@@ -129,7 +153,9 @@ const fromRuntime = (provide: InjectionToken, pick: (runtime: ServerRuntime) => 
 export class GameRoomsModule {
   static forRoot(options: GameRoomsOptions): DynamicModule {
     const registry = new GameRegistry(options);
-    const runtime: Provider = options.runtime ? { provide: GAME_ROOMS_RUNTIME, useValue: options.runtime } : { provide: GAME_ROOMS_RUNTIME, useFactory: () => openRuntime(options) };
+    const runtime: Provider = options.runtime
+      ? { provide: GAME_ROOMS_RUNTIME, useValue: options.runtime }
+      : { provide: GAME_ROOMS_RUNTIME, useFactory: () => openRuntime(options) };
     return {
       module: GameRoomsModule,
       imports: [prometheusModule()],
@@ -156,7 +182,10 @@ export class GameRoomsModule {
         GameMetrics,
         { provide: COMMAND_OBSERVER, useExisting: GameMetrics },
         { provide: WIRE_OBSERVER, useExisting: GameMetrics },
-        fromRuntime(Database, (r) => new Database(r.dataSource, r.meter, statementTimeoutMs(r.config), r.config.commitLanes, r.config.silenceMs)),
+        fromRuntime(
+          Database,
+          (r) => new Database(r.dataSource, r.meter, statementTimeoutMs(r.config), r.config.commitLanes, r.config.silenceMs),
+        ),
         ...REPOSITORIES.map((repo) => ({ provide: repo, useFactory: (db: Database) => new repo(db), inject: [Database] })),
         { provide: JournalStore, useFactory: (journal: JournalRepository) => new JournalStore(journal), inject: [JournalRepository] },
         fromRuntime(SEAT_TOKENS, (r) => new SeatTokens(r.config.tokenSecret)),
@@ -202,8 +231,13 @@ export class GameRoomsModule {
         fromRuntime(DatabaseLink, (r) => new DatabaseLink(r.config.heartbeatMs ?? 0)),
         {
           provide: InstanceHeartbeat,
-          useFactory: (r: ServerRuntime, instances: InstanceRepository, identity: InstanceIdentity, rooms: RoomsService, link: DatabaseLink) =>
-            new InstanceHeartbeat(instances, identity, () => rooms.registry.size, r.config.heartbeatMs ?? 0, r.log, rooms, link),
+          useFactory: (
+            r: ServerRuntime,
+            instances: InstanceRepository,
+            identity: InstanceIdentity,
+            rooms: RoomsService,
+            link: DatabaseLink,
+          ) => new InstanceHeartbeat(instances, identity, () => rooms.registry.size, r.config.heartbeatMs ?? 0, r.log, rooms, link),
           inject: [GAME_ROOMS_RUNTIME, InstanceRepository, InstanceIdentity, RoomsService, DatabaseLink],
         },
         { provide: ROOM_DIRECTORY, useExisting: RoomsService },

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 
 const out = join(import.meta.dirname, '..', 'dist', 'games');
 const entries = [];
-for (const game of readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+for (const game of readdirSync(out, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)) {
   const wire = `./${game}/src/${game}.wire.js`;
   const table = `./${game}/index.js`;
   const target = existsSync(join(out, wire)) ? wire : existsSync(join(out, table)) ? table : undefined;

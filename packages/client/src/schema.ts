@@ -49,6 +49,8 @@ export function firstIssueSentence(error: z.ZodError, whole: string, inside?: st
 
 /** `questions[0].choices[1]`, as a reader of the JSON writes it; after `inside` when given (`data.choice`). */
 export function fieldPath(path: readonly PropertyKey[], inside?: string): string {
-  const keys = path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 && inside === undefined ? String(key) : `.${String(key)}`));
+  const keys = path.map((key, i) =>
+    typeof key === 'number' ? `[${key}]` : i === 0 && inside === undefined ? String(key) : `.${String(key)}`,
+  );
   return (inside ?? '') + keys.join('');
 }

@@ -38,10 +38,18 @@ function Shell() {
           Trivia rooms <span className="brand-sub">operator console</span>
         </Link>
         <nav className="nav" aria-label="Views">
-          <Link to="/" className={route.view === 'overview' ? 'active' : undefined} aria-current={route.view === 'overview' ? 'page' : undefined}>
+          <Link
+            to="/"
+            className={route.view === 'overview' ? 'active' : undefined}
+            aria-current={route.view === 'overview' ? 'page' : undefined}
+          >
             Overview
           </Link>
-          <Link to="/rooms" className={route.view === 'rooms' || route.view === 'room' ? 'active' : undefined} aria-current={route.view === 'rooms' ? 'page' : undefined}>
+          <Link
+            to="/rooms"
+            className={route.view === 'rooms' || route.view === 'room' ? 'active' : undefined}
+            aria-current={route.view === 'rooms' ? 'page' : undefined}
+          >
             Rooms
           </Link>
           <Link
@@ -51,7 +59,11 @@ function Shell() {
           >
             Finished
           </Link>
-          <Link to="/instances" className={route.view === 'instances' ? 'active' : undefined} aria-current={route.view === 'instances' ? 'page' : undefined}>
+          <Link
+            to="/instances"
+            className={route.view === 'instances' ? 'active' : undefined}
+            aria-current={route.view === 'instances' ? 'page' : undefined}
+          >
             Instances
           </Link>
         </nav>

@@ -38,7 +38,11 @@ export function PagesApp() {
   if (first === 'play' && code) return <PlayPage key={code} code={code} />
   if (first === 'table' && code) return <TablePage key={code} code={code} />
   if (first === 'host') {
-    return <Suspense fallback={<p className="muted center">Loading…</p>}>{code ? <HostRoomPage key={code} code={code} /> : <HostSetupPage />}</Suspense>
+    return (
+      <Suspense fallback={<p className="muted center">Loading…</p>}>
+        {code ? <HostRoomPage key={code} code={code} /> : <HostSetupPage />}
+      </Suspense>
+    )
   }
   return <HomePage />
 }

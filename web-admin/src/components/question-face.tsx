@@ -22,7 +22,18 @@ export interface QuestionFaceProps {
 const LETTERS = 'ABCDEF'
 
 /** A question as a player's phone shows it: the text, and the choices as big buttons named by their text. */
-export function QuestionFace({ kicker, timer, text, choices, chosen, locked = false, onChoose, children, label = 'Question', heading: Heading = 'h1' }: QuestionFaceProps) {
+export function QuestionFace({
+  kicker,
+  timer,
+  text,
+  choices,
+  chosen,
+  locked = false,
+  onChoose,
+  children,
+  label = 'Question',
+  heading: Heading = 'h1',
+}: QuestionFaceProps) {
   return (
     <section className="play-question" aria-label={label}>
       <div className="stage-head">

@@ -7,7 +7,11 @@ export interface Notice {
 }
 
 /** Results of actions, newest last; each fades after a while, errors stay longer. */
-export function useNotices(): { notices: readonly Notice[]; push: (tone: Notice['tone'], text: string) => void; dismiss: (id: number) => void } {
+export function useNotices(): {
+  notices: readonly Notice[]
+  push: (tone: Notice['tone'], text: string) => void
+  dismiss: (id: number) => void
+} {
   const [notices, setNotices] = useState<readonly Notice[]>([])
   const nextId = useRef(1)
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>())
@@ -17,10 +21,13 @@ export function useNotices(): { notices: readonly Notice[]; push: (tone: Notice[
     (tone: Notice['tone'], text: string) => {
       const id = nextId.current++
       setNotices((list) => [...list.slice(-3), { id, tone, text }])
-      const timer = setTimeout(() => {
-        timers.current.delete(timer)
-        dismiss(id)
-      }, tone === 'error' ? 20_000 : 8_000)
+      const timer = setTimeout(
+        () => {
+          timers.current.delete(timer)
+          dismiss(id)
+        },
+        tone === 'error' ? 20_000 : 8_000,
+      )
       timers.current.add(timer)
     },
     [dismiss],

@@ -210,7 +210,13 @@ export class AdminStream {
 
   private setStatus(next: StreamStatus): void {
     const prev = this.statusValue
-    if (prev.phase === next.phase && prev.lastMessageAt === next.lastMessageAt && prev.downSince === next.downSince && prev.retryAt === next.retryAt) return
+    if (
+      prev.phase === next.phase &&
+      prev.lastMessageAt === next.lastMessageAt &&
+      prev.downSince === next.downSince &&
+      prev.retryAt === next.retryAt
+    )
+      return
     this.statusValue = next
     for (const listener of this.statusListeners) listener()
   }

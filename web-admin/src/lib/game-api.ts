@@ -46,7 +46,9 @@ export async function gameRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', 
 }
 
 function isRawBody(body: unknown): body is RawBody {
-  return typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string' && typeof (body as RawBody).type === 'string'
+  return (
+    typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string' && typeof (body as RawBody).type === 'string'
+  )
 }
 
 /** A sentence for a person, from the error codes they can meet. */

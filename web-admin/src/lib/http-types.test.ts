@@ -23,6 +23,8 @@ describe('the console’s HTTP types', () => {
 
   it('and the same schema refuses in the browser what the server refuses', () => {
     expect(JoinRoomBody.safeParse({ name: 'n'.repeat(NAME_MAX) }).success).toBe(true)
-    expect(JoinRoomBody.safeParse({ name: 'n'.repeat(NAME_MAX + 1) }).error?.issues[0].message).toBe(`must be 1 to ${NAME_MAX} printable characters`)
+    expect(JoinRoomBody.safeParse({ name: 'n'.repeat(NAME_MAX + 1) }).error?.issues[0].message).toBe(
+      `must be 1 to ${NAME_MAX} printable characters`,
+    )
   })
 })

@@ -37,19 +37,38 @@ describe('applyEvent', () => {
   it('takes the clock offset from the server, follows a question to its reveal and keeps the reveal into the standings', () => {
     let view = fold([{ type: 'room.state', data: STATE }])
     expect(view?.clockOffsetMs).toBe(1_000)
-    view = applyEvent(view, { type: 'question.open', data: { index: 0, total: 2, text: 'Q?', choices: ['a', 'b'], closesAt: 30_000, serverTime: 10_500 } }, 10_000)
+    view = applyEvent(
+      view,
+      { type: 'question.open', data: { index: 0, total: 2, text: 'Q?', choices: ['a', 'b'], closesAt: 30_000, serverTime: 10_500 } },
+      10_000,
+    )
     expect(view).toMatchObject({ phase: 'question', clockOffsetMs: 500, question: { index: 0, answered: 0, of: 2 } })
     view = withMyAnswer(view!, 0, 1)
     view = applyEvent(view, { type: 'question.progress', data: { index: 0, answered: 1, of: 2 } }, 10_000)
     expect(view).toMatchObject({ question: { answered: 1, of: 2 }, myAnswer: { question: 0, choice: 1 } })
     view = applyEvent(
       view,
-      { type: 'question.closed', data: { index: 0, correct: 1, counts: [0, 1], scores: [{ playerId: 'p1', points: 900, total: 900 }, { playerId: 'p2', points: 0, total: 0 }] } },
+      {
+        type: 'question.closed',
+        data: {
+          index: 0,
+          correct: 1,
+          counts: [0, 1],
+          scores: [
+            { playerId: 'p1', points: 900, total: 900 },
+            { playerId: 'p2', points: 0, total: 0 },
+          ],
+        },
+      },
       10_000,
     )
     expect(view).toMatchObject({ phase: 'reveal', reveal: { correct: 1 }, revealed: { text: 'Q?', choices: ['a', 'b'] } })
     expect(view?.players.find((p) => p.id === 'p1')?.score).toBe(900)
-    view = applyEvent(view, { type: 'game.finished', data: { standings: [{ playerId: 'p1', name: 'Ann', score: 900, correct: 1, rank: 1 }], resultsId: 'r-1' } }, 10_000)
+    view = applyEvent(
+      view,
+      { type: 'game.finished', data: { standings: [{ playerId: 'p1', name: 'Ann', score: 900, correct: 1, rank: 1 }], resultsId: 'r-1' } },
+      10_000,
+    )
     view = applyEvent(view, { type: 'rematch.open', data: { closesAt: 40_000 } }, 10_000)
     expect(view).toMatchObject({ phase: 'finished', reveal: { index: 0 }, rematch: { closesAt: 40_000 }, resultsId: 'r-1' })
     // A reconnect while finished: room.state names the results; from a server that does not, the view keeps them.

@@ -42,7 +42,8 @@ export class Session {
 
   /** Called on any 401: the session expired, or the admin token was changed on the server. */
   refuse(): void {
-    if (this.state.status === 'signed-in') this.signedOut('Your session has ended (it lasts 12 hours, and a new admin token ends it). Sign in again.')
+    if (this.state.status === 'signed-in')
+      this.signedOut('Your session has ended (it lasts 12 hours, and a new admin token ends it). Sign in again.')
   }
 
   private set(next: SessionState): void {

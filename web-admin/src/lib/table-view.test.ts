@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { applyTableEvent, cardText, choicesOf, type TableEvent, type TableView } from './table-view'
 
-const seat = (n: number, name: string, human = false) => ({ seat: n, name, human, stack: 200, committed: 0, folded: false, allIn: false, connected: true, buyInTotal: 200 })
+const seat = (n: number, name: string, human = false) => ({
+  seat: n,
+  name,
+  human,
+  stack: 200,
+  committed: 0,
+  folded: false,
+  allIn: false,
+  connected: true,
+  buyInTotal: 200,
+})
 
 const SNAPSHOT: TableEvent = {
   type: 'table.snapshot',
@@ -25,7 +35,20 @@ function fold(events: TableEvent[], localNow = 9_000): TableView {
 // Hand 1: button 0, Bot 1 the small blind, Bot 2 the big blind; Ann acts first.
 const STARTED: TableEvent[] = [
   SNAPSHOT,
-  { type: 'hand.started', data: { number: 1, button: 0, blinds: [{ seat: 1, amount: 1 }, { seat: 2, amount: 2 }], pot: 3, currentBet: 2, minRaise: 4 } },
+  {
+    type: 'hand.started',
+    data: {
+      number: 1,
+      button: 0,
+      blinds: [
+        { seat: 1, amount: 1 },
+        { seat: 2, amount: 2 },
+      ],
+      pot: 3,
+      currentBet: 2,
+      minRaise: 4,
+    },
+  },
   { type: 'hole_cards.dealt', data: { seat: 0, cards: ['As', 'Td'] } },
   { type: 'hole_cards.dealt', data: { seat: 1, cards: null } },
   { type: 'time_bank', data: { seat: 0, remainingMs: 15_000 } },
@@ -39,36 +62,77 @@ describe('applyTableEvent', () => {
 
   it('posts the blinds, keeps only the own cards and puts the clock on the local time line', () => {
     const view = fold(STARTED)
-    expect(view.seats.map((s) => [s.stack, s.committed])).toEqual([[200, 0], [199, 1], [198, 2]])
+    expect(view.seats.map((s) => [s.stack, s.committed])).toEqual([
+      [200, 0],
+      [199, 1],
+      [198, 2],
+    ])
     expect(view.yourCards).toEqual(['As', 'Td'])
     expect(view.hand).toMatchObject({ toAct: 0, pot: 3, currentBet: 2, minRaise: 4, deadline: 24_000 })
-    expect(choicesOf(view)).toMatchObject({ myTurn: true, toCall: 2, canCheck: false, canCall: true, canBet: false, canRaise: true, minTotal: 4, maxTotal: 200 })
+    expect(choicesOf(view)).toMatchObject({
+      myTurn: true,
+      toCall: 2,
+      canCheck: false,
+      canCall: true,
+      canBet: false,
+      canRaise: true,
+      minTotal: 4,
+      maxTotal: 200,
+    })
   })
 
   it('raises the minimum by a full raise only, and starts each street again at the big blind', () => {
     const raised = fold([
       ...STARTED,
-      { type: 'action.applied', data: { seat: 0, action: 'raise', amount: 10, stack: 190, pot: 13, currentBet: 10, toAct: 1, actionDeadline: 30_000 } },
+      {
+        type: 'action.applied',
+        data: { seat: 0, action: 'raise', amount: 10, stack: 190, pot: 13, currentBet: 10, toAct: 1, actionDeadline: 30_000 },
+      },
     ])
     // A raise of 8 over 2: the next must reach 18.
     expect(raised.hand).toMatchObject({ currentBet: 10, minRaise: 18, toAct: 1, deadline: 29_000 })
     expect(choicesOf(raised).myTurn).toBe(false)
     const flop = fold([
       ...STARTED,
-      { type: 'action.applied', data: { seat: 0, action: 'call', amount: 2, stack: 198, pot: 5, currentBet: 2, toAct: 1, actionDeadline: 30_000 } },
-      { type: 'action.applied', data: { seat: 1, action: 'fold', amount: 1, stack: 199, pot: 5, currentBet: 2, toAct: 2, actionDeadline: 30_000 } },
-      { type: 'action.applied', data: { seat: 2, action: 'check', amount: 2, stack: 198, pot: 5, currentBet: 2, toAct: null, actionDeadline: null } },
+      {
+        type: 'action.applied',
+        data: { seat: 0, action: 'call', amount: 2, stack: 198, pot: 5, currentBet: 2, toAct: 1, actionDeadline: 30_000 },
+      },
+      {
+        type: 'action.applied',
+        data: { seat: 1, action: 'fold', amount: 1, stack: 199, pot: 5, currentBet: 2, toAct: 2, actionDeadline: 30_000 },
+      },
+      {
+        type: 'action.applied',
+        data: { seat: 2, action: 'check', amount: 2, stack: 198, pot: 5, currentBet: 2, toAct: null, actionDeadline: null },
+      },
       { type: 'street.dealt', data: { street: 'flop', board: ['2c', '7h', 'Kd'], pot: 5 } },
       { type: 'time_bank', data: { seat: 2, remainingMs: 15_000 } },
     ])
-    expect(flop.seats.map((s) => [s.committed, s.folded])).toEqual([[0, false], [0, true], [0, false]])
+    expect(flop.seats.map((s) => [s.committed, s.folded])).toEqual([
+      [0, false],
+      [0, true],
+      [0, false],
+    ])
     expect(flop.hand).toMatchObject({ street: 'flop', board: ['2c', '7h', 'Kd'], currentBet: 0, minRaise: 2, toAct: 2 })
   })
 
   it('keeps the result of the last hand while the next is dealt, and marks a busted human as waiting', () => {
     const done = fold([
       ...STARTED,
-      { type: 'hand.finished', data: { number: 1, pots: [{ amount: 400, winners: [{ seat: 1, amount: 400 }] }], shown: [{ seat: 0, cards: ['As', 'Td'], rank: 'Pair' }], stacks: [{ seat: 0, stack: 0 }, { seat: 1, stack: 400 }, { seat: 2, stack: 200 }] } },
+      {
+        type: 'hand.finished',
+        data: {
+          number: 1,
+          pots: [{ amount: 400, winners: [{ seat: 1, amount: 400 }] }],
+          shown: [{ seat: 0, cards: ['As', 'Td'], rank: 'Pair' }],
+          stacks: [
+            { seat: 0, stack: 0 },
+            { seat: 1, stack: 400 },
+            { seat: 2, stack: 200 },
+          ],
+        },
+      },
     ])
     expect(done).toMatchObject({ phase: 'waiting', hand: undefined, result: { number: 1 } })
     expect(done.seats[0]).toMatchObject({ stack: 0, allIn: false, folded: false })
@@ -78,7 +142,11 @@ describe('applyTableEvent', () => {
   })
 
   it('may check and bet when nothing is owed', () => {
-    const view = fold([...STARTED, { type: 'street.dealt', data: { street: 'flop', board: ['2c', '7h', 'Kd'], pot: 6 } }, { type: 'time_bank', data: { seat: 0, remainingMs: 15_000 } }])
+    const view = fold([
+      ...STARTED,
+      { type: 'street.dealt', data: { street: 'flop', board: ['2c', '7h', 'Kd'], pot: 6 } },
+      { type: 'time_bank', data: { seat: 0, remainingMs: 15_000 } },
+    ])
     expect(choicesOf(view)).toMatchObject({ canCheck: true, canCall: false, canBet: true, canRaise: false, minTotal: 2 })
   })
 })

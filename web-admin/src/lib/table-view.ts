@@ -100,7 +100,8 @@ function fromSnapshot(prev: TableView | undefined, data: CardsEvents['table.snap
   }
 }
 
-const withSeat = (seats: readonly TableSeatView[], seat: number, change: Partial<TableSeatView>) => seats.map((s) => (s.seat === seat ? { ...s, ...change } : s))
+const withSeat = (seats: readonly TableSeatView[], seat: number, change: Partial<TableSeatView>) =>
+  seats.map((s) => (s.seat === seat ? { ...s, ...change } : s))
 
 /** The view after one event; `now` is the local clock when it came. Events before the snapshot change nothing. */
 export function applyTableEvent(view: TableView | undefined, event: TableEvent, now: number): TableView | undefined {
@@ -116,7 +117,17 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
         const s = seats.find((x) => x.seat === b.seat)!
         seats = withSeat(seats, b.seat, { committed: b.amount, stack: s.stack - b.amount, allIn: s.stack === b.amount })
       }
-      const hand: HandView = { number: d.number, button: d.button, street: 'preflop', board: [], pot: d.pot, currentBet: d.currentBet, minRaise: d.minRaise, toAct: null, deadline: null }
+      const hand: HandView = {
+        number: d.number,
+        button: d.button,
+        street: 'preflop',
+        board: [],
+        pot: d.pot,
+        currentBet: d.currentBet,
+        minRaise: d.minRaise,
+        toAct: null,
+        deadline: null,
+      }
       // The last hand's result stays up while the next is dealt: the pause between may be short.
       return { ...view, phase: 'playing', seats, hand, yourCards: undefined, moves: view.moves + 1 }
     }
@@ -130,19 +141,45 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
       const lastRaise = hand.minRaise - hand.currentBet
       const raisedBy = d.currentBet - hand.currentBet
       const minRaise = d.currentBet + Math.max(lastRaise, raisedBy)
-      const seats = withSeat(view.seats, d.seat, { committed: d.amount, stack: d.stack, folded: d.action === 'fold', allIn: d.action !== 'fold' && d.stack === 0 })
+      const seats = withSeat(view.seats, d.seat, {
+        committed: d.amount,
+        stack: d.stack,
+        folded: d.action === 'fold',
+        allIn: d.action !== 'fold' && d.stack === 0,
+      })
       const deadline = d.actionDeadline === null ? null : d.actionDeadline - view.clockOffset
-      return { ...view, seats, hand: { ...hand, pot: d.pot, currentBet: d.currentBet, minRaise, toAct: d.toAct, deadline }, moves: view.moves + 1 }
+      return {
+        ...view,
+        seats,
+        hand: { ...hand, pot: d.pot, currentBet: d.currentBet, minRaise, toAct: d.toAct, deadline },
+        moves: view.moves + 1,
+      }
     }
     case 'street.dealt': {
       const hand = view.hand
       if (!hand) return view
       const seats = view.seats.map((s) => ({ ...s, committed: 0 }))
       const d = event.data
-      return { ...view, seats, hand: { ...hand, street: d.street, board: d.board, pot: d.pot, currentBet: 0, minRaise: view.rules.bigBlind, toAct: null, deadline: null }, moves: view.moves + 1 }
+      return {
+        ...view,
+        seats,
+        hand: {
+          ...hand,
+          street: d.street,
+          board: d.board,
+          pot: d.pot,
+          currentBet: 0,
+          minRaise: view.rules.bigBlind,
+          toAct: null,
+          deadline: null,
+        },
+        moves: view.moves + 1,
+      }
     }
     case 'time_bank':
-      return view.hand ? { ...view, hand: { ...view.hand, toAct: event.data.seat, deadline: now + event.data.remainingMs }, moves: view.moves + 1 } : view
+      return view.hand
+        ? { ...view, hand: { ...view.hand, toAct: event.data.seat, deadline: now + event.data.remainingMs }, moves: view.moves + 1 }
+        : view
     case 'hand.finished': {
       const d = event.data
       const stacks = new Map(d.stacks.map((s) => [s.seat, s.stack]))
@@ -183,7 +220,8 @@ export function choicesOf(view: TableView): Choices {
   const me = view.seats.find((s) => s.seat === view.mySeat)
   const hand = view.hand
   const myTurn = !!hand && !!me && hand.toAct === me.seat
-  if (!hand || !me || !myTurn) return { myTurn: false, toCall: 0, canCheck: false, canCall: false, canBet: false, canRaise: false, minTotal: 0, maxTotal: 0 }
+  if (!hand || !me || !myTurn)
+    return { myTurn: false, toCall: 0, canCheck: false, canCall: false, canBet: false, canRaise: false, minTotal: 0, maxTotal: 0 }
   const toCall = Math.max(0, hand.currentBet - me.committed)
   const maxTotal = me.committed + me.stack
   return {

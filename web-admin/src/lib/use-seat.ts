@@ -1,5 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ReconnectingClient, ROOM_PAUSED, ROOM_RESUMED, type CommandArgs, type CommandMap, type ConnectionStatus, type EventMap, type ReplyFrame, type RoomEvents } from '@game-rooms/client'
+import {
+  ReconnectingClient,
+  ROOM_PAUSED,
+  ROOM_RESUMED,
+  type CommandArgs,
+  type CommandMap,
+  type ConnectionStatus,
+  type EventMap,
+  type ReplyFrame,
+  type RoomEvents,
+} from '@game-rooms/client'
 
 /**
  * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,
@@ -43,7 +53,11 @@ export function useSeat<V, Events extends EventMap, Commands extends CommandMap 
 
   useEffect(() => {
     if (!storageKey) return
-    const client = new ReconnectingClient<Events & RoomEvents, Commands>({ url: (token) => wsUrl(token), storage: window.sessionStorage, storageKey })
+    const client = new ReconnectingClient<Events & RoomEvents, Commands>({
+      url: (token) => wsUrl(token),
+      storage: window.sessionStorage,
+      storageKey,
+    })
     clientRef.current = client
     const offs = eventTypes.map((type) => client.on(type, (data) => setView((v) => apply(v, type, data, Date.now()))))
     // Every room, whatever its game, says when its clocks hold and when they run again. A new

@@ -68,7 +68,10 @@ export function abMode(o: Options, target: TargetSettings): (run: BenchRun, comm
     arms,
     rounds: o.number('rounds', 2, 1, 100),
     games: o.number('games', 2, 1, 100),
-    title: o.string('title', `A/B: ${arms[0].name} against ${arms[1].name}, database ${arms[0].url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`),
+    title: o.string(
+      'title',
+      `A/B: ${arms[0].name} against ${arms[1].name}, database ${arms[0].url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`,
+    ),
     plots: !o.flag('no-plots'),
   };
   o.assertAllUsed();
@@ -142,7 +145,9 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
   const perArm = arms.map((arm, a) => {
     const mine = blocks.filter((b) => b.arm === a);
     const refused = mine.find((b) => b.figures.refused)?.figures.refused;
-    const figures: ServerFigures = refused ? { refused: `a block of this arm was refused: ${refused}` } : { delta: MetricsDelta.sum(mine.map((b) => b.figures.delta!)) };
+    const figures: ServerFigures = refused
+      ? { refused: `a block of this arm was refused: ${refused}` }
+      : { delta: MetricsDelta.sum(mine.map((b) => b.figures.delta!)) };
     return {
       arm,
       blocks: mine,
@@ -158,7 +163,7 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
   md.push(`# ${s.title}`, '');
   md.push(`Made by: \`${command}\``, '');
   md.push(
-    `Run ${run.startedAt.toISOString()} to ${new Date().toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`ab\`: ${s.rounds} round(s) of ${arms.map((a) => a.name).join(' then ')}, ${s.games} game(s) per block, each game in a fresh room of ${bots.seats} seat(s); ${arms[0].url ? 'both servers were already running' : 'each block starts its arm\'s server on the same database and stops it after'}.`,
+    `Run ${run.startedAt.toISOString()} to ${new Date().toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`ab\`: ${s.rounds} round(s) of ${arms.map((a) => a.name).join(' then ')}, ${s.games} game(s) per block, each game in a fresh room of ${bots.seats} seat(s); ${arms[0].url ? 'both servers were already running' : "each block starts its arm's server on the same database and stops it after"}.`,
     '',
   );
   md.push('## Arms', '');
@@ -183,7 +188,12 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     table(
       [
         'command',
-        ...perArm.flatMap((p) => [`${p.arm.name} n`, `${p.arm.name} client p50 ms`, `${p.arm.name} client p99 ms`, `${p.arm.name} server mean ms`]),
+        ...perArm.flatMap((p) => [
+          `${p.arm.name} n`,
+          `${p.arm.name} client p50 ms`,
+          `${p.arm.name} client p99 ms`,
+          `${p.arm.name} server mean ms`,
+        ]),
         `${arms[1].name} / ${arms[0].name} server mean`,
       ],
       types.map((t) => {
@@ -193,7 +203,12 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
         });
         return [
           `\`${t}\``,
-          ...cells.flatMap(({ c, server }) => [String(c.n), fmtMs(c.p50, bots.commandTimeoutMs), fmtMs(c.p99, bots.commandTimeoutMs), fmtMs(server.meanMs)]),
+          ...cells.flatMap(({ c, server }) => [
+            String(c.n),
+            fmtMs(c.p50, bots.commandTimeoutMs),
+            fmtMs(c.p99, bots.commandTimeoutMs),
+            fmtMs(server.meanMs),
+          ]),
           cells[0].server.meanMs && cells[1].server.meanMs !== undefined ? fmtRatio(cells[1].server.meanMs / cells[0].server.meanMs) : '',
         ];
       }),
@@ -224,7 +239,14 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
       ['round', 'arm', 'answers n', 'client p50 ms', 'server mean ms', 'timeouts'],
       blocks.map((b) => {
         const c = summarize(latencies(b.records.filter((r) => r.type === 'room.answer')));
-        return [String(b.round), arms[b.arm].name, String(c.n), fmtMs(c.p50, bots.commandTimeoutMs), b.figures.delta ? fmtMs(serverMean(b.figures.delta, 'room.answer').meanMs) : `refused: ${b.figures.refused}`, String(b.records.filter((r) => r.timedOut).length)];
+        return [
+          String(b.round),
+          arms[b.arm].name,
+          String(c.n),
+          fmtMs(c.p50, bots.commandTimeoutMs),
+          b.figures.delta ? fmtMs(serverMean(b.figures.delta, 'room.answer').meanMs) : `refused: ${b.figures.refused}`,
+          String(b.records.filter((r) => r.timedOut).length),
+        ];
       }),
     ),
     '',
@@ -232,7 +254,11 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
   const svgs: { name: string; content: string }[] = [];
   if (s.plots) {
     for (const t of types.filter((t) => t !== 'ping')) {
-      const series = perArm.map((p) => ({ name: `${p.arm.name} (n = ${p.records.filter((r) => r.type === t).length})`, points: ecdfPoints(latencies(p.records.filter((r) => r.type === t))), step: true }));
+      const series = perArm.map((p) => ({
+        name: `${p.arm.name} (n = ${p.records.filter((r) => r.type === t).length})`,
+        points: ecdfPoints(latencies(p.records.filter((r) => r.type === t))),
+        step: true,
+      }));
       if (!series.some((x) => x.points.length)) continue;
       svgs.push({
         name: `ab-${t}.svg`,
@@ -249,7 +275,10 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     for (const svg of svgs) md.push(`![${svg.name}](${svg.name})`, '');
   }
   md.push(distancesSection(distances, run.db ? run.db.delayMs : undefined));
-  md.push(`The distances were measured once, with arm ${arms[0].name}'s first server; both arms reach the same database by the same path.`, '');
+  md.push(
+    `The distances were measured once, with arm ${arms[0].name}'s first server; both arms reach the same database by the same path.`,
+    '',
+  );
   for (const p of perArm) {
     md.push(`## Arm ${p.arm.name}`, '');
     md.push(clientTable(clientRows(p.records), bots.commandTimeoutMs), '');
@@ -263,11 +292,16 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     distances,
     usage,
     bots,
-    load: 'One room live at a time within each block. The arms alternate on one database, which grows a little with each block; each block starts a fresh server process (cold caches, new pool connections), and the server figures of an arm add up its blocks (each block\'s difference checked for a restart on its own).',
+    load: "One room live at a time within each block. The arms alternate on one database, which grows a little with each block; each block starts a fresh server process (cold caches, new pool connections), and the server figures of an arm add up its blocks (each block's difference checked for a restart on its own).",
   });
   md.push(confoundsSection(items));
   md.push('## Files', '');
-  md.push(`\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`, '', rawFilesNote(command), '');
+  md.push(
+    `\`${run.recordsFile}\` (each line tagged with \`arm\` and \`round\`), \`summary.json\`, the SVGs above, a server log per block, and the raw /metrics snapshots around each block (\`metrics/\`).`,
+    '',
+    rawFilesNote(command),
+    '',
+  );
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', md.join('\n'));
   run.writeFile(
@@ -280,7 +314,10 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
           name: p.arm.name,
           env: p.arm.env,
           builds: p.builds,
-          answer: { client: summarize(latencies(p.records.filter((r) => r.type === 'room.answer'))), serverMeanMs: serverMean(p.figures.delta, 'room.answer').meanMs ?? null },
+          answer: {
+            client: summarize(latencies(p.records.filter((r) => r.type === 'room.answer'))),
+            serverMeanMs: serverMean(p.figures.delta, 'room.answer').meanMs ?? null,
+          },
           timeouts: p.records.filter((r) => r.timedOut).length,
         })),
       },
@@ -289,4 +326,3 @@ async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<voi
     ),
   );
 }
-

@@ -3,12 +3,24 @@ import { fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover-result';
 
 /** report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, each instance. */
-export function failoverReport(p: { title: string; command: string; settings: FailoverSettings; result: FailoverResult; recordsFile: string }): string {
+export function failoverReport(p: {
+  title: string;
+  command: string;
+  settings: FailoverSettings;
+  result: FailoverResult;
+  recordsFile: string;
+}): string {
   const { settings: s, result: r } = p;
   const at = (ms: number) => new Date(ms).toISOString();
   const rolling = r.rolling;
   const lines = [`# ${p.title}`, '', `Made by: \`${p.command}\``, ''];
-  const cluster = `scripts/cluster.mjs started with ${s.instances} instances behind HAProxy (a fresh embedded PostgreSQL of its own${Object.keys(s.clusterEnv).length ? `, instances with ${Object.entries(s.clusterEnv).map(([k, v]) => `${k}=${v}`).join(' ')}` : ', instances with the default lease (LEASE_SECONDS 6)'}); ${s.games} rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.staggerMs} ms apart, each playing one game of ${s.bots.questions} question(s) (${s.bots.secondsPerQuestion} s each, ${s.bots.revealSeconds} s reveal) through the proxy only.`;
+  const cluster = `scripts/cluster.mjs started with ${s.instances} instances behind HAProxy (a fresh embedded PostgreSQL of its own${
+    Object.keys(s.clusterEnv).length
+      ? `, instances with ${Object.entries(s.clusterEnv)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`
+      : ', instances with the default lease (LEASE_SECONDS 6)'
+  }); ${s.games} rooms of ${s.bots.seats} player seat(s) and a host, opened ${s.staggerMs} ms apart, each playing one game of ${s.bots.questions} question(s) (${s.bots.secondsPerQuestion} s each, ${s.bots.revealSeconds} s reveal) through the proxy only.`;
   if (rolling) {
     const first = rolling.restarts[0];
     lines.push(
@@ -17,7 +29,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   } else {
     const killS = (r.killedAt! - r.startedAt) / 1000;
     lines.push(
-      `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover\`: ${cluster} **${r.victim}** was killed with SIGKILL ${killS.toFixed(1)} s after the first room opened (${s.kill === 'busiest' ? 'the instance holding the most of the run\'s rooms' : 'named on the command line'}).`,
+      `Run ${at(r.startedAt)} to ${at(r.finishedAt)}. Mode \`failover\`: ${cluster} **${r.victim}** was killed with SIGKILL ${killS.toFixed(1)} s after the first room opened (${s.kill === 'busiest' ? "the instance holding the most of the run's rooms" : 'named on the command line'}).`,
     );
   }
   lines.push('', `Machine: ${BenchRun.machine()}.`, '', '## Verdict', '');
@@ -37,12 +49,28 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
         ['what', 'measured', 'goal'],
         [
           ...kept,
-          ['instances restarted and served again through the proxy', `${rolling.restarts.filter((x) => !x.error).length} of ${r.instances.length}`, 'all'],
+          [
+            'instances restarted and served again through the proxy',
+            `${rolling.restarts.filter((x) => !x.error).length} of ${r.instances.length}`,
+            'all',
+          ],
           ['rooms moved off a restarting instance (over all restarts)', fmtNum(rolling.moved), 'at least 1'],
           ['... served again', fmtNum(rolling.servedAgain), 'all'],
-          ['... of them by another instance / by the restarted instance\'s new process', `${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedElsewhere, 0))} / ${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedByNewProcess, 0))}`, ''],
-          ['drain start to first successful command of a moved room: min / p50 / max', `${fmtMs(rolling.minMs)} / ${fmtMs(rolling.p50Ms)} / ${fmtMs(rolling.maxMs)} ms`, ''],
-          ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'every game that started finished'],
+          [
+            "... of them by another instance / by the restarted instance's new process",
+            `${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedElsewhere, 0))} / ${fmtNum(rolling.restarts.reduce((n, x) => n + x.servedByNewProcess, 0))}`,
+            '',
+          ],
+          [
+            'drain start to first successful command of a moved room: min / p50 / max',
+            `${fmtMs(rolling.minMs)} / ${fmtMs(rolling.p50Ms)} / ${fmtMs(rolling.maxMs)} ms`,
+            '',
+          ],
+          [
+            'games started / finished (of rooms)',
+            `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`,
+            'every game that started finished',
+          ],
         ],
         ['l', 'r', 'l'],
       ),
@@ -51,7 +79,9 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   } else {
     const f = r.failover!;
     lines.push(
-      r.passed ? '**Passed**: no acknowledged command was lost, and every moved room was served again.' : `**Failed**: ${r.failures.join('; ')}.`,
+      r.passed
+        ? '**Passed**: no acknowledged command was lost, and every moved room was served again.'
+        : `**Failed**: ${r.failures.join('; ')}.`,
       '',
       table(
         ['what', 'measured', 'goal'],
@@ -59,7 +89,11 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
           ...kept,
           ['rooms live on the killed instance (moved)', fmtNum(f.moved.length), 'at least 1'],
           ['moved rooms served again by another instance', fmtNum(f.servedAgain), 'all'],
-          ['kill to first successful command of a moved room: min / p50 / max', `${fmtMs(f.minMs)} / ${fmtMs(f.p50Ms)} / ${fmtMs(f.maxMs)} ms`, `within ${FAILOVER_GOAL_MS / 1000} s`],
+          [
+            'kill to first successful command of a moved room: min / p50 / max',
+            `${fmtMs(f.minMs)} / ${fmtMs(f.p50Ms)} / ${fmtMs(f.maxMs)} ms`,
+            `within ${FAILOVER_GOAL_MS / 1000} s`,
+          ],
           ['games started / finished (of rooms)', `${r.games.started} / ${r.games.finished} (of ${r.games.rooms})`, 'all'],
         ],
         ['l', 'r', 'l'],
@@ -70,7 +104,7 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
 
   lines.push('## Accounting against PostgreSQL', '');
   lines.push(
-    'After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster\'s database directly, by room, seat and command id: in its room\'s journal (`room_journal`: every command the rules accepted since the room\'s latest snapshot), among the replies that snapshot keeps for resends (`room_snapshots`), or, for a game that finished (its snapshot cut the journal), in the game\'s record (`finished_games`: an answer by its player and question, a start by the game it began). A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.',
+    "After the last game, every command whose final reply to a bot was 2xx and whose 200 means a committed row (PROTOCOL.md section 5) was looked for in the cluster's database directly, by room, seat and command id: in its room's journal (`room_journal`: every command the rules accepted since the room's latest snapshot), among the replies that snapshot keeps for resends (`room_snapshots`), or, for a game that finished (its snapshot cut the journal), in the game's record (`finished_games`: an answer by its player and question, a start by the game it began). A command acknowledged twice (its reply lost with the socket, then replayed under the same id) counts once.",
     '',
   );
   lines.push(
@@ -84,7 +118,15 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
     '',
   );
   if (r.accounting.lostCommands.length) {
-    lines.push('Lost (up to 50):', '', table(['room', 'seat', 'command', 'id'], r.accounting.lostCommands.map((l) => [l.room, l.seat, l.type, l.id])), '');
+    lines.push(
+      'Lost (up to 50):',
+      '',
+      table(
+        ['room', 'seat', 'command', 'id'],
+        r.accounting.lostCommands.map((l) => [l.room, l.seat, l.type, l.id]),
+      ),
+      '',
+    );
   }
 
   lines.push('## Retries', '');
@@ -99,7 +141,10 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
         ['... of them succeeded on retry', fmtNum(r.retries.succeededAfter503)],
         ['commands resent under their id after a send got no reply', fmtNum(r.retries.resent)],
         ['... of them succeeded (a replay, or a first execution)', fmtNum(r.retries.succeededAfterResend)],
-        ['... refused because the game had moved on meanwhile (a question closed by its deadline while the room was unserved): not a loss, nothing was acknowledged', fmtNum(r.retries.refusedMovedOn)],
+        [
+          '... refused because the game had moved on meanwhile (a question closed by its deadline while the room was unserved): not a loss, nothing was acknowledged',
+          fmtNum(r.retries.refusedMovedOn),
+        ],
         ['commands that never got a final reply (their seat gave up)', fmtNum(r.retries.unresolved)],
         ['HTTP calls answered 502/503/504 or not at all (retried)', fmtNum(r.retries.httpRefused)],
       ],
@@ -121,7 +166,18 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
       'In order. "Drain": SIGTERM to the old process\'s exit; "down": SIGTERM to the new process\'s first 200 on `/health`, asked of it directly (the cluster script\'s figures: the drain, the exit, the start). "Served again": the drain\'s start (the timestamp taken right before the `restart` line was written) to the first request the proxy sent the new process (`/health` through the proxy, which balances requests without a room code over the instances it holds up, and names the one that answered in `X-Served-By`): HAProxy takes it back after two good checks a second apart. "Rooms": the run\'s rooms the instance held live at the drain\'s start (its admin API); "moved": those asked anything after it (each had to be served again, by another instance or by the new process), timed from the drain\'s start to the first 2xx reply of any of their commands served so (a 2xx from the draining process itself, a command it had taken before the drain, is not a return); "ended meanwhile": rooms with nothing more to ask (their game over, their seats gone).',
       '',
       table(
-        ['instance', 'pid old -> new', 'drain, ms', 'down, ms', 'served again, ms', 'rooms', 'moved', 'ended meanwhile', 'moved rooms served again (elsewhere / new process)', 'unserved min / p50 / max, ms'],
+        [
+          'instance',
+          'pid old -> new',
+          'drain, ms',
+          'down, ms',
+          'served again, ms',
+          'rooms',
+          'moved',
+          'ended meanwhile',
+          'moved rooms served again (elsewhere / new process)',
+          'unserved min / p50 / max, ms',
+        ],
         rolling.restarts.map((x) => [
           x.instance,
           `${x.oldPid} -> ${x.newPid ?? '**none**'}`,
@@ -137,21 +193,37 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
         ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
       ),
       '',
-      'Per moved room, from its instance\'s drain start: the first socket accepted by another instance or the new process, the first `room.state` on one, the first 2xx reply, and the first committed write (a durable command\'s 200).',
+      "Per moved room, from its instance's drain start: the first socket accepted by another instance or the new process, the first `room.state` on one, the first 2xx reply, and the first committed write (a durable command's 200).",
       '',
       table(
-        ['restart of', 'room', 'served by', 'socket accepted, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+        [
+          'restart of',
+          'room',
+          'served by',
+          'socket accepted, ms',
+          'back in (room.state), ms',
+          'first 2xx command, ms',
+          'first committed write, ms',
+        ],
         rolling.restarts.flatMap((x) =>
           [...x.moved]
             .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
-            .map((m) => [x.instance, m.code, m.servedBy === undefined ? '**not served again**' : m.servedBy === x.instance ? `${m.servedBy} (new process)` : m.servedBy, fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+            .map((m) => [
+              x.instance,
+              m.code,
+              m.servedBy === undefined ? '**not served again**' : m.servedBy === x.instance ? `${m.servedBy} (new process)` : m.servedBy,
+              fmtMs(m.proxyMovedMs),
+              fmtMs(m.resumedMs),
+              fmtMs(m.firstOkMs),
+              fmtMs(m.firstCommitMs),
+            ]),
         ),
         ['l', 'l', 'l', 'r', 'r', 'r', 'r'],
       ),
       '',
       ...(rolling.restarts.some((x) => x.servedByNewProcess > 0)
         ? [
-            'A room "served by" its own instance\'s new process did not move: the restart was over before the proxy had marked the instance down (two failed checks a second apart), so the seats\' reconnects kept going to it, were refused meanwhile (`upgrade 502`/`503`: nothing listening, or the draining process) and retried until the new process took the room back. Its time unserved is then about the restart\'s.',
+            "A room \"served by\" its own instance's new process did not move: the restart was over before the proxy had marked the instance down (two failed checks a second apart), so the seats' reconnects kept going to it, were refused meanwhile (`upgrade 502`/`503`: nothing listening, or the draining process) and retried until the new process took the room back. Its time unserved is then about the restart's.",
             '',
           ]
         : []),
@@ -167,10 +239,24 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
     );
     lines.push(
       table(
-        ['room', 'served by', 'proxy routes elsewhere, ms', 'back in (room.state), ms', 'first 2xx command, ms', 'first committed write, ms'],
+        [
+          'room',
+          'served by',
+          'proxy routes elsewhere, ms',
+          'back in (room.state), ms',
+          'first 2xx command, ms',
+          'first committed write, ms',
+        ],
         [...f.moved]
           .sort((a, b) => (a.firstOkMs ?? Infinity) - (b.firstOkMs ?? Infinity))
-          .map((m) => [m.code, m.servedBy ?? '**not served again**', fmtMs(m.proxyMovedMs), fmtMs(m.resumedMs), fmtMs(m.firstOkMs), fmtMs(m.firstCommitMs)]),
+          .map((m) => [
+            m.code,
+            m.servedBy ?? '**not served again**',
+            fmtMs(m.proxyMovedMs),
+            fmtMs(m.resumedMs),
+            fmtMs(m.firstOkMs),
+            fmtMs(m.firstCommitMs),
+          ]),
         ['l', 'l', 'r', 'r', 'r', 'r'],
       ),
       '',
@@ -184,13 +270,33 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   lines.push('## Per instance', '');
   lines.push(
     rolling
-      ? 'From the bots\' records: the run\'s rooms each instance held live at its own restart (its admin API, asked directly) and those its new process served (a reply on one of its sockets once it was back), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) sent before and after its own drain began. p99 is left empty when n <= 11.'
-      : 'From the bots\' records: the run\'s rooms each instance held live at the kill (its admin API, asked directly) and those it served after (a reply on one of its sockets), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) before and after the kill. p99 is left empty when n <= 11.',
+      ? "From the bots' records: the run's rooms each instance held live at its own restart (its admin API, asked directly) and those its new process served (a reply on one of its sockets once it was back), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) sent before and after its own drain began. p99 is left empty when n <= 11."
+      : "From the bots' records: the run's rooms each instance held live at the kill (its admin API, asked directly) and those it served after (a reply on one of its sockets), and the `room.answer` replies it acknowledged with their client latency (send to reply, ms) before and after the kill. p99 is left empty when n <= 11.",
     '',
     table(
       rolling
-        ? ['instance', 'rooms at its restart', 'rooms after (new process)', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after']
-        : ['instance', 'rooms at the kill', 'rooms after', 'answers before', 'p50 before', 'p99 before', 'answers after', 'p50 after', 'p99 after'],
+        ? [
+            'instance',
+            'rooms at its restart',
+            'rooms after (new process)',
+            'answers before',
+            'p50 before',
+            'p99 before',
+            'answers after',
+            'p50 after',
+            'p99 after',
+          ]
+        : [
+            'instance',
+            'rooms at the kill',
+            'rooms after',
+            'answers before',
+            'p50 before',
+            'p99 before',
+            'answers after',
+            'p50 after',
+            'p99 after',
+          ],
       r.perInstance.map((i) => [
         i.killed ? `${i.instance} (killed)` : rolling && !i.restarted ? `${i.instance} (not restarted)` : i.instance,
         fmtNum(i.roomsAtKill),
@@ -208,7 +314,10 @@ export function failoverReport(p: { title: string; command: string; settings: Fa
   );
 
   lines.push('## Games', '');
-  lines.push(`${r.games.rooms} room(s): ${r.games.started} game(s) started, ${r.games.finished} finished${rolling ? ` (${r.games.started - r.games.finished > 0 ? `**${r.games.started - r.games.finished} dropped**` : 'none dropped'})` : ''}, ${r.games.failed} room(s) failed.`, '');
+  lines.push(
+    `${r.games.rooms} room(s): ${r.games.started} game(s) started, ${r.games.finished} finished${rolling ? ` (${r.games.started - r.games.finished > 0 ? `**${r.games.started - r.games.finished} dropped**` : 'none dropped'})` : ''}, ${r.games.failed} room(s) failed.`,
+    '',
+  );
   if (r.games.errors.length) lines.push(...r.games.errors.slice(0, 30).map((e) => `- ${e}`), '');
   lines.push(
     '## Files',

@@ -149,7 +149,13 @@ export interface FailoverResult {
     /** How the seats' failed reconnects after the first drain failed, summed. */
     readonly failedReconnects: Readonly<Record<string, number>>;
   };
-  readonly games: { readonly rooms: number; readonly started: number; readonly finished: number; readonly failed: number; readonly errors: readonly string[] };
+  readonly games: {
+    readonly rooms: number;
+    readonly started: number;
+    readonly finished: number;
+    readonly failed: number;
+    readonly errors: readonly string[];
+  };
   readonly perInstance: readonly InstanceRow[];
   /**
    * Whether the run passes: nothing acknowledged lost, a room moved, every moved room served

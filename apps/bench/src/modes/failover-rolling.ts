@@ -56,7 +56,16 @@ export async function rollThrough(
       break;
     }
     const backAt = epochMs();
-    const restarted = { instance: name, oldPid, drainAt, rooms, newPid: back.pid, stoppedAt: drainAt + back.stoppedMs, backAt, downMs: back.downMs };
+    const restarted = {
+      instance: name,
+      oldPid,
+      drainAt,
+      rooms,
+      newPid: back.pid,
+      stoppedAt: drainAt + back.stoppedMs,
+      backAt,
+      downMs: back.downMs,
+    };
     o.log(`${name} is back as pid ${back.pid}, ${back.downMs} ms after SIGTERM; waiting for the proxy to send it traffic`);
     try {
       done.push({ ...restarted, servingAt: await cluster.servedThroughProxy(name, o.signal) });

@@ -1,5 +1,18 @@
 import { Client } from 'pg';
-import { ClusterMember, ClusterScript, CommandRecord, DURABLE_COMMANDS, epochMs, playResumingTriviaRoom, RecordSink, ResumingRoom, ResumingRoomReport, SeatCommandOutcome, SeatResume, sleep } from '@app/bot-kit';
+import {
+  ClusterMember,
+  ClusterScript,
+  CommandRecord,
+  DURABLE_COMMANDS,
+  epochMs,
+  playResumingTriviaRoom,
+  RecordSink,
+  ResumingRoom,
+  ResumingRoomReport,
+  SeatCommandOutcome,
+  SeatResume,
+  sleep,
+} from '@app/bot-kit';
 import { Options, parseEnvList, UsageError } from '../cli';
 import { BenchRun, botSettings, log, seededRandom, TargetSettings } from '../run';
 import { summarize } from '../stats';
@@ -20,7 +33,8 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
   const rolling = o.flag('rolling');
   const killGiven = o.string('kill') !== undefined;
   const gapGiven = o.string('rolling-gap-s') !== undefined;
-  if (rolling && killGiven) throw new UsageError('--kill names the instance to kill -9; --rolling restarts every instance instead: give one or the other');
+  if (rolling && killGiven)
+    throw new UsageError('--kill names the instance to kill -9; --rolling restarts every instance instead: give one or the other');
   if (!rolling && gapGiven) throw new UsageError('--rolling-gap-s is the pause between the restarts of --rolling');
   const s: FailoverSettings = {
     instances,
@@ -33,10 +47,15 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
     resumeTimeoutMs: o.number('resume-timeout-s', 60, 5, 3600) * 1000,
     clusterEnv,
   };
-  if (s.kill !== 'busiest' && !/^instance-\d+$/.test(s.kill)) throw new UsageError(`--kill must be 'busiest' or an instance's name (instance-1 .. instance-${instances}), got '${s.kill}'`);
-  if (s.kill !== 'busiest' && Number(s.kill.slice('instance-'.length)) > instances) throw new UsageError(`--kill ${s.kill}: the cluster has ${instances} instance(s)`);
+  if (s.kill !== 'busiest' && !/^instance-\d+$/.test(s.kill))
+    throw new UsageError(`--kill must be 'busiest' or an instance's name (instance-1 .. instance-${instances}), got '${s.kill}'`);
+  if (s.kill !== 'busiest' && Number(s.kill.slice('instance-'.length)) > instances)
+    throw new UsageError(`--kill ${s.kill}: the cluster has ${instances} instance(s)`);
   const gameMs = bots.questions * (bots.secondsPerQuestion + bots.revealSeconds) * 1000;
-  if (s.killAfterMs >= gameMs) throw new UsageError(`--kill-after-s ${s.killAfterMs / 1000} is past the end of a game (${bots.questions} x (${bots.secondsPerQuestion} + ${bots.revealSeconds}) s): no room would be live to move`);
+  if (s.killAfterMs >= gameMs)
+    throw new UsageError(
+      `--kill-after-s ${s.killAfterMs / 1000} is past the end of a game (${bots.questions} x (${bots.secondsPerQuestion} + ${bots.revealSeconds}) s): no room would be live to move`,
+    );
   const title = o.string(
     'title',
     s.rolling
@@ -51,9 +70,13 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
     const counted = `acknowledged ${result.accounting.acknowledged}, found ${result.accounting.found}, lost ${result.accounting.lost}`;
     if (result.rolling) {
       const r = result.rolling;
-      log(`${counted}; games started ${result.games.started}, finished ${result.games.finished}; ${r.restarts.length} restart(s), ${r.moved} room(s) moved, drain to first command served again p50 ${fmt(r.p50Ms)} ms, max ${fmt(r.maxMs)} ms`);
+      log(
+        `${counted}; games started ${result.games.started}, finished ${result.games.finished}; ${r.restarts.length} restart(s), ${r.moved} room(s) moved, drain to first command served again p50 ${fmt(r.p50Ms)} ms, max ${fmt(r.maxMs)} ms`,
+      );
     } else if (result.failover) {
-      log(`${counted}; ${result.failover.moved.length} room(s) moved, kill to first command served elsewhere p50 ${fmt(result.failover.p50Ms)} ms, max ${fmt(result.failover.maxMs)} ms`);
+      log(
+        `${counted}; ${result.failover.moved.length} room(s) moved, kill to first command served elsewhere p50 ${fmt(result.failover.p50Ms)} ms, max ${fmt(result.failover.maxMs)} ms`,
+      );
     }
     if (!result.passed) throw new Error(`the failover run did not pass: ${result.failures.join('; ')} (see ${run.out}/report.md)`);
   };
@@ -82,7 +105,11 @@ export async function playFailover(
   }
 }
 
-async function playOn(cluster: ClusterScript, s: FailoverSettings, io: { record?: RecordSink; signal?: AbortSignal }): Promise<FailoverResult> {
+async function playOn(
+  cluster: ClusterScript,
+  s: FailoverSettings,
+  io: { record?: RecordSink; signal?: AbortSignal },
+): Promise<FailoverResult> {
   const random = seededRandom(s.bots.seed);
   const records: CommandRecord[] = [];
   const record: RecordSink = (r) => {
@@ -187,7 +214,9 @@ async function playOn(cluster: ClusterScript, s: FailoverSettings, io: { record?
       succeededAfterResend: outcomes.filter((o) => o.unanswered > 0 && ok(o)).length,
       refusedMovedOn: retried.filter((o) => o.status === 409 && MOVED_ON.has(o.error ?? '')).length,
       unresolved: outcomes.filter((o) => o.status === null).length,
-      httpRefused: records.filter((r) => r.type.startsWith('http ') && (r.status === null || r.status === 502 || r.status === 503 || r.status === 504)).length,
+      httpRefused: records.filter(
+        (r) => r.type.startsWith('http ') && (r.status === null || r.status === 502 || r.status === 503 || r.status === 504),
+      ).length,
     },
     games,
   };
@@ -209,12 +238,28 @@ async function playOn(cluster: ClusterScript, s: FailoverSettings, io: { record?
     };
     for (const r of restarts) if (r.error) failures.push(`restarting ${r.instance} failed: ${r.error}`);
     const notReached = cluster.instances.filter((i) => !restarts.some((r) => r.instance === i.instance)).map((i) => i.instance);
-    if (notReached.length) failures.push(`${notReached.length} instance(s) were never restarted (the rolling restart stopped before them): ${notReached.join(', ')}`);
+    if (notReached.length)
+      failures.push(
+        `${notReached.length} instance(s) were never restarted (the rolling restart stopped before them): ${notReached.join(', ')}`,
+      );
     if (restarts.length && !rolling.moved) failures.push('no room of the run was asked anything of an instance while it restarted');
-    for (const r of restarts) if (r.notServedAgain.length) failures.push(`${r.notServedAgain.length} room(s) moved off ${r.instance} were not served again: ${r.notServedAgain.join(', ')}`);
+    for (const r of restarts)
+      if (r.notServedAgain.length)
+        failures.push(`${r.notServedAgain.length} room(s) moved off ${r.instance} were not served again: ${r.notServedAgain.join(', ')}`);
     if (games.started > games.finished) failures.push(`${games.started - games.finished} game(s) started and did not finish (dropped)`);
     if (errors.length) failures.push(`${errors.length} room(s) failed: ${errors.slice(0, 3).join('; ')}`);
-    const cuts = new Map(restarts.map((r, i) => [r.instance, { at: r.drainAt, afterFrom: restarted[i].stoppedAt ?? Infinity, rooms: new Set(restarted[i].rooms), killed: false, restarted: !r.error }]));
+    const cuts = new Map(
+      restarts.map((r, i) => [
+        r.instance,
+        {
+          at: r.drainAt,
+          afterFrom: restarted[i].stoppedAt ?? Infinity,
+          rooms: new Set(restarted[i].rooms),
+          killed: false,
+          restarted: !r.error,
+        },
+      ]),
+    );
     return {
       disruption: 'rolling',
       ...common,
@@ -241,8 +286,20 @@ async function playOn(cluster: ClusterScript, s: FailoverSettings, io: { record?
     failedReconnects: failedReconnects(resumes, killedAt!),
   };
   if (!moved.length) failures.push(`no room of the run was live on ${victim} at the kill`);
-  if (failover.notServedAgain.length) failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
-  const cuts = new Map(cluster.instances.map((i) => [i.instance, { at: killedAt!, afterFrom: killedAt!, rooms: ownersAtKill.get(i.instance) ?? new Set<string>(), killed: i.instance === victim, restarted: false }]));
+  if (failover.notServedAgain.length)
+    failures.push(`${failover.notServedAgain.length} moved room(s) were not served again: ${failover.notServedAgain.join(', ')}`);
+  const cuts = new Map(
+    cluster.instances.map((i) => [
+      i.instance,
+      {
+        at: killedAt!,
+        afterFrom: killedAt!,
+        rooms: ownersAtKill.get(i.instance) ?? new Set<string>(),
+        killed: i.instance === victim,
+        restarted: false,
+      },
+    ]),
+  );
   return {
     disruption: 'kill',
     ...common,
@@ -272,7 +329,12 @@ function failedReconnects(resumes: readonly SeatResume[], since: number): Record
  * exited). A 2xx from the draining process itself (a command it took before the drain, replied
  * to during it) is not a return.
  */
-function restartRow(r: InstanceRestart, outcomes: readonly SeatCommandOutcome[], resumes: readonly SeatResume[], records: readonly CommandRecord[]): RestartRow {
+function restartRow(
+  r: InstanceRestart,
+  outcomes: readonly SeatCommandOutcome[],
+  resumes: readonly SeatResume[],
+  records: readonly CommandRecord[],
+): RestartRow {
   const newProcess = (at: number) => r.stoppedAt !== undefined && at >= r.stoppedAt;
   const servedAgain = (servedBy: string | undefined, at: number) => servedBy !== undefined && (servedBy !== r.instance || newProcess(at));
   const byOldProcess = (o: SeatCommandOutcome) => ok(o) && o.servedBy === r.instance && !newProcess(o.repliedAt!);
@@ -314,13 +376,23 @@ function movedRoom(
   resumes: readonly SeatResume[],
   records: readonly CommandRecord[],
 ): MovedRoom {
-  const after = outcomes.filter((o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > since && ok(o) && servedAgain(o.servedBy, o.repliedAt));
-  const first = (list: readonly SeatCommandOutcome[]) => (list.length ? list.reduce((a, b) => (b.repliedAt! < a.repliedAt! ? b : a)) : undefined);
+  const after = outcomes.filter(
+    (o) => o.room === code && o.repliedAt !== undefined && o.repliedAt > since && ok(o) && servedAgain(o.servedBy, o.repliedAt),
+  );
+  const first = (list: readonly SeatCommandOutcome[]) =>
+    list.length ? list.reduce((a, b) => (b.repliedAt! < a.repliedAt! ? b : a)) : undefined;
   const firstOk = first(after);
   const firstCommit = first(after.filter((o) => DURABLE_COMMANDS.has(o.type)));
   const back = resumes.filter((r) => r.room === code && r.at > since && servedAgain(r.servedBy, r.at)).map((r) => r.at);
   const accepted = records
-    .filter((r) => r.type === 'ws.connect' && r.status === 101 && r.room === code && r.sentAt > since && servedAgain(r.servedBy as string | undefined, r.sentAt + r.ms))
+    .filter(
+      (r) =>
+        r.type === 'ws.connect' &&
+        r.status === 101 &&
+        r.room === code &&
+        r.sentAt > since &&
+        servedAgain(r.servedBy as string | undefined, r.sentAt + r.ms),
+    )
     .map((r) => r.sentAt + r.ms);
   return {
     code,
@@ -338,7 +410,11 @@ function movedRoom(
  * finished (whose snapshot cut the journal): an answer by its player and question (the bots' ids
  * end in `-q<question>`), a start by the game it began.
  */
-async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingRoom>, outcomes: readonly SeatCommandOutcome[]): Promise<FailoverResult['accounting']> {
+async function account(
+  databaseUrl: string,
+  rooms: ReadonlyMap<string, ResumingRoom>,
+  outcomes: readonly SeatCommandOutcome[],
+): Promise<FailoverResult['accounting']> {
   const key = (roomId: string, who: string, id: string) => `${roomId}|${who}|${id}`;
   const acked = new Map<string, { type: string; lost: LostCommand; inRecord: () => boolean }>();
   for (const o of outcomes) {
@@ -346,7 +422,11 @@ async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingR
     const room = rooms.get(o.room);
     if (!room) continue;
     const who = o.seat === 'host' ? 'host' : room.players[o.seat];
-    acked.set(key(room.roomId, who, o.id), { type: o.type, lost: { room: o.room, seat: o.seat, type: o.type, id: o.id }, inRecord: () => inRecord(room.roomId, who, o.type, o.id) });
+    acked.set(key(room.roomId, who, o.id), {
+      type: o.type,
+      lost: { room: o.room, seat: o.seat, type: o.type, id: o.id },
+      inRecord: () => inRecord(room.roomId, who, o.type, o.id),
+    });
   }
   const ids = [...rooms.values()].map((r) => r.roomId);
   const db = new Client({ connectionString: databaseUrl });
@@ -364,7 +444,9 @@ async function account(databaseUrl: string, rooms: ReadonlyMap<string, ResumingR
        FROM room_snapshots s, jsonb_array_elements(s.state->'replies') r
        WHERE s.room_id = ANY($1::uuid[]) AND (r->>'seat' = 'host' OR r->>'seat' LIKE 'p:%') AND (r->'reply'->>'status')::int < 300`,
     ];
-    for (const sql of queries) for (const row of (await db.query<{ room: string; who: string; id: string }>(sql, [ids])).rows) found.add(key(row.room, row.who, row.id));
+    for (const sql of queries)
+      for (const row of (await db.query<{ room: string; who: string; id: string }>(sql, [ids])).rows)
+        found.add(key(row.room, row.who, row.id));
     const answers = await db.query<{ room: string; who: string; question: number }>(
       `SELECT f.room_id::text AS room, a->>'playerId' AS who, (q->>'index')::int AS question
        FROM finished_games f, jsonb_array_elements(f.summary->'questions') q, jsonb_array_elements(q->'answers') a WHERE f.room_id = ANY($1::uuid[])`,
@@ -421,7 +503,9 @@ function perInstance(
     const after = answers.filter((r) => r.sentAt >= cut.at).map((r) => r.ms);
     const b = summarize(before);
     const a = summarize(after);
-    const roomsAfter = new Set(outcomes.filter((o) => o.servedBy === instance && o.repliedAt !== undefined && o.repliedAt > cut.afterFrom).map((o) => o.room));
+    const roomsAfter = new Set(
+      outcomes.filter((o) => o.servedBy === instance && o.repliedAt !== undefined && o.repliedAt > cut.afterFrom).map((o) => o.room),
+    );
     return {
       instance,
       killed: cut.killed,

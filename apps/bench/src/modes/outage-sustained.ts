@@ -45,7 +45,13 @@ interface Seat {
  * id) until each is acknowledged, pings otherwise. Counts what the server closed and what it never
  * answered, then lets the game finish and checks every acknowledged answer is in the database.
  */
-export async function sustainedOutage(baseUrl: string, directUrl: string, proxy: DelayProxy, kind: SustainedOutage['kind'], holdMs: number): Promise<SustainedOutage> {
+export async function sustainedOutage(
+  baseUrl: string,
+  directUrl: string,
+  proxy: DelayProxy,
+  kind: SustainedOutage['kind'],
+  holdMs: number,
+): Promise<SustainedOutage> {
   const api = new HttpApi(baseUrl);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 120, revealSeconds: 0 });
   const tokens = [room.hostToken];
@@ -92,7 +98,8 @@ export async function sustainedOutage(baseUrl: string, directUrl: string, proxy:
     const reply = await seat.client.send(type, data, id).catch(() => undefined);
     const ms = performance.now() - sentAt;
     if (!reply) unanswered++;
-    if (inOutage) during.push({ type, ms: Math.round(ms * 10) / 10, status: reply?.status ?? 'none', sentAtMs: Math.round(sentAt - outage!.from) });
+    if (inOutage)
+      during.push({ type, ms: Math.round(ms * 10) / 10, status: reply?.status ?? 'none', sentAtMs: Math.round(sentAt - outage!.from) });
     return reply;
   };
   const play = async (seat: Seat, player: boolean) => {
@@ -172,8 +179,12 @@ export function sustainedReport(outages: readonly SustainedOutage[]): string[] {
     '|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const o of outages) {
-    const statuses = Object.entries(o.statusesDuring).map(([s, n]) => `${s}: ${n}`).join(', ');
-    lines.push(`| ${o.kind} | ${o.holdMs / 1000} | ${o.sentDuring} | ${statuses} | ${o.slowestDuringMs} | ${o.unanswered} | ${o.socketsClosed} | ${o.reconnects} | ${o.firstAnswerAfterMs ?? '-'} | ${o.gameFinished ? 'yes' : 'no'} | ${o.acknowledged} / ${o.recorded} |`);
+    const statuses = Object.entries(o.statusesDuring)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+    lines.push(
+      `| ${o.kind} | ${o.holdMs / 1000} | ${o.sentDuring} | ${statuses} | ${o.slowestDuringMs} | ${o.unanswered} | ${o.socketsClosed} | ${o.reconnects} | ${o.firstAnswerAfterMs ?? '-'} | ${o.gameFinished ? 'yes' : 'no'} | ${o.acknowledged} / ${o.recorded} |`,
+    );
   }
   lines.push('');
   return lines;

@@ -58,12 +58,18 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
       }
     }
     const sustained: SustainedOutage[] = [];
-    for (const [kind, ms] of [['refused', p.refusedMs], ['silent', p.silentMs]] as const) {
+    for (const [kind, ms] of [
+      ['refused', p.refusedMs],
+      ['silent', p.silentMs],
+    ] as const) {
       if (ms <= 0 || run.signal.aborted) continue;
       log(`a game through ${ms / 1000} s of PostgreSQL ${kind}`);
       sustained.push(await sustainedOutage(run.baseUrl, direct, proxy, kind, ms));
     }
-    run.writeFile('report.md', [report(run, command, p, trials) + sustainedReport(sustained).join('\n'), '## Files', '', rawFilesNote(command), ''].join('\n'));
+    run.writeFile(
+      'report.md',
+      [report(run, command, p, trials) + sustainedReport(sustained).join('\n'), '## Files', '', rawFilesNote(command), ''].join('\n'),
+    );
     run.writeFile('summary.json', JSON.stringify({ trials, sustained }, null, 2) + '\n');
   } finally {
     proxy.restore();
@@ -75,7 +81,12 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
 /** Waits for `GET /health/ready` to answer 200 (at most a minute). */
 async function untilReady(baseUrl: string): Promise<void> {
   const until = Date.now() + 60_000;
-  while ((await fetch(`${baseUrl}/health/ready`).then((r) => r.status, () => 0)) !== 200) {
+  while (
+    (await fetch(`${baseUrl}/health/ready`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
     if (Date.now() > until) throw new Error(`${baseUrl} was not ready within a minute`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -108,11 +119,15 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
     return String(res.status);
   };
   const probes = Promise.all([
-    timed('room.answer (its statement is the one out)', async () => reply(await players[0].send('room.answer', { question: 0, choice: 0 }, 'ann-0'))),
+    timed('room.answer (its statement is the one out)', async () =>
+      reply(await players[0].send('room.answer', { question: 0, choice: 0 }, 'ann-0')),
+    ),
     timed('room.answer (queued behind it)', async () => reply(await players[1].send('room.answer', { question: 0, choice: 1 }, 'bob-0'))),
     timed('room.start (needs no database: 409)', async () => reply(await host.send('room.start', {}, 'start-again'))),
     timed('ping', async () => reply(await players[2].send('ping', {}, 'ping-0'))),
-    timed('POST /api/rooms', () => http('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hostName: 'X' }) })),
+    timed('POST /api/rooms', () =>
+      http('/api/rooms', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hostName: 'X' }) }),
+    ),
     timed('GET /health', () => http('/health')),
   ]);
   // The outage lasts `holdMs` whatever the answers: what got 503 must not be recorded when it ends.

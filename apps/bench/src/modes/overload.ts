@@ -54,8 +54,12 @@ interface Window {
  */
 export function overloadMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 4, questions: 10, secondsPerQuestion: 5, revealSeconds: 1, pingSeconds: 0 });
-  if (bots.wire !== 'json') throw new UsageError('overload: the seats speak JSON only (they reconnect and resend as a page does); leave out --wire');
-  if (bots.keepAliveMs > 0) throw new UsageError('overload: the seats send no keep-alive pings of their own (the server pings every socket); leave out --ping-seconds');
+  if (bots.wire !== 'json')
+    throw new UsageError('overload: the seats speak JSON only (they reconnect and resend as a page does); leave out --wire');
+  if (bots.keepAliveMs > 0)
+    throw new UsageError(
+      'overload: the seats send no keep-alive pings of their own (the server pings every socket); leave out --ping-seconds',
+    );
   const rampPerSecond = o.number('ramp-per-second', 20, 0.1, 1000);
   const s: OverloadSettings = {
     bots,
@@ -68,7 +72,10 @@ export function overloadMode(o: Options, target: TargetSettings): (run: BenchRun
     overloadSeconds: o.number('overload-seconds', 30, 2, 3600),
     rampPerSecond,
     offerPerSecond: o.number('offer-per-second', rampPerSecond, 0.1, 1000),
-    title: o.string('title', `Overload: rooms of ${bots.seats} seats offered past capacity, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local'}`),
+    title: o.string(
+      'title',
+      `Overload: rooms of ${bots.seats} seats offered past capacity, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local'}`,
+    ),
   };
   o.assertAllUsed();
   return (run, command) => runOverload(run, command, s);
@@ -147,7 +154,10 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
       baseline = search[search.length - 1];
       capacity = baseline.rooms;
     }
-    capacityNote = baseline && p99Of(baseline)! > s.budgetMs ? `the first rung of the ladder below whose answer p99 passed ${s.budgetMs} ms` : `the ladder's last rung: no rung passed ${s.budgetMs} ms, so this is a floor`;
+    capacityNote =
+      baseline && p99Of(baseline)! > s.budgetMs
+        ? `the first rung of the ladder below whose answer p99 passed ${s.budgetMs} ms`
+        : `the ladder's last rung: no rung passed ${s.budgetMs} ms, so this is a floor`;
   }
   if (!baseline) throw new Error('the run ended before the capacity was measured');
   const target = Math.round(capacity * s.factor);
@@ -159,7 +169,9 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const rampFrom = epochMs();
   const playingAtRamp = live.playing;
   let offered = 0;
-  log(`overload: offering new rooms at ${s.offerPerSecond}/s up to ${target} live (${fmtNum(s.factor, 1)} x ${capacity}), then ${s.overloadSeconds} s there`);
+  log(
+    `overload: offering new rooms at ${s.offerPerSecond}/s up to ${target} live (${fmtNum(s.factor, 1)} x ${capacity}), then ${s.overloadSeconds} s there`,
+  );
   while (offered < target - capacity && !run.signal.aborted) {
     open('new');
     offered++;
@@ -182,7 +194,8 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const closedBy = performance.now() + bots.secondsPerQuestion * 1000 + 1000;
   const drainBy = performance.now() + (bots.secondsPerQuestion + bots.revealSeconds) * 1000 + bots.commandTimeoutMs + 2000;
   log(`overload over: waiting for the window's questions to close and ${ledger.pendingResends} resend(s) to be answered`);
-  while ((performance.now() < closedBy || ledger.pendingResends > 0) && performance.now() < drainBy && !run.signal.aborted) await sleep(250, run.signal);
+  while ((performance.now() < closedBy || ledger.pendingResends > 0) && performance.now() < drainBy && !run.signal.aborted)
+    await sleep(250, run.signal);
   stop.abort();
   const reports = await Promise.all(rooms);
   const figures = BenchRun.delta(snapshotBefore, snapshotAfter);
@@ -207,7 +220,11 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
     {
       what: 'new rooms refused with 503 and Retry-After',
       expected: 'yes',
-      measured: `${fmtNum(refusedWith503)} of ${fmtNum(newWork.opens.tried)} opens refused with 503; Retry-After on the refusals: ${Object.entries(newWork.opens.retryAfter).map(([k, v]) => `${k}: ${v}`).join(', ') || 'none'}`,
+      measured: `${fmtNum(refusedWith503)} of ${fmtNum(newWork.opens.tried)} opens refused with 503; Retry-After on the refusals: ${
+        Object.entries(newWork.opens.retryAfter)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', ') || 'none'
+      }`,
       ok: refusedWith503 > 0 && !('none' in newWork.opens.retryAfter),
     },
   ];
@@ -218,7 +235,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   md.push(
     `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`overload\`: rooms of ${bots.seats} player(s) and a host play game after game (${bots.questions} question(s) of up to ${bots.secondsPerQuestion} s, reveal ${bots.revealSeconds} s, answers after ${bots.pause.baseMs} ms plus up to ${bots.pause.spreadMs} ms). **Capacity ${fmtNum(capacity)} rooms**: ${capacityNote}. Those rooms, the rooms already playing, kept playing while new rooms were offered ${s.offerPerSecond} a second until ${fmtNum(target)} (${fmtNum(s.factor, 1)} x capacity) were live or being set up, then for ${s.overloadSeconds} s at that level, each refused or finished one replaced by a new offer. A new room is set up as new work is: each step tried once (opening it, each join, each seat's first socket); a refused step ends it and it is closed again.`,
     '',
-    'Every answer is sent once; one whose reply is not 200 is sent again under the same id once its question has closed, and a 200 then means the answer had been recorded (a false refusal). Every socket the server closes is opened again, and the seat goes on from the room\'s state.',
+    "Every answer is sent once; one whose reply is not 200 is sent again under the same id once its question has closed, and a 200 then means the answer had been recorded (a false refusal). Every socket the server closes is opened again, and the seat goes on from the room's state.",
     '',
   );
   md.push(checksSection(checks));
@@ -228,12 +245,24 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
     table(
       ['window', 'rooms playing', 'answers sent', 'client p50 / p99 ms', 'first replies', 'false 503s', 'sockets closed 1012'],
       [
-        ...(s.capacity ? [['at capacity (given)', baseline] as const] : search.map((w) => [`ladder rung ${w.rooms}${w === baseline ? ' (capacity)' : ''}`, w] as const)),
+        ...(s.capacity
+          ? [['at capacity (given)', baseline] as const]
+          : search.map((w) => [`ladder rung ${w.rooms}${w === baseline ? ' (capacity)' : ''}`, w] as const)),
         ['overload: the ramp and the hold', { rooms: playingAtRamp, from: rampFrom, to: holdTo, figures: overload }] as const,
         [`overload: the hold at ${fmtNum(target)}`, { rooms: playingAtRamp, from: holdFrom, to: holdTo, figures: atTarget }] as const,
       ].map(([label, w]) => {
         const f = w.figures!;
-        return [label, fmtNum(f.rooms), fmtNum(f.answers.sent), `${fmtMs(f.answeredMs.p50, bots.commandTimeoutMs)} / ${fmtMs(f.answeredMs.p99, bots.commandTimeoutMs)}`, Object.entries(f.answers.firstReplies).map(([k, v]) => `${k}: ${v}`).join(', '), fmtNum(f.answers.false503), fmtNum(f.lettingGo.sockets1012)];
+        return [
+          label,
+          fmtNum(f.rooms),
+          fmtNum(f.answers.sent),
+          `${fmtMs(f.answeredMs.p50, bots.commandTimeoutMs)} / ${fmtMs(f.answeredMs.p99, bots.commandTimeoutMs)}`,
+          Object.entries(f.answers.firstReplies)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', '),
+          fmtNum(f.answers.false503),
+          fmtNum(f.lettingGo.sockets1012),
+        ];
       }),
       ['l', 'r', 'r', 'r', 'l', 'r', 'r'],
     ),
@@ -242,13 +271,51 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
     '',
   );
   md.push(playingSection(overload, bots.commandTimeoutMs, '##', 'Rooms already playing, through the overload (the ramp and the hold)'));
-  md.push(newWorkSection(newWork, bots.commandTimeoutMs, '##', `${fmtNum(offered)} new room(s) offered from the start of the ramp to the end of the hold; refused ones were closed and replaced by new offers.`));
+  md.push(
+    newWorkSection(
+      newWork,
+      bots.commandTimeoutMs,
+      '##',
+      `${fmtNum(offered)} new room(s) offered from the start of the ramp to the end of the hold; refused ones were closed and replaced by new offers.`,
+    ),
+  );
   md.push(playingSection(admitted, bots.commandTimeoutMs, '##', 'New rooms that were admitted and played'));
-  md.push(roomsSection([['rooms already playing, opened', fmtNum(reports.length - offered)], ['new rooms offered', fmtNum(offered)]], setUp));
-  md.push(...closingSections({ run, figures, distances, usage, bots, load: 'Rooms already playing were opened before the overload and kept playing game after game; new rooms arrived at a steady rate, not in bursts. The bench runs on the same machine as the server: past capacity it competes with the server for the CPU, as the load generator of the issue did.' }));
-  md.push('## Files', '', `\`${run.recordsFile}\` (one line per command, tagged with its room's \`cohort\`: \`playing\` or \`new\`; answers carry \`game\`, \`question\`, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots around the overload.`, '', rawFilesNote(command), '');
+  md.push(
+    roomsSection(
+      [
+        ['rooms already playing, opened', fmtNum(reports.length - offered)],
+        ['new rooms offered', fmtNum(offered)],
+      ],
+      setUp,
+    ),
+  );
+  md.push(
+    ...closingSections({
+      run,
+      figures,
+      distances,
+      usage,
+      bots,
+      load: 'Rooms already playing were opened before the overload and kept playing game after game; new rooms arrived at a steady rate, not in bursts. The bench runs on the same machine as the server: past capacity it competes with the server for the CPU, as the load generator of the issue did.',
+    }),
+  );
+  md.push(
+    '## Files',
+    '',
+    `\`${run.recordsFile}\` (one line per command, tagged with its room's \`cohort\`: \`playing\` or \`new\`; answers carry \`game\`, \`question\`, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots around the overload.`,
+    '',
+    rawFilesNote(command),
+    '',
+  );
   run.writeFile('report.md', md.join('\n'));
-  const windowJson = (w: Window) => ({ rooms: w.rooms, p50: w.figures!.answeredMs.p50 ?? null, p99: w.figures!.answeredMs.p99 ?? null, answers: w.figures!.answers.sent, firstReplies: w.figures!.answers.firstReplies, false503: w.figures!.answers.false503 });
+  const windowJson = (w: Window) => ({
+    rooms: w.rooms,
+    p50: w.figures!.answeredMs.p50 ?? null,
+    p99: w.figures!.answeredMs.p99 ?? null,
+    answers: w.figures!.answers.sent,
+    firstReplies: w.figures!.answers.firstReplies,
+    false503: w.figures!.answers.false503,
+  });
   run.writeFile(
     'summary.json',
     JSON.stringify(
@@ -260,7 +327,13 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
         budgetMs: s.budgetMs,
         search: search.map(windowJson),
         baseline: windowJson(baseline),
-        overload: { offered, rampSeconds: (holdFrom - rampFrom) / 1000, holdSeconds: (holdTo - holdFrom) / 1000, p99AtTarget: atTarget.answeredMs.p99 ?? null, p99Ratio: ratio ?? null },
+        overload: {
+          offered,
+          rampSeconds: (holdFrom - rampFrom) / 1000,
+          holdSeconds: (holdTo - holdFrom) / 1000,
+          p99AtTarget: atTarget.answeredMs.p99 ?? null,
+          p99Ratio: ratio ?? null,
+        },
         playing: playingJson(overload),
         playingAtTarget: windowJson({ rooms: playingAtRamp, from: holdFrom, to: holdTo, figures: atTarget }),
         admitted: playingJson(admitted),

@@ -27,7 +27,10 @@ export function soakMode(o: Options, target: TargetSettings): (run: BenchRun, co
     rooms,
     gamesPerRoom: o.number('games-per-room', 3, 1, 1000),
     rampPerSecond: o.number('ramp-per-second', 5, 0.1, 1000),
-    title: o.string('title', `Soak: ${rooms} rooms of ${bots.seats} seats for ${minutes} minutes, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`),
+    title: o.string(
+      'title',
+      `Soak: ${rooms} rooms of ${bots.seats} seats for ${minutes} minutes, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`,
+    ),
     plots: !o.flag('no-plots'),
   };
   o.assertAllUsed();
@@ -103,7 +106,9 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
     };
     minutes.push(minute);
     const answers = summarize(latencies(run.records.filter((r) => r.type === 'room.answer' && r.sentAt >= start && r.sentAt < minute.end)));
-    log(`minute ${m}: answers n=${answers.n} p50 ${fmtMs(answers.p50)} ms p99 ${fmtMs(answers.p99)} ms, server RSS ${fmtNum((minute.rssBytes ?? 0) / 2 ** 20)} MiB, ${games.length} games so far`);
+    log(
+      `minute ${m}: answers n=${answers.n} p50 ${fmtMs(answers.p50)} ms p99 ${fmtMs(answers.p99)} ms, server RSS ${fmtNum((minute.rssBytes ?? 0) / 2 ** 20)} MiB, ${games.length} games so far`,
+    );
   }
   // Let rooms finish the game they are in, then leave; drop whatever is still going after that.
   log('ending: rooms finish their game and leave');
@@ -128,7 +133,18 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
     '## Minute by minute',
     '',
     table(
-      ['minute', 'answers n', 'p50 ms', 'p95 ms', 'p99 ms', 'errors / commands', 'server RSS MiB', 'server heap used MiB', 'rooms active', 'sockets'],
+      [
+        'minute',
+        'answers n',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'errors / commands',
+        'server RSS MiB',
+        'server heap used MiB',
+        'rooms active',
+        'sockets',
+      ],
       minuteRows.map(({ m, answers, errors, commands }) => [
         String(m.minute),
         String(answers.n),
@@ -151,8 +167,18 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
       x: { label: 'minute of the soak', min: 0, max: Math.max(1, minuteRows.length), integer: true },
       y: { label: 'ms', min: 0 },
       series: [
-        { name: 'client p50', points: minuteRows.flatMap((r) => (r.answers.p50 !== undefined && Number.isFinite(r.answers.p50) ? [[r.m.minute, r.answers.p50] as [number, number]] : [])) },
-        { name: 'client p99', points: minuteRows.flatMap((r) => (r.answers.p99 !== undefined && Number.isFinite(r.answers.p99) ? [[r.m.minute, r.answers.p99] as [number, number]] : [])) },
+        {
+          name: 'client p50',
+          points: minuteRows.flatMap((r) =>
+            r.answers.p50 !== undefined && Number.isFinite(r.answers.p50) ? [[r.m.minute, r.answers.p50] as [number, number]] : [],
+          ),
+        },
+        {
+          name: 'client p99',
+          points: minuteRows.flatMap((r) =>
+            r.answers.p99 !== undefined && Number.isFinite(r.answers.p99) ? [[r.m.minute, r.answers.p99] as [number, number]] : [],
+          ),
+        },
       ],
     });
     const memory = linePlot({
@@ -160,8 +186,17 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
       x: { label: 'minute of the soak', min: 0, max: Math.max(1, minuteRows.length), integer: true },
       y: { label: 'MiB', min: 0 },
       series: [
-        { name: 'resident set', points: minuteRows.flatMap((r) => (r.m.rssBytes !== undefined ? [[r.m.minute, r.m.rssBytes / 2 ** 20] as [number, number]] : [])) },
-        { name: 'JS heap used', points: minuteRows.flatMap((r) => (r.m.heapBytes !== undefined ? [[r.m.minute, r.m.heapBytes / 2 ** 20] as [number, number]] : [])), dashed: true },
+        {
+          name: 'resident set',
+          points: minuteRows.flatMap((r) => (r.m.rssBytes !== undefined ? [[r.m.minute, r.m.rssBytes / 2 ** 20] as [number, number]] : [])),
+        },
+        {
+          name: 'JS heap used',
+          points: minuteRows.flatMap((r) =>
+            r.m.heapBytes !== undefined ? [[r.m.minute, r.m.heapBytes / 2 ** 20] as [number, number]] : [],
+          ),
+          dashed: true,
+        },
       ],
       height: 300,
     });

@@ -5,7 +5,20 @@ import { checksSection, fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { BenchRun, BotSettings, botSettings, log, seededRandom, TargetSettings } from '../run';
 import { Freeze, FreezeSchedule, ServerFreezer } from '../server-freezer';
 import { PlayLedger, playWatchedRoom, setUpWatchedRoom, WatchedRoomOptions, watchedRoomOptions, WatchedRoomReport } from '../watched-room';
-import { closingSections, summaryHead, letGoLines, newWorkFigures, newWorkSection, playingFigures, playingJson, playingSection, roomsSection, serverCountersJson, setUpCounts, truthChecks } from './truth-report';
+import {
+  closingSections,
+  summaryHead,
+  letGoLines,
+  newWorkFigures,
+  newWorkSection,
+  playingFigures,
+  playingJson,
+  playingSection,
+  roomsSection,
+  serverCountersJson,
+  setUpCounts,
+  truthChecks,
+} from './truth-report';
 
 interface SteadySettings {
   readonly bots: BotSettings;
@@ -26,8 +39,12 @@ interface SteadySettings {
  */
 export function steadyMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 4, questions: 4, secondsPerQuestion: 10, revealSeconds: 1, pingSeconds: 0 });
-  if (bots.wire !== 'json') throw new UsageError('steady: the seats speak JSON only (they reconnect and resend as a page does); leave out --wire');
-  if (bots.keepAliveMs > 0) throw new UsageError('steady: the seats send no keep-alive pings of their own (the server pings every socket); leave out --ping-seconds');
+  if (bots.wire !== 'json')
+    throw new UsageError('steady: the seats speak JSON only (they reconnect and resend as a page does); leave out --wire');
+  if (bots.keepAliveMs > 0)
+    throw new UsageError(
+      'steady: the seats send no keep-alive pings of their own (the server pings every socket); leave out --ping-seconds',
+    );
   const starveSeconds = o.number('starve', 0, 0, 600);
   const rooms = o.number('rooms', 40, 1, 10_000);
   const s: SteadySettings = {
@@ -44,7 +61,8 @@ export function steadyMode(o: Options, target: TargetSettings): (run: BenchRun, 
     ),
   };
   o.assertAllUsed();
-  if (s.starveMs > 0 && target.instanceUrls.length) throw new UsageError('--starve freezes one server process: it cannot be combined with --instance-urls');
+  if (s.starveMs > 0 && target.instanceUrls.length)
+    throw new UsageError('--starve freezes one server process: it cannot be combined with --instance-urls');
   return (run, command) => runSteady(run, command, s);
 }
 
@@ -53,7 +71,9 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   await run.startServer();
   const pid = run.serverPid;
   if (s.starveMs > 0 && pid === undefined) {
-    throw new UsageError('--starve freezes the server process: it must run on this machine (started by the bench, or --url of a server whose /health names its pid)');
+    throw new UsageError(
+      '--starve freezes the server process: it must run on this machine (started by the bench, or --url of a server whose /health names its pid)',
+    );
   }
   const distances = await run.distances();
   const ledger = new PlayLedger();
@@ -62,16 +82,24 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   const probes: Promise<unknown>[] = [];
   let releaseGate!: () => void;
   const gate = new Promise<void>((r) => (releaseGate = r));
-  const options = (cohort: string, seats: number): WatchedRoomOptions => watchedRoomOptions(bots, { seats, baseUrl: run.baseUrl, ledger, cohort, record: run.record, random, signal: run.signal });
+  const options = (cohort: string, seats: number): WatchedRoomOptions =>
+    watchedRoomOptions(bots, { seats, baseUrl: run.baseUrl, ledger, cohort, record: run.record, random, signal: run.signal });
   // Each freeze also offers new work to the frozen server: a room opened, a seat joined, its socket.
-  const schedule = freezer && new FreezeSchedule(freezer, s.starveAt, s.starveDelayMs, s.starveMs, () => probes.push(probeNewWork(options('probe', 1))), run.signal);
+  const schedule =
+    freezer &&
+    new FreezeSchedule(freezer, s.starveAt, s.starveDelayMs, s.starveMs, () => probes.push(probeNewWork(options('probe', 1))), run.signal);
 
   log(`opening ${s.rooms} room(s) of ${bots.seats} at ${s.rampPerSecond}/s`);
   let seated = 0;
   let over = 0;
   const rooms: Promise<WatchedRoomReport>[] = [];
   for (let i = 0; i < s.rooms && !run.signal.aborted; i++) {
-    const room = playWatchedRoom({ ...options('playing', bots.seats), startGate: gate, onSeated: () => seated++, onAnswerSending: (g, q) => schedule?.answerSending(g, q) });
+    const room = playWatchedRoom({
+      ...options('playing', bots.seats),
+      startGate: gate,
+      onSeated: () => seated++,
+      onAnswerSending: (g, q) => schedule?.answerSending(g, q),
+    });
     rooms.push(room.finally(() => over++));
     await sleep(1000 / s.rampPerSecond, run.signal);
   }
@@ -84,7 +112,9 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   const meter = run.usageMeter();
   meter.start();
   const playFrom = epochMs();
-  log(`${seated} room(s) seated; every game starts now${freezer ? `, and the server is frozen ${s.starveMs / 1000} s once per question` : ''}`);
+  log(
+    `${seated} room(s) seated; every game starts now${freezer ? `, and the server is frozen ${s.starveMs / 1000} s once per question` : ''}`,
+  );
   releaseGate();
   const reports = await Promise.all(rooms);
   await schedule?.settled();
@@ -113,7 +143,15 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
     '',
   );
   md.push(checksSection(checks));
-  md.push(roomsSection([['opened (asked)', fmtNum(rooms.length)], ['seated and played', fmtNum(seated)]], setUp));
+  md.push(
+    roomsSection(
+      [
+        ['opened (asked)', fmtNum(rooms.length)],
+        ['seated and played', fmtNum(seated)],
+      ],
+      setUp,
+    ),
+  );
   md.push(playingSection(playing, bots.commandTimeoutMs, '##', 'Rooms already playing (every answer of the games)'));
   if (freezes.length) {
     md.push(
@@ -121,25 +159,73 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
       '',
       table(
         ['question', 'at, s into the play', 'held ms', 'answers in flight when it began', 'of them: first reply 200 / 503 / other / none'],
-        freezes.map((f) => [String(f.question), fmtNum((f.at - playFrom) / 1000, 1), fmtMs(f.heldMs), fmtNum(f.inFlight), `${f.inFlightReplies.ok} / ${f.inFlightReplies.unavailable} / ${f.inFlightReplies.other} / ${f.inFlightReplies.none}`]),
+        freezes.map((f) => [
+          String(f.question),
+          fmtNum((f.at - playFrom) / 1000, 1),
+          fmtMs(f.heldMs),
+          fmtNum(f.inFlight),
+          `${f.inFlightReplies.ok} / ${f.inFlightReplies.unavailable} / ${f.inFlightReplies.other} / ${f.inFlightReplies.none}`,
+        ]),
       ),
       '',
       '"In flight": sent before the freeze began, and answered after it (or never). Their statements were on their way to PostgreSQL or back when the process stopped.',
       '',
     );
   }
-  md.push(newWorkSection(newWork, bots.commandTimeoutMs, '##', freezer ? 'One room opened, one seat joined and its socket opened at the start of each freeze (`probe` rooms), then closed again: what the frozen server told new work, and when.' : 'No new work was offered: without `--starve` the run opens its rooms before play and offers nothing during it.'));
-  md.push(...closingSections({ run, figures, distances, usage, bots, load: `Every room starts its game at the same moment and its players answer in a steady stream; a question closes once all its players answered. ${freezer ? 'A SIGSTOP freezes the whole process at once, as a starved CPU or a stop-the-world pause does, but for longer than either usually lasts; the kernel keeps accepting bytes for its sockets meanwhile.' : ''}` }));
-  md.push('## Files', '', `\`${run.recordsFile}\` (one line per command; answers carry \`game\`, \`question\` and, for a resend, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots (\`metrics/before.prom\`, \`after.prom\`).`, '', rawFilesNote(command), '');
+  md.push(
+    newWorkSection(
+      newWork,
+      bots.commandTimeoutMs,
+      '##',
+      freezer
+        ? 'One room opened, one seat joined and its socket opened at the start of each freeze (`probe` rooms), then closed again: what the frozen server told new work, and when.'
+        : 'No new work was offered: without `--starve` the run opens its rooms before play and offers nothing during it.',
+    ),
+  );
+  md.push(
+    ...closingSections({
+      run,
+      figures,
+      distances,
+      usage,
+      bots,
+      load: `Every room starts its game at the same moment and its players answer in a steady stream; a question closes once all its players answered. ${freezer ? 'A SIGSTOP freezes the whole process at once, as a starved CPU or a stop-the-world pause does, but for longer than either usually lasts; the kernel keeps accepting bytes for its sockets meanwhile.' : ''}`,
+    }),
+  );
+  md.push(
+    '## Files',
+    '',
+    `\`${run.recordsFile}\` (one line per command; answers carry \`game\`, \`question\` and, for a resend, \`resend\`), \`summary.json\`, \`server.log\`, the /metrics snapshots (\`metrics/before.prom\`, \`after.prom\`).`,
+    '',
+    rawFilesNote(command),
+    '',
+  );
   run.writeFile('report.md', md.join('\n'));
   run.writeFile(
     'summary.json',
     JSON.stringify(
       {
         ...summaryHead('steady', run, command, finishedAt, distances),
-        settings: { rooms: s.rooms, seats: bots.seats, questions: bots.questions, secondsPerQuestion: bots.secondsPerQuestion, revealSeconds: bots.revealSeconds, pause: bots.pause, starveMs: s.starveMs, starveAt: s.starveAt, starveDelayMs: s.starveDelayMs, seed: bots.seed },
+        settings: {
+          rooms: s.rooms,
+          seats: bots.seats,
+          questions: bots.questions,
+          secondsPerQuestion: bots.secondsPerQuestion,
+          revealSeconds: bots.revealSeconds,
+          pause: bots.pause,
+          starveMs: s.starveMs,
+          starveAt: s.starveAt,
+          starveDelayMs: s.starveDelayMs,
+          seed: bots.seed,
+        },
         rooms: { opened: rooms.length, seated, refusedAt: setUp.refusedAt, errors: setUp.errors },
-        freezes: freezes.map((f) => ({ question: f.question, atMs: Math.round(f.at - playFrom), heldMs: Math.round(f.heldMs), inFlight: f.inFlight, inFlightReplies: f.inFlightReplies })),
+        freezes: freezes.map((f) => ({
+          question: f.question,
+          atMs: Math.round(f.at - playFrom),
+          heldMs: Math.round(f.heldMs),
+          inFlight: f.inFlight,
+          inFlightReplies: f.inFlightReplies,
+        })),
         playing: playingJson(playing),
         newWork,
         checks: checks.map((c) => ({ what: c.what, measured: c.measured, ok: c.ok ?? null })),
@@ -153,7 +239,10 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
 }
 
 /** Answers in flight when a freeze began: sent before it, answered after it or never; and what their first replies were. */
-function aroundFreeze(answers: readonly AnswerOutcome[], f: Freeze): { inFlight: number; inFlightReplies: { ok: number; unavailable: number; other: number; none: number } } {
+function aroundFreeze(
+  answers: readonly AnswerOutcome[],
+  f: Freeze,
+): { inFlight: number; inFlightReplies: { ok: number; unavailable: number; other: number; none: number } } {
   const caught = answers.filter((a) => a.sentAt < f.at && (a.status === null || a.sentAt + a.ms > f.at));
   return {
     inFlight: caught.length,
@@ -173,5 +262,10 @@ async function probeNewWork(o: WatchedRoomOptions): Promise<void> {
   for (const s of seats) s.close();
   const room = set && 'code' in set ? set.code : set?.room;
   const token = set && 'code' in set ? set.hostToken : set?.hostToken;
-  if (room && token) await fetch(`${o.baseUrl}/api/rooms/${room}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(o.commandTimeoutMs) }).catch(() => undefined);
+  if (room && token)
+    await fetch(`${o.baseUrl}/api/rooms/${room}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(o.commandTimeoutMs),
+    }).catch(() => undefined);
 }

@@ -88,11 +88,24 @@ async function runStorage(run: BenchRun, command: string, p: StorageParams): Pro
       await db.query(`UPDATE finished_games SET finished_at = finished_at - interval '31 days'`);
       const started = performance.now();
       const rowsOf = async () =>
-        Number((await db.query(`SELECT ${TABLES.filter((t) => t.name !== 'refused_commands').map((t) => `(SELECT count(*) FROM ${t.name})`).join(' + ')} AS n`)).rows[0].n);
+        Number(
+          (
+            await db.query(
+              `SELECT ${TABLES.filter((t) => t.name !== 'refused_commands')
+                .map((t) => `(SELECT count(*) FROM ${t.name})`)
+                .join(' + ')} AS n`,
+            )
+          ).rows[0].n,
+        );
       // Until every row is gone, or nothing was removed for a while (a build without retention removes nothing).
       let left = await rowsOf();
       let changedAt = performance.now();
-      while (left > 0 && performance.now() - changedAt < STILL_MS && performance.now() - started < p.pruneTimeoutMs && !run.signal.aborted) {
+      while (
+        left > 0 &&
+        performance.now() - changedAt < STILL_MS &&
+        performance.now() - started < p.pruneTimeoutMs &&
+        !run.signal.aborted
+      ) {
         await new Promise((r) => setTimeout(r, 1000));
         const now = await rowsOf();
         if (now !== left) changedAt = performance.now();
@@ -114,7 +127,10 @@ async function measure(db: Client): Promise<Sizes> {
   const rows: Record<string, number> = {};
   for (const t of TABLES) {
     await db.query(`VACUUM FULL ${t.name}`);
-    const { rows: r } = await db.query<{ bytes: string; rows: string }>(`SELECT pg_total_relation_size($1::regclass) AS bytes, (SELECT count(*) FROM ${t.name}) AS rows`, [t.name]);
+    const { rows: r } = await db.query<{ bytes: string; rows: string }>(
+      `SELECT pg_total_relation_size($1::regclass) AS bytes, (SELECT count(*) FROM ${t.name}) AS rows`,
+      [t.name],
+    );
     bytes[t.name] = Number(r[0].bytes);
     rows[t.name] = Number(r[0].rows);
   }
@@ -132,7 +148,8 @@ function report(
   const perGame = (s: Sizes, table: string) => (s.bytes[table] - r.empty.bytes[table]) / games;
   const total = (s: Sizes) => TABLES.reduce((sum, t) => sum + s.bytes[t.name] - r.empty.bytes[t.name], 0);
   const kib = (n: number) => `${(n / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB`;
-  const size = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : kib(n));
+  const size = (n: number) =>
+    n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GiB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : kib(n);
   const lines = [`# ${p.title}`, '', '```', command, '```', ''];
   lines.push(
     `Server: \`${run.server?.command.join(' ')}\` (its \`/health\` is in server.log). ${r.played} games played to their end in ${p.rooms} rooms (${r.errors} failed), ${p.concurrency} at a time: ${p.bots.seats} players and a host each, ${p.bots.questions} questions, every player answering each, then a rematch vote, the players leaving and the host closing the room.`,
@@ -145,7 +162,9 @@ function report(
     '|---|---|---:|---:|---:|',
   );
   for (const t of TABLES) {
-    lines.push(`| \`${t.name}\` | ${t.per} | ${r.full.rows[t.name].toLocaleString('en-US')} | ${Math.round(perGame(r.full, t.name)).toLocaleString('en-US')} | ${r.pruned ? r.pruned.sizes.rows[t.name].toLocaleString('en-US') : '-'} |`);
+    lines.push(
+      `| \`${t.name}\` | ${t.per} | ${r.full.rows[t.name].toLocaleString('en-US')} | ${Math.round(perGame(r.full, t.name)).toLocaleString('en-US')} | ${r.pruned ? r.pruned.sizes.rows[t.name].toLocaleString('en-US') : '-'} |`,
+    );
   }
   const perGameTotal = total(r.full) / games;
   lines.push(`| all | | | ${Math.round(perGameTotal).toLocaleString('en-US')} | |`, '');
@@ -167,6 +186,10 @@ function report(
       `Once the window passed (${Math.round(r.pruned.waitedMs / 1000)} s of pruning after the 31 days' move), the tables held ${size(left)} more than before the first game${removed ? ' (pages an empty table keeps)' : ''}.`,
     );
   }
-  lines.push('', `${Math.round((r.full.bytes.room_journal - r.empty.bytes.room_journal) / Math.max(1, r.full.rows.room_journal))} bytes per journal row on average.`, '');
+  lines.push(
+    '',
+    `${Math.round((r.full.bytes.room_journal - r.empty.bytes.room_journal) / Math.max(1, r.full.rows.room_journal))} bytes per journal row on average.`,
+    '',
+  );
   return lines.join('\n') + '\n';
 }

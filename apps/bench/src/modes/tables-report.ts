@@ -1,7 +1,25 @@
 import { CommandRecord } from '@app/bot-kit';
 import { UsageReading } from '../host-usage';
 import { linePlot, stackPlots } from '../plot-svg';
-import { Check, checksSection, clientRows, clientTable, confoundsSection, distancesSection, fmtMs, fmtNum, fmtRatio, isError, latencies, rawFilesNote, serverMean, serverSection, table, usageText, JOURNAL_APPEND } from '../report';
+import {
+  Check,
+  checksSection,
+  clientRows,
+  clientTable,
+  confoundsSection,
+  distancesSection,
+  fmtMs,
+  fmtNum,
+  fmtRatio,
+  isError,
+  latencies,
+  rawFilesNote,
+  serverMean,
+  serverSection,
+  table,
+  usageText,
+  JOURNAL_APPEND,
+} from '../report';
 import { BenchRun } from '../run';
 import { summarize, Summary } from '../stats';
 import { KindCount } from '../tables-shard';
@@ -32,7 +50,12 @@ export interface CellSummary {
   readonly tablesOpened: number;
   readonly seatedAtWindowStart: number;
   readonly seatedAtWindowEnd: number;
-  readonly actions: Summary & { readonly statuses: Record<string, number>; readonly timeouts: number; readonly noReply: number; readonly errors: number };
+  readonly actions: Summary & {
+    readonly statuses: Record<string, number>;
+    readonly timeouts: number;
+    readonly noReply: number;
+    readonly errors: number;
+  };
   readonly handsCompleted: number;
   readonly frames: number;
   readonly bytes: number;
@@ -57,13 +80,23 @@ export interface CellSummary {
   readonly postgresCpuPercent: number | null;
   readonly machineCpuPercent: number | null;
   readonly bench: {
-    readonly shards: readonly { readonly shard: number; readonly tables: number; readonly cpuPercent: number; readonly loopDelayMs: { p50: number; p99: number; max: number } }[];
+    readonly shards: readonly {
+      readonly shard: number;
+      readonly tables: number;
+      readonly cpuPercent: number;
+      readonly loopDelayMs: { p50: number; p99: number; max: number };
+    }[];
     /** The coordinator (and the shaper, which runs in it). */
     readonly coordinator: { readonly cpuPercent: number | null; readonly loopDelayMs: { p50: number; p99: number; max: number } };
     readonly cpuPercentTotal: number;
     readonly loopDelayP99MaxMs: number;
   };
-  readonly shaper: { readonly deliveredBytes: number; readonly maxHeldBytes: number; readonly pauses: number; readonly mbps: number } | null;
+  readonly shaper: {
+    readonly deliveredBytes: number;
+    readonly maxHeldBytes: number;
+    readonly pauses: number;
+    readonly mbps: number;
+  } | null;
   readonly failures: number;
   readonly failureSamples: readonly string[];
   readonly shardErrors: readonly string[];
@@ -73,7 +106,9 @@ export interface CellSummary {
 
 export function cellSummary(c: CellRun, records: readonly CommandRecord[], s: TablesSettings): CellSummary {
   const seconds = (c.windowEnd - c.windowStart) / 1000;
-  const acts = records.filter((r) => r.type === 'table.act' && r.rung === c.tables && r.wire === c.wire && r.sentAt >= c.windowStart && r.sentAt < c.windowEnd);
+  const acts = records.filter(
+    (r) => r.type === 'table.act' && r.rung === c.tables && r.wire === c.wire && r.sentAt >= c.windowStart && r.sentAt < c.windowEnd,
+  );
   const row = clientRows(acts)[0];
   const byKind: Record<string, KindCount> = {};
   const closeCodes: Record<string, { inWindow: number; total: number }> = {};
@@ -100,14 +135,20 @@ export function cellSummary(c: CellRun, records: readonly CommandRecord[], s: Ta
   const serverByKind: Record<string, KindCount> | null = d ? {} : null;
   if (d && serverByKind) {
     for (const b of d.counterBy('game_ws_outbound_bytes_total', 'kind')) (serverByKind[b.key] ??= { frames: 0, bytes: 0 }).bytes = b.value;
-    for (const f of d.counterBy('game_ws_outbound_frames_total', 'kind')) (serverByKind[f.key] ??= { frames: 0, bytes: 0 }).frames = f.value;
+    for (const f of d.counterBy('game_ws_outbound_frames_total', 'kind'))
+      (serverByKind[f.key] ??= { frames: 0, bytes: 0 }).frames = f.value;
   }
   const act = serverMean(d, 'table.act');
   const trips = d ? ACT_STATEMENTS.reduce((t, st) => t + d.value('game_db_round_trips_total', { statement: st }), 0) : undefined;
   const loop = c.figures.delta && c.after ? serverLoopDelay(c.after) : null;
   const client4009 = closeCodes['4009']?.inWindow ?? 0;
   const serverTotal = serverEvictions ? Object.values(serverEvictions).reduce((t, v) => t + v, 0) : 0;
-  const shardRows = c.results.map((r) => ({ shard: r.shard, tables: r.tables, cpuPercent: (r.cpuSeconds / Math.max(1e-9, r.wallSeconds)) * 100, loopDelayMs: r.loopDelay }));
+  const shardRows = c.results.map((r) => ({
+    shard: r.shard,
+    tables: r.tables,
+    cpuPercent: (r.cpuSeconds / Math.max(1e-9, r.wallSeconds)) * 100,
+    loopDelayMs: r.loopDelay,
+  }));
   const coordinatorCpu = c.usage.cpuPercent.bench ?? null;
   const shaper = c.shaper
     ? {
@@ -202,7 +243,8 @@ export function kneesOf(summaries: readonly CellSummary[], s: TablesSettings): K
     let held: number | null = null;
     for (const c of cells) {
       const why: string[] = [];
-      if (c.actions.p99 !== undefined && c.actions.p99 > s.kneeMs) why.push(`p99 ${fmtMs(c.actions.p99, s.commandTimeoutMs)} ms > ${fmtNum(s.kneeMs)} ms`);
+      if (c.actions.p99 !== undefined && c.actions.p99 > s.kneeMs)
+        why.push(`p99 ${fmtMs(c.actions.p99, s.commandTimeoutMs)} ms > ${fmtNum(s.kneeMs)} ms`);
       if (c.evictions.total > 0) why.push(`${fmtNum(c.evictions.total)} eviction(s)`);
       if (c.actions.errors > 0) why.push(`${fmtNum(c.actions.errors)} failed action(s)`);
       if (why.length) return { wire, kneeTables: c.tables, why: why.join(', '), heldTables: held };
@@ -268,7 +310,9 @@ export function tablesReport(i: ReportInput): { markdown: string; svgs: { name: 
     settings: { ...s, title: undefined },
     usage: i.usage,
   };
-  const summary = many ? { mode: 'tables-ladder', ...common, kneeRule: kneeRule(s), knees, cells: summaries } : { mode: 'tables', ...common, ...summaries[0] };
+  const summary = many
+    ? { mode: 'tables-ladder', ...common, kneeRule: kneeRule(s), knees, cells: summaries }
+    : { mode: 'tables', ...common, ...summaries[0] };
   return { markdown: md.join('\n'), svgs, summary };
 }
 
@@ -280,7 +324,12 @@ function ladderSections(i: ReportInput, knees: readonly Knee[]): string[] {
   out.push(
     table(
       ['profile', 'knee (tables)', 'why', 'held up to (tables)'],
-      knees.map((k) => [`\`${k.wire}\``, k.kneeTables === null ? 'none within the ladder' : fmtNum(k.kneeTables), k.why ?? '', k.heldTables === null ? 'no rung' : fmtNum(k.heldTables)]),
+      knees.map((k) => [
+        `\`${k.wire}\``,
+        k.kneeTables === null ? 'none within the ladder' : fmtNum(k.kneeTables),
+        k.why ?? '',
+        k.heldTables === null ? 'no rung' : fmtNum(k.heldTables),
+      ]),
       ['l', 'r', 'l', 'r'],
     ),
     '',
@@ -310,7 +359,21 @@ function ladderSections(i: ReportInput, knees: readonly Knee[]): string[] {
   }
   out.push(
     table(
-      ['tables', 'profile', 'seated at the window\'s start', 'actions n', 'p50 ms', 'p99 ms', 'evictions (bench 4009 / server)', 'hands', 'bytes per hand', 'Mbit/s received', 'failed actions', 'server CPU %', 'bench loop p99 ms (worst process)'],
+      [
+        'tables',
+        'profile',
+        "seated at the window's start",
+        'actions n',
+        'p50 ms',
+        'p99 ms',
+        'evictions (bench 4009 / server)',
+        'hands',
+        'bytes per hand',
+        'Mbit/s received',
+        'failed actions',
+        'server CPU %',
+        'bench loop p99 ms (worst process)',
+      ],
       rows,
       ['r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -328,10 +391,26 @@ function ladderSections(i: ReportInput, knees: readonly Knee[]): string[] {
   if (savings.length) {
     out.push(
       table(
-        ['tables', 'profile', 'bytes per hand', 'JSON bytes per hand (same rung)', 'fewer bytes per hand', 'frames per hand', 'JSON frames per hand'],
+        [
+          'tables',
+          'profile',
+          'bytes per hand',
+          'JSON bytes per hand (same rung)',
+          'fewer bytes per hand',
+          'frames per hand',
+          'JSON frames per hand',
+        ],
         savings.map((c) => {
           const j = json(c.tables)!;
-          return [fmtNum(c.tables), `\`${c.wire}\``, fmtNum(c.bytesPerHand!), fmtNum(j.bytesPerHand!), `${fmtNum((1 - c.bytesPerHand! / j.bytesPerHand!) * 100, 1)}%`, fmtRatio(c.framesPerHand ?? undefined), fmtRatio(j.framesPerHand ?? undefined)];
+          return [
+            fmtNum(c.tables),
+            `\`${c.wire}\``,
+            fmtNum(c.bytesPerHand!),
+            fmtNum(j.bytesPerHand!),
+            `${fmtNum((1 - c.bytesPerHand! / j.bytesPerHand!) * 100, 1)}%`,
+            fmtRatio(c.framesPerHand ?? undefined),
+            fmtRatio(j.framesPerHand ?? undefined),
+          ];
         }),
         ['r', 'l', 'r', 'r', 'r', 'r', 'r'],
       ),
@@ -349,17 +428,43 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
   out.push(`${h} Headline`, '');
   out.push(
     [
-      `- \`table.act\` (client send to reply): **p50 ${fmtMs(c.actions.p50, s.commandTimeoutMs) || '-'} ms, p99 ${fmtMs(c.actions.p99, s.commandTimeoutMs) || '- (n <= 11)'} ms, n = ${fmtNum(c.actions.n)}**; statuses ${Object.entries(c.actions.statuses).map(([k, v]) => `${k}: ${fmtNum(v)}`).join(', ') || 'none'}; ${fmtNum(c.actions.timeouts)} timed out, ${fmtNum(c.actions.noReply)} without reply.`,
-      `- ${fmtNum(c.handsCompleted)} hands completed at ${fmtNum(c.tables)} tables (${fmtNum(c.seatedAtWindowStart)} seated when the window opened, ${fmtNum(c.seatedAtWindowEnd)} when it closed); ${fmtNum(c.frames)} frames and ${fmtNum(c.bytes)} bytes received, **${c.bytesPerHand === null ? '-' : fmtNum(c.bytesPerHand)} bytes and ${c.framesPerHand === null ? '-' : fmtRatio(c.framesPerHand)} frames per hand**, **${fmtNum(c.mbps, 3)} Mbit/s** of application payload (${c.wire}${Object.keys(c.grantedWire).length ? `; the server granted ${Object.entries(c.grantedWire).map(([k, v]) => `${k} to ${v}`).join(', ')}` : ''}).`,
-      `- Evictions: ${fmtNum(c.evictions.client4009)} socket(s) closed with 4009 on the bench's side in the window; the server counted ${c.evictions.server ? Object.entries(c.evictions.server).map(([k, v]) => `${fmtNum(v)} (${k})`).join(', ') || '0' : 'n/a (figures refused)'}.`,
+      `- \`table.act\` (client send to reply): **p50 ${fmtMs(c.actions.p50, s.commandTimeoutMs) || '-'} ms, p99 ${fmtMs(c.actions.p99, s.commandTimeoutMs) || '- (n <= 11)'} ms, n = ${fmtNum(c.actions.n)}**; statuses ${
+        Object.entries(c.actions.statuses)
+          .map(([k, v]) => `${k}: ${fmtNum(v)}`)
+          .join(', ') || 'none'
+      }; ${fmtNum(c.actions.timeouts)} timed out, ${fmtNum(c.actions.noReply)} without reply.`,
+      `- ${fmtNum(c.handsCompleted)} hands completed at ${fmtNum(c.tables)} tables (${fmtNum(c.seatedAtWindowStart)} seated when the window opened, ${fmtNum(c.seatedAtWindowEnd)} when it closed); ${fmtNum(c.frames)} frames and ${fmtNum(c.bytes)} bytes received, **${c.bytesPerHand === null ? '-' : fmtNum(c.bytesPerHand)} bytes and ${c.framesPerHand === null ? '-' : fmtRatio(c.framesPerHand)} frames per hand**, **${fmtNum(c.mbps, 3)} Mbit/s** of application payload (${c.wire}${
+        Object.keys(c.grantedWire).length
+          ? `; the server granted ${Object.entries(c.grantedWire)
+              .map(([k, v]) => `${k} to ${v}`)
+              .join(', ')}`
+          : ''
+      }).`,
+      `- Evictions: ${fmtNum(c.evictions.client4009)} socket(s) closed with 4009 on the bench's side in the window; the server counted ${
+        c.evictions.server
+          ? Object.entries(c.evictions.server)
+              .map(([k, v]) => `${fmtNum(v)} (${k})`)
+              .join(', ') || '0'
+          : 'n/a (figures refused)'
+      }.`,
       `- Durability: a 200 to \`table.act\` is sent after its statement commits; the server sent ${durableTrips === null ? 'n/a' : fmtRatio(durableTrips)} round trips per \`table.act\` (\`${ACT_STATEMENTS.join('` or `')}\`), server exact mean ${fmtMs(c.server.actMeanMs ?? undefined) || '-'} ms.`,
       `- CPU (percent of one core over the window): server ${c.server.cpuPercent === null ? 'not measured' : fmtNum(c.server.cpuPercent)}, PostgreSQL ${c.postgresCpuPercent === null ? '-' : fmtNum(c.postgresCpuPercent)}, bench ${fmtNum(c.bench.cpuPercentTotal)} (${c.bench.shards.map((x) => `shard ${x.shard} ${fmtNum(x.cpuPercent)}`).join(', ')}, coordinator${s.egressMbps !== undefined ? ' and shaper' : ''} ${fmtNum(c.bench.coordinator.cpuPercent ?? undefined)}), whole machine ${c.machineCpuPercent === null ? '-' : fmtNum(c.machineCpuPercent)}.`,
       `- Event-loop delay: server ${c.server.loopDelayMs ? `p50 ${fmtMs(c.server.loopDelayMs.p50)} / p99 ${fmtMs(c.server.loopDelayMs.p99)} / max ${fmtMs(c.server.loopDelayMs.max)} ms` : 'not exposed'}; bench worst process p99 ${fmtMs(c.bench.loopDelayP99MaxMs)} ms.`,
-      ...(c.server.refused ? [`- **Server figures refused:** ${c.server.refused}. The bench's own figures stand; every server figure of this window (bytes sent, evictions counted, CPU means, round trips) is left out.`] : []),
-      ...(c.failures || c.shardErrors.length || c.unresolved
-        ? [`- **Problems:** ${fmtNum(c.failures)} table(s) failed${c.failureSamples.length ? ` (${c.failureSamples.join('; ')})` : ''}${c.shardErrors.length ? `; ${c.shardErrors.join('; ')}` : ''}${c.unresolved ? `; ${c.unresolved} command(s) of the window unresolved when the shards reported` : ''}.`]
+      ...(c.server.refused
+        ? [
+            `- **Server figures refused:** ${c.server.refused}. The bench's own figures stand; every server figure of this window (bytes sent, evictions counted, CPU means, round trips) is left out.`,
+          ]
         : []),
-      ...(c.seatedAtWindowStart < c.tables ? [`- **The ramp was short:** only ${fmtNum(c.seatedAtWindowStart)} of ${fmtNum(c.tables)} tables were seated when the window opened; give more \`--ramp-seconds\`.`] : []),
+      ...(c.failures || c.shardErrors.length || c.unresolved
+        ? [
+            `- **Problems:** ${fmtNum(c.failures)} table(s) failed${c.failureSamples.length ? ` (${c.failureSamples.join('; ')})` : ''}${c.shardErrors.length ? `; ${c.shardErrors.join('; ')}` : ''}${c.unresolved ? `; ${c.unresolved} command(s) of the window unresolved when the shards reported` : ''}.`,
+          ]
+        : []),
+      ...(c.seatedAtWindowStart < c.tables
+        ? [
+            `- **The ramp was short:** only ${fmtNum(c.seatedAtWindowStart)} of ${fmtNum(c.tables)} tables were seated when the window opened; give more \`--ramp-seconds\`.`,
+          ]
+        : []),
     ].join('\n'),
     '',
   );
@@ -373,44 +478,95 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
           ['action p99 ms', String(SEED.actionP99Ms), `<= ${GOAL.actionP99Ms}`, fmtMs(c.actions.p99, s.commandTimeoutMs) || '-'],
           ['Mbit/s sent', `${SEED.jsonMbps} (JSON)`, '', `${fmtNum(c.mbps, 3)} (${c.wire}, received)`],
           ['Mbit/s per 1,000 tables', String(SEED.jsonMbps), '', fmtNum((c.mbps * 1000) / c.tables, 3)],
-          ['every human action durable', 'not stated', 'yes', durableTrips !== null && durableTrips >= 1 - 1e-9 ? 'yes: one statement per action' : durableTrips === null ? 'not measured' : `${fmtRatio(durableTrips)} statements per action`],
+          [
+            'every human action durable',
+            'not stated',
+            'yes',
+            durableTrips !== null && durableTrips >= 1 - 1e-9
+              ? 'yes: one statement per action'
+              : durableTrips === null
+                ? 'not measured'
+                : `${fmtRatio(durableTrips)} statements per action`,
+          ],
         ],
         ['l', 'r', 'r', 'r'],
       ),
       '',
     );
-    const applicable = [...(c.tables < GOAL.tables ? [`${fmtNum(c.tables)} tables, not ${fmtNum(GOAL.tables)}`] : []), ...(s.egressMbps !== undefined ? ['egress limited'] : []), ...(i.run.target.url ? ['a server the bench did not start'] : []), ...(i.run.target.pgFast ? ['durability off (--pg-fast)'] : [])];
+    const applicable = [
+      ...(c.tables < GOAL.tables ? [`${fmtNum(c.tables)} tables, not ${fmtNum(GOAL.tables)}`] : []),
+      ...(s.egressMbps !== undefined ? ['egress limited'] : []),
+      ...(i.run.target.url ? ['a server the bench did not start'] : []),
+      ...(i.run.target.pgFast ? ['durability off (--pg-fast)'] : []),
+    ];
     const checks: Check[] = [
       {
         what: `${fmtNum(GOAL.tables)} tables within action p99 ${GOAL.actionP99Ms} ms, every human action durable`,
         expected: `p99 <= ${GOAL.actionP99Ms} ms at >= ${fmtNum(GOAL.tables)} tables, no failed action, one statement per action`,
         measured: `p99 ${fmtMs(c.actions.p99, s.commandTimeoutMs) || '-'} ms at ${fmtNum(c.tables)} tables, ${fmtNum(c.actions.errors)} failed, ${durableTrips === null ? '-' : fmtRatio(durableTrips)} statements per action`,
-        ok: applicable.length ? undefined : c.actions.p99 !== undefined && c.actions.p99 <= GOAL.actionP99Ms && c.actions.errors === 0 && durableTrips !== null && durableTrips >= 1 - 1e-9,
+        ok: applicable.length
+          ? undefined
+          : c.actions.p99 !== undefined &&
+            c.actions.p99 <= GOAL.actionP99Ms &&
+            c.actions.errors === 0 &&
+            durableTrips !== null &&
+            durableTrips >= 1 - 1e-9,
         note: applicable.join('; '),
       },
     ];
     out.push(checksSection(checks));
   }
   out.push(`${h}# Commands in the window (client send to reply)`, '');
-  const windowRecords = i.run.records.filter((r) => r.rung === c.tables && r.wire === c.wire && r.sentAt >= cell.windowStart && r.sentAt < cell.windowEnd && r.type !== 'cleanup');
+  const windowRecords = i.run.records.filter(
+    (r) => r.rung === c.tables && r.wire === c.wire && r.sentAt >= cell.windowStart && r.sentAt < cell.windowEnd && r.type !== 'cleanup',
+  );
   out.push(clientTable(clientRows(windowRecords), s.commandTimeoutMs), '');
   out.push(`${h}# Frames and bytes by message kind`, '');
   out.push(
-    `What the bench's sockets received in the window: the UTF-8 length of every frame's payload (WebSocket and TCP framing not counted), by the frame's kind as decoded (${c.wire === 'compact-v2' || c.wire === 'compact-v3' ? `${c.wire} sends type codes; the kinds here are their names, ` : ''}\`reply\` for replies), beside what the server counted as sent over the same window (\`game_ws_outbound_*_total\`)${s.egressMbps !== undefined ? '; with the shaper, what the server sent and what arrived differ by what was in flight at the window\'s edges and by what the server dropped with an evicted socket' : ''}.`,
+    `What the bench's sockets received in the window: the UTF-8 length of every frame's payload (WebSocket and TCP framing not counted), by the frame's kind as decoded (${c.wire === 'compact-v2' || c.wire === 'compact-v3' ? `${c.wire} sends type codes; the kinds here are their names, ` : ''}\`reply\` for replies), beside what the server counted as sent over the same window (\`game_ws_outbound_*_total\`)${s.egressMbps !== undefined ? "; with the shaper, what the server sent and what arrived differ by what was in flight at the window's edges and by what the server dropped with an evicted socket" : ''}.`,
     '',
   );
-  const kinds = [...new Set([...Object.keys(c.byKind), ...Object.keys(c.server.byKind ?? {})])].sort((a, b) => (c.byKind[b]?.bytes ?? 0) - (c.byKind[a]?.bytes ?? 0));
+  const kinds = [...new Set([...Object.keys(c.byKind), ...Object.keys(c.server.byKind ?? {})])].sort(
+    (a, b) => (c.byKind[b]?.bytes ?? 0) - (c.byKind[a]?.bytes ?? 0),
+  );
   const hands = c.handsCompleted || undefined;
   out.push(
     table(
-      ['kind', 'frames received', 'bytes received', 'share of bytes', 'bytes per hand', 'frames per hand', 'server frames sent', 'server bytes sent'],
+      [
+        'kind',
+        'frames received',
+        'bytes received',
+        'share of bytes',
+        'bytes per hand',
+        'frames per hand',
+        'server frames sent',
+        'server bytes sent',
+      ],
       [
         ...kinds.map((k) => {
           const b = c.byKind[k] ?? { frames: 0, bytes: 0 };
           const sv = c.server.byKind?.[k];
-          return [`\`${k}\``, fmtNum(b.frames), fmtNum(b.bytes), c.bytes ? `${fmtNum((b.bytes / c.bytes) * 100, 1)}%` : '', hands ? fmtNum(b.bytes / hands, 1) : '', hands ? fmtRatio(b.frames / hands) : '', sv ? fmtNum(sv.frames) : '-', sv ? fmtNum(sv.bytes) : '-'];
+          return [
+            `\`${k}\``,
+            fmtNum(b.frames),
+            fmtNum(b.bytes),
+            c.bytes ? `${fmtNum((b.bytes / c.bytes) * 100, 1)}%` : '',
+            hands ? fmtNum(b.bytes / hands, 1) : '',
+            hands ? fmtRatio(b.frames / hands) : '',
+            sv ? fmtNum(sv.frames) : '-',
+            sv ? fmtNum(sv.bytes) : '-',
+          ];
         }),
-        ['**all**', fmtNum(c.frames), fmtNum(c.bytes), '100%', hands ? fmtNum(c.bytes / hands, 1) : '', hands ? fmtRatio(c.frames / hands) : '', c.server.outboundFrames === null ? '-' : fmtNum(c.server.outboundFrames), c.server.outboundBytes === null ? '-' : fmtNum(c.server.outboundBytes)],
+        [
+          '**all**',
+          fmtNum(c.frames),
+          fmtNum(c.bytes),
+          '100%',
+          hands ? fmtNum(c.bytes / hands, 1) : '',
+          hands ? fmtRatio(c.frames / hands) : '',
+          c.server.outboundFrames === null ? '-' : fmtNum(c.server.outboundFrames),
+          c.server.outboundBytes === null ? '-' : fmtNum(c.server.outboundBytes),
+        ],
       ],
     ),
     '',
@@ -420,10 +576,27 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
     table(
       ['process', 'CPU % of one core', 'event-loop delay p50 / p99 / max ms', 'note'],
       [
-        ['server', c.server.cpuPercent === null ? 'not measured' : fmtNum(c.server.cpuPercent), c.server.loopDelayMs ? `${fmtMs(c.server.loopDelayMs.p50)} / ${fmtMs(c.server.loopDelayMs.p99)} / ${fmtMs(c.server.loopDelayMs.max)}` : '-', `/proc/${i.serverPid ?? '?'}/stat; loop from /metrics (\`nodejs_eventloop_lag_*\`, reset by the scrape that opened the window, less its 10 ms sampling interval)`],
+        [
+          'server',
+          c.server.cpuPercent === null ? 'not measured' : fmtNum(c.server.cpuPercent),
+          c.server.loopDelayMs
+            ? `${fmtMs(c.server.loopDelayMs.p50)} / ${fmtMs(c.server.loopDelayMs.p99)} / ${fmtMs(c.server.loopDelayMs.max)}`
+            : '-',
+          `/proc/${i.serverPid ?? '?'}/stat; loop from /metrics (\`nodejs_eventloop_lag_*\`, reset by the scrape that opened the window, less its 10 ms sampling interval)`,
+        ],
         ['PostgreSQL (all its processes)', c.postgresCpuPercent === null ? '-' : fmtNum(c.postgresCpuPercent), '', ''],
-        ...c.bench.shards.map((x) => [`bench shard ${x.shard} (${fmtNum(x.tables)} tables)`, fmtNum(x.cpuPercent), `${fmtMs(x.loopDelayMs.p50)} / ${fmtMs(x.loopDelayMs.p99)} / ${fmtMs(x.loopDelayMs.max)}`, 'perf_hooks.monitorEventLoopDelay, less its 10 ms resolution']),
-        [`bench coordinator${s.egressMbps !== undefined ? ' (with the shaper)' : ''}`, fmtNum(c.bench.coordinator.cpuPercent ?? undefined), `${fmtMs(c.bench.coordinator.loopDelayMs.p50)} / ${fmtMs(c.bench.coordinator.loopDelayMs.p99)} / ${fmtMs(c.bench.coordinator.loopDelayMs.max)}`, ''],
+        ...c.bench.shards.map((x) => [
+          `bench shard ${x.shard} (${fmtNum(x.tables)} tables)`,
+          fmtNum(x.cpuPercent),
+          `${fmtMs(x.loopDelayMs.p50)} / ${fmtMs(x.loopDelayMs.p99)} / ${fmtMs(x.loopDelayMs.max)}`,
+          'perf_hooks.monitorEventLoopDelay, less its 10 ms resolution',
+        ]),
+        [
+          `bench coordinator${s.egressMbps !== undefined ? ' (with the shaper)' : ''}`,
+          fmtNum(c.bench.coordinator.cpuPercent ?? undefined),
+          `${fmtMs(c.bench.coordinator.loopDelayMs.p50)} / ${fmtMs(c.bench.coordinator.loopDelayMs.p99)} / ${fmtMs(c.bench.coordinator.loopDelayMs.max)}`,
+          '',
+        ],
         ['whole machine', c.machineCpuPercent === null ? '-' : fmtNum(c.machineCpuPercent), '', `${BenchRun.machine()}`],
       ],
       ['l', 'r', 'r', 'l'],
@@ -440,7 +613,11 @@ function cellSections(i: ReportInput, c: CellSummary, cell: CellRun, h: string):
   out.push(`${h}# Closes`, '');
   out.push(
     Object.keys(c.closeCodes).length
-      ? table(['close code', 'in the window', 'until the shards reported'], Object.entries(c.closeCodes).map(([k, v]) => [k, fmtNum(v.inWindow), fmtNum(v.total)]), ['l', 'r', 'r'])
+      ? table(
+          ['close code', 'in the window', 'until the shards reported'],
+          Object.entries(c.closeCodes).map(([k, v]) => [k, fmtNum(v.inWindow), fmtNum(v.total)]),
+          ['l', 'r', 'r'],
+        )
       : 'No socket was closed by the server while the bench played (the bench closes its own at the end).',
     '',
   );
@@ -464,8 +641,14 @@ function confounds(i: ReportInput): string[] {
     'No spectators: the seed counted bytes to the player only too.',
     'Mbit/s counts application payload (frame text); WebSocket headers add 2 to 8 bytes a frame and TCP/IP about 52 bytes a segment on top.',
   ];
-  if (run.target.url) items.push('The server was already running (--url): its CPU is measured only when /health names a pid on this machine, and another scraper of /metrics would reset the event-loop figures between the bench\'s scrapes.');
-  if (run.build?.stale) items.push(`**The server build is older than its sources** (${run.build.newestSource?.file}); the sha names code that may not be what ran.`);
+  if (run.target.url)
+    items.push(
+      "The server was already running (--url): its CPU is measured only when /health names a pid on this machine, and another scraper of /metrics would reset the event-loop figures between the bench's scrapes.",
+    );
+  if (run.build?.stale)
+    items.push(
+      `**The server build is older than its sources** (${run.build.newestSource?.file}); the sha names code that may not be what ran.`,
+    );
   return items;
 }
 
@@ -475,7 +658,10 @@ function ladderPlot(summaries: readonly CellSummary[], s: TablesSettings): strin
   const series = (f: (c: CellSummary) => number | undefined | null) =>
     s.wires.map((wire) => ({
       name: wire,
-      points: summaries.filter((c) => c.wire === wire && f(c) !== undefined && f(c) !== null && Number.isFinite(f(c)!)).sort((a, b) => a.tables - b.tables).map((c) => [c.tables, f(c)!] as [number, number]),
+      points: summaries
+        .filter((c) => c.wire === wire && f(c) !== undefined && f(c) !== null && Number.isFinite(f(c)!))
+        .sort((a, b) => a.tables - b.tables)
+        .map((c) => [c.tables, f(c)!] as [number, number]),
     }));
   const p99 = linePlot({
     title: 'table.act client p99 against tables',
@@ -496,7 +682,7 @@ function ladderPlot(summaries: readonly CellSummary[], s: TablesSettings): strin
   });
   const perHand = linePlot({
     title: 'Bytes per hand against tables',
-    subtitle: 'every frame the human\'s socket received, per hand completed',
+    subtitle: "every frame the human's socket received, per hand completed",
     x: xAxis,
     y: { label: 'bytes per hand', min: 0 },
     series: series((c) => c.bytesPerHand),
@@ -504,7 +690,7 @@ function ladderPlot(summaries: readonly CellSummary[], s: TablesSettings): strin
   });
   const evictions = linePlot({
     title: 'Evictions against tables',
-    subtitle: '4009 closes on the bench side or the server\'s eviction counter, whichever is larger',
+    subtitle: "4009 closes on the bench side or the server's eviction counter, whichever is larger",
     x: xAxis,
     y: { label: 'sockets', min: 0, integer: true },
     series: series((c) => c.evictions.total),

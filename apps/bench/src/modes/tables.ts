@@ -18,7 +18,8 @@ export function defaultRampSeconds(tables: number): number {
 export function tablesMode(o: Options): (run: BenchRun, command: string) => Promise<void> {
   const ladderList = o.string('ladder');
   const rungs = ladderList !== undefined ? o.numbers('ladder', []) : [o.number('tables', 100, 1, 100_000)];
-  if (ladderList !== undefined && o.string('tables') !== undefined) throw new UsageError('give --tables N for one run or --ladder N1,N2,... for a ladder, not both');
+  if (ladderList !== undefined && o.string('tables') !== undefined)
+    throw new UsageError('give --tables N for one run or --ladder N1,N2,... for a ladder, not both');
   const wires = (o.string('wire', 'json') ?? 'json').split(',').map((w) => {
     const p = wireProfileOf(w.trim());
     if (!p) throw new UsageError(`--wire takes ${WIRE_WORDS} (comma-separated for several), got '${w}'`);
@@ -26,7 +27,8 @@ export function tablesMode(o: Options): (run: BenchRun, command: string) => Prom
   });
   if (new Set(wires).size !== wires.length) throw new UsageError('--wire names a profile twice');
   const think = o.string('bot-think-ms', '400,1500').split(',').map(Number);
-  if (think.length !== 2 || think.some((t) => !Number.isInteger(t) || t < 0) || think[0] > think[1]) throw new UsageError(`--bot-think-ms must be MIN,MAX whole milliseconds, got '${o.string('bot-think-ms')}'`);
+  if (think.length !== 2 || think.some((t) => !Number.isInteger(t) || t < 0) || think[0] > think[1])
+    throw new UsageError(`--bot-think-ms must be MIN,MAX whole milliseconds, got '${o.string('bot-think-ms')}'`);
   const egress = o.string('egress-mbps');
   const egressMbps = egress === undefined ? undefined : o.number('egress-mbps', 0, 0.001, 100_000);
   const ramp = o.string('ramp-seconds');
@@ -46,7 +48,10 @@ export function tablesMode(o: Options): (run: BenchRun, command: string) => Prom
       botThinkMs: [think[0], think[1]],
       handPauseMs: o.number('hand-pause-ms', 2000, 0, 60_000),
     },
-    pause: { baseMs: o.number('pause-ms', HUMAN_PAUSE.baseMs, 0, 60_000), spreadMs: o.number('pause-spread-ms', HUMAN_PAUSE.spreadMs, 0, 60_000) },
+    pause: {
+      baseMs: o.number('pause-ms', HUMAN_PAUSE.baseMs, 0, 60_000),
+      spreadMs: o.number('pause-spread-ms', HUMAN_PAUSE.spreadMs, 0, 60_000),
+    },
     commandTimeoutMs: o.number('command-timeout-ms', 10_000, 100, 600_000),
     seed: o.number('seed', 1, 0, 2 ** 31),
     title: o.string('title') ?? defaultTitle(rungs, wires, egressMbps, ladderList !== undefined),
@@ -59,7 +64,9 @@ export function tablesMode(o: Options): (run: BenchRun, command: string) => Prom
 
 function defaultTitle(rungs: readonly number[], wires: readonly string[], mbps: number | undefined, ladder: boolean): string {
   const link = mbps === undefined ? 'no egress limit' : `egress limited to ${mbps} Mbit/s`;
-  return ladder ? `Tables ladder: ${rungs.join(', ')} tables, ${wires.join(' / ')}, ${link}` : `Card tables: ${rungs[0]} tables, ${wires.join(' / ')}, ${link}`;
+  return ladder
+    ? `Tables ladder: ${rungs.join(', ')} tables, ${wires.join(' / ')}, ${link}`
+    : `Card tables: ${rungs[0]} tables, ${wires.join(' / ')}, ${link}`;
 }
 
 async function runTables(run: BenchRun, command: string, s: TablesSettings): Promise<void> {
@@ -73,7 +80,9 @@ async function runTables(run: BenchRun, command: string, s: TablesSettings): Pro
     shaper = new EgressShaper({ host: u.hostname, port: Number(u.port) }, { mbps: s.egressMbps, bufferBytes: s.shaperBufferBytes });
     await shaper.start();
     socketUrl = shaper.shapedUrl(run.baseUrl);
-    log(`egress shaper at ${socketUrl}: server-to-bench bytes limited to ${s.egressMbps} Mbit/s, ${s.shaperBufferBytes / 1024} KiB queue per connection`);
+    log(
+      `egress shaper at ${socketUrl}: server-to-bench bytes limited to ${s.egressMbps} Mbit/s, ${s.shaperBufferBytes / 1024} KiB queue per connection`,
+    );
   }
   const overall = run.usageMeter();
   overall.start();
@@ -100,7 +109,15 @@ async function runTables(run: BenchRun, command: string, s: TablesSettings): Pro
   run.writeFile('summary.json', JSON.stringify(summary, null, 2));
 }
 
-async function runCell(run: BenchRun, s: TablesSettings, tables: number, wire: WireProfile, socketUrl: string, serverPid: number | undefined, shaper: EgressShaper | undefined): Promise<CellRun> {
+async function runCell(
+  run: BenchRun,
+  s: TablesSettings,
+  tables: number,
+  wire: WireProfile,
+  socketUrl: string,
+  serverPid: number | undefined,
+  shaper: EgressShaper | undefined,
+): Promise<CellRun> {
   const label = s.ladder || s.wires.length > 1 ? `${tables}-${wire}` : 'window';
   run.setTag('rung', tables);
   run.setTag('wire', wire);
@@ -109,7 +126,9 @@ async function runCell(run: BenchRun, s: TablesSettings, tables: number, wire: W
   const now = epochMs();
   const windowStart = Math.ceil(now + rampSeconds * 1000);
   const windowEnd = windowStart + s.seconds * 1000;
-  log(`${tables} tables, ${wire}: ${shards} shard(s) open them over ${rampSeconds} s; the window is ${new Date(windowStart).toISOString().slice(11, 19)} to ${new Date(windowEnd).toISOString().slice(11, 19)}`);
+  log(
+    `${tables} tables, ${wire}: ${shards} shard(s) open them over ${rampSeconds} s; the window is ${new Date(windowStart).toISOString().slice(11, 19)} to ${new Date(windowEnd).toISOString().slice(11, 19)}`,
+  );
 
   const results: ShardResult[] = [];
   const shardErrors: string[] = [];

@@ -49,7 +49,8 @@ export interface PlayingFigures {
 const inSlice = (s: Slice, at: number) => (s.from === undefined || at >= s.from) && (s.to === undefined || at < s.to);
 
 export function playingFigures(ledger: PlayLedger, slice: Slice, letGo: readonly LetGoLine[] | undefined): PlayingFigures {
-  const ofCohort = (room: string | undefined) => slice.cohort === undefined || (room !== undefined && ledger.cohorts.get(room) === slice.cohort);
+  const ofCohort = (room: string | undefined) =>
+    slice.cohort === undefined || (room !== undefined && ledger.cohorts.get(room) === slice.cohort);
   const answers = ledger.answers.filter((a) => ofCohort(a.room) && inSlice(slice, a.sentAt));
   const drops = ledger.drops.filter((d) => ofCohort(d.room) && inSlice(slice, d.at));
   const socketsClosed: Record<string, number> = {};
@@ -125,7 +126,12 @@ export function newWorkFigures(records: readonly CommandRecord[], slice: Slice):
     const refused: Record<string, number> = {};
     const retryAfter: Record<string, number> = {};
     for (const r of refusedRecords) {
-      const key = r.status === null ? (r.timedOut ? 'timed out' : 'no reply') : `${r.status}${r.error && r.error !== 'upgrade refused' ? ` ${r.error}` : ''}`;
+      const key =
+        r.status === null
+          ? r.timedOut
+            ? 'timed out'
+            : 'no reply'
+          : `${r.status}${r.error && r.error !== 'upgrade refused' ? ` ${r.error}` : ''}`;
       refused[key] = (refused[key] ?? 0) + 1;
       const after = typeof r.retryAfter === 'number' ? `${r.retryAfter} s` : 'none';
       retryAfter[after] = (retryAfter[after] ?? 0) + 1;
@@ -152,7 +158,8 @@ const counts = (c: Record<string, number>) =>
 export function playingSection(f: PlayingFigures, timeoutMs: number, heading = '##', title = 'Rooms already playing'): string {
   const a = f.answers;
   const v = a.verdicts;
-  const ms = (s: Summary) => `${fmtMs(s.p50, timeoutMs) || '-'} / ${fmtMs(s.p99, timeoutMs) || '-'} / ${fmtMs(s.max) || '-'} (n ${fmtNum(s.n)})`;
+  const ms = (s: Summary) =>
+    `${fmtMs(s.p50, timeoutMs) || '-'} / ${fmtMs(s.p99, timeoutMs) || '-'} / ${fmtMs(s.max) || '-'} (n ${fmtNum(s.n)})`;
   const rows: [string, string][] = [
     ['rooms that answered', fmtNum(f.rooms)],
     ['answers sent (each once, then resent only as below)', fmtNum(a.sent)],
@@ -164,15 +171,30 @@ export function playingSection(f: PlayingFigures, timeoutMs: number, heading = '
     ['**false 503s** (first reply 503, resend 200: the answer had been recorded)', `**${fmtNum(a.false503)}**`],
     ['false refusals of any status (first reply not 200, resend 200)', counts(a.falseRefusals)],
     ['truthful refusals (resend refused: not recorded)', fmtNum(v.truthful)],
-    ['no first reply: recorded / not recorded (the resend says)', `${fmtNum(v['recorded-unanswered'])} / ${fmtNum(v['not-recorded-unanswered'])}`],
-    ['undetermined (the resend got no reply, or 503/429 again) / not resent (the run or the seat ended first)', `${fmtNum(v.undetermined)} / ${fmtNum(v['not-resent'])}`],
+    [
+      'no first reply: recorded / not recorded (the resend says)',
+      `${fmtNum(v['recorded-unanswered'])} / ${fmtNum(v['not-recorded-unanswered'])}`,
+    ],
+    [
+      'undetermined (the resend got no reply, or 503/429 again) / not resent (the run or the seat ended first)',
+      `${fmtNum(v.undetermined)} / ${fmtNum(v['not-resent'])}`,
+    ],
     ['answers recorded, as far as the replies tell (first 200s, and resends that show a record)', fmtNum(a.recorded)],
     ['**rooms let go**: sockets closed with 1012 (rooms)', `**${fmtNum(f.lettingGo.sockets1012)}** (${fmtNum(f.lettingGo.rooms1012)})`],
-    ['"room let go" lines in the server log for these rooms', f.lettingGo.logLines === null ? 'not read (the bench did not start the server)' : fmtNum(f.lettingGo.logLines)],
+    [
+      '"room let go" lines in the server log for these rooms',
+      f.lettingGo.logLines === null ? 'not read (the bench did not start the server)' : fmtNum(f.lettingGo.logLines),
+    ],
     ['sockets closed under the seats, by close code', counts(f.socketsClosed)],
     ['reconnects (a seat back in after such a close)', fmtNum(f.reconnects)],
-    ['**acknowledged answers missing from `question.closed`**', `**${fmtNum(f.missing.missing)}** (${fmtNum(f.missing.short.length)} question(s) short of their acknowledged answers)`],
-    ['questions with an acknowledged answer: checked / close not seen / counts seen differently by two sockets', `${fmtNum(f.missing.questions - f.missing.closeNotSeen)} / ${fmtNum(f.missing.closeNotSeen)} / ${fmtNum(f.missing.disagreed)}`],
+    [
+      '**acknowledged answers missing from `question.closed`**',
+      `**${fmtNum(f.missing.missing)}** (${fmtNum(f.missing.short.length)} question(s) short of their acknowledged answers)`,
+    ],
+    [
+      'questions with an acknowledged answer: checked / close not seen / counts seen differently by two sockets',
+      `${fmtNum(f.missing.questions - f.missing.closeNotSeen)} / ${fmtNum(f.missing.closeNotSeen)} / ${fmtNum(f.missing.disagreed)}`,
+    ],
   ];
   const out = [`${heading} ${title}`, '', table(['', ''], rows, ['l', 'r']), ''];
   if (f.missing.short.length) {
@@ -193,14 +215,34 @@ export function playingSection(f: PlayingFigures, timeoutMs: number, heading = '
 /** New work as a table: tried, admitted, refused by status, Retry-After, and how fast. */
 export function newWorkSection(w: NewWorkFigures, timeoutMs: number, heading = '##', intro = ''): string {
   const ms = (s: Summary) => (s.n ? `${fmtMs(s.p50, timeoutMs)} / ${fmtMs(s.p99, timeoutMs) || '-'} / ${fmtMs(s.max)}` : '-');
-  const row = (what: string, k: NewWorkKind) => [what, fmtNum(k.tried), fmtNum(k.admitted), counts(k.refused), Object.keys(k.retryAfter).length ? counts(k.retryAfter) : '-', ms(k.refusalMs), ms(k.admittedMs)];
+  const row = (what: string, k: NewWorkKind) => [
+    what,
+    fmtNum(k.tried),
+    fmtNum(k.admitted),
+    counts(k.refused),
+    Object.keys(k.retryAfter).length ? counts(k.retryAfter) : '-',
+    ms(k.refusalMs),
+    ms(k.admittedMs),
+  ];
   return [
     `${heading} New work`,
     '',
     ...(intro ? [intro, ''] : []),
     table(
-      ['', 'tried', 'admitted', 'refused, by status', 'Retry-After of the refusals', 'refusal p50 / p99 / max ms', 'admission p50 / p99 / max ms'],
-      [row('opening a room (`POST /api/rooms`)', w.opens), row('a join (`POST /api/rooms/:code/players`)', w.joins), row("a seat's first socket (the upgrade)", w.sockets)],
+      [
+        '',
+        'tried',
+        'admitted',
+        'refused, by status',
+        'Retry-After of the refusals',
+        'refusal p50 / p99 / max ms',
+        'admission p50 / p99 / max ms',
+      ],
+      [
+        row('opening a room (`POST /api/rooms`)', w.opens),
+        row('a join (`POST /api/rooms/:code/players`)', w.joins),
+        row("a seat's first socket (the upgrade)", w.sockets),
+      ],
       ['l', 'r', 'r', 'l', 'l', 'r', 'r'],
     ),
     '',
@@ -216,14 +258,24 @@ export function playingJson(f: PlayingFigures): unknown {
 export function truthChecks(f: PlayingFigures): Check[] {
   const letGo = Math.max(f.lettingGo.sockets1012 > 0 ? f.lettingGo.rooms1012 : 0, f.lettingGo.logLines ?? 0);
   return [
-    { what: 'false 503s (a 503 whose answer had been recorded)', expected: '0', measured: `${fmtNum(f.answers.false503)} of ${fmtNum(repliesWithStatus(f.answers.firstReplies, 503))} 503s`, ok: f.answers.false503 === 0 },
+    {
+      what: 'false 503s (a 503 whose answer had been recorded)',
+      expected: '0',
+      measured: `${fmtNum(f.answers.false503)} of ${fmtNum(repliesWithStatus(f.answers.firstReplies, 503))} 503s`,
+      ok: f.answers.false503 === 0,
+    },
     {
       what: 'rooms let go',
       expected: '0',
       measured: `${fmtNum(f.lettingGo.sockets1012)} socket(s) closed with 1012 in ${fmtNum(f.lettingGo.rooms1012)} room(s); ${f.lettingGo.logLines === null ? 'log not read' : `${fmtNum(f.lettingGo.logLines)} "room let go" log line(s)`}`,
       ok: letGo === 0 && f.lettingGo.sockets1012 === 0,
     },
-    { what: 'acknowledged answers missing from `question.closed`', expected: '0', measured: `${fmtNum(f.missing.missing)} (${fmtNum(f.missing.closeNotSeen)} question(s) with an acknowledged answer whose close was not seen)`, ok: f.missing.missing === 0 },
+    {
+      what: 'acknowledged answers missing from `question.closed`',
+      expected: '0',
+      measured: `${fmtNum(f.missing.missing)} (${fmtNum(f.missing.closeNotSeen)} question(s) with an acknowledged answer whose close was not seen)`,
+      ok: f.missing.missing === 0,
+    },
   ];
 }
 
@@ -238,7 +290,7 @@ export function repliesWithStatus(replies: Record<string, number>, status: numbe
 const SERVER_COUNTERS = [
   ['game_db_outcomes_settled_total', 'statements whose answer was lost, settled by reading the database'],
   ['game_limit_refusals_total', 'refusals of new work, by limit'],
-  ['game_room_faults_total', "rooms let go because their own code threw"],
+  ['game_room_faults_total', 'rooms let go because their own code threw'],
   ['game_ws_silent_closes_total', 'sockets closed for not answering pings'],
   ['game_ws_evictions_total', 'sockets evicted for not keeping up'],
   ['game_unhandled_rejections_total', 'unhandled rejections'],
@@ -248,7 +300,14 @@ function counterRows(delta: MetricsDelta): { name: string; labels: string; value
   return SERVER_COUNTERS.flatMap(([name, what]) =>
     delta.samples
       .filter((x) => x.name === name && x.value !== 0)
-      .map((x) => ({ name, labels: Object.entries(x.labels).map(([k, v]) => `${k}="${v}"`).join(','), value: x.value, what })),
+      .map((x) => ({
+        name,
+        labels: Object.entries(x.labels)
+          .map(([k, v]) => `${k}="${v}"`)
+          .join(','),
+        value: x.value,
+        what,
+      })),
   );
 }
 
@@ -259,12 +318,21 @@ export function serverCountersSection(figures: ServerFigures, heading = '##'): s
   const names = SERVER_COUNTERS.map(([n]) => `\`${n}\``).join(', ');
   if (!rows.length) return [...out, `Nothing counted over the play in ${names} (a build without a counter counts nothing).`, ''].join('\n');
   out.push(`Differences over the play of ${names}; only those that moved.`, '');
-  out.push(table(['counter', 'labels', 'count', 'what it counts'], rows.map((r) => [`\`${r.name}\``, r.labels, fmtNum(r.value), r.what]), ['l', 'l', 'r', 'l']), '');
+  out.push(
+    table(
+      ['counter', 'labels', 'count', 'what it counts'],
+      rows.map((r) => [`\`${r.name}\``, r.labels, fmtNum(r.value), r.what]),
+      ['l', 'l', 'r', 'l'],
+    ),
+    '',
+  );
   return out.join('\n');
 }
 
 export function serverCountersJson(figures: ServerFigures): unknown {
-  return figures.delta ? Object.fromEntries(counterRows(figures.delta).map((r) => [`${r.name}{${r.labels}}`, r.value])) : { refused: figures.refused };
+  return figures.delta
+    ? Object.fromEntries(counterRows(figures.delta).map((r) => [`${r.name}{${r.labels}}`, r.value]))
+    : { refused: figures.refused };
 }
 
 /** How the rooms' set-ups ended: refused at which step, or with an error once playing. */
@@ -288,7 +356,11 @@ export function roomsSection(rows: [string, string][], setUp: SetUpCounts): stri
   const out = [
     table(
       ['rooms', 'count'],
-      [...rows, ['set-up refused: open / join / socket', `${setUp.refusedAt.open} / ${setUp.refusedAt.join} / ${setUp.refusedAt.socket}`], ['ended with an error', fmtNum(setUp.errors.length)]],
+      [
+        ...rows,
+        ['set-up refused: open / join / socket', `${setUp.refusedAt.open} / ${setUp.refusedAt.join} / ${setUp.refusedAt.socket}`],
+        ['ended with an error', fmtNum(setUp.errors.length)],
+      ],
       ['l', 'r'],
     ),
     '',
@@ -298,11 +370,21 @@ export function roomsSection(rows: [string, string][], setUp: SetUpCounts): stri
 }
 
 /** The sections every report of these modes ends with: the server's own counts, the distances, the confounds. */
-export function closingSections(i: { run: BenchRun; figures: ServerFigures; distances: Distances; usage: UsageReading; bots: BotSettings; load: string }): string[] {
+export function closingSections(i: {
+  run: BenchRun;
+  figures: ServerFigures;
+  distances: Distances;
+  usage: UsageReading;
+  bots: BotSettings;
+  load: string;
+}): string[] {
   return [
     serverCountersSection(i.figures),
     distancesSection(i.distances, i.run.db ? i.run.db.delayMs : undefined),
-    confoundsSection([...standardConfounds(i), 'The seats send no keep-alive pings of their own; the server pings them, and the `ws` client answers.']),
+    confoundsSection([
+      ...standardConfounds(i),
+      'The seats send no keep-alive pings of their own; the server pings them, and the `ws` client answers.',
+    ]),
   ];
 }
 

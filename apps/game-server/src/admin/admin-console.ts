@@ -24,7 +24,9 @@ export function adminConsole(dir = process.env.ADMIN_CONSOLE_DIR ?? resolve(proc
       return res.redirect(301, '/admin/' + req.originalUrl.slice('/admin'.length));
     }
     if (!existsSync(index)) {
-      res.status(503).json({ statusCode: 503, code: 'console_not_built', message: `the console is not built: run npm run build (looked in ${dir})` });
+      res
+        .status(503)
+        .json({ statusCode: 503, code: 'console_not_built', message: `the console is not built: run npm run build (looked in ${dir})` });
       return;
     }
     files(req, res, () => {

@@ -27,7 +27,9 @@ export function installedBinaries(resolvePackage: (name: string) => string = req
   try {
     entry = resolvePackage(name);
   } catch {
-    throw new EmbeddedPostgresMissing(`DATABASE_URL is not set and this installation has no embedded PostgreSQL (${name} is not installed): set DATABASE_URL, or run npm ci with dev dependencies`);
+    throw new EmbeddedPostgresMissing(
+      `DATABASE_URL is not set and this installation has no embedded PostgreSQL (${name} is not installed): set DATABASE_URL, or run npm ci with dev dependencies`,
+    );
   }
   const root = join(dirname(entry), '..');
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -47,7 +49,10 @@ export function reachableBinaries(source: PostgresBinaries, user: RunAs | undefi
     try {
       copyOnce(source, dir, cacheRoot);
     } catch (err) {
-      throw new Error(`as root, the embedded PostgreSQL runs from a copy in ${dir}, which could not be made (${(err as Error).message}): remove what is left there, make sure ${cacheRoot} is writable, or set DATABASE_URL`, { cause: err });
+      throw new Error(
+        `as root, the embedded PostgreSQL runs from a copy in ${dir}, which could not be made (${(err as Error).message}): remove what is left there, make sure ${cacheRoot} is writable, or set DATABASE_URL`,
+        { cause: err },
+      );
     }
   }
   return binariesIn(dir, source.version);

@@ -52,7 +52,8 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
   const user = postgresUser();
   const binaries = options.systemBinaries ?? reachableBinaries(options.binaries ?? installedBinaries(), user, options.cacheRoot);
   const place = clusterPlace(options.dir, user, options.clusterRoot);
-  if (place.relocated) options.log?.(`the postgres user cannot reach ${resolve(options.dir)}; the embedded cluster is kept in ${place.dir} instead`);
+  if (place.relocated)
+    options.log?.(`the postgres user cannot reach ${resolve(options.dir)}; the embedded cluster is kept in ${place.dir} instead`);
   if (!existsSync(join(place.dir, 'PG_VERSION'))) {
     options.log?.(`initialising an embedded PostgreSQL in ${place.dir}`);
     await initialise(binaries, place.dir, user);
@@ -79,7 +80,11 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
  * a folder of its own under `clusterRoot`, named by a hash of `dir` so the same DATA_DIR finds
  * the same cluster at its next start.
  */
-export function clusterPlace(dir: string, user: RunAs | undefined, clusterRoot = DEFAULT_CLUSTER_ROOT): { dir: string; relocated: boolean } {
+export function clusterPlace(
+  dir: string,
+  user: RunAs | undefined,
+  clusterRoot = DEFAULT_CLUSTER_ROOT,
+): { dir: string; relocated: boolean } {
   const wanted = resolve(dir);
   mkdirSync(dirname(wanted), { recursive: true });
   if (canReach(user, dirname(wanted))) return { dir: own(wanted, user), relocated: false };
@@ -102,7 +107,11 @@ async function initialise(binaries: PostgresBinaries, dir: string, user: RunAs |
   writeFileSync(pwfile, PASSWORD + '\n', { mode: 0o600 });
   if (user) chownSync(pwfile, user.uid, user.gid);
   try {
-    const { code, output } = await run(binaries.initdb, [`--pgdata=${dir}`, '--auth=password', '--username=postgres', `--pwfile=${pwfile}`, '--lc-messages=C'], user);
+    const { code, output } = await run(
+      binaries.initdb,
+      [`--pgdata=${dir}`, '--auth=password', '--username=postgres', `--pwfile=${pwfile}`, '--lc-messages=C'],
+      user,
+    );
     if (code !== 0) throw new Error(`initdb failed in ${dir} (exit ${code}): ${lastLines(output)}`);
   } finally {
     rmSync(pwfile, { force: true });
@@ -120,7 +129,13 @@ function run(file: string, args: string[], user: RunAs | undefined): Promise<{ c
   });
 }
 
-async function serve(binaries: PostgresBinaries, dir: string, port: number, user: RunAs | undefined, flags: readonly string[]): Promise<{ pid: number; stop(): Promise<void> }> {
+async function serve(
+  binaries: PostgresBinaries,
+  dir: string,
+  port: number,
+  user: RunAs | undefined,
+  flags: readonly string[],
+): Promise<{ pid: number; stop(): Promise<void> }> {
   // Its own process group: a Ctrl-C at the terminal reaches the server, which drains first and
   // then stops PostgreSQL itself, instead of both stopping at once.
   const child: ChildProcess = spawn(binaries.postgres, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', ...flags], {

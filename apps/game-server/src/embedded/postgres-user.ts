@@ -17,9 +17,14 @@ export function postgresUser(): RunAs | undefined {
   if (found) return found;
   // Two processes may race to create it (jest and a server): whichever loses finds it afterwards.
   spawnSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
-  spawnSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
+  spawnSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], {
+    stdio: 'ignore',
+  });
   const created = lookup();
-  if (!created) throw new Error('running as root, and could not find or create the `postgres` user that PostgreSQL must run as (groupadd/useradd failed)');
+  if (!created)
+    throw new Error(
+      'running as root, and could not find or create the `postgres` user that PostgreSQL must run as (groupadd/useradd failed)',
+    );
   return created;
 }
 
@@ -32,7 +37,8 @@ export function canReach(user: RunAs | undefined, dir: string): boolean {
 
 function lookup(): RunAs | undefined {
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    const id = (flag: string) =>
+      Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     return undefined;

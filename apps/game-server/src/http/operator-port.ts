@@ -19,7 +19,9 @@ export function operatorSurface(operatorPort: number | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (operatorPort === undefined) return next();
     const onOperatorPort = (req as unknown as Record<symbol, unknown>)[ON_OPERATOR_PORT] === true;
-    const wanted = onOperatorPort ? isOperatorPath(req.path) || req.path === '/health' || req.path.startsWith('/health/') : !isOperatorPath(req.path);
+    const wanted = onOperatorPort
+      ? isOperatorPath(req.path) || req.path === '/health' || req.path.startsWith('/health/')
+      : !isOperatorPath(req.path);
     if (wanted) return next();
     res.status(404).json({ statusCode: 404, code: 'not_found', message: `Cannot ${req.method} ${req.path}` });
   };

@@ -3,7 +3,15 @@ import { join, resolve } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 
 // The paths that answer with the pages' one HTML document: the app routes by itself from there.
-const PAGE_PATHS = [/^\/$/, /^\/host\/?$/, /^\/host\/[^/]+\/?$/, /^\/host\/decks\/[^/]+\/?$/, /^\/play\/[^/]+\/?$/, /^\/table\/[^/]+\/?$/, /^\/results\/[^/]+\/?$/];
+const PAGE_PATHS = [
+  /^\/$/,
+  /^\/host\/?$/,
+  /^\/host\/[^/]+\/?$/,
+  /^\/host\/decks\/[^/]+\/?$/,
+  /^\/play\/[^/]+\/?$/,
+  /^\/table\/[^/]+\/?$/,
+  /^\/results\/[^/]+\/?$/,
+];
 
 /** Vite names built assets by their content's hash, so a browser may keep them for good. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -31,7 +39,9 @@ export function peoplePages(dir = process.env.PAGES_DIR ?? resolve(process.cwd()
     }
     if (!PAGE_PATHS.some((p) => p.test(req.path))) return next();
     if (!existsSync(html)) {
-      res.status(503).json({ statusCode: 503, code: 'pages_not_built', message: `the pages are not built: run npm run build (looked in ${dir})` });
+      res
+        .status(503)
+        .json({ statusCode: 503, code: 'pages_not_built', message: `the pages are not built: run npm run build (looked in ${dir})` });
       return;
     }
     res.setHeader('cache-control', 'no-cache');

@@ -12,7 +12,11 @@ const wsBase = base.replace(/^http/, 'ws');
 const TIMEOUT_MS = 15_000;
 
 async function post(path, body) {
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -42,7 +46,11 @@ function seat(name, token, wire = {}) {
       const checked = TRIVIA_EVENTS[type].safeParse(data);
       if (!checked.success) malformed.push({ seat: name, type, issues: checked.error.issues });
       seen.push({ type, data });
-      for (const w of [...waiters]) if (w.type === type) { waiters.splice(waiters.indexOf(w), 1); w.resolve(data); }
+      for (const w of [...waiters])
+        if (w.type === type) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(data);
+        }
     });
   }
   /** The first `type` event not yet taken, waiting for it if it has not come. */
@@ -51,7 +59,17 @@ function seat(name, token, wire = {}) {
     if (i >= 0) return Promise.resolve(seen.splice(i, 1)[0].data);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${name}: no ${type} within ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-      waiters.push({ type, resolve: (d) => { clearTimeout(timer); seen.splice(seen.findIndex((e) => e.data === d), 1); resolve(d); } });
+      waiters.push({
+        type,
+        resolve: (d) => {
+          clearTimeout(timer);
+          seen.splice(
+            seen.findIndex((e) => e.data === d),
+            1,
+          );
+          resolve(d);
+        },
+      });
     });
   };
   client.start();

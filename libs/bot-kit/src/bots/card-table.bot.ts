@@ -102,7 +102,8 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
       record: o.record,
       tags,
     });
-    if (created.status !== 201 || !created.body) throw new Error(`could not open a table: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
+    if (created.status !== 201 || !created.body)
+      throw new Error(`could not open a table: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
     code = created.body.code;
     token = created.body.playerToken;
     tags = { ...o.tags, table: code };
@@ -169,7 +170,12 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
         const choice = choose();
         actions++;
         const reply = await send('table.act', choice);
-        if (reply && (reply.status === 400 || (reply.status === 409 && reply.error?.code === 'illegal_action')) && turnKey() === key && myTurn()) {
+        if (
+          reply &&
+          (reply.status === 400 || (reply.status === 409 && reply.error?.code === 'illegal_action')) &&
+          turnKey() === key &&
+          myTurn()
+        ) {
           // Our view of the betting was off: the safest move the rules always allow.
           const seat = me()!;
           actions++;
@@ -199,7 +205,18 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
           seats = (d.seats ?? []).map((s: any) => ({ stack: s.stack, committed: s.committed ?? 0 }));
           cards = d.yourCards ?? cards;
           const h = d.hand;
-          hand = h ? { number: h.number, street: h.street, board: h.board ?? [], pot: h.pot, currentBet: h.currentBet, minRaise: h.minRaise, toAct: h.toAct, moves: (hand?.moves ?? 0) + 1 } : undefined;
+          hand = h
+            ? {
+                number: h.number,
+                street: h.street,
+                board: h.board ?? [],
+                pot: h.pot,
+                currentBet: h.currentBet,
+                minRaise: h.minRaise,
+                toAct: h.toAct,
+                moves: (hand?.moves ?? 0) + 1,
+              }
+            : undefined;
           if (!seated) {
             seated = true;
             onSeatedResolve();
@@ -213,7 +230,16 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
           phase = 'playing';
           seats = seats.map((s) => ({ ...s, committed: 0 }));
           for (const b of d.blinds ?? []) if (seats[b.seat]) seats[b.seat] = { stack: seats[b.seat].stack - b.amount, committed: b.amount };
-          hand = { number: d.number, street: 'preflop', board: [], pot: d.pot, currentBet: d.currentBet, minRaise: d.minRaise, toAct: null, moves: 0 };
+          hand = {
+            number: d.number,
+            street: 'preflop',
+            board: [],
+            pot: d.pot,
+            currentBet: d.currentBet,
+            minRaise: d.minRaise,
+            toAct: null,
+            moves: 0,
+          };
           cards = undefined;
           actedThisStreet = false;
           break;
@@ -281,7 +307,13 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
         else o.onCommandSent?.((f.frame as Frame).type, f.at);
       },
     }).catch((err: unknown) => {
-      throw new Error(err instanceof UpgradeRefused ? `the upgrade was refused with HTTP ${err.status}` : err instanceof Error ? err.message : String(err));
+      throw new Error(
+        err instanceof UpgradeRefused
+          ? `the upgrade was refused with HTTP ${err.status}`
+          : err instanceof Error
+            ? err.message
+            : String(err),
+      );
     });
     const closed = seat.closed.then(({ code: c }) => {
       closeCode = c;
@@ -292,19 +324,42 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     if (seated) o.onSeated?.(granted);
 
     // Play until told to stop or the server closes the socket.
-    const stopped = new Promise<void>((resolve) => (o.signal?.aborted ? resolve() : o.signal?.addEventListener('abort', () => resolve(), { once: true })));
+    const stopped = new Promise<void>((resolve) =>
+      o.signal?.aborted ? resolve() : o.signal?.addEventListener('abort', () => resolve(), { once: true }),
+    );
     const how = await Promise.race([stopped.then(() => 'stopped' as const), closed.then(() => 'closed' as const)]);
     const failure = seat.dropReason;
-    if (how === 'closed') return { table: code, wire: granted, actions, hands, closeCode, aborted: !!o.signal?.aborted, error: failure ?? `the server closed the socket with ${closeCode}` };
+    if (how === 'closed')
+      return {
+        table: code,
+        wire: granted,
+        actions,
+        hands,
+        closeCode,
+        aborted: !!o.signal?.aborted,
+        error: failure ?? `the server closed the socket with ${closeCode}`,
+      };
     return { table: code, wire: granted, actions, hands, aborted: true, ...(failure ? { error: failure } : {}) };
   } catch (err) {
-    return { table: code, wire: granted, actions, hands, closeCode, aborted: !!o.signal?.aborted, error: err instanceof Error ? err.message : String(err) };
+    return {
+      table: code,
+      wire: granted,
+      actions,
+      hands,
+      closeCode,
+      aborted: !!o.signal?.aborted,
+      error: err instanceof Error ? err.message : String(err),
+    };
   } finally {
     closingByUs = true;
     seat?.close(1000);
     // The table is closed so that it stops dealing (not timed: cleanup is no part of the figures).
     if (code && token) {
-      await timedHttp(o.baseUrl, 'DELETE', `/api/tables/${code}`, { type: 'cleanup', headers: { authorization: `Bearer ${token}` }, timeoutMs: commandTimeoutMs });
+      await timedHttp(o.baseUrl, 'DELETE', `/api/tables/${code}`, {
+        type: 'cleanup',
+        headers: { authorization: `Bearer ${token}` },
+        timeoutMs: commandTimeoutMs,
+      });
     }
   }
 }

@@ -231,7 +231,16 @@ export class FailoverSeat {
       const t = this.timings.get(id);
       const sentAt = t?.firstSentAt ?? requested;
       const repliedAt = t?.repliedAt ?? epochMs();
-      result = { type, status: reply.status, reply, timedOut: false, sentAt, repliedAt, ms: repliedAt - sentAt, ...(reply.error ? { error: reply.error.code } : {}) };
+      result = {
+        type,
+        status: reply.status,
+        reply,
+        timedOut: false,
+        sentAt,
+        repliedAt,
+        ms: repliedAt - sentAt,
+        ...(reply.error ? { error: reply.error.code } : {}),
+      };
     } catch {
       result = undefined;
     } finally {
@@ -245,7 +254,9 @@ export class FailoverSeat {
       ms: result?.ms ?? epochMs() - requested,
       status: result?.status ?? null,
       timedOut: false,
-      ...((result?.error ?? (result ? undefined : `seat ended: ${this.endedWith}`)) ? { error: result?.error ?? `seat ended: ${this.endedWith}` } : {}),
+      ...((result?.error ?? (result ? undefined : `seat ended: ${this.endedWith}`))
+        ? { error: result?.error ?? `seat ended: ${this.endedWith}` }
+        : {}),
       ...this.o.tags,
       room: this.o.room,
       seat: this.o.seat,
@@ -263,7 +274,10 @@ export class FailoverSeat {
         if (test()) finish();
         else if (this.endedWith) finish(new Error(`seat ${this.o.seat} of ${this.o.room} ended (${this.endedWith}) before ${what}`));
       };
-      const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${this.o.room}, seat ${this.o.seat})`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${this.o.room}, seat ${this.o.seat})`)),
+        timeoutMs,
+      );
       const finish = (err?: Error) => {
         clearTimeout(timer);
         this.watchers.delete(check);
@@ -379,7 +393,10 @@ export class FailoverSeat {
     clearTimeout(this.resumeTimer);
     const within = this.o.resumeTimeoutMs;
     const first = this.after === undefined;
-    this.resumeTimer = setTimeout(() => this.end(first ? `could not get in within ${within} ms` : `could not get back in within ${within} ms`), within);
+    this.resumeTimer = setTimeout(
+      () => this.end(first ? `could not get in within ${within} ms` : `could not get back in within ${within} ms`),
+      within,
+    );
   }
 
   private end(why: string): void {

@@ -28,5 +28,4 @@ describe('sleep', () => {
     await sleep(60_000, run.signal);
     expect(Date.now() - started).toBeLessThan(60_000);
   });
-
 });

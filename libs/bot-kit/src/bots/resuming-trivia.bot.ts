@@ -71,14 +71,27 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
   let closedByUs = false;
 
   try {
-    const created = await http.call<{ roomId: string; code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', { ...o.tags }, benchRoomOpening(o));
-    if (created.status !== 201 || !created.body) throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
+    const created = await http.call<{ roomId: string; code: string; hostToken: string }>(
+      'POST',
+      '/api/rooms',
+      'http POST /api/rooms',
+      { ...o.tags },
+      benchRoomOpening(o),
+    );
+    if (created.status !== 201 || !created.body)
+      throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
     code = created.body.code;
     hostToken = created.body.hostToken;
     const tags = { ...o.tags, room: code };
     const joined: { playerId: string; playerToken: string }[] = [];
     for (let i = 0; i < o.seats; i++) {
-      const j = await http.call<{ playerId: string; playerToken: string }>('POST', `/api/rooms/${code}/players`, 'http POST /api/rooms/:code/players', tags, { name: `Bot ${i + 1}` });
+      const j = await http.call<{ playerId: string; playerToken: string }>(
+        'POST',
+        `/api/rooms/${code}/players`,
+        'http POST /api/rooms/:code/players',
+        tags,
+        { name: `Bot ${i + 1}` },
+      );
       if (j.status !== 201 || !j.body) throw new Error(`seat ${i + 1} could not join ${code}: HTTP ${j.status ?? '-'} ${j.error ?? ''}`);
       joined.push(j.body);
     }
@@ -139,7 +152,9 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
 
     // Every player has left: the host closes the room (its socket then closes with 4004).
     closedByUs = true;
-    await http.call('DELETE', `/api/rooms/${code}`, 'http DELETE /api/rooms/:code', tags, undefined, { authorization: `Bearer ${hostToken}` });
+    await http.call('DELETE', `/api/rooms/${code}`, 'http DELETE /api/rooms/:code', tags, undefined, {
+      authorization: `Bearer ${hostToken}`,
+    });
     return { room: code, started, finished, aborted: false };
   } catch (err) {
     const aborted = !!o.signal?.aborted;

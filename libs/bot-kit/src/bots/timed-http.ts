@@ -40,10 +40,20 @@ export async function timedHttp<T = any>(
     }
     const code = (body as { code?: string } | undefined)?.code;
     const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
-    result = { status: res.status, body, ms: performance.now() - started, ...(res.status >= 300 && code ? { error: code } : {}), ...(retryAfter !== undefined ? { retryAfter } : {}) };
+    result = {
+      status: res.status,
+      body,
+      ms: performance.now() - started,
+      ...(res.status >= 300 && code ? { error: code } : {}),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    };
   } catch (err) {
     timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-    result = { status: null, ms: performance.now() - started, error: timedOut ? 'timed out' : err instanceof Error ? err.message : String(err) };
+    result = {
+      status: null,
+      ms: performance.now() - started,
+      error: timedOut ? 'timed out' : err instanceof Error ? err.message : String(err),
+    };
   }
   options.record?.({
     type: options.type,

@@ -87,19 +87,33 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
   try {
     // The room's code is known only once the reply is in: its record is held until then.
     let createRecord: CommandRecord | undefined;
-    const created = await http<{ code: string; hostToken: string }>('POST', '/api/rooms', 'http POST /api/rooms', benchRoomOpening(o), undefined, (r) => (createRecord = r));
+    const created = await http<{ code: string; hostToken: string }>(
+      'POST',
+      '/api/rooms',
+      'http POST /api/rooms',
+      benchRoomOpening(o),
+      undefined,
+      (r) => (createRecord = r),
+    );
     if (createRecord) o.record?.({ ...createRecord, ...(created.body?.code ? { room: created.body.code } : {}) });
-    if (created.status !== 201 || !created.body) throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
+    if (created.status !== 201 || !created.body)
+      throw new Error(`could not open a room: HTTP ${created.status ?? '-'} ${created.error ?? ''}`);
     code = created.body.code;
     hostToken = created.body.hostToken;
     tags = { ...o.tags, room: code };
 
     const seats: { playerId: string; playerToken: string }[] = [];
     for (let i = 0; i < o.seats; i++) {
-      const joined = await http<{ playerId: string; playerToken: string }>('POST', `/api/rooms/${code}/players`, 'http POST /api/rooms/:code/players', {
-        name: `Bot ${i + 1}`,
-      });
-      if (joined.status !== 201 || !joined.body) throw new Error(`seat ${i + 1} could not join ${code}: HTTP ${joined.status ?? '-'} ${joined.error ?? ''}`);
+      const joined = await http<{ playerId: string; playerToken: string }>(
+        'POST',
+        `/api/rooms/${code}/players`,
+        'http POST /api/rooms/:code/players',
+        {
+          name: `Bot ${i + 1}`,
+        },
+      );
+      if (joined.status !== 201 || !joined.body)
+        throw new Error(`seat ${i + 1} could not join ${code}: HTTP ${joined.status ?? '-'} ${joined.error ?? ''}`);
       seats.push(joined.body);
     }
     throwIfAborted(o.signal);
@@ -111,14 +125,32 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       else if (e.type === 'player.presence') connected.set(e.data.playerId, !!e.data.connected);
       else if (e.type === 'player.joined') connected.set(e.data.player.id, !!e.data.player.connected);
     };
-    const common = { commandTimeoutMs, timeoutMs: eventTimeoutMs, history: false, record: o.record, keepAliveMs: o.keepAliveMs, wire: o.wire };
-    const host = await SeatClient.connect(o.baseUrl, hostToken, { ...common, room: code, tags: { ...tags, seat: 'host' }, idPrefix: 'h', onEvent: trackSeats });
+    const common = {
+      commandTimeoutMs,
+      timeoutMs: eventTimeoutMs,
+      history: false,
+      record: o.record,
+      keepAliveMs: o.keepAliveMs,
+      wire: o.wire,
+    };
+    const host = await SeatClient.connect(o.baseUrl, hostToken, {
+      ...common,
+      room: code,
+      tags: { ...tags, seat: 'host' },
+      idPrefix: 'h',
+      onEvent: trackSeats,
+    });
     sockets.push(host);
     await host.nextEvent('room.state');
     const players: SeatClient[] = [];
     for (let i = 0; i < seats.length; i++) {
       throwIfAborted(o.signal);
-      const p = await SeatClient.connect(o.baseUrl, seats[i].playerToken, { ...common, room: code, tags: { ...tags, seat: i + 1 }, idPrefix: `p${i + 1}` });
+      const p = await SeatClient.connect(o.baseUrl, seats[i].playerToken, {
+        ...common,
+        room: code,
+        tags: { ...tags, seat: i + 1 },
+        idPrefix: `p${i + 1}`,
+      });
       sockets.push(p);
       players.push(p);
       await p.nextEvent('room.state');
@@ -131,7 +163,8 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       throwIfAborted(o.signal);
       await host.until(everySeatIn, 'every seat connected');
       const start = await host.command('room.start');
-      if (start.status !== 200) throw new Error(`room.start answered ${start.status ?? (start.timedOut ? 'nothing (timed out)' : start.error)}`);
+      if (start.status !== 200)
+        throw new Error(`room.start answered ${start.status ?? (start.timedOut ? 'nothing (timed out)' : start.error)}`);
       const startedAt = epochMs();
 
       // Each player answers every question after a human pause, then waits for the vote.
@@ -197,13 +230,19 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
     for (const s of sockets) s.close();
     // A room given up on is closed, so it does not linger for its expiry (not timed, not recorded).
     if (code && hostToken && !closedByUs && !o.signal?.aborted) {
-      await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${code}`, { type: 'cleanup', headers: { authorization: `Bearer ${hostToken}` }, timeoutMs: commandTimeoutMs });
+      await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${code}`, {
+        type: 'cleanup',
+        headers: { authorization: `Bearer ${hostToken}` },
+        timeoutMs: commandTimeoutMs,
+      });
     }
   }
 }
 
 /** What a bench host asks for when it opens a room: the bots' clocks, and room for exactly its seats. */
-export function benchRoomOpening(o: Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds'>): Record<string, unknown> {
+export function benchRoomOpening(
+  o: Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds'>,
+): Record<string, unknown> {
   return {
     hostName: 'Bench host',
     questionCount: o.questionCount,

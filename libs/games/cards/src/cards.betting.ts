@@ -78,7 +78,8 @@ export function legalMove(hand: HandState, seat: number, stack: number, action: 
       return move(sized(amount, o, 'bet'));
     case 'raise':
       if (hand.currentBet === 0) refuse(CardsErrorCode.IllegalAction, 'there is no bet to raise: bet');
-      if (hand.raiseClosed.includes(seat)) refuse(CardsErrorCode.IllegalAction, 'an all-in short of a full raise did not reopen the betting: call or fold');
+      if (hand.raiseClosed.includes(seat))
+        refuse(CardsErrorCode.IllegalAction, 'an all-in short of a full raise did not reopen the betting: call or fold');
       if (o.maxTotal <= hand.currentBet) refuse(CardsErrorCode.IllegalAction, 'your stack covers no more than a call');
       return move(sized(amount, o, 'raise'));
     case 'all_in':
@@ -93,7 +94,8 @@ function sized(amount: number | undefined, o: Options, what: 'bet' | 'raise'): n
   if (amount === undefined) refuse(CardsErrorCode.BadAmount, `a ${what} needs an amount: the total you put in this street`);
   if (amount > o.maxTotal) refuse(CardsErrorCode.BadAmount, `${amount} is over your stack: at most ${o.maxTotal}`);
   // Under the minimum only as an all-in.
-  if (amount < o.minTotal && amount !== o.maxTotal) refuse(CardsErrorCode.BadAmount, `a ${what} must reach at least ${o.minTotal} (or be all in)`);
+  if (amount < o.minTotal && amount !== o.maxTotal)
+    refuse(CardsErrorCode.BadAmount, `a ${what} must reach at least ${o.minTotal} (or be all in)`);
   return amount;
 }
 
@@ -106,7 +108,13 @@ export function applyMove(hand: HandState, move: Move, stackAfter: number): Hand
   const players = hand.players.map((p) =>
     p.seat !== move.seat
       ? p
-      : { ...p, committed: move.to, totalIn: p.totalIn + move.chips, folded: move.action === 'fold', allIn: move.action !== 'fold' && stackAfter === 0 },
+      : {
+          ...p,
+          committed: move.to,
+          totalIn: p.totalIn + move.chips,
+          folded: move.action === 'fold',
+          allIn: move.action !== 'fold' && stackAfter === 0,
+        },
   );
   const others = players.filter((p) => p.seat !== move.seat && isActive(p)).map((p) => p.seat);
   let next: HandState = { ...hand, players, actions: hand.actions + 1 };
@@ -118,7 +126,13 @@ export function applyMove(hand: HandState, move: Move, stackAfter: number): Hand
       next = { ...next, currentBet: move.to, lastRaise: increase, pending: others, raiseClosed: [], lastAggressor: move.seat };
     } else {
       const acted = others.filter((s) => !pending.includes(s));
-      next = { ...next, currentBet: move.to, pending: others, raiseClosed: [...new Set([...raiseClosed, ...acted])], lastAggressor: move.seat };
+      next = {
+        ...next,
+        currentBet: move.to,
+        pending: others,
+        raiseClosed: [...new Set([...raiseClosed, ...acted])],
+        lastAggressor: move.seat,
+      };
     }
   } else {
     next = { ...next, pending: pending.filter((s) => others.includes(s)), raiseClosed };

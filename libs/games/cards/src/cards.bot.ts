@@ -40,7 +40,14 @@ export function handStrength(hole: readonly Card[], board: readonly Card[], eval
  * odds, bets and raises good hands in proportion to the pot, and bluffs rarely. `random` comes
  * from the table's seed and the hand, so the same hand is played the same way again.
  */
-export function chooseBotAction(hand: HandState, seat: number, stack: number, bigBlind: number, evaluator: HandEvaluator, random: () => number): BotChoice {
+export function chooseBotAction(
+  hand: HandState,
+  seat: number,
+  stack: number,
+  bigBlind: number,
+  evaluator: HandEvaluator,
+  random: () => number,
+): BotChoice {
   const me = playerOf(hand, seat);
   const o = optionsFor(hand, seat, stack);
   const pot = potOf(hand);

@@ -55,7 +55,17 @@ const snapshot = (over: Record<string, unknown> = {}) => ({
   phase: 'playing',
   you: { role: 'spectator' },
   rules: { smallBlind: 1, bigBlind: 2, buyIn: 200, actionSeconds: 15 },
-  seats: [0, 1, 2].map((seat) => ({ seat, name: seat === 0 ? 'Ada' : `Bot ${seat}`, human: seat === 0, stack: 200, committed: 0, folded: false, allIn: false, connected: seat === 0, buyInTotal: 200 })),
+  seats: [0, 1, 2].map((seat) => ({
+    seat,
+    name: seat === 0 ? 'Ada' : `Bot ${seat}`,
+    human: seat === 0,
+    stack: 200,
+    committed: 0,
+    folded: false,
+    allIn: false,
+    connected: seat === 0,
+    buyInTotal: 200,
+  })),
   handsPlayed: 0,
   serverTime: 1000,
   wire: 'compact-v2',
@@ -76,7 +86,20 @@ describe('the card table’s compact-v2 section', () => {
   it('does not send a non-owner’s deal or a snapshot identical to the last, and numbers what it sends without gaps', () => {
     const frames: Sent[] = [
       { type: 'table.snapshot', data: snapshot() },
-      { type: 'hand.started', data: { number: 1, button: 0, blinds: [{ seat: 1, amount: 1 }, { seat: 2, amount: 2 }], pot: 3, currentBet: 2, minRaise: 4 } },
+      {
+        type: 'hand.started',
+        data: {
+          number: 1,
+          button: 0,
+          blinds: [
+            { seat: 1, amount: 1 },
+            { seat: 2, amount: 2 },
+          ],
+          pot: 3,
+          currentBet: 2,
+          minRaise: 4,
+        },
+      },
       { type: 'hole_cards.dealt', data: { seat: 1, cards: null } },
       { type: 'hole_cards.dealt', data: { seat: 2, cards: null } },
       { type: 'hole_cards.dealt', data: { seat: 0, cards: ['As', 'Kd'] } },
@@ -84,16 +107,26 @@ describe('the card table’s compact-v2 section', () => {
       { type: 'table.snapshot', data: snapshot({ serverTime: 2000 }) },
       { type: 'table.snapshot', data: snapshot({ serverTime: 2000 }) },
       { type: 'reply', id: 'c-1', status: 200, data: {} },
-      { type: 'action.applied', data: { seat: 0, action: 'call', amount: 2, stack: 198, pot: 4, currentBet: 2, toAct: 1, actionDeadline: 17000 } },
+      {
+        type: 'action.applied',
+        data: { seat: 0, action: 'call', amount: 2, stack: 198, pot: 4, currentBet: 2, toAct: 1, actionDeadline: 17000 },
+      },
       { type: 'time_bank', data: { seat: 1, remainingMs: 15000 } },
-      { type: 'action.applied', data: { seat: 1, action: 'check', amount: 2, stack: 198, pot: 4, currentBet: 2, toAct: null, actionDeadline: null } },
+      {
+        type: 'action.applied',
+        data: { seat: 1, action: 'check', amount: 2, stack: 198, pot: 4, currentBet: 2, toAct: null, actionDeadline: null },
+      },
       { type: 'table.closed', data: { reason: 'left' } },
     ];
     for (const profile of PROFILES) {
       const sent = encode(profile, frames);
       expect(sent).toHaveLength(frames.length - 3);
       expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(expectedOf(frames));
-      expect(decodeFrames(profile, sent, WIRE_CODES).filter((f) => f.type !== 'reply').map((f) => (f as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(
+        decodeFrames(profile, sent, WIRE_CODES)
+          .filter((f) => f.type !== 'reply')
+          .map((f) => (f as { seq: number }).seq),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     }
     const v1 = encode('compact-v1', frames).map((t) => JSON.parse(t));
     // The clock is the table's: said once; a check leaves pot and bet as they were, and ends the street.
@@ -114,7 +147,9 @@ describe('the card table’s compact-v2 section', () => {
         sim.runHands(6);
         sim.reconnect();
         for (const viewer of ['human', 'spectator']) {
-          const frames = sim.frames.get(viewer)!.map((f) => ({ type: f.type, data: f.type === 'table.snapshot' ? { ...(f.data as object), wire: 'x' } : f.data }));
+          const frames = sim.frames
+            .get(viewer)!
+            .map((f) => ({ type: f.type, data: f.type === 'table.snapshot' ? { ...(f.data as object), wire: 'x' } : f.data }));
           for (const profile of PROFILES) {
             const sent = encode(profile, frames);
             expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(compactStreamOf(frames));
@@ -129,21 +164,45 @@ describe('the card table’s compact-v2 section', () => {
   // enum words, card strings, numbers where words go), sticky fields that come and go.
   const word = fc.constantFrom('a', 'b', '~', '~a', 'Z', 'fold', 'river', 'As', 'Td', 'left', 'playing', 'json', 'compact-v2', 'Ann', '');
   const key = fc.oneof(fc.constantFrom(...CARDS_WIRE_CODES.keys), word, fc.string({ maxLength: 3 }));
-  const leaf = fc.oneof(word, fc.integer({ min: -5, max: 60 }), fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+  const leaf = fc.oneof(
+    word,
+    fc.integer({ min: -5, max: 60 }),
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+  );
   const value = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4 })),
+    value: fc.oneof(
+      { depthSize: 'small' },
+      leaf,
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+    ),
   })).value;
   const data = fc.oneof(fc.dictionary(key, value, { maxKeys: 6 }), value);
   const type = fc.oneof(fc.constantFrom(...CARDS_EVENT_TYPES), fc.constantFrom('room.state', 'question.open', 'unknown.type'));
   const event = fc.record({ type, data }) as fc.Arbitrary<WireEvent>;
-  const reply = fc.record({ type: fc.constant('reply' as const), id: fc.string({ maxLength: 4 }), status: fc.constantFrom(200, 400, 409), data: fc.dictionary(key, value, { maxKeys: 3 }) });
+  const reply = fc.record({
+    type: fc.constant('reply' as const),
+    id: fc.string({ maxLength: 4 }),
+    status: fc.constantFrom(200, 400, 409),
+    data: fc.dictionary(key, value, { maxKeys: 3 }),
+  });
   // The same few frames again and again, so sticky fields and identical snapshots come up.
-  const sequence = fc.tuple(fc.array(fc.oneof(event, reply as fc.Arbitrary<Sent>), { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 30 }), fc.dictionary(key, value, { maxKeys: 4 }));
+  const sequence = fc.tuple(
+    fc.array(fc.oneof(event, reply as fc.Arbitrary<Sent>), { minLength: 1, maxLength: 8 }),
+    fc.array(fc.nat(), { maxLength: 30 }),
+    fc.dictionary(key, value, { maxKeys: 4 }),
+  );
 
   it.each(PROFILES)('%s: the decoder inverts the encoder on random card-event sequences', (profile) => {
     fc.assert(
       fc.property(sequence, ([pool, picks, extra]) => {
-        const frames: Sent[] = onWire([{ type: 'table.snapshot', data: snapshot(extra) }, ...pool, ...picks.map((i) => pool[i % pool.length])]);
+        const frames: Sent[] = onWire([
+          { type: 'table.snapshot', data: snapshot(extra) },
+          ...pool,
+          ...picks.map((i) => pool[i % pool.length]),
+        ]);
         const sent = encode(profile, frames);
         expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(expectedOf(frames));
       }),

@@ -16,17 +16,42 @@ const parseCardsCommand = (frame: CommandFrame, role: Role) => cardsRules.parseC
 
 describe('parseCommand', () => {
   it('checks the type (404), then the role (403), then the data (400)', () => {
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.nope', data: 5 }, 'spectator'))).toMatchObject({ status: 404, code: 'unknown_type' });
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'spectator'))).toMatchObject({ status: 403, code: 'forbidden' });
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'player'))).toMatchObject({ status: 400, code: 'bad_data' });
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'shove' } }, 'player'))).toMatchObject({ status: 400, message: expect.stringContaining('data.action') });
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'bet', amount: 2.5 } }, 'player'))).toMatchObject({ status: 400, message: expect.stringContaining('data.amount') });
-    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'bet', amount: '10' } }, 'player'))).toMatchObject({ status: 400 });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.nope', data: 5 }, 'spectator'))).toMatchObject({
+      status: 404,
+      code: 'unknown_type',
+    });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'spectator'))).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: 5 }, 'player'))).toMatchObject({
+      status: 400,
+      code: 'bad_data',
+    });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'shove' } }, 'player'))).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('data.action'),
+    });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'bet', amount: 2.5 } }, 'player'))).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('data.amount'),
+    });
+    expect(status(() => parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'bet', amount: '10' } }, 'player'))).toMatchObject({
+      status: 400,
+    });
   });
 
   it('takes the three commands of a player', () => {
-    expect(parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'raise', amount: 12 } }, 'player')).toEqual({ id: 'a', type: 'table.act', data: { action: 'raise', amount: 12 } });
-    expect(parseCardsCommand({ id: 'b', type: 'table.act', data: { action: 'fold' } }, 'player')).toEqual({ id: 'b', type: 'table.act', data: { action: 'fold' } });
+    expect(parseCardsCommand({ id: 'a', type: 'table.act', data: { action: 'raise', amount: 12 } }, 'player')).toEqual({
+      id: 'a',
+      type: 'table.act',
+      data: { action: 'raise', amount: 12 },
+    });
+    expect(parseCardsCommand({ id: 'b', type: 'table.act', data: { action: 'fold' } }, 'player')).toEqual({
+      id: 'b',
+      type: 'table.act',
+      data: { action: 'fold' },
+    });
     expect(parseCardsCommand({ id: 'c', type: 'table.rebuy', data: {} }, 'player').type).toBe('table.rebuy');
     expect(parseCardsCommand({ id: 'd', type: 'table.leave', data: {} }, 'player').type).toBe('table.leave');
   });
@@ -55,7 +80,13 @@ describe(tableSettings.name, () => {
   });
 
   it('takes test settings: a fractional clock down to 0.2 s and a seed', () => {
-    expect(tableSettings({ name: 'Ada', bots: 1, actionSeconds: 0.2, botThinkMs: [0, 5], handPauseMs: 0, seed: 7 }, 99)).toMatchObject({ bots: 1, actionSeconds: 0.2, botThinkMs: [0, 5], handPauseMs: 0, seed: 7 });
+    expect(tableSettings({ name: 'Ada', bots: 1, actionSeconds: 0.2, botThinkMs: [0, 5], handPauseMs: 0, seed: 7 }, 99)).toMatchObject({
+      bots: 1,
+      actionSeconds: 0.2,
+      botThinkMs: [0, 5],
+      handPauseMs: 0,
+      seed: 7,
+    });
   });
 
   it.each([

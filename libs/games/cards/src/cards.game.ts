@@ -12,8 +12,11 @@ import { CardsState } from './cards.types';
 
 /** One command, sent by the table's player alone, and the rules' decision on it; its schema is its wire's unless given. */
 function command<T extends CardsCommandType>(type: T, schema?: ZodType): CommandDefinition<CardsState, CardsCommandData[T]> {
-  const decideIt: CommandDefinition<CardsState, CardsCommandData[T]>['decide'] = (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now);
-  return schema ? { schema: schema as ZodType<CardsCommandData[T]>, roles: ['player'], decide: decideIt } : { roles: ['player'], decide: decideIt };
+  const decideIt: CommandDefinition<CardsState, CardsCommandData[T]>['decide'] = (state, data, ctx) =>
+    decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now);
+  return schema
+    ? { schema: schema as ZodType<CardsCommandData[T]>, roles: ['player'], decide: decideIt }
+    : { roles: ['player'], decide: decideIt };
 }
 
 /** The card practice table on the room engine: the rules of PROTOCOL.md section 8. */
@@ -23,10 +26,16 @@ export const cardsGame = defineGame({
   settings: TABLE_SETTINGS,
   settingsOf: tableSettingsOf,
   // A table opens for the one person who plays it, against bots: its opener is its human seat.
-  setup: (settings, opened) => openCards({ tableId: opened.roomId, code: opened.code, playerId: opened.opener, settings, openedAt: opened.at }),
+  setup: (settings, opened) =>
+    openCards({ tableId: opened.roomId, code: opened.code, playerId: opened.opener, settings, openedAt: opened.at }),
   commands: {
     // A null amount is taken as none: the rules see only a number or no field at all.
-    'table.act': command('table.act', CARDS_COMMANDS['table.act'].transform(({ action, amount }) => (amount === undefined || amount === null ? { action } : { action, amount }))),
+    'table.act': command(
+      'table.act',
+      CARDS_COMMANDS['table.act'].transform(({ action, amount }) =>
+        amount === undefined || amount === null ? { action } : { action, amount },
+      ),
+    ),
     'table.rebuy': command('table.rebuy'),
     'table.leave': command('table.leave'),
   },
@@ -41,13 +50,19 @@ export const cardsGame = defineGame({
   shiftClocks,
 
   // The bots' seats count as seats, never as connected: only the human has sockets.
-  seats: (state) => state.seats.map((s) => ({ id: s.seat === HUMAN_SEAT ? state.playerId : `bot-${s.seat}`, name: s.name, connected: s.seat === HUMAN_SEAT && s.connected })),
+  seats: (state) =>
+    state.seats.map((s) => ({
+      id: s.seat === HUMAN_SEAT ? state.playerId : `bot-${s.seat}`,
+      name: s.name,
+      connected: s.seat === HUMAN_SEAT && s.connected,
+    })),
   onPresence: (state, seat, connected) => setPresence(state, seat, connected),
   onResumed: resumed,
   onClosed: tableClosed,
   admit(state, viewer) {
     if (state.phase === 'closed') return { closeCode: CloseCode.roomClosed, reason: 'table closed' };
-    if (viewer.role === 'player' && viewer.seat !== state.playerId) return { closeCode: CloseCode.seatGone, reason: 'not a seat at this table' };
+    if (viewer.role === 'player' && viewer.seat !== state.playerId)
+      return { closeCode: CloseCode.seatGone, reason: 'not a seat at this table' };
     return null;
   },
   // Only the human sends commands: its seat is the table's one human seat.

@@ -33,7 +33,15 @@ const scenarioArb = fc.record({
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
 
 function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
-  const settings = { ...SETTINGS, seed: scenario.seed, bots: scenario.bots, buyIn: scenario.buyIn, actionSeconds: scenario.actionSeconds, handPauseMs: scenario.handPauseMs, botThinkMs: [1, 900] as const };
+  const settings = {
+    ...SETTINGS,
+    seed: scenario.seed,
+    bots: scenario.bots,
+    buyIn: scenario.buyIn,
+    actionSeconds: scenario.actionSeconds,
+    handPauseMs: scenario.handPauseMs,
+    botThinkMs: [1, 900] as const,
+  };
   const opening = openCards({ tableId: 'table-1', code: 'CARDS1', playerId: PLAYER_ID, settings, openedAt: T0 });
   const room = new JournaledRoom(cardsRules, 99, opening, T0);
   const draw = prng(scenario.human);
@@ -62,7 +70,8 @@ function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
     if (cardsRules.isOver(s)) break;
     if (pick < 70) {
       // The next thing happens: the human acts on its turn (before its clock, or not), buys in again, or a deadline fires.
-      if (s.phase === 'playing' && s.hand!.toAct === HUMAN_SEAT) command('table.act', wildHuman(s, draw), Math.max(room.now, s.hand!.turnAt + (delayMs % 1500)));
+      if (s.phase === 'playing' && s.hand!.toAct === HUMAN_SEAT)
+        command('table.act', wildHuman(s, draw), Math.max(room.now, s.hand!.turnAt + (delayMs % 1500)));
       else if (s.phase === 'waiting' && delayMs % 7 !== 0) command('table.rebuy', {}, room.now + delayMs);
       else advanceToHuman();
     } else if (pick < 85) {

@@ -32,7 +32,12 @@ describe('pots', () => {
     });
 
     it('makes the uncalled part of a bet a pot only its owner can win', () => {
-      expect(formPots([{ seat: 0, totalIn: 40, folded: false }, { seat: 1, totalIn: 100, folded: false }])).toEqual([
+      expect(
+        formPots([
+          { seat: 0, totalIn: 40, folded: false },
+          { seat: 1, totalIn: 100, folded: false },
+        ]),
+      ).toEqual([
         { amount: 80, eligible: [0, 1] },
         { amount: 60, eligible: [1] },
       ]);
@@ -43,13 +48,23 @@ describe('pots', () => {
     it('gives the odd chip of a split pot to the first winner left of the button', () => {
       // Button at 4 of 6 seats: left of it come 5, 0, 1, ...
       const [pot] = awardPots([{ amount: 101, eligible: [1, 3, 5] }], () => [1, 5], 4, 6);
-      expect(pot).toEqual({ amount: 101, winners: [{ seat: 5, amount: 51 }, { seat: 1, amount: 50 }] });
+      expect(pot).toEqual({
+        amount: 101,
+        winners: [
+          { seat: 5, amount: 51 },
+          { seat: 1, amount: 50 },
+        ],
+      });
     });
 
     it('gives two odd chips to the first two winners left of the button', () => {
       const [pot] = awardPots([{ amount: 11, eligible: [0, 2, 3] }], () => [0, 2, 3], 2, 6);
       // From the button's left: 3, then 0, then 2.
-      expect(pot.winners).toEqual([{ seat: 3, amount: 4 }, { seat: 0, amount: 4 }, { seat: 2, amount: 3 }]);
+      expect(pot.winners).toEqual([
+        { seat: 3, amount: 4 },
+        { seat: 0, amount: 4 },
+        { seat: 2, amount: 3 },
+      ]);
     });
 
     it('awards each side pot among its own eligible seats', () => {

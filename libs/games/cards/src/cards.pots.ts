@@ -41,7 +41,12 @@ export function formPots(contributions: readonly { seat: number; totalIn: number
  * Splits each pot among its best hands; the chips that do not divide evenly go one each to the
  * winners nearest the button's left.
  */
-export function awardPots(pots: readonly Pot[], bestOf: (eligible: readonly number[]) => number[], button: number, seatCount: number): AwardedPot[] {
+export function awardPots(
+  pots: readonly Pot[],
+  bestOf: (eligible: readonly number[]) => number[],
+  button: number,
+  seatCount: number,
+): AwardedPot[] {
   const distance = (seat: number) => (seat - button - 1 + seatCount) % seatCount;
   return pots.map((pot) => {
     const winners = pot.eligible.length === 1 ? [...pot.eligible] : bestOf(pot.eligible);

@@ -2,7 +2,16 @@ import { prng, TableSim, wildHuman } from '../test/cards.fixtures';
 import { privacyLeaks, TrueHand, truthFromFrames } from './cards.privacy';
 
 const DEAL = new Map<number, TrueHand>([
-  [1, { number: 1, hole: { 0: ['As', 'Kd'], 1: ['2c', '2d'], 2: ['7h', '8h'] }, board: ['Qs', 'Jd', 'Tc', '3h', '4s'], folded: [2], showdown: true }],
+  [
+    1,
+    {
+      number: 1,
+      hole: { 0: ['As', 'Kd'], 1: ['2c', '2d'], 2: ['7h', '8h'] },
+      board: ['Qs', 'Jd', 'Tc', '3h', '4s'],
+      folded: [2],
+      showdown: true,
+    },
+  ],
 ]);
 const started = { type: 'hand.started', data: { number: 1, button: 0, blinds: [] } };
 
@@ -13,8 +22,20 @@ describe(privacyLeaks.name, () => {
       { type: 'hole_cards.dealt', data: { seat: 0, cards: ['As', 'Kd'] } },
       { type: 'hole_cards.dealt', data: { seat: 1, cards: null } },
       { type: 'street.dealt', data: { street: 'flop', board: ['Qs', 'Jd', 'Tc'] } },
-      { type: 'table.snapshot', data: { hand: { number: 1, street: 'flop', board: ['Qs', 'Jd', 'Tc'] }, yourCards: ['As', 'Kd'], seats: [{ name: 'As' }] } },
-      { type: 'hand.finished', data: { number: 1, shown: [{ seat: 1, cards: ['2c', '2d'], rank: 'Pair' }, { seat: 0, cards: ['As', 'Kd'], rank: 'Straight' }] } },
+      {
+        type: 'table.snapshot',
+        data: { hand: { number: 1, street: 'flop', board: ['Qs', 'Jd', 'Tc'] }, yourCards: ['As', 'Kd'], seats: [{ name: 'As' }] },
+      },
+      {
+        type: 'hand.finished',
+        data: {
+          number: 1,
+          shown: [
+            { seat: 1, cards: ['2c', '2d'], rank: 'Pair' },
+            { seat: 0, cards: ['As', 'Kd'], rank: 'Straight' },
+          ],
+        },
+      },
     ];
     expect(privacyLeaks(frames, DEAL, 0)).toEqual([]);
   });
@@ -24,7 +45,11 @@ describe(privacyLeaks.name, () => {
     ['another seat’s cards as the viewer’s own', { type: 'table.snapshot', data: { yourCards: ['2c', '2d'] } }, 2],
     ['a board card not dealt yet', { type: 'street.dealt', data: { street: 'flop', board: ['Qs', 'Jd', 'Tc', '3h'] } }, 4],
     ['a card in a field that carries none', { type: 'action.applied', data: { seat: 0, note: '3h' } }, 1],
-    ['a folded hand at the showdown', { type: 'hand.finished', data: { number: 1, shown: [{ seat: 2, cards: ['7h', '8h'], rank: 'High' }] } }, 2],
+    [
+      'a folded hand at the showdown',
+      { type: 'hand.finished', data: { number: 1, shown: [{ seat: 2, cards: ['7h', '8h'], rank: 'High' }] } },
+      2,
+    ],
   ])('finds %s', (_what, frame, leaks) => {
     expect(privacyLeaks([started, frame], DEAL, 0)).toHaveLength(leaks);
   });
@@ -50,7 +75,10 @@ describe(privacyLeaks.name, () => {
     // Two hands are live: the showdown shows them.
     expect(truth.showdown).toBe(true);
     // A snapshot that says a seat has folded counts it, though no fold of it was seen.
-    expect(truthFromFrames([frames[0], { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([2]) } }], 42, 4).get(1)!.folded).toEqual([2]);
+    expect(
+      truthFromFrames([frames[0], { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([2]) } }], 42, 4).get(1)!
+        .folded,
+    ).toEqual([2]);
   });
 
   it('finds nothing in the frames of many simulated hands, for the human and for a spectator', () => {

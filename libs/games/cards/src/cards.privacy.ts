@@ -18,7 +18,11 @@ export interface SeenFrame {
   readonly data: unknown;
 }
 
-export function trueHandOf(hand: HandState, seatCount: number, folded: readonly number[] = hand.players.filter((p) => p.folded).map((p) => p.seat)): TrueHand {
+export function trueHandOf(
+  hand: HandState,
+  seatCount: number,
+  folded: readonly number[] = hand.players.filter((p) => p.folded).map((p) => p.seat),
+): TrueHand {
   const { board } = dealHand(hand.deck, dealingOrder(hand.button, seatCount));
   return {
     number: hand.number,
@@ -42,9 +46,14 @@ export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seat
     // A snapshot says who has folded now, in the hand already followed too: a table moved to
     // another instance takes again the bots' actions it never wrote, folds a viewer saw included.
     if (type === 'table.snapshot' && data.hand) {
-      current = { number: data.hand.number, button: data.hand.button, folded: data.seats.filter((x: any) => x.folded).map((x: any) => x.seat) };
+      current = {
+        number: data.hand.number,
+        button: data.hand.button,
+        folded: data.seats.filter((x: any) => x.folded).map((x: any) => x.seat),
+      };
     }
-    if (type === 'action.applied' && data.action === 'fold' && current && !current.folded.includes(data.seat)) current.folded.push(data.seat);
+    if (type === 'action.applied' && data.action === 'fold' && current && !current.folded.includes(data.seat))
+      current.folded.push(data.seat);
     if (type === 'hand.finished' && current) deal.set(current.number, dealtHand(current, seed, seatCount, true));
   }
   // A hand the frames end in (the table closed, or the recording stopped, before it finished)
@@ -54,7 +63,12 @@ export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seat
 }
 
 /** What the table's seed dealt in one hand, with who folded, and whether it was shown down. */
-function dealtHand(hand: { number: number; button: number; folded: number[] }, seed: number, seatCount: number, finished: boolean): TrueHand {
+function dealtHand(
+  hand: { number: number; button: number; folded: number[] },
+  seed: number,
+  seatCount: number,
+  finished: boolean,
+): TrueHand {
   const { hole, board } = dealHand(deckFor(seed, hand.number), dealingOrder(hand.button, seatCount));
   return {
     number: hand.number,
@@ -76,7 +90,8 @@ const BOARD_SIZE: Record<string, number> = { preflop: 0, flop: 3, turn: 4, river
 export function privacyLeaks(frames: readonly SeenFrame[], deal: ReadonlyMap<number, TrueHand>, yourSeat: number | undefined): string[] {
   const leaks: string[] = [];
   let current: number | undefined;
-  const same = (a: unknown, b: readonly Card[] | undefined) => Array.isArray(a) && b !== undefined && a.length === b.length && a.every((c, i) => c === b[i]);
+  const same = (a: unknown, b: readonly Card[] | undefined) =>
+    Array.isArray(a) && b !== undefined && a.length === b.length && a.every((c, i) => c === b[i]);
   frames.forEach((frame, index) => {
     const data = frame.data as Record<string, any>;
     if (frame.type === 'hand.started') current = data.number;

@@ -63,6 +63,14 @@ export function publicTableSummary(state: CardsState): Record<string, unknown> {
     phase: state.phase,
     rules: publicRules(state.settings),
     handsPlayed: state.handsPlayed,
-    seats: state.seats.map((s) => ({ seat: s.seat, name: s.name, human: s.human, stack: s.stack, buyInTotal: s.buyInTotal, hands: s.hands, connected: s.connected })),
+    seats: state.seats.map((s) => ({
+      seat: s.seat,
+      name: s.name,
+      human: s.human,
+      stack: s.stack,
+      buyInTotal: s.buyInTotal,
+      hands: s.hands,
+      connected: s.connected,
+    })),
   };
 }

@@ -17,9 +17,17 @@ const tables = fc.record({
   human: fc.integer(),
 });
 
-function simOf(t: { seed: number; bots: number; smallBlind: number; extraBig: number; buyIn: number; human: number }, delay?: (d: () => number) => number) {
+function simOf(
+  t: { seed: number; bots: number; smallBlind: number; extraBig: number; buyIn: number; human: number },
+  delay?: (d: () => number) => number,
+) {
   const bigBlind = t.smallBlind + t.extraBig;
-  return new TableSim({ seed: t.seed, bots: t.bots, smallBlind: t.smallBlind, bigBlind, buyIn: Math.max(t.buyIn, bigBlind) }, wildHuman, prng(t.human), delay);
+  return new TableSim(
+    { seed: t.seed, bots: t.bots, smallBlind: t.smallBlind, bigBlind, buyIn: Math.max(t.buyIn, bigBlind) },
+    wildHuman,
+    prng(t.human),
+    delay,
+  );
 }
 
 /** What section 8 says the human's action gets, from the state it was taken in. */
@@ -94,28 +102,39 @@ describe('card table properties', () => {
 
   it('accepts no illegal action: 409 not_your_turn, 409 illegal_action, 400 bad_amount as section 8 says', () => {
     fc.assert(
-      fc.property(tables, fc.array(fc.record({ action: fc.constantFrom<ActionKind>('fold', 'check', 'call', 'bet', 'raise', 'all_in'), amount: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }), early: fc.boolean() }), { maxLength: 40 }), (t, extra) => {
-        const sim = simOf(t);
-        const check = (step: SimStep) => {
-          if (step.kind !== 'human' || !step.action) return;
-          const want = expected(step.before, step.action.action, step.action.amount);
-          if (want === 'ok') {
-            expect(step.refused).toBeUndefined();
-            const applied = step.outcome!.events.find((e) => e.type === 'action.applied')!.data as any;
-            expect(applied.seat).toBe(HUMAN_SEAT);
-            expect(applied.stack).toBeGreaterThanOrEqual(0);
-          } else {
-            expect({ code: step.refused?.code, status: step.refused?.status }).toEqual({ code: want, status: STATUS[want] });
-            expect(sim.state).toBe(step.before);
-          }
-        };
-        sim.runHands(8, 4000, (step, s) => {
-          check(step);
-          // Now and then the human also tries something out of turn, or one of the fuzzed actions.
-          const probe = extra[s.steps.length % Math.max(1, extra.length)];
-          if (probe && probe.early) check(s.human(s.now, probe));
-        });
-      }),
+      fc.property(
+        tables,
+        fc.array(
+          fc.record({
+            action: fc.constantFrom<ActionKind>('fold', 'check', 'call', 'bet', 'raise', 'all_in'),
+            amount: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
+            early: fc.boolean(),
+          }),
+          { maxLength: 40 },
+        ),
+        (t, extra) => {
+          const sim = simOf(t);
+          const check = (step: SimStep) => {
+            if (step.kind !== 'human' || !step.action) return;
+            const want = expected(step.before, step.action.action, step.action.amount);
+            if (want === 'ok') {
+              expect(step.refused).toBeUndefined();
+              const applied = step.outcome!.events.find((e) => e.type === 'action.applied')!.data as any;
+              expect(applied.seat).toBe(HUMAN_SEAT);
+              expect(applied.stack).toBeGreaterThanOrEqual(0);
+            } else {
+              expect({ code: step.refused?.code, status: step.refused?.status }).toEqual({ code: want, status: STATUS[want] });
+              expect(sim.state).toBe(step.before);
+            }
+          };
+          sim.runHands(8, 4000, (step, s) => {
+            check(step);
+            // Now and then the human also tries something out of turn, or one of the fuzzed actions.
+            const probe = extra[s.steps.length % Math.max(1, extra.length)];
+            if (probe && probe.early) check(s.human(s.now, probe));
+          });
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -129,7 +148,14 @@ describe('card table properties', () => {
           const hand = s.state.hand;
           if (s.state.phase !== 'playing' || !hand || hand.toAct === null || hand.toAct === HUMAN_SEAT) return;
           const stack = s.state.seats[hand.toAct].stack;
-          const choice = chooseBotAction(hand, hand.toAct, stack, s.state.settings.bigBlind, pokersolverEvaluator, seededRandom(draws, choices++));
+          const choice = chooseBotAction(
+            hand,
+            hand.toAct,
+            stack,
+            s.state.settings.bigBlind,
+            pokersolverEvaluator,
+            seededRandom(draws, choices++),
+          );
           expect(() => legalMove(hand, hand.toAct!, stack, choice.action, choice.amount)).not.toThrow();
         });
         expect(choices).toBeGreaterThan(0);

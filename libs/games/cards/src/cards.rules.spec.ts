@@ -5,14 +5,28 @@ import { CardsState, Outcome } from './cards.types';
 
 const last = (outcomes: Outcome[]) => outcomes[outcomes.length - 1];
 /** What the engine reads of an outcome besides state and events: absent flags are left out. */
-const flagsOf = ({ durable, boundary, finished }: Outcome) => ({ ...(durable ? { durable } : {}), ...(boundary ? { boundary } : {}), ...(finished ? { finished } : {}) });
+const flagsOf = ({ durable, boundary, finished }: Outcome) => ({
+  ...(durable ? { durable } : {}),
+  ...(boundary ? { boundary } : {}),
+  ...(finished ? { finished } : {}),
+});
 const conserved = (s: CardsState) => expect(chipsAtTable(s)).toBe(buyInsOf(s));
 
 describe('card table rules', () => {
   describe('blinds and the button', () => {
     it('posts the blinds left of the button and gives the first turn left of the big blind', () => {
       const o = dealt({ button: 0 });
-      expect(eventsOf(o, 'hand.started')[0]).toMatchObject({ number: 1, button: 0, blinds: [{ seat: 1, amount: 1 }, { seat: 2, amount: 2 }], pot: 3, currentBet: 2, minRaise: 4 });
+      expect(eventsOf(o, 'hand.started')[0]).toMatchObject({
+        number: 1,
+        button: 0,
+        blinds: [
+          { seat: 1, amount: 1 },
+          { seat: 2, amount: 2 },
+        ],
+        pot: 3,
+        currentBet: 2,
+        minRaise: 4,
+      });
       expect(o.state.hand!.toAct).toBe(3);
       expect(o.state.seats.map((s) => s.stack)).toEqual([200, 199, 198, 200, 200, 200]);
       expect(flagsOf(o)).toEqual({});
@@ -35,7 +49,10 @@ describe('card table rules', () => {
 
     it('heads-up, the button posts the small blind and acts first before the flop, last after it', () => {
       const o = dealt({ settings: { bots: 1 }, button: 0 });
-      expect(eventsOf(o, 'hand.started')[0].blinds).toEqual([{ seat: 0, amount: 1 }, { seat: 1, amount: 2 }]);
+      expect(eventsOf(o, 'hand.started')[0].blinds).toEqual([
+        { seat: 0, amount: 1 },
+        { seat: 1, amount: 2 },
+      ]);
       expect(o.state.hand!.toAct).toBe(0);
       const [call, check] = play(o.state, ['call'], ['check']);
       expect(call.state.hand!.toAct).toBe(1);
@@ -45,7 +62,10 @@ describe('card table rules', () => {
 
     it('lets a seat short of the big blind post what it has, all in', () => {
       const o = dealt({ stacks: [200, 200, 1, 200, 200, 200], button: 0 });
-      expect(eventsOf(o, 'hand.started')[0].blinds).toEqual([{ seat: 1, amount: 1 }, { seat: 2, amount: 1 }]);
+      expect(eventsOf(o, 'hand.started')[0].blinds).toEqual([
+        { seat: 1, amount: 1 },
+        { seat: 2, amount: 1 },
+      ]);
       expect(o.state.hand!.players[2].allIn).toBe(true);
       // The minimum raise is still the big blind's size.
       expect(o.state.hand!.currentBet + o.state.hand!.lastRaise).toBe(3);
@@ -92,7 +112,10 @@ describe('card table rules', () => {
       expect(refusal(() => humanAct(start, 'fold'))).toEqual({ code: 'not_your_turn', status: 409 });
       const humanTurn = last(play(start, ['fold'], ['fold'], ['fold'])).state;
       expect(humanTurn.hand!.toAct).toBe(0);
-      expect(refusal(() => humanAct(humanTurn, 'call', undefined, humanTurn.hand!.actionDeadline! + 1))).toEqual({ code: 'not_your_turn', status: 409 });
+      expect(refusal(() => humanAct(humanTurn, 'call', undefined, humanTurn.hand!.actionDeadline! + 1))).toEqual({
+        code: 'not_your_turn',
+        status: 409,
+      });
       expect(humanAct(humanTurn, 'call', undefined, humanTurn.hand!.actionDeadline!).state.hand!.toAct).toBe(1);
       expect(refusal(() => humanAct(table(), 'check'))).toEqual({ code: 'not_your_turn', status: 409 });
     });
@@ -152,7 +175,12 @@ describe('card table rules', () => {
       ]);
       expect(finished.shown.map((s: any) => s.seat)).toEqual([3, 0, 1, 2]);
       expect(finished.shown[0]).toEqual({ seat: 3, cards: ['Kc', 'Kd'], rank: "Pair, K's" });
-      expect(finished.stacks).toEqual([{ seat: 0, stack: 0 }, { seat: 1, stack: 200 }, { seat: 2, stack: 0 }, { seat: 3, stack: 570 }]);
+      expect(finished.stacks).toEqual([
+        { seat: 0, stack: 0 },
+        { seat: 1, stack: 200 },
+        { seat: 2, stack: 0 },
+        { seat: 3, stack: 570 },
+      ]);
       // The busted bot buys in again; the busted human waits for a rebuy.
       expect(end.state.seats[2]).toMatchObject({ stack: 200, buyInTotal: 320 });
       expect(end.state.phase).toBe('waiting');
@@ -174,7 +202,15 @@ describe('card table rules', () => {
       const outcomes = play(o.state, ['call'], ['fold'], ['check'], ['check'], ['check'], ['check'], ['check'], ['check'], ['check']);
       const finished = eventsOf(last(outcomes), 'hand.finished')[0];
       // Left of the button: seat 1 (folded), then seat 2, then the human.
-      expect(finished.pots).toEqual([{ amount: 5, winners: [{ seat: 2, amount: 3 }, { seat: 0, amount: 2 }] }]);
+      expect(finished.pots).toEqual([
+        {
+          amount: 5,
+          winners: [
+            { seat: 2, amount: 3 },
+            { seat: 0, amount: 2 },
+          ],
+        },
+      ]);
       // Checked to the river: the first live seat left of the button shows first; the folded seat never.
       expect(finished.shown.map((s: any) => s.seat)).toEqual([2, 0]);
     });
@@ -182,7 +218,11 @@ describe('card table rules', () => {
     it('gives an uncontested pot to the last seat in and shows nothing', () => {
       const start = dealt({ button: 0 }).state;
       const end = last(play(start, ['raise', 6], ['fold'], ['fold'], ['fold'], ['fold'], ['fold']));
-      expect(eventsOf(end, 'hand.finished')[0]).toMatchObject({ number: 1, pots: [{ amount: 9, winners: [{ seat: 3, amount: 9 }] }], shown: [] });
+      expect(eventsOf(end, 'hand.finished')[0]).toMatchObject({
+        number: 1,
+        pots: [{ amount: 9, winners: [{ seat: 3, amount: 9 }] }],
+        shown: [],
+      });
       expect(eventsOf(end, 'standings')[0].seats[3]).toMatchObject({ seat: 3, stack: 203, net: 3, hands: 1 });
     });
   });
@@ -262,11 +302,17 @@ describe('card table rules', () => {
       expect(rebuy.state.seats[0]).toMatchObject({ stack: 200, buyInTotal: 400 });
       conserved(rebuy.state);
       expect(eventsOf(onDeadline(rebuy.state, rebuy.state.nextHandAt!), 'hand.started')[0].number).toBe(2);
-      expect(refusal(() => cardsRules.decide(rebuy.state, HUMAN, { id: 'r-2', type: 'table.rebuy', data: {} }, ctx(T0)))).toEqual({ code: 'has_chips', status: 409 });
+      expect(refusal(() => cardsRules.decide(rebuy.state, HUMAN, { id: 'r-2', type: 'table.rebuy', data: {} }, ctx(T0)))).toEqual({
+        code: 'has_chips',
+        status: 409,
+      });
     });
 
     it('refuses a rebuy while a hand is on', () => {
-      expect(refusal(() => cardsRules.decide(dealt().state, HUMAN, { id: 'r', type: 'table.rebuy', data: {} }, ctx(T0)))).toEqual({ code: 'not_between_hands', status: 409 });
+      expect(refusal(() => cardsRules.decide(dealt().state, HUMAN, { id: 'r', type: 'table.rebuy', data: {} }, ctx(T0)))).toEqual({
+        code: 'not_between_hands',
+        status: 409,
+      });
     });
 
     it('closes a table whose busted human does not buy in again', () => {
@@ -280,13 +326,20 @@ describe('card table rules', () => {
 
     it('closes the table when the human leaves, releasing its seat', () => {
       const left = cardsRules.decide(dealt().state, HUMAN, { id: 'l', type: 'table.leave', data: {} }, ctx(T0 + 3));
-      expect(left.effects).toEqual([{ kind: 'release', seats: ['player-1'] }, { kind: 'close', reason: 'left' }]);
+      expect(left.effects).toEqual([
+        { kind: 'release', seats: ['player-1'] },
+        { kind: 'close', reason: 'left' },
+      ]);
       expect(left.state.hand).toBeUndefined();
       expect(cardsRules.isOver(left.state)).toBe(true);
     });
 
     it('refuses a player that is not the table’s human', () => {
-      expect(refusal(() => cardsRules.decide(dealt().state, { role: 'player', seat: 'someone' }, { id: 'x', type: 'table.leave', data: {} }, ctx(T0)))).toEqual({ code: 'seat_gone', status: 409 });
+      expect(
+        refusal(() =>
+          cardsRules.decide(dealt().state, { role: 'player', seat: 'someone' }, { id: 'x', type: 'table.leave', data: {} }, ctx(T0)),
+        ),
+      ).toEqual({ code: 'seat_gone', status: 409 });
       expect(cardsRules.admit(table(), { role: 'player', seat: 'someone' })).toEqual({ closeCode: 4003, reason: expect.any(String) });
       expect(cardsRules.admit(table(), SPECTATOR)).toBeNull();
     });
@@ -302,7 +355,17 @@ describe('card table rules', () => {
       const theirs = cardsRules.view(state, SPECTATOR, T0) as any;
       expect(theirs.yourCards).toBeUndefined();
       expect(JSON.stringify(theirs)).not.toMatch(/"[2-9TJQKA][shdc]"/);
-      expect(theirs.seats[1]).toEqual({ seat: 1, name: 'Bot 1', human: false, stack: 199, committed: 1, folded: false, allIn: false, connected: false, buyInTotal: 200 });
+      expect(theirs.seats[1]).toEqual({
+        seat: 1,
+        name: 'Bot 1',
+        human: false,
+        stack: 199,
+        committed: 1,
+        folded: false,
+        allIn: false,
+        connected: false,
+        buyInTotal: 200,
+      });
     });
   });
 

@@ -131,13 +131,17 @@ function humanAct(state: CardsState, action: ActionKind, amount: number | undefi
 }
 
 function rebuy(state: CardsState, arrivedAt: number): Outcome {
-  if (state.phase !== 'between' && state.phase !== 'waiting') refuse(CardsErrorCode.NotBetweenHands, 'you can buy in again only between hands');
+  if (state.phase !== 'between' && state.phase !== 'waiting')
+    refuse(CardsErrorCode.NotBetweenHands, 'you can buy in again only between hands');
   const human = state.seats[HUMAN_SEAT];
   if (human.stack > 0) refuse(CardsErrorCode.HasChips, `you still have ${human.stack} chips`);
   const now = effectiveNow(state, arrivedAt);
   const stack = state.settings.buyIn;
   const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, stack, buyInTotal: s.buyInTotal + stack } : s));
-  const next: CardsState = state.phase === 'waiting' ? { ...withoutHand(state), seats, phase: 'between', nextHandAt: now + pauseMs(state.settings) } : { ...state, seats };
+  const next: CardsState =
+    state.phase === 'waiting'
+      ? { ...withoutHand(state), seats, phase: 'between', nextHandAt: now + pauseMs(state.settings) }
+      : { ...state, seats };
   return {
     state: next,
     events: [standingsEvent(next)],
@@ -194,7 +198,10 @@ export function shiftClocks(state: CardsState, ms: number): CardsState {
     case 'playing': {
       if (!hand) return state;
       const later = (t: number | null) => (t === null ? null : t + ms);
-      return { ...state, hand: { ...hand, turnAt: hand.turnAt + ms, actionDeadline: later(hand.actionDeadline), botActsAt: later(hand.botActsAt) } };
+      return {
+        ...state,
+        hand: { ...hand, turnAt: hand.turnAt + ms, actionDeadline: later(hand.actionDeadline), botActsAt: later(hand.botActsAt) },
+      };
     }
     case 'between':
       return state.nextHandAt === undefined ? state : { ...state, nextHandAt: state.nextHandAt + ms };
@@ -361,20 +368,24 @@ function finishUncontested(state: CardsState, now: number): Outcome {
 }
 
 /** The pots are paid, busted bots buy in again, and the table pauses before the next hand: a boundary, where the engine snapshots the table. */
-function finishHand(state: CardsState, pots: readonly AwardedPot[], shown: readonly { seat: number; cards: Card[]; rank: string }[], now: number): Outcome {
+function finishHand(
+  state: CardsState,
+  pots: readonly AwardedPot[],
+  shown: readonly { seat: number; cards: Card[]; rank: string }[],
+  now: number,
+): Outcome {
   const hand = state.hand!;
   const won = new Map<number, number>();
   for (const pot of pots) for (const w of pot.winners) won.set(w.seat, (won.get(w.seat) ?? 0) + w.amount);
   const paid = state.seats.map((s) => ({ ...s, stack: s.stack + (won.get(s.seat) ?? 0), hands: s.hands + 1 }));
   const finished = { number: hand.number, pots, shown, stacks: paid.map((s) => ({ seat: s.seat, stack: s.stack })) };
-  const seats = paid.map((s) => (!s.human && s.stack === 0 ? { ...s, stack: state.settings.buyIn, buyInTotal: s.buyInTotal + state.settings.buyIn } : s));
+  const seats = paid.map((s) =>
+    !s.human && s.stack === 0 ? { ...s, stack: state.settings.buyIn, buyInTotal: s.buyInTotal + state.settings.buyIn } : s,
+  );
   const next = afterHand({ ...state, seats, handsPlayed: hand.number, button: hand.button, lastHandAt: now }, now);
   return {
     state: next,
-    events: [
-      { type: 'hand.finished', data: finished },
-      standingsEvent(next),
-    ],
+    events: [{ type: 'hand.finished', data: finished }, standingsEvent(next)],
     effects: [],
     boundary: true,
   };

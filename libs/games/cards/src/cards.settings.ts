@@ -28,23 +28,25 @@ export const TABLE_SETTINGS = jsonObject({
   smallBlind: wholeField(1, MAX_CHIPS).default(DEFAULT_SETTINGS.smallBlind),
   bigBlind: wholeField(1, MAX_CHIPS).optional().meta({ default: DEFAULT_SETTINGS.bigBlind, description: 'at least the small blind' }),
   buyIn: wholeField(1, MAX_CHIPS).optional().meta({ default: DEFAULT_SETTINGS.buyIn, description: 'at least the big blind' }),
-  actionSeconds: decimalField(0.2, 600, ' of seconds').default(DEFAULT_SETTINGS.actionSeconds).meta({ description: 'fractions are for tests' }),
+  actionSeconds: decimalField(0.2, 600, ' of seconds')
+    .default(DEFAULT_SETTINGS.actionSeconds)
+    .meta({ description: 'fractions are for tests' }),
   botThinkMs: z
     .array(z.int(THINK_ACCEPTS).min(0, THINK_ACCEPTS).max(MAX_MS, THINK_ACCEPTS), { error: THINK_ACCEPTS })
     .length(2, THINK_ACCEPTS)
     .refine((t) => t[0] <= t[1], THINK_ACCEPTS)
     .default([...DEFAULT_SETTINGS.botThinkMs]),
   handPauseMs: wholeField(0, MAX_MS).default(DEFAULT_SETTINGS.handPauseMs),
-  seed: z
-    .int('must be an integer')
-    .optional()
-    .meta({
-      description: 'only on a server started for tests (ALLOW_TEST_SEEDS=1; refused with 400 otherwise): the same seed and human actions deal and play the same hands',
-    }),
+  seed: z.int('must be an integer').optional().meta({
+    description:
+      'only on a server started for tests (ALLOW_TEST_SEEDS=1; refused with 400 otherwise): the same seed and human actions deal and play the same hands',
+  }),
 }).superRefine((b, ctx) => {
-  if (b.bigBlind !== undefined && b.bigBlind < b.smallBlind) ctx.addIssue({ code: 'custom', path: ['bigBlind'], message: 'must be at least the small blind' });
+  if (b.bigBlind !== undefined && b.bigBlind < b.smallBlind)
+    ctx.addIssue({ code: 'custom', path: ['bigBlind'], message: 'must be at least the small blind' });
   const bigBlind = b.bigBlind ?? Math.max(DEFAULT_SETTINGS.bigBlind, b.smallBlind);
-  if (b.buyIn !== undefined && b.buyIn < bigBlind) ctx.addIssue({ code: 'custom', path: ['buyIn'], message: 'must be at least the big blind' });
+  if (b.buyIn !== undefined && b.buyIn < bigBlind)
+    ctx.addIssue({ code: 'custom', path: ['buyIn'], message: 'must be at least the big blind' });
 });
 
 /**

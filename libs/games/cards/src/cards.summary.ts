@@ -9,7 +9,15 @@ export const TABLE_SUMMARY = z
     rules: z.object({ smallBlind: z.int(), bigBlind: z.int(), buyIn: z.int(), actionSeconds: z.number() }),
     handsPlayed: z.int(),
     seats: z.array(
-      z.object({ seat: z.int(), name: z.string(), human: z.boolean(), stack: z.int(), buyInTotal: z.int(), hands: z.int(), connected: z.boolean() }),
+      z.object({
+        seat: z.int(),
+        name: z.string(),
+        human: z.boolean(),
+        stack: z.int(),
+        buyInTotal: z.int(),
+        hands: z.int(),
+        connected: z.boolean(),
+      }),
     ),
   })
   .meta({ description: 'a card table: seats, stacks, hands played; never a card' });

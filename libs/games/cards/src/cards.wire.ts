@@ -156,7 +156,13 @@ export const CARDS_WIRE = defineWire({
   compact: {
     'table.snapshot': {
       sticky: ['code', 'rules', 'seats[].seat', 'seats[].name', 'seats[].human'],
-      defaults: { 'seats[].human': false, 'seats[].committed': 0, 'seats[].folded': false, 'seats[].allIn': false, 'seats[].connected': false },
+      defaults: {
+        'seats[].human': false,
+        'seats[].committed': 0,
+        'seats[].folded': false,
+        'seats[].allIn': false,
+        'seats[].connected': false,
+      },
     },
     // The blinds are the same hand after hand (until a stack is short): only the seats move.
     'hand.started': { sticky: ['blinds[].amount', 'pot', 'currentBet', 'minRaise'] },
@@ -174,7 +180,17 @@ export const CARDS_WIRE = defineWire({
       defaults: { 'seats[].human': false, 'seats[].connected': false },
     },
   },
-  keyOrder: ['action.applied', 'time_bank', 'street.dealt', 'hand.started', 'hole_cards.dealt', 'hand.finished', 'standings', 'table.snapshot', 'table.closed'],
+  keyOrder: [
+    'action.applied',
+    'time_bank',
+    'street.dealt',
+    'hand.started',
+    'hole_cards.dealt',
+    'hand.finished',
+    'standings',
+    'table.snapshot',
+    'table.closed',
+  ],
 });
 
 /** The card table's section of the compact code table, derived from its schemas. */

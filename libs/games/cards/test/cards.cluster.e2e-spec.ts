@@ -30,7 +30,13 @@ describe('a card table through the proxy, on a cluster of three', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
     requireBuiltServer();
-    cluster = await ClusterScript.start(REPO, 3, { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' }, () => undefined, BARE_ENV);
+    cluster = await ClusterScript.start(
+      REPO,
+      3,
+      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
+      () => undefined,
+      BARE_ENV,
+    );
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -41,14 +47,18 @@ describe('a card table through the proxy, on a cluster of three', () => {
     const db = new Client({ connectionString: cluster.databaseUrl() });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT command_id AS id FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'table.act'`, [tableId]);
+      const { rows } = await db.query(
+        `SELECT command_id AS id FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'table.act'`,
+        [tableId],
+      );
       return rows.map((r: { id: string }) => r.id).sort();
     } finally {
       await db.end();
     }
   }
 
-  const holders = async (code: string) => [...(await cluster.roomsByInstance())].filter(([, codes]) => codes.has(code)).map(([name]) => name);
+  const holders = async (code: string) =>
+    [...(await cluster.roomsByInstance())].filter(([, codes]) => codes.has(code)).map(([name]) => name);
 
   it('goes on mid-hand after kill -9 of its owner: every acknowledged action kept, hole cards private, chips conserved', async () => {
     const proxy = new HttpApi(cluster.proxy);
@@ -86,7 +96,8 @@ describe('a card table through the proxy, on a cluster of three', () => {
         } catch {
           // the proxy still tries the dead instance, or the table's lease has not run out yet
         }
-        if (performance.now() - killedAt > FAILOVER_TIMEOUT_MS) throw new Error(`the table was not served again within ${FAILOVER_TIMEOUT_MS} ms`);
+        if (performance.now() - killedAt > FAILOVER_TIMEOUT_MS)
+          throw new Error(`the table was not served again within ${FAILOVER_TIMEOUT_MS} ms`);
         await new Promise((r) => setTimeout(r, 100));
       }
     };
@@ -111,10 +122,15 @@ describe('a card table through the proxy, on a cluster of three', () => {
     // original reply and is not taken again: the fold it now carries changes nothing, and the human
     // still acts in this hand.
     if (snapshot.hand.toAct !== HUMAN_SEAT) await back.client.nextEvent('time_bank', (e) => e.data.seat === HUMAN_SEAT);
-    expect(await back.client.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1])).toMatchObject({ status: 200, data: {} });
+    expect(await back.client.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1])).toMatchObject({
+      status: 200,
+      data: {},
+    });
     const reply = await checkOrCall(back.client, `after-${hand}`);
     expect(reply.status).toBe(200);
-    console.log(`failover: kill -9 of ${owner} to the human's first action committed on ${newOwner}: ${Math.round(performance.now() - killedAt)} ms`);
+    console.log(
+      `failover: kill -9 of ${owner} to the human's first action committed on ${newOwner}: ${Math.round(performance.now() - killedAt)} ms`,
+    );
     expect(await journaledActs(tableId)).toEqual([...thisHand, reply.id!].sort());
 
     // The hand plays out on the new owner (the human checks or calls at each turn): its end has the same chips.
@@ -122,7 +138,12 @@ describe('a card table through the proxy, on a cluster of three', () => {
     const afterCursor = { at: back.client.decoded.findIndex((f) => f.type === 'reply' && (f as { id?: string }).id === reply.id) + 1 };
     expect(afterCursor.at).toBeGreaterThan(0);
     for (;;) {
-      const next = await nextEventFrom(back.client, afterCursor, (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), TURN_TIMEOUT_MS);
+      const next = await nextEventFrom(
+        back.client,
+        afterCursor,
+        (e) => e.type === 'hand.finished' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT),
+        TURN_TIMEOUT_MS,
+      );
       if (next.type === 'hand.finished') {
         expect(next.data.number).toBe(hand);
         expect(next.data.stacks).toHaveLength(BOTS + 1);

@@ -45,10 +45,13 @@ export function table(settings: Partial<TableSettings> = {}, now = T0): CardsSta
  * A hand dealt with chosen cards: `hole` by seat, `board` the five to come. `stacks` by seat
  * (default the buy-in); the button lands on `button`.
  */
-export function dealt(opts: { settings?: Partial<TableSettings>; stacks?: number[]; button?: number; hole?: Record<number, [Card, Card]>; board?: Card[] } = {}): Outcome {
+export function dealt(
+  opts: { settings?: Partial<TableSettings>; stacks?: number[]; button?: number; hole?: Record<number, [Card, Card]>; board?: Card[] } = {},
+): Outcome {
   let state = table(opts.settings);
   const n = state.seats.length;
-  if (opts.stacks) state = { ...state, seats: state.seats.map((s) => ({ ...s, stack: opts.stacks![s.seat], buyInTotal: opts.stacks![s.seat] })) };
+  if (opts.stacks)
+    state = { ...state, seats: state.seats.map((s) => ({ ...s, stack: opts.stacks![s.seat], buyInTotal: opts.stacks![s.seat] })) };
   const button = opts.button ?? 0;
   state = { ...state, button: (button - 1 + n) % n };
   const deck = opts.hole || opts.board ? deckWith(dealingOrder(button, n), opts.hole ?? {}, opts.board ?? []) : undefined;
@@ -228,7 +231,8 @@ export class TableSim {
     this.state = o.state;
     for (const e of o.events) {
       for (const [key, actor] of this.viewers) {
-        if (!e.audience || isInAudience(actor, e.audience)) this.frames.get(key)!.push({ type: e.type, data: JSON.parse(JSON.stringify(e.data)) });
+        if (!e.audience || isInAudience(actor, e.audience))
+          this.frames.get(key)!.push({ type: e.type, data: JSON.parse(JSON.stringify(e.data)) });
       }
     }
     if (o.resync) for (const [key, actor] of this.viewers) this.frames.get(key)!.push(this.snapshot(actor));
@@ -239,7 +243,9 @@ export class TableSim {
   private recordTruth(before: CardsState, o: Outcome): void {
     const n = before.seats.length;
     if (before.hand) {
-      const folds = o.events.filter((e) => e.type === 'action.applied' && (e.data as any).action === 'fold').map((e) => (e.data as any).seat as number);
+      const folds = o.events
+        .filter((e) => e.type === 'action.applied' && (e.data as any).action === 'fold')
+        .map((e) => (e.data as any).seat as number);
       const folded = [...before.hand.players.filter((p) => p.folded).map((p) => p.seat), ...folds];
       this.truth.set(before.hand.number, trueHandOf(before.hand, n, folded));
     }

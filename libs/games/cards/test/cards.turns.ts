@@ -6,7 +6,8 @@ import { HUMAN_SEAT } from '../src/cards.rules';
 /** A check, or a call where the rules refuse a check: an act that keeps the human in its hand. Under `id` (and `id-call`) when given. */
 export async function checkOrCall(human: SeatClient, id?: string): Promise<Reply> {
   const reply = await human.send('table.act', { action: 'check' }, id);
-  if (reply.status === 409 && reply.error?.code === 'illegal_action') return human.send('table.act', { action: 'call' }, id === undefined ? undefined : `${id}-call`);
+  if (reply.status === 409 && reply.error?.code === 'illegal_action')
+    return human.send('table.act', { action: 'call' }, id === undefined ? undefined : `${id}-call`);
   return reply;
 }
 
@@ -36,7 +37,12 @@ export async function untilSecondTurn(human: SeatClient, first: GameEvent, timeo
   let humanToAct = first.data.hand?.toAct === HUMAN_SEAT;
   for (;;) {
     if (!humanToAct) {
-      const next = await nextEventFrom(human, cursor, (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT), timeoutMs);
+      const next = await nextEventFrom(
+        human,
+        cursor,
+        (e) => e.type === 'hand.started' || (e.type === 'time_bank' && e.data.seat === HUMAN_SEAT),
+        timeoutMs,
+      );
       if (next.type === 'hand.started') {
         hand = next.data.number;
         continue;
@@ -52,6 +58,8 @@ export async function untilSecondTurn(human: SeatClient, first: GameEvent, timeo
   // The hand's cards: dealt on this socket after the hand started, or shown by the first snapshot.
   const events = human.decoded.filter((f): f is GameEvent => f.type !== 'reply');
   const dealtHere = events.some((e) => e.type === 'hand.started' && e.data.number === hand);
-  const cards = dealtHere ? events.filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards : first.data.yourCards;
+  const cards = dealtHere
+    ? events.filter((e) => e.type === 'hole_cards.dealt' && e.data.seat === HUMAN_SEAT).pop()!.data.cards
+    : first.data.yourCards;
   return { hand, acknowledged, thisHand: acknowledged.filter((id) => id.startsWith(`act-${hand}-`)), cards };
 }

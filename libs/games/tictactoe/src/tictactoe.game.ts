@@ -24,6 +24,8 @@ export const ticTacToe = defineGame({
   operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
   // No host: the board is its two seats'. A draw has no winner.
   finishedRecord: ({ winner, players }: { winner: string; players: { name: string; mark: string }[] }) => ({
-    hostName: null, players: players.map((p) => p.name), winner: players.find((p) => p.mark === winner)?.name ?? null,
+    hostName: null,
+    players: players.map((p) => p.name),
+    winner: players.find((p) => p.mark === winner)?.name ?? null,
   }),
 });

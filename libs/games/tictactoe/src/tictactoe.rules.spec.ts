@@ -14,7 +14,8 @@ function playing(): TicTacToeState {
   const open = openBoard('TTT001', { id: 'x', name: 'Xena' }, 30);
   return rules.proposals!.join(open, { playerId: 'o', name: 'Otto' }, ctx(T0)).state;
 }
-const move = (s: TicTacToeState, who: typeof X, cell: number, at = T0 + 1000) => rules.decide(s, who, { id: `m${cell}`, type: 'ttt.move', data: { cell } }, ctx(at));
+const move = (s: TicTacToeState, who: typeof X, cell: number, at = T0 + 1000) =>
+  rules.decide(s, who, { id: `m${cell}`, type: 'ttt.move', data: { cell } }, ctx(at));
 const code = (f: () => unknown) => {
   try {
     f();
@@ -42,7 +43,13 @@ describe('tic-tac-toe', () => {
 
   it('finishes on a line with a report, and is a boundary', () => {
     let s = playing();
-    for (const [who, cell] of [[X, 0], [O, 3], [X, 1], [O, 4]] as const) s = move(s, who, cell).state;
+    for (const [who, cell] of [
+      [X, 0],
+      [O, 3],
+      [X, 1],
+      [O, 4],
+    ] as const)
+      s = move(s, who, cell).state;
     const won = move(s, X, 2);
     expect(won.state).toMatchObject({ phase: 'finished', winner: 'X' });
     expect(won.boundary).toBe(true);

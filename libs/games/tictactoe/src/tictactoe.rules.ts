@@ -22,10 +22,27 @@ export interface TicTacToeState {
   readonly moves: readonly number[];
 }
 
-const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+const LINES = [
+  [0, 1, 2],
+  [3, 4, 5],
+  [6, 7, 8],
+  [0, 3, 6],
+  [1, 4, 7],
+  [2, 5, 8],
+  [0, 4, 8],
+  [2, 4, 6],
+];
 
 export function openBoard(code: string, first: { id: string; name: string }, moveSeconds: number): TicTacToeState {
-  return { code, phase: 'waiting', moveSeconds, seats: [{ ...first, mark: 'X', connected: false }], board: Array(9).fill(''), turn: 'X', moves: [] };
+  return {
+    code,
+    phase: 'waiting',
+    moveSeconds,
+    seats: [{ ...first, mark: 'X', connected: false }],
+    board: Array(9).fill(''),
+    turn: 'X',
+    moves: [],
+  };
 }
 
 /** The second seat, by name (over HTTP): the game starts, X to move. */
@@ -49,7 +66,12 @@ export function move(state: TicTacToeState, actor: Actor, cell: number, now: num
   if (won || moves.length === 9) return finish({ ...state, board, moves }, won ? seat.mark : 'draw', [moved], now);
   const turn: Mark = seat.mark === 'X' ? 'O' : 'X';
   const moveBy = now + state.moveSeconds * 1000;
-  return { state: { ...state, board, moves, turn, moveBy }, events: [{ ...moved, data: { cell, mark: seat.mark, turn, moveBy } }], effects: [], reply: {} };
+  return {
+    state: { ...state, board, moves, turn, moveBy },
+    events: [{ ...moved, data: { cell, mark: seat.mark, turn, moveBy } }],
+    effects: [],
+    reply: {},
+  };
 }
 
 /** The seat to move ran out of time: the other seat wins. */
@@ -62,7 +84,14 @@ function finish(state: TicTacToeState, winner: Mark | 'draw', events: RoomEvent[
   const { moveBy: _clock, ...rest } = state;
   const summary = { code: state.code, winner, finishedAt: now, players: state.seats, moves: state.moves };
   const finished: RoomEvent = { type: 'ttt.finished', data: { winner } };
-  return { state: { ...rest, phase: 'finished', winner }, events: [...events, finished], effects: [], reply: {}, boundary: true, finished: { no: 1, summary } };
+  return {
+    state: { ...rest, phase: 'finished', winner },
+    events: [...events, finished],
+    effects: [],
+    reply: {},
+    boundary: true,
+    finished: { no: 1, summary },
+  };
 }
 
 /** What anyone may see: the whole board (nothing in this game is secret). */

@@ -14,7 +14,13 @@ describe('tic-tac-toe through the proxy, on a cluster of two', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
     requireBuiltServer();
-    cluster = await ClusterScript.start(REPO, 2, { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' }, () => undefined, BARE_ENV);
+    cluster = await ClusterScript.start(
+      REPO,
+      2,
+      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
+      () => undefined,
+      BARE_ENV,
+    );
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -22,11 +28,21 @@ describe('tic-tac-toe through the proxy, on a cluster of two', () => {
 
   it('plays a board through the proxy, all of it on one instance', async () => {
     const b = await openBoard(cluster.proxy, 30, { room: true });
-    for (const [who, cell] of [[b.x, 0], [b.o, 3], [b.x, 1], [b.o, 4], [b.x, 2]] as const) expect((await who.send('ttt.move', { cell })).status).toBe(200);
+    for (const [who, cell] of [
+      [b.x, 0],
+      [b.o, 3],
+      [b.x, 1],
+      [b.o, 4],
+      [b.x, 2],
+    ] as const)
+      expect((await who.send('ttt.move', { cell })).status).toBe(200);
     expect((await b.o.nextEvent('ttt.finished')).data).toEqual({ winner: 'X' });
     const holders = [...(await cluster.roomsByInstance())].filter(([, codes]) => codes.has(b.code)).map(([name]) => name);
     expect(holders).toHaveLength(1);
-    expect(await new HttpApi(cluster.proxy).request('GET', `/api/rooms/${b.code}?room=${b.code}`)).toMatchObject({ status: 200, body: { game: 'tictactoe', winner: 'X' } });
+    expect(await new HttpApi(cluster.proxy).request('GET', `/api/rooms/${b.code}?room=${b.code}`)).toMatchObject({
+      status: 200,
+      body: { game: 'tictactoe', winner: 'X' },
+    });
     b.x.close();
     b.o.close();
   });

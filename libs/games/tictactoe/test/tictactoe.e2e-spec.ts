@@ -14,8 +14,17 @@ describe('tic-tac-toe on the server', () => {
   it('opens over HTTP, plays to a win over WebSocket, and reports the finished game', async () => {
     const before = await MetricsSnapshot.fetch(server.url);
     const b = await openBoard(server.url);
-    expect(await new HttpApi(server.url).request('GET', `/api/rooms/${b.code}`)).toMatchObject({ status: 200, body: { game: 'tictactoe', phase: 'playing', turn: 'X' } });
-    for (const [who, cell] of [[b.x, 0], [b.o, 3], [b.x, 1], [b.o, 4]] as const) expect((await who.send('ttt.move', { cell })).status).toBe(200);
+    expect(await new HttpApi(server.url).request('GET', `/api/rooms/${b.code}`)).toMatchObject({
+      status: 200,
+      body: { game: 'tictactoe', phase: 'playing', turn: 'X' },
+    });
+    for (const [who, cell] of [
+      [b.x, 0],
+      [b.o, 3],
+      [b.x, 1],
+      [b.o, 4],
+    ] as const)
+      expect((await who.send('ttt.move', { cell })).status).toBe(200);
     // Out of turn, a taken cell, and a bad shape: refused, nothing journaled.
     expect(await b.o.send('ttt.move', { cell: 5 })).toMatchObject({ status: 409, error: { code: 'not_your_turn' } });
     expect(await b.x.send('ttt.move', { cell: 4 })).toMatchObject({ status: 409, error: { code: 'cell_taken' } });
@@ -28,7 +37,8 @@ describe('tic-tac-toe on the server', () => {
     expect(await journaled(server, b.roomId, 'ttt.move')).toEqual([]);
     // The metrics count its commands under its own type.
     const after = await MetricsSnapshot.fetch(server.url);
-    const moves = (s: MetricsSnapshot, status_class: string) => s.value('game_command_duration_seconds_count', { command: 'ttt.move', status_class });
+    const moves = (s: MetricsSnapshot, status_class: string) =>
+      s.value('game_command_duration_seconds_count', { command: 'ttt.move', status_class });
     expect([moves(after, '2xx') - moves(before, '2xx'), moves(after, '4xx') - moves(before, '4xx')]).toEqual([5, 3]);
     b.x.close();
     b.o.close();

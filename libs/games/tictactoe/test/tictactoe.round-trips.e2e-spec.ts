@@ -18,7 +18,12 @@ describe('tic-tac-toe round-trip budget', () => {
 
   it('each accepted move costs one statement, a refused one none, and the winning move one', async () => {
     const b = await openBoard(server.url, MOVE_SECONDS);
-    for (const [who, cell] of [[b.x, 0], [b.o, 3], [b.x, 1], [b.o, 4]] as const) {
+    for (const [who, cell] of [
+      [b.x, 0],
+      [b.o, 3],
+      [b.x, 1],
+      [b.o, 4],
+    ] as const) {
       expect(await counted(async () => expect((await who.send('ttt.move', { cell })).status).toBe(200))).toEqual([APPEND]);
     }
     expect(await counted(async () => expect((await b.o.send('ttt.move', { cell: 5 })).status).toBe(409))).toEqual([]);

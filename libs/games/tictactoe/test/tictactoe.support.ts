@@ -22,5 +22,12 @@ export async function openBoard(baseUrl: string, moveSeconds = 30, options: { ro
     await c.nextEvent('ttt.state');
     return c;
   };
-  return { code, roomId, tokens: { x: token, o: joined.body.playerToken }, seats: { x: seat, o: joined.body.playerId }, x: await connect(token), o: await connect(joined.body.playerToken) };
+  return {
+    code,
+    roomId,
+    tokens: { x: token, o: joined.body.playerToken },
+    seats: { x: seat, o: joined.body.playerId },
+    x: await connect(token),
+    o: await connect(joined.body.playerToken),
+  };
 }

@@ -1,6 +1,14 @@
 export * from './trivia.types';
 export * from './trivia.errors';
-export { TRIVIA_COMMANDS, TRIVIA_EVENTS, TRIVIA_WIRE, TRIVIA_WIRE_CODES, type TriviaClient, type TriviaCommands, type TriviaEvents } from './trivia.wire';
+export {
+  TRIVIA_COMMANDS,
+  TRIVIA_EVENTS,
+  TRIVIA_WIRE,
+  TRIVIA_WIRE_CODES,
+  type TriviaClient,
+  type TriviaCommands,
+  type TriviaEvents,
+} from './trivia.wire';
 export * from './trivia.commands';
 export * from './trivia.scoring';
 export * from './trivia.rematch';

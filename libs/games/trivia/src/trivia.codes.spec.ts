@@ -19,20 +19,73 @@ const players = ids.map((id, i) => ({ id, name: `P${i}`, connected: true, score:
 /** A trivia stream as one player's JSON socket gets it: events and replies in order. */
 function stream(): ({ type: string; data: unknown } | ReplyFrame)[] {
   return [
-    { type: 'room.state', data: { code: 'K7QMPD', phase: 'lobby', you: { role: 'player', playerId: ids[0] }, host: { name: 'Host' }, players, settings, serverTime: 1000, wire: 'x' } },
-    { type: 'question.open', data: { index: 0, total: 2, text: 'Which planet is largest?', choices: ['Mars', 'Jupiter'], closesAt: 11000, serverTime: 1000 } },
+    {
+      type: 'room.state',
+      data: {
+        code: 'K7QMPD',
+        phase: 'lobby',
+        you: { role: 'player', playerId: ids[0] },
+        host: { name: 'Host' },
+        players,
+        settings,
+        serverTime: 1000,
+        wire: 'x',
+      },
+    },
+    {
+      type: 'question.open',
+      data: { index: 0, total: 2, text: 'Which planet is largest?', choices: ['Mars', 'Jupiter'], closesAt: 11000, serverTime: 1000 },
+    },
     { type: 'reply', id: 'c-1', status: 200, data: { accepted: true } },
     { type: 'question.progress', data: { index: 0, answered: 1, of: 3 } },
     { type: 'question.progress', data: { index: 0, answered: 2, of: 3 } },
-    { type: 'question.closed', data: { index: 0, correct: 1, counts: [1, 1], scores: ids.map((playerId, i) => ({ playerId, points: i === 0 ? 850 : 0, total: i === 0 ? 850 : 0 })) } },
-    { type: 'question.open', data: { index: 1, total: 2, text: 'Two plus two?', choices: ['3', '4', '5'], closesAt: 21000, serverTime: 11000 } },
+    {
+      type: 'question.closed',
+      data: {
+        index: 0,
+        correct: 1,
+        counts: [1, 1],
+        scores: ids.map((playerId, i) => ({ playerId, points: i === 0 ? 850 : 0, total: i === 0 ? 850 : 0 })),
+      },
+    },
+    {
+      type: 'question.open',
+      data: { index: 1, total: 2, text: 'Two plus two?', choices: ['3', '4', '5'], closesAt: 21000, serverTime: 11000 },
+    },
     { type: 'reply', id: 'c-2', status: 409, error: { code: 'question_closed', message: 'question 0 is not open' } },
     { type: 'question.progress', data: { index: 1, answered: 1, of: 3 } },
     { type: 'player.presence', data: { playerId: ids[2], connected: false } },
-    { type: 'game.finished', data: { standings: ids.map((playerId, i) => ({ playerId, name: `P${i}`, score: 0, correct: 0, rank: i + 1 })) } },
+    {
+      type: 'game.finished',
+      data: { standings: ids.map((playerId, i) => ({ playerId, name: `P${i}`, score: 0, correct: 0, rank: i + 1 })) },
+    },
     { type: 'rematch.decided', data: { accepted: false, playerIds: [ids[1], 'not-a-known-id'] } },
-    { type: 'room.state', data: { code: 'K7QMPD', phase: 'finished', you: { role: 'player', playerId: ids[0] }, host: { name: 'Host' }, players, settings, serverTime: 2000, wire: 'x' } },
-    { type: 'room.state', data: { code: 'K7QMPD', phase: 'finished', you: { role: 'player', playerId: ids[0] }, host: { name: 'Host' }, players, settings, serverTime: 2000, wire: 'x' } },
+    {
+      type: 'room.state',
+      data: {
+        code: 'K7QMPD',
+        phase: 'finished',
+        you: { role: 'player', playerId: ids[0] },
+        host: { name: 'Host' },
+        players,
+        settings,
+        serverTime: 2000,
+        wire: 'x',
+      },
+    },
+    {
+      type: 'room.state',
+      data: {
+        code: 'K7QMPD',
+        phase: 'finished',
+        you: { role: 'player', playerId: ids[0] },
+        host: { name: 'Host' },
+        players,
+        settings,
+        serverTime: 2000,
+        wire: 'x',
+      },
+    },
     { type: 'room.closed', data: { reason: 'expired' } },
   ] as never;
 }
@@ -127,13 +180,48 @@ describe('compact profiles', () => {
 
   // Values a rule could mistake: counts that are not numbers, deadlines that are not, fractions,
   // questions out of order, fields missing.
-  const num = fc.oneof(fc.integer({ min: -3, max: 30 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(1.5e12, 0.1, -0));
-  const leaf = fc.oneof(num, fc.constantFrom('a', '~', 'lobby', 'x', ids[0]), fc.constant(null), fc.boolean(), fc.array(fc.nat(5), { maxLength: 3 }), fc.constant({ g: 1 }));
+  const num = fc.oneof(
+    fc.integer({ min: -3, max: 30 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(1.5e12, 0.1, -0),
+  );
+  const leaf = fc.oneof(
+    num,
+    fc.constantFrom('a', '~', 'lobby', 'x', ids[0]),
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(fc.nat(5), { maxLength: 3 }),
+    fc.constant({ g: 1 }),
+  );
   const maybe = (v: fc.Arbitrary<unknown>) => fc.option(v, { nil: undefined });
   const trivia = fc.oneof(
-    fc.record({ type: fc.constant('question.open'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), total: maybe(fc.nat(3)), text: fc.constant('Q'), closesAt: maybe(fc.oneof(num, leaf)), serverTime: maybe(fc.oneof(num, leaf)) }, { requiredKeys: ['text'] }) }),
-    fc.record({ type: fc.constant('question.progress'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), answered: maybe(fc.oneof(fc.nat(5), leaf)), of: maybe(fc.nat(5)) }, { requiredKeys: [] }) }),
-    fc.record({ type: fc.constant('question.closed'), data: fc.record({ index: maybe(fc.oneof(fc.nat(3), leaf)), correct: fc.nat(3), counts: fc.array(fc.nat(4), { maxLength: 3 }) }, { requiredKeys: ['correct'] }) }),
+    fc.record({
+      type: fc.constant('question.open'),
+      data: fc.record(
+        {
+          index: maybe(fc.oneof(fc.nat(3), leaf)),
+          total: maybe(fc.nat(3)),
+          text: fc.constant('Q'),
+          closesAt: maybe(fc.oneof(num, leaf)),
+          serverTime: maybe(fc.oneof(num, leaf)),
+        },
+        { requiredKeys: ['text'] },
+      ),
+    }),
+    fc.record({
+      type: fc.constant('question.progress'),
+      data: fc.record(
+        { index: maybe(fc.oneof(fc.nat(3), leaf)), answered: maybe(fc.oneof(fc.nat(5), leaf)), of: maybe(fc.nat(5)) },
+        { requiredKeys: [] },
+      ),
+    }),
+    fc.record({
+      type: fc.constant('question.closed'),
+      data: fc.record(
+        { index: maybe(fc.oneof(fc.nat(3), leaf)), correct: fc.nat(3), counts: fc.array(fc.nat(4), { maxLength: 3 }) },
+        { requiredKeys: ['correct'] },
+      ),
+    }),
   );
 
   it.each(['compact-v2', 'compact-v3'] as const)('%s: the decoder inverts the encoder on random question sequences', (profile) => {
@@ -148,7 +236,11 @@ describe('compact profiles', () => {
   });
 
   it('sends data that its rules cannot express exactly as it is, marked plain', () => {
-    const odd = [stream()[0], { type: 'question.progress', data: { index: 'zero', answered: 1 } }, { type: 'question.closed', data: { index: 0, correct: 1, counts: [], scores: [{ playerId: 7 }] } }];
+    const odd = [
+      stream()[0],
+      { type: 'question.progress', data: { index: 'zero', answered: 1 } },
+      { type: 'question.closed', data: { index: 0, correct: 1, counts: [], scores: [{ playerId: 7 }] } },
+    ];
     for (const profile of ['compact-v1', 'compact-v2', 'compact-v3'] as const) {
       const { sent, json } = encode(profile, odd as never);
       expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
@@ -167,7 +259,16 @@ describe('compact profiles', () => {
     const cards: CodeTable = {
       version: 1,
       maxIds: 8,
-      games: [{ kind: 'cards', stateEvent: 'table.snapshot', events: { 'table.snapshot': { code: 0 }, 'hole_cards.dealt': { code: 1, noopWhenNull: 'cards' } }, keys: ['seat', 'cards'], enums: {}, ids: [] }],
+      games: [
+        {
+          kind: 'cards',
+          stateEvent: 'table.snapshot',
+          events: { 'table.snapshot': { code: 0 }, 'hole_cards.dealt': { code: 1, noopWhenNull: 'cards' } },
+          keys: ['seat', 'cards'],
+          enums: {},
+          ids: [],
+        },
+      ],
     };
     const frames = [
       { type: 'table.snapshot', data: { seat: 1 } },

@@ -103,7 +103,10 @@ describe('parseCommand', () => {
     });
 
     it('drops fields it does not know', () => {
-      expect(validateCommand(frame('room.answer', { question: 1, choice: 1, extra: 'x' }), 'player').data).toEqual({ question: 1, choice: 1 });
+      expect(validateCommand(frame('room.answer', { question: 1, choice: 1, extra: 'x' }), 'player').data).toEqual({
+        question: 1,
+        choice: 1,
+      });
       expect(validateCommand(frame('room.start', { force: true }), 'host').data).toEqual({});
     });
 
@@ -124,7 +127,11 @@ describe('parseCommand', () => {
     });
 
     it('returns the validated kick', () => {
-      expect(validateCommand(frame('room.kick', { playerId: 'p-42' }), 'host')).toEqual({ id: 'c-1', type: 'room.kick', data: { playerId: 'p-42' } });
+      expect(validateCommand(frame('room.kick', { playerId: 'p-42' }), 'host')).toEqual({
+        id: 'c-1',
+        type: 'room.kick',
+        data: { playerId: 'p-42' },
+      });
     });
 
     it.each<[string, Record<string, unknown>]>([

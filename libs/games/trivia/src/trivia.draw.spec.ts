@@ -21,10 +21,14 @@ describe(drawQuestions.name, () => {
     fc.assert(
       fc.property(drawArb, ({ ids, played, count, seed, now }) => {
         const deck = ids.map(question);
-        expect(drawQuestions(deck, count, played, seededRandom(seed, now))).toEqual(drawQuestions(deck, count, played, seededRandom(seed, now)));
+        expect(drawQuestions(deck, count, played, seededRandom(seed, now))).toEqual(
+          drawQuestions(deck, count, played, seededRandom(seed, now)),
+        );
         const state = { ...lobby(2, { questionCount: count }), deck, playedQuestionIds: played };
         const at = { now, random: seededRandom(seed, now), id: () => 'id' };
-        expect(decide(state, HOST, startCommand(), at)).toEqual(decide(state, HOST, startCommand(), { now, random: seededRandom(seed, now), id: () => 'id' }));
+        expect(decide(state, HOST, startCommand(), at)).toEqual(
+          decide(state, HOST, startCommand(), { now, random: seededRandom(seed, now), id: () => 'id' }),
+        );
       }),
     );
   });
@@ -45,7 +49,13 @@ describe(drawQuestions.name, () => {
 
   it('draws in an order the seed and the moment decide', () => {
     const deck = [1, 2, 3, 4, 5, 6].map(question);
-    const orders = new Set(Array.from({ length: 20 }, (_, seed) => drawQuestions(deck, 6, [], seededRandom(seed, 1000)).map((q) => q.id).join()));
+    const orders = new Set(
+      Array.from({ length: 20 }, (_, seed) =>
+        drawQuestions(deck, 6, [], seededRandom(seed, 1000))
+          .map((q) => q.id)
+          .join(),
+      ),
+    );
     expect(orders.size).toBeGreaterThan(10);
     expect(drawQuestions(deck, 6, [], seededRandom(3, 1000))).not.toEqual(drawQuestions(deck, 6, [], seededRandom(3, 1001)));
   });

@@ -27,10 +27,20 @@ export const triviaGame = defineGame({
   setup(settings, opened) {
     const deck = opened.deck!;
     if (deck.items.length < settings.questionCount) {
-      throw new RoomException(RoomErrorCode.BadData, `questionCount: the deck has only ${deck.items.length} questions, fewer than the ${settings.questionCount} asked for`);
+      throw new RoomException(
+        RoomErrorCode.BadData,
+        `questionCount: the deck has only ${deck.items.length} questions, fewer than the ${settings.questionCount} asked for`,
+      );
     }
     const items = deck.items as readonly DeckQuestion[];
-    return openTrivia({ roomId: opened.roomId, code: opened.code, hostName: settings.hostName, settings: roomSettings(settings, deck.id, opened.expirySeconds), deck: items, openedAt: opened.at });
+    return openTrivia({
+      roomId: opened.roomId,
+      code: opened.code,
+      hostName: settings.hostName,
+      settings: roomSettings(settings, deck.id, opened.expirySeconds),
+      deck: items,
+      openedAt: opened.at,
+    });
   },
   commands: {
     'room.start': command('room.start', ['host']),
@@ -63,7 +73,8 @@ export const triviaGame = defineGame({
   onClosed: roomClosed,
   admit(state, viewer) {
     if (state.phase === 'closed') return { closeCode: CloseCode.roomClosed, reason: 'room closed' };
-    if (viewer.role === 'player' && !state.players.some((p) => p.id === viewer.seat)) return { closeCode: CloseCode.seatGone, reason: 'seat left or was kicked' };
+    if (viewer.role === 'player' && !state.players.some((p) => p.id === viewer.seat))
+      return { closeCode: CloseCode.seatGone, reason: 'seat left or was kicked' };
     return null;
   },
 
@@ -88,7 +99,10 @@ export const triviaGame = defineGame({
   },
   // The deck's copy is kept once with the room (rooms.deck), not at every game's end: it comes back from the room's copy.
   snapshotOf: ({ deck: _deck, ...kept }) => kept,
-  fromSnapshot: (json, opened) => ({ ...withAnswerList(json as Omit<TriviaState, 'deck'>), deck: roomDeck((opened.deck ?? []) as readonly DeckQuestion[]) }),
+  fromSnapshot: (json, opened) => ({
+    ...withAnswerList(json as Omit<TriviaState, 'deck'>),
+    deck: roomDeck((opened.deck ?? []) as readonly DeckQuestion[]),
+  }),
 });
 
 /** The rules as the engine drives them. */

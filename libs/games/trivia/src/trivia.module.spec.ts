@@ -12,7 +12,7 @@ describe('triviaModule.fromSnapshot', () => {
     expect(triviaModule.fromSnapshot!(json, opened)).toEqual({ ...state, deck: expect.any(Array) });
   });
 
-  it("reads a snapshot from before answers were a list: by player id, in the order they came", () => {
+  it('reads a snapshot from before answers were a list: by player id, in the order they came', () => {
     const state = answer(answer(inQuestion(3), 'p2', 0, 1, T0 + 1000).state, 'p1', 0, 0, T0 + 2000).state;
     const json = JSON.parse(JSON.stringify(triviaRules.snapshotOf!(state)));
     const [p2, p1] = json.game.answers;

@@ -8,7 +8,15 @@ describe(openTrivia.name, () => {
 
   it('opens an empty lobby that expires expirySeconds after it opened', () => {
     const state = openTrivia(opening);
-    expect(state).toMatchObject({ roomId: 'room-1', code: 'ABCDEF', hostName: 'Quizmaster', phase: 'lobby', players: [], gamesPlayed: 0, playedQuestionIds: [] });
+    expect(state).toMatchObject({
+      roomId: 'room-1',
+      code: 'ABCDEF',
+      hostName: 'Quizmaster',
+      phase: 'lobby',
+      players: [],
+      gamesPlayed: 0,
+      playedQuestionIds: [],
+    });
     expect(state.settings).toEqual(SETTINGS);
     expect(state.expiresAt).toBe(T0 + SETTINGS.expirySeconds * 1000);
     expect(triviaRules.nextDeadline(state)).toBe(state.expiresAt);
@@ -32,7 +40,10 @@ describe(openTrivia.name, () => {
 });
 
 describe(roomDeck.name, () => {
-  const items = [{ text: 'Which?', choices: ['a', 'b'], correct: 1 }, { id: 7, text: 'What?', choices: ['c', 'd'], correct: 0 }];
+  const items = [
+    { text: 'Which?', choices: ['a', 'b'], correct: 1 },
+    { id: 7, text: 'What?', choices: ['c', 'd'], correct: 0 },
+  ];
 
   it('numbers questions by their place unless they carry an id', () => {
     expect(roomDeck(items).map((q) => q.id)).toEqual([0, 7]);

@@ -1,5 +1,16 @@
 import { decide, onDeadline } from './trivia.rules';
-import { answer as answerOf, asPlayer, ctx, DURATION, HOST, inQuestion as inQuestionOf, lobby as lobbyOf, SETTINGS, SPECTATOR, T0 } from '../test/trivia.fixtures';
+import {
+  answer as answerOf,
+  asPlayer,
+  ctx,
+  DURATION,
+  HOST,
+  inQuestion as inQuestionOf,
+  lobby as lobbyOf,
+  SETTINGS,
+  SPECTATOR,
+  T0,
+} from '../test/trivia.fixtures';
 import { viewRoom } from './trivia.projection';
 import { Actor as Viewer } from '@app/room-engine';
 import { Question, Settings, TriviaState } from './trivia.types';

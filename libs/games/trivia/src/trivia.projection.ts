@@ -64,7 +64,9 @@ export function publicSummary(state: TriviaState): Record<string, unknown> {
     host: { name: state.hostName },
     players: state.players.map(publicSeat),
     settings: publicSettings(state.settings),
-    ...(game && (state.phase === 'question' || state.phase === 'reveal') ? { question: { index: game.index, total: game.questions.length } } : {}),
+    ...(game && (state.phase === 'question' || state.phase === 'reveal')
+      ? { question: { index: game.index, total: game.questions.length } }
+      : {}),
   };
 }
 

@@ -26,9 +26,7 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
     };
   }
   const releaseIds = state.players.filter((p) => !yes.includes(p.id)).map((p) => p.id);
-  const players = state.players
-    .filter((p) => yes.includes(p.id))
-    .map((p) => ({ ...p, score: 0, correct: 0, elapsedSum: 0 }));
+  const players = state.players.filter((p) => yes.includes(p.id)).map((p) => ({ ...p, score: 0, correct: 0, elapsedSum: 0 }));
   const { game: _game, standings: _standings, ...rest } = state;
   const released: RoomEvent[] = releaseIds.map((playerId) => ({ type: 'player.left', data: { playerId, reason: 'released' } }));
   const effects: Effect[] = releaseIds.length ? [{ kind: 'release', seats: releaseIds }] : [];

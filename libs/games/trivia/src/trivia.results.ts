@@ -22,7 +22,14 @@ export function resultsOf(summary: GameSummary) {
         correct: q.correct,
         // Of the players in the game, those who answered right (one who did not answer was not).
         rightRate: players ? Math.round((right / players) * 10_000) / 10_000 : 0,
-        answers: q.answers.map((a) => ({ playerId: a.playerId, name: a.name, choice: a.choice, right: a.correct, points: a.points, ms: a.elapsedMs })),
+        answers: q.answers.map((a) => ({
+          playerId: a.playerId,
+          name: a.name,
+          choice: a.choice,
+          right: a.correct,
+          points: a.points,
+          ms: a.elapsedMs,
+        })),
       };
     }),
   };
@@ -31,7 +38,12 @@ export function resultsOf(summary: GameSummary) {
 /** The console's line: the host, the players by standing, and whoever ranked first (all of them, when tied). */
 export function finishedRecordOf(summary: GameSummary): FinishedRecord {
   const first = summary.standings.filter((s) => s.rank === 1).map((s) => s.name);
-  return { hostName: summary.hostName ?? null, players: summary.standings.map((s) => s.name), winner: first.length ? first.join(', ') : null, startedAt: summary.startedAt };
+  return {
+    hostName: summary.hostName ?? null,
+    players: summary.standings.map((s) => s.name),
+    winner: first.length ? first.join(', ') : null,
+    startedAt: summary.startedAt,
+  };
 }
 
 export const RESULTS_CSV_HEADER = ['game', 'question', 'text', 'player', 'choice', 'right', 'points', 'ms'];
@@ -44,7 +56,16 @@ export function resultsCsvRows(summary: GameSummary): string[][] {
   return summary.questions.flatMap((q) =>
     summary.standings.map((s) => {
       const a = q.answers.find((x) => x.playerId === s.playerId);
-      return [String(summary.no), String(q.index + 1), q.text, s.name, a ? q.choices[a.choice] : '', a?.correct ? 'yes' : 'no', String(a?.points ?? 0), a ? String(a.elapsedMs) : ''];
+      return [
+        String(summary.no),
+        String(q.index + 1),
+        q.text,
+        s.name,
+        a ? q.choices[a.choice] : '',
+        a?.correct ? 'yes' : 'no',
+        String(a?.points ?? 0),
+        a ? String(a.elapsedMs) : '',
+      ];
     }),
   );
 }

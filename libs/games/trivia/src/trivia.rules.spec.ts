@@ -7,7 +7,23 @@ import { answerOf as answerIn, decide, join, nextDeadline, onDeadline, roomClose
 import { pointsFor, rankStandings } from './trivia.scoring';
 import { GameSummary, Outcome, QuestionClosed, Settings, TriviaState } from './trivia.types';
 
-import { answer, ctx, DURATION, HOST, inQuestion, kick, leave, lobby, QUESTIONS, seat, SETTINGS, startCommand, startGame, T0, vote } from '../test/trivia.fixtures';
+import {
+  answer,
+  ctx,
+  DURATION,
+  HOST,
+  inQuestion,
+  kick,
+  leave,
+  lobby,
+  QUESTIONS,
+  seat,
+  SETTINGS,
+  startCommand,
+  startGame,
+  T0,
+  vote,
+} from '../test/trivia.fixtures';
 
 const batchKindOf = (command: RoomCommand) => triviaRules.batchKey(command);
 
@@ -120,10 +136,7 @@ describe('trivia rules', () => {
       });
 
       it('breaks a score tie by the smaller elapsed sum', () => {
-        const standings = rankStandings([
-          seat('slow', { score: 900, elapsedSum: 8000 }),
-          seat('fast', { score: 900, elapsedSum: 2000 }),
-        ]);
+        const standings = rankStandings([seat('slow', { score: 900, elapsedSum: 8000 }), seat('fast', { score: 900, elapsedSum: 2000 })]);
         expect(standings.map((s) => s.playerId)).toEqual(['fast', 'slow']);
         expect(standings.map((s) => s.rank)).toEqual([1, 2]);
       });
@@ -137,7 +150,12 @@ describe('trivia rules', () => {
         ]);
         expect(standings.map((s) => s.rank)).toEqual([1, 2, 2, 4]);
         expect(standings[0].playerId).toBe('a');
-        expect(standings.slice(1, 3).map((s) => s.playerId).sort()).toEqual(['b', 'c']);
+        expect(
+          standings
+            .slice(1, 3)
+            .map((s) => s.playerId)
+            .sort(),
+        ).toEqual(['b', 'c']);
         expect(standings[3].playerId).toBe('d');
       });
 
@@ -165,11 +183,27 @@ describe('trivia rules', () => {
       const outcome = decide(state, HOST, startCommand(), ctx(T0));
       const game = outcome.state.game!;
       expect(outcome.state.phase).toBe('question');
-      expect(game).toMatchObject({ id: 'room-1:3', no: 3, startedAt: T0, roster: ['p1', 'p2', 'p3'], index: 0, openedAt: T0, closesAt: T0 + DURATION, answers: {}, closed: [] });
+      expect(game).toMatchObject({
+        id: 'room-1:3',
+        no: 3,
+        startedAt: T0,
+        roster: ['p1', 'p2', 'p3'],
+        index: 0,
+        openedAt: T0,
+        closesAt: T0 + DURATION,
+        answers: {},
+        closed: [],
+      });
       expect(game.questions.map((q) => q.id).sort()).toEqual([11, 12, 13]);
       expect(outcome.state.gamesPlayed).toBe(3);
       expect(eventTypes(outcome)).toEqual(['question.open']);
-      expect(eventData(outcome, 'question.open')).toMatchObject({ index: 0, total: 3, text: game.questions[0].text, closesAt: T0 + DURATION, serverTime: T0 });
+      expect(eventData(outcome, 'question.open')).toMatchObject({
+        index: 0,
+        total: 3,
+        text: game.questions[0].text,
+        closesAt: T0 + DURATION,
+        serverTime: T0,
+      });
       expect(outcome.effects).toEqual([]);
       expect(outcome.reply).toEqual({});
       expect(flagsOf(outcome)).toEqual({});
@@ -197,7 +231,10 @@ describe('trivia rules', () => {
     });
 
     it('refuses with 409 wrong_phase during a question', () => {
-      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), ctx(T0 + 1)))).toEqual({ code: TriviaErrorCode.WrongPhase, status: 409 });
+      expect(refusal(() => decide(inQuestion(2), HOST, startCommand(), ctx(T0 + 1)))).toEqual({
+        code: TriviaErrorCode.WrongPhase,
+        status: 409,
+      });
     });
 
     it('refuses with 409 wrong_phase after the game finished', () => {
@@ -265,7 +302,9 @@ describe('trivia rules', () => {
     it('scores a right answer by the time from the open to the now passed in', () => {
       const state = inQuestion(3);
       const outcome = answer(state, 'p1', 0, 1, T0 + 5000, 'c-1');
-      expect(outcome.state.game!.answers).toEqual([{ playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true }]);
+      expect(outcome.state.game!.answers).toEqual([
+        { playerId: 'p1', question: 0, choice: 1, elapsedMs: 5000, points: 875, correct: true },
+      ]);
       expect(flagsOf(outcome)).toEqual({});
     });
 
@@ -286,7 +325,11 @@ describe('trivia rules', () => {
     });
 
     it('accepts an answer exactly at the deadline with 500 points', () => {
-      expect(answerOf(answer(inQuestion(3), 'p1', 0, 1, T0 + DURATION), 'p1')).toMatchObject({ elapsedMs: DURATION, points: 500, correct: true });
+      expect(answerOf(answer(inQuestion(3), 'p1', 0, 1, T0 + DURATION), 'p1')).toMatchObject({
+        elapsedMs: DURATION,
+        points: 500,
+        correct: true,
+      });
     });
 
     it('scores a wrong answer 0', () => {
@@ -325,7 +368,10 @@ describe('trivia rules', () => {
 
     it('refuses a second answer with 409 already_answered', () => {
       const state = answer(inQuestion(3), 'p1', 0, 1, T0 + 1000).state;
-      expect(refusal(() => answer(state, 'p1', 0, 2, T0 + 2000, 'other-id'))).toEqual({ code: TriviaErrorCode.AlreadyAnswered, status: 409 });
+      expect(refusal(() => answer(state, 'p1', 0, 2, T0 + 2000, 'other-id'))).toEqual({
+        code: TriviaErrorCode.AlreadyAnswered,
+        status: 409,
+      });
     });
 
     it('refuses an answer to another question than the open one with 409 question_closed', () => {
@@ -428,7 +474,11 @@ describe('trivia rules', () => {
       // Who was connected decided the close: it is durable before anyone hears of it.
       expect(flagsOf(gone)).toEqual({ durable: true });
       // The non-answerer still has an entry, with 0 points.
-      expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({ playerId: 'p3', points: 0, total: 0 });
+      expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({
+        playerId: 'p3',
+        points: 0,
+        total: 0,
+      });
     });
 
     it('does not close when a player who has not answered disconnects while another still has to answer', () => {
@@ -545,13 +595,18 @@ describe('trivia rules', () => {
     it('finishes the game after the last reveal at a boundary, reporting the game, then game.finished and rematch.open', () => {
       const { outcome, now } = finishedGame(3);
       expect(outcome.boundary).toBe(true);
-      expect(outcome.finished).toMatchObject({ no: 1, summary: { code: 'ABCDEF', hostName: 'Quizmaster', no: 1, startedAt: T0, finishedAt: now } });
+      expect(outcome.finished).toMatchObject({
+        no: 1,
+        summary: { code: 'ABCDEF', hostName: 'Quizmaster', no: 1, startedAt: T0, finishedAt: now },
+      });
       expect(eventTypes(outcome)).toEqual(['game.finished', 'rematch.open']);
       expect(eventData(outcome, 'rematch.open')).toEqual({ closesAt: now + SETTINGS.rematchSeconds * 1000 });
       expect(outcome.state.phase).toBe('finished');
       expect(outcome.state.rematch).toMatchObject({ gameId: 'room-1:1', closesAt: now + 30_000, voters: ['p1', 'p2', 'p3'], votes: {} });
       expect(outcome.state.rematch!.decided).toBeUndefined();
-      expect(eventData<{ standings: unknown[] }>(outcome, 'game.finished').standings).toEqual((outcome.finished!.summary as GameSummary).standings);
+      expect(eventData<{ standings: unknown[] }>(outcome, 'game.finished').standings).toEqual(
+        (outcome.finished!.summary as GameSummary).standings,
+      );
     });
 
     it('reports every question with its answers, naming a player who answered and left, in the finished game', () => {
@@ -584,8 +639,13 @@ describe('trivia rules', () => {
 
     it('ranks the final standings by score then by speed', () => {
       // p1 answers every question first (1 s), p2 second (2 s), p3 is always wrong.
-      const { outcome } = playToEnd(inQuestion(3), (id, i) => (id === 'p3' ? (QUESTIONS[i].correct + 1) % QUESTIONS[i].choices.length : QUESTIONS[i].correct));
-      const { standings } = eventData<{ standings: { playerId: string; rank: number; score: number; correct: number; name: string }[] }>(outcome, 'game.finished');
+      const { outcome } = playToEnd(inQuestion(3), (id, i) =>
+        id === 'p3' ? (QUESTIONS[i].correct + 1) % QUESTIONS[i].choices.length : QUESTIONS[i].correct,
+      );
+      const { standings } = eventData<{ standings: { playerId: string; rank: number; score: number; correct: number; name: string }[] }>(
+        outcome,
+        'game.finished',
+      );
       expect(standings).toEqual([
         { playerId: 'p1', name: 'Name p1', score: 3 * 975, correct: 3, rank: 1 },
         { playerId: 'p2', name: 'Name p2', score: 3 * 950, correct: 3, rank: 2 },
@@ -731,7 +791,12 @@ describe('trivia rules', () => {
       let current = vote(state, 'p1', true, now).state;
       current = vote(current, 'p2', true, now).state;
       current = vote(current, 'p3', false, now).state;
-      const start = decide({ ...current, deck: [...QUESTIONS, { id: 14, text: 'Red planet?', choices: ['Venus', 'Mars'], correct: 1 }] }, HOST, startCommand(), ctx(now + 1));
+      const start = decide(
+        { ...current, deck: [...QUESTIONS, { id: 14, text: 'Red planet?', choices: ['Venus', 'Mars'], correct: 1 }] },
+        HOST,
+        startCommand(),
+        ctx(now + 1),
+      );
       expect(start.state.game).toMatchObject({ id: 'room-1:2', no: 2, roster: ['p1', 'p2'] });
       // The one question not played yet comes first.
       expect(start.state.game!.questions[0].id).toBe(14);
@@ -954,7 +1019,10 @@ describe('trivia rules', () => {
     it("is the rules' join proposal, which refuses arguments other than a playerId and a name", () => {
       const proposal = triviaRules.proposals!.join;
       expect(proposal(lobby(1), { playerId: 'p9', name: 'Zed' }, ctx(T0))).toEqual(join(lobby(1), 'p9', 'Zed'));
-      expect(refusal(() => proposal(lobby(1), { playerId: 9, name: 'Zed' }, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
+      expect(refusal(() => proposal(lobby(1), { playerId: 9, name: 'Zed' }, ctx(T0)))).toEqual({
+        code: RoomErrorCode.BadData,
+        status: 400,
+      });
       expect(refusal(() => proposal(lobby(1), null, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
     });
 
@@ -971,7 +1039,8 @@ describe('trivia rules', () => {
 
     it('refuses a name already seated with 409 name_taken, whatever its case and spaces, and seats nobody', () => {
       const room = join(lobby(1), 'p9', 'Sam  Lee').state;
-      for (const name of ['Sam Lee', ' sam lee ', 'SAM\tLEE']) expect(refusal(() => join(room, 'p10', name))).toEqual({ code: TriviaErrorCode.NameTaken, status: 409 });
+      for (const name of ['Sam Lee', ' sam lee ', 'SAM\tLEE'])
+        expect(refusal(() => join(room, 'p10', name))).toEqual({ code: TriviaErrorCode.NameTaken, status: 409 });
       expect(join(room, 'p10', 'Sam Leed').state.players).toHaveLength(3);
     });
 

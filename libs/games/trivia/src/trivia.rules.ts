@@ -36,7 +36,8 @@ export function join(state: TriviaState, playerId: string, name: string): Outcom
     refuse(TriviaErrorCode.RoomFull, `the room is full (${state.settings.maxPlayers} players)`);
   }
   // Two players called "Sam" could not tell their scores apart (PROTOCOL.md section 12).
-  if (state.players.some((p) => sameName(p.name, name))) refuse(TriviaErrorCode.NameTaken, `someone in the room is already called ${name}; pick another name`);
+  if (state.players.some((p) => sameName(p.name, name)))
+    refuse(TriviaErrorCode.NameTaken, `someone in the room is already called ${name}; pick another name`);
   const seat: Seat = { id: playerId, name, connected: false, score: 0, correct: 0, elapsedSum: 0 };
   return {
     state: { ...state, players: [...state.players, seat] },
@@ -243,7 +244,6 @@ export function resumed(state: TriviaState): TriviaState {
   return { ...state, players: state.players.map((p) => ({ ...p, connected: false })) };
 }
 
-
 /** The room was closed from outside the room (HTTP API, operator): the change is already committed. */
 export function roomClosed(state: TriviaState, reason: string): Outcome {
   if (state.phase === 'closed') return unchanged(state);
@@ -315,7 +315,11 @@ function finishGame(state: TriviaState, now: number, resultsId: string | undefin
     ],
     effects: [],
     boundary: true,
-    finished: { no: game.no, summary: { ...(resultsId ? { resultsId } : {}), ...gameSummary(state, standings, now) }, ...(resultsId ? { id: resultsId } : {}) },
+    finished: {
+      no: game.no,
+      summary: { ...(resultsId ? { resultsId } : {}), ...gameSummary(state, standings, now) },
+      ...(resultsId ? { id: resultsId } : {}),
+    },
   };
   // Too few players to ever reach a rematch: it is declined at once.
   const decided = decideRematch(opened, false, now);
@@ -331,7 +335,13 @@ function gameSummary(state: TriviaState, standings: readonly Standing[], now: nu
     startedAt: game.startedAt,
     finishedAt: now,
     standings,
-    questions: game.questions.map((q, index) => ({ index, text: q.text, choices: q.choices, correct: q.correct, answers: game.closed[index] ?? [] })),
+    questions: game.questions.map((q, index) => ({
+      index,
+      text: q.text,
+      choices: q.choices,
+      correct: q.correct,
+      answers: game.closed[index] ?? [],
+    })),
   };
 }
 

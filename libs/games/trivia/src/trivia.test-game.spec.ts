@@ -10,7 +10,12 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
 const deck = { id: 'deck-1', items: DECK };
 const settings = { hostName: 'Quizmaster', questionCount: 3, secondsPerQuestion: 5, revealSeconds: 2, maxPlayers: 4, minPlayers: 1 };
 const join = (at: number, seat: string): ScriptStep => ({ at, propose: 'join', args: { playerId: seat, name: `Player ${seat}` } });
-const answer = (at: number, seat: string, question: number, choice: number): ScriptStep => ({ at, seat, command: 'room.answer', data: { question, choice } });
+const answer = (at: number, seat: string, question: number, choice: number): ScriptStep => ({
+  at,
+  seat,
+  command: 'room.answer',
+  data: { question, choice },
+});
 
 describe('trivia through testGame', () => {
   it('plays a whole game: joins, a start, answers on time and late, the reveal and the end', async () => {
@@ -18,11 +23,19 @@ describe('trivia through testGame', () => {
       settings,
       deck,
       steps: [
-        join(0, 'p1'), join(10, 'p2'), { at: 50, connect: 'p1' }, { at: 50, connect: 'p2' }, { at: 100, command: 'room.start' },
+        join(0, 'p1'),
+        join(10, 'p2'),
+        { at: 50, connect: 'p1' },
+        { at: 50, connect: 'p2' },
+        { at: 100, command: 'room.start' },
         // The question closes once every connected player has answered: p2's second answer is late.
-        answer(1000, 'p1', 0, 1), answer(1200, 'p2', 0, 0), answer(1300, 'p2', 0, 1),
+        answer(1000, 'p1', 0, 1),
+        answer(1200, 'p2', 0, 0),
+        answer(1300, 'p2', 0, 1),
         // The second question opens after the reveal (2 s) and closes 5 s later.
-        answer(4000, 'p1', 1, 2), answer(9000, 'p2', 1, 0), { at: 60_000, wait: true },
+        answer(4000, 'p1', 1, 2),
+        answer(9000, 'p2', 1, 0),
+        { at: 60_000, wait: true },
       ],
     });
     expect(report).toMatchObject({ accepted: 6, statementsPerCommand: { 'room.start': 1, 'room.answer': 1 } });

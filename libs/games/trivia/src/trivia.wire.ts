@@ -24,7 +24,9 @@ export const TRIVIA_COMMANDS = {
   'room.answer': commandData({ question: integerField(index), choice: integerField(index) }),
   'room.rematch': commandData({ vote: z.boolean({ error: 'must be true or false' }) }),
   'room.leave': commandData({}),
-  'room.kick': commandData({ playerId: z.string({ error: 'must be a player id' }).min(1, { error: 'must be a player id' }).max(64, { error: 'must be a player id' }) }),
+  'room.kick': commandData({
+    playerId: z.string({ error: 'must be a player id' }).min(1, { error: 'must be a player id' }).max(64, { error: 'must be a player id' }),
+  }),
 };
 
 const role = z.enum(['host', 'player', 'spectator']);
@@ -128,10 +130,23 @@ export const TRIVIA_WIRE = defineWire({
     // the deadline goes as the question's length, and a count that is all a frame says goes bare.
     'question.open': { sticky: ['total'], v3: { sticky: ['index'], relativeTo: { closesAt: 'serverTime' } } },
     'question.progress': { sticky: ['index', 'of'], v3: { stickyAs: { index: 'question.open' }, bare: 'answered' } },
-    'question.closed': { sticky: ['scores[].playerId'], defaults: { 'scores[].points': 0 }, v3: { sticky: ['index'], stickyAs: { index: 'question.open' } } },
+    'question.closed': {
+      sticky: ['scores[].playerId'],
+      defaults: { 'scores[].points': 0 },
+      v3: { sticky: ['index'], stickyAs: { index: 'question.open' } },
+    },
     'game.finished': { defaults: { 'standings[].score': 0, 'standings[].correct': 0 } },
   },
-  keyOrder: ['question.open', 'question.progress', 'question.closed', 'game.finished', 'rematch.decided', 'room.closed', 'player.joined', 'room.state'],
+  keyOrder: [
+    'question.open',
+    'question.progress',
+    'question.closed',
+    'game.finished',
+    'rematch.decided',
+    'room.closed',
+    'player.joined',
+    'room.state',
+  ],
 });
 
 /** Trivia's section of the compact code table, derived from its schemas. */

@@ -1,5 +1,5 @@
 // Builders for the rules' unit tests: a room in a known state, and commands to send it.
-import { Actor, RuleContext, seededRandom , unguessableIds } from '@app/room-engine';
+import { Actor, RuleContext, seededRandom, unguessableIds } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
 import { beginGame, decide } from '../src/trivia.rules';
 import { Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
@@ -71,7 +71,14 @@ export function inQuestion(n = 3, settings: Partial<Settings> = {}, questions: Q
   return startGame(lobby(n, settings), T0, undefined, questions).state;
 }
 
-export function answer(state: TriviaState, playerId: string, question: number, choice: number, now: number, id = `${playerId}-q${question}`): Outcome {
+export function answer(
+  state: TriviaState,
+  playerId: string,
+  question: number,
+  choice: number,
+  now: number,
+  id = `${playerId}-q${question}`,
+): Outcome {
   return decide(state, asPlayer(playerId), { id, type: 'room.answer', data: { question, choice } }, ctx(now));
 }
 

@@ -58,7 +58,10 @@ const waitArb: fc.Arbitrary<Wait> = fc.oneof(
   { weight: 10, arbitrary: fc.record({ mode: fc.constant('pastDeadline' as const), ms: fc.integer({ min: 1, max: 3000 }) }) },
   { weight: 6, arbitrary: fc.record({ mode: fc.constant('long' as const), ms: fc.integer({ min: 1, max: 60_000 }) }) },
   // Now and then long enough for an idle room to expire.
-  { weight: 1, arbitrary: fc.record({ mode: fc.constant('long' as const), ms: fc.integer({ min: 60_000, max: EXPIRY_SECONDS * 1000 + 5000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ mode: fc.constant('long' as const), ms: fc.integer({ min: 60_000, max: EXPIRY_SECONDS * 1000 + 5000 }) }),
+  },
 );
 
 export const stepArb: fc.Arbitrary<Step> = fc.record({
@@ -104,7 +107,14 @@ export class LiveRoom {
   private nextCommand = 1;
 
   constructor(readonly scenario: Scenario) {
-    const opening = openTrivia({ roomId: 'room-1', code: 'ABCDEF', hostName: 'Quizmaster', settings: scenario.settings, deck: DECK, openedAt: T0 });
+    const opening = openTrivia({
+      roomId: 'room-1',
+      code: 'ABCDEF',
+      hostName: 'Quizmaster',
+      settings: scenario.settings,
+      deck: DECK,
+      openedAt: T0,
+    });
     this.room = new JournaledRoom(triviaRules, SEED, opening, T0, (outcome) => {
       this.events.push(...outcome.events);
       for (const e of outcome.effects) if (e.kind === 'release') for (const seat of e.seats) this.released.add(seat);
@@ -155,11 +165,18 @@ export class LiveRoom {
         if (p < 55) {
           const game = s.game!;
           const waiting = game.roster.filter((id) => !answerOf(game, id));
-          const answerers = Array.from({ length: step.together }, (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id);
+          const answerers = Array.from(
+            { length: step.together },
+            (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id,
+          );
           // A choice past the last one now and then: refused, it changes nothing.
           const choices = game.questions[game.index].choices.length;
           return this.batch(
-            [...new Set(answerers)].flatMap((id, i) => (id ? [{ actor: asPlayer(id), type: 'room.answer', data: { question: game.index, choice: (step.choice + i) % (choices + 1) } }] : [])),
+            [...new Set(answerers)].flatMap((id, i) =>
+              id
+                ? [{ actor: asPlayer(id), type: 'room.answer', data: { question: game.index, choice: (step.choice + i) % (choices + 1) } }]
+                : [],
+            ),
           );
         }
         if (p < 75) return this.presence(pickSeat()?.id, !pickSeat()?.connected);
@@ -177,7 +194,11 @@ export class LiveRoom {
       case 'finished':
         if (p < 55) {
           const voters = Array.from({ length: step.together }, (_, i) => pickSeat(step.who + i)?.id);
-          return this.batch([...new Set(voters)].flatMap((id, i) => (id ? [{ actor: asPlayer(id), type: 'room.rematch', data: { vote: step.yes || (step.choice + i) % 3 !== 0 } }] : [])));
+          return this.batch(
+            [...new Set(voters)].flatMap((id, i) =>
+              id ? [{ actor: asPlayer(id), type: 'room.rematch', data: { vote: step.yes || (step.choice + i) % 3 !== 0 } }] : [],
+            ),
+          );
         }
         if (p < 65) return this.presence(pickSeat()?.id, !pickSeat()?.connected);
         if (p < 72) return this.leave(pickSeat()?.id);
@@ -192,7 +213,9 @@ export class LiveRoom {
   private target(wait: Wait): number {
     // Only a long wait lets an idle room expire: histories should mostly play.
     const s = this.state;
-    const expiring = s.phase === 'lobby' || (s.phase === 'finished' && (!s.rematch || s.rematch.decided !== undefined || s.expiresAt <= s.rematch.closesAt));
+    const expiring =
+      s.phase === 'lobby' ||
+      (s.phase === 'finished' && (!s.rematch || s.rematch.decided !== undefined || s.expiresAt <= s.rematch.closesAt));
     const due = expiring ? undefined : triviaRules.nextDeadline(s);
     switch (wait.mode) {
       case 'same':

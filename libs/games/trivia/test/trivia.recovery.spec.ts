@@ -84,7 +84,9 @@ describe('trivia recovery (property)', () => {
           const game = state.game;
           const closedUpTo = state.phase === 'question' ? game.index - 1 : game.index;
           for (const seat of state.players.filter((p) => game.roster.includes(p.id))) {
-            const mine = live.answers.filter((a) => a.gameId === game.id && a.answer.playerId === seat.id && a.answer.question <= closedUpTo);
+            const mine = live.answers.filter(
+              (a) => a.gameId === game.id && a.answer.playerId === seat.id && a.answer.question <= closedUpTo,
+            );
             expect(seat.score).toBe(mine.reduce((sum, a) => sum + a.answer.points, 0));
             expect(seat.correct).toBe(mine.filter((a) => a.answer.correct).length);
           }

@@ -70,7 +70,6 @@ export const MAX_RESULTS_READ = 500;
 /** `idx` is a smallint. */
 const MAX_ENTRIES_PER_STATEMENT = 32_767;
 
-
 /**
  * The engine's generic persistence: the journal of accepted inputs, a snapshot per room, and
  * finished games. Knows no game: bodies, states and summaries are the rules' JSON.
@@ -85,26 +84,40 @@ export class JournalRepository {
    * same statement deletes the entries since the snapshot it replaces, and journals none of its
    * own (the snapshot is the room after them, with the replies they were given).
    */
-  async append(entries: readonly JournalEntry[], position: RoomPosition, timeoutMs?: number, options: AppendOptions = {}): Promise<{ resultId?: string }> {
-    if (entries.length > MAX_ENTRIES_PER_STATEMENT) throw new UnstorableJournalValueError('entries', `more than ${MAX_ENTRIES_PER_STATEMENT} in one statement`);
+  async append(
+    entries: readonly JournalEntry[],
+    position: RoomPosition,
+    timeoutMs?: number,
+    options: AppendOptions = {},
+  ): Promise<{ resultId?: string }> {
+    if (entries.length > MAX_ENTRIES_PER_STATEMENT)
+      throw new UnstorableJournalValueError('entries', `more than ${MAX_ENTRIES_PER_STATEMENT} in one statement`);
     const { roomId, seq } = position;
     const rows = entries.map((e, idx) => {
-      if (!KINDS.has(e.kind)) throw new UnstorableJournalValueError(`entry ${idx}`, `unknown kind ${JSON.stringify(String(e.kind).slice(0, 40))}`);
+      if (!KINDS.has(e.kind))
+        throw new UnstorableJournalValueError(`entry ${idx}`, `unknown kind ${JSON.stringify(String(e.kind).slice(0, 40))}`);
       if (!Number.isFinite(e.atMs)) throw new UnstorableJournalValueError(`entry ${idx}`, 'its arrival is not a finite number');
       if (e.body === null || e.body === undefined) throw new UnstorableJournalValueError(`entry ${idx}`, 'it has no body');
-      return jsonText({ roomId, seq, idx, atMs: e.atMs, kind: e.kind, actor: e.actor, commandId: e.commandId, body: e.body }, `entry ${idx}`);
+      return jsonText(
+        { roomId, seq, idx, atMs: e.atMs, kind: e.kind, actor: e.actor, commandId: e.commandId, body: e.body },
+        `entry ${idx}`,
+      );
     });
     const { snapshot, result, closed } = options;
-    if (snapshot && (snapshot.state === null || snapshot.state === undefined)) throw new UnstorableJournalValueError('the snapshot', 'it has no state');
+    if (snapshot && (snapshot.state === null || snapshot.state === undefined))
+      throw new UnstorableJournalValueError('the snapshot', 'it has no state');
     // A snapshot is the room after this statement's entries, their replies included, and a load
     // reads only the journal after it: those entries would be dead as they were written.
     const journaled = snapshot ? [] : rows;
-    if (result && (result.summary === null || result.summary === undefined)) throw new UnstorableJournalValueError('the result', 'it has no summary');
+    if (result && (result.summary === null || result.summary === undefined))
+      throw new UnstorableJournalValueError('the result', 'it has no summary');
     const snapshots = snapshot ? [jsonText({ roomId, seq, atMs: snapshot.atMs, state: snapshot.state }, 'the snapshot')] : [];
     // Each snapshot also deletes its room's journal before it. Those rooms travel in an array of their
     // own, so that the statement finds them without parsing the (large) snapshot states a second time.
     const cuts = snapshot ? [JSON.stringify({ roomId, seq })] : [];
-    const results = result ? [jsonText({ roomId, id: result.id ?? null, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')] : [];
+    const results = result
+      ? [jsonText({ roomId, id: result.id ?? null, game: result.game, gameNo: result.gameNo, summary: result.summary }, 'the result')]
+      : [];
     const closes = closed === undefined ? [] : [jsonText({ roomId, reason: closed }, 'the close')];
     const returned = await this.db.write<{ roomId: string; id: string }>(
       {
@@ -142,7 +155,8 @@ export class JournalRepository {
         params: [journaled, snapshots, results, closes, cuts].map(jsonArray),
         position,
         // Each room's rows are its own elements of the five arrays: merging is concatenating them.
-        merge: (all) => [0, 1, 2, 3, 4].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
+        merge: (all) =>
+          [0, 1, 2, 3, 4].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
       },
       timeoutMs,
     );
@@ -174,7 +188,8 @@ export class JournalRepository {
 
   /** The latest finished games of every room, newest first (at most MAX_RESULTS_READ). */
   async latestResults(limit: number, timeoutMs?: number): Promise<StoredResult[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS_READ) throw new RangeError(`limit must be an integer from 1 to ${MAX_RESULTS_READ}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_RESULTS_READ)
+      throw new RangeError(`limit must be an integer from 1 to ${MAX_RESULTS_READ}`);
     return this.db.run<StoredResult>(
       'JournalRepository.latestResults',
       `SELECT ${RESULT_COLUMNS} FROM finished_games ORDER BY finished_at DESC, id DESC LIMIT $1`,

@@ -79,7 +79,13 @@ export class RefusalRepository {
    * within the window, newest first, after `after` when given; undefined when no room ever had
    * the code. One statement.
    */
-  async page(code: string, keptDays: number, limit: number, after?: RefusalKey, timeoutMs?: number): Promise<{ roomId: string; refusals: StoredRefusal[] } | undefined> {
+  async page(
+    code: string,
+    keptDays: number,
+    limit: number,
+    after?: RefusalKey,
+    timeoutMs?: number,
+  ): Promise<{ roomId: string; refusals: StoredRefusal[] } | undefined> {
     const rows = await this.db.run<StoredRefusal & { roomId: string; found: boolean }>(
       after ? 'RefusalRepository.pageAfter' : 'RefusalRepository.page',
       `WITH room AS (SELECT id FROM rooms WHERE code = $1::char(6) ORDER BY created_at DESC LIMIT 1)

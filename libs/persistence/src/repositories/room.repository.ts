@@ -201,7 +201,12 @@ export class RoomRepository {
    * Closes an open room and tells its actor, wherever it runs, through NOTIFY, in one statement.
    * Returns null when no open room matched.
    */
-  async closeRoom(target: { roomId: string } | { code: string }, reason: string, timeoutMs?: number, position?: RoomPosition): Promise<ClosedRoom | null> {
+  async closeRoom(
+    target: { roomId: string } | { code: string },
+    reason: string,
+    timeoutMs?: number,
+    position?: RoomPosition,
+  ): Promise<ClosedRoom | null> {
     const byId = 'roomId' in target;
     const [row] = await this.db.write<{ id: string; code: string }>(
       {

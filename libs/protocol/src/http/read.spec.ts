@@ -23,7 +23,8 @@ const Entry = jsonObject({
     .refine((c) => new Set(c).size === c.length, 'must all differ'),
   pick: wholeField(0, 5),
 }).superRefine((e, ctx) => {
-  if (e.pick >= e.options.length) ctx.addIssue({ code: 'custom', path: ['pick'], message: `must be a whole number from 0 to ${e.options.length - 1}` });
+  if (e.pick >= e.options.length)
+    ctx.addIssue({ code: 'custom', path: ['pick'], message: `must be a whole number from 0 to ${e.options.length - 1}` });
 });
 const ListBody = jsonObject({ name: printableField(64), entries: z.array(Entry).min(1) });
 
@@ -37,8 +38,16 @@ describe(readBody.name, () => {
   it.each([
     ['a body that is not an object', null, 'the body must be a JSON object'],
     ['a missing field', { entries: [entry] }, 'name must be 1 to 64 printable characters'],
-    ['a nested field, by its path', { name: 'Q', entries: [entry, { ...entry, options: ['a', 'b', 'c'], pick: 3 }] }, 'entries[1].pick must be a whole number from 0 to 2'],
-    ['an element of a nested array', { name: 'Q', entries: [{ ...entry, options: ['a', '\u0007'] }] }, 'entries[0].options[1] must be 1 to 120 printable characters'],
+    [
+      'a nested field, by its path',
+      { name: 'Q', entries: [entry, { ...entry, options: ['a', 'b', 'c'], pick: 3 }] },
+      'entries[1].pick must be a whole number from 0 to 2',
+    ],
+    [
+      'an element of a nested array',
+      { name: 'Q', entries: [{ ...entry, options: ['a', '\u0007'] }] },
+      'entries[0].options[1] must be 1 to 120 printable characters',
+    ],
     ['a rule over several fields', { name: 'Q', entries: [{ ...entry, options: ['a', 'a'] }] }, 'entries[0].options must all differ'],
   ])('refuses %s with 400 bad_data naming it', (_what, body, message) => {
     expect(refusal(() => readBody(ListBody, body))).toEqual({ status: 400, code: 'bad_data', message });

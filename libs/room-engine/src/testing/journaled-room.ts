@@ -17,7 +17,9 @@ type Command = { readonly id: string; readonly type: string };
 /** JSON with the keys of every object sorted: two values equal as JSON give the same string. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -105,7 +107,11 @@ export class JournaledRoom<S, C extends Command> {
    */
   hold(from: number, ms: number): void {
     this.advanceTo(from);
-    const moved = this.twin((s) => ({ state: this.rules.shiftClocks && ms > 0 ? this.rules.shiftClocks(s, ms) : s, events: [], effects: [] }));
+    const moved = this.twin((s) => ({
+      state: this.rules.shiftClocks && ms > 0 ? this.rules.shiftClocks(s, ms) : s,
+      events: [],
+      effects: [],
+    }));
     this.journal.push({ kind: 'clock_held', at: from, body: { ms } });
     this.apply(moved);
     this.now = Math.max(this.now, from + ms);
@@ -179,7 +185,12 @@ export class JournaledRoom<S, C extends Command> {
     const said = (r: typeof live) =>
       r.refused
         ? canonical({ code: r.refused.code, message: r.refused.message })
-        : canonical({ ...r.outcome, next: this.rules.nextDeadline(r.outcome!.state), view: this.rules.view(r.outcome!.state, { role: 'spectator' }, this.now), summary: this.rules.summarize(r.outcome!.state) });
+        : canonical({
+            ...r.outcome,
+            next: this.rules.nextDeadline(r.outcome!.state),
+            view: this.rules.view(r.outcome!.state, { role: 'spectator' }, this.now),
+            summary: this.rules.summarize(r.outcome!.state),
+          });
     if (said(live) !== said(json)) this.divergences.push(`at ${this.now}: ${said(live)} but on its JSON ${said(json)}`);
     if (live.refused) throw live.refused;
     return live.outcome!;

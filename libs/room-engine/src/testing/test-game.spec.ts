@@ -20,15 +20,27 @@ interface DrawState {
 
 const sound = {
   name: 'draw',
-  events: { 'draw.state': z.object({}).loose(), 'draw.drawn': z.object({ draws: z.number() }), 'draw.token': z.object({ token: z.string() }) },
+  events: {
+    'draw.state': z.object({}).loose(),
+    'draw.drawn': z.object({ draws: z.number() }),
+    'draw.token': z.object({ token: z.string() }),
+  },
   settings: jsonObject({ name: printableField(32) }),
   setup: (settings: { name: string }, opened: { code: string; opener: string }): DrawState => ({
-    code: opened.code, phase: 'open', seats: [{ id: opened.opener, name: settings.name, connected: false, token: '' }], draws: 0,
+    code: opened.code,
+    phase: 'open',
+    seats: [{ id: opened.opener, name: settings.name, connected: false, token: '' }],
+    draws: 0,
   }),
   proposals: {
     join: (state: DrawState, args: unknown) => {
       const { playerId, name } = args as { playerId: string; name: string };
-      return { state: { ...state, seats: [...state.seats, { id: playerId, name, connected: false, token: '' }] }, events: [], effects: [], reply: { playerId } };
+      return {
+        state: { ...state, seats: [...state.seats, { id: playerId, name, connected: false, token: '' }] },
+        events: [],
+        effects: [],
+        reply: { playerId },
+      };
     },
   },
   commands: {
@@ -41,14 +53,20 @@ const sound = {
         const seats = state.seats.map((s) => (s.id === ctx.actor.seat ? { ...s, token } : s));
         return {
           state: { ...state, seats, draws: state.draws + 1 },
-          events: [{ type: 'draw.drawn', data: { draws: state.draws + 1 } }, { type: 'draw.token', data: { token }, audience: { to: 'seats' as const, seats: [ctx.actor.seat!] } }],
+          events: [
+            { type: 'draw.drawn', data: { draws: state.draws + 1 } },
+            { type: 'draw.token', data: { token }, audience: { to: 'seats' as const, seats: [ctx.actor.seat!] } },
+          ],
           effects: [],
           boundary: state.draws % 2 === 1,
         };
       },
     },
   },
-  view: (state: DrawState, viewer: { seat?: string }) => ({ draws: state.draws, yours: state.seats.find((s) => s.id === viewer.seat)?.token ?? null }),
+  view: (state: DrawState, viewer: { seat?: string }) => ({
+    draws: state.draws,
+    yours: state.seats.find((s) => s.id === viewer.seat)?.token ?? null,
+  }),
   describe: (state: DrawState) => ({ code: state.code, draws: state.draws }),
 } satisfies GameDefinition<DrawState, { 'draw.draw': object }>;
 
@@ -65,7 +83,10 @@ const script = {
 };
 
 const failure = async (run: Promise<unknown>): Promise<string> => {
-  const err = await run.then(() => undefined, (e: unknown) => e);
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(GameTestFailure);
   return (err as Error).message;
 };
@@ -73,7 +94,13 @@ const failure = async (run: Promise<unknown>): Promise<string> => {
 describe('testGame', () => {
   it('passes a sound game and reports what it measured', async () => {
     const report = await testGame(defineGame(sound), script);
-    expect(report).toMatchObject({ game: 'draw', accepted: 4, refused: { unknown_type: 1 }, statementsPerCommand: { 'draw.draw': 1 }, snapshots: 1 });
+    expect(report).toMatchObject({
+      game: 'draw',
+      accepted: 4,
+      refused: { unknown_type: 1 },
+      statementsPerCommand: { 'draw.draw': 1 },
+      snapshots: 1,
+    });
     // Each accepted command and the join is one statement; the seats' presence rides with them.
     expect(report.statements).toBe(4);
     expect(report.framesChecked).toBeGreaterThan(0);
@@ -82,16 +109,28 @@ describe('testGame', () => {
 
   it('fails a game whose view shows a seat another seat’s token', async () => {
     const leaky = defineGame({ ...sound, view: (state: DrawState) => ({ draws: state.draws, tokens: state.seats.map((s) => s.token) }) });
-    expect(await failure(testGame(leaky, script))).toMatch(/draw, step 3 .*: draw.state sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/);
+    expect(await failure(testGame(leaky, script))).toMatch(
+      /draw, step 3 .*: draw.state sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/,
+    );
   });
 
   it('fails a game that tells everyone a seat’s token in an event', async () => {
     const draw = sound.commands['draw.draw'];
     const loud = defineGame({
       ...sound,
-      commands: { 'draw.draw': { ...draw, decide: (state, data, ctx) => { const o = draw.decide(state, data, ctx); return { ...o, events: o.events.map((e) => ({ ...e, audience: undefined })) }; } } },
+      commands: {
+        'draw.draw': {
+          ...draw,
+          decide: (state, data, ctx) => {
+            const o = draw.decide(state, data, ctx);
+            return { ...o, events: o.events.map((e) => ({ ...e, audience: undefined })) };
+          },
+        },
+      },
     });
-    expect(await failure(testGame(loud, script))).toMatch(/draw, step 2 .*: draw.token sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/);
+    expect(await failure(testGame(loud, script))).toMatch(
+      /draw, step 2 .*: draw.token sent to (seat p2|a spectator) holds "token-\d+", a secret of seat p1/,
+    );
   });
 
   it('fails a game whose public summary holds a secret', async () => {
@@ -103,7 +142,15 @@ describe('testGame', () => {
     let calls = 0;
     const forgetful = defineGame({
       ...sound,
-      commands: { 'draw.draw': { ...sound.commands['draw.draw'], decide: (state, data, ctx) => ({ ...sound.commands['draw.draw'].decide(state, data, ctx), state: { ...state, draws: state.draws + 1 + (calls++ % 2) } }) } },
+      commands: {
+        'draw.draw': {
+          ...sound.commands['draw.draw'],
+          decide: (state, data, ctx) => ({
+            ...sound.commands['draw.draw'].decide(state, data, ctx),
+            state: { ...state, draws: state.draws + 1 + (calls++ % 2) },
+          }),
+        },
+      },
     });
     expect(await failure(testGame(forgetful, script))).toMatch(/step 2 .*: the journal replayed from the opening rebuilds another room/);
   });
@@ -114,6 +161,8 @@ describe('testGame', () => {
   });
 
   it('fails a command that costs more statements than allowed', async () => {
-    expect(await failure(testGame(defineGame(sound), { ...script, statementsPerCommand: 0 }))).toMatch(/step 2 .*: draw.draw cost 1 statements, more than 0/);
+    expect(await failure(testGame(defineGame(sound), { ...script, statementsPerCommand: 0 }))).toMatch(
+      /step 2 .*: draw.draw cost 1 statements, more than 0/,
+    );
   });
 });

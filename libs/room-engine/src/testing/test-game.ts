@@ -97,7 +97,11 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   const seed = script.seed ?? 7;
   const opener = script.opener ?? (opening.openerRole === 'host' ? 'host' : 'p1');
   const ids = { roomId: `${game.kind}-test-room`, code: 'TEST01', opener };
-  const start = opening.state(ids, opening.settings(script.settings, seed), { at: T0, expirySeconds: 3600, ...(script.deck ? { deck: script.deck } : {}) });
+  const start = opening.state(ids, opening.settings(script.settings, seed), {
+    at: T0,
+    expirySeconds: 3600,
+    ...(script.deck ? { deck: script.deck } : {}),
+  });
 
   // The store: every statement recorded, the journal it holds, and its latest snapshot.
   const steps: JournalStep[] = [];
@@ -112,19 +116,24 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   };
   const scheduler = new VirtualScheduler();
   const clock = scheduler.clock(T0);
-  const room = RoomActor.restore({ code: ids.code, roomId: ids.roomId, openedAt: T0 }, game.rules, { state: start, journal: [], replies: [] }, {
-    store,
-    clock,
-    scheduler,
-    observer: { command: () => undefined },
-    mailboxDepth: 64,
-    passivateAfterMs: 24 * 3600_000,
-    commandBudgetMs: 60_000,
-    seed,
-    committedStatements: 0,
-    onDispose: () => undefined,
-    log: () => undefined,
-  });
+  const room = RoomActor.restore(
+    { code: ids.code, roomId: ids.roomId, openedAt: T0 },
+    game.rules,
+    { state: start, journal: [], replies: [] },
+    {
+      store,
+      clock,
+      scheduler,
+      observer: { command: () => undefined },
+      mailboxDepth: 64,
+      passivateAfterMs: 24 * 3600_000,
+      commandBudgetMs: 60_000,
+      seed,
+      committedStatements: 0,
+      onDispose: () => undefined,
+      log: () => undefined,
+    },
+  );
 
   // The sockets that watch: a spectator from the start, and each seat from its first command.
   const secrets = (seat: string): readonly string[] => script.secretOf?.(room.snapshot, seat) ?? [];
@@ -216,11 +225,13 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
         accepted++;
         acks.set(id, reply);
         perCommand[step.command] = Math.max(perCommand[step.command] ?? 0, cost);
-        if (cost > allowed) throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} cost ${cost} statements, more than ${allowed}`);
+        if (cost > allowed)
+          throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} cost ${cost} statements, more than ${allowed}`);
       } else {
         const code = (reply as { error?: { code?: string } }).error?.code ?? String(reply.status);
         refused[code] = (refused[code] ?? 0) + 1;
-        if (cost > 0) throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} was refused (${code}) yet cost ${cost} statements`);
+        if (cost > 0)
+          throw new GameTestFailure(`${game.kind}, ${where}: ${step.command} was refused (${code}) yet cost ${cost} statements`);
       }
     } else if ('connect' in step) {
       seatsSeen.add(step.connect);
@@ -264,22 +275,38 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     const live = canonical(room.snapshot);
     const fromOpening = replayJournal(game.rules, seed, asJson(start), journal, now, Infinity);
     if (fromOpening.refused.length) throw new GameTestFailure(`${game.kind}, ${where}: the replay refused ${fromOpening.refused[0]}`);
-    if (withPresence(fromOpening.state) !== live) throw new GameTestFailure(`${game.kind}, ${where}: the journal replayed from the opening rebuilds another room\n live:   ${live}\n replay: ${withPresence(fromOpening.state)}`);
+    if (withPresence(fromOpening.state) !== live)
+      throw new GameTestFailure(
+        `${game.kind}, ${where}: the journal replayed from the opening rebuilds another room\n live:   ${live}\n replay: ${withPresence(fromOpening.state)}`,
+      );
     for (const [id, reply] of acks) {
-      if (canonical(fromOpening.replies.get(id)) !== canonical(reply)) throw new GameTestFailure(`${game.kind}, ${where}: the replay answers ${id} otherwise than the room did`);
+      if (canonical(fromOpening.replies.get(id)) !== canonical(reply))
+        throw new GameTestFailure(`${game.kind}, ${where}: the replay answers ${id} otherwise than the room did`);
     }
     if (!latest) return;
     const loaded = game.fromSnapshot ? game.fromSnapshot(latest.state, { deck: script.deck?.items }) : (latest.state as S);
     const fromSnapshot = replayJournal(game.rules, seed, loaded, journal.slice(latest.from), now);
     if (fromSnapshot.refused.length || withPresence(fromSnapshot.state) !== live) {
-      throw new GameTestFailure(`${game.kind}, ${where}: the latest snapshot and the journal after it rebuild another room\n live:   ${live}\n reload: ${withPresence(fromSnapshot.state)}`);
+      throw new GameTestFailure(
+        `${game.kind}, ${where}: the latest snapshot and the journal after it rebuild another room\n live:   ${live}\n reload: ${withPresence(fromSnapshot.state)}`,
+      );
     }
   }
 
   const refusedCount = Object.values(refused).reduce((a, b) => a + b, 0);
   const text = [
-    `${game.kind}: ${script.steps.length} steps, ${accepted} accepted, ${refusedCount} refused${refusedCount ? ` (${Object.entries(refused).map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}`,
-    `statements: ${steps.length} in all; per accepted command at most: ${Object.entries(perCommand).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}`,
+    `${game.kind}: ${script.steps.length} steps, ${accepted} accepted, ${refusedCount} refused${
+      refusedCount
+        ? ` (${Object.entries(refused)
+            .map(([c, n]) => `${c} ${n}`)
+            .join(', ')})`
+        : ''
+    }`,
+    `statements: ${steps.length} in all; per accepted command at most: ${
+      Object.entries(perCommand)
+        .map(([t, n]) => `${t} ${n}`)
+        .join(', ') || 'none'
+    }`,
     `rebuilt from the journal after every step; ${snapshots} snapshot(s), the latest reloaded each time; ${script.secretOf ? `${framesChecked} frames searched for another seat's secret` : 'no secrets declared'}`,
   ].join('\n');
   return { game: game.kind, accepted, refused, statements: steps.length, statementsPerCommand: perCommand, snapshots, framesChecked, text };

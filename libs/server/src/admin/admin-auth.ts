@@ -41,7 +41,10 @@ export class AdminAuth {
     const now = this.clock.now();
     const expiresAt = sent.map((v) => this.sessions.verify(v, now)).find((e) => e !== null);
     if (expiresAt === undefined || expiresAt === null) {
-      const why = sent.length > 0 ? 'the console session has expired or is not valid; sign in again' : 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>, or the console session cookie that POST /admin/api/session sets';
+      const why =
+        sent.length > 0
+          ? 'the console session has expired or is not valid; sign in again'
+          : 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>, or the console session cookie that POST /admin/api/session sets';
       throw new RoomException(RoomErrorCode.Unauthorized, why);
     }
     refuseCrossOrigin(req);
@@ -64,9 +67,11 @@ export class AdminAuth {
 
   private checkBearer(req: Request): void {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (bearer === undefined) throw new RoomException(RoomErrorCode.Unauthorized, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
+    if (bearer === undefined)
+      throw new RoomException(RoomErrorCode.Unauthorized, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
     // Digests are equal in length whatever was sent, so the comparison gives away nothing of the token's.
-    if (!timingSafeEqual(digest(bearer), this.tokenDigest)) throw new RoomException(RoomErrorCode.Unauthorized, 'the server refused this admin token');
+    if (!timingSafeEqual(digest(bearer), this.tokenDigest))
+      throw new RoomException(RoomErrorCode.Unauthorized, 'the server refused this admin token');
   }
 }
 
@@ -91,7 +96,10 @@ function refuseCrossOrigin(req: Request): void {
   const origin = req.headers.origin;
   const sameOrigin = site !== undefined ? site === 'same-origin' : origin !== undefined && hostOf(origin) === req.headers.host;
   if (!sameOrigin) {
-    throw new RoomException(RoomErrorCode.Forbidden, 'a request signed by the console session that changes something must come from the console itself; tools send Authorization: Bearer <ADMIN_TOKEN>');
+    throw new RoomException(
+      RoomErrorCode.Forbidden,
+      'a request signed by the console session that changes something must come from the console itself; tools send Authorization: Bearer <ADMIN_TOKEN>',
+    );
   }
 }
 
@@ -106,6 +114,9 @@ function hostOf(origin: string): string | null {
 function cookieOptions(req: Request) {
   // Secure only over https, so a phone on a plain-http LAN can still sign in. Behind a proxy that
   // ends TLS, X-Forwarded-Proto says so; a client that sends it falsely only makes its own cookie stricter.
-  const forwarded = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]
+    .trim()
+    .toLowerCase();
   return { path: ADMIN_SESSION_PATH, httpOnly: true, sameSite: 'strict' as const, secure: req.secure || forwarded === 'https' };
 }

@@ -1,5 +1,16 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { FinishedGameDetail, FinishedIdParams, FinishedPage, FinishedQuery, MAX_PAGE_SIZE, readBody, readQuery, RefusalsPage, RefusalsQuery, RoomCodeParams } from '@app/protocol';
+import {
+  FinishedGameDetail,
+  FinishedIdParams,
+  FinishedPage,
+  FinishedQuery,
+  MAX_PAGE_SIZE,
+  readBody,
+  readQuery,
+  RefusalsPage,
+  RefusalsQuery,
+  RoomCodeParams,
+} from '@app/protocol';
 import { DescribeAdmin } from '../api/api-docs';
 import { AdminTokenGuard } from './admin-token.guard';
 import { AdminHistoryService } from './admin-history.service';

@@ -28,18 +28,30 @@ export class AdminHistoryService {
     return this.config.refusalsKeptDays ?? DEFAULT_REFUSALS_KEPT_DAYS;
   }
 
-  async finishedGames(q: { code?: string; from?: number; to?: number; after?: { finishedUs: string; id: string }; limit: number }): Promise<FinishedPage> {
+  async finishedGames(q: {
+    code?: string;
+    from?: number;
+    to?: number;
+    after?: { finishedUs: string; id: string };
+    limit: number;
+  }): Promise<FinishedPage> {
     // One more than the page: whether there is a next one.
     const rows = await this.finished.page({ ...q, limit: q.limit + 1 }, this.timeoutMs);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
-    return { games: page.map((row) => lineOf(row, this.registry)), next: rows.length > q.limit && last ? encodeCursor(last.finishedUs, last.id) : null };
+    return {
+      games: page.map((row) => lineOf(row, this.registry)),
+      next: rows.length > q.limit && last ? encodeCursor(last.finishedUs, last.id) : null,
+    };
   }
 
   /** One finished game with its results as `GET /api/results/{id}` gives them, past that window too. */
   async finishedGame(id: string | undefined) {
     const row = id ? await this.finished.one(id, this.timeoutMs) : undefined;
-    if (!row) throw new RoomException('finished_game_not_found', `no finished game has id ${String(id ?? '').slice(0, 40) || '(not a uuid)'}`, { status: 404 });
+    if (!row)
+      throw new RoomException('finished_game_not_found', `no finished game has id ${String(id ?? '').slice(0, 40) || '(not a uuid)'}`, {
+        status: 404,
+      });
     const report = this.registry.games.find((g) => g.kind === row.game)?.results;
     return {
       ...lineOf(row, this.registry),
@@ -60,7 +72,16 @@ export class AdminHistoryService {
       roomId: found.roomId,
       live: live?.roomId === found.roomId,
       keptDays: this.refusalsKeptDays,
-      refusals: page.map((r) => ({ at: r.atMs, by: r.by, playerId: r.seat, name: r.name, type: r.type, code: r.code, status: r.status, message: r.message })),
+      refusals: page.map((r) => ({
+        at: r.atMs,
+        by: r.by,
+        playerId: r.seat,
+        name: r.name,
+        type: r.type,
+        code: r.code,
+        status: r.status,
+        message: r.message,
+      })),
       next: found.refusals.length > limit && last ? encodeCursor(last.atUs, last.id) : null,
     };
   }
@@ -77,7 +98,11 @@ export class AdminHistoryService {
 function lineOf(row: FinishedGameRow, registry: GameRegistry): FinishedGameLine {
   const record = registry.games.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);
   const started: [number, StartedFrom] =
-    record?.startedAt !== undefined ? [record.startedAt, 'summary'] : row.previousFinishedAt !== null ? [row.previousFinishedAt, 'previous_game'] : [row.roomOpenedAt, 'room_opened'];
+    record?.startedAt !== undefined
+      ? [record.startedAt, 'summary']
+      : row.previousFinishedAt !== null
+        ? [row.previousFinishedAt, 'previous_game']
+        : [row.roomOpenedAt, 'room_opened'];
   const names = record?.players ?? [];
   return {
     id: row.id,

@@ -11,13 +11,20 @@ export class AdminSessionController {
 
   @Post()
   @HttpCode(204)
-  @DescribeAdmin('Sign in: the admin token as Bearer; the answer sets the session cookie (12 h, HttpOnly, SameSite=Strict, Path=/admin/api)', [{ status: 204, description: 'signed in' }])
+  @DescribeAdmin(
+    'Sign in: the admin token as Bearer; the answer sets the session cookie (12 h, HttpOnly, SameSite=Strict, Path=/admin/api)',
+    [{ status: 204, description: 'signed in' }],
+  )
   signIn(@Req() req: Request, @Res({ passthrough: true }) res: Response): void {
     this.auth.signIn(req, res);
   }
 
   @Get()
-  @DescribeAdmin('Whether this request is the operator\'s, and how: `{via: "cookie", expiresAt}` or `{via: "bearer", expiresAt: null}`', [], { ok: AdminSession })
+  @DescribeAdmin(
+    'Whether this request is the operator\'s, and how: `{via: "cookie", expiresAt}` or `{via: "bearer", expiresAt: null}`',
+    [],
+    { ok: AdminSession },
+  )
   session(@Req() req: Request): AdminSession {
     const credential = this.auth.authenticate(req);
     return { via: credential.via, expiresAt: credential.via === 'cookie' ? credential.expiresAt : null };

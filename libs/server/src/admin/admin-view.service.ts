@@ -40,13 +40,23 @@ export class AdminViewService {
   }
 
   roomList(): RoomsSnapshot {
-    return { rooms: this.rooms.registry.rooms().map((r) => this.row(r)).sort((a, b) => a.code.localeCompare(b.code)) };
+    return {
+      rooms: this.rooms.registry
+        .rooms()
+        .map((r) => this.row(r))
+        .sort((a, b) => a.code.localeCompare(b.code)),
+    };
   }
 
   roomDetail(code: string) {
     const room = this.rooms.registry.peek(code.toUpperCase());
     if (!room) throw new RoomException(RoomErrorCode.RoomNotFound, `no live room has code ${code}`);
-    return { ...this.row(room), ...this.registry.gameOf(room.kind).operatorDetail(room.snapshot), lastCommands: room.stats.lastCommands(), replyMemory: room.replyMemory };
+    return {
+      ...this.row(room),
+      ...this.registry.gameOf(room.kind).operatorDetail(room.snapshot),
+      lastCommands: room.stats.lastCommands(),
+      replyMemory: room.replyMemory,
+    };
   }
 
   // Every game's row comes from its own summary: seats stand where players were, its round

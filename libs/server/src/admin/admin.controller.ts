@@ -20,13 +20,19 @@ export class AdminController {
   ) {}
 
   @Get('overview')
-  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, admission (whether new work is shed as overloaded), the build', [], { ok: Overview })
+  @DescribeAdmin('Rooms, sockets, command rates and timings, the pool, admission (whether new work is shed as overloaded), the build', [], {
+    ok: Overview,
+  })
   overview() {
     return this.view.overview();
   }
 
   @Get('instances')
-  @DescribeAdmin('Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance\'s last heartbeat', [], { ok: InstancesSnapshot })
+  @DescribeAdmin(
+    "Every instance sharing this database (name, url, pid, health, rooms, last seen), as of this instance's last heartbeat",
+    [],
+    { ok: InstancesSnapshot },
+  )
   instances(): InstancesSnapshot {
     return { instances: this.heartbeat.instances() };
   }
@@ -38,20 +44,39 @@ export class AdminController {
   }
 
   @Get('rooms/:code')
-  @DescribeAdmin('One live room with its players and last 100 commands', [{ status: 404, description: '`room_not_found`: the room is not live' }], { params: RoomCodeParams, ok: RoomDetail })
+  @DescribeAdmin(
+    'One live room with its players and last 100 commands',
+    [{ status: 404, description: '`room_not_found`: the room is not live' }],
+    { params: RoomCodeParams, ok: RoomDetail },
+  )
   room(@Param('code') code: string) {
     return this.view.roomDetail(code);
   }
 
   @Post('rooms/:code/close')
-  @DescribeAdmin('Close a room (reason operator_closed)', [{ status: 204, description: 'closed' }, { status: 404, description: '`room_not_found`' }], { params: RoomCodeParams })
+  @DescribeAdmin(
+    'Close a room (reason operator_closed)',
+    [
+      { status: 204, description: 'closed' },
+      { status: 404, description: '`room_not_found`' },
+    ],
+    { params: RoomCodeParams },
+  )
   @HttpCode(204)
   async close(@Param('code') code: string) {
     await this.rooms.closeByOperator(code);
   }
 
   @Post('rooms/:code/kick')
-  @DescribeAdmin('Kick a seated player: its sockets close with 4003', [{ status: 204, description: 'kicked' }, { status: 400, description: '`bad_data`: no playerId' }, { status: 404, description: '`room_not_found` or `player_not_found`' }], { params: RoomCodeParams, body: KickBody })
+  @DescribeAdmin(
+    'Kick a seated player: its sockets close with 4003',
+    [
+      { status: 204, description: 'kicked' },
+      { status: 400, description: '`bad_data`: no playerId' },
+      { status: 404, description: '`room_not_found` or `player_not_found`' },
+    ],
+    { params: RoomCodeParams, body: KickBody },
+  )
   @HttpCode(204)
   async kick(@Param('code') code: string, @Body() body: unknown) {
     await this.rooms.kickByOperator(code, readBody(KickBody, body).playerId);
@@ -62,7 +87,11 @@ export class AdminController {
    * second, and one room's detail when `room` is given. The console never polls.
    */
   @Sse('stream')
-  @DescribeAdmin('Server-sent events: overview, instances and rooms each second, and one room with ?room=; signed by the session cookie (or Bearer); a ?token= is refused', [], { query: StreamQuery })
+  @DescribeAdmin(
+    'Server-sent events: overview, instances and rooms each second, and one room with ?room=; signed by the session cookie (or Bearer); a ?token= is refused',
+    [],
+    { query: StreamQuery },
+  )
   stream(@Query('room') room?: string): Observable<MessageEvent> {
     const code = room ? normalizeRoomCode(room) : null;
     return interval(PUSH_EVERY_MS).pipe(

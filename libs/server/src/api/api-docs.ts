@@ -42,9 +42,17 @@ type Answer = { readonly status: number; readonly description: string; readonly 
 const answers = (...list: Answer[]) => list.map((a) => DocResponse(a.status, a.description, a.schema));
 const error = errorBody;
 
-const BAD_DATA: Answer = { status: 400, description: '`bad_data` (the message names the field) or `bad_json`', schema: error('bad_data | bad_json') };
+const BAD_DATA: Answer = {
+  status: 400,
+  description: '`bad_data` (the message names the field) or `bad_json`',
+  schema: error('bad_data | bad_json'),
+};
 const NOT_FOUND: Answer = { status: 404, description: '`room_not_found`: no room has this code', schema: error('room_not_found') };
-const UNAVAILABLE: Answer = { status: 503, description: '`database_unavailable`: nothing was recorded, retry later', schema: error('database_unavailable') };
+const UNAVAILABLE: Answer = {
+  status: 503,
+  description: '`database_unavailable`: nothing was recorded, retry later',
+  schema: error('database_unavailable'),
+};
 // Opening a room or a table (PROTOCOL.md section 11): both carry Retry-After, in seconds.
 const RATE_LIMITED: Answer = {
   status: 429,
@@ -58,7 +66,11 @@ const RATE_LIMITED_FOR = (what: string): Answer => ({
   schema: error('rate_limited'),
 });
 /** A closed room is answered from its row. */
-const GONE: Answer = { status: 410, description: '`room_gone`: the room is closed; answered from its row, never rebuilt', schema: error('room_gone') };
+const GONE: Answer = {
+  status: 410,
+  description: '`room_gone`: the room is closed; answered from its row, never rebuilt',
+  schema: error('room_gone'),
+};
 const SPECTATORS_FULL = '`room_closed`, or `spectators_full` (the room holds SPECTATORS_PER_ROOM spectators; `Retry-After: 10`)';
 const OPEN_UNAVAILABLE: Answer = {
   status: 503,
@@ -69,7 +81,8 @@ const OPEN_UNAVAILABLE: Answer = {
 // Joining and spectating create work too: shed while the instance is overloaded.
 const NEW_WORK_UNAVAILABLE: Answer = {
   status: 503,
-  description: '`overloaded` (this instance sheds new work; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+  description:
+    '`overloaded` (this instance sheds new work; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
 const CODE = () => DocParams(RoomCodeParams);
@@ -102,10 +115,18 @@ export const DescribeCreateRoom = (registry: GameRegistry) =>
       summary: `Open a room of any game: with \`game\`, that game's settings, and the answer carries the opener's seat and token; without it, a ${registry.defaultKind} room${registry.defaultGame ? ' in its lobby, and the answer carries the host token' : ''}`,
     }),
     // Without `game`, the default game's settings; with it, each game's own.
-    DocBody(oneSchema([...defaultOpening(registry).body, ...openable(registry).map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind }))])),
+    DocBody(
+      oneSchema([
+        ...defaultOpening(registry).body,
+        ...openable(registry).map((g) => withGame(g.kind, g.opening!.schema).meta({ title: g.kind })),
+      ]),
+    ),
     DocResponse(201, 'the room is open', oneSchema([...defaultOpening(registry).answer, openedRoom(openableKinds(registry))])),
     ...answers(
-      { ...BAD_DATA, description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`' },
+      {
+        ...BAD_DATA,
+        description: '`bad_data` (an unknown `game`; also when the deck has fewer questions than questionCount) or `bad_json`',
+      },
       { status: 404, description: '`deck_not_found`', schema: error('deck_not_found') },
       RATE_LIMITED,
       OPEN_UNAVAILABLE,
@@ -122,7 +143,11 @@ export const DescribeJoinRoom = () =>
     ...answers(
       BAD_DATA,
       NOT_FOUND,
-      { status: 409, description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`', schema: error('room_full | game_in_progress | room_closed') },
+      {
+        status: 409,
+        description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`',
+        schema: error('room_full | game_in_progress | room_closed'),
+      },
       GONE,
       RATE_LIMITED_FOR('joins'),
       NEW_WORK_UNAVAILABLE,
@@ -136,7 +161,13 @@ export const DescribeSpectate = () =>
     CODE(),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(NOT_FOUND, { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
+    ...answers(
+      NOT_FOUND,
+      { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') },
+      GONE,
+      RATE_LIMITED_FOR('spectator seats asked for'),
+      NEW_WORK_UNAVAILABLE,
+    ),
   );
 
 export const DescribeRoomSummary = (registry: GameRegistry) =>
@@ -174,7 +205,10 @@ export const DescribeListDecks = () =>
     ApiBearerAuth(),
     DocQuery(DeckListQuery),
     DocResponse(200, 'a page of decks, and the cursor of the next', DeckList),
-    ...answers({ ...BAD_DATA, description: '`bad_data`: `limit` or `cursor` (the message names it), or an `Authorization` that is not `Bearer` and edit tokens' }),
+    ...answers({
+      ...BAD_DATA,
+      description: '`bad_data`: `limit` or `cursor` (the message names it), or an `Authorization` that is not `Bearer` and edit tokens',
+    }),
   );
 
 const DECK_ID = () => DocParams(DeckIdParams);
@@ -185,11 +219,19 @@ const DECK_NOT_FOUND: Answer = {
 };
 const DECK_FORBIDDEN: Answer = {
   status: 403,
-  description: '`forbidden`: no edit token as `Authorization: Bearer`, or not this deck’s; `deck_read_only`: the built-in deck (or one made before edit tokens), which nobody may change',
+  description:
+    '`forbidden`: no edit token as `Authorization: Bearer`, or not this deck’s; `deck_read_only`: the built-in deck (or one made before edit tokens), which nobody may change',
   schema: error('forbidden | deck_read_only'),
 };
-const DECK_BAD_DATA: Answer = { ...BAD_DATA, description: '`bad_data` (the message names the field, e.g. questions[0].correct) or `bad_json`' };
-const TOO_LARGE = (what: string): Answer => ({ status: 413, description: `\`payload_too_large\`: ${what}`, schema: error('payload_too_large') });
+const DECK_BAD_DATA: Answer = {
+  ...BAD_DATA,
+  description: '`bad_data` (the message names the field, e.g. questions[0].correct) or `bad_json`',
+};
+const TOO_LARGE = (what: string): Answer => ({
+  status: 413,
+  description: `\`payload_too_large\`: ${what}`,
+  schema: error('payload_too_large'),
+});
 
 export const DescribeCreateDeck = () =>
   applyDecorators(
@@ -218,7 +260,11 @@ export const DescribeImportDeck = () =>
     ),
     ...answers(
       TOO_LARGE('a CSV over 1 MiB'),
-      { status: 415, description: '`unsupported_media_type`: the body is not `text/csv` (or `text/plain`)', schema: error('unsupported_media_type') },
+      {
+        status: 415,
+        description: '`unsupported_media_type`: the body is not `text/csv` (or `text/plain`)',
+        schema: error('unsupported_media_type'),
+      },
       RATE_LIMITED_FOR('decks created or imported'),
       UNAVAILABLE,
     ),
@@ -239,7 +285,10 @@ export const DescribeReadDeck = () =>
     DECK_ID(),
     DocResponse(200, 'the deck; `editable` says whether it has an edit token at all', DeckDetails),
     ...answers(
-      { ...DECK_FORBIDDEN, description: 'a Bearer token was sent and is not this deck’s edit token (`forbidden`), or the deck has none (`deck_read_only`)' },
+      {
+        ...DECK_FORBIDDEN,
+        description: 'a Bearer token was sent and is not this deck’s edit token (`forbidden`), or the deck has none (`deck_read_only`)',
+      },
       DECK_NOT_FOUND,
     ),
   );
@@ -258,7 +307,9 @@ export const DescribeReplaceDeck = () =>
 export const DescribeDeleteDeck = () =>
   applyDecorators(
     ApiTags('decks'),
-    ApiOperation({ summary: 'Delete a deck with its edit token: no longer listed, read or opened; a game already playing it keeps its questions' }),
+    ApiOperation({
+      summary: 'Delete a deck with its edit token: no longer listed, read or opened; a game already playing it keeps its questions',
+    }),
     ApiBearerAuth(),
     DECK_ID(),
     ...answers({ status: 204, description: 'deleted' }, DECK_FORBIDDEN, DECK_NOT_FOUND),
@@ -276,7 +327,9 @@ export const DescribeLeaderboard = () =>
 export const DescribeHealth = () =>
   applyDecorators(
     ApiTags('operations'),
-    ApiOperation({ summary: 'For people: the build, the instance and the database round trip (probes use /health/live and /health/ready)' }),
+    ApiOperation({
+      summary: 'For people: the build, the instance and the database round trip (probes use /health/live and /health/ready)',
+    }),
     DocResponse(200, 'up, with the database reachable', Health),
     DocResponse(503, 'the database is unreachable: `status: "unavailable"`, `db.ok: false`', Health),
   );
@@ -284,7 +337,9 @@ export const DescribeHealth = () =>
 export const DescribeLiveness = () =>
   applyDecorators(
     ApiTags('operations'),
-    ApiOperation({ summary: 'Liveness: 200 while the process can serve its sockets, whether or not PostgreSQL is reachable; never queries it' }),
+    ApiOperation({
+      summary: 'Liveness: 200 while the process can serve its sockets, whether or not PostgreSQL is reachable; never queries it',
+    }),
     DocResponse(200, '`{status: "live", instance, pid, uptimeSeconds}`', Liveness),
   );
 
@@ -319,17 +374,30 @@ export const DescribeAdmin = (summary: string, extra: Answer[] = [], shapes: Adm
 // The aliases of the generic routes for one game (the registry's aliases), tagged by their path.
 
 const ALIAS_CODE = ({ noun }: GameRoutes) =>
-  DocParams(RoomCodeParams.extend({ code: RoomCodeParams.shape.code.meta({ description: `the ${noun} code, 6 characters; case is ignored`, example: 'K7QMPD' }) }));
-const ALIAS_NOT_FOUND = ({ noun }: GameRoutes): Answer => ({ status: 404, description: `\`room_not_found\`: no ${noun} has this code`, schema: error('room_not_found') });
+  DocParams(
+    RoomCodeParams.extend({
+      code: RoomCodeParams.shape.code.meta({ description: `the ${noun} code, 6 characters; case is ignored`, example: 'K7QMPD' }),
+    }),
+  );
+const ALIAS_NOT_FOUND = ({ noun }: GameRoutes): Answer => ({
+  status: 404,
+  description: `\`room_not_found\`: no ${noun} has this code`,
+  schema: error('room_not_found'),
+});
 
 export const DescribeAliasOpen = (path: string, routes: GameRoutes) =>
   applyDecorators(
     ApiTags(path),
-    ApiOperation({ summary: `Open a ${routes.noun}: POST /api/rooms with \`game: "${routes.game.kind}"\`; the answer carries the opener's token` }),
+    ApiOperation({
+      summary: `Open a ${routes.noun}: POST /api/rooms with \`game: "${routes.game.kind}"\`; the answer carries the opener's token`,
+    }),
     DocBody(routes.game.opening!.schema),
     DocResponse(201, `the ${routes.noun} is open`, routes.openedShape),
     ...answers(
-      { ...BAD_DATA, description: '`bad_data` (the message names the field; also a `seed` on a server not started for tests) or `bad_json`' },
+      {
+        ...BAD_DATA,
+        description: '`bad_data` (the message names the field; also a `seed` on a server not started for tests) or `bad_json`',
+      },
       RATE_LIMITED,
       OPEN_UNAVAILABLE,
     ),
@@ -342,7 +410,13 @@ export const DescribeAliasSpectate = (path: string, routes: GameRoutes) =>
     ALIAS_CODE(routes),
     DocBody(SpectateBody, false),
     DocResponse(201, 'a spectator token', SpectatorSeat),
-    ...answers(ALIAS_NOT_FOUND(routes), { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') }, GONE, RATE_LIMITED_FOR('spectator seats asked for'), NEW_WORK_UNAVAILABLE),
+    ...answers(
+      ALIAS_NOT_FOUND(routes),
+      { status: 409, description: SPECTATORS_FULL, schema: error('room_closed | spectators_full') },
+      GONE,
+      RATE_LIMITED_FOR('spectator seats asked for'),
+      NEW_WORK_UNAVAILABLE,
+    ),
   );
 
 export const DescribeAliasSummary = (path: string, routes: GameRoutes) =>
@@ -357,13 +431,19 @@ export const DescribeAliasSummary = (path: string, routes: GameRoutes) =>
 export const DescribeAliasClose = (path: string, routes: GameRoutes) =>
   applyDecorators(
     ApiTags(path),
-    ApiOperation({ summary: `Close a ${routes.noun} (DELETE /api/rooms/{code} for a ${routes.game.kind} room): every socket closes with 4004. Closing a closed ${routes.noun} again is 204` }),
+    ApiOperation({
+      summary: `Close a ${routes.noun} (DELETE /api/rooms/{code} for a ${routes.game.kind} room): every socket closes with 4004. Closing a closed ${routes.noun} again is 204`,
+    }),
     ApiBearerAuth(),
     ALIAS_CODE(routes),
     ...answers(
       { status: 204, description: 'closed' },
       { status: 401, description: '`unauthorized`: no valid token', schema: error('unauthorized') },
-      { status: 403, description: `\`forbidden\`: the token is not of a seat that may close this ${routes.noun}`, schema: error('forbidden') },
+      {
+        status: 403,
+        description: `\`forbidden\`: the token is not of a seat that may close this ${routes.noun}`,
+        schema: error('forbidden'),
+      },
       { ...ALIAS_NOT_FOUND(routes), description: `\`room_not_found\`, also for a token of another ${routes.noun}` },
     ),
   );
@@ -371,12 +451,22 @@ export const DescribeAliasClose = (path: string, routes: GameRoutes) =>
 export const DescribeResults = (registry: GameRegistry) =>
   applyDecorators(
     ApiTags('results'),
-    ApiOperation({ summary: 'A finished game\'s results by its link: JSON, or CSV with `.csv` after the id (its game\'s own rows); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)' }),
+    ApiOperation({
+      summary:
+        "A finished game's results by its link: JSON, or CSV with `.csv` after the id (its game's own rows); readable for the results window (`RESULTS_KEPT_DAYS`, 30 days by default)",
+    }),
     DocParams(ResultsParams),
     ApiResponse({
       status: 200,
-      description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${registry.games.filter((g) => g.results).map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``).join('; ')})`,
+      description: `the results (\`text/csv\` for \`.csv\`, with each game's own columns: ${registry.games
+        .filter((g) => g.results)
+        .map((g) => `${g.kind} \`${g.results!.csvHeader.join(',')}\``)
+        .join('; ')})`,
       content: { 'application/json': { schema: openApiOf(GameResults) }, 'text/csv': { schema: openApiOf(ResultsCsv) } },
     }),
-    ...answers({ status: 404, description: '`results_not_found`: no such id, or finished longer ago than the results window', schema: error('results_not_found') }),
+    ...answers({
+      status: 404,
+      description: '`results_not_found`: no such id, or finished longer ago than the results window',
+      schema: error('results_not_found'),
+    }),
   );

@@ -27,7 +27,16 @@ export class HttpErrorsFilter implements ExceptionFilter {
     if (error instanceof HttpException) {
       const status = error.getStatus();
       if (status === 400 && /JSON/.test(error.message)) return [400, 'bad_json', `the body is not valid JSON: ${error.message}`];
-      const code = status === 404 ? 'not_found' : status === 401 ? 'unauthorized' : status === 413 ? 'payload_too_large' : status === 400 ? 'bad_request' : `http_${status}`;
+      const code =
+        status === 404
+          ? 'not_found'
+          : status === 401
+            ? 'unauthorized'
+            : status === 413
+              ? 'payload_too_large'
+              : status === 400
+                ? 'bad_request'
+                : `http_${status}`;
       return [status, code, error.message];
     }
     const { status, limit } = error as { status?: number; limit?: number };

@@ -18,7 +18,11 @@ export function describeApi(app: INestApplication, build: BuildInfo): void {
         'Errors are `{statusCode, code, message}`. Play itself goes over the WebSocket at `/ws?token=...`.',
     )
     .setVersion(build.version)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'a host token (DELETE /api/rooms/{code}), a deck\'s edit token (/api/decks/{id}) or the admin token (/admin/api)' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: "a host token (DELETE /api/rooms/{code}), a deck's edit token (/api/decks/{id}) or the admin token (/admin/api)",
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config);
   // /metrics is the Prometheus module's controller, which carries no decorators of ours.

@@ -32,7 +32,10 @@ export function resultsController(registry: GameRegistry): Type {
       const keptDays = resultsKeptDays(this.config);
       const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
       const report = found && registry.games.find((g) => g.kind === found.game)?.results;
-      if (!found || !report) throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, { status: 404 });
+      if (!found || !report)
+        throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, {
+          status: 404,
+        });
       // When the link stops answering (its record's commit time plus the window, which the operator
       // sets), so that a page can say it.
       if (!csv) return { ...(report.json(found.summary) as object), readableUntil: resultsReadableUntil(found.finishedAt, this.config) };

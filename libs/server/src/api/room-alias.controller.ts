@@ -54,7 +54,10 @@ export function roomAliasController(path: string, routes: GameRoutes): Type {
       const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
       const check = this.tokens.check(token);
       if (!check.ok) {
-        throw new RoomException(RoomErrorCode.Unauthorized, `a valid ${opener} token is required as Authorization: Bearer <${opener}Token>`);
+        throw new RoomException(
+          RoomErrorCode.Unauthorized,
+          `a valid ${opener} token is required as Authorization: Bearer <${opener}Token>`,
+        );
       }
       await this.rooms.closeWithToken(code, check.claims, kind);
     }

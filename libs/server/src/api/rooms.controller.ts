@@ -59,7 +59,10 @@ export function roomsController(registry: GameRegistry): Type {
       const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
       const check = this.tokens.check(token);
       if (!check.ok) {
-        throw new RoomException(RoomErrorCode.Unauthorized, 'a valid token of a seat that may close the room (its host or its owner) is required as Authorization: Bearer <token>');
+        throw new RoomException(
+          RoomErrorCode.Unauthorized,
+          'a valid token of a seat that may close the room (its host or its owner) is required as Authorization: Bearer <token>',
+        );
       }
       await this.rooms.closeWithToken(code, check.claims);
     }

@@ -53,7 +53,9 @@ function parameters(schema: z.ZodObject, where: 'query' | 'path'): MethodDecorat
   return Object.keys(inputs).map((name) => {
     // Read as something other than text (digits as an integer): shown as what it is read as.
     const read = outputs[name]?.type !== undefined && outputs[name].type !== inputs[name].type;
-    const { description, example, ...rest } = read ? { ...outputs[name], description: outputs[name].description ?? inputs[name].description } : inputs[name];
+    const { description, example, ...rest } = read
+      ? { ...outputs[name], description: outputs[name].description ?? inputs[name].description }
+      : inputs[name];
     const required = where === 'path' || (input.required ?? []).includes(name);
     const common = { name, required, schema: rest, ...(description ? { description } : {}), ...(example !== undefined ? { example } : {}) };
     return where === 'path' ? ApiParam(common) : ApiQuery(common);

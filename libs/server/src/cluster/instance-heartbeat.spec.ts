@@ -5,7 +5,16 @@ import { InstanceIdentity } from './instance-identity';
 
 /** The registry's reading of its rows, with the database replaced by a list of answers. */
 describe(InstanceHeartbeat.name, () => {
-  const row = (name: string, over: Partial<InstanceRow> = {}): InstanceRow => ({ name, url: `http://${name}`, pid: 1, startedAt: 0, rooms: 0, health: 'ok', seenSecondsAgo: 0, ...over });
+  const row = (name: string, over: Partial<InstanceRow> = {}): InstanceRow => ({
+    name,
+    url: `http://${name}`,
+    pid: 1,
+    startedAt: 0,
+    rooms: 0,
+    health: 'ok',
+    seenSecondsAgo: 0,
+    ...over,
+  });
 
   function setup(answers: (InstanceRow[] | Error)[], intervalMs = 1000) {
     const beats: InstanceBeat[] = [];
@@ -41,7 +50,9 @@ describe(InstanceHeartbeat.name, () => {
     const { heartbeat, setRooms } = setup([[row('me', { rooms: 2, seenSecondsAgo: 0 })]], 0);
     await heartbeat.start();
     setRooms(5);
-    expect(heartbeat.instances(Date.now() + 60_000)).toEqual([expect.objectContaining({ name: 'me', rooms: 5, health: 'ok', status: 'up', self: true, seenSecondsAgo: 0 })]);
+    expect(heartbeat.instances(Date.now() + 60_000)).toEqual([
+      expect.objectContaining({ name: 'me', rooms: 5, health: 'ok', status: 'up', self: true, seenSecondsAgo: 0 }),
+    ]);
   });
 
   it('shows a stopped instance as stopped however long ago it beat', async () => {

@@ -94,7 +94,14 @@ export class InstanceHeartbeat {
       // This instance's own row is as fresh as this process: it is answering.
       const seenSecondsAgo = self ? 0 : row.seenSecondsAgo + elapsed;
       const status = row.health === 'stopped' ? 'stopped' : !self && seenSecondsAgo > silentAfter ? 'silent' : 'up';
-      return { ...row, rooms: self ? this.rooms() : row.rooms, health: self ? this.health : row.health, seenSecondsAgo: Math.round(seenSecondsAgo * 10) / 10, status, self };
+      return {
+        ...row,
+        rooms: self ? this.rooms() : row.rooms,
+        health: self ? this.health : row.health,
+        seenSecondsAgo: Math.round(seenSecondsAgo * 10) / 10,
+        status,
+        self,
+      };
     });
   }
 
@@ -107,7 +114,14 @@ export class InstanceHeartbeat {
     const holder = this.health === 'stopped' ? undefined : this.holder;
     try {
       const { rows, at, lost } = await this.repository.beat(
-        { name: this.identity.name, url: this.identity.url, pid: this.identity.pid, startedAt: this.identity.startedAt, rooms: this.rooms(), health: this.health },
+        {
+          name: this.identity.name,
+          url: this.identity.url,
+          pid: this.identity.pid,
+          startedAt: this.identity.startedAt,
+          rooms: this.rooms(),
+          health: this.health,
+        },
         this.heardAt,
       );
       this.last = { rows, at: Date.now() };

@@ -33,6 +33,9 @@ describe('announceAdminToken', () => {
   });
 
   it('says nothing when ADMIN_TOKEN was set', () => {
-    expect(run(true, { adminToken: TOKEN, adminTokenGenerated: false, adminTokenFile: undefined as unknown as string })).toEqual({ log: '', terminal: '' });
+    expect(run(true, { adminToken: TOKEN, adminTokenGenerated: false, adminTokenFile: undefined as unknown as string })).toEqual({
+      log: '',
+      terminal: '',
+    });
   });
 });

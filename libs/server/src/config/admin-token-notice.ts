@@ -13,14 +13,24 @@ export interface Terminal {
  * A token this start generated is printed once to an interactive terminal only; anywhere else the
  * log says which file holds it and how to set ADMIN_TOKEN instead.
  */
-export function announceAdminToken(config: Pick<ServerConfig, 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'>, log: JsonLog, terminal: Terminal = process.stdout): void {
+export function announceAdminToken(
+  config: Pick<ServerConfig, 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'>,
+  log: JsonLog,
+  terminal: Terminal = process.stdout,
+): void {
   if (!config.adminTokenFile) return; // ADMIN_TOKEN came from the environment: the operator has it.
   const howToSet = 'set ADMIN_TOKEN (32 or more characters, e.g. openssl rand -base64 32) to choose one';
   if (config.adminTokenGenerated && terminal.isTTY) {
     terminal.write(`\nAdmin token (shown once; kept in ${config.adminTokenFile}):\n  ${config.adminToken}\n\n`);
-    log.info('ADMIN_TOKEN was not set; generated one, printed it to this terminal and kept it in DATA_DIR', { file: config.adminTokenFile, howToSet });
+    log.info('ADMIN_TOKEN was not set; generated one, printed it to this terminal and kept it in DATA_DIR', {
+      file: config.adminTokenFile,
+      howToSet,
+    });
   } else if (config.adminTokenGenerated) {
-    log.warn('ADMIN_TOKEN was not set; generated one and kept it in DATA_DIR (not shown here: read the file, or set your own)', { file: config.adminTokenFile, howToSet });
+    log.warn('ADMIN_TOKEN was not set; generated one and kept it in DATA_DIR (not shown here: read the file, or set your own)', {
+      file: config.adminTokenFile,
+      howToSet,
+    });
   } else {
     log.info('ADMIN_TOKEN was not set; using the one kept in DATA_DIR', { file: config.adminTokenFile, howToSet });
   }

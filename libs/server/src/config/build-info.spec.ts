@@ -63,11 +63,18 @@ describe(readBuildInfo.name, () => {
       const compiled = join(dir, 'dist/apps/game-server/libs/server/src/config/build-info.js');
       mkdirSync(dirname(compiled), { recursive: true });
       const source = readFileSync(join(__dirname, 'build-info.ts'), 'utf8');
-      writeFileSync(compiled, ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText);
+      writeFileSync(
+        compiled,
+        ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText,
+      );
       execFileSync(process.execPath, [join(__dirname, '../../../../scripts/write-build-info.mjs')], { cwd: dir, stdio: 'ignore' });
       const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
       expect(JSON.parse(readFileSync(join(dir, BUILD_INFO_FILE), 'utf8'))).toEqual({ version: '1.2.3', sha: head });
-      execFileSync(process.execPath, [join(__dirname, '../../../../scripts/write-build-info.mjs')], { cwd: dir, stdio: 'ignore', env: { ...process.env, BUILD_SHA: 'from-the-image' } });
+      execFileSync(process.execPath, [join(__dirname, '../../../../scripts/write-build-info.mjs')], {
+        cwd: dir,
+        stdio: 'ignore',
+        env: { ...process.env, BUILD_SHA: 'from-the-image' },
+      });
       expect(readBuildInfo(dir, {})).toEqual({ version: '1.2.3', sha: 'from-the-image' });
     });
   });

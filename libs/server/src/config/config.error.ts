@@ -16,7 +16,9 @@ export interface ConfigProblem {
  */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ConfigProblem[]) {
-    super(`${problems.length === 1 ? 'an environment variable has a value' : `${problems.length} environment variables have values`} the server does not accept:\n${problems.map((p) => `  ${p.line}`).join('\n')}`);
+    super(
+      `${problems.length === 1 ? 'an environment variable has a value' : `${problems.length} environment variables have values`} the server does not accept:\n${problems.map((p) => `  ${p.line}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }

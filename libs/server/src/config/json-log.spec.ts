@@ -25,14 +25,22 @@ describe(JsonLog.name, () => {
     const { log, lines } = capture('info');
     log.log('Mapped {/api/rooms, POST} route', 'RouterExplorer');
     log.error(Object.assign(new Error('Invalid WebSocket frame'), { code: 'WS_ERR_INVALID_OPCODE' }));
-    expect(lines).toEqual([{ time: expect.any(String), level: 'warn', msg: 'a client sent an invalid frame', code: 'WS_ERR_INVALID_OPCODE' }]);
+    expect(lines).toEqual([
+      { time: expect.any(String), level: 'warn', msg: 'a client sent an invalid frame', code: 'WS_ERR_INVALID_OPCODE' },
+    ]);
   });
 
   describe('what a client wrote', () => {
     it('cuts a long field value to 256 characters, with an ellipsis and its original length', () => {
       const { log, lines } = capture('info');
       log.warn('command refused with 503', { room: 'ABCDEF', command: 'x'.repeat(15_000) });
-      expect(lines[0]).toEqual({ time: expect.any(String), level: 'warn', msg: 'command refused with 503', room: 'ABCDEF', command: `${'x'.repeat(256)}… (15000 chars)` });
+      expect(lines[0]).toEqual({
+        time: expect.any(String),
+        level: 'warn',
+        msg: 'command refused with 503',
+        room: 'ABCDEF',
+        command: `${'x'.repeat(256)}… (15000 chars)`,
+      });
     });
 
     it('cuts a long message and a long nested value too', () => {

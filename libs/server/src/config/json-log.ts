@@ -70,14 +70,16 @@ export class JsonLog implements LoggerService {
     const extra = typeof fields === 'string' ? { context: fields } : fields;
     // A client's broken frame (ws reports WS_ERR_*) is the client's fault, not the server's.
     const code = (msg as { code?: unknown } | null)?.code;
-    if (typeof code === 'string' && code.startsWith('WS_ERR_')) return this.write('warn', 'a client sent an invalid frame', { ...extra, code });
+    if (typeof code === 'string' && code.startsWith('WS_ERR_'))
+      return this.write('warn', 'a client sent an invalid frame', { ...extra, code });
     this.write('error', msg instanceof Error ? msg.message : typeof msg === 'string' ? msg : JSON.stringify(msg), extra);
   }
 
   // LoggerService: Nest's own messages, with their context.
   log(message: unknown, context?: unknown): void {
     // Nest's start-up chatter (every module, route and gateway) is debug; the rest is info.
-    const chatter = typeof context === 'string' && /^(InstanceLoader|RoutesResolver|RouterExplorer|WebSocketsController|NestFactory)$/.test(context);
+    const chatter =
+      typeof context === 'string' && /^(InstanceLoader|RoutesResolver|RouterExplorer|WebSocketsController|NestFactory)$/.test(context);
     this.write(chatter ? 'debug' : 'info', String(message), typeof context === 'string' ? { context } : undefined);
   }
 

@@ -48,7 +48,10 @@ export class ProcessFaults {
   }
 
   uncaughtException(error: unknown, origin: string): void {
-    this.log.error('uncaught exception: the process ends, and its rooms come back from what PostgreSQL committed', { origin, ...describe(error) });
+    this.log.error('uncaught exception: the process ends, and its rooms come back from what PostgreSQL committed', {
+      origin,
+      ...describe(error),
+    });
     this.exit(1);
   }
 }

@@ -51,7 +51,10 @@ describe(readConfig.name, () => {
       expect(config.adminTokenGenerated).toBe(true);
       expect(config.adminTokenFile).toBe(join(dir, 'admin-token'));
       expect(readdirSync(dir).sort()).toEqual(['admin-token', 'token-secret']);
-      for (const [file, value] of [['admin-token', config.adminToken], ['token-secret', config.tokenSecret]]) {
+      for (const [file, value] of [
+        ['admin-token', config.adminToken],
+        ['token-secret', config.tokenSecret],
+      ]) {
         expect(readFileSync(join(dir, file), 'utf8')).toBe(value + '\n');
         expect(statSync(join(dir, file)).mode & 0o777).toBe(0o600);
         expect(value.length).toBeGreaterThanOrEqual(32);
@@ -63,7 +66,12 @@ describe(readConfig.name, () => {
       const dir = dataDir();
       const first = readConfig({ DATA_DIR: dir });
       const second = readConfig({ DATA_DIR: dir });
-      expect(second).toMatchObject({ adminToken: first.adminToken, tokenSecret: first.tokenSecret, adminTokenGenerated: false, adminTokenFile: join(dir, 'admin-token') });
+      expect(second).toMatchObject({
+        adminToken: first.adminToken,
+        tokenSecret: first.tokenSecret,
+        adminTokenGenerated: false,
+        adminTokenFile: join(dir, 'admin-token'),
+      });
     });
 
     it('treats an empty variable (compose passing an unset one through) as unset', () => {
@@ -90,7 +98,14 @@ describe(readConfig.name, () => {
 
   describe('the instance among several', () => {
     it('takes INSTANCE_NAME, INSTANCE_URL and the heartbeat as given', () => {
-      const config = readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_NAME: 'game-server-1', INSTANCE_URL: 'http://game-server-1:3000', INSTANCE_HEARTBEAT_SECONDS: '2' });
+      const config = readConfig({
+        DATA_DIR: dataDir(),
+        TOKEN_SECRET: strong,
+        ADMIN_TOKEN: strongToo,
+        INSTANCE_NAME: 'game-server-1',
+        INSTANCE_URL: 'http://game-server-1:3000',
+        INSTANCE_HEARTBEAT_SECONDS: '2',
+      });
       expect(config).toMatchObject({ instanceName: 'game-server-1', instanceUrl: 'http://game-server-1:3000', heartbeatMs: 2000 });
     });
 
@@ -100,36 +115,70 @@ describe(readConfig.name, () => {
     });
 
     it('refuses a lease shorter than two heartbeats: it would run out between renewals', () => {
-      expect(() => readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_HEARTBEAT_SECONDS: '5', LEASE_SECONDS: '6' })).toThrow(
+      expect(() =>
+        readConfig({
+          DATA_DIR: dataDir(),
+          TOKEN_SECRET: strong,
+          ADMIN_TOKEN: strongToo,
+          INSTANCE_HEARTBEAT_SECONDS: '5',
+          LEASE_SECONDS: '6',
+        }),
+      ).toThrow(
         "LEASE_SECONDS='6': shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=5): a lease would run out between two renewals; expected a whole number from 1 to 86400, at least twice INSTANCE_HEARTBEAT_SECONDS",
       );
       // With the heartbeat off (0) there is no renewal to outlast.
-      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, INSTANCE_HEARTBEAT_SECONDS: '0', LEASE_SECONDS: '1' })).toMatchObject({ heartbeatMs: 0, leaseMs: 1000 });
+      expect(
+        readConfig({
+          DATA_DIR: dataDir(),
+          TOKEN_SECRET: strong,
+          ADMIN_TOKEN: strongToo,
+          INSTANCE_HEARTBEAT_SECONDS: '0',
+          LEASE_SECONDS: '1',
+        }),
+      ).toMatchObject({ heartbeatMs: 0, leaseMs: 1000 });
     });
 
     it('keeps results and finished games 30 days and prunes every 5 minutes unless told, and refuses finished games kept shorter than their results link', () => {
       const base = { DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo };
-      expect(readConfig(base)).toMatchObject({ resultsKeptDays: 30, finishedGamesKeptDays: 30, retentionSweepMs: 300_000, retentionBatchRows: 1000 });
+      expect(readConfig(base)).toMatchObject({
+        resultsKeptDays: 30,
+        finishedGamesKeptDays: 30,
+        retentionSweepMs: 300_000,
+        retentionBatchRows: 1000,
+      });
       expect(() => readConfig({ ...base, RESULTS_KEPT_DAYS: '60' })).toThrow(
         "FINISHED_GAMES_KEPT_DAYS='': 30 days (30 when unset) is shorter than the results link's life (RESULTS_KEPT_DAYS=60): set it to at least that, or 0 to keep them for ever",
       );
       // Longer, or for ever (0), is what operators may choose for the console and the leaderboard.
-      expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '365' })).toMatchObject({ resultsKeptDays: 60, finishedGamesKeptDays: 365 });
+      expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '365' })).toMatchObject({
+        resultsKeptDays: 60,
+        finishedGamesKeptDays: 365,
+      });
       expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '0' })).toMatchObject({ finishedGamesKeptDays: 0 });
       expect(readConfig({ ...base, RETENTION_SWEEP_SECONDS: '0' })).toMatchObject({ retentionSweepMs: 0 });
     });
 
-    it.each(['has space', '-leading-dash', 'x'.repeat(64), 'name/with/slash', 'ünïcode'])('refuses INSTANCE_NAME %p before writing anything', (name) => {
-      const dir = dataDir();
-      expect(() => readConfig({ DATA_DIR: dir, INSTANCE_NAME: name })).toThrow(`INSTANCE_NAME='${name}': expected 1 to 63 letters`);
-      expect(readdirSync(dir)).toEqual([]);
-    });
+    it.each(['has space', '-leading-dash', 'x'.repeat(64), 'name/with/slash', 'ünïcode'])(
+      'refuses INSTANCE_NAME %p before writing anything',
+      (name) => {
+        const dir = dataDir();
+        expect(() => readConfig({ DATA_DIR: dir, INSTANCE_NAME: name })).toThrow(`INSTANCE_NAME='${name}': expected 1 to 63 letters`);
+        expect(readdirSync(dir)).toEqual([]);
+      },
+    );
   });
   describe('the limits of a public service', () => {
     const base = () => ({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo });
 
     it('has defaults that bound one address, one seat and one instance, and take no seed', () => {
-      expect(readConfig(base())).toMatchObject({ openRatePerMinute: 30, openBurst: 30, trustedProxies: [], socketsPerSeat: 3, maxLiveRooms: 5000, allowTestSeeds: false });
+      expect(readConfig(base())).toMatchObject({
+        openRatePerMinute: 30,
+        openBurst: 30,
+        trustedProxies: [],
+        socketsPerSeat: 3,
+        maxLiveRooms: 5000,
+        allowTestSeeds: false,
+      });
     });
 
     it('takes each as given, TRUSTED_PROXIES as a list of addresses, CIDRs and keywords', () => {
@@ -142,11 +191,22 @@ describe(readConfig.name, () => {
         MAX_LIVE_ROOMS: '100',
         ALLOW_TEST_SEEDS: '1',
       });
-      expect(config).toMatchObject({ openRatePerMinute: 6, openBurst: 12, trustedProxies: ['loopback', '10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'uniquelocal'], socketsPerSeat: 2, maxLiveRooms: 100, allowTestSeeds: true });
+      expect(config).toMatchObject({
+        openRatePerMinute: 6,
+        openBurst: 12,
+        trustedProxies: ['loopback', '10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'uniquelocal'],
+        socketsPerSeat: 2,
+        maxLiveRooms: 100,
+        allowTestSeeds: true,
+      });
     });
 
     it('turns the open rate and the live-room cap off with 0', () => {
-      expect(readConfig({ ...base(), OPEN_RATE_PER_MINUTE: '0', MAX_LIVE_ROOMS: '0', ALLOW_TEST_SEEDS: '0' })).toMatchObject({ openRatePerMinute: 0, maxLiveRooms: 0, allowTestSeeds: false });
+      expect(readConfig({ ...base(), OPEN_RATE_PER_MINUTE: '0', MAX_LIVE_ROOMS: '0', ALLOW_TEST_SEEDS: '0' })).toMatchObject({
+        openRatePerMinute: 0,
+        maxLiveRooms: 0,
+        allowTestSeeds: false,
+      });
     });
 
     it.each([
@@ -155,7 +215,10 @@ describe(readConfig.name, () => {
       [{ OPEN_RATE_PER_MINUTE: '2.5' }, "OPEN_RATE_PER_MINUTE='2.5': expected a whole number from 0 to 100000"],
       [{ MAX_LIVE_ROOMS: '-1' }, "MAX_LIVE_ROOMS='-1': expected a whole number from 0 to 1000000"],
       [{ ALLOW_TEST_SEEDS: 'yes' }, "ALLOW_TEST_SEEDS='yes': expected 1 or 0"],
-      [{ TRUSTED_PROXIES: 'loopback,haproxy' }, "TRUSTED_PROXIES='loopback,haproxy': 'haproxy' is not an IP address, a CIDR or a keyword; expected comma-separated"],
+      [
+        { TRUSTED_PROXIES: 'loopback,haproxy' },
+        "TRUSTED_PROXIES='loopback,haproxy': 'haproxy' is not an IP address, a CIDR or a keyword; expected comma-separated",
+      ],
       [{ TRUSTED_PROXIES: '10.0.0.0/33' }, "TRUSTED_PROXIES='10.0.0.0/33': '10.0.0.0/33' is not an IP address"],
       [{ TRUSTED_PROXIES: '10.0.0.0/8/8' }, "TRUSTED_PROXIES='10.0.0.0/8/8': '10.0.0.0/8/8' is not an IP address"],
       [{ TRUSTED_PROXIES: '::1/129' }, "TRUSTED_PROXIES='::1/129': '::1/129' is not an IP address"],
@@ -210,14 +273,28 @@ describe(readConfig.name, () => {
         logLevel: 'info',
       };
       expect(readConfig(base())).toMatchObject(defaults);
-      const empty = Object.fromEntries(Object.keys(SERVER_ENV).filter((n) => !['DATA_DIR', 'TOKEN_SECRET', 'ADMIN_TOKEN'].includes(n)).map((n) => [n, '']));
+      const empty = Object.fromEntries(
+        Object.keys(SERVER_ENV)
+          .filter((n) => !['DATA_DIR', 'TOKEN_SECRET', 'ADMIN_TOKEN'].includes(n))
+          .map((n) => [n, '']),
+      );
       expect(readConfig({ ...base(), ...empty })).toMatchObject(defaults);
       const cwd = process.cwd();
       expect(readConfig({ TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, DATA_DIR: '' }).dataDir).toBe(resolve(cwd, '.data'));
     });
 
     it('takes the ends of each range, each log level, and a database URL', () => {
-      expect(readConfig({ ...base(), DB_POOL_MAX: '1', DB_COMMIT_LANES: '256', COMMAND_TIMEOUT_MS: '200', PORT: '0', LOG_LEVEL: 'debug', DATABASE_URL: 'postgresql://u:p@db:5432/game' })).toMatchObject({
+      expect(
+        readConfig({
+          ...base(),
+          DB_POOL_MAX: '1',
+          DB_COMMIT_LANES: '256',
+          COMMAND_TIMEOUT_MS: '200',
+          PORT: '0',
+          LOG_LEVEL: 'debug',
+          DATABASE_URL: 'postgresql://u:p@db:5432/game',
+        }),
+      ).toMatchObject({
         poolMax: 1,
         commitLanes: 256,
         commandTimeoutMs: 200,
@@ -226,7 +303,10 @@ describe(readConfig.name, () => {
         databaseUrl: 'postgresql://u:p@db:5432/game',
       });
       for (const level of LOG_LEVELS) expect(readConfig({ ...base(), LOG_LEVEL: level }).logLevel).toBe(level);
-      expect(readConfig({ ...base(), ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }).allowedOrigins).toEqual(['https://a.example', 'http://localhost:5173']);
+      expect(readConfig({ ...base(), ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }).allowedOrigins).toEqual([
+        'https://a.example',
+        'http://localhost:5173',
+      ]);
     });
 
     // Issue 23: each of these started a server that could not work, or silently ran on something else.
@@ -249,7 +329,9 @@ describe(readConfig.name, () => {
     ])('refuses %s (%s=%s), naming the variable, the value and what it accepts', (_, name, value, accepts) => {
       const error = refusal({ [name]: value });
       expect(error.problems).toEqual([expect.objectContaining({ variable: name, shown: `'${value}'`, accepts })]);
-      expect(error.message).toBe(`an environment variable has a value the server does not accept:\n  ${name}='${value}': expected ${accepts}`);
+      expect(error.message).toBe(
+        `an environment variable has a value the server does not accept:\n  ${name}='${value}': expected ${accepts}`,
+      );
     });
 
     it.each([
@@ -275,7 +357,11 @@ describe(readConfig.name, () => {
     });
 
     it("never shows a secret's value nor a database URL's password", () => {
-      const error = refusal({ TOKEN_SECRET: 'hunter2-short', ADMIN_TOKEN: 'change-me-hunter3', DATABASE_URL: 'mysql://game:hunter4@db/game' });
+      const error = refusal({
+        TOKEN_SECRET: 'hunter2-short',
+        ADMIN_TOKEN: 'change-me-hunter3',
+        DATABASE_URL: 'mysql://game:hunter4@db/game',
+      });
       expect(error.problems.map((p) => p.variable)).toEqual(['DATABASE_URL', 'ADMIN_TOKEN', 'TOKEN_SECRET']);
       expect(error.message).not.toMatch(/hunter/);
       expect(error.message).toContain("DATABASE_URL='mysql://game:***@db/game': expected a postgres:// or postgresql:// URL");
@@ -284,8 +370,10 @@ describe(readConfig.name, () => {
       expect(refusal({ DATABASE_URL: 'not a url :hunter5' }).message).not.toMatch(/hunter/);
     });
 
-    it("checks the lease against the heartbeat only once both are numbers, and then names the lease", () => {
-      expect(refusal({ INSTANCE_HEARTBEAT_SECONDS: 'two', LEASE_SECONDS: '1' }).problems.map((p) => p.variable)).toEqual(['INSTANCE_HEARTBEAT_SECONDS']);
+    it('checks the lease against the heartbeat only once both are numbers, and then names the lease', () => {
+      expect(refusal({ INSTANCE_HEARTBEAT_SECONDS: 'two', LEASE_SECONDS: '1' }).problems.map((p) => p.variable)).toEqual([
+        'INSTANCE_HEARTBEAT_SECONDS',
+      ]);
       expect(refusal({ INSTANCE_HEARTBEAT_SECONDS: '3', LEASE_SECONDS: '5' }).problems.map((p) => p.variable)).toEqual(['LEASE_SECONDS']);
     });
 
@@ -304,21 +392,37 @@ describe(readConfig.name, () => {
       expect(refusal({ REPLY_MEMORY_ROOM_BYTES: '4096', REPLY_MEMORY_SEAT_BYTES: '8192' }).problems.map((p) => p.line)).toEqual([
         "REPLY_MEMORY_SEAT_BYTES='8192': more than the whole room's (REPLY_MEMORY_ROOM_BYTES=4096); expected a whole number from 256 to 16777216, at most REPLY_MEMORY_ROOM_BYTES",
       ]);
-      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo }).replyMemory).toEqual({ roomBytes: 65536, seatBytes: 8192 });
-      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo, REPLY_MEMORY_ROOM_BYTES: '4096', REPLY_MEMORY_SEAT_BYTES: '4096' }).replyMemory).toEqual({ roomBytes: 4096, seatBytes: 4096 });
+      expect(readConfig({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo }).replyMemory).toEqual({
+        roomBytes: 65536,
+        seatBytes: 8192,
+      });
+      expect(
+        readConfig({
+          DATA_DIR: dataDir(),
+          TOKEN_SECRET: strong,
+          ADMIN_TOKEN: strongToo,
+          REPLY_MEMORY_ROOM_BYTES: '4096',
+          REPLY_MEMORY_SEAT_BYTES: '4096',
+        }).replyMemory,
+      ).toEqual({ roomBytes: 4096, seatBytes: 4096 });
     });
 
     it("matches the README's configuration table: every variable, what it accepts, and its default", () => {
       const readme = readFileSync(join(__dirname, '../../../../README.md'), 'utf8');
       const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### Limits'));
-      const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.*?) \| (.*?) \| .* \|$/gm)].map(([, name, fallback, accepts]) => ({ name, fallback, accepts }));
+      const rows = [...table.matchAll(/^\| `([A-Z_]+)` \| (.*?) \| (.*?) \| .* \|$/gm)].map(([, name, fallback, accepts]) => ({
+        name,
+        fallback,
+        accepts,
+      }));
       expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(SERVER_ENV).sort());
       for (const { name, fallback, accepts } of rows) {
         const variable = SERVER_ENV[name as ServerEnvName];
         expect({ name, accepts }).toEqual({ name, accepts: variable.accepts });
         // A default the README states as a plain value is the schema's.
         const parsed = (variable.schema as { parse(v: undefined): unknown }).parse(undefined);
-        if (typeof parsed === 'number' || typeof parsed === 'string') expect({ name, fallback: fallback.replace(/`/g, '') }).toEqual({ name, fallback: String(parsed) });
+        if (typeof parsed === 'number' || typeof parsed === 'string')
+          expect({ name, fallback: fallback.replace(/`/g, '') }).toEqual({ name, fallback: String(parsed) });
       }
     });
   });

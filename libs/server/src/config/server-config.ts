@@ -139,7 +139,9 @@ export function statementTimeoutMs(config: ServerConfig): number {
 }
 
 /** Where the database is, from the server's own environment (checked whole, as readConfig does), and nothing written anywhere. */
-export function readDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
+export function readDatabaseConfig(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
   const { databaseUrl, databaseDirectUrl, dataDir } = fromEnv(parseEnv(env));
   return { databaseUrl, databaseDirectUrl, dataDir };
 }
@@ -203,7 +205,10 @@ function withoutPassword(value: string): string {
 
 const cut = (value: string) => (value.length > 120 ? `${value.slice(0, 120)}...` : value);
 
-type FromEnv = Omit<ServerConfig, 'tokenSecret' | 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'> & { tokenSecret?: string; adminToken?: string };
+type FromEnv = Omit<ServerConfig, 'tokenSecret' | 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'> & {
+  tokenSecret?: string;
+  adminToken?: string;
+};
 
 function fromEnv(e: ServerEnv): FromEnv {
   return {

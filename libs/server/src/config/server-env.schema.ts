@@ -22,7 +22,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const unset = (v: unknown) => (v === '' ? undefined : v);
 
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback: T, shown?: Variable['shown']): Variable<T>;
-function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: undefined, shown?: Variable['shown']): Variable<T | undefined>;
+function variable<T>(
+  accepts: string,
+  schema: z.ZodType<T, string>,
+  fallback?: undefined,
+  shown?: Variable['shown'],
+): Variable<T | undefined>;
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T, shown?: Variable['shown']): Variable<T | undefined> {
   // A list's default is a fresh array each time: no two configurations share one.
   const fresh = () => (Array.isArray(fallback) ? ([...fallback] as T) : fallback);
@@ -33,7 +38,15 @@ function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T
 /** Digits only: `1e3`, `0x10`, ` 8` and `2.5` are refused rather than read as something else. */
 function whole(min: number, max: number, fallback: number, also = ''): Variable<number> {
   const accepts = `a whole number from ${min} to ${max}${also}`;
-  return variable(accepts, z.string().regex(/^\d{1,15}$/, accepts).transform(Number).pipe(z.number().min(min, accepts).max(max, accepts)), fallback);
+  return variable(
+    accepts,
+    z
+      .string()
+      .regex(/^\d{1,15}$/, accepts)
+      .transform(Number)
+      .pipe(z.number().min(min, accepts).max(max, accepts)),
+    fallback,
+  );
 }
 
 /** A string that matches `pattern` whole. */
@@ -47,7 +60,12 @@ function matching(accepts: string, pattern: RegExp, fallback?: string): Variable
 function list(accepts: string, problem: (entry: string) => string | undefined): Variable<string[]> {
   const schema = z
     .string()
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .superRefine((entries, ctx) => {
       for (const entry of entries) {
         const p = problem(entry);
@@ -105,7 +123,14 @@ const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
   // Unset: /metrics and /admin are served on PORT with the rest (see the README, "Watching it").
-  OPERATOR_PORT: variable('a whole number from 0 to 65535', z.string().regex(/^\d{1,5}$/, 'a whole number from 0 to 65535').transform(Number).pipe(z.number().max(65535, 'a whole number from 0 to 65535'))),
+  OPERATOR_PORT: variable(
+    'a whole number from 0 to 65535',
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'a whole number from 0 to 65535')
+      .transform(Number)
+      .pipe(z.number().max(65535, 'a whole number from 0 to 65535')),
+  ),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
   // PostgreSQL's own address when DATABASE_URL is a transaction pooler's (Prisma's `directUrl`).
@@ -176,15 +201,25 @@ export const SERVER_ENV = {
   RETENTION_BATCH_ROWS: whole(1, 100_000, 1000),
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
   // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
-  ALLOW_TEST_SEEDS: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
+  ALLOW_TEST_SEEDS: variable(
+    '1 or 0',
+    z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'),
+    false,
+  ),
   // Read where the game registry is built (apps/game-server/src/games.ts), before this schema runs.
-  ALLOW_TEST_GAMES: variable('1 or 0', z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'), false),
+  ALLOW_TEST_GAMES: variable(
+    '1 or 0',
+    z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'),
+    false,
+  ),
 } satisfies Record<string, Variable>;
 
 export type ServerEnvName = keyof typeof SERVER_ENV;
 type Parsed = { [K in ServerEnvName]: (typeof SERVER_ENV)[K] extends Variable<infer T> ? T : never };
 
-const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as { [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined> };
+const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [name, v.schema])) as {
+  [K in ServerEnvName]: z.ZodType<Parsed[K], string | undefined>;
+};
 
 /**
  * The environment, parsed: every variable checked (all problems at once), then the operator port
@@ -193,7 +228,11 @@ const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [
  */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.OPERATOR_PORT !== undefined && env.OPERATOR_PORT !== 0 && env.OPERATOR_PORT === env.PORT) {
-    ctx.addIssue({ code: 'custom', path: ['OPERATOR_PORT'], message: 'is PORT itself; it must be another port, or unset to serve both on PORT' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OPERATOR_PORT'],
+      message: 'is PORT itself; it must be another port, or unset to serve both on PORT',
+    });
   }
   if (env.FINISHED_GAMES_KEPT_DAYS > 0 && env.FINISHED_GAMES_KEPT_DAYS < env.RESULTS_KEPT_DAYS) {
     ctx.addIssue({
@@ -217,7 +256,11 @@ export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
     });
   }
   if (env.REPLY_MEMORY_SEAT_BYTES > env.REPLY_MEMORY_ROOM_BYTES) {
-    ctx.addIssue({ code: 'custom', path: ['REPLY_MEMORY_SEAT_BYTES'], message: `more than the whole room's (REPLY_MEMORY_ROOM_BYTES=${env.REPLY_MEMORY_ROOM_BYTES})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REPLY_MEMORY_SEAT_BYTES'],
+      message: `more than the whole room's (REPLY_MEMORY_ROOM_BYTES=${env.REPLY_MEMORY_ROOM_BYTES})`,
+    });
   }
 });
 

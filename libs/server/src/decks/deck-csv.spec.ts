@@ -34,7 +34,9 @@ describe(readDeckCsv.name, () => {
 
     it('six choices, a header with fewer choice columns, LF or CR line ends, no line end at the end', () => {
       expect(readDeckCsv(`${HEADER}\n6?,1,2,3,4,5,6,6`)).toEqual([{ text: '6?', choices: ['1', '2', '3', '4', '5', '6'], correct: 5 }]);
-      expect(readDeckCsv('question,choice1,choice2,correct\rYes?,yes,no,1\r')).toEqual([{ text: 'Yes?', choices: ['yes', 'no'], correct: 0 }]);
+      expect(readDeckCsv('question,choice1,choice2,correct\rYes?,yes,no,1\r')).toEqual([
+        { text: 'Yes?', choices: ['yes', 'no'], correct: 0 },
+      ]);
     });
 
     it('semicolons when the header row has them and no comma, keeping commas inside cells', () => {

@@ -25,7 +25,8 @@ export const DECK_CSV_TEMPLATE =
 const QUOTE_ERRORS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted cell is never closed: a double quote (") opens it and none ends it',
   CSV_INVALID_CLOSING_QUOTE: 'a quoted cell goes on after its closing quote; inside quotes, write a double quote as two ("")',
-  INVALID_OPENING_QUOTE: 'a double quote (") inside a cell that does not start with one: put the whole cell in quotes and write the quote as two ("")',
+  INVALID_OPENING_QUOTE:
+    'a double quote (") inside a cell that does not start with one: put the whole cell in quotes and write the quote as two ("")',
 };
 
 interface Row {
@@ -37,11 +38,16 @@ interface Row {
 /** The questions of a deck's CSV, or a BadCsvException naming the first bad cell. */
 export function readDeckCsv(csv: string): NewQuestion[] {
   const [header, ...rows] = readRows(csv);
-  if (!header) throw new BadCsvException(1, 1, `the file is empty: it needs a header row (${DECK_CSV_HEADER.join(',')}) and a row per question`);
+  if (!header)
+    throw new BadCsvException(1, 1, `the file is empty: it needs a header row (${DECK_CSV_HEADER.join(',')}) and a row per question`);
   const columns = readHeader(header.cells);
   if (rows.length === 0) throw new BadCsvException(2, 1, 'no questions: after the header row, write one question a row');
   if (rows.length > L.maxQuestions) {
-    throw new BadCsvException(rows[L.maxQuestions].line, 1, `a deck holds at most ${L.maxQuestions} questions; this is question ${L.maxQuestions + 1}`);
+    throw new BadCsvException(
+      rows[L.maxQuestions].line,
+      1,
+      `a deck holds at most ${L.maxQuestions} questions; this is question ${L.maxQuestions + 1}`,
+    );
   }
   return rows.map((row) => readQuestion(row, columns));
 }
@@ -91,7 +97,8 @@ function readHeader(cells: readonly string[]): number {
   let n = cells.length;
   while (n > 0 && cells[n - 1].trim() === '') n--;
   const expected = `the header row names the columns: ${DECK_CSV_HEADER.join(',')} (2 to 6 choices)`;
-  if (/^\s*\d+\s*$/.test(cells[n - 1] ?? '')) throw new BadCsvException(1, n, `line 1 must be the header row; this one looks like a question (${expected})`);
+  if (/^\s*\d+\s*$/.test(cells[n - 1] ?? ''))
+    throw new BadCsvException(1, n, `line 1 must be the header row; this one looks like a question (${expected})`);
   if (n < 2 + L.minChoices) throw new BadCsvException(1, n + 1, `too few columns: ${expected}`);
   if (n > 2 + L.maxChoices) throw new BadCsvException(1, 2 + L.maxChoices + 1, `too many columns: ${expected}`);
   return n;
@@ -103,7 +110,12 @@ function readQuestion({ cells, line }: Row, columns: number): NewQuestion {
     if (cell(i) !== '') throw new BadCsvException(line, i + 1, `this cell is past the last column (${columns}, correct) the header names`);
   }
   const text = printableText(cell(0), L.text);
-  if (text === undefined) throw new BadCsvException(line, 1, cell(0) === '' ? 'the question is empty' : `the question must be 1 to ${L.text} printable characters`);
+  if (text === undefined)
+    throw new BadCsvException(
+      line,
+      1,
+      cell(0) === '' ? 'the question is empty' : `the question must be 1 to ${L.text} printable characters`,
+    );
 
   const given = Array.from({ length: columns - 2 }, (_, i) => cell(1 + i));
   let count = given.length;
@@ -111,11 +123,13 @@ function readQuestion({ cells, line }: Row, columns: number): NewQuestion {
   const choices: string[] = [];
   for (let i = 0; i < count; i++) {
     const column = 2 + i;
-    if (given[i] === '') throw new BadCsvException(line, column, `choice${i + 1} is empty but a later choice is not: write the choices without gaps`);
+    if (given[i] === '')
+      throw new BadCsvException(line, column, `choice${i + 1} is empty but a later choice is not: write the choices without gaps`);
     const choice = printableText(given[i], L.choice);
     if (choice === undefined) throw new BadCsvException(line, column, `choice${i + 1} must be 1 to ${L.choice} printable characters`);
     const same = choices.indexOf(choice);
-    if (same !== -1) throw new BadCsvException(line, column, `choice${i + 1} is the same as choice${same + 1}: the choices must all differ`);
+    if (same !== -1)
+      throw new BadCsvException(line, column, `choice${i + 1} is the same as choice${same + 1}: the choices must all differ`);
     choices.push(choice);
   }
   if (count < L.minChoices) throw new BadCsvException(line, 2 + count, `a question needs at least ${L.minChoices} choices`);
@@ -123,7 +137,11 @@ function readQuestion({ cells, line }: Row, columns: number): NewQuestion {
   const correct = cell(columns - 1);
   const number = /^\d+$/.test(correct) ? Number(correct) : NaN;
   if (!(number >= 1 && number <= count)) {
-    throw new BadCsvException(line, columns, `correct must be the number of the right choice, 1 to ${count}${correct === '' ? '; it is empty' : `, not "${correct.slice(0, 20)}"`}`);
+    throw new BadCsvException(
+      line,
+      columns,
+      `correct must be the number of the right choice, 1 to ${count}${correct === '' ? '; it is empty' : `, not "${correct.slice(0, 20)}"`}`,
+    );
   }
   return { text, choices, correct: number - 1 };
 }

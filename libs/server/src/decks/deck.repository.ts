@@ -86,17 +86,23 @@ export class DeckRepository {
 
   /** The deck a room opens with, its questions in order; null when no deck (or a deleted one) has this id. */
   async loadDeck(id: string): Promise<LoadedDeck | null> {
-    const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; questions: NewQuestion[] }>('DeckRepository.loadDeck', SELECT_DECK, [id]);
+    const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; questions: NewQuestion[] }>(
+      'DeckRepository.loadDeck',
+      SELECT_DECK,
+      [id],
+    );
     return row ? { id: row.id, name: row.name, builtin: row.builtin, questions: row.questions } : null;
   }
 
   /** The same, with whether and by which token it may be edited (the deck API's reads and checks). */
   async findDeck(id: string): Promise<StoredDeck | null> {
-    const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; edit_token_hash: Buffer | null; questions: NewQuestion[] }>(
-      'DeckRepository.findDeck',
-      SELECT_DECK,
-      [id],
-    );
+    const [row] = await this.db.run<{
+      id: string;
+      name: string;
+      builtin: boolean;
+      edit_token_hash: Buffer | null;
+      questions: NewQuestion[];
+    }>('DeckRepository.findDeck', SELECT_DECK, [id]);
     return row ? { id: row.id, name: row.name, builtin: row.builtin, editTokenHash: row.edit_token_hash, questions: row.questions } : null;
   }
 

@@ -75,10 +75,18 @@ export class DecksService {
   private async editable(id: string, token: string | undefined): Promise<StoredDeck> {
     const deck = await this.found(id);
     if (deck.editTokenHash === null) {
-      throw deckError(DeckErrorCode.DeckReadOnly, deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed');
+      throw deckError(
+        DeckErrorCode.DeckReadOnly,
+        deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed',
+      );
     }
     if (!editTokenMatches(token, deck.editTokenHash)) {
-      throw new RoomException(RoomErrorCode.Forbidden, token === undefined ? 'changing a deck needs its edit token as Authorization: Bearer <editToken>' : 'this is not the deck’s edit token');
+      throw new RoomException(
+        RoomErrorCode.Forbidden,
+        token === undefined
+          ? 'changing a deck needs its edit token as Authorization: Bearer <editToken>'
+          : 'this is not the deck’s edit token',
+      );
     }
     return deck;
   }

@@ -36,6 +36,8 @@ export class SharedDecks {
 /** An item frozen through and through (its arrays and objects too): the items are the game's, of any shape. */
 function freezeItem<T>(item: T): T {
   if (item === null || typeof item !== 'object') return item;
-  const copy = (Array.isArray(item) ? item.map(freezeItem) : Object.fromEntries(Object.entries(item).map(([k, v]) => [k, freezeItem(v)]))) as T;
+  const copy = (
+    Array.isArray(item) ? item.map(freezeItem) : Object.fromEntries(Object.entries(item).map(([k, v]) => [k, freezeItem(v)]))
+  ) as T;
   return Object.freeze(copy);
 }

@@ -44,7 +44,10 @@ export class AddressRate {
     const windows = this.windows;
     if (!windows) return { ok: true };
     const now = this.now();
-    const keys = clientKeys(ip).map((key, i) => ({ key, allowance: i === 0 ? this.budget.burst : this.budget.burst * SITE_ALLOWANCE_FACTOR }));
+    const keys = clientKeys(ip).map((key, i) => ({
+      key,
+      allowance: i === 0 ? this.budget.burst : this.budget.burst * SITE_ALLOWANCE_FACTOR,
+    }));
     const current = keys.map(({ key, allowance }) => {
       const open = windows.get(key);
       return { key, allowance, window: open && open.endsAt > now ? open : undefined };

@@ -5,7 +5,16 @@ import { Admission as AdmissionView, RoomErrorCode, RoomException, retryLater } 
 import { JsonLog } from '../config/json-log';
 import { ServerConfig } from '../config/server-config';
 import { JSON_LOG, SERVER_CONFIG } from '../tokens';
-import { ADMITTING, admitBelow, GateState, nextGateState, OVERLOAD_SIGNALS, OverloadMarks, OverloadSignal, SignalLevels } from './overload-gate';
+import {
+  ADMITTING,
+  admitBelow,
+  GateState,
+  nextGateState,
+  OVERLOAD_SIGNALS,
+  OverloadMarks,
+  OverloadSignal,
+  SignalLevels,
+} from './overload-gate';
 import { OverloadSignals } from './overload-signals';
 
 // A level must stay below its lower mark for most of a second before admission resumes.
@@ -41,7 +50,11 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     private readonly meter: StatementMeter,
     @Inject(JSON_LOG) private readonly log: JsonLog,
   ) {
-    this.marks = { event_loop_delay: config.overloadEventLoopDelayMs, commit_wait: config.overloadCommitWaitMs, pool_wait: config.overloadPoolWaitMs };
+    this.marks = {
+      event_loop_delay: config.overloadEventLoopDelayMs,
+      commit_wait: config.overloadCommitWaitMs,
+      pool_wait: config.overloadPoolWaitMs,
+    };
   }
 
   onModuleInit(): void {
@@ -73,7 +86,11 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     this.refusedTotal += count;
     for (let i = 0; i < count; i++) this.metrics.limitRefused(`overload_${cause}`);
     const level = Math.round(this.signals.levels()[cause]);
-    return retryLater(RoomErrorCode.Overloaded, `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`, RETRY_AFTER_SECONDS);
+    return retryLater(
+      RoomErrorCode.Overloaded,
+      `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`,
+      RETRY_AFTER_SECONDS,
+    );
   }
 
   /** The console's view: whether new work is shed, why, and each signal against its marks. */
@@ -100,7 +117,11 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     const rounded = Object.fromEntries(OVERLOAD_SIGNALS.map((s) => [s, Math.round(levels[s])]));
     if (this.state.shedding) {
       this.since = Date.now();
-      this.log.warn('overloaded: new work is refused until the signals fall back', { cause: this.state.cause, levelsMs: rounded, marksMs: this.marks });
+      this.log.warn('overloaded: new work is refused until the signals fall back', {
+        cause: this.state.cause,
+        levelsMs: rounded,
+        marksMs: this.marks,
+      });
     } else {
       this.log.info('admitting new work again', { levelsMs: rounded, shedForMs: this.since === null ? 0 : Date.now() - this.since });
       this.since = null;

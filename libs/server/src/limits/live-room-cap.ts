@@ -45,6 +45,10 @@ export class LiveRoomCap {
   }
 
   private refusal(): RoomException {
-    return retryLater(RoomErrorCode.RoomsAtCapacity, `this instance holds its maximum of ${this.config.maxLiveRooms} live rooms; retry later`, RETRY_AFTER_SECONDS);
+    return retryLater(
+      RoomErrorCode.RoomsAtCapacity,
+      `this instance holds its maximum of ${this.config.maxLiveRooms} live rooms; retry later`,
+      RETRY_AFTER_SECONDS,
+    );
   }
 }

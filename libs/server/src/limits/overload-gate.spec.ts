@@ -13,7 +13,12 @@ function run(levels: Partial<SignalLevels>[], marks = MARKS, from: GateState = A
 
 describe('nextGateState', () => {
   it('admits while every signal is below its mark, however close', () => {
-    expect(run([{}, { event_loop_delay: 199 }, { commit_wait: 399.9 }, { pool_wait: 99 }]).map((s) => s.shedding)).toEqual([false, false, false, false]);
+    expect(run([{}, { event_loop_delay: 199 }, { commit_wait: 399.9 }, { pool_wait: 99 }]).map((s) => s.shedding)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('sheds once a signal reaches its mark, naming it', () => {
@@ -22,7 +27,13 @@ describe('nextGateState', () => {
   });
 
   it('keeps shedding while the level sits between the lower mark and the mark, and admits only below the lower mark', () => {
-    const states = run([{ event_loop_delay: 250 }, { event_loop_delay: 150 }, { event_loop_delay: 100 }, { event_loop_delay: 99 }, { event_loop_delay: 150 }]);
+    const states = run([
+      { event_loop_delay: 250 },
+      { event_loop_delay: 150 },
+      { event_loop_delay: 100 },
+      { event_loop_delay: 99 },
+      { event_loop_delay: 150 },
+    ]);
     expect(states.map((s) => s.shedding)).toEqual([true, true, true, false, false]);
     expect(states[2]).toEqual({ shedding: true, cause: 'event_loop_delay' });
   });
@@ -33,7 +44,12 @@ describe('nextGateState', () => {
   });
 
   it('names the signal that holds the shedding: one past its mark first, else one above its lower mark', () => {
-    const states = run([{ event_loop_delay: 300 }, { event_loop_delay: 120, commit_wait: 500 }, { event_loop_delay: 50, commit_wait: 250 }, { commit_wait: 150 }]);
+    const states = run([
+      { event_loop_delay: 300 },
+      { event_loop_delay: 120, commit_wait: 500 },
+      { event_loop_delay: 50, commit_wait: 250 },
+      { commit_wait: 150 },
+    ]);
     expect(states).toEqual([
       { shedding: true, cause: 'event_loop_delay' },
       { shedding: true, cause: 'commit_wait' },
@@ -51,7 +67,10 @@ describe('nextGateState', () => {
     const off = { ...MARKS, event_loop_delay: 0 };
     expect(run([{ event_loop_delay: 60_000 }, { event_loop_delay: 60_000 }], off)).toEqual([ADMITTING, ADMITTING]);
     // ...nor keeps shedding for it once another signal started it.
-    expect(run([{ pool_wait: 500, event_loop_delay: 60_000 }, { event_loop_delay: 60_000 }], off)).toEqual([{ shedding: true, cause: 'pool_wait' }, ADMITTING]);
+    expect(run([{ pool_wait: 500, event_loop_delay: 60_000 }, { event_loop_delay: 60_000 }], off)).toEqual([
+      { shedding: true, cause: 'pool_wait' },
+      ADMITTING,
+    ]);
   });
 });
 

@@ -20,11 +20,24 @@ function counters() {
   const c = { written: 0, lost: {} as Record<string, number> };
   return {
     c,
-    counters: { refusalsWritten: (n: number) => (c.written += n), refusalsLost: (reason: string, n = 1) => (c.lost[reason] = (c.lost[reason] ?? 0) + n) },
+    counters: {
+      refusalsWritten: (n: number) => (c.written += n),
+      refusalsLost: (reason: string, n = 1) => (c.lost[reason] = (c.lost[reason] ?? 0) + n),
+    },
   };
 }
 
-const row = (i: number): RefusalRow => ({ roomId: 'r', atMs: i, by: 'player', seat: 's', name: null, type: 't', code: 'bad_data', status: 400, message: 'm' });
+const row = (i: number): RefusalRow => ({
+  roomId: 'r',
+  atMs: i,
+  by: 'player',
+  seat: 's',
+  name: null,
+  type: 't',
+  code: 'bad_data',
+  status: 400,
+  message: 'm',
+});
 
 describe('RefusalRecorder', () => {
   it('holds at most its buffer cap: what does not fit is dropped and counted, never kept', async () => {

@@ -65,7 +65,17 @@ export class RefusalRecorder {
     const cap = new RoomRefusalCap(this.options.perRoomPerMinute);
     return (r) => {
       if (!cap.take(r.at)) return this.counters.refusalsLost('room_cap');
-      this.add({ roomId, atMs: r.at, by: r.by, seat: r.seat ?? null, name: r.seat !== undefined ? (nameOf(r.seat) ?? null) : null, type: r.type, code: r.code, status: r.status, message: r.message });
+      this.add({
+        roomId,
+        atMs: r.at,
+        by: r.by,
+        seat: r.seat ?? null,
+        name: r.seat !== undefined ? (nameOf(r.seat) ?? null) : null,
+        type: r.type,
+        code: r.code,
+        status: r.status,
+        message: r.message,
+      });
     };
   }
 

@@ -25,7 +25,11 @@ export function labelVocabulary(games: readonly GameModule[]): LabelVocabulary {
  * Codes are positions, so a game registered after those sections only adds one at the end.
  */
 export function serverCodes(games: readonly GameModule[]): CodeTable {
-  return codeTable(WIRE_CODES.version, games.map((g) => g.codes), WIRE_CODES.maxIds);
+  return codeTable(
+    WIRE_CODES.version,
+    games.map((g) => g.codes),
+    WIRE_CODES.maxIds,
+  );
 }
 
 /** A room just opened, as every route that opens one has it. */
@@ -83,10 +87,12 @@ export class GameRegistry {
     this.kickCommands = given.kickCommands ?? {};
     // The older routes and the kicks name games of this registry, and a kick is a command its game takes.
     for (const routes of [...(this.defaultGame ? [this.defaultGame] : []), ...Object.values(this.aliases)]) {
-      if (this.gameOf(routes.game.kind) !== routes.game) throw new Error(`the routes of '${routes.game.kind}' name a game this server does not play`);
+      if (this.gameOf(routes.game.kind) !== routes.game)
+        throw new Error(`the routes of '${routes.game.kind}' name a game this server does not play`);
     }
     for (const [kind, type] of Object.entries(this.kickCommands)) {
-      if (!this.gameOf(kind).rules.commandTypes.includes(type)) throw new Error(`the kick of '${kind}' is '${type}', a command that game does not take`);
+      if (!this.gameOf(kind).rules.commandTypes.includes(type))
+        throw new Error(`the kick of '${kind}' is '${type}', a command that game does not take`);
     }
   }
 

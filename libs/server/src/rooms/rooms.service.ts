@@ -5,7 +5,17 @@ import { inputOf, JournalStore, LostLease, RoomChange, RoomRepository, StoredRoo
 import { DeckRepository } from '../decks/deck.repository';
 import { SharedDecks } from '../decks/shared-decks';
 import { badData, CloseCode, gameChoice, readBody, retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
-import { Clock, CommandObserver, GameModule, Restored, RoomActor, RoomActorDeps, RoomRegistry, RoomSnapshot, Viewer } from '@app/room-engine';
+import {
+  Clock,
+  CommandObserver,
+  GameModule,
+  Restored,
+  RoomActor,
+  RoomActorDeps,
+  RoomRegistry,
+  RoomSnapshot,
+  Viewer,
+} from '@app/room-engine';
 import { GameMetrics } from '@app/observability';
 import { BUILTIN_DECK_ID } from '../../../../migrations';
 import { SERVER_CONFIG, CLOCK, COMMAND_OBSERVER, JSON_LOG } from '../tokens';
@@ -204,7 +214,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   async addSpectator(rawCode: string, kind?: string): Promise<{ spectatorToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
-    if (this.gameRegistry.gameOf(room.kind).rules.isOver(room.snapshot)) throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
+    if (this.gameRegistry.gameOf(room.kind).rules.isOver(room.snapshot))
+      throw new RoomException(RoomErrorCode.RoomClosed, 'the room is closed');
     const full = this.spectatorsFull(room);
     if (full) throw full;
     const seat = `s-${randomUUID()}`;
@@ -293,7 +304,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     } catch (err) {
       // A closed room's socket is accepted and closed with 4004, as one live here would be: its client stops reconnecting.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone) return { ok: true };
-      const refusal = err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
+      const refusal =
+        err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
       if (!(err instanceof RoomException)) this.log.warn('a socket’s room could not be loaded', { room: claims.code, error: String(err) });
       // The same hint an HTTP request gets for the same refusal.
       const retryAfterSeconds = retryAfterFor(refusal.code, refusal.retryAfterSeconds) ?? 2;
@@ -307,8 +319,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       room = await this.registry.get(claims.code);
     } catch (err) {
       // Admitted at the upgrade, and lost since (passivated and not loadable, or taken): reconnect.
-      if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere) return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
-      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone) return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere)
+        return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
+      if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone)
+        return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
       throw err;
     }
     if (!room || room.roomId !== claims.roomId) {
@@ -335,7 +349,12 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     for (const viewer of room.viewers) if (viewer.role === 'spectator') spectators++;
     if (spectators < cap) return undefined;
     this.metrics.limitRefused('room_spectators');
-    return new RoomException(RoomErrorCode.SpectatorsFull, `room ${room.code} has its maximum of ${cap} spectators; retry later`, undefined, SPECTATORS_RETRY_AFTER_SECONDS);
+    return new RoomException(
+      RoomErrorCode.SpectatorsFull,
+      `room ${room.code} has its maximum of ${cap} spectators; retry later`,
+      undefined,
+      SPECTATORS_RETRY_AFTER_SECONDS,
+    );
   }
 
   /** Stops taking commands and waits (up to `timeoutMs`) for every room to finish what it holds. */
@@ -349,16 +368,17 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     this.registry.disposeAll();
     // Given up at once, so that another instance takes these rooms without waiting for expiry.
     if (held.length) {
-      await this.rooms.releaseLeases(this.identity.name, held, this.config.commandTimeoutMs).catch((err) =>
-        this.log.warn('could not release the leases at drain; they run out by themselves', { error: String(err) }),
-      );
+      await this.rooms
+        .releaseLeases(this.identity.name, held, this.config.commandTimeoutMs)
+        .catch((err) => this.log.warn('could not release the leases at drain; they run out by themselves', { error: String(err) }));
     }
   }
 
   /** The lease of every open room live here, with its fence: what a drain gives up. */
   private heldLeases(): { id: string; fence: number }[] {
     const held: { id: string; fence: number }[] = [];
-    for (const r of this.registry.rooms()) if (r.phase !== 'disposed' && r.snapshot.phase !== 'closed') held.push({ id: r.roomId, fence: r.fence });
+    for (const r of this.registry.rooms())
+      if (r.phase !== 'disposed' && r.snapshot.phase !== 'closed') held.push({ id: r.roomId, fence: r.fence });
     return held;
   }
 
@@ -380,7 +400,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // Said once an outage, when the leases may have run out: the rooms stay (see the class comment).
     if (ms < this.leaseMs || this.lapseLogged) return;
     this.lapseLogged = true;
-    this.log.warn('leases not renewed for longer than a lease: rooms kept, their writes refused until PostgreSQL answers', { unrenewedMs: Math.round(ms), rooms: this.registry.size });
+    this.log.warn('leases not renewed for longer than a lease: rooms kept, their writes refused until PostgreSQL answers', {
+      unrenewedMs: Math.round(ms),
+      rooms: this.registry.size,
+    });
   }
 
   private lapseLogged = false;
@@ -395,7 +418,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
    */
   async requireRoom(rawCode: string, kind?: string): Promise<GameRoom> {
     const room = await this.find(rawCode);
-    if (!room || (kind !== undefined && room.kind !== kind)) throw new RoomException(RoomErrorCode.RoomNotFound, `no ${kind ? `${kind} ` : ''}room has code ${rawCode}`);
+    if (!room || (kind !== undefined && room.kind !== kind))
+      throw new RoomException(RoomErrorCode.RoomNotFound, `no ${kind ? `${kind} ` : ''}room has code ${rawCode}`);
     return room;
   }
 
@@ -419,9 +443,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     // A closed room past its results window has no snapshot any more: it is gone, and its code
     // answers 404. A closed room still within it comes back as its row alone and is answered from
     // it (410), never rebuilt.
-    const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter((s) => !s.pruned);
+    const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter(
+      (s) => !s.pruned,
+    );
     const gone = new Map<string, Error>();
-    for (const s of stored) if (s.closedReason !== null) gone.set(s.code, new RoomException(RoomErrorCode.RoomGone, `room ${s.code} is closed (${s.closedReason})`));
+    for (const s of stored)
+      if (s.closedReason !== null)
+        gone.set(s.code, new RoomException(RoomErrorCode.RoomGone, `room ${s.code} is closed (${s.closedReason})`));
     const served = stored.filter((s) => s.heldBy === null && s.closedReason === null);
     const decks = await this.referencedDecks(served);
     const live = new Map<string, GameRoom>();
@@ -429,7 +457,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     for (const s of stored) {
       if (s.closedReason !== null) continue;
       if (s.heldBy !== null) {
-        elsewhere.set(s.code, new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`));
+        elsewhere.set(
+          s.code,
+          new RoomException(RoomErrorCode.RoomElsewhere, `the room is served by instance ${s.heldBy} now; retry shortly`),
+        );
         continue;
       }
       const deck = s.deckRef ? decks.get(s.deckRef.hash) : undefined;
@@ -456,7 +487,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   private async admitLive(codes: string[]): Promise<{ admitted: string[]; refused: Map<string, RoomException> }> {
     if (!this.cap.wouldRefuse(this.registry.size, codes.length)) return this.cap.admit(this.registry.size, codes);
     const open = new Set(await this.rooms.openCodes(codes, this.config.commandTimeoutMs));
-    const { admitted, refused } = this.cap.admit(this.registry.size, codes.filter((c) => open.has(c)));
+    const { admitted, refused } = this.cap.admit(
+      this.registry.size,
+      codes.filter((c) => open.has(c)),
+    );
     return { admitted: [...admitted, ...codes.filter((c) => !open.has(c))], refused };
   }
 
@@ -472,7 +506,11 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     const snapshot = s.snapshot.state as RoomSnapshot;
     const deck = referenced ?? (s.deck ? this.sharedDecks.share(s.deck as unknown[]) : undefined);
     const opened = deck ? { deck } : {};
-    const restored: Restored<unknown> = { state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state, replies: snapshot.replies, journal: s.entries.map(inputOf) };
+    const restored: Restored<unknown> = {
+      state: game.fromSnapshot?.(snapshot.state, opened) ?? snapshot.state,
+      replies: snapshot.replies,
+      journal: s.entries.map(inputOf),
+    };
     // A refusal names its seat as the room knows it when it is refused.
     let room: GameRoom | undefined;
     const nameOf = (seat: string) => (room ? game.seatName?.(room.snapshot, seat) : undefined);

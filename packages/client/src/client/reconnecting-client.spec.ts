@@ -224,18 +224,21 @@ describe(ReconnectingClient.name, () => {
     expect(backoffDelay(40, 0.5, 100, 10_000)).toBe(7500);
   });
 
-  it.each([CloseCode.tokenInvalid, CloseCode.seatGone, CloseCode.roomClosed])('does not reconnect after close %i, forgets the token and fails what waits', async (code) => {
-    const { client, sockets, timers, storage, last } = setup();
-    last().open();
-    const p = client.send('x.do');
-    last().drop(code);
-    await expect(p).rejects.toBeInstanceOf(SessionEndedError);
-    expect(client.status).toMatchObject({ state: 'ended', closeCode: code });
-    expect(timers.due.size).toBe(0);
-    expect(sockets).toHaveLength(1);
-    expect(storage.getItem('seat:ABCDEF')).toBeNull();
-    await expect(client.send('x.again')).rejects.toThrow(/ended/);
-  });
+  it.each([CloseCode.tokenInvalid, CloseCode.seatGone, CloseCode.roomClosed])(
+    'does not reconnect after close %i, forgets the token and fails what waits',
+    async (code) => {
+      const { client, sockets, timers, storage, last } = setup();
+      last().open();
+      const p = client.send('x.do');
+      last().drop(code);
+      await expect(p).rejects.toBeInstanceOf(SessionEndedError);
+      expect(client.status).toMatchObject({ state: 'ended', closeCode: code });
+      expect(timers.due.size).toBe(0);
+      expect(sockets).toHaveLength(1);
+      expect(storage.getItem('seat:ABCDEF')).toBeNull();
+      await expect(client.send('x.again')).rejects.toThrow(/ended/);
+    },
+  );
 
   it('does not reconnect after 4010 (a newer socket of the seat took over) but keeps the token, so a reload takes the seat back', async () => {
     const { client, sockets, timers, storage, last } = setup();
@@ -298,7 +301,11 @@ describe('wire profiles', () => {
     // A frame that cannot be decoded replaces the socket, and the status says why.
     last().deliver([99]);
     expect(sockets[1].closedWith).toBe(4000);
-    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'undecodable', message: expect.stringMatching(/^a frame could not be decoded as compact-v2: /) } });
+    expect(client.status).toMatchObject({
+      state: 'reconnecting',
+      closeCode: 1006,
+      dropped: { why: 'undecodable', message: expect.stringMatching(/^a frame could not be decoded as compact-v2: /) },
+    });
   });
 });
 
@@ -309,7 +316,7 @@ describe('timing hooks', () => {
     return c;
   };
 
-  it("reports a reply with when its command was first and last written and when the reply came, across a resend", async () => {
+  it('reports a reply with when its command was first and last written and when the reply came, across a resend', async () => {
     const c = clock();
     const { client, timers, last } = setup({ now: c.now });
     const timings: ReplyTiming[] = [];
@@ -324,7 +331,9 @@ describe('timing hooks', () => {
     c.ms = 2250.5;
     last().deliver(reply('p-1', 201));
     await expect(p).resolves.toMatchObject({ status: 201 });
-    expect(timings).toEqual([{ id: 'p-1', type: 'x.do', reply: reply('p-1', 201), firstSentAt: 1000, lastSentAt: 2000, repliedAt: 2250.5, sends: 2 }]);
+    expect(timings).toEqual([
+      { id: 'p-1', type: 'x.do', reply: reply('p-1', 201), firstSentAt: 1000, lastSentAt: 2000, repliedAt: 2250.5, sends: 2 },
+    ]);
   });
 
   it('reports every frame sent and received with its text, its UTF-8 bytes and its time', async () => {
@@ -340,7 +349,13 @@ describe('timing hooks', () => {
     const sent = '{"id":"p-1","type":"x.say","data":{"text":"é"}}';
     expect(frames).toEqual([
       { direction: 'sent', text: sent, bytes: sent.length + 1, at: 1000, frame: { id: 'p-1', type: 'x.say', data: { text: 'é' } } },
-      { direction: 'received', text: JSON.stringify(reply('p-1')), bytes: JSON.stringify(reply('p-1')).length, at: 1010, frame: reply('p-1') },
+      {
+        direction: 'received',
+        text: JSON.stringify(reply('p-1')),
+        bytes: JSON.stringify(reply('p-1')).length,
+        at: 1010,
+        frame: reply('p-1'),
+      },
     ]);
   });
 
@@ -428,7 +443,11 @@ describe('heartbeat', () => {
     timers.fire(); // quiet: ping
     expect(timers.fire()).toBe(300); // no answer: dead
     expect(sockets[0].closedWith).toBe(4000);
-    expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006, dropped: { why: 'silent', message: 'no frame in time' } });
+    expect(client.status).toMatchObject({
+      state: 'reconnecting',
+      closeCode: 1006,
+      dropped: { why: 'silent', message: 'no frame in time' },
+    });
     timers.fire(); // the backoff
     expect(sockets).toHaveLength(2);
     last().open();

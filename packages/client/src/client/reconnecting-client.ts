@@ -99,9 +99,13 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
 export type CommandMap = object;
 
 /** The data argument of `send`: optional where the command takes no fields. */
-export type CommandArgs<Commands, K extends keyof Commands> = Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
+export type CommandArgs<Commands, K extends keyof Commands> =
+  Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
 
-export class ReconnectingClient<Events extends EventMap = Record<string, unknown>, Commands extends CommandMap = Record<string, Record<string, unknown>>> {
+export class ReconnectingClient<
+  Events extends EventMap = Record<string, unknown>,
+  Commands extends CommandMap = Record<string, Record<string, unknown>>,
+> {
   private readonly session: ClientSession<Events>;
   private readonly timers: Timers;
   private readonly random: () => number;
@@ -237,7 +241,8 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       lost(1006);
     };
     const quiet = () => {
-      if (socket.readyState === SOCKET_OPEN) this.session.sendUnawaited({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} });
+      if (socket.readyState === SOCKET_OPEN)
+        this.session.sendUnawaited({ id: `${this.idPrefix}-hb${this.nextId++}`, type: 'ping', data: {} });
       expect(heartbeat!.timeoutMs, () => dead());
     };
     const lost = (code: number) => {
@@ -250,7 +255,10 @@ export class ReconnectingClient<Events extends EventMap = Record<string, unknown
       const attempt = delivered ? 0 : this.current.attempt;
       this.setStatus({ state: 'reconnecting', closeCode: code, attempt: attempt + 1, ...(dropped ? { dropped } : {}) });
       const backoff = this.options.backoff ?? { initialMs: 250, maxMs: 5000 };
-      this.retryTimer = this.timers.setTimeout(() => this.connect(), backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs));
+      this.retryTimer = this.timers.setTimeout(
+        () => this.connect(),
+        backoffDelay(attempt, this.random(), backoff.initialMs, backoff.maxMs),
+      );
     };
     if (heartbeat) expect(heartbeat.connectMs, () => dead());
     socket.onopen = () => {

@@ -44,7 +44,8 @@ export function encodeCompactReply(profile: CompactProfile, memory: WireMemory, 
   const data = reply.data ?? {};
   if (isObject(data) && Object.keys(data).length === 0) return JSON.stringify(head);
   const text = JSON.stringify({ ...head, d: codeValue(memory.game, memory, data) });
-  if (!decodesTo(() => decodeCompactFrame(profile, memory, JSON.parse(text)), { type: 'reply', ...head, data })) return JSON.stringify({ ...head, data });
+  if (!decodesTo(() => decodeCompactFrame(profile, memory, JSON.parse(text)), { type: 'reply', ...head, data }))
+    return JSON.stringify({ ...head, data });
   return text;
 }
 
@@ -56,7 +57,8 @@ export function decodeCompactFrame(profile: CompactProfile, memory: WireMemory, 
     return decodeCompactEvent(profile, memory, frame);
   }
   if (Array.isArray(frame)) return decodeCompactEvent(profile, memory, frame);
-  if (!isObject(frame) || !('status' in frame)) throw new WireDecodeError('a compact-v2 or v3 frame is an array (an event) or an object with a status (a reply)');
+  if (!isObject(frame) || !('status' in frame))
+    throw new WireDecodeError('a compact-v2 or v3 frame is an array (an event) or an object with a status (a reply)');
   const head = { type: 'reply' as const, id: frame.id as string | null, status: frame.status as number };
   if ('error' in frame) return { ...head, error: frame.error as ReplyFrame['error'] };
   if ('data' in frame) return { ...head, data: frame.data };
@@ -140,7 +142,12 @@ function typeOfCode(game: GameCodes | undefined, code: unknown): string {
 }
 
 // compact-v1: sticky fields equal to their last value on this socket, and defaults, are left out.
-function omitKnown(memory: WireMemory, type: string, codes: EventCodes | undefined, data: Record<string, unknown>): Record<string, unknown> {
+function omitKnown(
+  memory: WireMemory,
+  type: string,
+  codes: EventCodes | undefined,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   if (!codes) return data;
   let out = data;
   for (const field of memory.stickyFields(type)) {
@@ -155,7 +162,12 @@ function omitKnown(memory: WireMemory, type: string, codes: EventCodes | undefin
   return out;
 }
 
-function restoreKnown(memory: WireMemory, type: string, codes: EventCodes | undefined, body: Record<string, unknown>): Record<string, unknown> {
+function restoreKnown(
+  memory: WireMemory,
+  type: string,
+  codes: EventCodes | undefined,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   if (!codes) return body;
   const out = { ...body };
   for (const field of memory.stickyFields(type)) {

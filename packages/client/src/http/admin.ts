@@ -31,7 +31,8 @@ function dateBound(name: 'from' | 'to') {
         const start = Date.UTC(y, m - 1, d);
         // Date.UTC rolls 2026-02-31 over into March: a day that does not exist is refused.
         const back = new Date(start);
-        if (back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d) return name === 'from' ? start : start + 86_400_000;
+        if (back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d)
+          return name === 'from' ? start : start + 86_400_000;
       } else {
         const ms = INSTANT.test(text) ? Date.parse(text) : NaN;
         if (Number.isFinite(ms)) return ms;
@@ -39,7 +40,10 @@ function dateBound(name: 'from' | 'to') {
       ctx.addIssue({ code: 'custom', message: DATE_ACCEPTS });
       return z.NEVER;
     })
-    .meta({ description: name === 'from' ? 'the start of its day (UTC), or its instant' : 'the end of its day (UTC), or its instant', example: '2026-12-01' });
+    .meta({
+      description: name === 'from' ? 'the start of its day (UTC), or its instant' : 'the end of its day (UTC), or its instant',
+      example: '2026-12-01',
+    });
 }
 
 const CURSOR_ACCEPTS = "is not a cursor this API gave: pass back a page's `next` as it came";
@@ -53,9 +57,16 @@ const pageSize = wholeNumberQuery(1, MAX_PAGE_SIZE).optional().default(DEFAULT_P
 
 /** `GET /admin/api/finished?code=&from=&to=&cursor=&limit=`; an empty parameter counts as absent. */
 export const FinishedQuery = z
-  .object({ code: roomCodeField().optional(), from: dateBound('from').optional(), to: dateBound('to').optional(), cursor: cursor.optional(), limit: pageSize })
+  .object({
+    code: roomCodeField().optional(),
+    from: dateBound('from').optional(),
+    to: dateBound('to').optional(),
+    cursor: cursor.optional(),
+    limit: pageSize,
+  })
   .superRefine((q, ctx) => {
-    if (q.from !== undefined && q.to !== undefined && q.from >= q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+    if (q.from !== undefined && q.to !== undefined && q.from >= q.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
   });
 export type FinishedQuery = z.input<typeof FinishedQuery>;
 
@@ -63,7 +74,10 @@ export type FinishedQuery = z.input<typeof FinishedQuery>;
 export const RefusalsQuery = z.object({ cursor: cursor.optional(), limit: pageSize });
 export type RefusalsQuery = z.input<typeof RefusalsQuery>;
 
-export const AdminSession = z.object({ via: z.enum(['cookie', 'bearer']), expiresAt: z.number().nullable().meta({ description: 'epoch ms; null for a bearer token' }) });
+export const AdminSession = z.object({
+  via: z.enum(['cookie', 'bearer']),
+  expiresAt: z.number().nullable().meta({ description: 'epoch ms; null for a bearer token' }),
+});
 export type AdminSession = z.infer<typeof AdminSession>;
 
 export const CommandStat = z.object({
@@ -78,7 +92,9 @@ export type OverloadSignal = z.infer<typeof OverloadSignal>;
 
 /** Whether this instance sheds new work now, and why (PROTOCOL.md section 14). */
 export const Admission = z.object({
-  shedding: z.boolean().meta({ description: 'new work (opening, joining, spectating, activating a room, a socket for a room not live here) gets 503 `overloaded`' }),
+  shedding: z.boolean().meta({
+    description: 'new work (opening, joining, spectating, activating a room, a socket for a room not live here) gets 503 `overloaded`',
+  }),
   cause: OverloadSignal.nullable().meta({ description: 'the signal that sheds now; null while admitting' }),
   since: z.number().nullable().meta({ description: 'epoch ms when this shedding started; null while admitting' }),
   refused: z.int().meta({ description: 'new work refused as overloaded since the server started' }),
@@ -131,9 +147,21 @@ export type RoomsSnapshot = z.infer<typeof RoomsSnapshot>;
 
 export const RoomPlayer = z.object({ id: z.string(), name: z.string(), connected: z.boolean(), score: z.int() });
 export type RoomPlayer = z.infer<typeof RoomPlayer>;
-export const OpenQuestion = z.object({ index: z.int(), total: z.int(), text: z.string(), closesAt: z.number().meta({ description: 'server epoch ms' }) });
+export const OpenQuestion = z.object({
+  index: z.int(),
+  total: z.int(),
+  text: z.string(),
+  closesAt: z.number().meta({ description: 'server epoch ms' }),
+});
 export type OpenQuestion = z.infer<typeof OpenQuestion>;
-export const RoomCommand = z.object({ type: z.string(), at: z.number(), mailboxWaitMs: z.number(), ms: z.number(), status: z.int(), roundTrips: z.int() });
+export const RoomCommand = z.object({
+  type: z.string(),
+  at: z.number(),
+  mailboxWaitMs: z.number(),
+  ms: z.number(),
+  status: z.int(),
+  roundTrips: z.int(),
+});
 export type RoomCommand = z.infer<typeof RoomCommand>;
 
 /** One live room: the row, what its game adds (the players and the open question of a room played from a deck), its last commands. */
@@ -186,7 +214,10 @@ export const FinishedGame = z.object({
   finishedAt: z.number(),
 });
 export type FinishedGame = z.infer<typeof FinishedGame>;
-export const FinishedPage = z.object({ games: z.array(FinishedGame), next: z.string().nullable().meta({ description: 'pass back as `cursor`; null on the last page' }) });
+export const FinishedPage = z.object({
+  games: z.array(FinishedGame),
+  next: z.string().nullable().meta({ description: 'pass back as `cursor`; null on the last page' }),
+});
 export type FinishedPage = z.infer<typeof FinishedPage>;
 export const FinishedGameDetail = FinishedGame.extend({
   publicUntil: z.number().meta({ description: 'until when the public link answers (epoch ms)' }),
@@ -218,4 +249,6 @@ export type RefusalsPage = z.infer<typeof RefusalsPage>;
 export const FinishedIdParams = z.object({ id: z.string().meta({ description: 'a finished game’s id (a UUID)' }) });
 
 /** `GET /admin/api/stream?room=`: with `room`, that room's detail too (or `room-gone`). */
-export const StreamQuery = z.object({ room: z.string().optional().meta({ description: 'a room code: its detail rides along each second' }) });
+export const StreamQuery = z.object({
+  room: z.string().optional().meta({ description: 'a room code: its detail rides along each second' }),
+});

@@ -53,7 +53,9 @@ export type DeckBody = z.input<typeof DeckBody>;
 /** `POST /api/decks/import?name=`. */
 export const DeckImportQuery = z.object({ name: DeckName.meta({ description: 'the deck’s name' }) });
 
-export const DeckIdParams = z.object({ id: z.string().meta({ description: 'the deck id (a UUID)', example: '00000000-0000-4000-8000-000000000001' }) });
+export const DeckIdParams = z.object({
+  id: z.string().meta({ description: 'the deck id (a UUID)', example: '00000000-0000-4000-8000-000000000001' }),
+});
 
 export const DeckSummary = z.object({ id: z.guid(), name: z.string(), builtin: z.boolean(), questions: z.int() });
 export type DeckSummary = z.infer<typeof DeckSummary>;
@@ -72,14 +74,22 @@ export type DeckList = z.infer<typeof DeckList>;
 
 /** A new deck: the edit token is shown this once. */
 export const CreatedDeck = DeckSummary.extend({
-  editToken: z.string().meta({ description: 'the right to change or delete this deck, as `Authorization: Bearer`; shown only now, kept by the server only as a hash' }),
+  editToken: z.string().meta({
+    description: 'the right to change or delete this deck, as `Authorization: Bearer`; shown only now, kept by the server only as a hash',
+  }),
 });
 export type CreatedDeck = z.infer<typeof CreatedDeck>;
 
 /** `GET /api/decks/{id}`: `correct` only with the deck's edit token. */
 export const DeckDetails = DeckSummary.omit({ questions: true }).extend({
   editable: z.boolean(),
-  questions: z.array(z.object({ text: z.string(), choices: z.array(z.string()), correct: z.int().optional().meta({ description: 'only with the edit token' }) })),
+  questions: z.array(
+    z.object({
+      text: z.string(),
+      choices: z.array(z.string()),
+      correct: z.int().optional().meta({ description: 'only with the edit token' }),
+    }),
+  ),
 });
 export type DeckDetails = z.infer<typeof DeckDetails>;
 

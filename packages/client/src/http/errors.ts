@@ -11,7 +11,7 @@ export function errorBody(codes: string) {
   });
 }
 
-export const ErrorBody = errorBody('the refusal\'s code');
+export const ErrorBody = errorBody("the refusal's code");
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** `bad_csv` also says where: the file's line (1 = the header) and column (1 = the question). */

@@ -42,7 +42,11 @@ export function uuidField() {
 /** A whole number as a query string carries it: digits only (`1e3`, ` 8`, `2.5` are refused). */
 export function wholeNumberQuery(min: number, max: number) {
   const accepts = `must be a whole number from ${min} to ${max}`;
-  return z.string({ error: accepts }).regex(/^\d{1,15}$/, accepts).transform(Number).pipe(wholeField(min, max));
+  return z
+    .string({ error: accepts })
+    .regex(/^\d{1,15}$/, accepts)
+    .transform(Number)
+    .pipe(wholeField(min, max));
 }
 
 /** A JSON object; its fields as `shape` says, others ignored. */
@@ -61,5 +65,10 @@ export function roomCodeField() {
     .string({ error: accepts })
     .transform((s) => s.trim().toUpperCase())
     .pipe(z.string().regex(new RegExp(`^[${ROOM_CODE_ALPHABET}]{${ROOM_CODE_LENGTH}}$`), accepts))
-    .meta({ minLength: ROOM_CODE_LENGTH, maxLength: ROOM_CODE_LENGTH, description: 'the room code, 6 characters; case is ignored', example: 'K7QMPD' });
+    .meta({
+      minLength: ROOM_CODE_LENGTH,
+      maxLength: ROOM_CODE_LENGTH,
+      description: 'the room code, 6 characters; case is ignored',
+      example: 'K7QMPD',
+    });
 }

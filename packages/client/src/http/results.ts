@@ -22,7 +22,9 @@ export const LeaderboardEntry = z.object({
 export const Leaderboard = z.object({ players: z.array(LeaderboardEntry) });
 export type Leaderboard = z.infer<typeof Leaderboard>;
 
-export const ResultsParams = z.object({ id: z.string().meta({ description: 'the `resultsId` of `game.finished`, optionally followed by `.csv`' }) });
+export const ResultsParams = z.object({
+  id: z.string().meta({ description: 'the `resultsId` of `game.finished`, optionally followed by `.csv`' }),
+});
 
 export const AnswerResult = z.object({
   playerId: z.string(),
@@ -30,7 +32,7 @@ export const AnswerResult = z.object({
   choice: z.int().nullable().optional().meta({ description: '0-based; null when the player gave no answer' }),
   right: z.boolean(),
   points: z.int(),
-  ms: z.number().nullable().optional().meta({ description: 'from the question\'s opening; null with no answer' }),
+  ms: z.number().nullable().optional().meta({ description: "from the question's opening; null with no answer" }),
 });
 export const QuestionResult = z.object({
   index: z.int(),
@@ -49,7 +51,10 @@ export const GameResults = z.object({
   finishedAt: z.union([z.number(), z.string()]).meta({ description: 'epoch ms' }),
   standings: z.array(Standing),
   questions: z.array(QuestionResult),
-  readableUntil: z.number().meta({ description: 'epoch ms: when this link stops answering (the results window, `RESULTS_KEPT_DAYS`, 30 days by default, from `finishedAt`)' }),
+  readableUntil: z.number().meta({
+    description:
+      'epoch ms: when this link stops answering (the results window, `RESULTS_KEPT_DAYS`, 30 days by default, from `finishedAt`)',
+  }),
 });
 export type GameResults = z.infer<typeof GameResults>;
 

@@ -47,10 +47,16 @@ export type WireCommands<W extends { readonly commands: SchemaMap }> = CommandsO
 export type WireEvents<W extends { readonly events: SchemaMap }> = EventsOf<W['events']>;
 
 /** A seat's connection to a game of this wire: `send` and `on` take only the game's types and shapes. */
-export type ClientOf<W extends { readonly commands: SchemaMap; readonly events: SchemaMap }> = ReconnectingClient<WireEvents<W>, WireCommands<W>>;
+export type ClientOf<W extends { readonly commands: SchemaMap; readonly events: SchemaMap }> = ReconnectingClient<
+  WireEvents<W>,
+  WireCommands<W>
+>;
 
 /** A reconnecting client typed by a game's wire: `createClient(TRIVIA_WIRE, options)`. */
-export function createClient<W extends { readonly commands: SchemaMap; readonly events: SchemaMap }>(wire: W, options: ReconnectingClientOptions): ClientOf<W> {
+export function createClient<W extends { readonly commands: SchemaMap; readonly events: SchemaMap }>(
+  wire: W,
+  options: ReconnectingClientOptions,
+): ClientOf<W> {
   void wire;
   return new ReconnectingClient(options);
 }

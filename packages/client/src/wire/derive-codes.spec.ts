@@ -28,10 +28,27 @@ describe('deriveCodes', () => {
   it('walks the events of keyOrder first, and keys marked for a later pass after every other', () => {
     const codes = deriveCodes({
       ...ROUNDS,
-      events: { ...ROUNDS_EVENTS, 'rounds.state': ROUNDS_EVENTS['rounds.state'].extend({ late: laterKey(z.object({ deep: z.number() })) }) },
+      events: {
+        ...ROUNDS_EVENTS,
+        'rounds.state': ROUNDS_EVENTS['rounds.state'].extend({ late: laterKey(z.object({ deep: z.number() })) }),
+      },
       keyOrder: ['round.closed'],
     });
-    expect(codes.keys).toEqual(['winners', 'reason', 'code', 'phase', 'seats', 'id', 'name', 'ready', 'by', 'cell', 'mark', 'late', 'deep']);
+    expect(codes.keys).toEqual([
+      'winners',
+      'reason',
+      'code',
+      'phase',
+      'seats',
+      'id',
+      'name',
+      'ready',
+      'by',
+      'cell',
+      'mark',
+      'late',
+      'deep',
+    ]);
   });
 
   it('keeps every existing code when an event and a later key are added: they go at the end', () => {
@@ -52,7 +69,10 @@ describe('deriveCodes', () => {
   });
 
   it('gives no enum to a key marked plain anywhere', () => {
-    const codes = deriveCodes({ ...ROUNDS, events: { ...ROUNDS_EVENTS, 'round.marked': z.object({ mark: plainEnum(z.enum(['X', 'O'])) }) } });
+    const codes = deriveCodes({
+      ...ROUNDS,
+      events: { ...ROUNDS_EVENTS, 'round.marked': z.object({ mark: plainEnum(z.enum(['X', 'O'])) }) },
+    });
     expect(codes.enums).toEqual({ phase: ['open', 'done'], reason: ['won', 'draw'] });
   });
 

@@ -71,7 +71,8 @@ function keysOf(kind: string, fields: readonly Field[]): string[] {
   for (const pass of passes) {
     for (const f of fields) if (f.pass === pass && !keys.includes(f.key)) keys.push(f.key);
   }
-  if (keys.length > KEY_LETTERS.length) throw new Error(`${kind}: ${keys.length} keys, more than the ${KEY_LETTERS.length} letters a key can be sent as`);
+  if (keys.length > KEY_LETTERS.length)
+    throw new Error(`${kind}: ${keys.length} keys, more than the ${KEY_LETTERS.length} letters a key can be sent as`);
   return keys;
 }
 

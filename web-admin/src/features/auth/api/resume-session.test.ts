@@ -12,7 +12,9 @@ function mockFetch(answers: Partial<Record<'POST' | 'GET' | 'DELETE', number>>) 
     vi.fn(async (url: string, init: RequestInit) => {
       calls.push({ url, init, location: window.location.pathname + window.location.search + window.location.hash })
       const status = answers[(init.method ?? 'GET') as 'POST' | 'GET' | 'DELETE'] ?? 500
-      return status === 204 ? new Response(null, { status }) : new Response(JSON.stringify({ statusCode: status, code: status === 401 ? 'unauthorized' : 'x' }), { status })
+      return status === 204
+        ? new Response(null, { status })
+        : new Response(JSON.stringify({ statusCode: status, code: status === 401 ? 'unauthorized' : 'x' }), { status })
     }),
   )
   return calls
@@ -34,7 +36,11 @@ describe(resumeSession.name, () => {
     const calls = mockFetch({ POST: 204 })
     await resumeSession(window.location, window.history, localStorage)
     expect(calls).toHaveLength(1)
-    expect(calls[0]).toMatchObject({ url: '/admin/api/session', init: { method: 'POST', credentials: 'same-origin' }, location: '/admin/rooms?x=1#top' })
+    expect(calls[0]).toMatchObject({
+      url: '/admin/api/session',
+      init: { method: 'POST', credentials: 'same-origin' },
+      location: '/admin/rooms?x=1#top',
+    })
     expect(authorization(calls[0])).toBe('Bearer s3cret')
     expect(window.location.pathname + window.location.search + window.location.hash).toBe('/admin/rooms?x=1#top')
     expect(session.snapshot()).toMatchObject({ status: 'signed-in', notice: null })
@@ -46,7 +52,10 @@ describe(resumeSession.name, () => {
     mockFetch({ POST: 401, GET: 200 })
     await resumeSession(window.location, window.history, localStorage)
     expect(window.location.search).toBe('')
-    expect(session.snapshot()).toMatchObject({ status: 'signed-out', notice: expect.stringMatching(/refused the admin token in that link/) })
+    expect(session.snapshot()).toMatchObject({
+      status: 'signed-out',
+      notice: expect.stringMatching(/refused the admin token in that link/),
+    })
   })
 
   it('without a link, asks the server whether the cookie is a session, sending no token', async () => {
@@ -80,7 +89,10 @@ describe(resumeSession.name, () => {
   })
 
   it('says the server could not be reached, rather than asking for a token it might accept', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
     await resumeSession(window.location, window.history, localStorage)
     expect(session.snapshot()).toMatchObject({ status: 'signed-out', notice: 'Could not reach the server: Failed to fetch' })
   })

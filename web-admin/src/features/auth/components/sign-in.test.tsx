@@ -28,7 +28,10 @@ describe(SignIn.name, () => {
   })
 
   it('says when the server refuses the token, and stays signed out', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ statusCode: 401, code: 'unauthorized' }), { status: 401 })))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ statusCode: 401, code: 'unauthorized' }), { status: 401 })),
+    )
     const user = userEvent.setup()
     render(<SignIn />)
     await user.type(screen.getByLabelText('Admin token'), 'wrong')

@@ -51,8 +51,8 @@ export function SignIn() {
           {pending ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="hint">
-          Signed in for 12 hours in this browser, or until you sign out; the token itself is not kept. A link with{' '}
-          <code>?token=…</code> signs in too.
+          Signed in for 12 hours in this browser, or until you sign out; the token itself is not kept. A link with <code>?token=…</code>{' '}
+          signs in too.
         </p>
       </form>
     </main>

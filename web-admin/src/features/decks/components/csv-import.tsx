@@ -49,15 +49,22 @@ export function CsvImport({ name, onImported }: CsvImportProps) {
     <section className="card stack" aria-labelledby="import-title">
       <h2 id="import-title">Import from a spreadsheet</h2>
       <p className="muted">
-        Save the sheet as CSV: a header row, then one question a row: the question, two to six choices, and in the last column the number of the right choice (1 for the
-        first). Importing makes a new deck.
+        Save the sheet as CSV: a header row, then one question a row: the question, two to six choices, and in the last column the number of
+        the right choice (1 for the first). Importing makes a new deck.
       </p>
       <a className="big-button ghost" href="/api/decks/template.csv" download="deck-template.csv">
         Download the template
       </a>
       <label className="field">
         <span>CSV file</span>
-        <input className="input" type="file" accept=".csv,text/csv" onChange={(e) => void choose(e)} disabled={busy} aria-describedby={error ? 'import-error' : undefined} />
+        <input
+          className="input"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(e) => void choose(e)}
+          disabled={busy}
+          aria-describedby={error ? 'import-error' : undefined}
+        />
       </label>
       {error && (
         <p id="import-error" className="error" role="alert">

@@ -14,7 +14,13 @@ function serve(answer: (call: Call) => { status: number; body?: unknown }) {
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers)
       const type = headers.get('content-type')
-      const call = { url, method: init.method ?? 'GET', body: type === 'application/json' ? JSON.parse(String(init.body)) : init.body, authorization: headers.get('authorization'), type }
+      const call = {
+        url,
+        method: init.method ?? 'GET',
+        body: type === 'application/json' ? JSON.parse(String(init.body)) : init.body,
+        authorization: headers.get('authorization'),
+        type,
+      }
       calls.push(call)
       const { status, body } = answer(call)
       return new Response(body === undefined ? null : JSON.stringify(body), { status })
@@ -94,11 +100,11 @@ describe(DeckEditorPage.name, () => {
     await user.type(screen.getByLabelText('Question 1, choice 2'), 'same')
     await user.click(screen.getByRole('button', { name: 'Save deck' }))
     const alert = screen.getByRole('alert')
-    expect(within(alert).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'The deck needs a name.',
-      'Question 1 has no text.',
-      'Question 1, choice 2 is the same as choice 1.',
-    ])
+    expect(
+      within(alert)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['The deck needs a name.', 'Question 1 has no text.', 'Question 1, choice 2 is the same as choice 1.'])
     expect(screen.getByLabelText('Deck name')).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText('Question 1, choice 2')).toHaveAttribute('aria-invalid', 'true')
     await user.click(within(alert).getByRole('link', { name: 'Question 1 has no text.' }))
@@ -107,19 +113,40 @@ describe(DeckEditorPage.name, () => {
   })
 
   it('shows a bad CSV’s line and column as a spreadsheet names them', async () => {
-    const calls = serve(() => ({ status: 400, body: { statusCode: 400, code: 'bad_csv', line: 3, column: 2, message: 'line 3, column 2: choice1 must be 1 to 120 printable characters' } }))
+    const calls = serve(() => ({
+      status: 400,
+      body: {
+        statusCode: 400,
+        code: 'bad_csv',
+        line: 3,
+        column: 2,
+        message: 'line 3, column 2: choice1 must be 1 to 120 printable characters',
+      },
+    }))
     const user = userEvent.setup()
     render(<DeckEditorPage />)
     await user.type(screen.getByLabelText('Deck name'), 'From a sheet')
-    await user.upload(screen.getByLabelText('CSV file'), new File(['question,choice1,choice2,correct\r\n'], 'quiz.csv', { type: 'text/csv' }))
+    await user.upload(
+      screen.getByLabelText('CSV file'),
+      new File(['question,choice1,choice2,correct\r\n'], 'quiz.csv', { type: 'text/csv' }),
+    )
     expect(await screen.findByRole('alert')).toHaveTextContent('Line 3, column 2 (B): choice1 must be 1 to 120 printable characters')
-    expect(calls[0]).toMatchObject({ url: '/api/decks/import?name=From%20a%20sheet', method: 'POST', type: 'text/csv', body: 'question,choice1,choice2,correct\r\n' })
+    expect(calls[0]).toMatchObject({
+      url: '/api/decks/import?name=From%20a%20sheet',
+      method: 'POST',
+      type: 'text/csv',
+      body: 'question,choice1,choice2,correct\r\n',
+    })
   })
 
   it('opens a deck with the token this browser kept, and without one takes a pasted token', async () => {
     keepDeckToken(ID, 'kept')
     const deck = { id: ID, name: 'Kept', builtin: false, editable: true, questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 1 }] }
-    const calls = serve((c) => (c.authorization === 'Bearer kept' ? { status: 200, body: deck } : { status: 200, body: { ...deck, questions: [{ text: 'Q?', choices: ['a', 'b'] }] } }))
+    const calls = serve((c) =>
+      c.authorization === 'Bearer kept'
+        ? { status: 200, body: deck }
+        : { status: 200, body: { ...deck, questions: [{ text: 'Q?', choices: ['a', 'b'] }] } },
+    )
     const { unmount } = render(<DeckEditorPage id={ID} />)
     expect(await screen.findByLabelText('Deck name')).toHaveValue('Kept')
     expect(screen.getByRole('radio', { name: 'Right answer: choice 2 of question 1' })).toBeChecked()

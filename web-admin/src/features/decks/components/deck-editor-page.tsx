@@ -79,7 +79,11 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
           setDeckId(deck.id)
           setLoaded({ state: 'editing' })
         } else {
-          setLoaded({ state: 'locked', deck, why: deck.editable ? 'This browser does not hold this deck’s edit token.' : 'Nobody can change this deck.' })
+          setLoaded({
+            state: 'locked',
+            deck,
+            why: deck.editable ? 'This browser does not hold this deck’s edit token.' : 'Nobody can change this deck.',
+          })
         }
       },
       (err) => {
@@ -104,7 +108,10 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
   const body = useMemo(() => JSON.stringify(toBody(draft)), [draft])
   const unsaved = body !== saved
   const invalid = useMemo(() => new Set(problems.map((p) => p.field)), [problems])
-  const previewIndex = Math.max(0, draft.questions.findIndex((q) => q.key === previewKey))
+  const previewIndex = Math.max(
+    0,
+    draft.questions.findIndex((q) => q.key === previewKey),
+  )
   const update = (change: (d: DeckDraft) => DeckDraft) => setDraft((d) => change(d))
 
   const save = async (event: FormEvent) => {
@@ -246,117 +253,116 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
       <h1 className="title">{deckId ? 'Edit deck' : 'Write a deck'}</h1>
       {back}
       <div className="deck-editor-body">
-      <form className="stack" onSubmit={(e) => void save(e)} noValidate aria-label="Deck">
-        <div className="card stack">
-          <div className="field">
-            <label htmlFor={fieldId.name}>Deck name</label>
-            <input
-              id={fieldId.name}
-              className="input"
-              value={draft.name}
-              maxLength={DECK_RULES.name}
-              aria-invalid={invalid.has(fieldId.name) || undefined}
-              onChange={(e) => update((d) => edit.rename(d, e.target.value))}
-            />
-          </div>
-          <p className="hint">
-            {draft.questions.length} of up to {DECK_RULES.maxQuestions} questions, each with {DECK_RULES.minChoices} to {DECK_RULES.maxChoices} choices.
-          </p>
-        </div>
-
-        <ol className="deck-questions" aria-label="Questions">
-          {draft.questions.map((q, i) => (
-            <QuestionEditor
-              key={q.key}
-              question={q}
-              index={i}
-              count={draft.questions.length}
-              invalid={invalid}
-              previewing={previewed?.key === q.key}
-              update={update}
-              onPreview={() => setPreviewKey(q.key)}
-            />
-          ))}
-        </ol>
-        <button
-          id="add-question"
-          type="button"
-          className="big-button"
-          disabled={draft.questions.length >= DECK_RULES.maxQuestions}
-          onClick={() => {
-            focusNew.current = true
-            update(edit.addQuestion)
-            setStatus(`Question ${draft.questions.length + 1} added.`)
-          }}
-        >
-          Add a question
-        </button>
-
-        <div ref={summaryRef} tabIndex={-1} className="deck-problems">
-          {problems.length > 0 && (
-            <div className="card stack" role="alert" aria-labelledby="problems-title">
-              <h2 id="problems-title" className="error">
-                {problems.length === 1 ? 'One thing to fix before saving' : `${problems.length} things to fix before saving`}
-              </h2>
-              <ul className="plain-list">
-                {problems.slice(0, 20).map((p) => (
-                  <li key={p.field + p.message}>
-                    <a href={`#${p.field}`} onClick={(e) => (e.preventDefault(), document.getElementById(p.field)?.focus())}>
-                      {p.message}
-                    </a>
-                  </li>
-                ))}
-              </ul>
+        <form className="stack" onSubmit={(e) => void save(e)} noValidate aria-label="Deck">
+          <div className="card stack">
+            <div className="field">
+              <label htmlFor={fieldId.name}>Deck name</label>
+              <input
+                id={fieldId.name}
+                className="input"
+                value={draft.name}
+                maxLength={DECK_RULES.name}
+                aria-invalid={invalid.has(fieldId.name) || undefined}
+                onChange={(e) => update((d) => edit.rename(d, e.target.value))}
+              />
             </div>
-          )}
-          {saveError && (
-            <p className="error" role="alert">
-              {saveError}
+            <p className="hint">
+              {draft.questions.length} of up to {DECK_RULES.maxQuestions} questions, each with {DECK_RULES.minChoices} to{' '}
+              {DECK_RULES.maxChoices} choices.
             </p>
-          )}
-        </div>
-        <div className="deck-actions">
-          <button type="submit" className="big-button primary" disabled={busy}>
-            Save deck
+          </div>
+
+          <ol className="deck-questions" aria-label="Questions">
+            {draft.questions.map((q, i) => (
+              <QuestionEditor
+                key={q.key}
+                question={q}
+                index={i}
+                count={draft.questions.length}
+                invalid={invalid}
+                previewing={previewed?.key === q.key}
+                update={update}
+                onPreview={() => setPreviewKey(q.key)}
+              />
+            ))}
+          </ol>
+          <button
+            id="add-question"
+            type="button"
+            className="big-button"
+            disabled={draft.questions.length >= DECK_RULES.maxQuestions}
+            onClick={() => {
+              focusNew.current = true
+              update(edit.addQuestion)
+              setStatus(`Question ${draft.questions.length + 1} added.`)
+            }}
+          >
+            Add a question
           </button>
-          {deckId && !confirmDelete && (
-            <button type="button" className="big-button ghost" disabled={busy} onClick={() => setConfirmDelete(true)}>
-              Delete deck
+
+          <div ref={summaryRef} tabIndex={-1} className="deck-problems">
+            {problems.length > 0 && (
+              <div className="card stack" role="alert" aria-labelledby="problems-title">
+                <h2 id="problems-title" className="error">
+                  {problems.length === 1 ? 'One thing to fix before saving' : `${problems.length} things to fix before saving`}
+                </h2>
+                <ul className="plain-list">
+                  {problems.slice(0, 20).map((p) => (
+                    <li key={p.field + p.message}>
+                      <a href={`#${p.field}`} onClick={(e) => (e.preventDefault(), document.getElementById(p.field)?.focus())}>
+                        {p.message}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {saveError && (
+              <p className="error" role="alert">
+                {saveError}
+              </p>
+            )}
+          </div>
+          <div className="deck-actions">
+            <button type="submit" className="big-button primary" disabled={busy}>
+              Save deck
             </button>
-          )}
-        </div>
-        {confirmDelete && (
-          <div className="card stack" role="group" aria-labelledby="delete-title">
-            <p id="delete-title">Delete this deck for good? A game already playing it keeps its questions.</p>
-            <div className="deck-actions">
-              <button type="button" className="big-button danger" disabled={busy} onClick={() => void remove()}>
-                Delete for good
+            {deckId && !confirmDelete && (
+              <button type="button" className="big-button ghost" disabled={busy} onClick={() => setConfirmDelete(true)}>
+                Delete deck
               </button>
-              <button type="button" className="big-button" autoFocus onClick={() => setConfirmDelete(false)}>
-                Keep it
-              </button>
+            )}
+          </div>
+          {confirmDelete && (
+            <div className="card stack" role="group" aria-labelledby="delete-title">
+              <p id="delete-title">Delete this deck for good? A game already playing it keeps its questions.</p>
+              <div className="deck-actions">
+                <button type="button" className="big-button danger" disabled={busy} onClick={() => void remove()}>
+                  Delete for good
+                </button>
+                <button type="button" className="big-button" autoFocus onClick={() => setConfirmDelete(false)}>
+                  Keep it
+                </button>
+              </div>
             </div>
-          </div>
-        )}
-        <p className="deck-status" role="status">
-          {status}
-          {deckId && unsaved && status === '' ? 'Unsaved changes.' : ''}
-        </p>
-        {shownToken && (
-          <div className="card stack deck-token">
-            <p>
-              This browser keeps the deck’s edit token. To edit the deck from another device, copy it now; it is not shown again:
-            </p>
-            <code className="mono deck-token-value" aria-label="Edit token">
-              {shownToken}
-            </code>
-          </div>
-        )}
-      </form>
-      <aside className="deck-side stack" aria-label="Preview and import">
-        {previewed && <QuestionPreview question={previewed} index={previewIndex} total={draft.questions.length} seconds={20} />}
-        <CsvImport name={draft.name} onImported={imported} />
-      </aside>
+          )}
+          <p className="deck-status" role="status">
+            {status}
+            {deckId && unsaved && status === '' ? 'Unsaved changes.' : ''}
+          </p>
+          {shownToken && (
+            <div className="card stack deck-token">
+              <p>This browser keeps the deck’s edit token. To edit the deck from another device, copy it now; it is not shown again:</p>
+              <code className="mono deck-token-value" aria-label="Edit token">
+                {shownToken}
+              </code>
+            </div>
+          )}
+        </form>
+        <aside className="deck-side stack" aria-label="Preview and import">
+          {previewed && <QuestionPreview question={previewed} index={previewIndex} total={draft.questions.length} seconds={20} />}
+          <CsvImport name={draft.name} onImported={imported} />
+        </aside>
       </div>
     </main>
   )

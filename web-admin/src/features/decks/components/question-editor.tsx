@@ -69,26 +69,51 @@ export function QuestionEditor({ question: q, index, count, invalid, previewing,
                 aria-invalid={invalid.has(fieldId.choice(q, j)) || undefined}
                 onChange={(e) => update((d) => edit.setChoice(d, index, j, e.target.value))}
               />
-              <button type="button" className="small-button" disabled={q.choices.length <= DECK_RULES.minChoices} onClick={() => update((d) => edit.removeChoice(d, index, j))}>
+              <button
+                type="button"
+                className="small-button"
+                disabled={q.choices.length <= DECK_RULES.minChoices}
+                onClick={() => update((d) => edit.removeChoice(d, index, j))}
+              >
                 Remove<Hidden>{` choice ${j + 1} of question ${n}`}</Hidden>
               </button>
             </div>
           ))}
-          <button type="button" className="small-button" disabled={q.choices.length >= DECK_RULES.maxChoices} onClick={() => update((d) => edit.addChoice(d, index))}>
+          <button
+            type="button"
+            className="small-button"
+            disabled={q.choices.length >= DECK_RULES.maxChoices}
+            onClick={() => update((d) => edit.addChoice(d, index))}
+          >
             Add a choice<Hidden>{` to question ${n}`}</Hidden>
           </button>
         </fieldset>
         <div className="deck-question-actions">
-          <button type="button" className="small-button" disabled={index === 0} onClick={() => update((d) => edit.moveQuestion(d, index, -1))}>
+          <button
+            type="button"
+            className="small-button"
+            disabled={index === 0}
+            onClick={() => update((d) => edit.moveQuestion(d, index, -1))}
+          >
             Move up<Hidden>{` question ${n}`}</Hidden>
           </button>
-          <button type="button" className="small-button" disabled={index === count - 1} onClick={() => update((d) => edit.moveQuestion(d, index, 1))}>
+          <button
+            type="button"
+            className="small-button"
+            disabled={index === count - 1}
+            onClick={() => update((d) => edit.moveQuestion(d, index, 1))}
+          >
             Move down<Hidden>{` question ${n}`}</Hidden>
           </button>
           <button type="button" className="small-button" aria-pressed={previewing} onClick={onPreview}>
             Preview<Hidden>{` question ${n}`}</Hidden>
           </button>
-          <button type="button" className="small-button danger" disabled={count === 1} onClick={() => update((d) => edit.removeQuestion(d, index))}>
+          <button
+            type="button"
+            className="small-button danger"
+            disabled={count === 1}
+            onClick={() => update((d) => edit.removeQuestion(d, index))}
+          >
             Delete<Hidden>{` question ${n}`}</Hidden>
           </button>
         </div>

@@ -35,7 +35,8 @@ export function QuestionPreview({ question, index, total, seconds }: QuestionPre
           onChoose={(choice) => setTapped({ key: question.key, choice })}
         >
           <p className="pick-status" role="status">
-            {chosen !== undefined && (chosen === question.correct ? 'Right: that is the answer marked right.' : `Not this one: the right answer is ${right}.`)}
+            {chosen !== undefined &&
+              (chosen === question.correct ? 'Right: that is the answer marked right.' : `Not this one: the right answer is ${right}.`)}
           </p>
         </QuestionFace>
       </div>

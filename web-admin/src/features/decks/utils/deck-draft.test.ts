@@ -55,6 +55,9 @@ describe(problemsOf.name, () => {
   })
 
   it('gives the API the deck trimmed, right answers 0-based', () => {
-    expect(toBody({ name: ' N ', questions: deck([' Q? ', [' a', 'b '], 1]).questions })).toEqual({ name: 'N', questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 1 }] })
+    expect(toBody({ name: ' N ', questions: deck([' Q? ', [' a', 'b '], 1]).questions })).toEqual({
+      name: 'N',
+      questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 1 }],
+    })
   })
 })

@@ -36,7 +36,10 @@ export function emptyDraft(): DeckDraft {
 
 /** A deck read with its edit token (so with its right answers). */
 export function draftFrom(deck: DeckDetails): DeckDraft {
-  return { name: deck.name, questions: deck.questions.map((q) => ({ key: ++keys, text: q.text, choices: [...q.choices], correct: q.correct ?? 0 })) }
+  return {
+    name: deck.name,
+    questions: deck.questions.map((q) => ({ key: ++keys, text: q.text, choices: [...q.choices], correct: q.correct ?? 0 })),
+  }
 }
 
 export const fieldId = {
@@ -73,7 +76,11 @@ export const edit = {
     at(draft, index, (q) =>
       q.choices.length <= DECK_RULES.minChoices
         ? q
-        : { ...q, choices: q.choices.filter((_, j) => j !== choice), correct: choice < q.correct ? q.correct - 1 : choice === q.correct ? 0 : q.correct },
+        : {
+            ...q,
+            choices: q.choices.filter((_, j) => j !== choice),
+            correct: choice < q.correct ? q.correct - 1 : choice === q.correct ? 0 : q.correct,
+          },
     ),
   markCorrect: (draft: DeckDraft, index: number, choice: number): DeckDraft => at(draft, index, (q) => ({ ...q, correct: choice })),
 }
@@ -83,19 +90,29 @@ export function problemsOf(draft: DeckDraft): Problem[] {
   const problems: Problem[] = []
   const name = draft.name.trim()
   if (!name) problems.push({ field: fieldId.name, message: 'The deck needs a name.' })
-  else if ([...name].length > DECK_RULES.name) problems.push({ field: fieldId.name, message: `The deck’s name may be at most ${DECK_RULES.name} characters.` })
+  else if ([...name].length > DECK_RULES.name)
+    problems.push({ field: fieldId.name, message: `The deck’s name may be at most ${DECK_RULES.name} characters.` })
   if (draft.questions.length === 0) problems.push({ field: 'add-question', message: 'A deck needs at least one question.' })
   draft.questions.forEach((q, i) => {
     const n = i + 1
     const text = q.text.trim()
     if (!text) problems.push({ field: fieldId.text(q), message: `Question ${n} has no text.` })
-    else if ([...text].length > DECK_RULES.text) problems.push({ field: fieldId.text(q), message: `Question ${n} is longer than ${DECK_RULES.text} characters.` })
+    else if ([...text].length > DECK_RULES.text)
+      problems.push({ field: fieldId.text(q), message: `Question ${n} is longer than ${DECK_RULES.text} characters.` })
     const seen = new Map<string, number>()
     q.choices.forEach((c, j) => {
       const choice = c.trim()
       if (!choice) problems.push({ field: fieldId.choice(q, j), message: `Question ${n}, choice ${j + 1} is empty.` })
-      else if ([...choice].length > DECK_RULES.choice) problems.push({ field: fieldId.choice(q, j), message: `Question ${n}, choice ${j + 1} is longer than ${DECK_RULES.choice} characters.` })
-      else if (seen.has(choice)) problems.push({ field: fieldId.choice(q, j), message: `Question ${n}, choice ${j + 1} is the same as choice ${seen.get(choice)! + 1}.` })
+      else if ([...choice].length > DECK_RULES.choice)
+        problems.push({
+          field: fieldId.choice(q, j),
+          message: `Question ${n}, choice ${j + 1} is longer than ${DECK_RULES.choice} characters.`,
+        })
+      else if (seen.has(choice))
+        problems.push({
+          field: fieldId.choice(q, j),
+          message: `Question ${n}, choice ${j + 1} is the same as choice ${seen.get(choice)! + 1}.`,
+        })
       else seen.set(choice, j)
     })
   })

@@ -15,7 +15,10 @@ export function finishedPath(search: FinishedSearch, cursor: string | null, limi
   return `/finished?${q.toString()}`
 }
 
-export type Loaded<T> = { readonly state: 'loading' } | { readonly state: 'ready'; readonly value: T } | { readonly state: 'failed'; readonly message: string; readonly status?: number }
+export type Loaded<T> =
+  | { readonly state: 'loading' }
+  | { readonly state: 'ready'; readonly value: T }
+  | { readonly state: 'failed'; readonly message: string; readonly status?: number }
 
 /**
  * GET of one admin API path, asked again when the path (or `asked`, a Refresh) changes; an answer

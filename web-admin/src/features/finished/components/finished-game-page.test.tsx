@@ -37,7 +37,12 @@ describe(FinishedGamePage.name, () => {
     expect(stat('Winner')).toHaveTextContent('Ann')
     expect(stat('Finished')).toHaveTextContent('lasted 4 min 05 s')
     const standings = screen.getByRole('region', { name: 'Standings' })
-    expect(within(standings).getAllByRole('row').slice(1).map((r) => r.querySelector('th')?.textContent)).toEqual(['Ann', 'Cy', 'Bob'])
+    expect(
+      within(standings)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('th')?.textContent),
+    ).toEqual(['Ann', 'Cy', 'Bob'])
     expect(document.querySelectorAll('[data-question-index]')).toHaveLength(detail.results!.questions.length)
     expect(document.querySelector('[data-callout="hardest"]')).toHaveTextContent('Question 3')
   })

@@ -33,7 +33,9 @@ export function FinishedGamePage({ id }: { readonly id: string }) {
           <p className="loading">Loading the finished game…</p>
         ) : (
           <p className="page-error" role="alert">
-            {loaded.status === 404 ? 'No finished game has this id: it was never recorded, or its record is gone.' : `Could not load the finished game: ${loaded.message}`}
+            {loaded.status === 404
+              ? 'No finished game has this id: it was never recorded, or its record is gone.'
+              : `Could not load the finished game: ${loaded.message}`}
           </p>
         )}
       </div>
@@ -49,13 +51,24 @@ export function FinishedGamePage({ id }: { readonly id: string }) {
         <Stat label="Host" value={game.hostName ?? DASH} />
         <Stat label="Players" value={String(game.players.count)} detail={game.players.names.join(', ') || undefined} />
         <Stat label="Winner" value={game.winner ?? DASH} />
-        <Stat label="Started" value={formatWhen(game.startedAt)} detail={game.startedFrom === 'summary' ? 'as the game reported it' : game.startedFrom === 'previous_game' ? 'the previous game’s end' : 'the room’s opening'} />
+        <Stat
+          label="Started"
+          value={formatWhen(game.startedAt)}
+          detail={
+            game.startedFrom === 'summary'
+              ? 'as the game reported it'
+              : game.startedFrom === 'previous_game'
+                ? 'the previous game’s end'
+                : 'the room’s opening'
+          }
+        />
         <Stat label="Finished" value={formatWhen(game.finishedAt)} detail={`lasted ${formatDuration(game.finishedAt - game.startedAt)}`} />
       </div>
       <p className="muted">
         {publicOpen ? (
           <>
-            The public results link answers until {formatWhen(game.publicUntil)}: <a href={resultsPagePath(game.resultsId)}>results page</a> ·{' '}
+            The public results link answers until {formatWhen(game.publicUntil)}: <a href={resultsPagePath(game.resultsId)}>results page</a>{' '}
+            ·{' '}
             <a href={resultsCsvPath(game.resultsId)} download>
               CSV
             </a>

@@ -20,7 +20,10 @@ function serve(respond: (url: URL) => { status: number; body: unknown }) {
   return urls
 }
 
-const rows = () => within(screen.getByRole('region', { name: 'Finished games' })).getAllByRole('row').slice(1)
+const rows = () =>
+  within(screen.getByRole('region', { name: 'Finished games' }))
+    .getAllByRole('row')
+    .slice(1)
 const codes = () => rows().map((r) => r.querySelector('.room-code')?.textContent)
 
 describe(FinishedPage.name, () => {
@@ -30,10 +33,27 @@ describe(FinishedPage.name, () => {
   it('lists finished games newest first: finished, code, game, host, players, names, winner, started, how long', async () => {
     const urls = serve(() => ({
       status: 200,
-      body: { games: [finishedGameFixture(), finishedGameFixture({ id: 'g2', code: 'Q4TZ8M', game: 'tictactoe', hostName: null, number: 1, players: { count: 2, names: ['Xena', 'Otto'] }, winner: null })], next: null },
+      body: {
+        games: [
+          finishedGameFixture(),
+          finishedGameFixture({
+            id: 'g2',
+            code: 'Q4TZ8M',
+            game: 'tictactoe',
+            hostName: null,
+            number: 1,
+            players: { count: 2, names: ['Xena', 'Otto'] },
+            winner: null,
+          }),
+        ],
+        next: null,
+      },
     }))
     render(<FinishedPage />)
-    expect(await screen.findByRole('link', { name: 'Game 1 of room K7QMPD' })).toHaveAttribute('href', expect.stringMatching(new RegExp(`/finished/${finishedGameFixture().id}$`)))
+    expect(await screen.findByRole('link', { name: 'Game 1 of room K7QMPD' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(new RegExp(`/finished/${finishedGameFixture().id}$`)),
+    )
     expect(urls.map((u) => u.pathname + u.search)).toEqual(['/admin/api/finished?limit=20'])
     const cells = rows().map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent))
     expect(cells[0].slice(1, 7)).toEqual(['K7QMPD', 'trivia', 'Hugo', '3', 'Ann, Cy, Bob', 'Ann'])
@@ -46,7 +66,10 @@ describe(FinishedPage.name, () => {
 
   it('searches by code and a range of days, and starts again at the first page', async () => {
     const user = userEvent.setup()
-    const urls = serve((url) => ({ status: 200, body: { games: url.searchParams.get('code') ? [finishedGameFixture({ code: 'K7QMPD' })] : [], next: null } }))
+    const urls = serve((url) => ({
+      status: 200,
+      body: { games: url.searchParams.get('code') ? [finishedGameFixture({ code: 'K7QMPD' })] : [], next: null },
+    }))
     render(<FinishedPage />)
     expect(await screen.findByText('No game has finished yet.')).toBeInTheDocument()
     const form = screen.getByRole('search', { name: 'Search finished games' })

@@ -39,7 +39,8 @@ export function FinishedPage() {
           onNext={() => loaded.state === 'ready' && loaded.value.next && setTrail(nextPage(trail, loaded.value.next))}
         />
         <p className="legend-line muted">
-          Newest first. Dates are whole days in UTC. A game’s public results link answers for the results window (30 days unless the operator set another); here it stays while its record exists.
+          Newest first. Dates are whole days in UTC. A game’s public results link answers for the results window (30 days unless the
+          operator set another); here it stays while its record exists.
         </p>
       </Panel>
     </div>

@@ -2,7 +2,13 @@ import { useState, type FormEvent } from 'react'
 import { NO_SEARCH, type FinishedSearch } from '../api/finished-types'
 
 /** Search by a room code and a range of days; submitting starts again at the first page. */
-export function FinishedSearchForm({ search, onSearch }: { readonly search: FinishedSearch; readonly onSearch: (search: FinishedSearch) => void }) {
+export function FinishedSearchForm({
+  search,
+  onSearch,
+}: {
+  readonly search: FinishedSearch
+  readonly onSearch: (search: FinishedSearch) => void
+}) {
   const [draft, setDraft] = useState(search)
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -52,7 +52,16 @@ export function FinishedTable({ games }: { readonly games: readonly FinishedGame
                 {formatNames(g.players.names)}
               </td>
               <td className="finished-winner">{g.winner ?? DASH}</td>
-              <td className="mono muted" title={g.startedFrom === 'summary' ? 'as the game reported it' : g.startedFrom === 'previous_game' ? 'when the room’s previous game finished' : 'when the room opened'}>
+              <td
+                className="mono muted"
+                title={
+                  g.startedFrom === 'summary'
+                    ? 'as the game reported it'
+                    : g.startedFrom === 'previous_game'
+                      ? 'when the room’s previous game finished'
+                      : 'when the room opened'
+                }
+              >
                 {formatWhen(g.startedAt)}
               </td>
               <td className="num">{formatDuration(g.finishedAt - g.startedAt)}</td>

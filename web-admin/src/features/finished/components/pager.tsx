@@ -1,5 +1,12 @@
 /** Previous and next for a keyset-paged list: the page's number, and whether either way goes anywhere. */
-export function Pager({ page, hasPrevious, hasNext, onPrevious, onNext, label }: {
+export function Pager({
+  page,
+  hasPrevious,
+  hasNext,
+  onPrevious,
+  onNext,
+  label,
+}: {
   readonly page: number
   readonly hasPrevious: boolean
   readonly hasNext: boolean

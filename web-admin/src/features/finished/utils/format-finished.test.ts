@@ -4,11 +4,20 @@ import { currentCursor, FIRST_PAGE, nextPage, pageNumber, previousPage } from '.
 
 describe('finished games formatting', () => {
   it('says how long a game lasted', () => {
-    expect([formatDuration(38_200), formatDuration(245_000), formatDuration(3_900_000), formatDuration(-1)]).toEqual(['38 s', '4 min 05 s', '1 h 05 min', '—'])
+    expect([formatDuration(38_200), formatDuration(245_000), formatDuration(3_900_000), formatDuration(-1)]).toEqual([
+      '38 s',
+      '4 min 05 s',
+      '1 h 05 min',
+      '—',
+    ])
   })
 
   it('names a few players and counts the rest', () => {
-    expect([formatNames([]), formatNames(['Ann']), formatNames(['Ann', 'Bob', 'Cy', 'Dee', 'Eve'])]).toEqual(['—', 'Ann', 'Ann, Bob, Cy +2'])
+    expect([formatNames([]), formatNames(['Ann']), formatNames(['Ann', 'Bob', 'Cy', 'Dee', 'Eve'])]).toEqual([
+      '—',
+      'Ann',
+      'Ann, Bob, Cy +2',
+    ])
   })
 })
 

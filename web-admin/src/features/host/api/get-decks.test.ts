@@ -18,7 +18,9 @@ describe(getDecks.name, () => {
       vi.fn(async (url: string, init: RequestInit = {}) => {
         const authorization = new Headers(init.headers).get('authorization')
         calls.push({ url, authorization })
-        const page = url.includes('cursor=b') ? { decks: [deck('c')], next: null } : { decks: [deck('builtin', true), deck('a'), deck('b')], next: 'b' }
+        const page = url.includes('cursor=b')
+          ? { decks: [deck('c')], next: null }
+          : { decks: [deck('builtin', true), deck('a'), deck('b')], next: 'b' }
         return new Response(JSON.stringify(page), { status: 200 })
       }),
     )

@@ -17,7 +17,12 @@ export async function getDecks(tokens: readonly string[]): Promise<readonly Deck
     let cursor: string | null = null
     for (let page = 0; page < MAX_PAGES; page++) {
       const query = `?limit=${DECK_PAGE_MAX}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
-      const list: DeckList = await gameRequest<DeckList>('GET', `/api/decks${query}`, undefined, batch.length ? batch.join(', ') : undefined)
+      const list: DeckList = await gameRequest<DeckList>(
+        'GET',
+        `/api/decks${query}`,
+        undefined,
+        batch.length ? batch.join(', ') : undefined,
+      )
       for (const deck of list.decks) decks.set(deck.id, deck)
       cursor = list.next
       if (!cursor) break

@@ -12,7 +12,9 @@ export function FinishedStage({ view, paused = false }: { readonly view: RoomVie
     <section className="stage finished-stage" aria-label="Final standings">
       <div className="stage-head">
         <span className="stage-kicker">Game over</span>
-        {view.rematch && !decided && <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} paused={paused} />}
+        {view.rematch && !decided && (
+          <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} paused={paused} />
+        )}
       </div>
       <StandingsList standings={view.standings ?? []} className="big" />
       {view.resultsId && (

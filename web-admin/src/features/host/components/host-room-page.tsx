@@ -25,7 +25,11 @@ export function HostRoomPage({ code }: { readonly code: string }) {
       <main className="people-page">
         <div className="card stack">
           <h1 className="title">{closed ? 'Room closed' : `Room ${code}`}</h1>
-          <p>{closed ? 'This room is closed. Thanks for hosting.' : 'This screen is not the host of that room (the host’s key stays in the browser tab that opened it).'}</p>
+          <p>
+            {closed
+              ? 'This room is closed. Thanks for hosting.'
+              : 'This screen is not the host of that room (the host’s key stays in the browser tab that opened it).'}
+          </p>
           <Link to="/host" className="big-button primary">
             Host another game
           </Link>

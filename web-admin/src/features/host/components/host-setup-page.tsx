@@ -63,7 +63,14 @@ export function HostSetupPage() {
       <form className="card stack" onSubmit={(e) => void submit(e)}>
         <label className="field">
           <span>Host name</span>
-          <input className="input" value={hostName} onChange={(e) => setHostName(e.target.value)} maxLength={32} placeholder="Host" autoComplete="nickname" />
+          <input
+            className="input"
+            value={hostName}
+            onChange={(e) => setHostName(e.target.value)}
+            maxLength={32}
+            placeholder="Host"
+            autoComplete="nickname"
+          />
         </label>
         <label className="field">
           <span>Deck</span>
@@ -87,15 +94,42 @@ export function HostSetupPage() {
         <div className="field-row">
           <label className="field">
             <span>Questions</span>
-            <input className="input" type="number" min={1} max={Math.min(50, deck?.questions ?? 50)} step={1} value={questionCount} onChange={(e) => setQuestionCount(e.target.value)} required />
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={Math.min(50, deck?.questions ?? 50)}
+              step={1}
+              value={questionCount}
+              onChange={(e) => setQuestionCount(e.target.value)}
+              required
+            />
           </label>
           <label className="field">
             <span>Seconds per question</span>
-            <input className="input" type="number" min={1} max={300} step="any" value={seconds} onChange={(e) => setSeconds(e.target.value)} required />
+            <input
+              className="input"
+              type="number"
+              min={1}
+              max={300}
+              step="any"
+              value={seconds}
+              onChange={(e) => setSeconds(e.target.value)}
+              required
+            />
           </label>
           <label className="field">
             <span>Seconds of reveal</span>
-            <input className="input" type="number" min={0} max={60} step="any" value={reveal} onChange={(e) => setReveal(e.target.value)} required />
+            <input
+              className="input"
+              type="number"
+              min={0}
+              max={60}
+              step="any"
+              value={reveal}
+              onChange={(e) => setReveal(e.target.value)}
+              required
+            />
           </label>
         </div>
         {error && (

@@ -16,7 +16,11 @@ export function JoinPanel({ code }: { readonly code: string }) {
           {link.replace(/^https?:\/\//, '')}
         </a>
       </p>
-      {local && <p className="hint">Phones cannot reach “{window.location.hostname}”: open this page at this computer’s network address (printed by npm start).</p>}
+      {local && (
+        <p className="hint">
+          Phones cannot reach “{window.location.hostname}”: open this page at this computer’s network address (printed by npm start).
+        </p>
+      )}
     </section>
   )
 }

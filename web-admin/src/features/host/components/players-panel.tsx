@@ -11,7 +11,10 @@ export function PlayersPanel({ players, maxPlayers, onKick }: PlayersPanelProps)
   return (
     <section className="players-panel" aria-label="Players">
       <h2>
-        Players <span className="muted">{players.length} / {maxPlayers}</span>
+        Players{' '}
+        <span className="muted">
+          {players.length} / {maxPlayers}
+        </span>
       </h2>
       {players.length === 0 && <p className="muted">Nobody yet. Scan the code to join.</p>}
       <ul className="player-chips">

@@ -6,7 +6,18 @@ import { InstancesTable } from './instances-table'
 const NOW = 1_800_000_000_000
 
 function instance(overrides: Partial<InstanceRow>): InstanceRow {
-  return { name: 'instance-1', url: 'http://127.0.0.1:4001', pid: 101, startedAt: NOW - 90_000, rooms: 3, health: 'ok', seenSecondsAgo: 1.2, status: 'up', self: false, ...overrides }
+  return {
+    name: 'instance-1',
+    url: 'http://127.0.0.1:4001',
+    pid: 101,
+    startedAt: NOW - 90_000,
+    rooms: 3,
+    health: 'ok',
+    seenSecondsAgo: 1.2,
+    status: 'up',
+    self: false,
+    ...overrides,
+  }
 }
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr')!
@@ -39,7 +50,10 @@ describe(InstancesTable.name, () => {
     render(
       <InstancesTable
         now={NOW}
-        instances={[instance({ name: 'instance-1', status: 'silent', seenSecondsAgo: 42 }), instance({ name: 'instance-2', status: 'stopped', health: 'stopped' })]}
+        instances={[
+          instance({ name: 'instance-1', status: 'silent', seenSecondsAgo: 42 }),
+          instance({ name: 'instance-2', status: 'stopped', health: 'stopped' }),
+        ]}
       />,
     )
     expect(rowOf('instance-1')).toHaveClass('instance-silent')

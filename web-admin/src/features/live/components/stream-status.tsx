@@ -7,7 +7,10 @@ export function StreamStatusPill() {
   const status = useStreamStatus()
   const label = status.phase === 'live' ? 'Live' : status.phase === 'down' ? 'Stream down' : 'Connecting…'
   return (
-    <span className={`stream-pill stream-${status.phase}`} title={status.lastMessageAt ? `Last update ${formatClock(status.lastMessageAt)}` : undefined}>
+    <span
+      className={`stream-pill stream-${status.phase}`}
+      title={status.lastMessageAt ? `Last update ${formatClock(status.lastMessageAt)}` : undefined}
+    >
       <span className="stream-dot" aria-hidden="true" />
       {label}
     </span>

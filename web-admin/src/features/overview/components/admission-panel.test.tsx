@@ -24,7 +24,9 @@ describe(AdmissionPanel.name, () => {
           cause: 'commit_wait',
           since: 1_700_000_000_000,
           refused: 12,
-          signals: base.signals.map((s) => (s.signal === 'commit_wait' ? { ...s, levelMs: 640 } : s.signal === 'pool_wait' ? { ...s, markMs: 0, admitBelowMs: 0 } : s)),
+          signals: base.signals.map((s) =>
+            s.signal === 'commit_wait' ? { ...s, levelMs: 640 } : s.signal === 'pool_wait' ? { ...s, markMs: 0, admitBelowMs: 0 } : s,
+          ),
         }}
       />,
     )

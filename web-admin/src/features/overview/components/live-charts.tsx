@@ -21,10 +21,19 @@ const RATE: Series<LiveSample>[] = [{ key: 'rate', label: 'commands/s', color: C
 function latencySeries(samples: readonly LiveSample[]): Series<LiveSample>[] {
   const seen = new Map<string, number>()
   for (const s of samples) for (const name of Object.keys(s.latencyMs)) seen.set(name, (seen.get(name) ?? 0) + 1)
-  const busiest = [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name]) => name).sort()
+  const busiest = [...seen.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([name]) => name)
+    .sort()
   return [
     { key: 'all', label: 'all commands', color: 'var(--text-dim)', value: (s) => s.latencyAllMs },
-    ...busiest.map((name, i) => ({ key: name, label: name, color: COLORS[(i + 1) % COLORS.length], value: (s: LiveSample) => s.latencyMs[name] })),
+    ...busiest.map((name, i) => ({
+      key: name,
+      label: name,
+      color: COLORS[(i + 1) % COLORS.length],
+      value: (s: LiveSample) => s.latencyMs[name],
+    })),
     { key: 'acquire', label: 'pool acquire', color: 'var(--bad)', value: (s) => s.acquireMs },
   ]
 }
@@ -41,8 +50,22 @@ export function LiveCharts({ samples }: { readonly samples: readonly LiveSample[
       <Panel title="Mailbox depth" aside={aside}>
         <TimeSeriesChart samples={samples} series={MAILBOX} windowMs={SAMPLE_WINDOW_MS} formatValue={integer} minYMax={4} integer />
       </Panel>
-      <Panel title="Command latency" aside={<span className="muted">mean over {LATENCY_SPAN} s · last {minutes} min</span>}>
-        <TimeSeriesChart samples={samples} series={latencySeries(samples)} windowMs={SAMPLE_WINDOW_MS} formatValue={formatMs} formatTick={formatMsAxis} minYMax={2} />
+      <Panel
+        title="Command latency"
+        aside={
+          <span className="muted">
+            mean over {LATENCY_SPAN} s · last {minutes} min
+          </span>
+        }
+      >
+        <TimeSeriesChart
+          samples={samples}
+          series={latencySeries(samples)}
+          windowMs={SAMPLE_WINDOW_MS}
+          formatValue={formatMs}
+          formatTick={formatMsAxis}
+          minYMax={2}
+        />
       </Panel>
       <Panel title="Pool in use" aside={aside}>
         <TimeSeriesChart
@@ -55,7 +78,14 @@ export function LiveCharts({ samples }: { readonly samples: readonly LiveSample[
         />
       </Panel>
       <Panel title="Throughput" aside={aside}>
-        <TimeSeriesChart samples={samples} series={RATE} windowMs={SAMPLE_WINDOW_MS} formatValue={formatRate} formatTick={(v) => String(+v.toPrecision(3))} minYMax={5} />
+        <TimeSeriesChart
+          samples={samples}
+          series={RATE}
+          windowMs={SAMPLE_WINDOW_MS}
+          formatValue={formatRate}
+          formatTick={(v) => String(+v.toPrecision(3))}
+          minYMax={5}
+        />
       </Panel>
     </div>
   )

@@ -29,7 +29,15 @@ export function OverviewPage() {
             </>
           }
         />
-        <Stat label="Commands per second" value={formatRate(overview.commandsPerSecond)} detail={latest?.latencyAllMs != null ? `mean ${formatMs(latest.latencyAllMs)} over the last ${LATENCY_SPAN} s` : `none in the last ${LATENCY_SPAN} s`} />
+        <Stat
+          label="Commands per second"
+          value={formatRate(overview.commandsPerSecond)}
+          detail={
+            latest?.latencyAllMs != null
+              ? `mean ${formatMs(latest.latencyAllMs)} over the last ${LATENCY_SPAN} s`
+              : `none in the last ${LATENCY_SPAN} s`
+          }
+        />
         <Stat
           label="Pool acquire wait"
           value={formatMs(overview.poolAcquire.count > 0 ? overview.poolAcquire.meanMs : null)}
@@ -46,7 +54,11 @@ export function OverviewPage() {
           }
           tone={overview.admission.shedding ? 'bad' : 'normal'}
         />
-        <Stat label="Build" value={<span className="mono">{overview.build.version}</span>} detail={<span className="mono">{shortSha(overview.build.sha)}</span>} />
+        <Stat
+          label="Build"
+          value={<span className="mono">{overview.build.version}</span>}
+          detail={<span className="mono">{shortSha(overview.build.sha)}</span>}
+        />
       </div>
       <div className="split">
         <PoolPanel overview={overview} />

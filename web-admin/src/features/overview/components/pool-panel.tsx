@@ -14,7 +14,13 @@ export function PoolPanel({ overview }: { readonly overview: Overview }) {
         <Gauge label="Connections open" value={pool.total} max={pool.max} caption="total in the pool" />
         <Gauge label="In use" value={inUse} max={pool.max} caption="checked out now" tone={busyTone} />
         <Gauge label="Idle" value={pool.idle} max={pool.max} caption="open, free" />
-        <Gauge label="Waiting" value={pool.waiting} max={pool.max} caption="queued for a connection" tone={pool.waiting > 0 ? 'bad' : 'normal'} />
+        <Gauge
+          label="Waiting"
+          value={pool.waiting}
+          max={pool.max}
+          caption="queued for a connection"
+          tone={pool.waiting > 0 ? 'bad' : 'normal'}
+        />
       </div>
       <div className="acquire" role="group" aria-label="Acquire wait">
         <span className="muted">Acquire wait</span>

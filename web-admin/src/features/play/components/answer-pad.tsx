@@ -23,12 +23,20 @@ export interface AnswerPadProps {
 
 /** The open question's choices as big buttons named by their text, and what this player chose. */
 export function AnswerPad({ question, view, pick, offline, paused = false, onChoose }: AnswerPadProps) {
-  const mine = view.myAnswer?.question === question.index ? view.myAnswer.choice : pick?.question === question.index ? pick.choice : undefined
+  const mine =
+    view.myAnswer?.question === question.index ? view.myAnswer.choice : pick?.question === question.index ? pick.choice : undefined
   const locked = paused || (mine !== undefined && pick?.state !== 'refused')
   return (
     <QuestionFace
       kicker={`${question.index + 1} / ${question.total}`}
-      timer={<Countdown closesAt={question.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={view.settings.secondsPerQuestion} paused={paused} />}
+      timer={
+        <Countdown
+          closesAt={question.closesAt}
+          clockOffsetMs={view.clockOffsetMs}
+          seconds={view.settings.secondsPerQuestion}
+          paused={paused}
+        />
+      }
       text={question.text}
       choices={question.choices}
       chosen={mine}
@@ -37,9 +45,15 @@ export function AnswerPad({ question, view, pick, offline, paused = false, onCho
     >
       <p className="pick-status" role="status">
         {paused && mine === undefined && 'The clock is paused: answer when it runs again.'}
-        {mine !== undefined && view.myAnswer?.question === question.index && `Answer in: ${question.choices[mine]}. Waiting for the others…`}
-        {mine !== undefined && view.myAnswer?.question !== question.index && pick?.state === 'sending' &&
-          (offline ? `You chose ${question.choices[mine]}; it will be sent when you are back online.` : `Sending ${question.choices[mine]}…`)}
+        {mine !== undefined &&
+          view.myAnswer?.question === question.index &&
+          `Answer in: ${question.choices[mine]}. Waiting for the others…`}
+        {mine !== undefined &&
+          view.myAnswer?.question !== question.index &&
+          pick?.state === 'sending' &&
+          (offline
+            ? `You chose ${question.choices[mine]}; it will be sent when you are back online.`
+            : `Sending ${question.choices[mine]}…`)}
         {pick?.state === 'refused' && pick.question === question.index && pick.message}
       </p>
     </QuestionFace>

@@ -57,7 +57,15 @@ const IN_QUESTION: RoomStateData = {
   ],
   settings: { deckId: 'd', questionCount: 2, secondsPerQuestion: 20, revealSeconds: 4, maxPlayers: 20, minPlayers: 2 },
   serverTime: Date.now(),
-  question: { index: 0, total: 2, text: 'Which planet is red?', choices: ['Venus', 'Mars'], closesAt: Date.now() + 20_000, answered: 0, of: 2 },
+  question: {
+    index: 0,
+    total: 2,
+    text: 'Which planet is red?',
+    choices: ['Venus', 'Mars'],
+    closesAt: Date.now() + 20_000,
+    answered: 0,
+    of: 2,
+  },
 }
 
 describe(PlayPage.name, () => {
@@ -118,7 +126,11 @@ describe(PlayPage.name, () => {
 
     // Resumed 30 s later: the room's state comes again, its question's close moved on by the time held.
     latest().deliver({ type: 'room.resumed', seq: 3, data: { heldMs: 30_000 } })
-    latest().deliver({ type: 'room.state', seq: 4, data: { ...IN_QUESTION, serverTime: Date.now(), question: { ...IN_QUESTION.question!, closesAt: Date.now() + 12_000 } } })
+    latest().deliver({
+      type: 'room.state',
+      seq: 4,
+      data: { ...IN_QUESTION, serverTime: Date.now(), question: { ...IN_QUESTION.question!, closesAt: Date.now() + 12_000 } },
+    })
     expect(screen.queryByText(/Reconnecting to storage/)).not.toBeInTheDocument()
     expect(screen.getByRole('timer')).toHaveAccessibleName(/^\d+ seconds left$/)
     expect(screen.getByRole('button', { name: 'Mars' })).not.toHaveAttribute('aria-disabled')

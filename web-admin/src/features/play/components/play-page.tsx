@@ -103,7 +103,14 @@ export function PlayPage({ code }: { readonly code: string }) {
           </section>
         )}
         {view.phase === 'question' && view.question && (
-          <AnswerPad question={view.question} view={view} pick={pick} offline={status.state !== 'open'} paused={paused} onChoose={(choice) => void choose(choice)} />
+          <AnswerPad
+            question={view.question}
+            view={view}
+            pick={pick}
+            offline={status.state !== 'open'}
+            paused={paused}
+            onChoose={(choice) => void choose(choice)}
+          />
         )}
         {view.phase === 'reveal' && view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
         {view.phase === 'finished' && (
@@ -119,7 +126,15 @@ export function PlayPage({ code }: { readonly code: string }) {
   )
 }
 
-function RematchVote({ view, voting, onVote }: { readonly view: ReturnType<typeof useRoom>['view'] & object; readonly voting: boolean; readonly onVote: (yes: boolean) => void }) {
+function RematchVote({
+  view,
+  voting,
+  onVote,
+}: {
+  readonly view: ReturnType<typeof useRoom>['view'] & object
+  readonly voting: boolean
+  readonly onVote: (yes: boolean) => void
+}) {
   const rematch = view.rematch
   if (!rematch) return null
   if (rematch.decided) {

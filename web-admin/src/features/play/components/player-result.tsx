@@ -2,7 +2,15 @@ import type { RoomView } from '../../../lib/room-view'
 import type { Reveal } from '../../../lib/trivia-events'
 
 /** After a reveal: right or wrong, the right answer, and the points this player got for it. */
-export function PlayerResult({ reveal, view, chose }: { readonly reveal: Reveal; readonly view: RoomView; readonly chose: number | undefined }) {
+export function PlayerResult({
+  reveal,
+  view,
+  chose,
+}: {
+  readonly reveal: Reveal
+  readonly view: RoomView
+  readonly chose: number | undefined
+}) {
   const mine = reveal.scores.find((s) => s.playerId === view.playerId)
   const right = view.revealed?.choices[reveal.correct] ?? `choice ${reveal.correct + 1}`
   const points = mine?.points ?? 0

@@ -2,7 +2,11 @@
 // inferred from the server's schema (packages/client/src/http/results.ts).
 
 import type { z } from 'zod'
-import type { AnswerResult as AnswerResultSchema, GameResults as GameResultsSchema, QuestionResult as QuestionResultSchema } from '@game-rooms/client'
+import type {
+  AnswerResult as AnswerResultSchema,
+  GameResults as GameResultsSchema,
+  QuestionResult as QuestionResultSchema,
+} from '@game-rooms/client'
 
 export type AnswerResult = z.infer<typeof AnswerResultSchema>
 export type QuestionResult = z.infer<typeof QuestionResultSchema>

@@ -18,7 +18,8 @@ export function ResultsCallouts({ hardest, slowest }: ResultsCalloutsProps) {
           <div data-callout="hardest">
             <dt>Hardest question</dt>
             <dd>
-              Question {hardest.index + 1}: {hardest.text} <span className="muted">({formatPercent(hardest.rightRate)} answered right)</span>
+              Question {hardest.index + 1}: {hardest.text}{' '}
+              <span className="muted">({formatPercent(hardest.rightRate)} answered right)</span>
             </dd>
           </div>
         )}

@@ -16,7 +16,8 @@ function serve(status: number, body: unknown) {
   return urls
 }
 
-const rowsOf = (table: HTMLElement) => [...table.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent))
+const rowsOf = (table: HTMLElement) =>
+  [...table.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent))
 const figure = (region: HTMLElement, name: string) => region.querySelector(`[data-figure="${name}"]`)?.textContent
 
 describe(ResultsPage.name, () => {
@@ -43,7 +44,11 @@ describe(ResultsPage.name, () => {
     serve(200, RESULTS)
     render(<ResultsPage id="r-abc" />)
     const table = await screen.findByRole('table', { name: 'Final standings' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Rank', 'Player', 'Score', 'Right answers'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Rank', 'Player', 'Score', 'Right answers'])
     expect(rowsOf(table)).toEqual([
       ['1', 'Ann', '1600', '2'],
       ['2', 'Cy', '800', '1'],
@@ -79,8 +84,12 @@ describe(ResultsPage.name, () => {
     serve(200, RESULTS)
     render(<ResultsPage id="r-abc" />)
     const callouts = await screen.findByRole('region', { name: 'Hardest and slowest' })
-    expect(callouts.querySelector('[data-callout="hardest"]')).toHaveTextContent('Hardest questionQuestion 3: Which ocean is the largest? (0% answered right)')
-    expect(callouts.querySelector('[data-callout="slowest"]')).toHaveTextContent('Slowest questionQuestion 2: How many legs has a spider? (4.50 s on average)')
+    expect(callouts.querySelector('[data-callout="hardest"]')).toHaveTextContent(
+      'Hardest questionQuestion 3: Which ocean is the largest? (0% answered right)',
+    )
+    expect(callouts.querySelector('[data-callout="slowest"]')).toHaveTextContent(
+      'Slowest questionQuestion 2: How many legs has a spider? (4.50 s on average)',
+    )
     const tags = (n: number, text: string) => within(screen.getByRole('region', { name: new RegExp(`^Question ${n} `) })).queryByText(text)
     expect([tags(1, 'Hardest'), tags(1, 'Slowest'), tags(2, 'Hardest'), tags(3, 'Slowest')]).toEqual([null, null, null, null])
     expect(tags(2, 'Slowest')).toBeInTheDocument()

@@ -26,7 +26,11 @@ export function ResultsPage({ id }: { readonly id: string }) {
       (results) => live && setLoaded({ state: 'ready', results }),
       (err) => {
         if (!live) return
-        setLoaded(err instanceof GameApiError && err.status === 404 ? { state: 'gone', message: explain(err) } : { state: 'failed', message: explain(err) })
+        setLoaded(
+          err instanceof GameApiError && err.status === 404
+            ? { state: 'gone', message: explain(err) }
+            : { state: 'failed', message: explain(err) },
+        )
       },
     )
     return () => {
@@ -48,7 +52,9 @@ export function ResultsPage({ id }: { readonly id: string }) {
       <main className="people-page">
         <div className="card stack" role="alert">
           <h1 className="title">{loaded.state === 'gone' ? 'Results not available' : 'These results cannot be opened'}</h1>
-          {loaded.state === 'gone' && <p>These results are not available: a game’s results are kept for a while after it ends, and then removed.</p>}
+          {loaded.state === 'gone' && (
+            <p>These results are not available: a game’s results are kept for a while after it ends, and then removed.</p>
+          )}
           <p>{loaded.message}</p>
           <Link to="/host" className="big-button">
             Host a game
@@ -70,8 +76,10 @@ export function ResultsPage({ id }: { readonly id: string }) {
           Results: room <span className="mono">{results.code}</span>, game {results.number}
         </h1>
         <p className="muted">
-          Finished <time dateTime={finished.toISOString()}>{finished.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>. Anyone with this
-          page’s link can read it until <time dateTime={until.toISOString()}>{until.toLocaleDateString('en-GB', { dateStyle: 'medium' })}</time>.
+          Finished{' '}
+          <time dateTime={finished.toISOString()}>{finished.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}</time>.
+          Anyone with this page’s link can read it until{' '}
+          <time dateTime={until.toISOString()}>{until.toLocaleDateString('en-GB', { dateStyle: 'medium' })}</time>.
         </p>
         <p>
           <a className="big-button results-download" href={resultsCsvPath(id)} download>

@@ -43,7 +43,9 @@ export function choiceLabel(question: QuestionResult, choice: number): string {
  */
 export function answerRows(question: QuestionResult, standings: readonly Standing[]): readonly AnswerResult[] {
   const listed = new Set(question.answers.map((a) => a.playerId))
-  const missing = standings.filter((s) => !listed.has(s.playerId)).map((s) => ({ playerId: s.playerId, name: s.name, choice: null, right: false, points: 0, ms: null }))
+  const missing = standings
+    .filter((s) => !listed.has(s.playerId))
+    .map((s) => ({ playerId: s.playerId, name: s.name, choice: null, right: false, points: 0, ms: null }))
   return [...question.answers, ...missing]
 }
 

@@ -11,42 +11,42 @@ export function CommandLog({ commands }: { readonly commands: readonly RoomComma
         <p className="empty">No commands yet.</p>
       ) : (
         <div className="scroll">
-            <table className="table compact command-log">
-              <thead>
-                <tr>
-                  <th scope="col">At</th>
-                  <th scope="col">Command</th>
-                  <th scope="col" className="num">
-                    Mailbox wait
-                  </th>
-                  <th scope="col" className="num" title="From arrival to reply, mailbox wait included">
-                    Duration
-                  </th>
-                  <th scope="col" className="num">
-                    Status
-                  </th>
-                  <th scope="col" className="num">
-                    Round trips
-                  </th>
+          <table className="table compact command-log">
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Command</th>
+                <th scope="col" className="num">
+                  Mailbox wait
+                </th>
+                <th scope="col" className="num" title="From arrival to reply, mailbox wait included">
+                  Duration
+                </th>
+                <th scope="col" className="num">
+                  Status
+                </th>
+                <th scope="col" className="num">
+                  Round trips
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {newestFirst.map((c, i) => (
+                <tr key={`${c.at}-${commands.length - i}`}>
+                  <td className="mono muted">{formatClockMs(c.at)}</td>
+                  <td>
+                    <code>{c.type}</code>
+                  </td>
+                  <td className="num">{formatMs(c.mailboxWaitMs)}</td>
+                  <td className="num">{formatMs(c.ms)}</td>
+                  <td className="num">
+                    <span className={`status status-${statusClass(c.status)}`}>{c.status}</span>
+                  </td>
+                  <td className="num">{c.roundTrips}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {newestFirst.map((c, i) => (
-                  <tr key={`${c.at}-${commands.length - i}`}>
-                    <td className="mono muted">{formatClockMs(c.at)}</td>
-                    <td>
-                      <code>{c.type}</code>
-                    </td>
-                    <td className="num">{formatMs(c.mailboxWaitMs)}</td>
-                    <td className="num">{formatMs(c.ms)}</td>
-                    <td className="num">
-                      <span className={`status status-${statusClass(c.status)}`}>{c.status}</span>
-                    </td>
-                    <td className="num">{c.roundTrips}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </Panel>

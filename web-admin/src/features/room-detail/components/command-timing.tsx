@@ -9,19 +9,47 @@ import { formatClockMs, formatMs, formatMsAxis } from '../../../lib/format'
  * mailbox under the rest. `ms` runs from arrival to reply, so it already includes the wait.
  */
 export function CommandTiming({ commands }: { readonly commands: readonly RoomCommand[] }) {
-  const data = commands.map((c, i) => ({ i, type: c.type, at: c.at, status: c.status, wait: c.mailboxWaitMs, rest: Math.max(0, c.ms - c.mailboxWaitMs) }))
+  const data = commands.map((c, i) => ({
+    i,
+    type: c.type,
+    at: c.at,
+    status: c.status,
+    wait: c.mailboxWaitMs,
+    rest: Math.max(0, c.ms - c.mailboxWaitMs),
+  }))
   const waits = commands.map((c) => c.mailboxWaitMs)
   const meanWait = waits.length ? waits.reduce((a, b) => a + b, 0) / waits.length : null
   const ticks = niceTicks(Math.max(1, ...commands.map((c) => c.ms)), false)
   return (
-    <Panel title="Command timing" aside={<span className="muted">last {commands.length} · mean mailbox wait {formatMs(meanWait)}</span>}>
+    <Panel
+      title="Command timing"
+      aside={
+        <span className="muted">
+          last {commands.length} · mean mailbox wait {formatMs(meanWait)}
+        </span>
+      }
+    >
       {commands.length === 0 ? (
         <p className="empty">No commands yet.</p>
       ) : (
-        <BarChart responsive data={data} style={{ width: '100%', height: 190 }} margin={{ top: 4, right: 8, bottom: 8, left: 0 }} barCategoryGap="12%">
+        <BarChart
+          responsive
+          data={data}
+          style={{ width: '100%', height: 190 }}
+          margin={{ top: 4, right: 8, bottom: 8, left: 0 }}
+          barCategoryGap="12%"
+        >
           <CartesianGrid stroke="var(--grid)" vertical={false} />
           <XAxis dataKey="i" hide />
-          <YAxis width={52} domain={[0, ticks.at(-1)!]} ticks={ticks} interval={0} tickFormatter={formatMsAxis} tick={{ fill: 'var(--muted)', fontSize: 11 }} stroke="var(--border)" />
+          <YAxis
+            width={52}
+            domain={[0, ticks.at(-1)!]}
+            ticks={ticks}
+            interval={0}
+            tickFormatter={formatMsAxis}
+            tick={{ fill: 'var(--muted)', fontSize: 11 }}
+            stroke="var(--border)"
+          />
           <Tooltip
             isAnimationActive={false}
             cursor={{ fill: 'rgba(148, 163, 184, 0.08)' }}

@@ -14,7 +14,13 @@ export function OpenQuestion({ question, phase, serverOffsetMs }: OpenQuestionPr
   if (!question) {
     return (
       <Panel title="Question">
-        <p className="empty">{phase === 'lobby' ? 'Waiting in the lobby; no game running.' : phase === 'reveal' ? 'Revealing the answer.' : 'No question open.'}</p>
+        <p className="empty">
+          {phase === 'lobby'
+            ? 'Waiting in the lobby; no game running.'
+            : phase === 'reveal'
+              ? 'Revealing the answer.'
+              : 'No question open.'}
+        </p>
       </Panel>
     )
   }
@@ -29,7 +35,7 @@ export function OpenQuestion({ question, phase, serverOffsetMs }: OpenQuestionPr
         <p className="question-text">{question.text}</p>
       </div>
       <div className="progress" aria-hidden="true">
-        <span className="progress-fill" style={{ width: `${Math.min(100, (question.index + 1) / question.total * 100)}%` }} />
+        <span className="progress-fill" style={{ width: `${Math.min(100, ((question.index + 1) / question.total) * 100)}%` }} />
       </div>
     </Panel>
   )

@@ -13,7 +13,14 @@ export function PlayersPanel({ players, onKick }: PlayersPanelProps) {
   const ranked = [...players].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
   const connected = players.filter((p) => p.connected).length
   return (
-    <Panel title="Players" aside={<span className="muted">{connected} of {players.length} connected</span>}>
+    <Panel
+      title="Players"
+      aside={
+        <span className="muted">
+          {connected} of {players.length} connected
+        </span>
+      }
+    >
       {ranked.length === 0 ? (
         <p className="empty">No players have joined.</p>
       ) : (
@@ -45,7 +52,12 @@ export function PlayersPanel({ players, onKick }: PlayersPanelProps) {
                 <td className="num">{formatCount(player.score)}</td>
                 <td className="actions-col">
                   {onKick && (
-                    <button type="button" className="button small danger-outline" aria-label={`Kick ${player.name}`} onClick={() => onKick(player)}>
+                    <button
+                      type="button"
+                      className="button small danger-outline"
+                      aria-label={`Kick ${player.name}`}
+                      onClick={() => onKick(player)}
+                    >
                       Kick
                     </button>
                   )}

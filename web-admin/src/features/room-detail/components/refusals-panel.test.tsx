@@ -31,7 +31,14 @@ const refusal = (patch: Partial<RefusedCommand> = {}): RefusedCommand => ({
   ...patch,
 })
 
-const page = (refusals: RefusedCommand[], next: string | null = null) => ({ code: 'K7QMPD', roomId: 'r', live: true, keptDays: 7, refusals, next })
+const page = (refusals: RefusedCommand[], next: string | null = null) => ({
+  code: 'K7QMPD',
+  roomId: 'r',
+  live: true,
+  keptDays: 7,
+  refusals,
+  next,
+})
 const panel = () => screen.getByRole('region', { name: 'Refused commands' })
 
 describe(RefusalsPanel.name, () => {
@@ -41,12 +48,19 @@ describe(RefusalsPanel.name, () => {
   it('lists the room’s refused commands: when, from whom, the command, its error, status and message', async () => {
     const urls = serve(() => ({
       status: 200,
-      body: page([refusal(), refusal({ by: 'operator', playerId: null, name: null, type: 'room.kick', code: 'player_not_found', status: 409 }), refusal({ type: '', code: 'bad_frame', status: 400, message: 'frame is not valid JSON' })]),
+      body: page([
+        refusal(),
+        refusal({ by: 'operator', playerId: null, name: null, type: 'room.kick', code: 'player_not_found', status: 409 }),
+        refusal({ type: '', code: 'bad_frame', status: 400, message: 'frame is not valid JSON' }),
+      ]),
     }))
     render(<RefusalsPanel code="K7QMPD" />)
     await within(panel()).findByText('question_closed')
     expect(urls.map((u) => u.pathname + u.search)).toEqual(['/admin/api/rooms/K7QMPD/refusals?limit=20'])
-    const cells = within(panel()).getAllByRole('row').slice(1).map((r) => [...r.querySelectorAll('td')].slice(1).map((c) => c.textContent))
+    const cells = within(panel())
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('td')].slice(1).map((c) => c.textContent))
     expect(cells).toEqual([
       ['Ann', 'room.answer', 'question_closed', '409', 'question 0 is closed'],
       ['operator', 'room.kick', 'player_not_found', '409', 'question 0 is closed'],
@@ -61,7 +75,8 @@ describe(RefusalsPanel.name, () => {
     const user = userEvent.setup()
     const urls = serve((url) => ({
       status: 200,
-      body: url.searchParams.get('cursor') === 'c2' ? page([refusal({ type: 'room.older' })]) : page([refusal({ type: 'room.newer' })], 'c2'),
+      body:
+        url.searchParams.get('cursor') === 'c2' ? page([refusal({ type: 'room.older' })]) : page([refusal({ type: 'room.newer' })], 'c2'),
     }))
     render(<RefusalsPanel code="K7QMPD" />)
     await within(panel()).findByText('room.newer')

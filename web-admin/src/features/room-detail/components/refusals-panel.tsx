@@ -35,7 +35,11 @@ export function RefusalsPanel({ code }: { readonly code: string }) {
         </p>
       )}
       {loaded.state === 'ready' &&
-        (loaded.value.refusals.length === 0 ? <p className="empty">No refused commands.</p> : <RefusalsTable refusals={loaded.value.refusals} />)}
+        (loaded.value.refusals.length === 0 ? (
+          <p className="empty">No refused commands.</p>
+        ) : (
+          <RefusalsTable refusals={loaded.value.refusals} />
+        ))}
       <Pager
         label="Refused commands pages"
         page={pageNumber(trail)}

@@ -12,7 +12,16 @@ import { RoomDetailPage } from './room-detail-page'
 type FetchCall = { url: string; init: RequestInit }
 
 /** The room's refused commands, as the panel below the commands reads them. */
-const REFUSALS = { code: 'K7QMPD', roomId: 'r', live: true, keptDays: 7, next: null, refusals: [{ at: 1, by: 'player', playerId: 'p-bob', name: 'Bob', type: 'room.answer', code: 'question_closed', status: 409, message: 'closed' }] }
+const REFUSALS = {
+  code: 'K7QMPD',
+  roomId: 'r',
+  live: true,
+  keptDays: 7,
+  next: null,
+  refusals: [
+    { at: 1, by: 'player', playerId: 'p-bob', name: 'Bob', type: 'room.answer', code: 'question_closed', status: 409, message: 'closed' },
+  ],
+}
 
 function mockFetch(respond: (call: FetchCall) => Response) {
   const calls: FetchCall[] = []
@@ -28,7 +37,8 @@ function mockFetch(respond: (call: FetchCall) => Response) {
   return calls
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 
 function renderPage() {
   const stream = new AdminStream({ url: (room) => `/admin/api/stream?room=${room}`, createEventSource: (url) => new FakeEventSource(url) })
@@ -56,7 +66,12 @@ describe(RoomDetailPage.name, () => {
     expect(await screen.findByText('Which planet has the most moons?')).toBeInTheDocument()
     expect(FakeEventSource.latest().url).toBe('/admin/api/stream?room=K7QMPD')
     const players = screen.getByRole('region', { name: 'Players' })
-    expect(within(players).getAllByRole('row').slice(1).map((r) => r.querySelector('.player-name')?.textContent)).toEqual(['Ann', 'Bob', 'Cy'])
+    expect(
+      within(players)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelector('.player-name')?.textContent),
+    ).toEqual(['Ann', 'Bob', 'Cy'])
     expect(within(players).getByText('2 of 3 connected')).toBeInTheDocument()
     const log = screen.getByRole('region', { name: 'Last commands' })
     // Newest first.
@@ -89,7 +104,9 @@ describe(RoomDetailPage.name, () => {
 
   it('keeps the dialog open with the error when the kick fails', async () => {
     const user = userEvent.setup()
-    mockFetch(({ init }) => (init.method === 'POST' ? json(404, { statusCode: 404, code: 'player_not_found', message: 'no' }) : json(200, roomDetailFixture())))
+    mockFetch(({ init }) =>
+      init.method === 'POST' ? json(404, { statusCode: 404, code: 'player_not_found', message: 'no' }) : json(200, roomDetailFixture()),
+    )
     renderPage()
     await user.click(await screen.findByRole('button', { name: 'Kick Ann' }))
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Kick Ann' }))

@@ -51,9 +51,7 @@ export function RoomDetailPage({ code }: { readonly code: string }) {
         {header}
         <NoticeList notices={notices} dismiss={dismiss} />
         {gone ? (
-          <p className="page-error">
-            Room {upper} is not live on this server: it was closed, it expired, or no such room exists.
-          </p>
+          <p className="page-error">Room {upper} is not live on this server: it was closed, it expired, or no such room exists.</p>
         ) : (
           <p className={error ? 'page-error' : 'loading'}>{error ? `Could not load room ${upper}: ${error}` : `Loading room ${upper}…`}</p>
         )}
@@ -75,8 +73,17 @@ export function RoomDetailPage({ code }: { readonly code: string }) {
         </p>
       )}
       <div className="stats">
-        <Stat label="Players connected" value={`${detail.playersConnected} / ${detail.players.length}`} tone={detail.playersConnected < detail.players.length ? 'warn' : 'normal'} />
-        <Stat label="Mailbox" value={formatCount(detail.mailboxDepth)} detail={`deepest ${detail.mailboxDepthMax}`} tone={detail.mailboxDepth > 0 ? 'warn' : 'normal'} />
+        <Stat
+          label="Players connected"
+          value={`${detail.playersConnected} / ${detail.players.length}`}
+          tone={detail.playersConnected < detail.players.length ? 'warn' : 'normal'}
+        />
+        <Stat
+          label="Mailbox"
+          value={formatCount(detail.mailboxDepth)}
+          detail={`deepest ${detail.mailboxDepthMax}`}
+          tone={detail.mailboxDepth > 0 ? 'warn' : 'normal'}
+        />
         <Stat label="Commands" value={formatCount(detail.commands)} detail={`last took ${formatMs(detail.lastCommandMs)}`} />
         <Stat label="Worst mailbox wait" value={formatMs(worstWait)} detail="over the commands below" />
         <Stat label="Age" value={formatAge(detail.ageSeconds)} />
@@ -117,8 +124,8 @@ export function RoomDetailPage({ code }: { readonly code: string }) {
           }}
         >
           <p>
-            The game ends for the host and all {detail.players.length} players: they get <code>room.closed</code> and their sockets close with
-            4004. A closed room cannot be opened again.
+            The game ends for the host and all {detail.players.length} players: they get <code>room.closed</code> and their sockets close
+            with 4004. A closed room cannot be opened again.
           </p>
         </ConfirmDialog>
       )}

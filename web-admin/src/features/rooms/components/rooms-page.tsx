@@ -40,9 +40,7 @@ export function RoomsPage() {
         }
       >
         <RoomsTable rooms={rooms.rooms} filter={filter} sort={sort} onSort={setSort} />
-        <p className="legend-line muted">
-          Mailbox: commands queued now / the deepest it has been. The bar's faint part is the peak.
-        </p>
+        <p className="legend-line muted">Mailbox: commands queued now / the deepest it has been. The bar's faint part is the peak.</p>
       </Panel>
     </div>
   )

@@ -18,7 +18,11 @@ function Harness({ initialFilter = '' }: { readonly initialFilter?: string }) {
   return <RoomsTable rooms={ROOMS} filter={initialFilter} sort={sort} onSort={setSort} />
 }
 
-const codesInOrder = () => screen.getAllByRole('row').slice(1).map((row) => row.getAttribute('data-room-code'))
+const codesInOrder = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => row.getAttribute('data-room-code'))
 
 describe(RoomsTable.name, () => {
   it('lists every room with its mailbox depth and highlights the deepest', () => {
@@ -52,7 +56,14 @@ describe(RoomsTable.name, () => {
   })
 
   it('highlights nothing when every mailbox is empty', () => {
-    render(<RoomsTable rooms={ROOMS.map((r) => ({ ...r, mailboxDepth: 0 }))} filter="" sort={{ key: 'code', direction: 'asc' }} onSort={() => {}} />)
+    render(
+      <RoomsTable
+        rooms={ROOMS.map((r) => ({ ...r, mailboxDepth: 0 }))}
+        filter=""
+        sort={{ key: 'code', direction: 'asc' }}
+        onSort={() => {}}
+      />,
+    )
     expect(document.querySelectorAll('tr.deepest')).toHaveLength(0)
     for (const tag of screen.getAllByText('deepest')) expect(tag).toHaveClass('is-placeholder')
   })

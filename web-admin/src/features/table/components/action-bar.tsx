@@ -5,7 +5,15 @@ import { choicesOf, type TableAction, type TableView } from '../../../lib/table-
  * The human's buttons: only what the rules allow now is enabled; the amount starts at the minimum
  * raise. The page keys it by the betting situation, so a new turn starts the field afresh.
  */
-export function ActionBar({ view, busy, onAct }: { readonly view: TableView; readonly busy: boolean; readonly onAct: (action: TableAction, amount?: number) => void }) {
+export function ActionBar({
+  view,
+  busy,
+  onAct,
+}: {
+  readonly view: TableView
+  readonly busy: boolean
+  readonly onAct: (action: TableAction, amount?: number) => void
+}) {
   const c = choicesOf(view)
   const [amount, setAmount] = useState(String(c.minTotal || ''))
   const off = busy || !c.myTurn

@@ -3,7 +3,7 @@ import { CardRow } from './playing-card'
 
 /** The last hand's end: who won what, and the cards shown at the showdown (never a folded hand's). */
 export function HandResultCard({ result, view }: { readonly result: HandResult; readonly view: TableView }) {
-  const nameOf = (seat: number) => (seat === view.mySeat ? 'You' : view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`)
+  const nameOf = (seat: number) => (seat === view.mySeat ? 'You' : (view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`))
   return (
     <section className="card stack hand-result" aria-label="Hand result" data-testid="hand-result">
       <h2>Hand {result.number} finished</h2>

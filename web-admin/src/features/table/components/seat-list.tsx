@@ -18,7 +18,11 @@ export function SeatList({ view, paused = false }: { readonly view: TableView; r
           <li key={s.seat} className={classes} data-testid={mine ? 'my-seat' : 'other-seat'} aria-current={toAct ? 'true' : undefined}>
             <span className="seat-name">
               {s.name}
-              {hand?.button === s.seat && <span className="dealer-button" title="Dealer button">D</span>}
+              {hand?.button === s.seat && (
+                <span className="dealer-button" title="Dealer button">
+                  D
+                </span>
+              )}
             </span>
             <span className="seat-stack">{s.stack}</span>
             <span className="seat-state">

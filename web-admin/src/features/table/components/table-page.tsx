@@ -56,7 +56,10 @@ export function TablePage({ code }: { readonly code: string }) {
     )
   }
 
-  const command = async <K extends keyof CardsCommands & string>(type: K, ...args: CommandArgs<CardsCommands, K>): Promise<Record<string, unknown> | undefined> => {
+  const command = async <K extends keyof CardsCommands & string>(
+    type: K,
+    ...args: CommandArgs<CardsCommands, K>
+  ): Promise<Record<string, unknown> | undefined> => {
     setBusy(true)
     setError(null)
     try {
@@ -74,7 +77,8 @@ export function TablePage({ code }: { readonly code: string }) {
   const rebuy = async () => {
     const done = await command('table.rebuy')
     const stack = done?.stack
-    if (typeof stack === 'number') update((v) => ({ ...v, phase: 'between', seats: v.seats.map((s) => (s.seat === v.mySeat ? { ...s, stack } : s)) }))
+    if (typeof stack === 'number')
+      update((v) => ({ ...v, phase: 'between', seats: v.seats.map((s) => (s.seat === v.mySeat ? { ...s, stack } : s)) }))
   }
   const me = view.seats.find((s) => s.seat === view.mySeat)
   const hand = view.hand
