@@ -75,6 +75,8 @@ function checkCompose() {
 
 const jestArgs = process.argv.slice(2);
 ensureDebianPackages();
+// One layout for every source file (.prettierrc.json): `npm run format` writes it.
+run('format', 'npm', ['run', 'format:check']);
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
 // The pages import @game-rooms/client by its name, which resolves to the package's built ESM; so
 // do scripts that measure it (scripts/parse-cost.mjs), which the linter resolves: built first.
