@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TEMPLATE = join(HERE, 'new-game');
@@ -58,10 +59,15 @@ if (register) {
   registry = { path, source: withImport.replace(list, `$1$2${name}, $3`) };
 }
 
+// What it writes is laid out as `npm test` checks (the repository's .prettierrc.json), wherever it writes.
+const layout = (await prettier.resolveConfig(join(HERE, '..', 'libs', 'layout.ts'))) ?? {};
+const laidOut = (text, path) => prettier.format(text, { ...layout, filepath: path });
 mkdirSync(join(folder, 'src'), { recursive: true });
-for (const [template, file] of Object.entries(FILES))
-  writeFileSync(join(folder, 'src', fill(file)), fill(readFileSync(join(TEMPLATE, template), 'utf8')));
-if (registry) writeFileSync(registry.path, registry.source);
+for (const [template, file] of Object.entries(FILES)) {
+  const path = join(folder, 'src', fill(file));
+  writeFileSync(path, await laidOut(fill(readFileSync(join(TEMPLATE, template), 'utf8')), path));
+}
+if (registry) writeFileSync(registry.path, await laidOut(registry.source, registry.path));
 process.stdout.write(
   `new-game: wrote ${relative(root, folder)}/src (${Object.values(FILES).map(fill).join(', ')})${registry ? `, and registered it in ${REGISTRY}` : ''}\n`,
 );

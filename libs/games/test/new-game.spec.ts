@@ -30,6 +30,17 @@ describe('npm run new-game', () => {
       ['index.ts', `${NAME}.game.ts`, `${NAME}.wire.ts`, `${NAME}.spec.ts`].filter((f) => !existsSync(join(FOLDER, 'src', f))),
     ).toEqual([]);
 
+    // Laid out as `npm test` checks the repository's own files.
+    const layout = spawnSync(
+      process.execPath,
+      [require.resolve('prettier/bin/prettier.cjs'), '--check', '--config', join(ROOT, '.prettierrc.json'), join(FOLDER, 'src')],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    expect(layout.status).toBe(0);
+
     // The repository's compiler options and paths (`@app/*`, `@game-rooms/client`), resolved from the repository.
     writeFileSync(join(FOLDER, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: ['src/**/*.ts'] }));
     const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', join(FOLDER, 'tsconfig.json')], {
