@@ -22,6 +22,7 @@ import {
 } from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
+// A small seeded generator (mulberry32), so pauses and choices can be repeated.
 export { seededRandom } from './seeded-random';
 
 /** Where the server is and how the bench reaches it. */
@@ -128,7 +129,6 @@ function wireOption(o: Options): WireProfile {
   return wire;
 }
 
-/** A small seeded generator (mulberry32), so pauses and choices can be repeated. */
 /** What every mode hands each room's bots from the settings it read. */
 export function roomBotOptions(
   bots: BotSettings,

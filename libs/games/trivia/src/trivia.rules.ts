@@ -161,8 +161,10 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
   return base;
 }
 
-/** The timer fired: whatever was due at `now` happens. */
-/** `newId`: where a finished game's results id comes from (the rule context's `id`); none, no results link. */
+/**
+ * The timer fired: whatever was due at `now` happens. `newId` is where a finished game's results
+ * id comes from (the rule context's `id`); without it, the game has no results link.
+ */
 export function onDeadline(state: TriviaState, now: number, newId?: () => string): Outcome {
   const game = state.game;
   if (state.phase === 'question' && game && now >= game.closesAt) return closeQuestion(state, now);

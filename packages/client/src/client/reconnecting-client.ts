@@ -83,6 +83,13 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
   return Math.round(full / 2 + (full / 2) * random);
 }
 
+/** A game's commands by type, each with the shape of its data (the game's schemas' input). */
+export type CommandMap = object;
+
+/** The data argument of `send`: optional where the command takes no fields. */
+export type CommandArgs<Commands, K extends keyof Commands> =
+  Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
+
 /**
  * A seat's connection that survives a bad network: keeps the seat's token in session storage,
  * opens a new socket with backoff after a drop, and resends, under the same id, every command
@@ -95,13 +102,6 @@ export function backoffDelay(attempt: number, random: number, initialMs = 250, m
  *   client.on('round.open', (r) => show(r))
  *   const reply = await client.send('round.move', { round: 0, move: 2 })
  */
-/** A game's commands by type, each with the shape of its data (the game's schemas' input). */
-export type CommandMap = object;
-
-/** The data argument of `send`: optional where the command takes no fields. */
-export type CommandArgs<Commands, K extends keyof Commands> =
-  Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
-
 export class ReconnectingClient<
   Events extends EventMap = Record<string, unknown>,
   Commands extends CommandMap = Record<string, Record<string, unknown>>,
