@@ -65,10 +65,12 @@ interface JournaledRooms {
 }
 
 /**
- * The build just before this one, on the database `oldDatabase` left: it runs the migrations up
- * to this one's, and opens rooms through the journal over HTTP, then stops. The server built from
- * this tree stands in for it, with this migration marked as applied so that it does not run yet:
- * opening a journaled room is the same code in both builds (this migration changes none of it).
+ * Plays the build just before this one on the database that `oldDatabase` left: it applies the
+ * migrations up to this one, opens journaled rooms over HTTP, and stops. The test has no copy of
+ * that build, so it runs the server built from this tree instead. To keep the retire migration
+ * from running yet, the test first records it as applied, and removes that record afterwards.
+ * This is fair because opening a journaled room is the same code in both builds: the retire
+ * migration changes none of it.
  */
 async function journaledByTheBuildBefore(databaseUrl: string): Promise<JournaledRooms> {
   await (await openDataSource({ url: databaseUrl, poolMax: 1, migrations: MIGRATIONS.slice(0, RETIRE) }, new StatementMeter())).destroy();

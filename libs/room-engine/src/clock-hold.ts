@@ -87,12 +87,12 @@ export class ClockHold<S> {
   }
 
   /**
-   * A statement of the room, of a step decided at `decidedAt`, could not be recorded because the
-   * database is unavailable. The clocks stop at that moment, or at the deadline the database has
-   * not seen taken if that came first (a replay takes every deadline before the hold's moment, so
-   * the live room must have too), or where they already stopped if that is earlier. Everything
-   * decided after that step is undone with it, so an earlier moment than a doubt gave is no
-   * contradiction: the sockets are told the moment again.
+   * The database could not record a step the room decided at `decidedAt`, so the clocks stop.
+   * They stop at the earliest of three moments: `decidedAt`; the room's next deadline, if it fell
+   * before that (a replay takes every deadline that falls before the hold, so the live room must
+   * stop before any deadline it has not recorded); and the moment they already stopped at, if they
+   * had. Every step decided after the failed one is undone too, so the clocks may stop earlier
+   * than an earlier doubt said; the sockets are then told the new moment.
    */
   writeFailed(decidedAt: number): void {
     this.resuming = false;

@@ -17,7 +17,10 @@ interface PendingCommand {
   sends: number;
 }
 
-/** What one command cost on the wire: reported once, when its reply arrives. */
+/**
+ * The timing of one command, from its first send to its reply. The client reports it once, when
+ * the reply arrives, even if the command was sent again on a new socket.
+ */
 export interface ReplyTiming {
   readonly id: string;
   readonly type: string;
