@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { RoomException } from '@app/protocol';
-import { answer as answerChoice, asPlayer, ctx, DURATION, lobby, SETTINGS, startGame, T0 } from '../test/trivia.fixtures';
+import { answer as answerChoice, asPlayer, ctx, DURATION, lobby, refusal, SETTINGS, startGame, T0 } from '../test/trivia.fixtures';
 import { KINDS_DECK } from '../test/trivia.kinds-deck';
 import { decide, onDeadline } from './trivia.rules';
 import { normalizedText } from './trivia.kinds';
@@ -22,16 +21,6 @@ function playing(q: Question): TriviaState {
 function answerWith(state: TriviaState, seat: string, given: Given, now: number) {
   const data = 'choices' in given ? { question: 0, choices: [...given.choices] } : { question: 0, ...given };
   return decide(state, asPlayer(seat), { id: `${seat}-a`, type: 'room.answer', data }, ctx(now));
-}
-
-function refusal(fn: () => unknown): { code: string; status: number } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RoomException) return { code: err.code, status: err.status };
-    throw err;
-  }
-  throw new Error('not refused');
 }
 
 /** The points section 3 gives a right answer `elapsed` ms into a question of `duration` ms. */
