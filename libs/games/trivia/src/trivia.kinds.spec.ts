@@ -118,6 +118,31 @@ describe('question kinds', () => {
     });
   });
 
+  describe('question.open', () => {
+    it.each([
+      ['choice', { index: 0, total: 1, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'] }],
+      ['truefalse', { kind: 'truefalse', choices: ['True', 'False'], seconds: 10 }],
+      ['multi', { kind: 'multi', choices: ['2', '3', '4', '9'], image: '/api/images/img-primes' }],
+      ['poll', { kind: 'poll', choices: ['Spring', 'Summer', 'Autumn', 'Winter'] }],
+      ['text', { kind: 'text', seconds: 30 }],
+    ])('tells a %s question’s kind, own time and picture, and never its answer', (kind, shown) => {
+      const q = byKind(kind);
+      const open = startGame(lobby(2), T0, undefined, [q]).events[0];
+      expect(open.data).toMatchObject(shown);
+      expect(Object.keys(open.data as object).sort()).toEqual(
+        [
+          'index',
+          'total',
+          'text',
+          'closesAt',
+          'serverTime',
+          ...Object.keys(shown).filter((k) => !['index', 'total', 'text'].includes(k)),
+        ].sort(),
+      );
+      expect((open.data as { closesAt: number }).closesAt - T0).toBe((q.seconds ?? SETTINGS.secondsPerQuestion) * 1000);
+    });
+  });
+
   describe('the reveal', () => {
     /** The reveal after these answers: at once when everyone answered, else at the deadline. */
     function closed(q: Question, answers: [string, Given][]): QuestionClosed {
