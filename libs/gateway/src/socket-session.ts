@@ -6,6 +6,7 @@ import { GatewayOptions } from './room-directory';
 import { SendQueue } from './send-queue';
 import { SocketEncoder } from './socket-encoder';
 import { LivenessVerdict, SocketLiveness } from './socket-liveness';
+import { TokenBucket } from './token-bucket';
 import { WireObserver } from './wire-observer';
 
 /**
@@ -18,8 +19,7 @@ export class SocketSession implements Viewer {
   // of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
   readonly socketId = randomBytes(12).toString('base64url');
   private seq = 0;
-  private tokens: number;
-  private lastRefill: number;
+  private readonly commands: TokenBucket;
   private badFrames = 0;
   private closing = false;
   private readonly encoder: SocketEncoder;
@@ -35,8 +35,7 @@ export class SocketSession implements Viewer {
     private readonly observer: WireObserver,
     now: number,
   ) {
-    this.tokens = options.commandBurst;
-    this.lastRefill = now;
+    this.commands = new TokenBucket(options.commandsPerSecond, options.commandBurst, now);
     this.encoder = new SocketEncoder(wire, options.codes);
     this.queue = new SendQueue(ws, options, observer);
     this.liveness = new SocketLiveness(performance.now());
@@ -107,14 +106,9 @@ export class SocketSession implements Viewer {
     return this.closing || this.ws.readyState !== WebSocket.OPEN;
   }
 
-  /** Token bucket: false when this socket sends faster than it may. */
+  /** False when this socket sends commands faster than it may (the gateway's `commandsPerSecond`, with its burst). */
   takeCommandToken(now: number): boolean {
-    const elapsed = (now - this.lastRefill) / 1000;
-    this.lastRefill = now;
-    this.tokens = Math.min(this.options.commandBurst, this.tokens + elapsed * this.options.commandsPerSecond);
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.commands.take(now);
   }
 
   private badFrame(): void {
