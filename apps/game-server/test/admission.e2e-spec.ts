@@ -248,7 +248,7 @@ async function untilAdmitted(send: (worker: number) => Promise<Answer>): Promise
 const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) =>
   (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
 
-async function postTo(server: RunningServer, path: string, body: unknown): Promise<Answer> {
+async function postTo(server: { url: string }, path: string, body: unknown): Promise<Answer> {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -256,6 +256,130 @@ async function postTo(server: RunningServer, path: string, body: unknown): Promi
   });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
 }
+
+async function getFrom(server: { url: string }, path: string): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`);
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+}
+
+/**
+ * The mark for new anonymous work in its test: far above an idle loop (and a busy test machine's),
+ * far below a starved one. The default is lower; what is tested is that the mark, not the main
+ * gate, refuses anonymous work and nothing else.
+ */
+const ANONYMOUS_MARK_MS = 100;
+
+describe('new anonymous work shed at its own low event-loop mark, on a real server process starved of its CPU', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await ServerProcess.create({
+      env: {
+        OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: String(ANONYMOUS_MARK_MS),
+        // The main gate is off: whatever is refused here is refused at the low mark alone, and
+        // what that mark does not cover (a socket for a room not live here) must get through.
+        OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+        OVERLOAD_COMMIT_WAIT_MS: '0',
+        OVERLOAD_POOL_WAIT_MS: '0',
+        COMMAND_TIMEOUT_MS: '20000',
+        OPEN_RATE_PER_MINUTE: '0',
+      },
+    });
+    await server.start();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+  const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+  const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
+  const deckRows = async () => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM decks'))[0].n;
+
+  function expectBusy(a: Answer): void {
+    expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
+    expect(a.body.message).toMatch(
+      new RegExp(`^this server is busy \\(event-loop delay \\d+ ms, its mark for new anonymous work ${ANONYMOUS_MARK_MS} ms\\)`),
+    );
+  }
+
+  it(
+    'refuses openings, joins, deck writes, lookups and spectator seats while the loop runs late, and nothing else',
+    () =>
+      server.explainFailure(async () => {
+        const playing = await seatRoom(server, ['Ann'], ROOM);
+        expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
+        await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
+        // Opened and never used: not live here, so a socket for it needs an activation.
+        const resting = await new HttpApi(server.url).createRoom(ROOM);
+        const opened = await roomRows(server);
+        const decks = await deckRows();
+
+        let refused = 0;
+        let admitted = 0;
+        const thief = CpuThief.start(server, 300, 50);
+        try {
+          const deadline = performance.now() + WAIT_MS;
+          for (;;) {
+            const open = await postTo(server, '/api/rooms', ROOM);
+            if (open.status !== 201) {
+              expectBusy(open);
+              refused++;
+              break;
+            }
+            admitted++;
+            if (performance.now() > deadline) throw new Error(`no open was refused within ${WAIT_MS} ms of starvation`);
+            await sleep(100);
+          }
+
+          const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
+          const [answer, anonymous, socket] = await Promise.all([
+            ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
+            Promise.all([
+              postTo(server, `/api/rooms/${playing.code}/players`, { name: 'Cy' }),
+              postTo(server, `/api/rooms/${playing.code}/spectators`, {}),
+              postTo(server, '/api/tables', { name: 'Dee' }),
+              postTo(server, '/api/decks', DECK),
+              // A lookup is new work even for a room live here.
+              getFrom(server, `/api/rooms/${playing.code}`),
+            ]),
+            // A room's own seat is not anonymous: its socket is served, though its room must be loaded.
+            SeatClient.connect(server.url, resting.hostToken, { timeoutMs: WAIT_MS }).then(
+              (c) => (c.close(), { status: 101 }),
+              (err: { status?: number }) => err,
+            ),
+          ]);
+          expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
+          for (const refusal of anonymous) expectBusy(refusal);
+          refused += anonymous.length;
+          expect(socket).toMatchObject({ status: 101 });
+          ann.close();
+        } finally {
+          await thief.stop(server);
+        }
+
+        const deadline = performance.now() + WAIT_MS;
+        for (;;) {
+          const open = await postTo(server, '/api/rooms', ROOM);
+          if (open.status === 201) break;
+          expectBusy(open);
+          refused++;
+          if (performance.now() > deadline) throw new Error(`opens were still refused ${WAIT_MS} ms after the starvation ended`);
+          await sleep(100);
+        }
+        admitted++;
+
+        // Each refusal counted once, under its own limit; the main gate refused nothing; nothing refused was written.
+        expect(await refusals('overload_anonymous_event_loop_delay')).toBe(refused);
+        expect(await refusals('overload_event_loop_delay')).toBe(0);
+        expect(await roomRows(server)).toBe(opened + admitted);
+        expect(await deckRows()).toBe(decks);
+        expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
+        closeAll(playing);
+      }),
+    TEST_MS,
+  );
+});
 
 /**
  * The database 300 ms away through a delay proxy (the link next door while rooms are set up), and

@@ -28,9 +28,19 @@ export const MetricName = {
 
 /**
  * The `table` label of `game_retention_removed_total`: what the retention's pruning removed.
- * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows.
+ * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows (`decks` and
+ * `questions`: hosts' decks that no room used and nobody edited within their window).
  */
-export const RETENTION_TABLES = ['room_journal', 'room_snapshots', 'room_decks', 'finished_games', 'rooms', 'room_heads'] as const;
+export const RETENTION_TABLES = [
+  'room_journal',
+  'room_snapshots',
+  'room_decks',
+  'finished_games',
+  'rooms',
+  'room_heads',
+  'decks',
+  'questions',
+] as const;
 export type RetentionTableName = (typeof RETENTION_TABLES)[number];
 
 /**
@@ -53,7 +63,9 @@ export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
  * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for
  * tests, and new work shed while the instance is overloaded, by the signal that sheds it. Per
  * address too: joins, deck writes (creation and import), room lookups and spectator seats minted;
- * a room's spectators past its cap, and a socket past the instance's cap.
+ * a room's spectators past its cap, and a socket past the instance's cap. For the whole instance:
+ * each of those surfaces past its budget (`instance_...`), and new anonymous work shed at the lower
+ * event-loop mark (`overload_anonymous_event_loop_delay`).
  */
 export const LIMITS = [
   'open_rate',
@@ -69,6 +81,12 @@ export const LIMITS = [
   'spectator_rate',
   'room_spectators',
   'instance_sockets',
+  'instance_open_rate',
+  'instance_join_rate',
+  'instance_deck_rate',
+  'instance_lookup_rate',
+  'instance_spectator_rate',
+  'overload_anonymous_event_loop_delay',
 ] as const;
 export type LimitName = (typeof LIMITS)[number];
 

@@ -14,6 +14,8 @@ import { DeckEntity } from './deck.entity';
 // The pruning's two scans (migration 1764882000000).
 @Index('rooms_closed_unpruned', ['closedAt'], { where: 'closed_at IS NOT NULL AND pruned_at IS NULL' })
 @Index('rooms_pruned', ['closedAt'], { where: 'pruned_at IS NOT NULL' })
+// Whether any room names a host's deck, before the retention removes it (migration 1764896400000).
+@Index('rooms_by_host_deck', ['deckId'], { where: 'deck_id IS NOT NULL AND deck_hash IS NULL' })
 export class RoomEntity {
   @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'rooms_pkey' })
   id: string;
@@ -21,6 +23,7 @@ export class RoomEntity {
   @Column({ type: 'character', length: 6 })
   code: string;
 
+  /** The deck the room opened with: a built-in one it references (with `deckHash`), or the host's deck it copied. */
   @Column({ name: 'deck_id', type: 'uuid', nullable: true })
   @ForeignKey(() => DeckEntity, { name: 'rooms_deck_id_fkey' })
   deckId: string | null;

@@ -1,7 +1,11 @@
 import { Database } from '../database';
 
-/** What one pruning statement removed, by table (`room_decks`: deck copies cleared from `rooms.deck`). */
-export type RetentionTable = 'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads';
+/**
+ * What one pruning statement removed, by table (`room_decks`: deck copies cleared from `rooms.deck`;
+ * `decks` and `questions`: hosts' unused decks, which the server's deck repository prunes).
+ */
+export type RetentionTable =
+  'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'decks' | 'questions';
 export type Removed = Partial<Record<RetentionTable, number>>;
 
 /** One batch: what it removed, and how many rows or rooms it took of the `limit` it was given. */

@@ -13,6 +13,8 @@ export interface NewRoom {
   readonly settings: unknown;
   /** The copy of the deck it plays from, kept once with the room (not in its snapshots): a host's deck. */
   readonly deck?: unknown;
+  /** The host's deck that copy was made from: the room names it, so the deck is kept while the room is. */
+  readonly deckId?: string;
   /** Or the built-in deck it plays, by id and content hash: not copied (`deck` is then unset). */
   readonly deckRef?: DeckReference;
   /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
@@ -100,7 +102,7 @@ export class RoomRepository {
         room.snapshot.atMs,
         JSON.stringify({ state: room.snapshot.state, replies: [] }),
         room.deck === undefined ? null : JSON.stringify(room.deck),
-        room.deckRef?.id ?? null,
+        room.deckRef?.id ?? room.deckId ?? null,
         room.deckRef?.hash ?? null,
       ],
       timeoutMs,

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { DeckListQuery, readQuery } from '@app/protocol';
-import { DeckRateGuard } from '../limits/address-rate.guard';
+import { DeckWriteGuard } from '../limits/anonymous-work.guard';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
 import { presentedTokens } from '../decks/deck-token';
 import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
@@ -39,14 +39,14 @@ export class DecksController {
   }
 
   @Post()
-  @UseGuards(DeckRateGuard)
+  @UseGuards(DeckWriteGuard)
   @DescribeCreateDeck()
   create(@Body() body: unknown) {
     return this.decks.create(readDeckBody(body));
   }
 
   @Post('import')
-  @UseGuards(DeckRateGuard)
+  @UseGuards(DeckWriteGuard)
   @DescribeImportDeck()
   import(@Query('name') name: unknown, @Body() body: unknown, @Headers('content-type') type?: string) {
     // The text parser reads text/csv and text/plain bodies (server.ts); anything else arrives unread.
