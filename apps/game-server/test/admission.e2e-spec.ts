@@ -61,45 +61,42 @@ class CpuThief {
   }
 }
 
-describe('admission control on a real server process starved of its CPU', () => {
-  let server: ServerProcess;
-
+/**
+ * A built server process for one describe block, handed to `use` once started, with `env` beside
+ * what every test of starvation needs: commit and pool waits off, so that only the event loop
+ * decides and the refusals are all of one reason; a command's budget (issue 31's other half) long
+ * enough that the room's answer is decided by admission alone, not by a budget spent while the
+ * process was stopped; and opens limited by overload only, not by the rate of one address.
+ */
+function withStarvableServer(env: Record<string, string>, use: (server: ServerProcess) => void): void {
+  let server: ServerProcess | undefined;
   beforeAll(async () => {
     server = await ServerProcess.create({
-      env: {
-        OVERLOAD_EVENT_LOOP_DELAY_MS: String(EVENT_LOOP_MARK_MS),
-        // Only the event loop decides here: the refusals are then all of one reason.
-        OVERLOAD_COMMIT_WAIT_MS: '0',
-        OVERLOAD_POOL_WAIT_MS: '0',
-        // A command's budget (issue 31's other half) is not what this test is about: the room's
-        // answer must be decided by admission alone, not by a budget spent while the process was stopped.
-        COMMAND_TIMEOUT_MS: '20000',
-        // Opens are refused here by overload only, not by the rate of one address.
-        OPEN_RATE_PER_MINUTE: '0',
-      },
+      env: { OVERLOAD_COMMIT_WAIT_MS: '0', OVERLOAD_POOL_WAIT_MS: '0', COMMAND_TIMEOUT_MS: '20000', OPEN_RATE_PER_MINUTE: '0', ...env },
     });
     await server.start();
+    use(server);
   });
   afterAll(async () => {
     await server?.dispose();
   });
+}
 
-  const post = async (path: string, body: unknown): Promise<Answer> => {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
-  };
-  const get = async (path: string): Promise<Answer> => {
-    const res = await fetch(`${server.url}${path}`);
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
-  };
+const refusalsOf = async (server: { url: string }, limit: string) =>
+  (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+/** A room whose first question stays open for five minutes. */
+const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+
+describe('admission control on a real server process starved of its CPU', () => {
+  let server: ServerProcess;
+  // Only the event loop decides here: the refusals are then all of one reason.
+  withStarvableServer({ OVERLOAD_EVENT_LOOP_DELAY_MS: String(EVENT_LOOP_MARK_MS) }, (s) => (server = s));
+
+  const post = (path: string, body: unknown) => postTo(server, path, body);
+  const get = (path: string) => getFrom(server, path);
   const overview = async () =>
     (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
-  const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
-  const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+  const refusals = (limit: string) => refusalsOf(server, limit);
 
   function expectOverloaded(a: Answer): void {
     expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
@@ -271,29 +268,16 @@ const ANONYMOUS_MARK_MS = 100;
 
 describe('new anonymous work shed at its own low event-loop mark, on a real server process starved of its CPU', () => {
   let server: ServerProcess;
+  // The main gate is off: whatever is refused here is refused at the low mark alone, and what that
+  // mark does not cover (a socket for a room not live here) must get through.
+  withStarvableServer(
+    { OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: String(ANONYMOUS_MARK_MS), OVERLOAD_EVENT_LOOP_DELAY_MS: '0' },
+    (s) => (server = s),
+  );
 
-  beforeAll(async () => {
-    server = await ServerProcess.create({
-      env: {
-        OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: String(ANONYMOUS_MARK_MS),
-        // The main gate is off: whatever is refused here is refused at the low mark alone, and
-        // what that mark does not cover (a socket for a room not live here) must get through.
-        OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
-        OVERLOAD_COMMIT_WAIT_MS: '0',
-        OVERLOAD_POOL_WAIT_MS: '0',
-        COMMAND_TIMEOUT_MS: '20000',
-        OPEN_RATE_PER_MINUTE: '0',
-      },
-    });
-    await server.start();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
-
-  const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
-  const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+  const refusals = (limit: string) => refusalsOf(server, limit);
   const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
+  const open = () => postTo(server, '/api/rooms', ROOM);
   const deckRows = async () => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM decks'))[0].n;
 
   function expectBusy(a: Answer): void {
@@ -319,18 +303,11 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
         let admitted = 0;
         const thief = CpuThief.start(server, 300, 50);
         try {
-          const deadline = performance.now() + WAIT_MS;
-          for (;;) {
-            const open = await postTo(server, '/api/rooms', ROOM);
-            if (open.status !== 201) {
-              expectBusy(open);
-              refused++;
-              break;
-            }
-            admitted++;
-            if (performance.now() > deadline) throw new Error(`no open was refused within ${WAIT_MS} ms of starvation`);
-            await sleep(100);
-          }
+          // Opens sent before the level has held the mark through most of a second are served.
+          const before = await untilRefused(1, 0, open);
+          for (const refusal of before.refused) expectBusy(refusal);
+          refused += before.refused.length;
+          admitted += before.admitted;
 
           const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
           const [answer, anonymous, socket] = await Promise.all([
@@ -358,15 +335,10 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
           await thief.stop(server);
         }
 
-        const deadline = performance.now() + WAIT_MS;
-        for (;;) {
-          const open = await postTo(server, '/api/rooms', ROOM);
-          if (open.status === 201) break;
-          expectBusy(open);
-          refused++;
-          if (performance.now() > deadline) throw new Error(`opens were still refused ${WAIT_MS} ms after the starvation ended`);
-          await sleep(100);
-        }
+        // With its CPU back, the server admits again once the level has stayed below half the mark.
+        const after = await untilAdmitted(open);
+        for (const refusal of after) expectBusy(refusal);
+        refused += after.length;
         admitted++;
 
         // Each refusal counted once, under its own limit; the main gate refused nothing; nothing refused was written.

@@ -229,7 +229,7 @@ describe('bounds on anonymous surfaces', () => {
       for (const ip of ['198.51.100.31', '198.51.100.32', '198.51.100.33'])
         seats.push(await call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, from(ip)));
       expect(seats.map((a) => a.status)).toEqual([201, 201, 503]);
-      expectInstanceRefused(seats[2], /at most 2 spectator seats a minute/);
+      expectInstanceRefused(seats[2], /at most 2 spectator seats asked for a minute/);
       expect(await refusals(server, 'instance_spectator_rate')).toBe(1);
     });
   });

@@ -4,16 +4,16 @@ import { GameMetrics, LimitName } from '@app/observability';
 import { RoomErrorCode, retryLater } from '@app/protocol';
 import { ServerConfig } from '../config/server-config';
 import { SERVER_CONFIG } from '../tokens';
-import { AddressBudget } from './address-limits';
+import { ADDRESS_BUDGETS, AddressBudget } from './address-limits';
 
-/** What is counted for the whole instance (the per-address budgets' surfaces), with its limit label in /metrics. */
-export const INSTANCE_BUDGETS = {
-  open: { limit: 'instance_open_rate', what: 'rooms and tables opened' },
-  join: { limit: 'instance_join_rate', what: 'joins' },
-  deck: { limit: 'instance_deck_rate', what: 'decks created or imported' },
-  lookup: { limit: 'instance_lookup_rate', what: 'room lookups' },
-  spectator: { limit: 'instance_spectator_rate', what: 'spectator seats' },
-} as const satisfies Record<AddressBudget, { limit: LimitName; what: string }>;
+/** The limit label in /metrics of each surface counted for the whole instance (the per-address budgets' surfaces). */
+export const INSTANCE_LIMITS: Readonly<Record<AddressBudget, LimitName>> = {
+  open: 'instance_open_rate',
+  join: 'instance_join_rate',
+  deck: 'instance_deck_rate',
+  lookup: 'instance_lookup_rate',
+  spectator: 'instance_spectator_rate',
+};
 
 /**
  * The instance-wide budgets of the anonymous surfaces (README "Limits"): one token bucket per
@@ -52,8 +52,9 @@ export class InstanceBudgets {
     const bucket = this.buckets[budget];
     const now = performance.now();
     if (!bucket || bucket.take(now)) return;
-    const { limit, what } = INSTANCE_BUDGETS[budget];
-    this.metrics.limitRefused(limit);
+    this.metrics.limitRefused(INSTANCE_LIMITS[budget]);
+    // The surface in the same words as its per-address refusal.
+    const { what } = ADDRESS_BUDGETS[budget];
     const seconds = Math.max(1, Math.ceil(bucket.secondsUntilToken(now)));
     throw retryLater(
       RoomErrorCode.Overloaded,
