@@ -293,18 +293,18 @@ describe(CommitPipeline.name, () => {
       expect(w.ready()).toBe(true);
     });
 
-    it('holds it behind two or more steps for a quarter, and never longer than 20 ms', async () => {
+    it('holds it behind two or more steps for a fifth, and never longer than 20 ms', async () => {
       const h = harness();
-      await afterACommitOf(h, 100); // 20 ms: a quarter is 5 ms
+      await afterACommitOf(h, 100); // 20 ms: a fifth is 4 ms
       h.take('A', 's2', ['a']);
       h.take('B', 's3', ['b']);
       const w = h.window();
-      await h.scheduler.advance(4);
+      await h.scheduler.advance(3);
       expect(w.ready()).toBe(false);
       await h.scheduler.advance(1);
       expect(w.ready()).toBe(true);
       const far = harness();
-      await afterACommitOf(far, 1000); // 200 ms: a tenth would be 20, a quarter 50
+      await afterACommitOf(far, 1000); // 200 ms: a tenth would be 20, a fifth 40
       far.take('A', 's2', ['a']);
       far.take('B', 's3', ['b']);
       const capped = far.window();
