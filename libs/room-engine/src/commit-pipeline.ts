@@ -171,7 +171,7 @@ export class CommitPipeline<S> {
     return this.decidedState;
   }
 
-  /** Steps in flight. */
+  /** How many steps are in flight. */
   get inFlight(): number {
     return this.steps.length;
   }

@@ -1,4 +1,4 @@
-/** The envelope that crosses the wire, whatever the game (PROTOCOL.md section 3). */
+// The envelope that crosses the wire, whatever the game (PROTOCOL.md section 3).
 
 export type Role = 'host' | 'player' | 'spectator';
 
