@@ -130,8 +130,9 @@ export class RoomRepository {
    * stopped or has not beaten for `lease.ms`. An open room whose lease another live instance holds
    * comes back with `heldBy`, and is asked for (`wanted_by`), so its holder hands it over at its next
    * beat. Without `lease.takeLapsed`, only a free lease, the owner's own, or a stopped instance's is
-   * taken, and nothing is asked for. A taker clears it when it is itself just back from an outage:
-   * the holder whose lease lapsed was then most likely cut off as well, and is about to renew it.
+   * taken, and nothing is asked for. A taker sets it to false when it is itself just back from an
+   * outage, because the holder whose lease lapsed was then most likely cut off as well, and is
+   * about to renew it.
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: RoomLease): Promise<StoredRoom[]> {
     return await this.db.run<StoredRoom>(
