@@ -160,7 +160,7 @@ export class CommitLane {
 class LaneConnection {
   /** Units written and not answered yet, oldest first, because pg answers its queries in order. */
   private readonly units: Unit[] = [];
-  /** Statement names PostgreSQL has prepared on this connection, because a query by that name succeeded. */
+  /** Statement names that PostgreSQL has prepared on this connection, as shown by a query by that name that succeeded. */
   private readonly prepared = new Set<string>();
   /** Names whose first query by name is in flight. Until it answers, other units send their statements unnamed. */
   private readonly preparing = new Set<string>();
