@@ -262,7 +262,9 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
       return { id: frame.id, type: frame.type, data: validData(command.schema, frame) } as CommandOf<Commands>;
     },
     decide: (state, actor, command, ctx) =>
-      outcome(commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id })),
+      outcome(
+        commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
+      ),
     onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S> {
       switch (signal.kind) {
         case 'deadline':
@@ -275,7 +277,9 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
           return outcome(onClosed(state, signal.reason));
       }
     },
-    proposals: game.proposals && mapValues(game.proposals, (propose) => (state: S, args: unknown, ctx: RuleContext) => outcome(propose(state, args, ctx))),
+    proposals:
+      game.proposals &&
+      mapValues(game.proposals, (propose) => (state: S, args: unknown, ctx: RuleContext) => outcome(propose(state, args, ctx))),
     nextDeadline,
     shiftClocks: game.shiftClocks ?? (game.clocks ? clocks.shift : undefined),
     batchKey: game.batchKey ?? (() => null),
