@@ -254,9 +254,9 @@ export class CommitPipeline<S> {
 
   /**
    * Says when the mailbox may hand over its next batch. That is at once when nothing is in flight.
-   * Behind a step whose result the rules need, or behind a full pipeline, it is once that has
-   * settled. Otherwise it is after a short gathering window, so that commands arriving
-   * milliseconds apart share a statement.
+   * Behind a full pipeline, it is once a step has settled. Otherwise it is after a short gathering
+   * window, so that commands arriving milliseconds apart share a statement. (While the room's
+   * writes fail, the clock hold asks first: room-actor.ts's `beforeBatch`.)
    */
   readyForNextBatch(): Promise<void> | undefined {
     const last = this.steps.at(-1);
