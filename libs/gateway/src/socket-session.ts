@@ -10,13 +10,13 @@ import { TokenBucket } from './token-bucket';
 import { WireObserver } from './wire-observer';
 
 /**
- * One open socket: encodes for its profile, numbers the events it sends from 1 without gaps,
- * evicts itself (4009) when the client cannot keep up, and keeps track of whether its client is
- * still there (pinged when quiet, see SocketLiveness).
+ * One open socket. It encodes frames for its profile, numbers the events it sends from 1 without
+ * gaps, evicts itself (4009) when the client cannot keep up, and keeps track of whether its client
+ * is still there (it is pinged when quiet; see SocketLiveness).
  */
 export class SocketSession implements Viewer {
-  // 96 random bits as one flat string: randomUUID builds its text by concatenation, and the rope
-  // of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
+  // The id is 96 random bits as one flat string. randomUUID builds its text by concatenation, and
+  // the rope of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
   readonly socketId = randomBytes(12).toString('base64url');
   private seq = 0;
   private readonly commands: TokenBucket;
@@ -39,21 +39,21 @@ export class SocketSession implements Viewer {
     this.encoder = new SocketEncoder(wire, options.codes);
     this.queue = new SendQueue(ws, options, observer);
     this.liveness = new SocketLiveness(performance.now());
-    // Any pong answers the liveness ping, the send queue's included; a ping of the client's own proves it is there too.
+    // Any pong answers the liveness ping, including the send queue's. A ping from the client also proves it is there.
     const heard = () => this.liveness.heard(performance.now());
     ws.on('pong', heard);
     ws.on('ping', heard);
   }
 
-  /** A frame arrived from the client (`hr`: its arrival, monotonic): it is there. */
+  /** Records that a frame arrived from the client at `hr` (monotonic), which proves the client is there. */
   heard(hr: number): void {
     this.liveness.heard(hr);
   }
 
   /**
-   * The gateway's sweep visits (`now` monotonic; `stalledMs` the process's own stall since the
-   * last sweep): a socket quiet for a while is pinged; 'silent' means it answered nothing within
-   * the window after its ping, and the caller closes it.
+   * Called when the gateway's sweep visits. `now` is monotonic, and `stalledMs` is the process's own
+   * stall since the last sweep. A socket that has been quiet for a while is pinged. 'silent' means
+   * it answered nothing within the window after its ping, and the caller then closes it.
    */
   sweep(now: number, stalledMs: number): LivenessVerdict {
     if (this.isClosing) return undefined;
@@ -73,7 +73,7 @@ export class SocketSession implements Viewer {
     this.write(event.type, frame);
   }
 
-  /** A 400 reply counts as a bad frame: past the limit the socket closes with 4008. */
+  /** Sends a reply. A 400 reply counts as a bad frame, and past the limit the socket closes with 4008. */
   sendReply(reply: ReplyFrame): void {
     if (!this.isClosing) this.write('reply', this.encoder.reply(reply));
     if (reply.status === 400) this.badFrame();
@@ -87,7 +87,7 @@ export class SocketSession implements Viewer {
 
   /**
    * Closes with `code`, and cuts the connection `graceMs` later if its client has not answered the
-   * close by then: a client that ignores closes, or is gone, cannot keep the socket open.
+   * close by then. That way a client that ignores closes, or is gone, cannot keep the socket open.
    */
   closeWithin(code: number, reason: string, graceMs: number): void {
     if (this.isClosing) return;
@@ -97,7 +97,7 @@ export class SocketSession implements Viewer {
     this.ws.once('close', () => clearTimeout(cut));
   }
 
-  /** The socket is gone: what it still held queued no longer counts. */
+  /** Called when the socket is gone. What it still held queued no longer counts. */
   closed(): void {
     this.queue.release();
   }
@@ -106,7 +106,7 @@ export class SocketSession implements Viewer {
     return this.closing || this.ws.readyState !== WebSocket.OPEN;
   }
 
-  /** False when this socket sends commands faster than it may (the gateway's `commandsPerSecond`, with its burst). */
+  /** Takes a token from the socket's bucket. Returns false when this socket sends faster than it may. */
   takeCommandToken(now: number): boolean {
     return this.commands.take(now);
   }

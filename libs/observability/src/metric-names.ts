@@ -45,14 +45,15 @@ export type RetentionTableName = (typeof RETENTION_TABLES)[number];
 
 /**
  * The `outcome` label of `game_db_outcomes_settled_total`: what a room's statement whose answer was
- * lost turned out to be once the database was read. `unsettled`: the server stopped first.
+ * lost turned out to be once the database was read. `unsettled` means the server stopped first.
  */
 export const SETTLED_OUTCOMES = ['recorded', 'not_recorded', 'elsewhere', 'unsettled'] as const;
 
 /**
  * The `reason` label of `game_refused_commands_dropped_total`: why a refused command was not
- * recorded for the console. The process's buffer was full; its room had refused its share for
- * the minute already; the statement that should have written it failed.
+ * recorded for the console. Either the process's buffer was full, or its room had already used
+ * its share of recorded refusals for the minute, or the statement that should have written it
+ * failed.
  */
 export const REFUSAL_DROPS = ['buffer_full', 'room_cap', 'write_failed'] as const;
 export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
@@ -91,8 +92,9 @@ export const LIMITS = [
 export type LimitName = (typeof LIMITS)[number];
 
 /**
- * Latency buckets: 1 ms to 10 s, 25% apart from 5 ms to about 850 ms, so that a quantile is
- * never a guess across a wide bucket (the field report's median was 19% off with 250-500 ms).
+ * Latency buckets from 1 ms to 10 s, 25% apart from 5 ms to about 850 ms, so that a quantile is
+ * never a guess across a wide bucket. (With a 250-500 ms bucket, the field report's median was 19%
+ * off.)
  */
 export const LATENCY_BUCKETS: readonly number[] = (() => {
   const buckets = [0.001, 0.002, 0.003, 0.004];

@@ -1,10 +1,13 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** The decks hosts write, that a game plays from (their items have a table of their own, read and written by the server's deck repository). */
+/**
+ * The decks hosts write, which a game plays from. Their items have a table of their own, which the
+ * server's deck repository reads and writes.
+ */
 @Entity({ name: 'decks' })
-// The built-in deck is nobody's to edit: it never has a token.
+// Nobody may edit the built-in deck, so it never has a token.
 @Check('decks_builtin_read_only', 'NOT builtin OR edit_token_hash IS NULL')
-// The list (GET /api/decks) finds the built-in decks and the caller's by these, never reading every host's.
+// The list (GET /api/decks) finds the built-in decks and the caller's decks through these indexes, never reading every host's.
 @Index('decks_by_edit_token', ['editTokenHash'], { where: 'edit_token_hash IS NOT NULL' })
 @Index('decks_builtin', ['createdAt', 'id'], { where: 'builtin AND deleted_at IS NULL' })
 // The retention's scan of hosts' decks, the least recently edited first (migration 1764896400000).
@@ -23,14 +26,14 @@ export class DeckEntity {
   @Column({ name: 'created_at', type: 'timestamp with time zone', default: () => 'now()' })
   createdAt: Date;
 
-  /** SHA-256 of the deck's edit token; null for the built-in deck and decks made before tokens. */
+  /** The SHA-256 of the deck's edit token. It is null for the built-in deck and for decks made before tokens existed. */
   @Column({ name: 'edit_token_hash', type: 'bytea', nullable: true })
   editTokenHash: Buffer | null;
 
   @Column({ name: 'updated_at', type: 'timestamp with time zone', default: () => 'now()' })
   updatedAt: Date;
 
-  /** Set when the deck is deleted: the row stays while rooms reference it; its items go. */
+  /** Set when the deck is deleted. The row stays while rooms reference it, but its items go. */
   @Column({ name: 'deleted_at', type: 'timestamp with time zone', nullable: true })
   deletedAt: Date | null;
 }
