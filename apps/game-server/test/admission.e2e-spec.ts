@@ -294,7 +294,7 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
         const playing = await seatRoom(server, ['Ann'], ROOM);
         expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
         await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
-        // Opened and never used: not live here, so a socket for it needs an activation.
+        // This room was opened and never used, so it is not live here and a socket for it needs an activation.
         const resting = await new HttpApi(server.url).createRoom(ROOM);
         const opened = await roomRows(server);
         const decks = await deckRows();
@@ -341,7 +341,7 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
         refused += after.length;
         admitted++;
 
-        // Each refusal counted once, under its own limit; the main gate refused nothing; nothing refused was written.
+        // Each refusal was counted once, under its own limit. The main gate refused nothing, and nothing refused was written.
         expect(await refusals('overload_anonymous_event_loop_delay')).toBe(refused);
         expect(await refusals('overload_event_loop_delay')).toBe(0);
         expect(await roomRows(server)).toBe(opened + admitted);

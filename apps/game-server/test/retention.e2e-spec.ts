@@ -200,7 +200,7 @@ describe('retention', () => {
     let server: RunningServer;
     withTestServer((s) => (server = s), { retentionBatchRows: 10 });
 
-    /** Last edited `days` ago. */
+    /** Moves the decks' last edit `days` back. */
     const edited = (ids: readonly string[], days: number) =>
       queryDb(server, `UPDATE decks SET updated_at = updated_at - make_interval(days => $2) WHERE id = ANY($1::uuid[])`, [ids, days]);
     /** The decks of `named` still there, each as `name:questions`. */
@@ -258,7 +258,7 @@ describe('retention', () => {
 
       const first = await sweep();
 
-      // Left: the deck edited lately, the two that rooms name, and the built-in one, questions and all.
+      // The deck edited lately, the two that rooms name and the built-in one are left, questions and all.
       expect(await kept(decks)).toEqual(['inClosedRoom:3', 'inLiveRoom:3', 'recent:3', builtin].sort());
       expect(first.report.removed).toMatchObject({ decks: 5, questions: 12 + 0 + 3 * 3 });
       // At most 10 rows a statement, decks and questions together, and always one deck: the big

@@ -4,7 +4,7 @@ describe(TokenBucket.name, () => {
   it('gives its whole burst at once, then nothing until time refills it', () => {
     const bucket = new TokenBucket(2, 3, 0);
     expect([bucket.take(0), bucket.take(0), bucket.take(0), bucket.take(0)]).toEqual([true, true, true, false]);
-    // Two a second: one token after 500 ms, not before.
+    // At two a second, a token comes back after 500 ms and not before.
     expect(bucket.take(499)).toBe(false);
     expect(bucket.take(500)).toBe(true);
     expect(bucket.take(500)).toBe(false);

@@ -73,14 +73,14 @@ const OPEN_UNAVAILABLE: Answer = {
     '`overloaded` (this instance sheds new work, or has spent its budget of these for every client together: PROTOCOL.md sections 11 and 14), `rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
-// Joining, spectating and lookups create work too: shed while the instance is overloaded, and budgeted for the instance.
+// Joining, spectating and lookups create work too, so they are shed while the instance is overloaded and counted against its budgets.
 const NEW_WORK_UNAVAILABLE: Answer = {
   status: 503,
   description:
     '`overloaded` (this instance sheds new work, or has spent its budget of these for every client together; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
-// Deck writes: shed and budgeted like the rest of the anonymous work.
+// Deck writes are shed and budgeted like the rest of the anonymous work.
 const DECK_UNAVAILABLE: Answer = {
   status: 503,
   description:

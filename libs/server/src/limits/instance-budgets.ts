@@ -42,7 +42,7 @@ export class InstanceBudgets {
     const windowSeconds = config.addressWindowSeconds ?? 60;
     const now = performance.now();
     for (const [budget, n] of Object.entries(this.perMinute) as [AddressBudget, number][]) {
-      // 0: no limit, and no bucket.
+      // A budget of 0 means no limit, and gets no bucket.
       if (n > 0) this.buckets[budget] = new TokenBucket(n / windowSeconds, n, now);
     }
   }
