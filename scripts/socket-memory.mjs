@@ -49,7 +49,12 @@ const server = spawn(process.execPath, [...nodeArgs, serverJs], {
     DATA_DIR: dataDir,
     ADMIN_TOKEN: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
+    // It measures memory, not limits: it opens and seats thousands from one address, as fast as it can.
     OPEN_RATE_PER_MINUTE: '0',
+    JOINS_PER_MINUTE: '0',
+    INSTANCE_OPENS_PER_MINUTE: '0',
+    INSTANCE_JOINS_PER_MINUTE: '0',
+    OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: '0',
     MAX_LIVE_ROOMS: '0',
   },
   stdio: ['ignore', 'inherit', 'inherit'],

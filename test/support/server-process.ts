@@ -114,6 +114,9 @@ export class ServerProcess {
         ALLOW_TEST_SEEDS: '1',
         // ...and it serves the games that live only in tests.
         ALLOW_TEST_GAMES: '1',
+        // A test's machine is busy with the test itself: new anonymous work is not shed at the low
+        // event-loop mark unless a test asks (admission.e2e-spec does).
+        OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: '0',
         ...this.options.env,
       },
     });

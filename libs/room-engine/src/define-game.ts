@@ -1,7 +1,7 @@
 import { z, ZodType } from 'zod';
 import { clip, CloseCode, CommandFrame, GameCodes, readBody, Role, RoomErrorCode, RoomException, Status, validData } from '@app/protocol';
 import { FinishedRecord, GameModule, GameOpening, OpenedWith } from './game-module';
-import { Actor, GameRules, Outcome, Refusal, RoomSummary, RuleContext, Signal, unchanged } from './game-rules';
+import { Actor, Effect, GameRules, Outcome, Refusal, RoomEvent, RoomSummary, RuleContext, Signal, unchanged } from './game-rules';
 
 /** What a command's `decide` knows besides the state and the data: who sent it, its id, the time and the room's random source. */
 export interface CommandContext extends RuleContext {
@@ -10,6 +10,15 @@ export interface CommandContext extends RuleContext {
   readonly commandId: string;
 }
 
+/**
+ * What a game's rule returns: an `Outcome` whose events and effects may be left out when there are
+ * none (a command's reply is `{}` when left out). `defineGame` fills them in for the engine.
+ */
+export type Step<S> = Omit<Outcome<S>, 'events' | 'effects'> & {
+  readonly events?: readonly RoomEvent[];
+  readonly effects?: readonly Effect[];
+};
+
 /** One command of a game: the shape of its data, the roles that may send it, and what it does. */
 export interface CommandDefinition<S, Data> {
   /** Checks the frame's data (a 400 names the first wrong field); its output is what `decide` gets. Default: the wire's schema of this command. */
@@ -17,7 +26,7 @@ export interface CommandDefinition<S, Data> {
   /** The roles that may send it; any other role is refused with 403. */
   readonly roles: readonly Role[];
   /** The next state and what to tell, or a thrown RoomException (`refuse`). Pure: the journal replays it. */
-  decide(state: S, data: Data, ctx: CommandContext): Outcome<S>;
+  decide(state: S, data: Data, ctx: CommandContext): Step<S>;
 }
 
 /** What a room's first state is made from, besides its settings. */
@@ -74,22 +83,29 @@ export interface GameDefinition<S, Commands extends object, Body extends ZodType
   isOver?(state: S): boolean;
 
   // Timers.
-  /** The next moment the room has something to do, if any. */
+  /**
+   * The fields of the state that hold a moment (epoch ms, or null or undefined when that clock is
+   * not running), for a game whose clocks are fields of its state: the next deadline is the earliest
+   * of them set, and an outage moves each one on. A game whose deadline depends on more than that
+   * writes `nextDeadline` and `shiftClocks` instead.
+   */
+  readonly clocks?: readonly ClockField<S>[];
+  /** The next moment the room has something to do, if any. Default: the earliest of `clocks`, none once the room is over. */
   nextDeadline?(state: S): number | undefined;
   /** That moment came (`ctx.now` is the deadline). */
-  onDeadline?(state: S, ctx: RuleContext): Outcome<S>;
-  /** The state with its clocks moved on by `ms` (see `GameRules.shiftClocks`). */
+  onDeadline?(state: S, ctx: RuleContext): Step<S>;
+  /** The state with its clocks moved on by `ms` (see `GameRules.shiftClocks`). Default: every field of `clocks` that is set. */
   shiftClocks?(state: S, ms: number): S;
 
   // Seats and presence.
   /** The room's seats. Default: `state.seats`. */
   seats?(state: S): readonly SeatLike[];
   /** A seat's first socket opened or its last one closed. Default: `state.seats[i].connected` changes and `<prefix>.presence {id, connected}` goes to everyone, when the game declares that event. */
-  onPresence?(state: S, seat: string, connected: boolean, ctx: RuleContext): Outcome<S>;
+  onPresence?(state: S, seat: string, connected: boolean, ctx: RuleContext): Step<S>;
   /** The room was rebuilt in a fresh process: nobody is connected. Default: every seat is marked away. */
   onResumed?(state: S): S;
   /** The room was closed outside it. Default: its phase becomes `'closed'` and every socket closes. */
-  onClosed?(state: S, reason: string): Outcome<S>;
+  onClosed?(state: S, reason: string): Step<S>;
   /** Whether this viewer may join now. Default: nobody once it is over; a player only to a seat it holds. */
   admit?(state: S, viewer: Actor): Refusal | null;
   /** Who opens a room: its host, or its first player (default). */
@@ -105,7 +121,7 @@ export interface GameDefinition<S, Commands extends object, Body extends ZodType
   /** For a game that plays from a deck: the schema of one item (every item is checked against it), and which deck a room copies. */
   readonly deck?: { readonly item: ZodType; of(settings: Settings): string | undefined };
   /** Changes asked for over HTTP, by name, journaled as inputs (see `GameRules.proposals`); `join` seats a player by name. */
-  readonly proposals?: GameRules<S, GameCommand>['proposals'];
+  readonly proposals?: Readonly<Record<string, (state: S, args: any, ctx: RuleContext) => Step<S>>>;
 
   // The console, the API document and results.
   /** The round in play, for the console's row. Default: none. */
@@ -114,7 +130,11 @@ export interface GameDefinition<S, Commands extends object, Body extends ZodType
   operatorDetail?(state: S): Record<string, unknown>;
   /** `describe`'s shape, for the API document. Default: an object with the game's name. */
   readonly summarySchema?: ZodType;
-  /** A finished game's line in the console, from what it reported (`Outcome.finished.summary`). */
+  /**
+   * A finished game's line in the console, from what it reported (`Outcome.finished.summary`).
+   * Default: the summary's own `players` (names, or seats with a `name`), `winner` (a name),
+   * `hostName` and `startedAt`, each when present.
+   */
   finishedRecord?(summary: any): FinishedRecord;
   /** A finished game's results by its link, for a game that reports results. */
   readonly results?: GameModule['results'];
@@ -134,6 +154,9 @@ export interface GameDefinition<S, Commands extends object, Body extends ZodType
   snapshotOf?(state: S): unknown;
   fromSnapshot?(json: unknown, opened: { readonly deck?: readonly unknown[] }): S;
 }
+
+/** A field of the state that holds a moment: a number, or null or undefined while that clock is stopped. */
+export type ClockField<S> = { [K in keyof S & string]: S[K] extends number | null | undefined ? K : never }[keyof S & string];
 
 /** What `defineGame` reads of a game's wire (`GameWire`, from `defineWire`). */
 export interface GameWireOf<Commands extends object> {
@@ -203,17 +226,18 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
   const presenceEvent = eventTypes.includes(`${prefix}.presence`) ? `${prefix}.presence` : undefined;
   const seats = game.seats ?? ((state: S) => (state as Conventional).seats ?? []);
   const isOver = game.isOver ?? ((state: S) => (state as Conventional).phase === 'closed');
-  const nextDeadline = game.nextDeadline ?? (() => undefined);
+  const clocks = clockRules(game.clocks ?? [], isOver);
+  const nextDeadline = game.nextDeadline ?? clocks.next;
   const openerRole = game.openerRole ?? 'player';
   const checkDeck = deckChecker(game.deck?.item);
 
   const onPresence =
     game.onPresence ??
-    ((state: S, seat: string, connected: boolean): Outcome<S> => {
+    ((state: S, seat: string, connected: boolean): Step<S> => {
       const all = (state as Conventional).seats ?? [];
       if (!all.some((s) => s.id === seat && s.connected !== connected)) return unchanged(state);
       const next = { ...state, seats: all.map((s) => (s.id === seat ? { ...s, connected } : s)) };
-      return { state: next, events: presenceEvent ? [{ type: presenceEvent, data: { id: seat, connected } }] : [], effects: [] };
+      return { state: next, events: presenceEvent ? [{ type: presenceEvent, data: { id: seat, connected } }] : [] };
     });
   const onResumed =
     game.onResumed ??
@@ -223,8 +247,8 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
     });
   const onClosed =
     game.onClosed ??
-    ((state: S, reason: string): Outcome<S> =>
-      isOver(state) ? unchanged(state) : { state: { ...state, phase: 'closed' }, events: [], effects: [{ kind: 'close', reason }] });
+    ((state: S, reason: string): Step<S> =>
+      isOver(state) ? unchanged(state) : { state: { ...state, phase: 'closed' }, effects: [{ kind: 'close', reason }] });
 
   const rules: GameRules<S, CommandOf<Commands>> = {
     kind: name,
@@ -238,22 +262,26 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
       return { id: frame.id, type: frame.type, data: validData(command.schema, frame) } as CommandOf<Commands>;
     },
     decide: (state, actor, command, ctx) =>
-      commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
+      outcome(
+        commands[command.type].decide(state, command.data, { now: ctx.now, random: ctx.random, id: ctx.id, actor, commandId: command.id }),
+      ),
     onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S> {
       switch (signal.kind) {
         case 'deadline':
-          return game.onDeadline ? game.onDeadline(state, ctx) : unchanged(state);
+          return game.onDeadline ? outcome(game.onDeadline(state, ctx)) : unchanged(state);
         case 'presence':
-          return onPresence(state, signal.seat, signal.connected, ctx);
+          return outcome(onPresence(state, signal.seat, signal.connected, ctx));
         case 'resumed':
           return unchanged(onResumed(state));
         case 'closed':
-          return onClosed(state, signal.reason);
+          return outcome(onClosed(state, signal.reason));
       }
     },
-    proposals: game.proposals,
+    proposals:
+      game.proposals &&
+      mapValues(game.proposals, (propose) => (state: S, args: unknown, ctx: RuleContext) => outcome(propose(state, args, ctx))),
     nextDeadline,
-    shiftClocks: game.shiftClocks,
+    shiftClocks: game.shiftClocks ?? (game.clocks ? clocks.shift : undefined),
     batchKey: game.batchKey ?? (() => null),
     mayPassivate: game.mayPassivate ?? ((state) => nextDeadline(state) === undefined),
     isOver,
@@ -316,11 +344,52 @@ export function defineGame<S, Commands extends object, Body extends ZodType = Zo
     error: game.error ?? gameError,
     ...(game.proposals?.join ? { joinProposal: 'join' } : {}),
     ...(game.results ? { results: game.results } : {}),
-    ...(game.finishedRecord ? { finishedRecord: game.finishedRecord } : {}),
+    finishedRecord: game.finishedRecord ?? conventionalRecord,
     seatName: game.seatName ?? ((state, seat) => seats(state).find((s) => s.id === seat)?.name),
     ...(game.fromSnapshot
       ? { fromSnapshot: (json, opened) => game.fromSnapshot!(json, opened.deck ? { deck: checkDeck(opened.deck) } : {}) }
       : {}),
+  };
+}
+
+/** A rule's step as the engine takes it: its events and effects, none when left out. */
+function outcome<S>(step: Step<S>): Outcome<S> {
+  return step.events && step.effects ? (step as Outcome<S>) : { ...step, events: step.events ?? [], effects: step.effects ?? [] };
+}
+
+function mapValues<A, B>(record: Readonly<Record<string, A>>, f: (value: A) => B): Record<string, B> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));
+}
+
+/** The deadline and the outage's shift a game gets from the fields that hold its clocks. */
+function clockRules<S>(fields: readonly ClockField<S>[], isOver: (state: S) => boolean) {
+  const set = (state: S) => fields.filter((f) => typeof state[f] === 'number');
+  return {
+    next: (state: S): number | undefined => {
+      if (isOver(state)) return undefined;
+      const moments = set(state).map((f) => state[f] as number);
+      return moments.length ? Math.min(...moments) : undefined;
+    },
+    shift: (state: S, ms: number): S => {
+      const moved = set(state);
+      return moved.length ? { ...state, ...Object.fromEntries(moved.map((f) => [f, (state[f] as number) + ms])) } : state;
+    },
+  };
+}
+
+/** A finished game's console line read from the conventional fields of what it reported. */
+function conventionalRecord(summary: unknown): FinishedRecord {
+  const { players, winner, hostName, startedAt } = (summary ?? {}) as {
+    players?: readonly (string | { readonly name?: string })[];
+    winner?: unknown;
+    hostName?: unknown;
+    startedAt?: unknown;
+  };
+  return {
+    hostName: typeof hostName === 'string' ? hostName : null,
+    players: (players ?? []).map((p) => (typeof p === 'string' ? p : (p.name ?? ''))),
+    winner: typeof winner === 'string' ? winner : null,
+    ...(typeof startedAt === 'number' ? { startedAt } : {}),
   };
 }
 

@@ -1,14 +1,9 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
 import { ClusterScript, GameEvent, HttpApi, nextEventFrom, SeatClient } from '@app/bot-kit';
 import { checkOrCall, untilSecondTurn } from './cards.turns';
-import { requireBuiltServer } from '../../../../test/support/server-process';
+import { startTestCluster } from '../../../../test/support/test-cluster';
 
-const REPO = resolve(__dirname, '../../../..');
-// The script inherits only this, so the test run's own settings do not reach the instances.
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 jest.setTimeout(180_000);
 
 const SEED = 4242;
@@ -29,14 +24,7 @@ const sum = (xs: readonly { stack: number }[]) => xs.reduce((n, x) => n + x.stac
 describe('a card table through the proxy, on a cluster of three', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
-    requireBuiltServer();
-    cluster = await ClusterScript.start(
-      REPO,
-      3,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-    );
+    cluster = await startTestCluster(3);
   });
   afterAll(async () => {
     await cluster?.stop();

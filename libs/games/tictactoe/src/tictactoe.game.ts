@@ -16,10 +16,9 @@ export const ticTacToe = defineGame({
   view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
   describe: publicView,
   proposals: { join },
-  nextDeadline: (state) => (state.phase === 'playing' ? state.moveBy : undefined),
+  // The seat to move loses when `moveBy` passes; an outage moves it on.
+  clocks: ['moveBy'],
   onDeadline,
-  // The seat to move keeps its whole clock when the room's writes failed for `ms`.
-  shiftClocks: (state, ms) => (state.phase === 'playing' && state.moveBy !== undefined ? { ...state, moveBy: state.moveBy + ms } : state),
   round: (state) => (state.phase === 'playing' ? state.moves.length : null),
   operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
   // No host: the board is its two seats'. A draw has no winner.

@@ -1,11 +1,7 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
-import { requireBuiltServer } from '../../../../test/support/server-process';
+import { startTestCluster } from '../../../../test/support/test-cluster';
 import { openBoard } from './tictactoe.support';
 
-const REPO = resolve(__dirname, '../../../..');
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 jest.setTimeout(90_000);
 
 // Behind the proxy, a board's HTTP and socket traffic lands on the one instance that has it:
@@ -13,14 +9,7 @@ jest.setTimeout(90_000);
 describe('tic-tac-toe through the proxy, on a cluster of two', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
-    requireBuiltServer();
-    cluster = await ClusterScript.start(
-      REPO,
-      2,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-    );
+    cluster = await startTestCluster(2);
   });
   afterAll(async () => {
     await cluster?.stop();

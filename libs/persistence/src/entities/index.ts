@@ -9,8 +9,9 @@ import { RoomEntity } from './room.entity';
 export { DeckEntity, FinishedGameEntity, InstanceEntity, JournalEntryEntity, RoomHeadEntity, RoomSnapshotEntity, RoomEntity };
 
 /**
- * The tables the entities describe, as the migrations create them (the drift spec holds the two
- * together). The SQL stays in the repositories; these are the schema's second, checked, statement.
+ * The tables the entities describe, as the migrations create them (the drift spec keeps the two in
+ * step). The SQL stays in the repositories. The entities state the schema a second time, and that
+ * statement is checked.
  */
 export const PERSISTENCE_ENTITIES = [
   RoomEntity,
