@@ -57,6 +57,19 @@ describe('question kinds, the host’s pace and late arrivals', () => {
       ]);
     });
 
+    it('replaces a deck’s questions with other kinds in place, and reads them back', async () => {
+      const deck = await newDeck();
+      const auth = { authorization: `Bearer ${deck.editToken}` };
+      const changed = [
+        { kind: 'text', text: 'Capital of France?', accepted: ['Paris'] },
+        { kind: 'poll', text: 'The Sun is a star.', choices: ['Yes', 'No'], image: 'img-sun' },
+        { text: 'Which are prime?', choices: ['2', '4'], correct: 0, seconds: 5 },
+      ];
+      expect((await api().request('PUT', `/api/decks/${deck.id}`, { name: 'Changed', questions: changed }, auth)).status).toBe(200);
+      expect((await api().request('GET', `/api/decks/${deck.id}`, undefined, auth)).body.questions).toEqual(changed);
+      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM questions WHERE deck_id = $1', [deck.id])).toEqual([{ n: 3 }]);
+    });
+
     it.each([
       ['a text question without accepted answers', { kind: 'text', text: 'Q?' }, 'accepted'],
       ['a poll with a right answer', { kind: 'poll', text: 'Q?', choices: ['a', 'b'], correct: 0 }, 'correct'],
