@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RoomException } from '@app/protocol';
 import { defineGame, refuse, Step } from './define-game';
 
-// A small game written the way a game author writes one: only the required members and a timer.
+// A small game, written the way a game author writes one, with only the required members and a timer.
 interface CountState {
   readonly code: string;
   readonly phase: 'open' | 'closed';
