@@ -6,12 +6,13 @@ import { requireBuiltServer } from './server-process';
 const REPO = resolve(__dirname, '../..');
 // The cluster script inherits only this, so the test run's own settings do not reach the instances.
 const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
-// Beats of a second, so that a test sees a lease lapse, a failover or a return within seconds.
+// Heartbeats come every second, so that a test sees a lease lapse, a failover or a return within seconds.
 const TEST_ENV = { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' };
 
 /**
- * `npm run cluster` as the tests start it: `instances` built servers behind HAProxy, on the script's
- * own embedded PostgreSQL (or `options.databaseUrl`), with `env` over the test settings.
+ * Starts `npm run cluster` the way the tests use it: `instances` built servers behind HAProxy, on
+ * the script's own embedded PostgreSQL (or on `options.databaseUrl`), with `env` applied over the
+ * test settings.
  */
 export function startTestCluster(
   instances: number,

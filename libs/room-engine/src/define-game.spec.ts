@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RoomException } from '@app/protocol';
 import { defineGame, refuse, Step } from './define-game';
 
-// A small game written the way a game author writes one: only the required members and a timer.
+// A small game, written the way a game author writes one, with only the required members and a timer.
 interface CountState {
   readonly code: string;
   readonly phase: 'open' | 'closed';
@@ -162,7 +162,7 @@ describe(defineGame.name, () => {
       winner: 'Bob',
       startedAt: T0,
     });
-    // A draw, a report without players, a winner that is not a name: nobody is made up.
+    // For a draw, a report without players, or a winner that is not a name, the record makes up no name.
     expect(counter.finishedRecord!({ winner: null })).toEqual({ hostName: null, players: [], winner: null });
     expect(counter.finishedRecord!({ players: [{ id: 'p1' }], winner: 3 })).toEqual({ hostName: null, players: [''], winner: null });
     expect(counter.finishedRecord!(null)).toEqual({ hostName: null, players: [], winner: null });
@@ -192,7 +192,7 @@ describe(defineGame.name, () => {
       expect(race.rules.nextDeadline({ ...running, lapBy: null })).toBe(T0 + 60_000);
       expect(race.rules.nextDeadline({ phase: 'running', lapBy: null, laps: 1 })).toBeUndefined();
       expect(race.rules.nextDeadline({ ...running, phase: 'closed' })).toBeUndefined();
-      // A deadline keeps the room in memory, by default.
+      // By default, a room with a deadline set stays in memory.
       expect(race.rules.mayPassivate(running)).toBe(false);
     });
 

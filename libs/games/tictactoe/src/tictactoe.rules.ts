@@ -3,15 +3,18 @@ import { printable, RoomErrorCode } from '@app/protocol';
 import { Actor, refuse, RoomEvent, RuleContext, Step, unchanged } from '@app/room-engine';
 import { BOARD, SEAT } from './tictactoe.wire';
 
-// The rules of tic-tac-toe (tictactoe.game.ts says what the game is): pure functions of the state.
+// The rules of tic-tac-toe, as pure functions of the state. tictactoe.game.ts says what the game is.
 
 export type Seat = z.infer<typeof SEAT>;
 export type Mark = Seat['mark'];
 export type Board = z.infer<typeof BOARD>;
-/** The room's state: the board everyone sees, the length of a seat's move clock, and the cells in the order they were taken. */
+/**
+ * The room's state. It holds the board everyone sees, the length of a seat's move clock, and the
+ * cells in the order they were taken.
+ */
 export type TicTacToeState = Board & { readonly moveSeconds: number; readonly moves: readonly number[] };
 
-// The eight lines of three cells, by their cells' numbers: the rows, the columns, the diagonals.
+// The eight lines of three cells, given by their cells' numbers: the rows, the columns and the diagonals.
 const LINES = ['012', '345', '678', '036', '147', '258', '048', '246'].map((line) => [...line].map(Number));
 
 export function openBoard(code: string, first: { id: string; name: string }, moveSeconds: number): TicTacToeState {
@@ -19,7 +22,7 @@ export function openBoard(code: string, first: { id: string; name: string }, mov
   return { code, phase: 'waiting', moveSeconds, seats, board: Array(9).fill(''), turn: 'X', moveBy: null, winner: null, moves: [] };
 }
 
-/** The second seat, by name (over HTTP): the game starts, X to move. */
+/** Seats the second player by name (over HTTP). The game then starts, with X to move. */
 export function join(state: TicTacToeState, args: { playerId: string; name: string }, ctx: { now: number }): Step<TicTacToeState> {
   if (state.phase !== 'waiting') refuse('board_full', 'both seats are taken');
   const seat: Seat = { id: args.playerId, name: printable(args.name, 'name', 32), mark: 'O', connected: false };
@@ -43,7 +46,7 @@ export function move(state: TicTacToeState, actor: Actor, cell: number, now: num
   return { state: { ...state, board, moves, turn, moveBy }, events: [{ ...moved, data: { cell, mark: seat.mark, turn, moveBy } }] };
 }
 
-/** The seat to move ran out of time: the other seat wins. */
+/** Ends the game when the seat to move has run out of time. The other seat wins. */
 export function onDeadline(state: TicTacToeState, ctx: RuleContext): Step<TicTacToeState> {
   if (state.phase !== 'playing' || state.moveBy === null || ctx.now < state.moveBy) return unchanged(state);
   return finish(state, state.turn === 'X' ? 'O' : 'X', [], ctx.now);
@@ -55,5 +58,5 @@ function finish(state: TicTacToeState, winner: Mark | 'draw', events: RoomEvent[
   return { state: { ...state, phase: 'finished', moveBy: null, winner }, events: [...events, ended], boundary: true, finished };
 }
 
-/** What anyone may see: the whole board (nothing in this game is secret). */
+/** What anyone may see. That is the whole board, because nothing in this game is secret. */
 export const publicView = ({ moveSeconds: _clock, moves: _moves, ...board }: TicTacToeState): Board => board;
