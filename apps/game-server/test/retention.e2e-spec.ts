@@ -121,6 +121,7 @@ describe('retention', () => {
       expect(report!.statements).toEqual({
         closedJournals: batches(journaled),
         closedRooms: batches(35),
+        orphanedImages: 1,
         finishedGames: batches(8),
         roomRows: batches(35),
       });
@@ -164,6 +165,7 @@ describe('retention', () => {
         finished_games: 0,
         rooms: 0,
         room_heads: 0,
+        deck_images: 0,
       });
     }, 120_000);
   });
