@@ -115,6 +115,7 @@ describe('retention', () => {
         finished_games: 8,
         rooms: 35,
         room_heads: 35,
+        deck_images: 0,
       });
       // In batches of at most 10 rows or rooms, each one statement, until one came back short.
       const batches = (n: number) => Math.floor(n / 10) + 1;
