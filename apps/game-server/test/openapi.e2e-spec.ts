@@ -33,6 +33,8 @@ describe('OpenAPI at /api/docs', () => {
     ['get', '/api/decks/{id}', ['200', '403', '404']],
     ['put', '/api/decks/{id}', ['200', '400', '403', '404']],
     ['delete', '/api/decks/{id}', ['204', '403', '404']],
+    ['post', '/api/decks/{id}/images', ['201', '400', '403', '404', '409', '413', '429']],
+    ['get', '/api/images/{imageId}', ['200', '304', '404']],
     ['get', '/api/leaderboard', ['200', '400']],
     ['get', '/health', ['200', '503']],
     ['get', '/metrics', ['200']],

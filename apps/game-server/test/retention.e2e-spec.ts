@@ -115,12 +115,14 @@ describe('retention', () => {
         finished_games: 8,
         rooms: 35,
         room_heads: 35,
+        deck_images: 0,
       });
       // In batches of at most 10 rows or rooms, each one statement, until one came back short.
       const batches = (n: number) => Math.floor(n / 10) + 1;
       expect(report!.statements).toEqual({
         closedJournals: batches(journaled),
         closedRooms: batches(35),
+        orphanedImages: 1,
         finishedGames: batches(8),
         roomRows: batches(35),
       });
@@ -164,6 +166,7 @@ describe('retention', () => {
         finished_games: 0,
         rooms: 0,
         room_heads: 0,
+        deck_images: 0,
       });
     }, 120_000);
   });
