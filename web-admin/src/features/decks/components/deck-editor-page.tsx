@@ -9,7 +9,7 @@ import type { CreatedDeck, DeckBody, DeckDetails } from '../api/deck-types'
 import { duplicateDeck } from '../api/duplicate-deck'
 import { getDeck } from '../api/get-deck'
 import { replaceDeck } from '../api/replace-deck'
-import { imageUrl } from '../api/upload-image'
+import { imagePath } from '@game-rooms/client'
 import {
   DECK_RULES,
   draftFrom,
@@ -24,6 +24,7 @@ import {
 } from '../utils/deck-draft'
 import { CsvImport } from './csv-import'
 import { DeckExport } from './deck-export'
+import { ImageUpload } from '../image-upload'
 import { QuestionEditor } from './question-editor'
 import { QuestionPreview } from './question-preview'
 
@@ -320,6 +321,20 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
                 previewing={previewed?.key === q.key}
                 update={update}
                 onPreview={() => setPreviewKey(q.key)}
+                picture={
+                  savedDeck ? (
+                    <ImageUpload
+                      deckId={savedDeck.id}
+                      editToken={savedDeck.editToken}
+                      imageId={q.image}
+                      label={`Picture for question ${i + 1}`}
+                      onUploaded={(imageId) => update((d) => edit.setImage(d, i, imageId))}
+                      onRemoved={() => update((d) => edit.setImage(d, i, undefined))}
+                    />
+                  ) : (
+                    <p className="hint">Save the deck to give this question a picture.</p>
+                  )
+                }
               />
             ))}
           </ol>
@@ -414,7 +429,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
               index={previewIndex}
               total={draft.questions.length}
               seconds={20}
-              image={previewed.image ? imageUrl(previewed.image) : undefined}
+              image={previewed.image ? imagePath(previewed.image) : undefined}
             />
           )}
           <DeckExport deck={savedDeck} unsaved={unsaved} />
