@@ -136,21 +136,27 @@ export function HostSetupPage() {
             />
           </label>
         </div>
+        {/* Labels apart from their selects: a wrapping label's name would take in every option's text ("As in the deck"). */}
         <div className="field-row">
-          <label className="field">
-            <span>Pace</span>
-            <select className="input" value={pace} onChange={(e) => setPace(e.target.value === 'host' ? 'host' : 'clock')}>
+          <div className="field">
+            <label htmlFor="room-pace">Pace</label>
+            <select id="room-pace" className="input" value={pace} onChange={(e) => setPace(e.target.value === 'host' ? 'host' : 'clock')}>
               <option value="clock">The clock moves on</option>
               <option value="host">I press Next</option>
             </select>
-          </label>
-          <label className="field">
-            <span>Order</span>
-            <select className="input" value={order} onChange={(e) => setOrder(e.target.value === 'deck' ? 'deck' : 'shuffled')}>
+          </div>
+          <div className="field">
+            <label htmlFor="room-order">Order</label>
+            <select
+              id="room-order"
+              className="input"
+              value={order}
+              onChange={(e) => setOrder(e.target.value === 'deck' ? 'deck' : 'shuffled')}
+            >
               <option value="shuffled">Shuffled</option>
               <option value="deck">As in the deck</option>
             </select>
-          </label>
+          </div>
         </div>
         <label className="check-field">
           <input type="checkbox" checked={lateJoin} onChange={(e) => setLateJoin(e.target.checked)} />
