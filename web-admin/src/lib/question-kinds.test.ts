@@ -1,3 +1,4 @@
+import { QUESTION_KINDS as PROTOCOL_KINDS, TRUE_FALSE_CHOICES } from '@game-rooms/client'
 import { describe, expect, it } from 'vitest'
 import {
   answerWords,
@@ -6,13 +7,20 @@ import {
   countsPerChoice,
   imageOf,
   kindOf,
+  QUESTION_KINDS,
   rightAndWrong,
   rightAnswerWords,
   rightChoices,
   secondsOf,
+  TRUE_FALSE,
 } from './question-kinds'
 
 describe('question kinds as the pages read them', () => {
+  it('knows the protocol’s kinds and true-or-false choices, in its order', () => {
+    expect(QUESTION_KINDS).toEqual(PROTOCOL_KINDS)
+    expect(TRUE_FALSE).toEqual(TRUE_FALSE_CHOICES)
+  })
+
   it('reads a question without a kind as a choice question, and each kind’s choices', () => {
     expect(kindOf({ text: 'Q?', choices: ['a', 'b'] })).toBe('choice')
     expect(kindOf({ kind: 'nonsense' })).toBe('choice')

@@ -1,10 +1,17 @@
+import type { QuestionKind } from '@game-rooms/client'
+
 // The question kinds of docs/protocol.md section 13 as the pages show them: what each is called,
 // what a player answers, and the right answer and counts of a reveal in words. The readers take
 // the wire's objects as they come: a question without `kind` is a `choice` question, as every
 // deck written before section 13 is.
 
-export const QUESTION_KINDS = ['choice', 'truefalse', 'multi', 'poll', 'text'] as const
-export type QuestionKind = (typeof QUESTION_KINDS)[number]
+export type { QuestionKind }
+
+/**
+ * The client package's QUESTION_KINDS, copied: its module builds the deck schemas as it loads, and
+ * a page must not ship zod for a list (question-kinds.test.ts checks the copy against it).
+ */
+export const QUESTION_KINDS: readonly QuestionKind[] = ['choice', 'truefalse', 'multi', 'poll', 'text']
 
 /** Each kind's name, as the editor's picker and the host screen say it. */
 export const KIND_NAMES: Readonly<Record<QuestionKind, string>> = {

@@ -1,3 +1,4 @@
+import { DECK_LIMITS } from '@game-rooms/client'
 import { describe, expect, it } from 'vitest'
 import { blankQuestion, DECK_RULES, draftFrom, edit, emptyDraft, problemsOf, toBody, type DeckDraft } from './deck-draft'
 
@@ -63,6 +64,12 @@ describe(problemsOf.name, () => {
 })
 
 describe('question kinds in the draft', () => {
+  it('keeps the server’s limits', () => {
+    // The editor always has a question, so it needs no minimum of them.
+    const { minQuestions: _, ...limits } = DECK_LIMITS
+    expect(DECK_RULES).toEqual({ ...limits, minAccepted: 1 })
+  })
+
   const one = (change: (d: DeckDraft) => DeckDraft) => change(deck(['Q?', ['a', 'b', 'c'], 0])).questions[0]
 
   it('gives the API only the chosen kind’s fields, and keeps the others for a switch back', () => {

@@ -4,6 +4,7 @@ import type { DeckBody, DeckDetails } from '../api/deck-types'
 // The deck the editor holds while a host writes it: plain data and pure edits, so the page is
 // only wiring. The limits are the server's (docs/protocol.md sections 12 and 13); it checks them again.
 
+// The client package's DECK_LIMITS, copied for the same reason as QUESTION_KINDS (deck-draft.test.ts checks them alike).
 export const DECK_RULES = {
   name: 64,
   maxQuestions: 200,
@@ -259,10 +260,6 @@ export function toBody(draft: DeckDraft): DeckBody {
 }
 
 function bodyQuestion(q: DraftQuestion): BodyQuestion {
-  return bodyQuestionOf(q) as unknown as BodyQuestion // BRIDGE: i34-kinds' deck schema
-}
-
-function bodyQuestionOf(q: DraftQuestion): object {
   const text = q.text.trim()
   const choices = q.choices.map((c) => c.trim())
   const extras = { ...(q.seconds.trim() ? { seconds: Number(q.seconds.trim()) } : {}), ...(q.image ? { image: q.image } : {}) }

@@ -13,7 +13,7 @@ describe('deck export', () => {
         { kind: 'text' as const, text: 'Capital?', accepted: ['Paris'], image: 'img-1' },
       ],
     }
-    expect(JSON.parse(deckJson(deck as never /* BRIDGE: i34-kinds' deck schema */))).toEqual({ name: 'Kinds', questions: deck.questions })
+    expect(JSON.parse(deckJson(deck))).toEqual({ name: 'Kinds', questions: deck.questions })
     expect(exportFileName('Sciences & Élan: Quiz #2', 'csv')).toBe('sciences-elan-quiz-2.csv')
     expect(exportFileName('!!!', 'json')).toBe('deck.json')
   })

@@ -18,7 +18,7 @@ const IN_REVEAL: RoomStateData = {
   you: { role: 'host' },
   host: { name: 'Quizmaster' },
   players: [{ id: 'p1', name: 'Ann', connected: true, score: 900 }],
-  settings: { ...SETTINGS, pace: 'host' } as RoomStateData['settings'],
+  settings: { ...SETTINGS, pace: 'host' },
   serverTime: Date.now(),
   reveal: { index: 0, total: 2, correct: 1, counts: [0, 1], scores: [{ playerId: 'p1', points: 900, total: 900 }] },
 }
@@ -73,7 +73,7 @@ describe(HostRoomPage.name, () => {
   it('shows no Next in a room the clock moves on, and its keys send nothing', async () => {
     const user = userEvent.setup()
     render(<HostRoomPage code="K7QMPD" />)
-    latest().open({ ...IN_REVEAL, settings: { ...SETTINGS, pace: 'clock' } as RoomStateData['settings'] })
+    latest().open({ ...IN_REVEAL, settings: { ...SETTINGS, pace: 'clock' } })
     expect(screen.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument()
     await user.keyboard('{ArrowRight}{PageDown} ')
     expect(latest().sent).toEqual([])

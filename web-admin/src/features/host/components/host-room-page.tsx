@@ -53,8 +53,7 @@ export function HostRoomPage({ code }: { readonly code: string }) {
       setMoving(false)
     }
   }
-  const next = () =>
-    once(() => run('Could not move on', () => send('room.next' as 'room.start') /* BRIDGE: room.next lands with i34-kinds' wire */))
+  const next = () => once(() => run('Could not move on', () => send('room.next')))
   // The presenter's clicker: in the lobby it starts the game, then each press is Next.
   usePresenterKeys(byHost && (canStart || canMove), () => void (view?.phase === 'lobby' ? once(start) : next()))
 

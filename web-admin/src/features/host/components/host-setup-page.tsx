@@ -51,7 +51,9 @@ export function HostSetupPage() {
         questionCount: Number(questionCount),
         secondsPerQuestion: Number(seconds),
         revealSeconds: Number(reveal),
-        ...({ pace, order, lateJoin } as object) /* BRIDGE: i34-kinds' settings */,
+        pace,
+        order,
+        lateJoin,
       })
       window.sessionStorage.setItem(seatKey('host', room.code), room.hostToken)
       navigate(`/host/${room.code}`)

@@ -66,7 +66,7 @@ export function PlayPage({ code }: { readonly code: string }) {
     if (question === undefined) return
     setPick({ question, answer: value, state: 'sending' })
     try {
-      const reply = await send('room.answer', { question, ...value } as never /* BRIDGE: i34-kinds' wire */)
+      const reply = await send('room.answer', { question, ...value })
       if (reply.status === 200) {
         update((v) => withMyAnswer(v, question, value))
         setPick({ question, answer: value, state: 'in' })
