@@ -1,13 +1,10 @@
-import { DECK_RULES, edit, fieldId, type DeckDraft, type DraftQuestion } from '../utils/deck-draft'
+import { DECK_RULES, edit, fieldId } from '../utils/deck-draft'
+import type { ChoiceFieldsProps } from './choice-fields'
 import { Hidden } from './hidden'
 import { TextList } from './text-list'
 
-export interface AcceptedAnswersProps {
-  readonly question: DraftQuestion
-  readonly index: number
-  readonly invalid: ReadonlySet<string>
-  readonly update: (change: (draft: DeckDraft) => DeckDraft) => void
-}
+/** The same as the choices': the question, its place, the fields with a problem, and the draft's update. */
+export type AcceptedAnswersProps = ChoiceFieldsProps
 
 /** A typed answer's 1 to 10 accepted answers; case, accents and extra spaces never count. */
 export function AcceptedAnswers({ question: q, index, invalid, update }: AcceptedAnswersProps) {
