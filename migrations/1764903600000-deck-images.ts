@@ -11,7 +11,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   the deck API marks a deck deleted rather than deleting it: the trigger
  *   `deck_images_follow_deck` then removes at once each image that no open room's deck copy
  *   shows, and marks the others orphaned. A room keeps the images of its copy while it lives;
- *   the retention's pruning removes an orphaned image once no open room shows it.
+ *   the retention's pruning removes an orphaned image once no open room shows it. A picture its
+ *   host removes from the deck goes the same way (ImageRepository.removeImage).
  * - `add_deck_image` stores an image if its deck can still take one (PROTOCOL.md's per-deck
  *   caps). It locks the deck's row first, so that two uploads of one deck are counted one after
  *   the other, and a deletion under way is seen; as in `replace_deck`, each statement after the
@@ -52,7 +53,8 @@ export class DeckImages1764903600000 implements MigrationInterface {
         IF NOT FOUND THEN
           RETURN 'no_deck';
         END IF;
-        SELECT count(*), coalesce(sum(size), 0) INTO held, held_bytes FROM deck_images WHERE deck_id = deck;
+        -- An orphaned picture (removed from the deck, kept while an open room shows it) is no longer the deck's.
+        SELECT count(*), coalesce(sum(size), 0) INTO held, held_bytes FROM deck_images WHERE deck_id = deck AND orphaned_at IS NULL;
         IF held >= max_images OR held_bytes + octet_length(content) > max_bytes THEN
           RETURN 'full';
         END IF;

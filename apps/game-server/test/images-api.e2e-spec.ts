@@ -311,6 +311,68 @@ describe('image API', () => {
     });
   });
 
+  describe('DELETE /api/decks/{id}/images/{imageId}', () => {
+    const remove = (deckId: string, imageId: string, token?: string) =>
+      api.request('DELETE', `/api/decks/${deckId}/images/${imageId}`, undefined, token ? { authorization: `Bearer ${token}` } : {});
+
+    it('takes a picture out of its deck at once, which frees its place under the cap', async () => {
+      const deck = await createdDeck();
+      const first = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      // 199 more, copied in the database: the deck is full.
+      await queryDb(
+        server,
+        `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
+         SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, 199) WHERE id = $1`,
+        [first],
+      );
+      expect((await upload(deck.id, deck.editToken, await photoWithGps())).status).toBe(409);
+      const statements = await statementsOf(server, async () => expect((await remove(deck.id, first, deck.editToken)).status).toBe(204));
+      expect(statements).toEqual(['ImageRepository.findDeckForImages', 'ImageRepository.removeImage']);
+      expect((await served(first)).status).toBe(404);
+      expect((await upload(deck.id, deck.editToken, await photoWithGps())).status).toBe(201);
+      expect(await imagesOf(deck.id)).toBe(200);
+    });
+
+    it('refuses without the deck’s token (403), for another deck’s picture or none (404), and changes nothing', async () => {
+      const [deck, other] = [await createdDeck(), await createdDeck()];
+      const mine = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      expect(await remove(deck.id, mine)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      expect(await remove(deck.id, mine, other.editToken)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      expect(await remove(other.id, mine, other.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(deck.id, UNKNOWN, deck.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(deck.id, 'nope', deck.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(UNKNOWN, mine, deck.editToken)).toMatchObject({ status: 404, body: { code: 'deck_not_found' } });
+      expect((await served(mine)).status).toBe(200);
+      expect(await imagesOf(deck.id)).toBe(1);
+    });
+
+    it('keeps serving a picture an open room shows until the room closes, though the deck no longer counts it', async () => {
+      const deck = await createdDeck();
+      const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
+      expect(room.status).toBe(201);
+      await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
+        room.body.roomId,
+        shown,
+      ]);
+      expect((await remove(deck.id, shown, deck.editToken)).status).toBe(204);
+      expect((await served(shown)).status).toBe(200);
+      // Removed from the deck: a second removal finds nothing, and the deck's count is back to 0.
+      expect((await remove(deck.id, shown, deck.editToken)).status).toBe(404);
+      expect(
+        (await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images WHERE deck_id = $1 AND orphaned_at IS NULL', [deck.id]))[0].n,
+      ).toBe(0);
+      const pruner = server.app.get(RetentionPruner);
+      await pruner.sweep();
+      expect((await served(shown)).status).toBe(200);
+      expect(
+        (await api.request('DELETE', `/api/rooms/${room.body.code}`, undefined, { authorization: `Bearer ${room.body.hostToken}` })).status,
+      ).toBe(204);
+      await pruner.sweep();
+      expect((await served(shown)).status).toBe(404);
+    });
+  });
+
   describe('removal with the deck', () => {
     it('removes every image of a deleted deck at once', async () => {
       const deck = await createdDeck();

@@ -29,6 +29,9 @@ export interface DeckImageCaps {
 /** `stored`; `no_deck` when the deck went (or became read-only) meanwhile; `full` when it is at a cap. */
 export type AddImageOutcome = 'stored' | 'no_deck' | 'full';
 
+/** `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `none` when the deck has no such picture. */
+export type RemoveImageOutcome = 'removed' | 'kept_for_rooms' | 'none';
+
 export interface StoredImage {
   readonly contentType: string;
   readonly bytes: Buffer;
@@ -42,8 +45,9 @@ export class ImageRepository {
   async findDeckForImages(deckId: string): Promise<DeckForImages | null> {
     const [row] = await this.db.run<{ edit_token_hash: Buffer | null; builtin: boolean; images: number; bytes: string }>(
       'ImageRepository.findDeckForImages',
+      // Orphaned pictures (removed, kept only while an open room shows them) are no longer the deck's.
       `SELECT d.edit_token_hash, d.builtin, count(i.id)::int AS images, coalesce(sum(i.size), 0)::bigint AS bytes
-       FROM decks d LEFT JOIN deck_images i ON i.deck_id = d.id
+       FROM decks d LEFT JOIN deck_images i ON i.deck_id = d.id AND i.orphaned_at IS NULL
        WHERE d.id = $1 AND d.deleted_at IS NULL
        GROUP BY d.id`,
       [deckId],
@@ -65,6 +69,36 @@ export class ImageRepository {
       { sql: `SELECT 'stored' AS outcome FROM deck_images WHERE id = $1`, params: [image.id] },
     );
     return row.outcome;
+  }
+
+  /**
+   * Takes a picture out of its deck: it goes now, unless an open room's deck copy shows it; then it
+   * is marked orphaned (no longer the deck's, nor counted in its caps) and the retention's pruning
+   * removes it once no open room does. `none` when the deck has no such picture.
+   */
+  async removeImage(deckId: string, imageId: string): Promise<RemoveImageOutcome> {
+    const [row] = await this.db.run<{ gone: number; kept: number }>(
+      'ImageRepository.removeImage',
+      `WITH target AS (
+         SELECT i.id, EXISTS (SELECT 1 FROM rooms r
+                              WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text))) AS shown
+         FROM deck_images i WHERE i.id = $1 AND i.deck_id = $2 AND i.orphaned_at IS NULL
+         FOR UPDATE
+       ), gone AS (
+         DELETE FROM deck_images i USING target t WHERE i.id = t.id AND NOT t.shown RETURNING 1
+       ), kept AS (
+         UPDATE deck_images i SET orphaned_at = now() FROM target t WHERE i.id = t.id AND t.shown RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM gone)::int AS gone, (SELECT count(*) FROM kept)::int AS kept`,
+      [imageId, deckId],
+      undefined,
+      // Its answer lost, it was recorded when the deck no longer holds the picture as its own.
+      {
+        sql: `SELECT 1 AS gone, 0 AS kept WHERE NOT EXISTS (SELECT 1 FROM deck_images WHERE id = $1 AND deck_id = $2 AND orphaned_at IS NULL)`,
+        params: [imageId, deckId],
+      },
+    );
+    return row.gone > 0 ? 'removed' : row.kept > 0 ? 'kept_for_rooms' : 'none';
   }
 
   /** The image with this id; null when there is none. */
