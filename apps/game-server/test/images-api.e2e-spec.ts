@@ -62,6 +62,31 @@ describe('image API', () => {
   }
   const imagesOf = async (deckId: string) =>
     (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM deck_images WHERE deck_id = $1', [deckId]))[0].n;
+  /** `n` copies of a stored image, made in the database: a deck filled without uploading each. */
+  const copies = (imageId: string, n: number) =>
+    queryDb(
+      server,
+      `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
+       SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, $2) WHERE id = $1`,
+      [imageId, n],
+    );
+  /**
+   * A room opened with the deck, whose copy shows `imageId` on its first question as a deck
+   * question's `image` puts it there (the item's `image` is the id).
+   */
+  async function roomShowing(deckId: string, imageId: string): Promise<{ roomId: string; code: string; hostToken: string }> {
+    const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId, questionCount: 2 });
+    expect(room.status).toBe(201);
+    await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
+      room.body.roomId,
+      imageId,
+    ]);
+    return room.body;
+  }
+  const closeRoom = async (room: { code: string; hostToken: string }) =>
+    expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(
+      204,
+    );
 
   describe('POST /api/decks/{id}/images', () => {
     it('stores a photo without its EXIF and GPS position, as WebP, and serves exactly that', async () => {
@@ -239,12 +264,7 @@ describe('image API', () => {
         const first = await upload(full.id, full.editToken, await photoWithGps(64, 48));
         expect(first.status).toBe(201);
         // 198 more, copied in the database: the deck then holds 199 of its 200.
-        await queryDb(
-          server,
-          `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
-           SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, 198) WHERE id = $1`,
-          [first.body.imageId],
-        );
+        await copies(first.body.imageId, 198);
         const photo = await photoWithGps(64, 48);
         const raced = await Promise.all([upload(full.id, full.editToken, photo), upload(full.id, full.editToken, photo)]);
         expect(raced.map((r) => r.status).sort()).toEqual([201, 409]);
@@ -319,12 +339,7 @@ describe('image API', () => {
       const deck = await createdDeck();
       const first = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
       // 199 more, copied in the database: the deck is full.
-      await queryDb(
-        server,
-        `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
-         SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, 199) WHERE id = $1`,
-        [first],
-      );
+      await copies(first, 199);
       expect((await upload(deck.id, deck.editToken, await photoWithGps())).status).toBe(409);
       const statements = await statementsOf(server, async () => expect((await remove(deck.id, first, deck.editToken)).status).toBe(204));
       expect(statements).toEqual(['ImageRepository.findDeckForImages', 'ImageRepository.removeImage']);
@@ -349,12 +364,7 @@ describe('image API', () => {
     it('keeps serving a picture an open room shows until the room closes, though the deck no longer counts it', async () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
-      const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
-      expect(room.status).toBe(201);
-      await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
-        room.body.roomId,
-        shown,
-      ]);
+      const room = await roomShowing(deck.id, shown);
       expect((await remove(deck.id, shown, deck.editToken)).status).toBe(204);
       expect((await served(shown)).status).toBe(200);
       // Removed from the deck: a second removal finds nothing, and the deck's count is back to 0.
@@ -365,9 +375,7 @@ describe('image API', () => {
       const pruner = server.app.get(RetentionPruner);
       await pruner.sweep();
       expect((await served(shown)).status).toBe(200);
-      expect(
-        (await api.request('DELETE', `/api/rooms/${room.body.code}`, undefined, { authorization: `Bearer ${room.body.hostToken}` })).status,
-      ).toBe(204);
+      await closeRoom(room);
       await pruner.sweep();
       expect((await served(shown)).status).toBe(404);
     });
@@ -396,13 +404,7 @@ describe('image API', () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
       const unused = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
-      const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
-      expect(room.status).toBe(201);
-      // The room's copy of the deck, as it holds a question's picture: the item's `image` is its id.
-      await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
-        room.body.roomId,
-        shown,
-      ]);
+      const room = await roomShowing(deck.id, shown);
 
       expect((await api.request('DELETE', `/api/decks/${deck.id}`, undefined, { authorization: `Bearer ${deck.editToken}` })).status).toBe(
         204,
@@ -416,10 +418,7 @@ describe('image API', () => {
       expect((await served(shown)).status).toBe(200);
 
       const before = await MetricsSnapshot.fetch(server.url);
-      const closed = await api.request('DELETE', `/api/rooms/${room.body.code}`, undefined, {
-        authorization: `Bearer ${room.body.hostToken}`,
-      });
-      expect(closed.status).toBe(204);
+      await closeRoom(room);
       expect((await pruner.sweep())!.removed.deck_images).toBe(1);
       expect((await served(shown)).status).toBe(404);
       expect(await imagesOf(deck.id)).toBe(0);

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { GameMetrics, ImageUploadOutcome } from '@app/observability';
 import { DeckForImages, DeckImageCaps, ImageRepository, StoredImage } from '@app/persistence';
 import { CreatedImage, imagePath, RoomErrorCode, RoomException } from '@app/protocol';
-import { editTokenMatches } from '../decks/deck-token';
+import { checkEditRight } from '../decks/deck-token';
 import { DeckErrorCode, deckError } from '../decks/deck.errors';
 import { ImageEncoder } from './image-encoder';
 import { ImageErrorCode, imageError } from './image.errors';
@@ -94,20 +94,7 @@ export class ImagesService {
   private async editableDeck(deckId: string, token: string | undefined): Promise<DeckForImages> {
     const deck = await this.images.findDeckForImages(deckId);
     if (!deck) throw deckNotFound(deckId);
-    if (deck.editTokenHash === null) {
-      throw deckError(
-        DeckErrorCode.DeckReadOnly,
-        deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed',
-      );
-    }
-    if (!editTokenMatches(token, deck.editTokenHash)) {
-      throw new RoomException(
-        RoomErrorCode.Forbidden,
-        token === undefined
-          ? 'uploading an image needs the deck’s edit token as Authorization: Bearer <editToken>'
-          : 'this is not the deck’s edit token',
-      );
-    }
+    checkEditRight(deck, token, 'changing a deck’s pictures');
     return deck;
   }
 
