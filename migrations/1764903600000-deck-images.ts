@@ -64,17 +64,20 @@ export class DeckImages1764903600000 implements MigrationInterface {
       END $$;
 
       -- A deck marked deleted: the images no open room's copy shows go now, the others wait for their rooms.
+      -- The test is here rather than in the trigger's WHEN (and UPDATE OF): a trigger that names
+      -- deleted_at would stop an older migration's down from dropping that column.
       CREATE FUNCTION deck_images_follow_deck() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        IF NOT (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL) THEN
+          RETURN NULL;
+        END IF;
         DELETE FROM deck_images i
         WHERE i.deck_id = NEW.id
           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)));
         UPDATE deck_images SET orphaned_at = now() WHERE deck_id = NEW.id AND orphaned_at IS NULL;
         RETURN NULL;
       END $$;
-      CREATE TRIGGER deck_images_follow_deck AFTER UPDATE OF deleted_at ON decks
-      FOR EACH ROW WHEN (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL)
-      EXECUTE FUNCTION deck_images_follow_deck();
+      CREATE TRIGGER deck_images_follow_deck AFTER UPDATE ON decks FOR EACH ROW EXECUTE FUNCTION deck_images_follow_deck();
     `);
   }
 

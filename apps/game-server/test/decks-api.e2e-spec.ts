@@ -204,8 +204,9 @@ describe('deck API', () => {
       expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       expect(res.headers.get('content-disposition')).toBe('attachment; filename="deck-template.csv"');
       const template = await res.text();
-      expect(template.split('\r\n')[0]).toBe(HEADER);
-      expect(await csv(template, 'Template')).toMatchObject({ status: 201, body: { questions: 3 } });
+      // Section 13: the kind columns after correct, and a question of each kind.
+      expect(template.split('\r\n')[0]).toBe(`${HEADER},kind,seconds,accepted`);
+      expect(await csv(template, 'Template')).toMatchObject({ status: 201, body: { questions: 7 } });
     });
 
     it.each([

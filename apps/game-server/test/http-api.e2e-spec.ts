@@ -123,8 +123,9 @@ describe('HTTP API', () => {
       ).toEqual([{ n: 2 }]);
     });
 
-    it('answers 409 game_in_progress while a game runs', async () => {
-      const room = await seatRoom(server, ['Ann']);
+    // Section 13: a room seats late players unless it was opened with lateJoin false (question-kinds.e2e-spec.ts seats one).
+    it('answers 409 game_in_progress while a game runs in a room that takes no late players', async () => {
+      const room = await seatRoom(server, ['Ann'], { lateJoin: false });
       await room.host.send('room.start');
       expect(await api.request('POST', `/api/rooms/${room.code}/players`, { name: 'Late' })).toMatchObject({
         status: 409,

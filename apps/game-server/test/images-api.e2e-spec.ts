@@ -3,7 +3,10 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RetentionPruner } from '../../../libs/server/src/retention/retention-pruner';
-import { BUILTIN_DECK_ID } from '../../../migrations';
+import { openDataSource, StatementMeter } from '@app/persistence';
+import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
+import { DeckImages1764903600000 } from '../../../migrations/1764903600000-deck-images';
+import { createTestDatabase } from '../../../test/support/database';
 import { withTestServer } from '../../../test/support/test-server';
 import { RunningServer } from '../src/server';
 import { queryDb, statementsOf } from './support';
@@ -71,16 +74,24 @@ describe('image API', () => {
       [imageId, n],
     );
   /**
-   * A room opened with the deck, whose copy shows `imageId` on its first question as a deck
-   * question's `image` puts it there (the item's `image` is the id).
+   * The deck's first question given the picture (PUT /api/decks/{id}), then a room opened with the
+   * deck: the room's copy of the deck shows the picture (its item's `image` is the id).
    */
-  async function roomShowing(deckId: string, imageId: string): Promise<{ roomId: string; code: string; hostToken: string }> {
-    const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId, questionCount: 2 });
+  async function roomShowing(
+    deck: { id: string; editToken: string },
+    imageId: string,
+  ): Promise<{ roomId: string; code: string; hostToken: string }> {
+    const questions = DECK.questions.map((q, i) => (i === 0 ? { ...q, image: imageId } : q));
+    const put = await api.request('PUT', `/api/decks/${deck.id}`, { ...DECK, questions }, { authorization: `Bearer ${deck.editToken}` });
+    expect(put.status).toBe(200);
+    const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
     expect(room.status).toBe(201);
-    await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
-      room.body.roomId,
-      imageId,
-    ]);
+    const [copy] = await queryDb<{ images: string[] }>(
+      server,
+      `SELECT array_agg(q->>'image') FILTER (WHERE q ? 'image') AS images FROM rooms, jsonb_array_elements(deck) AS q WHERE id = $1`,
+      [room.body.roomId],
+    );
+    expect(copy.images).toEqual([imageId]);
     return room.body;
   }
   const closeRoom = async (room: { code: string; hostToken: string }) =>
@@ -364,7 +375,7 @@ describe('image API', () => {
     it('keeps serving a picture an open room shows until the room closes, though the deck no longer counts it', async () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
-      const room = await roomShowing(deck.id, shown);
+      const room = await roomShowing(deck, shown);
       expect((await remove(deck.id, shown, deck.editToken)).status).toBe(204);
       expect((await served(shown)).status).toBe(200);
       // Removed from the deck: a second removal finds nothing, and the deck's count is back to 0.
@@ -404,7 +415,7 @@ describe('image API', () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
       const unused = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
-      const room = await roomShowing(deck.id, shown);
+      const room = await roomShowing(deck, shown);
 
       expect((await api.request('DELETE', `/api/decks/${deck.id}`, undefined, { authorization: `Bearer ${deck.editToken}` })).status).toBe(
         204,
@@ -451,5 +462,31 @@ describe('image uploads under the deck writes’ rate', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
     expect((await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images'))[0].n).toBe(2);
+  });
+});
+
+describe(DeckImages1764903600000.name, () => {
+  it('goes down to the schema before it and up again', async () => {
+    const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
+    const runner = dataSource.createQueryRunner();
+    const present = async () =>
+      (
+        await runner.query(
+          `SELECT to_regclass('deck_images') IS NOT NULL AS images,
+                  EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'deck_images_follow_deck') AS follows,
+                  EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'add_deck_image') AS adds`,
+        )
+      )[0];
+    try {
+      const migration = new DeckImages1764903600000();
+      expect(await present()).toEqual({ images: true, follows: true, adds: true });
+      await migration.down(runner);
+      expect(await present()).toEqual({ images: false, follows: false, adds: false });
+      await migration.up(runner);
+      expect(await present()).toEqual({ images: true, follows: true, adds: true });
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
   });
 });

@@ -116,6 +116,29 @@ describe('round-trip budget', () => {
     closeAll(room);
   });
 
+  it('room.next costs one statement: closing the open question, opening the next, finishing the game', async () => {
+    const room = await seatRoom(server, ['Ann', 'Bob'], { questionCount: 2, pace: 'host' });
+    await room.host.send('room.start');
+    await room.host.nextEvent('question.open');
+    const step = async (until: string) =>
+      counted(async () => {
+        expect((await room.host.send('room.next')).status).toBe(200);
+        await room.host.nextEvent(until);
+      });
+    // The host closes the open question before anyone answers, then opens the next one.
+    expect(await step('question.closed')).toEqual([APPEND]);
+    expect(await step('question.open')).toEqual([APPEND]);
+    const answers = await counted(async () => {
+      const replies = await Promise.all(room.players.map((p) => p.send('room.answer', { question: 1, choice: 0 })));
+      expect(replies.map((r) => r.status)).toEqual([200, 200]);
+      await room.host.nextEvent('question.closed');
+    });
+    expect(answers).toEqual([APPEND]);
+    // After the last reveal, room.next finishes the game: the results go in the same statement.
+    expect(await step('game.finished')).toEqual([APPEND]);
+    closeAll(room);
+  });
+
   it('rematch votes waiting together cost one statement, the decision included', async () => {
     const room = await seatRoom(server, ['Ann', 'Bob', 'Cy'], { questionCount: 1 });
     await room.host.send('room.start');

@@ -45,7 +45,8 @@ export async function tableCommands(): Promise<void> {
 
 export function events(): void {
   trivia.on('question.open', (q) => {
-    const choices: string[] = q.choices;
+    // Absent for a text question (section 13).
+    const choices: string[] | undefined = q.choices;
     const closesAt: number = q.closesAt;
     // @ts-expect-error question.open carries no counts
     void q.counts;

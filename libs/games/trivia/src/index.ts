@@ -20,3 +20,4 @@ export * from './trivia.module';
 export * from './trivia.settings';
 export * from './trivia.results';
 export * from './trivia.summary';
+export { normalizedText, TRUE_FALSE } from './trivia.kinds';

@@ -178,6 +178,32 @@ describe('compact profiles', () => {
     expect(decodeFrames('compact-v3', sent, WIRE_CODES)).toEqual(json);
   });
 
+  it('sends section 13’s keys as their own text in every compact profile, and decodes them with the table as it shipped', () => {
+    const frames = [
+      stream()[0],
+      {
+        type: 'question.open',
+        data: {
+          index: 0,
+          total: 2,
+          text: 'Capital?',
+          kind: 'text',
+          seconds: 30,
+          image: '/api/images/i1',
+          closesAt: 31000,
+          serverTime: 1000,
+        },
+      },
+      { type: 'question.closed', data: { index: 0, correct: ['Paris'], counts: { right: 2, wrong: 1 }, scores: [] } },
+      { type: 'game.finished', data: { standings: [{ playerId: ids[0], name: 'P0', score: 0, correct: 0, rank: 1, from: 1 }] } },
+    ];
+    for (const profile of ['compact-v1', 'compact-v2', 'compact-v3'] as const) {
+      const { sent, json } = encode(profile, frames as never);
+      for (const key of ['kind', 'seconds', 'image', 'right', 'wrong', 'from']) expect(sent.join('')).toContain(`"${key}"`);
+      expect(decodeFrames(profile, sent, WIRE_CODES)).toEqual(json);
+    }
+  });
+
   // Values a rule could mistake: counts that are not numbers, deadlines that are not, fractions,
   // questions out of order, fields missing.
   const num = fc.oneof(

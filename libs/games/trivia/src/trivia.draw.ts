@@ -1,14 +1,22 @@
-import { Question } from './trivia.types';
+import { Question, QuestionOrder } from './trivia.types';
 
 /**
  * A game's questions, drawn from the room's deck with the rules' random source: questions not
  * played in this room yet come first, in random order, then played ones, so that a small deck
- * deals again only what it must (as the database's draw did: `ORDER BY played, random()`).
+ * deals again only what it must (as the database's draw did: `ORDER BY played, random()`). In
+ * the deck's order (`order: "deck"`), the same, each part in the order the deck has them.
  */
-export function drawQuestions(deck: readonly Question[], count: number, played: readonly number[], random: () => number): Question[] {
+export function drawQuestions(
+  deck: readonly Question[],
+  count: number,
+  played: readonly number[],
+  random: () => number,
+  order: QuestionOrder = 'shuffled',
+): Question[] {
   const seen = new Set(played);
   const fresh = deck.filter((q) => !seen.has(q.id));
   const again = deck.filter((q) => seen.has(q.id));
+  if (order === 'deck') return [...fresh, ...again].slice(0, count);
   return [...shuffled(fresh, random), ...shuffled(again, random)].slice(0, count);
 }
 

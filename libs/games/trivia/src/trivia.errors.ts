@@ -15,6 +15,10 @@ export enum TriviaErrorCode {
   RoomFull = 'room_full',
   GameInProgress = 'game_in_progress',
   NameTaken = 'name_taken',
+  /** The answer's field is not the one its question's kind takes (a choice for a text question, say). */
+  WrongAnswerKind = 'wrong_answer_kind',
+  /** `room.next` in a room whose clock moves the game on. */
+  ClockPaced = 'clock_paced',
 }
 
 /** The one table from a trivia code to its reply status (and HTTP status where it differs). */
@@ -32,6 +36,8 @@ const STATUS: Record<TriviaErrorCode, ErrorStatus> = {
   [TriviaErrorCode.RoomFull]: { status: Status.conflict },
   [TriviaErrorCode.GameInProgress]: { status: Status.conflict },
   [TriviaErrorCode.NameTaken]: { status: Status.conflict },
+  [TriviaErrorCode.WrongAnswerKind]: { status: Status.badRequest },
+  [TriviaErrorCode.ClockPaced]: { status: Status.conflict },
 };
 
 export function triviaError(code: TriviaErrorCode | RoomErrorCode, message: string): RoomException {

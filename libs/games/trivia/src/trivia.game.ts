@@ -16,7 +16,7 @@ function command<T extends TriviaCommandType>(type: T, roles: readonly Role[]): 
   return { roles, decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as RoomCommand, ctx) };
 }
 
-/** Trivia on the room engine: the rules of PROTOCOL.md sections 2 and 3. */
+/** Trivia on the room engine: the rules of PROTOCOL.md sections 2, 3 and 13. */
 export const triviaGame = defineGame({
   wire: TRIVIA_WIRE,
   settings: TRIVIA_SETTINGS,
@@ -48,6 +48,7 @@ export const triviaGame = defineGame({
     'room.rematch': command('room.rematch', ['player']),
     'room.leave': command('room.leave', ['player']),
     'room.kick': command('room.kick', ['host']),
+    'room.next': command('room.next', ['host']),
   },
   view: viewRoom,
   describe: publicSummary,
@@ -95,7 +96,9 @@ export const triviaGame = defineGame({
   batchKey: (command) => (command.type === 'room.answer' ? 'answer' : command.type === 'room.rematch' ? 'vote' : null),
   mayPassivate(state) {
     const rematchOpen = state.phase === 'finished' && state.rematch && !state.rematch.decided;
-    return state.phase !== 'question' && state.phase !== 'reveal' && !rematchOpen;
+    // A host-paced reveal waits for the host with no clock running: nothing is due while nobody watches.
+    const waitingForHost = state.phase === 'reveal' && state.game?.revealEndsAt === undefined;
+    return (state.phase !== 'question' && state.phase !== 'reveal' && !rematchOpen) || waitingForHost;
   },
   // The deck's copy is kept once with the room (rooms.deck), not at every game's end: it comes back from the room's copy.
   snapshotOf: ({ deck: _deck, ...kept }) => kept,

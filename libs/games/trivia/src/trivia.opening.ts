@@ -1,20 +1,77 @@
 import { z } from 'zod';
-import { Question, Settings, TriviaState } from './trivia.types';
+import { TRUE_FALSE } from './trivia.kinds';
+import { ChoiceQuestion, Question, Settings, TriviaState } from './trivia.types';
+
+const place = z.int().min(0);
+const choices = z.array(z.string()).min(2);
+/** What every kind of deck question may carry: an id, its text, its own time and its picture. */
+const base = {
+  id: z.int().optional(),
+  text: z.string(),
+  seconds: z.number().min(5).max(240).optional(),
+  image: z.string().min(1).optional(),
+};
+const inRange = (q: { choices: readonly string[]; correct: number | readonly number[] }) =>
+  (typeof q.correct === 'number' ? [q.correct] : q.correct).every((c) => c < q.choices.length);
+const fitsChoices = { message: 'correct must be the place of one of the choices', path: ['correct'] };
 
 /**
  * The deck's item schema, which trivia declares as the game that plays from a deck: every question
- * a room copies is checked against it (the engine's deck items are the game's, of any shape).
+ * a room copies is checked against it (the engine's deck items are the game's, of any shape). A
+ * question without `kind` is a `choice` question, as every question was before kinds.
  */
-export const DECK_QUESTION = z
-  .object({ id: z.int().optional(), text: z.string(), choices: z.array(z.string()).min(2), correct: z.int().min(0) })
-  .refine((q) => q.correct < q.choices.length, { message: 'correct must be the place of one of the choices', path: ['correct'] });
+export const DECK_QUESTION = z.union([
+  z.object({ ...base, kind: z.literal('choice').optional(), choices, correct: place }).refine(inRange, fitsChoices),
+  z.object({ ...base, kind: z.literal('truefalse'), choices: choices.optional(), correct: z.union([z.literal(0), z.literal(1)]) }),
+  z.object({ ...base, kind: z.literal('multi'), choices, correct: z.array(place).min(1) }).refine(inRange, fitsChoices),
+  z.object({ ...base, kind: z.literal('poll'), choices }),
+  z.object({ ...base, kind: z.literal('text'), accepted: z.array(z.string().min(1)).min(1) }),
+]);
 
-/** A question as a deck holds it (DECK_QUESTION): its id in the room is its place in the deck unless it has one. */
-export interface DeckQuestion {
+/** What every kind of deck question may carry besides its answers. */
+interface DeckQuestionBase {
   readonly id?: number;
   readonly text: string;
+  readonly seconds?: number;
+  readonly image?: string;
+}
+
+/** A deck's `choice` question, as every deck question was before kinds. */
+export type ChoiceDeckQuestion = DeckQuestionBase & {
+  readonly kind?: 'choice';
   readonly choices: readonly string[];
   readonly correct: number;
+};
+
+/** A question as a deck holds it (DECK_QUESTION): its id in the room is its place in the deck unless it has one. */
+export type DeckQuestion =
+  | ChoiceDeckQuestion
+  | (DeckQuestionBase & { readonly kind: 'truefalse'; readonly choices?: readonly string[]; readonly correct: number })
+  | (DeckQuestionBase & { readonly kind: 'multi'; readonly choices: readonly string[]; readonly correct: readonly number[] })
+  | (DeckQuestionBase & { readonly kind: 'poll'; readonly choices: readonly string[] })
+  | (DeckQuestionBase & { readonly kind: 'text'; readonly accepted: readonly string[] });
+
+/** The room's copy of one deck question: only what the question is, with a `truefalse` question's choices said and a `multi` one's right choices in order. */
+function roomQuestion(q: DeckQuestion, place: number): Question {
+  const own = {
+    id: q.id ?? place,
+    text: q.text,
+    ...(q.seconds !== undefined ? { seconds: q.seconds } : {}),
+    ...(q.image ? { image: q.image } : {}),
+  };
+  switch (q.kind) {
+    case undefined:
+    case 'choice':
+      return { ...own, choices: [...q.choices], correct: q.correct };
+    case 'truefalse':
+      return { ...own, kind: 'truefalse', choices: TRUE_FALSE, correct: q.correct };
+    case 'multi':
+      return { ...own, kind: 'multi', choices: [...q.choices], correct: [...new Set(q.correct)].sort((a, b) => a - b) };
+    case 'poll':
+      return { ...own, kind: 'poll', choices: [...q.choices] };
+    case 'text':
+      return { ...own, kind: 'text', accepted: [...q.accepted] };
+  }
 }
 
 // Thousands of rooms play the same deck: the server hands them one frozen copy, and the room's
@@ -26,13 +83,15 @@ const fromFrozen = new WeakMap<readonly DeckQuestion[], readonly Question[]>();
  * carries, or a later change to it, is not the room. A frozen deck cannot change, so its copy is
  * made once, frozen, and shared by every room that plays it.
  */
+export function roomDeck(deck: readonly ChoiceDeckQuestion[]): readonly ChoiceQuestion[];
+export function roomDeck(deck: readonly DeckQuestion[]): readonly Question[];
 export function roomDeck(deck: readonly DeckQuestion[]): readonly Question[] {
   const frozen = Object.isFrozen(deck);
   const known = frozen ? fromFrozen.get(deck) : undefined;
   if (known) return known;
-  const copy = deck.map((q, place) => ({ id: q.id ?? place, text: q.text, choices: [...q.choices], correct: q.correct }));
+  const copy = deck.map(roomQuestion);
   if (!frozen) return copy;
-  const shared = Object.freeze(copy.map((q) => Object.freeze({ ...q, choices: Object.freeze(q.choices) })));
+  const shared = Object.freeze(copy.map((q) => Object.freeze(deepFrozen(q))));
   fromFrozen.set(deck, shared);
   return shared;
 }
@@ -64,4 +123,10 @@ export function openTrivia(opening: TriviaOpening): TriviaState {
     deck: roomDeck(deck),
     playedQuestionIds: [],
   };
+}
+
+/** The question with its lists frozen too. */
+function deepFrozen(q: Question): Question {
+  const lists = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Array.isArray(v) ? Object.freeze(v) : v]));
+  return lists as unknown as Question;
 }

@@ -1,11 +1,13 @@
 import { Actor } from '@app/room-engine';
-import { answerOf, publicSeat } from './trivia.rules';
+import { givenIn } from './trivia.kinds';
+import { answerOf, openQuestionOf, publicSeat } from './trivia.rules';
 import { Settings, TriviaState } from './trivia.types';
 
 /**
  * The whole room as one viewer may see it (`room.state`). Before a question closes, nobody (host
- * included) sees its right choice or another player's choice; a player sees its own choice under
- * `you`. Spectators see no choice at all before the reveal.
+ * included) sees its right answer or another player's answer; a player sees its own answer under
+ * `you`. Spectators see no answer at all before the reveal, and nobody but its player ever sees a
+ * typed answer here.
  */
 export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record<string, unknown> {
   const { game } = state;
@@ -17,7 +19,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
     you: {
       role: viewer.role,
       ...(playerId ? { playerId } : {}),
-      ...(own && state.phase === 'question' ? { answer: { question: own.question, choice: own.choice } } : {}),
+      ...(own && state.phase === 'question' ? { answer: { question: own.question, ...givenIn(own) } } : {}),
       ...(playerId && state.rematch?.votes[playerId] !== undefined ? { rematchVote: state.rematch.votes[playerId] } : {}),
     },
     host: { name: state.hostName },
@@ -28,10 +30,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
   if (game && state.phase === 'question') {
     const q = game.questions[game.index];
     view.question = {
-      index: game.index,
-      total: game.questions.length,
-      text: q.text,
-      choices: q.choices,
+      ...openQuestionOf(game, q),
       closesAt: game.closesAt,
       answered: game.answers.length,
       of: game.roster.length,
@@ -79,5 +78,9 @@ function publicSettings(settings: Settings): Record<string, unknown> {
     revealSeconds: settings.revealSeconds,
     maxPlayers: settings.maxPlayers,
     minPlayers: settings.minPlayers,
+    // Section 13's settings only when they are not the default, as a room opened before them shows.
+    ...(settings.pace === 'host' ? { pace: 'host' } : {}),
+    ...(settings.order === 'deck' ? { order: 'deck' } : {}),
+    ...(settings.lateJoin === false ? { lateJoin: false } : {}),
   };
 }

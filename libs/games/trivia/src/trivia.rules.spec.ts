@@ -1026,9 +1026,13 @@ describe('trivia rules', () => {
       expect(refusal(() => proposal(lobby(1), null, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
     });
 
-    it('refuses during a game with 409 game_in_progress', () => {
-      expect(refusal(() => join(inQuestion(2), 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
-      const revealing = onDeadline(inQuestion(2), T0 + DURATION).state;
+    // Section 13: a room seats late players unless it was opened with lateJoin false (trivia.pace.spec.ts seats them).
+    it('refuses during a game with 409 game_in_progress, in a room that takes no late players', () => {
+      expect(refusal(() => join(inQuestion(2, { lateJoin: false }), 'p9', 'Zed'))).toEqual({
+        code: TriviaErrorCode.GameInProgress,
+        status: 409,
+      });
+      const revealing = onDeadline(inQuestion(2, { lateJoin: false }), T0 + DURATION).state;
       expect(refusal(() => join(revealing, 'p9', 'Zed'))).toEqual({ code: TriviaErrorCode.GameInProgress, status: 409 });
     });
 

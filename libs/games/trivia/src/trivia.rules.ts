@@ -3,9 +3,22 @@ import { Actor, chain, Effect, RoomEvent, RuleContext, unchanged } from '@app/ro
 import { RoomCommand } from './trivia.commands';
 import { drawQuestions } from './trivia.draw';
 import { refuse, TriviaErrorCode } from './trivia.errors';
+import { checkGiven, choicesOf, countsOf, earnsPoints, givenIn, givenOf, isRight, revealed } from './trivia.kinds';
 import { rankStandings, pointsFor } from './trivia.scoring';
 import { decideRematch } from './trivia.rematch';
-import { Answer, ClosedAnswer, Game, GameSummary, Outcome, Question, QuestionClosed, Seat, Standing, TriviaState } from './trivia.types';
+import {
+  Answer,
+  ClosedAnswer,
+  Game,
+  GameSummary,
+  Given,
+  Outcome,
+  Question,
+  QuestionClosed,
+  Seat,
+  Standing,
+  TriviaState,
+} from './trivia.types';
 
 // Trivia rules: pure functions of (state, input, ctx). No clock reads, no I/O, no randomness but
 // ctx.random (the question draw). `now` is a command's arrival or the moment a deadline was due,
@@ -18,7 +31,9 @@ export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, 
     case 'room.start':
       return start(state, now, ctx.random);
     case 'room.answer':
-      return answer(state, seatOf(state, viewer), command.data.question, command.data.choice, now);
+      return answer(state, seatOf(state, viewer), command.data.question, givenOf(command.data), now);
+    case 'room.next':
+      return moveOn(state, now, ctx.id);
     case 'room.rematch':
       return vote(state, seatOf(state, viewer), command.data.vote, now);
     case 'room.leave':
@@ -28,10 +43,20 @@ export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, 
   }
 }
 
-/** A player asks for a seat (through the HTTP API). */
+/**
+ * A player asks for a seat (through the HTTP API). While a game runs, a room that takes late
+ * players (the default) seats them too: they play from the next question that opens.
+ */
 export function join(state: TriviaState, playerId: string, name: string): Outcome {
   if (state.phase === 'closed') refuse(RoomErrorCode.RoomClosed, 'the room is closed');
-  if (state.phase !== 'lobby') refuse(TriviaErrorCode.GameInProgress, 'a game is in progress; join when the room is back in the lobby');
+  const running = (state.phase === 'question' || state.phase === 'reveal') && state.game;
+  if (running && state.settings.lateJoin === false)
+    refuse(
+      TriviaErrorCode.GameInProgress,
+      'a game is in progress and this room takes nobody after the start; join when the room is back in the lobby',
+    );
+  if (!running && state.phase !== 'lobby')
+    refuse(TriviaErrorCode.GameInProgress, 'a game is in progress; join when the room is back in the lobby');
   if (state.players.length >= state.settings.maxPlayers) {
     refuse(TriviaErrorCode.RoomFull, `the room is full (${state.settings.maxPlayers} players)`);
   }
@@ -39,8 +64,9 @@ export function join(state: TriviaState, playerId: string, name: string): Outcom
   if (state.players.some((p) => sameName(p.name, name)))
     refuse(TriviaErrorCode.NameTaken, `someone in the room is already called ${name}; pick another name`);
   const seat: Seat = { id: playerId, name, connected: false, score: 0, correct: 0, elapsedSum: 0 };
+  const game = running ? { ...running, late: [...(running.late ?? []), { playerId, from: running.index + 1 }] } : state.game;
   return {
-    state: { ...state, players: [...state.players, seat] },
+    state: { ...state, players: [...state.players, seat], ...(game ? { game } : {}) },
     events: [{ type: 'player.joined', data: { player: publicSeat(seat) } }],
     effects: [],
     reply: { playerId },
@@ -52,7 +78,8 @@ function start(state: TriviaState, now: number, random: () => number): Outcome {
   if (state.players.length === 0) refuse(TriviaErrorCode.NoPlayers, 'at least one player must join before the game starts');
   if (state.deck.length === 0) refuse(TriviaErrorCode.DeckNotFound, "the room's deck has no questions");
   const no = state.gamesPlayed + 1;
-  const questions = drawQuestions(state.deck, state.settings.questionCount, state.playedQuestionIds, random);
+  const order = state.settings.order ?? 'shuffled';
+  const questions = drawQuestions(state.deck, state.settings.questionCount, state.playedQuestionIds, random, order);
   return { ...beginGame(state, { id: `${state.roomId}:${no}`, no, questions, roster: state.players.map((p) => p.id) }, now), reply: {} };
 }
 
@@ -71,7 +98,7 @@ export function beginGame(
     roster: begun.roster.filter((id) => players.some((p) => p.id === id)),
     index: 0,
     openedAt: now,
-    closesAt: now + durationMs(state),
+    closesAt: now + durationMs(state, begun.questions[0]),
     answers: [],
     closed: [],
   };
@@ -88,7 +115,7 @@ export function beginGame(
   return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
 
-function answer(state: TriviaState, seat: Seat, question: number, choice: number, now: number): Outcome {
+function answer(state: TriviaState, seat: Seat, question: number, given: Given, now: number): Outcome {
   const game = state.game;
   // An answer that arrived after the deadline is late even if the clock's signal is still queued.
   if (state.phase !== 'question' || !game || question !== game.index || now > game.closesAt) {
@@ -97,18 +124,17 @@ function answer(state: TriviaState, seat: Seat, question: number, choice: number
   if (!game.roster.includes(seat.id)) refuse(TriviaErrorCode.NotInGame, 'you are not playing in this game');
   if (answerOf(game, seat.id)) refuse(TriviaErrorCode.AlreadyAnswered, `you already answered question ${question}`);
   const q = game.questions[game.index];
-  if (choice >= q.choices.length) {
-    refuse(TriviaErrorCode.ChoiceOutOfRange, `choice must be from 0 to ${q.choices.length - 1}`);
-  }
-  const elapsedMs = Math.min(Math.max(now - game.openedAt, 0), durationMs(state));
-  const correct = choice === q.correct;
+  checkGiven(q, given, question);
+  const duration = durationMs(state, q);
+  const elapsedMs = Math.min(Math.max(now - game.openedAt, 0), duration);
+  const correct = isRight(q, given);
   const record: Answer = {
     playerId: seat.id,
     question,
-    choice,
+    ...given,
     elapsedMs,
     correct,
-    points: correct ? pointsFor(elapsedMs, durationMs(state)) : 0,
+    points: correct && earnsPoints(q) ? pointsFor(elapsedMs, duration) : 0,
   };
   const answers = [...game.answers, record];
   const next: TriviaState = { ...state, game: { ...game, answers } };
@@ -132,6 +158,22 @@ function vote(state: TriviaState, seat: Seat, yes: boolean, now: number): Outcom
   return { ...(decideRematch(next, false, now) ?? unchanged(next)), reply: {} };
 }
 
+/**
+ * The host moves a host-paced game on: during a question it closes now; during a reveal the next
+ * question opens, or the game finishes after the last. A clock-paced room refuses (409).
+ */
+function moveOn(state: TriviaState, now: number, newId: () => string): Outcome {
+  if ((state.settings.pace ?? 'clock') !== 'host')
+    refuse(TriviaErrorCode.ClockPaced, 'this room moves on by the clock; room.next is for a room opened with pace "host"');
+  const game = state.game;
+  if (state.phase === 'question' && game) return { ...closeQuestion(state, now), reply: {} };
+  if (state.phase === 'reveal' && game) {
+    const moved = game.index + 1 < game.questions.length ? openNextQuestion(state, now) : finishGame(state, now, newId());
+    return { ...moved, reply: {} };
+  }
+  refuse(TriviaErrorCode.WrongPhase, `room.next moves a game on: there is none running (phase is ${state.phase})`);
+}
+
 function kick(state: TriviaState, playerId: string, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
   if (!seat) refuse(TriviaErrorCode.PlayerNotFound, `no seated player has id ${playerId}`);
@@ -144,7 +186,9 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
   let next: TriviaState = { ...state, players };
   if (state.game) {
     const answers = state.game.answers.filter((a) => a.playerId !== seat.id);
-    next = { ...next, game: { ...state.game, roster: state.game.roster.filter((id) => id !== seat.id), answers } };
+    const roster = state.game.roster.filter((id) => id !== seat.id);
+    const late = state.game.late?.filter((l) => l.playerId !== seat.id);
+    next = { ...next, game: { ...state.game, roster, answers, ...(late ? { late } : {}) } };
   }
   const events: RoomEvent[] = [{ type: 'player.left', data: { playerId: seat.id, reason } }];
   const effects: Effect[] = [{ kind: 'release', seats: [seat.id] }];
@@ -259,8 +303,7 @@ export function roomClosed(state: TriviaState, reason: string): Outcome {
 function closeQuestion(state: TriviaState, now: number): Outcome {
   const game = state.game!;
   const q = game.questions[game.index];
-  const counts = q.choices.map(() => 0);
-  for (const a of game.answers) counts[a.choice]++;
+  const counts = countsOf(q, game.answers);
   const players = state.players.map((p) => {
     const a = answerOf(game, p.id);
     if (!a || !a.correct) return p;
@@ -271,27 +314,40 @@ function closeQuestion(state: TriviaState, now: number): Outcome {
     points: answerOf(game, id)?.points ?? 0,
     total: players.find((p) => p.id === id)?.score ?? 0,
   }));
-  const closed: QuestionClosed = { index: game.index, correct: q.correct, counts, scores };
+  const closed: QuestionClosed = { index: game.index, correct: revealed(q), counts, scores };
   const answers: ClosedAnswer[] = game.roster.flatMap((id) => {
     const a = answerOf(game, id);
     const name = state.players.find((p) => p.id === id)?.name ?? id;
-    return a ? [{ playerId: id, name, choice: a.choice, correct: a.correct, points: a.points, elapsedMs: a.elapsedMs }] : [];
+    return a ? [{ playerId: id, name, ...givenIn(a), correct: a.correct, points: a.points, elapsedMs: a.elapsedMs }] : [];
   });
+  // A host-paced room waits after the reveal until the host's room.next: no clock ends it.
+  const { revealEndsAt: _ends, ...open } = game;
+  const ends = (state.settings.pace ?? 'clock') === 'clock' ? { revealEndsAt: now + state.settings.revealSeconds * 1000 } : {};
   const next: TriviaState = {
     ...state,
     phase: 'reveal',
     players,
-    game: { ...game, revealEndsAt: now + state.settings.revealSeconds * 1000, lastReveal: closed, closed: [...game.closed, answers] },
+    game: { ...open, ...ends, lastReveal: closed, closed: [...game.closed, answers] },
   };
   return { state: next, events: [{ type: 'question.closed', data: closed }], effects: [] };
 }
 
+/** The next question opens, and the players who joined since the last one opened play from it. */
 function openNextQuestion(state: TriviaState, now: number): Outcome {
   const { revealEndsAt: _ends, ...game } = state.game!;
+  const index = game.index + 1;
+  const arrived = (game.late ?? []).filter((l) => l.from === index && !game.roster.includes(l.playerId)).map((l) => l.playerId);
   const next: TriviaState = {
     ...state,
     phase: 'question',
-    game: { ...game, index: game.index + 1, openedAt: now, closesAt: now + durationMs(state), answers: [] },
+    game: {
+      ...game,
+      index,
+      roster: arrived.length ? [...game.roster, ...arrived] : game.roster,
+      openedAt: now,
+      closesAt: now + durationMs(state, game.questions[index]),
+      answers: [],
+    },
   };
   return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
@@ -299,7 +355,10 @@ function openNextQuestion(state: TriviaState, now: number): Outcome {
 /** The last reveal ended: the standings, the rematch vote, and the game's summary for the finished games. */
 function finishGame(state: TriviaState, now: number, resultsId: string | undefined): Outcome {
   const game = state.game!;
-  const standings = rankStandings(state.players.filter((p) => game.roster.includes(p.id)));
+  const standings = rankStandings(
+    state.players.filter((p) => game.roster.includes(p.id)),
+    (id) => game.late?.find((l) => l.playerId === id)?.from ?? 0,
+  );
   const closesAt = now + state.settings.rematchSeconds * 1000;
   const opened: TriviaState = {
     ...state,
@@ -340,8 +399,9 @@ function gameSummary(state: TriviaState, standings: readonly Standing[], now: nu
     questions: game.questions.map((q, index) => ({
       index,
       text: q.text,
-      choices: q.choices,
-      correct: q.correct,
+      ...(q.kind ? { kind: q.kind } : {}),
+      choices: choicesOf(q) ?? [],
+      correct: revealed(q),
       answers: game.closed[index] ?? [],
     })),
   };
@@ -352,8 +412,33 @@ function questionOpen(state: TriviaState, now: number): RoomEvent {
   const q = game.questions[game.index];
   return {
     type: 'question.open',
-    data: { index: game.index, total: game.questions.length, text: q.text, choices: q.choices, closesAt: game.closesAt, serverTime: now },
+    data: { ...openQuestionOf(game, q), closesAt: game.closesAt, serverTime: now },
   };
+}
+
+/**
+ * The open question as every viewer may see it (`question.open`, `room.state`): its choices unless
+ * it is a text question, and its kind, own time and picture when it has them; never its right
+ * answer. A `choice` question without its own time goes as every question did before kinds (no
+ * `kind`: choice; no `seconds`: the room's `secondsPerQuestion`), so a client that predates them
+ * reads it as it always did.
+ */
+export function openQuestionOf(game: Game, q: Question) {
+  const choices = choicesOf(q);
+  return {
+    index: game.index,
+    total: game.questions.length,
+    text: q.text,
+    ...(choices ? { choices } : {}),
+    ...(q.kind && q.kind !== 'choice' ? { kind: q.kind } : {}),
+    ...(q.seconds !== undefined ? { seconds: q.seconds } : {}),
+    ...(q.image ? { image: imageUrl(q.image) } : {}),
+  };
+}
+
+/** Where a question's picture is served (the images API, PROTOCOL.md section 13). */
+export function imageUrl(imageId: string): string {
+  return `/api/images/${encodeURIComponent(imageId)}`;
 }
 
 /** Every connected player in the game has answered, and at least one has. */
@@ -380,8 +465,9 @@ function seatOf(state: TriviaState, viewer: Actor): Seat {
   return seat;
 }
 
-function durationMs(state: TriviaState): number {
-  return state.settings.secondsPerQuestion * 1000;
+/** How long a question stays open: its own seconds, or the room's. */
+function durationMs(state: TriviaState, q: Question): number {
+  return (q.seconds ?? state.settings.secondsPerQuestion) * 1000;
 }
 
 export function publicSeat(seat: Seat): { id: string; name: string; connected: boolean; score: number } {

@@ -11,14 +11,16 @@ export function pointsFor(elapsedMs: number, durationMs: number): number {
 
 /**
  * Ranks by score, then by the smaller sum of elapsed time on right answers. Players equal on both
- * share a rank (1, 2, 2, 4).
+ * share a rank (1, 2, 2, 4). `fromOf` gives the first question each player could answer.
  */
-export function rankStandings(seats: readonly Seat[]): Standing[] {
+export function rankStandings(seats: readonly Seat[], fromOf: (playerId: string) => number = () => 0): Standing[] {
   const sorted = [...seats].sort((a, b) => b.score - a.score || a.elapsedSum - b.elapsedSum);
   let rank = 0;
   return sorted.map((seat, i) => {
     const prev = sorted[i - 1];
     if (!prev || prev.score !== seat.score || prev.elapsedSum !== seat.elapsedSum) rank = i + 1;
-    return { playerId: seat.id, name: seat.name, score: seat.score, correct: seat.correct, rank };
+    const from = fromOf(seat.id);
+    // `from` only for a late arrival: everybody else played from the first question, and their line reads as before.
+    return { playerId: seat.id, name: seat.name, score: seat.score, correct: seat.correct, rank, ...(from > 0 ? { from } : {}) };
   });
 }

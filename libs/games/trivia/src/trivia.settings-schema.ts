@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { decimalField, jsonObject, printableField, uuidField, wholeField } from '@game-rooms/client';
 
 // Apart from the reader, so that a browser page can take its type (only the protocol's
@@ -15,4 +16,13 @@ export const TRIVIA_SETTINGS = jsonObject({
   revealSeconds: decimalField(0, 60).default(4),
   maxPlayers: wholeField(1, 100).default(20),
   minPlayers: wholeField(1, 100).default(2).meta({ description: 'the yes votes a rematch needs' }),
+  pace: z
+    .enum(['clock', 'host'], { error: 'must be "clock" or "host"' })
+    .default('clock')
+    .meta({ description: 'host: after each reveal the game waits for the host’s room.next' }),
+  order: z
+    .enum(['shuffled', 'deck'], { error: 'must be "shuffled" or "deck"' })
+    .default('shuffled')
+    .meta({ description: 'deck: the questions in the deck’s order' }),
+  lateJoin: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'false: nobody joins while a game runs' }),
 });

@@ -15,6 +15,9 @@ export const TRIVIA_SUMMARY = z
       revealSeconds: z.number(),
       maxPlayers: z.int(),
       minPlayers: z.int(),
+      pace: z.literal('host').optional().meta({ description: 'absent: clock' }),
+      order: z.literal('deck').optional().meta({ description: 'absent: shuffled' }),
+      lateJoin: z.literal(false).optional().meta({ description: 'absent: late players are seated' }),
     }),
     question: z.object({ index: z.int(), total: z.int() }).optional().meta({ description: 'during a game' }),
   })

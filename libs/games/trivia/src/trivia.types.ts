@@ -14,14 +14,49 @@ export interface Settings {
   readonly rematchSeconds: number;
   /** A room without a game for this long closes as expired. */
   readonly expirySeconds: number;
+  /** Who moves the game on after a reveal: the clock (absent, as in rooms opened before pace existed) or the host (`room.next`). */
+  readonly pace?: Pace;
+  /** How a game takes its questions from the deck: drawn at random (absent) or in the deck's order. */
+  readonly order?: QuestionOrder;
+  /** Whether a player may join while a game runs (absent: yes). */
+  readonly lateJoin?: boolean;
 }
 
-export interface Question {
+export type Pace = 'clock' | 'host';
+export type QuestionOrder = 'shuffled' | 'deck';
+
+/** The kinds of question (PROTOCOL.md section 13); a question without one is a `choice`. */
+export type QuestionKind = 'choice' | 'truefalse' | 'multi' | 'poll' | 'text';
+
+/** What every kind of question has: its id in the room, its text, and its own time and picture if it has them. */
+interface QuestionBase {
   readonly id: number;
   readonly text: string;
+  /** The question's own time in seconds, instead of the room's `secondsPerQuestion`. */
+  readonly seconds?: number;
+  /** The id of the question's picture (served at `/api/images/{image}`). */
+  readonly image?: string;
+}
+
+/**
+ * A question as a room plays it. A `choice` question has no `kind` (as every question had before
+ * kinds existed); a `truefalse` one has the choices `True` and `False`.
+ */
+export type Question =
+  | ChoiceQuestion
+  | (QuestionBase & { readonly kind: 'multi'; readonly choices: readonly string[]; readonly correct: readonly number[] })
+  | (QuestionBase & { readonly kind: 'poll'; readonly choices: readonly string[] })
+  | (QuestionBase & { readonly kind: 'text'; readonly accepted: readonly string[] });
+
+/** A question with one right choice (`choice`, and `truefalse` with its two): every question before kinds was one. */
+export type ChoiceQuestion = QuestionBase & {
+  readonly kind?: 'choice' | 'truefalse';
   readonly choices: readonly string[];
   readonly correct: number;
-}
+};
+
+/** What a player answered: one choice (`choice`, `truefalse`, `poll`), a set of choices (`multi`) or a typed text (`text`). */
+export type Given = { readonly choice: number } | { readonly choices: readonly number[] } | { readonly text: string };
 
 export interface Seat {
   readonly id: string;
@@ -34,24 +69,32 @@ export interface Seat {
   readonly elapsedSum: number;
 }
 
-export interface Answer {
+/** What an answer holds besides what was given. */
+interface AnswerBase {
   readonly playerId: string;
   readonly question: number;
-  readonly choice: number;
   readonly elapsedMs: number;
   readonly points: number;
+  /** Right; never for a poll. */
   readonly correct: boolean;
 }
 
+export type Answer = AnswerBase & Given;
+
 /** One answer to a closed question, as the finished game's summary reports it. */
-export interface ClosedAnswer {
+export type ClosedAnswer = {
   readonly playerId: string;
   /** The player's name when the question closed: a player who left later is still named. */
   readonly name: string;
-  readonly choice: number;
   readonly correct: boolean;
   readonly points: number;
   readonly elapsedMs: number;
+} & Given;
+
+/** A player who joined while the game ran, and the first question they could answer. */
+export interface LateStart {
+  readonly playerId: string;
+  readonly from: number;
 }
 
 export interface Game {
@@ -79,6 +122,12 @@ export interface Game {
   readonly lastReveal?: QuestionClosed;
   /** The answers to each question closed so far, by index: what the finished game reports. */
   readonly closed: readonly (readonly ClosedAnswer[])[];
+  /**
+   * Players who joined while the game ran, with the first question they could answer: a player
+   * seated during a question waits (out of the roster, `from` still to come) until the next one
+   * opens. Absent while nobody joined late.
+   */
+  readonly late?: readonly LateStart[];
 }
 
 export interface Rematch {
@@ -95,6 +144,8 @@ export interface Standing {
   readonly score: number;
   readonly correct: number;
   readonly rank: number;
+  /** The first question (its index) the player could answer, for a late arrival; absent: 0, the first. */
+  readonly from?: number;
 }
 
 export interface TriviaState {
@@ -122,8 +173,10 @@ export interface TriviaState {
 // Event payloads (PROTOCOL.md section 3, Events).
 export interface QuestionClosed {
   readonly index: number;
-  readonly correct: number;
-  readonly counts: readonly number[];
+  /** The right choice (`choice`, `truefalse`), the right choices (`multi`), the accepted answers (`text`), or null (`poll`). */
+  readonly correct: RevealedAnswer;
+  /** How many picked each choice, or how many typed a right and a wrong answer (`text`). */
+  readonly counts: readonly number[] | { readonly right: number; readonly wrong: number };
   readonly scores: readonly { playerId: string; points: number; total: number }[];
 }
 
@@ -140,11 +193,17 @@ export interface GameSummary {
   readonly questions: readonly {
     readonly index: number;
     readonly text: string;
+    /** Absent for a `choice` question (and in every summary from before kinds). */
+    readonly kind?: QuestionKind;
+    /** Empty for a `text` question. */
     readonly choices: readonly string[];
-    readonly correct: number;
+    readonly correct: RevealedAnswer;
     readonly answers: readonly ClosedAnswer[];
   }[];
 }
+
+/** A question's right answer as its reveal gives it: an index, indices, accepted texts, or null for a poll. */
+export type RevealedAnswer = number | readonly number[] | readonly string[] | null;
 
 /** The result of a rule: the next state, what to tell, and what to close. */
 export type Outcome = EngineOutcome<TriviaState>;

@@ -6,6 +6,8 @@ import {
   idField,
   integerField,
   laterKey,
+  printableField,
+  textKey,
   usualValues,
   WIRE_PROFILES,
   type WireCommands,
@@ -17,17 +19,50 @@ import {
 // client package builds this file into its `@game-rooms/client/trivia` entry point.
 
 const index = 'must be a whole number from 0';
+const picks = 'must be a list of 1 to 6 different choices, each a whole number from 0';
+/** The longest typed answer (PROTOCOL.md section 13). */
+export const TYPED_ANSWER_MAX = 40;
+
+/**
+ * `room.answer`'s data: the question, and one of `choice` (a choice, true/false or poll question),
+ * `choices` (a multi question) or `text` (a text question). Which one the open question takes is
+ * the rules' to check, after the question is known to be open (PROTOCOL.md section 3's order).
+ */
+const answerData = commandData({
+  question: integerField(index),
+  choice: integerField(index).optional(),
+  choices: z
+    .array(integerField(picks), { error: picks })
+    .min(1, { error: picks })
+    .max(6, { error: picks })
+    .refine((c) => new Set(c).size === c.length, { error: picks })
+    .optional(),
+  text: printableField(TYPED_ANSWER_MAX).optional(),
+}).superRefine((d, ctx) => {
+  const given = (['choice', 'choices', 'text'] as const).filter((k) => d[k] !== undefined);
+  // Without any, the answer lacks its choice, as it did before kinds (a text or multi answer names its own field).
+  if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['choice'], message: index });
+  else if (given.length > 1)
+    ctx.addIssue({ code: 'custom', path: [given[1]], message: 'must be left out: an answer holds one of choice, choices or text' });
+});
 
 /** Trivia's commands, by type: the shape of `data` the server accepts. */
 export const TRIVIA_COMMANDS = {
   'room.start': commandData({}),
-  'room.answer': commandData({ question: integerField(index), choice: integerField(index) }),
+  'room.answer': answerData,
   'room.rematch': commandData({ vote: z.boolean({ error: 'must be true or false' }) }),
   'room.leave': commandData({}),
   'room.kick': commandData({
     playerId: z.string({ error: 'must be a player id' }).min(1, { error: 'must be a player id' }).max(64, { error: 'must be a player id' }),
   }),
+  /** The host moves a host-paced game on: the next question, the end of the game, or the open question closed now. */
+  'room.next': commandData({}),
 };
+
+// Keys added with question kinds, the host's pace and late arrivals (section 13) go as their own
+// text (`textKey`): the code table shipped with 47 of its 52 letters taken, and a client holding
+// that table decodes a frame with such a key as it is, where a new letter would stop it.
+const kind = textKey(z.enum(['choice', 'truefalse', 'multi', 'poll', 'text']));
 
 const role = z.enum(['host', 'player', 'spectator']);
 const phase = z.enum(['lobby', 'question', 'reveal', 'finished', 'closed']);
@@ -46,23 +81,46 @@ const settings = z.object({
   revealSeconds: laterKey(z.number()),
   maxPlayers: laterKey(z.number()),
   minPlayers: laterKey(z.number()),
+  pace: textKey(z.enum(['clock', 'host']).optional()),
+  order: textKey(z.enum(['shuffled', 'deck']).optional()),
+  lateJoin: textKey(z.boolean().optional()),
 });
 
 const openQuestion = z.object({
   index: z.number(),
   total: z.number(),
   text: z.string(),
-  choices: z.array(z.string()),
+  /** Absent for a text question. */
+  choices: z.array(z.string()).optional(),
   closesAt: z.number(),
   answered: z.number(),
   of: z.number(),
+  /** Absent: a choice question. */
+  kind: kind.optional(),
+  /** The question's own time, when it has one; absent: the room's `secondsPerQuestion`. */
+  seconds: textKey(z.number().optional()),
+  /** The question's picture, as a URL on this server (`/api/images/{imageId}`). */
+  image: textKey(z.string().optional()),
 });
 
 const scoreLine = z.object({ playerId, points: z.number(), total: z.number() });
 
-const reveal = z.object({ index: z.number(), correct: z.number(), counts: z.array(z.number()), scores: z.array(scoreLine) });
+/** The right answer: a choice, the right choices (multi), the accepted answers (text), or null (poll). */
+const correct = z.union([z.number(), z.array(z.number()), z.array(z.string()), z.null()]);
+/** How many picked each choice, or how many typed a right and a wrong answer (text). */
+const counts = z.union([z.array(z.number()), z.object({ right: textKey(z.number()), wrong: textKey(z.number()) })]);
 
-const standing = z.object({ playerId, name: z.string(), score: z.number(), correct: z.number(), rank: z.number() });
+const reveal = z.object({ index: z.number(), correct, counts, scores: z.array(scoreLine) });
+
+const standing = z.object({
+  playerId,
+  name: z.string(),
+  score: z.number(),
+  correct: z.number(),
+  rank: z.number(),
+  /** The first question a late arrival could answer; absent: 0, the first. */
+  from: textKey(z.number().optional()),
+});
 
 const rematchDecision = z.object({ accepted: z.boolean(), playerIds: z.array(playerId) });
 
@@ -81,7 +139,16 @@ const roomState = z.object({
     role,
     playerId: playerId.optional(),
     // What this seat did in the open question or vote: numbered after the first pass's keys.
-    answer: laterKey(z.object({ question: z.number(), choice: z.number() }).optional()),
+    answer: laterKey(
+      z
+        .object({
+          question: z.number(),
+          choice: z.number().optional(),
+          choices: z.array(z.number()).optional(),
+          text: z.string().optional(),
+        })
+        .optional(),
+    ),
     rematchVote: laterKey(z.boolean().optional()),
   }),
   host: z.object({ name: z.string() }),

@@ -2,7 +2,7 @@
 import { Actor, RuleContext, seededRandom, unguessableIds } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
 import { beginGame, decide } from '../src/trivia.rules';
-import { Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
+import { ChoiceQuestion, Outcome, Question, Seat, Settings, TriviaState } from '../src/trivia.types';
 
 type Viewer = Actor;
 
@@ -24,7 +24,7 @@ export const SETTINGS: Settings = {
 };
 export const DURATION = SETTINGS.secondsPerQuestion * 1000;
 
-export const QUESTIONS: Question[] = [
+export const QUESTIONS: ChoiceQuestion[] = [
   { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
   { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
   { id: 13, text: 'Largest ocean?', choices: ['Pacific', 'Atlantic'], correct: 0 },

@@ -7,7 +7,7 @@ import { RoomException } from '@app/protocol';
 import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
 import { JournaledRoom } from '../../test/journaled-room';
-import { Answer, GameSummary, openTrivia, Question, RoomCommand, Settings, triviaRules, TriviaState } from '../src';
+import { Answer, ChoiceQuestion, GameSummary, openTrivia, RoomCommand, Settings, triviaRules, TriviaState } from '../src';
 import { answerOf } from '../src/trivia.rules';
 
 export const T0 = 1_700_000_000_000;
@@ -15,7 +15,7 @@ export const EXPIRY_SECONDS = 300;
 export const SEED = 7;
 
 /** The room's deck: more than a game needs, so a second game prefers unplayed ones. */
-export const DECK: Question[] = [
+export const DECK: ChoiceQuestion[] = [
   { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
   { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
   { id: 13, text: 'Largest ocean?', choices: ['Pacific', 'Atlantic'], correct: 0 },
@@ -170,7 +170,8 @@ export class LiveRoom {
             (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id,
           );
           // A choice past the last one now and then: refused, it changes nothing.
-          const choices = game.questions[game.index].choices.length;
+          const open = game.questions[game.index];
+          const choices = 'choices' in open ? open.choices.length : 0;
           return this.batch(
             [...new Set(answerers)].flatMap((id, i) =>
               id

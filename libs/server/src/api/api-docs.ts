@@ -145,7 +145,8 @@ export const DescribeJoinRoom = () =>
       NOT_FOUND,
       {
         status: 409,
-        description: '`room_full`, `game_in_progress` (also while finished) or `room_closed`',
+        description:
+          '`room_full`, `game_in_progress` (the room is finished, or its game runs and it was opened with `lateJoin: false`) or `room_closed`',
         schema: error('room_full | game_in_progress | room_closed'),
       },
       GONE,
@@ -247,7 +248,8 @@ export const DescribeImportDeck = () =>
     ApiTags('decks'),
     ApiOperation({
       summary:
-        'Add a deck from a CSV as spreadsheets export it: a header row, then `question,choice1,...,choice6,correct` a row, `correct` 1-based; ' +
+        'Add a deck from a CSV as spreadsheets export it: a header row, then `question,choice1,...,choice6,correct` a row, `correct` 1-based, ' +
+        'and after it, when the header names them, `kind` (choice, truefalse, multi, poll, text; empty: choice), `seconds` and `accepted` (a text question’s answers, separated by `|`); ' +
         'RFC 4180 quoting, a UTF-8 BOM, CRLF/LF/CR line ends, `;` as the separator when the header row has no comma; blank rows skipped; 1 to 200 questions',
     }),
     DocQuery(DeckImportQuery),
@@ -273,14 +275,17 @@ export const DescribeImportDeck = () =>
 export const DescribeDeckTemplate = () =>
   applyDecorators(
     ApiTags('decks'),
-    ApiOperation({ summary: 'A CSV to start a deck from in a spreadsheet: the header row and three example questions' }),
+    ApiOperation({ summary: 'A CSV to start a deck from in a spreadsheet: the header row and an example question of each kind' }),
     DocResponse(200, 'the template, as an attachment', DeckCsvTemplate, 'text/csv'),
   );
 
 export const DescribeReadDeck = () =>
   applyDecorators(
     ApiTags('decks'),
-    ApiOperation({ summary: 'A deck and its questions; the right answers (`correct`) only with its edit token as Bearer' }),
+    ApiOperation({
+      summary:
+        'A deck and its questions; the right answers (`correct`, `accepted`) only with its edit token as Bearer. `GET /api/decks/{id}.csv` with the edit token exports the deck as CSV in the import’s format (no pictures)',
+    }),
     ApiBearerAuth(),
     DECK_ID(),
     DocResponse(200, 'the deck; `editable` says whether it has an edit token at all', DeckDetails),

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
 import { DeckListQuery, readQuery } from '@app/protocol';
 import { DeckRateGuard } from '../limits/address-rate.guard';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
@@ -59,8 +60,13 @@ export class DecksController {
 
   @Get(':id')
   @DescribeReadDeck()
-  read(@Param('id') id: string, @Headers('authorization') authorization?: string) {
-    return this.decks.read(id, bearer(authorization));
+  async read(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Headers('authorization') authorization?: string) {
+    // `{id}.csv` is the deck's export in the import's format, for the holder of its edit token.
+    if (!id.endsWith('.csv')) return this.decks.read(id, bearer(authorization));
+    const csv = await this.decks.exportCsv(id.slice(0, -4), bearer(authorization));
+    res.setHeader('content-type', 'text/csv; charset=utf-8');
+    res.setHeader('content-disposition', `attachment; filename="deck-${id.slice(0, -4).toLowerCase()}.csv"`);
+    return csv;
   }
 
   @Put(':id')

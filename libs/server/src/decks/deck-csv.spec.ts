@@ -1,5 +1,5 @@
 import { BadCsvException } from './deck.errors';
-import { DECK_CSV_TEMPLATE, readDeckCsv } from './deck-csv';
+import { DECK_CSV_TEMPLATE, deckCsv, readDeckCsv } from './deck-csv';
 
 const HEADER = 'question,choice1,choice2,choice3,choice4,choice5,choice6,correct';
 
@@ -16,11 +16,15 @@ function refusal(csv: string): { line: number; column: number; message: string }
 
 describe(readDeckCsv.name, () => {
   describe('reads what spreadsheets export', () => {
-    it('the template, with its quoted commas and doubled quotes', () => {
+    it('the template, with its quoted commas and doubled quotes, and a question of each kind', () => {
       expect(readDeckCsv(DECK_CSV_TEMPLATE)).toEqual([
         { text: 'Which planet is known as the red planet?', choices: ['Venus', 'Mars', 'Jupiter', 'Saturn'], correct: 1 },
-        { text: 'Which of these is a fruit, botanically?', choices: ['Carrot', 'Tomato'], correct: 1 },
+        { text: 'Which of these is a fruit, botanically?', choices: ['Carrot', 'Tomato'], correct: 1, seconds: 30 },
         { text: 'Who wrote "Hamlet"?', choices: ['Charles Dickens', 'William Shakespeare', 'Jane Austen'], correct: 1 },
+        { kind: 'truefalse', text: 'The Sun is a star.', choices: ['True', 'False'], correct: 0 },
+        { kind: 'multi', text: 'Which of these are prime numbers?', choices: ['2', '3', '4', '9'], correct: [0, 1] },
+        { kind: 'poll', text: 'Which season do you like best?', choices: ['Spring', 'Summer', 'Autumn', 'Winter'] },
+        { kind: 'text', text: 'What is the capital of France?', accepted: ['Paris', 'Paris city'], seconds: 20 },
       ]);
     });
 
@@ -46,6 +50,53 @@ describe(readDeckCsv.name, () => {
 
     it('trims cells and ignores empty cells past the correct column', () => {
       expect(readDeckCsv(`${HEADER},,\n  Spaces?  , a , b ,,,,, 2 ,,\n`)).toEqual([{ text: 'Spaces?', choices: ['a', 'b'], correct: 1 }]);
+    });
+  });
+
+  describe('reads question kinds from the columns after correct (section 13)', () => {
+    const KINDS = `${HEADER},kind,seconds,accepted`;
+
+    it('takes the kind columns in any order, and their names in any case', () => {
+      const csv = `${HEADER},Accepted,KIND\r\nCapital?,,,,,,,,Paris| paris  city ,text\r\nSun a star?,true,false,,,,,2,,truefalse\r\n`;
+      expect(readDeckCsv(csv)).toEqual([
+        { kind: 'text', text: 'Capital?', accepted: ['Paris', 'paris city'] },
+        { kind: 'truefalse', text: 'Sun a star?', choices: ['True', 'False'], correct: 1 },
+      ]);
+    });
+
+    it('reads an empty kind as choice, and multi answers in any order', () => {
+      expect(readDeckCsv(`${KINDS}\r\nQ?,a,b,,,,,2,,,\r\nP?,a,b,c,,,,3|1,Multi,15,\r\n`)).toEqual([
+        { text: 'Q?', choices: ['a', 'b'], correct: 1 },
+        { kind: 'multi', text: 'P?', choices: ['a', 'b', 'c'], correct: [0, 2], seconds: 15 },
+      ]);
+    });
+
+    it('writes a deck of every kind that reads back as itself', () => {
+      const deck = readDeckCsv(DECK_CSV_TEMPLATE);
+      const written = deckCsv(deck);
+      expect(written.split('\r\n')[0]).toBe(KINDS);
+      expect(readDeckCsv(written)).toEqual(deck);
+    });
+
+    it.each([
+      ['an unknown kind', `${KINDS}\r\nQ?,a,b,,,,,1,slider,,\r\n`, 2, 9, /kind must be one of/],
+      ['a kind column before correct', `question,choice1,choice2,kind,correct\r\nQ?,a,b,,1\r\n`, 1, 4, /goes after correct/],
+      ['a text question with choices', `${KINDS}\r\nQ?,a,,,,,,,text,,a\r\n`, 2, 2, /has no choices/],
+      ['a text question without accepted answers', `${KINDS}\r\nQ?,,,,,,,,text,,\r\n`, 2, 11, /needs its accepted answers/],
+      ['an empty accepted answer', `${KINDS}\r\nQ?,,,,,,,,text,,a||b\r\n`, 2, 11, /needs its accepted answers/],
+      ['a text question with a correct cell', `${KINDS}\r\nQ?,,,,,,,1,text,,a\r\n`, 2, 8, /leave correct empty/],
+      ['a poll with a right answer', `${KINDS}\r\nQ?,a,b,,,,,1,poll,,\r\n`, 2, 8, /no right answer/],
+      ['a true/false question answered "yes"', `${KINDS}\r\nQ?,,,,,,,yes,truefalse,,\r\n`, 2, 8, /true or false/],
+      ['a true/false question with other choices', `${KINDS}\r\nQ?,Yes,No,,,,,1,truefalse,,\r\n`, 2, 2, /True and False/],
+      ['a multi answer past the choices', `${KINDS}\r\nQ?,a,b,,,,,1|3,multi,,\r\n`, 2, 8, /each from 1 to 2/],
+      ['a multi answer twice the same', `${KINDS}\r\nQ?,a,b,,,,,1|1,multi,,\r\n`, 2, 8, /separated by \|/],
+      ['accepted answers on a choice question', `${KINDS}\r\nQ?,a,b,,,,,1,,,a\r\n`, 2, 11, /only a text question/],
+      ['seconds under 5', `${KINDS}\r\nQ?,a,b,,,,,1,,4,\r\n`, 2, 10, /seconds must be a whole number from 5 to 240/],
+      ['a cell past the last named column', `${KINDS}\r\nQ?,a,b,,,,,1,,,,x\r\n`, 2, 12, /past the last column \(11, accepted\)/],
+    ])('names %s', (_what, csv, line, column, message) => {
+      const got = refusal(csv);
+      expect([got.line, got.column]).toEqual([line, column]);
+      expect(got.message).toMatch(message);
     });
   });
 

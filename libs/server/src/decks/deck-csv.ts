@@ -1,11 +1,13 @@
-import { printableText } from '@app/protocol';
+import { printableText, QUESTION_KINDS, QuestionKind, TRUE_FALSE_CHOICES } from '@app/protocol';
 import { CsvError, parse } from 'csv-parse/sync';
 import { NewQuestion } from './deck.repository';
 import { BadCsvException } from './deck.errors';
 import { DECK_LIMITS as L } from './deck-limits';
 
-// A deck as a spreadsheet exports it (PROTOCOL.md section 12): a header row, then one question a
-// row: `question,choice1,...,choice6,correct`, `correct` the 1-based number of the right choice.
+// A deck as a spreadsheet exports it (PROTOCOL.md sections 12 and 13): a header row, then one
+// question a row: `question,choice1,...,choice6,correct`, `correct` the 1-based number of the
+// right choice, and after it, when the header names them, `kind`, `seconds` and `accepted` (in
+// any order). A file without them reads as before kinds: every question a `choice` question.
 // Quoting is RFC 4180's (cells with commas, quotes or line breaks in double quotes, a quote in
 // one doubled); line ends may be CRLF, LF or CR; a UTF-8 BOM is dropped; a semicolon is the
 // separator when the header row has semicolons and no comma (spreadsheets in locales whose
@@ -13,13 +15,30 @@ import { DECK_LIMITS as L } from './deck-limits';
 
 export const DECK_CSV_HEADER = ['question', 'choice1', 'choice2', 'choice3', 'choice4', 'choice5', 'choice6', 'correct'] as const;
 
-/** What `GET /api/decks/template.csv` serves: the header and three rows that show the quoting. */
+/** The columns a file may add after `correct`, by name (section 13). */
+const KIND_COLUMNS = ['kind', 'seconds', 'accepted'] as const;
+type KindColumn = (typeof KIND_COLUMNS)[number];
+
+/** The columns of the template and of an exported deck: section 12's, then the kinds'. */
+export const DECK_CSV_COLUMNS = [...DECK_CSV_HEADER, ...KIND_COLUMNS] as const;
+
+/** What separates a multi question's right choices and a text question's accepted answers in one cell. */
+const LIST_SEPARATOR = '|';
+
+/**
+ * What `GET /api/decks/template.csv` serves: the header and a row of each kind, which show the
+ * quoting too (a comma and a quote inside a cell), a question's own seconds and the lists.
+ */
 export const DECK_CSV_TEMPLATE =
   [
-    DECK_CSV_HEADER.join(','),
-    'Which planet is known as the red planet?,Venus,Mars,Jupiter,Saturn,,,2',
-    '"Which of these is a fruit, botanically?",Carrot,Tomato,,,,,2',
-    '"Who wrote ""Hamlet""?",Charles Dickens,William Shakespeare,Jane Austen,,,,2',
+    DECK_CSV_COLUMNS.join(','),
+    'Which planet is known as the red planet?,Venus,Mars,Jupiter,Saturn,,,2,choice,,',
+    '"Which of these is a fruit, botanically?",Carrot,Tomato,,,,,2,,30,',
+    '"Who wrote ""Hamlet""?",Charles Dickens,William Shakespeare,Jane Austen,,,,2,choice,,',
+    'The Sun is a star.,,,,,,,true,truefalse,,',
+    'Which of these are prime numbers?,2,3,4,9,,,1|2,multi,,',
+    'Which season do you like best?,Spring,Summer,Autumn,Winter,,,,poll,,',
+    'What is the capital of France?,,,,,,,,text,20,Paris|Paris city',
   ].join('\r\n') + '\r\n';
 
 const QUOTE_ERRORS: Record<string, string> = {
@@ -35,12 +54,20 @@ interface Row {
   readonly line: number;
 }
 
+/** Where a file's columns are: `correct` is column `columns` (1-based), and each kind column named in the header at its place (0-based). */
+interface Layout {
+  readonly columns: number;
+  readonly named: Readonly<Partial<Record<KindColumn, number>>>;
+  /** How many columns the header names in all. */
+  readonly width: number;
+}
+
 /** The questions of a deck's CSV, or a BadCsvException naming the first bad cell. */
 export function readDeckCsv(csv: string): NewQuestion[] {
   const [header, ...rows] = readRows(csv);
   if (!header)
     throw new BadCsvException(1, 1, `the file is empty: it needs a header row (${DECK_CSV_HEADER.join(',')}) and a row per question`);
-  const columns = readHeader(header.cells);
+  const layout = readHeader(header.cells);
   if (rows.length === 0) throw new BadCsvException(2, 1, 'no questions: after the header row, write one question a row');
   if (rows.length > L.maxQuestions) {
     throw new BadCsvException(
@@ -49,7 +76,7 @@ export function readDeckCsv(csv: string): NewQuestion[] {
       `a deck holds at most ${L.maxQuestions} questions; this is question ${L.maxQuestions + 1}`,
     );
   }
-  return rows.map((row) => readQuestion(row, columns));
+  return rows.map((row) => readQuestion(row, layout));
 }
 
 function readRows(csv: string): Row[] {
@@ -92,23 +119,48 @@ function nextRowLine(text: string, after: number): number {
   return i + 1;
 }
 
-/** How many columns the rows have: the question, the choices, and `correct` in the last one. */
-function readHeader(cells: readonly string[]): number {
-  let n = cells.length;
-  while (n > 0 && cells[n - 1].trim() === '') n--;
-  const expected = `the header row names the columns: ${DECK_CSV_HEADER.join(',')} (2 to 6 choices)`;
+/**
+ * Where the rows' columns are: the question, the choices, `correct`, then the kind columns the
+ * header names (by name, in any order, after `correct`).
+ */
+function readHeader(cells: readonly string[]): Layout {
+  let width = cells.length;
+  while (width > 0 && cells[width - 1].trim() === '') width--;
+  const named: Partial<Record<KindColumn, number>> = {};
+  let n = width;
+  for (let name = kindColumn(cells[n - 1]); name && named[name] === undefined; name = kindColumn(cells[n - 1])) named[name] = --n;
+  const expected = `the header row names the columns: ${DECK_CSV_HEADER.join(',')} (2 to 6 choices), then kind, seconds and accepted if the file has them`;
+  for (let i = 0; i < n; i++) {
+    const name = kindColumn(cells[i]);
+    if (name) throw new BadCsvException(1, i + 1, `the ${name} column goes after correct, once: ${expected}`);
+  }
   if (/^\s*\d+\s*$/.test(cells[n - 1] ?? ''))
     throw new BadCsvException(1, n, `line 1 must be the header row; this one looks like a question (${expected})`);
   if (n < 2 + L.minChoices) throw new BadCsvException(1, n + 1, `too few columns: ${expected}`);
   if (n > 2 + L.maxChoices) throw new BadCsvException(1, 2 + L.maxChoices + 1, `too many columns: ${expected}`);
-  return n;
+  return { columns: n, named, width };
 }
 
-function readQuestion({ cells, line }: Row, columns: number): NewQuestion {
+/** The kind column a header cell names, if it names one. */
+function kindColumn(cell: string | undefined): KindColumn | undefined {
+  const name = (cell ?? '').trim().toLowerCase();
+  return (KIND_COLUMNS as readonly string[]).includes(name) ? (name as KindColumn) : undefined;
+}
+
+function readQuestion({ cells, line }: Row, layout: Layout): NewQuestion {
+  const { columns, named, width } = layout;
   const cell = (i: number) => (cells[i] ?? '').replace(/\s+/g, ' ').trim();
-  for (let i = columns; i < cells.length; i++) {
-    if (cell(i) !== '') throw new BadCsvException(line, i + 1, `this cell is past the last column (${columns}, correct) the header names`);
+  const last = width === columns ? 'correct' : (Object.entries(named).find(([, at]) => at === width - 1)?.[0] ?? 'correct');
+  for (let i = width; i < cells.length; i++) {
+    if (cell(i) !== '') throw new BadCsvException(line, i + 1, `this cell is past the last column (${width}, ${last}) the header names`);
   }
+  const bad: Refuse = (column, message) => {
+    throw new BadCsvException(line, column, message);
+  };
+  const kindCell = named.kind === undefined ? '' : cell(named.kind).toLowerCase();
+  if (kindCell !== '' && !(QUESTION_KINDS as readonly string[]).includes(kindCell))
+    bad(named.kind! + 1, `kind must be one of ${QUESTION_KINDS.join(', ')} (empty is choice), not "${kindCell.slice(0, 20)}"`);
+  const kind = (kindCell || 'choice') as QuestionKind;
   const text = printableText(cell(0), L.text);
   if (text === undefined)
     throw new BadCsvException(
@@ -132,16 +184,123 @@ function readQuestion({ cells, line }: Row, columns: number): NewQuestion {
       throw new BadCsvException(line, column, `choice${i + 1} is the same as choice${same + 1}: the choices must all differ`);
     choices.push(choice);
   }
-  if (count < L.minChoices) throw new BadCsvException(line, 2 + count, `a question needs at least ${L.minChoices} choices`);
+  if (kind === 'text' && count > 0)
+    bad(2, 'a text question has no choices: leave choice1 to choice6 empty and write its answers in accepted');
+  const trueFalse = count === 2 && choices.every((c, i) => c.toLowerCase() === TRUE_FALSE_CHOICES[i].toLowerCase());
+  if (kind === 'truefalse' && count > 0 && !trueFalse) bad(2, 'a truefalse question’s choices are True and False: leave them empty');
+  if (kind !== 'text' && kind !== 'truefalse' && count < L.minChoices) bad(2 + count, `a question needs at least ${L.minChoices} choices`);
 
   const correct = cell(columns - 1);
+  const accepted = named.accepted === undefined ? '' : cell(named.accepted);
+  if (kind !== 'text' && accepted !== '') bad(named.accepted! + 1, `only a text question has accepted answers; this is a ${kind} question`);
+  const own = { ...readSeconds(cell, named.seconds, bad) };
+  switch (kind) {
+    case 'choice':
+      return { text, choices, correct: choiceNumber(correct, count, columns, bad), ...own };
+    case 'truefalse': {
+      const answer = TRUE_FALSE_CELLS.get(correct.toLowerCase());
+      if (answer === undefined)
+        bad(
+          columns,
+          `correct must be true or false (or 1 for true, 2 for false)${correct === '' ? '; it is empty' : `, not "${correct.slice(0, 20)}"`}`,
+        );
+      return { kind, text, choices: [...TRUE_FALSE_CHOICES], correct: answer, ...own };
+    }
+    case 'multi': {
+      const picks = correct.split(LIST_SEPARATOR).map((p) => p.trim());
+      const numbers = picks.map(Number);
+      if (
+        correct === '' ||
+        picks.some((p) => !/^\d+$/.test(p)) ||
+        numbers.some((n) => n < 1 || n > count) ||
+        new Set(numbers).size !== numbers.length
+      )
+        bad(
+          columns,
+          `correct must be the numbers of the right choices, each from 1 to ${count}, separated by ${LIST_SEPARATOR} (such as 1${LIST_SEPARATOR}3)`,
+        );
+      return { kind, text, choices, correct: numbers.map((n) => n - 1).sort((a, b) => a - b), ...own };
+    }
+    case 'poll':
+      if (correct !== '') bad(columns, 'a poll has no right answer: leave correct empty');
+      return { kind, text, choices, ...own };
+    case 'text':
+      if (correct !== '') bad(columns, 'a text question’s right answers go in accepted: leave correct empty');
+      return { kind, text, accepted: readAccepted(accepted, named.accepted ?? named.kind!, bad), ...own };
+  }
+}
+
+/** Refuses the row at a column (1-based) of its line. */
+type Refuse = (column: number, message: string) => never;
+
+/** A true/false question's `correct` cell, as a spreadsheet user may write it. */
+const TRUE_FALSE_CELLS: ReadonlyMap<string, number> = new Map([
+  ['true', 0],
+  ['1', 0],
+  ['false', 1],
+  ['2', 1],
+]);
+
+/** `correct` of a choice question: the 1-based number of the right choice. */
+function choiceNumber(correct: string, count: number, column: number, bad: Refuse): number {
   const number = /^\d+$/.test(correct) ? Number(correct) : NaN;
-  if (!(number >= 1 && number <= count)) {
-    throw new BadCsvException(
-      line,
-      columns,
+  if (!(number >= 1 && number <= count))
+    bad(
+      column,
       `correct must be the number of the right choice, 1 to ${count}${correct === '' ? '; it is empty' : `, not "${correct.slice(0, 20)}"`}`,
     );
-  }
-  return { text, choices, correct: number - 1 };
+  return number - 1;
+}
+
+/** The question's own seconds, when its cell has them. */
+function readSeconds(cell: (i: number) => string, at: number | undefined, bad: Refuse): { seconds?: number } {
+  const value = at === undefined ? '' : cell(at);
+  if (value === '') return {};
+  const seconds = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(seconds >= L.minSeconds && seconds <= L.maxSeconds))
+    bad(
+      at! + 1,
+      `seconds must be a whole number from ${L.minSeconds} to ${L.maxSeconds} (empty: the room's time), not "${value.slice(0, 20)}"`,
+    );
+  return { seconds };
+}
+
+/** A text question's accepted answers: 1 to 10, separated by `|`, each 1 to 40 printable characters. */
+function readAccepted(value: string, at: number, bad: Refuse): string[] {
+  const why = `a text question needs its accepted answers in the accepted column: 1 to ${L.maxAccepted}, separated by ${LIST_SEPARATOR}, each 1 to ${L.accepted} printable characters`;
+  if (value === '') bad(at + 1, why);
+  const answers = value.split(LIST_SEPARATOR).map((a) => printableText(a.trim(), L.accepted));
+  if (answers.length > L.maxAccepted || answers.some((a) => a === undefined)) bad(at + 1, why);
+  return answers as string[];
+}
+
+/**
+ * A deck as CSV in the import's format (`GET /api/decks/{id}.csv`): every column of the template,
+ * so that the file reads back as the same questions. Pictures stay out: a CSV carries no image.
+ */
+export function deckCsv(questions: readonly NewQuestion[]): string {
+  const rows = questions.map((q) => {
+    const kind = q.kind ?? 'choice';
+    const choices = kind === 'truefalse' || kind === 'text' ? [] : (q.choices ?? []);
+    const correct =
+      q.correct === undefined
+        ? ''
+        : typeof q.correct === 'number'
+          ? String(q.correct + 1)
+          : q.correct.map((c) => c + 1).join(LIST_SEPARATOR);
+    return [
+      q.text,
+      ...Array.from({ length: L.maxChoices }, (_, i) => choices[i] ?? ''),
+      kind === 'truefalse' ? (q.correct === 0 ? 'true' : 'false') : correct,
+      kind,
+      q.seconds === undefined ? '' : String(q.seconds),
+      (q.accepted ?? []).join(LIST_SEPARATOR),
+    ];
+  });
+  return [DECK_CSV_COLUMNS as readonly string[], ...rows].map((row) => row.map(quotedCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** A cell as RFC 4180 quotes it: in double quotes when it holds a comma, a quote or a line break, a quote in it doubled. */
+function quotedCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }

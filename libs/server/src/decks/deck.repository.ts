@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '@app/persistence';
+import type { StoredQuestion } from '@app/protocol';
 
 export interface DeckSummary {
   readonly id: string;
@@ -8,11 +9,14 @@ export interface DeckSummary {
   readonly questions: number;
 }
 
-export interface NewQuestion {
-  readonly text: string;
-  readonly choices: readonly string[];
-  readonly correct: number;
-}
+/** A question as the deck API's schema leaves it (section 13): only the fields its kind takes, a `choice` question without its kind. */
+export type NewQuestion = Readonly<StoredQuestion>;
+
+// One question row as the deck's JSON holds it: a field the question does not have is left out,
+// so a `choice` question reads as every question did before kinds.
+const QUESTION_JSON = `jsonb_strip_nulls(jsonb_build_object(
+    'kind', nullif(q.kind, 'choice'), 'text', q.text, 'choices', q.choices, 'correct', coalesce(to_jsonb(q.correct), q.right_choices),
+    'accepted', q.accepted, 'seconds', q.seconds, 'image', q.image))`;
 
 /** A deck as a room plays it: its questions in the deck's order, right answers included. */
 export interface LoadedDeck {
@@ -33,7 +37,7 @@ export interface StoredDeck extends LoadedDeck {
 // The deck's questions in order, as one JSON array; a deleted deck is no deck.
 const SELECT_DECK = `
   SELECT d.id, d.name, d.builtin, d.edit_token_hash,
-         coalesce((SELECT json_agg(json_build_object('text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position)
+         coalesce((SELECT jsonb_agg(${QUESTION_JSON} ORDER BY q.position)
                    FROM questions q WHERE q.deck_id = d.id), '[]') AS questions
   FROM decks d WHERE d.id = $1 AND d.deleted_at IS NULL`;
 
@@ -72,8 +76,11 @@ export class DeckRepository {
       'DeckRepository.createDeck',
       `WITH deck AS (INSERT INTO decks (id, name, edit_token_hash) VALUES ($4, $1, $3) RETURNING id),
        added AS (
-         INSERT INTO questions (deck_id, position, text, choices, correct)
-         SELECT deck.id, q.ord - 1, q.item->>'text', q.item->'choices', (q.item->>'correct')::smallint
+         INSERT INTO questions (deck_id, position, kind, text, choices, correct, right_choices, accepted, seconds, image)
+         SELECT deck.id, q.ord - 1, coalesce(q.item->>'kind', 'choice'), q.item->>'text', q.item->'choices',
+                CASE WHEN jsonb_typeof(q.item->'correct') = 'number' THEN (q.item->>'correct')::smallint END,
+                CASE WHEN jsonb_typeof(q.item->'correct') = 'array' THEN q.item->'correct' END,
+                q.item->'accepted', (q.item->>'seconds')::smallint, q.item->>'image'
          FROM deck, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS q(item, ord)
        )
        SELECT id FROM deck`,
@@ -122,9 +129,9 @@ export class DeckRepository {
       {
         sql: `SELECT d.id FROM decks d
               WHERE d.id = $1 AND d.deleted_at IS NULL AND d.name = $2
-                AND (SELECT coalesce(jsonb_agg(jsonb_build_object('text', q.text, 'choices', q.choices, 'correct', q.correct) ORDER BY q.position), '[]')
+                AND (SELECT coalesce(jsonb_agg(${QUESTION_JSON} ORDER BY q.position), '[]')
                      FROM questions q WHERE q.deck_id = d.id) = $3::jsonb`,
-        params: [id, name, JSON.stringify(questions.map((q) => ({ text: q.text, choices: q.choices, correct: q.correct })))],
+        params: [id, name, JSON.stringify(questions)],
       },
     );
     return Boolean(rows[0]?.id);

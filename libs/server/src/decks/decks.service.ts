@@ -1,21 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { DeckRepository, DeckSummary, StoredDeck } from './deck.repository';
+import { DeckRepository, DeckSummary, NewQuestion, StoredDeck } from './deck.repository';
 import { RoomException } from '@app/protocol';
 import { DeckInput } from './deck-body';
+import { deckCsv } from './deck-csv';
 import { DeckErrorCode, deckError } from './deck.errors';
 import { checkEditRight, hashEditToken, newEditToken } from './deck-token';
 
 /** A new deck, with its edit token: the only time the token is shown. */
 export type CreatedDeck = DeckSummary & { readonly editToken: string };
 
-/** `GET /api/decks/{id}`: the right answers only for the holder of the edit token. */
+/** `GET /api/decks/{id}`: the right answers (`correct`, `accepted`) only for the holder of the edit token. */
 export interface DeckView {
   readonly id: string;
   readonly name: string;
   readonly builtin: boolean;
   /** Whether the deck has an edit token at all (the built-in deck and decks made before tokens do not). */
   readonly editable: boolean;
-  readonly questions: { readonly text: string; readonly choices: readonly string[]; readonly correct?: number }[];
+  readonly questions: readonly NewQuestion[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,8 +50,13 @@ export class DecksService {
       name: deck.name,
       builtin: deck.builtin,
       editable: deck.editTokenHash !== null,
-      questions: deck.questions.map((q) => (answers ? q : { text: q.text, choices: q.choices })),
+      questions: deck.questions.map((q) => (answers ? q : withoutAnswers(q))),
     };
+  }
+
+  /** The deck as CSV in the import's format: its right answers, so only with its edit token. */
+  async exportCsv(id: string, token: string | undefined): Promise<string> {
+    return deckCsv((await this.editable(id, token)).questions);
   }
 
   /** The whole deck anew; a live game keeps the questions it drew. */
@@ -81,4 +87,10 @@ export class DecksService {
   private notFound(id: string): RoomException {
     return deckError(DeckErrorCode.DeckNotFound, `no deck has id ${id.slice(0, 40)}`);
   }
+}
+
+/** A question as anyone may read it: its kind, text, choices, time and picture, not what is right. */
+function withoutAnswers(q: NewQuestion): NewQuestion {
+  const { correct: _correct, accepted: _accepted, ...open } = q;
+  return open;
 }

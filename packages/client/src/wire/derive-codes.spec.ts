@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deriveCodes } from './derive-codes.js';
-import { idField, laterKey, plainEnum, usualValues } from './wire-notes.js';
+import { idField, laterKey, plainEnum, textKey, usualValues } from './wire-notes.js';
 
 // A neutral game, rounds of moves, so that the derivation's rules are tested without a real game.
 const mover = idField(z.string());
@@ -49,6 +49,21 @@ describe('deriveCodes', () => {
       'late',
       'deep',
     ]);
+  });
+
+  it('numbers no key marked textKey, nor any key under it, and gives it no enum: the table stays as it was', () => {
+    const before = deriveCodes(ROUNDS);
+    const after = deriveCodes({
+      ...ROUNDS,
+      events: {
+        ...ROUNDS_EVENTS,
+        'round.move': ROUNDS_EVENTS['round.move'].extend({
+          style: textKey(z.enum(['bold', 'faint']).optional()),
+          extra: textKey(z.object({ depth: z.number(), fresh: z.string() }).optional()),
+        }),
+      },
+    });
+    expect(after).toEqual(before);
   });
 
   it('keeps every existing code when an event and a later key are added: they go at the end', () => {

@@ -41,6 +41,9 @@ interface Field {
  *   sends its values as their positions in that list: a list only ever grows at its end. Two
  *   different lists under one key are a mistake the derivation refuses; a key marked `plainEnum`
  *   anywhere gets no list.
+ * - A key marked `textKey` is not numbered at all: it goes as its own text, and so does every
+ *   key under it. This is how a key is added once the table is full, or without a new letter
+ *   that the clients holding the shipped table could not decode.
  * - The keys marked with `idField` are numbered per socket; their order carries no meaning, so
  *   they are listed sorted.
  */
@@ -97,6 +100,8 @@ function fieldsOfShape(shape: Record<string, z.ZodType>, pass: number): Field[] 
   const out: Field[] = [];
   for (const [key, child] of Object.entries(shape)) {
     const field = unwrap(child, pass);
+    // A key that goes as text (`textKey`) is not numbered, nor is anything under it.
+    if (field.text) continue;
     out.push({ key, pass: field.pass, id: field.id, plain: field.plain, values: field.values });
     for (const nested of field.shapes) out.push(...fieldsOfShape(nested, field.pass));
   }
@@ -105,6 +110,7 @@ function fieldsOfShape(shape: Record<string, z.ZodType>, pass: number): Field[] 
 
 interface Unwrapped {
   pass: number;
+  text: boolean;
   id: boolean;
   plain: boolean;
   values?: readonly string[];
@@ -129,7 +135,7 @@ function defOf(schema: z.ZodType): Def {
 
 /** Looks through optional, nullable, default, array and the like to what a field holds, gathering the notes on the way. */
 function unwrap(schema: z.ZodType, pass: number): Unwrapped {
-  const found: Unwrapped = { pass, id: false, plain: false, shapes: [] };
+  const found: Unwrapped = { pass, text: false, id: false, plain: false, shapes: [] };
   let current: z.ZodType | undefined = schema;
   while (current) {
     const note = keyNoteOf(current);
@@ -137,6 +143,7 @@ function unwrap(schema: z.ZodType, pass: number): Unwrapped {
       found.pass = Math.max(found.pass, note.pass ?? 0);
       found.id ||= note.id === true;
       found.plain ||= note.plain === true;
+      found.text ||= note.text === true;
       found.values ??= note.values;
     }
     const def = defOf(current);

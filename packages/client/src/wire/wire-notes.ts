@@ -13,6 +13,8 @@ export interface KeyNote {
   readonly plain?: boolean;
   /** The values a text field usually takes: sent as their positions, as an enum's are. */
   readonly values?: readonly string[];
+  /** The field's key is not numbered: it goes as its own text, and so do the keys under it. */
+  readonly text?: boolean;
 }
 
 // A WeakMap rather than zod's `.meta()`: the notes are the wire's business, so they stay out of
@@ -44,6 +46,16 @@ export function idField<S extends z.ZodType>(schema: S): S {
  */
 export function laterKey<S extends z.ZodType>(schema: S, pass = 1): S {
   return note(schema, { pass });
+}
+
+/**
+ * Marks a field added to a game whose code table has shipped, when its key must not take a letter:
+ * the key goes as its own text, and so does every key under it. A client holding the table as it
+ * shipped decodes such a field as it is (a letter it does not know would stop it), and the shipped
+ * table stays byte for byte what it was. A table has 52 letters in all; trivia's first table took 47.
+ */
+export function textKey<S extends z.ZodType>(schema: S): S {
+  return note(schema, { text: true });
 }
 
 /**
