@@ -12,7 +12,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   `deck_images_follow_deck` then removes at once each image that no open room's deck copy
  *   shows, and marks the others orphaned. A room keeps the images of its copy while it lives;
  *   the retention's pruning removes an orphaned image once no open room shows it. A picture its
- *   host removes from the deck goes the same way (ImageRepository.removeImage).
+ *   host takes out of the deck goes the same way (`remove_deck_image`), unless a question of the
+ *   deck still names it. This migration follows 1764896400000, which gave questions `image`.
  * - `add_deck_image` stores an image if its deck can still take one (PROTOCOL.md's per-deck
  *   caps). It locks the deck's row first, so that two uploads of one deck are counted one after
  *   the other, and a deletion under way is seen; as in `replace_deck`, each statement after the
@@ -63,6 +64,28 @@ export class DeckImages1764903600000 implements MigrationInterface {
         RETURN 'stored';
       END $$;
 
+      -- A picture its host takes out of a deck: 'removed'; 'kept_for_rooms' when an open room's copy
+      -- shows it (orphaned: served until no open room does, no longer the deck's); 'in_use' when a
+      -- question of the deck names it; 'none' when the deck (editable) has no such picture. The
+      -- deck's row is locked first, as replace_deck locks it, so that an edit naming the picture
+      -- is either seen here or made after it is gone.
+      CREATE FUNCTION remove_deck_image(picture uuid, of_deck uuid) RETURNS text LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM decks WHERE id = of_deck AND deleted_at IS NULL AND edit_token_hash IS NOT NULL FOR NO KEY UPDATE;
+        IF NOT FOUND OR NOT EXISTS (SELECT 1 FROM deck_images WHERE id = picture AND deck_id = of_deck AND orphaned_at IS NULL) THEN
+          RETURN 'none';
+        END IF;
+        IF EXISTS (SELECT 1 FROM questions q WHERE q.deck_id = of_deck AND q.image = picture::text) THEN
+          RETURN 'in_use';
+        END IF;
+        IF EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', picture::text))) THEN
+          UPDATE deck_images SET orphaned_at = now() WHERE id = picture;
+          RETURN 'kept_for_rooms';
+        END IF;
+        DELETE FROM deck_images WHERE id = picture;
+        RETURN 'removed';
+      END $$;
+
       -- A deck marked deleted: the images no open room's copy shows go now, the others wait for their rooms.
       -- The test is here rather than in the trigger's WHEN (and UPDATE OF): a trigger that names
       -- deleted_at would stop an older migration's down from dropping that column.
@@ -85,6 +108,7 @@ export class DeckImages1764903600000 implements MigrationInterface {
     await q.query(`
       DROP TRIGGER deck_images_follow_deck ON decks;
       DROP FUNCTION deck_images_follow_deck();
+      DROP FUNCTION remove_deck_image(uuid, uuid);
       DROP FUNCTION add_deck_image(uuid, uuid, bytea, text, integer, integer, integer, bigint);
       DROP TABLE deck_images;
     `);

@@ -372,10 +372,28 @@ describe('image API', () => {
       expect(await imagesOf(deck.id)).toBe(1);
     });
 
+    it('refuses 409 image_in_use while a question of the deck names the picture, and takes it once the deck is saved without it', async () => {
+      const deck = await createdDeck();
+      const named = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      const questions = DECK.questions.map((q, i) => (i === 1 ? { ...q, image: named } : q));
+      const bearer = { authorization: `Bearer ${deck.editToken}` };
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, { ...DECK, questions }, bearer)).status).toBe(200);
+      expect(await remove(deck.id, named, deck.editToken)).toMatchObject({
+        status: 409,
+        body: { code: 'image_in_use', message: 'a question of the deck shows this picture: save the deck without it first' },
+      });
+      expect((await served(named)).status).toBe(200);
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, DECK, bearer)).status).toBe(200);
+      expect((await remove(deck.id, named, deck.editToken)).status).toBe(204);
+      expect((await served(named)).status).toBe(404);
+    });
+
     it('keeps serving a picture an open room shows until the room closes, though the deck no longer counts it', async () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
       const room = await roomShowing(deck, shown);
+      // The host edits the deck while the room plays: no question names the picture any more, and it is taken out.
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, DECK, { authorization: `Bearer ${deck.editToken}` })).status).toBe(200);
       expect((await remove(deck.id, shown, deck.editToken)).status).toBe(204);
       expect((await served(shown)).status).toBe(200);
       // Removed from the deck: a second removal finds nothing, and the deck's count is back to 0.

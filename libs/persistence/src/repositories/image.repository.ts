@@ -29,8 +29,11 @@ export interface DeckImageCaps {
 /** `stored`; `no_deck` when the deck went (or became read-only) meanwhile; `full` when it is at a cap. */
 export type AddImageOutcome = 'stored' | 'no_deck' | 'full';
 
-/** `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `none` when the deck has no such picture. */
-export type RemoveImageOutcome = 'removed' | 'kept_for_rooms' | 'none';
+/**
+ * `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `in_use` when a
+ * question of the deck names it; `none` when the deck has no such picture.
+ */
+export type RemoveImageOutcome = 'removed' | 'kept_for_rooms' | 'in_use' | 'none';
 
 export interface StoredImage {
   readonly contentType: string;
@@ -72,33 +75,24 @@ export class ImageRepository {
   }
 
   /**
-   * Takes a picture out of its deck: it goes now, unless an open room's deck copy shows it; then it
-   * is marked orphaned (no longer the deck's, nor counted in its caps) and the retention's pruning
-   * removes it once no open room does. `none` when the deck has no such picture.
+   * Takes a picture out of its deck, in one statement (`remove_deck_image`, migration
+   * 1764903600000): it goes now, unless an open room's deck copy shows it; then it is marked
+   * orphaned (no longer the deck's, nor counted in its caps) and the retention's pruning removes it
+   * once no open room does. Refused (`in_use`) while a question of the deck names it.
    */
   async removeImage(deckId: string, imageId: string): Promise<RemoveImageOutcome> {
-    const [row] = await this.db.run<{ gone: number; kept: number }>(
+    const [row] = await this.db.run<{ outcome: RemoveImageOutcome }>(
       'ImageRepository.removeImage',
-      `WITH target AS (
-         SELECT i.id, EXISTS (SELECT 1 FROM rooms r
-                              WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text))) AS shown
-         FROM deck_images i WHERE i.id = $1 AND i.deck_id = $2 AND i.orphaned_at IS NULL
-         FOR UPDATE
-       ), gone AS (
-         DELETE FROM deck_images i USING target t WHERE i.id = t.id AND NOT t.shown RETURNING 1
-       ), kept AS (
-         UPDATE deck_images i SET orphaned_at = now() FROM target t WHERE i.id = t.id AND t.shown RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM gone)::int AS gone, (SELECT count(*) FROM kept)::int AS kept`,
+      `SELECT remove_deck_image($1::uuid, $2::uuid) AS outcome`,
       [imageId, deckId],
       undefined,
       // Its answer lost, it was recorded when the deck no longer holds the picture as its own.
       {
-        sql: `SELECT 1 AS gone, 0 AS kept WHERE NOT EXISTS (SELECT 1 FROM deck_images WHERE id = $1 AND deck_id = $2 AND orphaned_at IS NULL)`,
+        sql: `SELECT 'removed' AS outcome WHERE NOT EXISTS (SELECT 1 FROM deck_images WHERE id = $1 AND deck_id = $2 AND orphaned_at IS NULL)`,
         params: [imageId, deckId],
       },
     );
-    return row.gone > 0 ? 'removed' : row.kept > 0 ? 'kept_for_rooms' : 'none';
+    return row.outcome;
   }
 
   /** The image with this id; null when there is none. */

@@ -80,14 +80,18 @@ export class ImagesService {
   }
 
   /**
-   * Takes a picture out of a deck, with its edit token. A picture an open room shows stays served
-   * until no open room does (the retention's pruning removes it then), but is no longer the deck's.
+   * Takes a picture out of a deck, with its edit token, once no question of the deck names it
+   * (409 `image_in_use` before). A picture an open room shows stays served until no open room does
+   * (the retention's pruning removes it then), but is no longer the deck's.
    */
   async remove(deckId: string, token: string | undefined, imageId: string): Promise<void> {
     if (!UUID.test(deckId)) throw deckNotFound(deckId);
     await this.editableDeck(deckId, token);
     const outcome = UUID.test(imageId) ? await this.images.removeImage(deckId, imageId) : 'none';
     if (outcome === 'none') throw imageError(ImageErrorCode.ImageNotFound, `deck ${deckId} has no image ${imageId.slice(0, 40)}`);
+    if (outcome === 'in_use') {
+      throw imageError(ImageErrorCode.ImageInUse, 'a question of the deck shows this picture: save the deck without it first');
+    }
   }
 
   /** 404 for no such deck, then 403 for a deck nobody may edit or the wrong token. */
