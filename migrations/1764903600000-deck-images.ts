@@ -11,7 +11,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   the deck API marks a deck deleted rather than deleting it: the trigger
  *   `deck_images_follow_deck` then removes at once each image that no open room's deck copy
  *   shows, and marks the others orphaned. A room keeps the images of its copy while it lives;
- *   the retention's pruning removes an orphaned image once no open room shows it.
+ *   the retention's pruning removes an orphaned image once no open room shows it. A picture its
+ *   host takes out of the deck goes the same way (`remove_deck_image`), unless a question of the
+ *   deck still names it. This migration follows 1764896400000, which gave questions `image`.
  * - `add_deck_image` stores an image if its deck can still take one (PROTOCOL.md's per-deck
  *   caps). It locks the deck's row first, so that two uploads of one deck are counted one after
  *   the other, and a deletion under way is seen; as in `replace_deck`, each statement after the
@@ -52,7 +54,8 @@ export class DeckImages1764903600000 implements MigrationInterface {
         IF NOT FOUND THEN
           RETURN 'no_deck';
         END IF;
-        SELECT count(*), coalesce(sum(size), 0) INTO held, held_bytes FROM deck_images WHERE deck_id = deck;
+        -- An orphaned picture (removed from the deck, kept while an open room shows it) is no longer the deck's.
+        SELECT count(*), coalesce(sum(size), 0) INTO held, held_bytes FROM deck_images WHERE deck_id = deck AND orphaned_at IS NULL;
         IF held >= max_images OR held_bytes + octet_length(content) > max_bytes THEN
           RETURN 'full';
         END IF;
@@ -61,18 +64,43 @@ export class DeckImages1764903600000 implements MigrationInterface {
         RETURN 'stored';
       END $$;
 
+      -- A picture its host takes out of a deck: 'removed'; 'kept_for_rooms' when an open room's copy
+      -- shows it (orphaned: served until no open room does, no longer the deck's); 'in_use' when a
+      -- question of the deck names it; 'none' when the deck (editable) has no such picture. The
+      -- deck's row is locked first, as replace_deck locks it, so that an edit naming the picture
+      -- is either seen here or made after it is gone.
+      CREATE FUNCTION remove_deck_image(picture uuid, of_deck uuid) RETURNS text LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM decks WHERE id = of_deck AND deleted_at IS NULL AND edit_token_hash IS NOT NULL FOR NO KEY UPDATE;
+        IF NOT FOUND OR NOT EXISTS (SELECT 1 FROM deck_images WHERE id = picture AND deck_id = of_deck AND orphaned_at IS NULL) THEN
+          RETURN 'none';
+        END IF;
+        IF EXISTS (SELECT 1 FROM questions q WHERE q.deck_id = of_deck AND q.image = picture::text) THEN
+          RETURN 'in_use';
+        END IF;
+        IF EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', picture::text))) THEN
+          UPDATE deck_images SET orphaned_at = now() WHERE id = picture;
+          RETURN 'kept_for_rooms';
+        END IF;
+        DELETE FROM deck_images WHERE id = picture;
+        RETURN 'removed';
+      END $$;
+
       -- A deck marked deleted: the images no open room's copy shows go now, the others wait for their rooms.
+      -- The test is here rather than in the trigger's WHEN (and UPDATE OF): a trigger that names
+      -- deleted_at would stop an older migration's down from dropping that column.
       CREATE FUNCTION deck_images_follow_deck() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        IF NOT (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL) THEN
+          RETURN NULL;
+        END IF;
         DELETE FROM deck_images i
         WHERE i.deck_id = NEW.id
           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)));
         UPDATE deck_images SET orphaned_at = now() WHERE deck_id = NEW.id AND orphaned_at IS NULL;
         RETURN NULL;
       END $$;
-      CREATE TRIGGER deck_images_follow_deck AFTER UPDATE OF deleted_at ON decks
-      FOR EACH ROW WHEN (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL)
-      EXECUTE FUNCTION deck_images_follow_deck();
+      CREATE TRIGGER deck_images_follow_deck AFTER UPDATE ON decks FOR EACH ROW EXECUTE FUNCTION deck_images_follow_deck();
     `);
   }
 
@@ -80,6 +108,7 @@ export class DeckImages1764903600000 implements MigrationInterface {
     await q.query(`
       DROP TRIGGER deck_images_follow_deck ON decks;
       DROP FUNCTION deck_images_follow_deck();
+      DROP FUNCTION remove_deck_image(uuid, uuid);
       DROP FUNCTION add_deck_image(uuid, uuid, bytea, text, integer, integer, integer, bigint);
       DROP TABLE deck_images;
     `);

@@ -3,7 +3,10 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { RetentionPruner } from '../../../libs/server/src/retention/retention-pruner';
-import { BUILTIN_DECK_ID } from '../../../migrations';
+import { openDataSource, StatementMeter } from '@app/persistence';
+import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
+import { DeckImages1764903600000 } from '../../../migrations/1764903600000-deck-images';
+import { createTestDatabase } from '../../../test/support/database';
 import { withTestServer } from '../../../test/support/test-server';
 import { RunningServer } from '../src/server';
 import { queryDb, statementsOf } from './support';
@@ -62,6 +65,39 @@ describe('image API', () => {
   }
   const imagesOf = async (deckId: string) =>
     (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM deck_images WHERE deck_id = $1', [deckId]))[0].n;
+  /** `n` copies of a stored image, made in the database: a deck filled without uploading each. */
+  const copies = (imageId: string, n: number) =>
+    queryDb(
+      server,
+      `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
+       SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, $2) WHERE id = $1`,
+      [imageId, n],
+    );
+  /**
+   * The deck's first question given the picture (PUT /api/decks/{id}), then a room opened with the
+   * deck: the room's copy of the deck shows the picture (its item's `image` is the id).
+   */
+  async function roomShowing(
+    deck: { id: string; editToken: string },
+    imageId: string,
+  ): Promise<{ roomId: string; code: string; hostToken: string }> {
+    const questions = DECK.questions.map((q, i) => (i === 0 ? { ...q, image: imageId } : q));
+    const put = await api.request('PUT', `/api/decks/${deck.id}`, { ...DECK, questions }, { authorization: `Bearer ${deck.editToken}` });
+    expect(put.status).toBe(200);
+    const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
+    expect(room.status).toBe(201);
+    const [copy] = await queryDb<{ images: string[] }>(
+      server,
+      `SELECT array_agg(q->>'image') FILTER (WHERE q ? 'image') AS images FROM rooms, jsonb_array_elements(deck) AS q WHERE id = $1`,
+      [room.body.roomId],
+    );
+    expect(copy.images).toEqual([imageId]);
+    return room.body;
+  }
+  const closeRoom = async (room: { code: string; hostToken: string }) =>
+    expect((await api.request('DELETE', `/api/rooms/${room.code}`, undefined, { authorization: `Bearer ${room.hostToken}` })).status).toBe(
+      204,
+    );
 
   describe('POST /api/decks/{id}/images', () => {
     it('stores a photo without its EXIF and GPS position, as WebP, and serves exactly that', async () => {
@@ -239,12 +275,7 @@ describe('image API', () => {
         const first = await upload(full.id, full.editToken, await photoWithGps(64, 48));
         expect(first.status).toBe(201);
         // 198 more, copied in the database: the deck then holds 199 of its 200.
-        await queryDb(
-          server,
-          `INSERT INTO deck_images (id, deck_id, bytes, content_type, width, height, size)
-           SELECT gen_random_uuid(), deck_id, bytes, content_type, width, height, size FROM deck_images, generate_series(1, 198) WHERE id = $1`,
-          [first.body.imageId],
-        );
+        await copies(first.body.imageId, 198);
         const photo = await photoWithGps(64, 48);
         const raced = await Promise.all([upload(full.id, full.editToken, photo), upload(full.id, full.editToken, photo)]);
         expect(raced.map((r) => r.status).sort()).toEqual([201, 409]);
@@ -311,6 +342,74 @@ describe('image API', () => {
     });
   });
 
+  describe('DELETE /api/decks/{id}/images/{imageId}', () => {
+    const remove = (deckId: string, imageId: string, token?: string) =>
+      api.request('DELETE', `/api/decks/${deckId}/images/${imageId}`, undefined, token ? { authorization: `Bearer ${token}` } : {});
+
+    it('takes a picture out of its deck at once, which frees its place under the cap', async () => {
+      const deck = await createdDeck();
+      const first = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      // 199 more, copied in the database: the deck is full.
+      await copies(first, 199);
+      expect((await upload(deck.id, deck.editToken, await photoWithGps())).status).toBe(409);
+      const statements = await statementsOf(server, async () => expect((await remove(deck.id, first, deck.editToken)).status).toBe(204));
+      expect(statements).toEqual(['ImageRepository.findDeckForImages', 'ImageRepository.removeImage']);
+      expect((await served(first)).status).toBe(404);
+      expect((await upload(deck.id, deck.editToken, await photoWithGps())).status).toBe(201);
+      expect(await imagesOf(deck.id)).toBe(200);
+    });
+
+    it('refuses without the deck’s token (403), for another deck’s picture or none (404), and changes nothing', async () => {
+      const [deck, other] = [await createdDeck(), await createdDeck()];
+      const mine = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      expect(await remove(deck.id, mine)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      expect(await remove(deck.id, mine, other.editToken)).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+      expect(await remove(other.id, mine, other.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(deck.id, UNKNOWN, deck.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(deck.id, 'nope', deck.editToken)).toMatchObject({ status: 404, body: { code: 'image_not_found' } });
+      expect(await remove(UNKNOWN, mine, deck.editToken)).toMatchObject({ status: 404, body: { code: 'deck_not_found' } });
+      expect((await served(mine)).status).toBe(200);
+      expect(await imagesOf(deck.id)).toBe(1);
+    });
+
+    it('refuses 409 image_in_use while a question of the deck names the picture, and takes it once the deck is saved without it', async () => {
+      const deck = await createdDeck();
+      const named = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      const questions = DECK.questions.map((q, i) => (i === 1 ? { ...q, image: named } : q));
+      const bearer = { authorization: `Bearer ${deck.editToken}` };
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, { ...DECK, questions }, bearer)).status).toBe(200);
+      expect(await remove(deck.id, named, deck.editToken)).toMatchObject({
+        status: 409,
+        body: { code: 'image_in_use', message: 'a question of the deck shows this picture: save the deck without it first' },
+      });
+      expect((await served(named)).status).toBe(200);
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, DECK, bearer)).status).toBe(200);
+      expect((await remove(deck.id, named, deck.editToken)).status).toBe(204);
+      expect((await served(named)).status).toBe(404);
+    });
+
+    it('keeps serving a picture an open room shows until the room closes, though the deck no longer counts it', async () => {
+      const deck = await createdDeck();
+      const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
+      const room = await roomShowing(deck, shown);
+      // The host edits the deck while the room plays: no question names the picture any more, and it is taken out.
+      expect((await api.request('PUT', `/api/decks/${deck.id}`, DECK, { authorization: `Bearer ${deck.editToken}` })).status).toBe(200);
+      expect((await remove(deck.id, shown, deck.editToken)).status).toBe(204);
+      expect((await served(shown)).status).toBe(200);
+      // Removed from the deck: a second removal finds nothing, and the deck's count is back to 0.
+      expect((await remove(deck.id, shown, deck.editToken)).status).toBe(404);
+      expect(
+        (await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images WHERE deck_id = $1 AND orphaned_at IS NULL', [deck.id]))[0].n,
+      ).toBe(0);
+      const pruner = server.app.get(RetentionPruner);
+      await pruner.sweep();
+      expect((await served(shown)).status).toBe(200);
+      await closeRoom(room);
+      await pruner.sweep();
+      expect((await served(shown)).status).toBe(404);
+    });
+  });
+
   describe('removal with the deck', () => {
     it('removes every image of a deleted deck at once', async () => {
       const deck = await createdDeck();
@@ -334,13 +433,7 @@ describe('image API', () => {
       const deck = await createdDeck();
       const shown = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
       const unused = (await upload(deck.id, deck.editToken, await photoWithGps())).body.imageId;
-      const room = await api.request('POST', '/api/rooms', { hostName: 'Teacher', deckId: deck.id, questionCount: 2 });
-      expect(room.status).toBe(201);
-      // The room's copy of the deck, as it holds a question's picture: the item's `image` is its id.
-      await queryDb(server, `UPDATE rooms SET deck = jsonb_set(deck, '{0,image}', to_jsonb($2::text)) WHERE id = $1`, [
-        room.body.roomId,
-        shown,
-      ]);
+      const room = await roomShowing(deck, shown);
 
       expect((await api.request('DELETE', `/api/decks/${deck.id}`, undefined, { authorization: `Bearer ${deck.editToken}` })).status).toBe(
         204,
@@ -354,10 +447,7 @@ describe('image API', () => {
       expect((await served(shown)).status).toBe(200);
 
       const before = await MetricsSnapshot.fetch(server.url);
-      const closed = await api.request('DELETE', `/api/rooms/${room.body.code}`, undefined, {
-        authorization: `Bearer ${room.body.hostToken}`,
-      });
-      expect(closed.status).toBe(204);
+      await closeRoom(room);
       expect((await pruner.sweep())!.removed.deck_images).toBe(1);
       expect((await served(shown)).status).toBe(404);
       expect(await imagesOf(deck.id)).toBe(0);
@@ -390,5 +480,31 @@ describe('image uploads under the deck writes’ rate', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
     expect((await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images'))[0].n).toBe(2);
+  });
+});
+
+describe(DeckImages1764903600000.name, () => {
+  it('goes down to the schema before it and up again', async () => {
+    const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
+    const runner = dataSource.createQueryRunner();
+    const present = async () =>
+      (
+        await runner.query(
+          `SELECT to_regclass('deck_images') IS NOT NULL AS images,
+                  EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'deck_images_follow_deck') AS follows,
+                  EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'add_deck_image') AS adds`,
+        )
+      )[0];
+    try {
+      const migration = new DeckImages1764903600000();
+      expect(await present()).toEqual({ images: true, follows: true, adds: true });
+      await migration.down(runner);
+      expect(await present()).toEqual({ images: false, follows: false, adds: false });
+      await migration.up(runner);
+      expect(await present()).toEqual({ images: true, follows: true, adds: true });
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
   });
 });

@@ -35,6 +35,7 @@ describe('OpenAPI at /api/docs', () => {
     ['delete', '/api/decks/{id}', ['204', '403', '404']],
     ['post', '/api/decks/{id}/images', ['201', '400', '403', '404', '409', '413', '429']],
     ['get', '/api/images/{imageId}', ['200', '304', '404']],
+    ['delete', '/api/decks/{id}/images/{imageId}', ['204', '403', '404', '409']],
     ['get', '/api/leaderboard', ['200', '400']],
     ['get', '/health', ['200', '503']],
     ['get', '/metrics', ['200']],

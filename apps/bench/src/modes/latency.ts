@@ -4,6 +4,7 @@ import { clientRows, rttOf, serverMean } from '../report';
 import { BenchRun, BotSettings, botSettings, log, roomBotOptions, seededRandom, TargetSettings } from '../run';
 import { gamesReport } from './games-report';
 import { InstanceFigures } from '../instances';
+import { everyKindDeck, KindBytes } from '../kind-bytes';
 
 /**
  * Games one after another, one room live at a time: the latency of each command with nothing
@@ -17,18 +18,35 @@ export function latencyMode(o: Options, target: TargetSettings): (run: BenchRun,
     `Latency: ${gameCount} games of ${bots.seats} seats, ${bots.questions} questions, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`,
   );
   const plots = !o.flag('no-plots');
+  // By default the rooms play a deck with every kind of question (section 13), in its order; `--deck builtin` plays the built-in deck.
+  const deck = o.string('deck', 'kinds');
+  if (deck !== 'kinds' && deck !== 'builtin') throw new Error(`--deck must be kinds or builtin, not ${deck}`);
   o.assertAllUsed();
-  return (run, command) => runLatency(run, command, { bots, gameCount, title, plots });
+  return (run, command) => runLatency(run, command, { bots, gameCount, title, plots, kinds: deck === 'kinds' });
+}
+
+/** A deck with every kind for the run's rooms, made over the API once: its id. */
+async function makeKindsDeck(baseUrl: string, questions: number): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/decks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(everyKindDeck(questions)),
+  });
+  if (res.status !== 201) throw new Error(`could not make the bench's deck of every kind: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
 }
 
 async function runLatency(
   run: BenchRun,
   command: string,
-  p: { bots: BotSettings; gameCount: number; title: string; plots: boolean },
+  p: { bots: BotSettings; gameCount: number; title: string; plots: boolean; kinds: boolean },
 ): Promise<void> {
-  const { bots, gameCount, title, plots } = p;
+  const { bots, gameCount, title, plots, kinds } = p;
 
   await run.startServer();
+  // Made before the snapshot, so that the deck's write is not counted with the games.
+  const deckId = kinds ? await makeKindsDeck(run.baseUrl, bots.questions) : undefined;
+  const byKind = new KindBytes();
   const distances = await run.distances();
   const meter = run.usageMeter();
   const instances = run.target.instanceUrls.length ? await InstanceFigures.before(run, run.target.instanceUrls) : undefined;
@@ -46,6 +64,13 @@ async function runLatency(
       record: run.record,
       random,
       signal: run.signal,
+      ...(deckId
+        ? {
+            opening: { deckId, order: 'deck' },
+            onFrame: (socket: string, f: Parameters<KindBytes['frame']>[1]) => byKind.frame(socket, f),
+            onAnswer: (kind: string, status: number | null) => byKind.answer(kind, status),
+          }
+        : {}),
     });
     games.push(...room.games);
     if (room.error) {
@@ -68,7 +93,7 @@ async function runLatency(
     title,
     command,
     intro: [
-      `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`latency\`: ${gameCount} game(s) one after another, each in a fresh room of ${bots.seats} player seat(s) and a host, ${bots.questions} question(s) each.`,
+      `Run ${run.startedAt.toISOString()} to ${finishedAt.toISOString()}${run.signal.aborted ? ' (**interrupted**: partial results)' : ''}. Mode \`latency\`: ${gameCount} game(s) one after another, each in a fresh room of ${bots.seats} player seat(s) and a host, ${bots.questions} question(s) each, ${deckId ? 'from a deck that cycles through every kind of question (choice, truefalse, multi, poll, text), in its order' : 'from the built-in deck'}.`,
     ],
     distances,
     records: run.records,
@@ -79,7 +104,7 @@ async function runLatency(
     bots,
     load: 'One room live at a time: no concurrency between rooms, so nothing here says how the service behaves with many rooms (see the ladder).',
     plots,
-    extraSections: instances ? [instances.section()] : undefined,
+    extraSections: [...(instances ? [instances.section()] : []), ...(deckId ? [byKind.section()] : [])],
   });
   for (const svg of svgs) run.writeFile(svg.name, svg.content);
   run.writeFile('report.md', markdown);
@@ -97,6 +122,7 @@ async function runLatency(
         rttMs: rttOf(distances) ?? null,
         answer: { client: answers?.summary ?? null, serverMeanMs: serverMean(figures.delta, 'room.answer').meanMs ?? null },
         rematchSpreadMs: games.map((g) => g.rematch.replySpreadMs),
+        bytesPerAnswerByKind: deckId ? byKind.rows() : null,
         timeouts: run.records.filter((r) => r.timedOut).length,
         serverRefused: figures.refused ?? null,
       },

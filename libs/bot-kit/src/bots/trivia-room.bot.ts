@@ -1,3 +1,4 @@
+import type { WireFrame } from '@game-rooms/client';
 import { GameEvent, SeatClient, SeatClientOptions } from '../seat-client';
 import { CommandRecord, epochMs, RecordSink, RecordTags } from './command-record';
 import { HUMAN_PAUSE, HumanPause, pauseMs, sleep } from './human-pause';
@@ -30,6 +31,12 @@ export interface TriviaRoomBotOptions {
   readonly onGame?: (game: GameReport) => void;
   /** Called once every socket of the room is open and in its seat. */
   readonly onSeated?: () => void;
+  /** More of the room's opening body (a `deckId`, `order`, `pace`...), over the bench's own. */
+  readonly opening?: Readonly<Record<string, unknown>>;
+  /** Sees every frame of every socket of the room; `socket` names it (`CODE/host`, `CODE/3`). */
+  readonly onFrame?: (socket: string, frame: WireFrame) => void;
+  /** Hears each answer's outcome with its question's kind (section 13). */
+  readonly onAnswer?: (kind: string, status: number | null) => void;
 }
 
 /** The simultaneous rematch votes of one game: sent in one turn, replies timed one by one. */
@@ -91,7 +98,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       'POST',
       '/api/rooms',
       'http POST /api/rooms',
-      benchRoomOpening(o),
+      { ...benchRoomOpening(o), ...o.opening },
       undefined,
       (r) => (createRecord = r),
     );
@@ -133,8 +140,10 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       keepAliveMs: o.keepAliveMs,
       wire: o.wire,
     };
+    const frames = (seat: string) => (o.onFrame ? { onFrame: (f: WireFrame) => o.onFrame!(`${code}/${seat}`, f) } : {});
     const host = await SeatClient.connect(o.baseUrl, hostToken, {
       ...common,
+      ...frames('host'),
       room: code,
       tags: { ...tags, seat: 'host' },
       idPrefix: 'h',
@@ -147,6 +156,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       throwIfAborted(o.signal);
       const p = await SeatClient.connect(o.baseUrl, seats[i].playerToken, {
         ...common,
+        ...frames(String(i + 1)),
         room: code,
         tags: { ...tags, seat: i + 1 },
         idPrefix: `p${i + 1}`,
@@ -174,8 +184,8 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
             const open = await p.nextEvent('question.open', (e) => e.data.index === q);
             await sleep(pauseMs(pause, random), o.signal);
             throwIfAborted(o.signal);
-            const choices = Array.isArray(open.data.choices) ? open.data.choices.length : 4;
-            await p.command('room.answer', { question: q, choice: Math.floor(random() * choices) });
+            const answered = await p.command('room.answer', { question: q, ...triviaAnswer(open.data, random) });
+            o.onAnswer?.(open.data.kind ?? 'choice', answered.status);
           }
           await p.nextEvent('rematch.open');
         }),
@@ -237,6 +247,21 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       });
     }
   }
+}
+
+/** Typed answers a bot picks from: some right for the bench's text questions, some not. */
+const TYPED = ['Paris', 'paris', 'Lyon', 'élan vital', 'Elan', 'Marseille'];
+
+/**
+ * What a bot answers to an open question, by its kind (PROTOCOL.md section 13): one choice, a set
+ * of choices (`multi`), or a typed text (`text`), at random.
+ */
+export function triviaAnswer(open: { kind?: string; choices?: unknown[] }, random: () => number): Record<string, unknown> {
+  const n = Array.isArray(open.choices) ? open.choices.length : 4;
+  if (open.kind === 'text') return { text: TYPED[Math.floor(random() * TYPED.length)] };
+  if (open.kind !== 'multi') return { choice: Math.floor(random() * n) };
+  const picked = Array.from({ length: n }, (_, i) => i).filter(() => random() < 0.5);
+  return { choices: picked.length ? picked : [Math.floor(random() * n)] };
 }
 
 /** What a bench host asks for when it opens a room: the bots' clocks, and room for exactly its seats. */

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { RoomException } from '@app/protocol';
-import { answer as answerChoice, asPlayer, ctx, DURATION, lobby, SETTINGS, startGame, T0 } from '../test/trivia.fixtures';
+import { answer as answerChoice, asPlayer, ctx, DURATION, lobby, refusal, SETTINGS, startGame, T0 } from '../test/trivia.fixtures';
 import { KINDS_DECK } from '../test/trivia.kinds-deck';
 import { decide, onDeadline } from './trivia.rules';
 import { normalizedText } from './trivia.kinds';
@@ -22,16 +21,6 @@ function playing(q: Question): TriviaState {
 function answerWith(state: TriviaState, seat: string, given: Given, now: number) {
   const data = 'choices' in given ? { question: 0, choices: [...given.choices] } : { question: 0, ...given };
   return decide(state, asPlayer(seat), { id: `${seat}-a`, type: 'room.answer', data }, ctx(now));
-}
-
-function refusal(fn: () => unknown): { code: string; status: number } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RoomException) return { code: err.code, status: err.status };
-    throw err;
-  }
-  throw new Error('not refused');
 }
 
 /** The points section 3 gives a right answer `elapsed` ms into a question of `duration` ms. */
@@ -126,6 +115,31 @@ describe('question kinds', () => {
         }),
         { numRuns: RUNS },
       );
+    });
+  });
+
+  describe('question.open', () => {
+    it.each([
+      ['choice', { index: 0, total: 1, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'] }],
+      ['truefalse', { kind: 'truefalse', choices: ['True', 'False'], seconds: 10 }],
+      ['multi', { kind: 'multi', choices: ['2', '3', '4', '9'], image: '/api/images/img-primes' }],
+      ['poll', { kind: 'poll', choices: ['Spring', 'Summer', 'Autumn', 'Winter'] }],
+      ['text', { kind: 'text', seconds: 30 }],
+    ])('tells a %s question’s kind, own time and picture, and never its answer', (kind, shown) => {
+      const q = byKind(kind);
+      const open = startGame(lobby(2), T0, undefined, [q]).events[0];
+      expect(open.data).toMatchObject(shown);
+      expect(Object.keys(open.data as object).sort()).toEqual(
+        [
+          'index',
+          'total',
+          'text',
+          'closesAt',
+          'serverTime',
+          ...Object.keys(shown).filter((k) => !['index', 'total', 'text'].includes(k)),
+        ].sort(),
+      );
+      expect((open.data as { closesAt: number }).closesAt - T0).toBe((q.seconds ?? SETTINGS.secondsPerQuestion) * 1000);
     });
   });
 

@@ -1,5 +1,4 @@
-import { RoomException } from '@app/protocol';
-import { answer, ctx, DURATION, HOST, lobby, QUESTIONS, startGame, T0 } from '../test/trivia.fixtures';
+import { answer, ctx, DURATION, HOST, lobby, QUESTIONS, refusal, startGame, T0 } from '../test/trivia.fixtures';
 import { decide, join, nextDeadline, onDeadline } from './trivia.rules';
 import { drawQuestions } from './trivia.draw';
 import { triviaGame } from './trivia.game';
@@ -10,16 +9,6 @@ import { Outcome, Question, TriviaState } from './trivia.types';
 const next = (state: TriviaState, now: number): Outcome =>
   decide(state, HOST, { id: `next-${now}`, type: 'room.next', data: {} }, ctx(now));
 const types = (outcome: Outcome) => outcome.events.map((e) => e.type);
-
-function refusal(fn: () => unknown): { code: string; status: number } {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof RoomException) return { code: err.code, status: err.status };
-    throw err;
-  }
-  throw new Error('not refused');
-}
 
 describe('the host’s pace', () => {
   const hostPaced = () => startGame(lobby(2, { pace: 'host' })).state;

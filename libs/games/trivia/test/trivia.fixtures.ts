@@ -1,4 +1,5 @@
 // Builders for the rules' unit tests: a room in a known state, and commands to send it.
+import { RoomException } from '@app/protocol';
 import { Actor, RuleContext, seededRandom, unguessableIds } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
 import { beginGame, decide } from '../src/trivia.rules';
@@ -95,3 +96,12 @@ export function kick(state: TriviaState, playerId: string, now: number): Outcome
 }
 
 /** Runs `fn`, which must refuse, and returns the refusal's code and status. */
+export function refusal(fn: () => unknown): { code: string; status: number } {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof RoomException) return { code: err.code, status: err.status };
+    throw err;
+  }
+  throw new Error('expected a RoomException, but the rule accepted');
+}

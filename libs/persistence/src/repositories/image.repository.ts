@@ -29,6 +29,12 @@ export interface DeckImageCaps {
 /** `stored`; `no_deck` when the deck went (or became read-only) meanwhile; `full` when it is at a cap. */
 export type AddImageOutcome = 'stored' | 'no_deck' | 'full';
 
+/**
+ * `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `in_use` when a
+ * question of the deck names it; `none` when the deck has no such picture.
+ */
+export type RemoveImageOutcome = 'removed' | 'kept_for_rooms' | 'in_use' | 'none';
+
 export interface StoredImage {
   readonly contentType: string;
   readonly bytes: Buffer;
@@ -42,8 +48,9 @@ export class ImageRepository {
   async findDeckForImages(deckId: string): Promise<DeckForImages | null> {
     const [row] = await this.db.run<{ edit_token_hash: Buffer | null; builtin: boolean; images: number; bytes: string }>(
       'ImageRepository.findDeckForImages',
+      // Orphaned pictures (removed, kept only while an open room shows them) are no longer the deck's.
       `SELECT d.edit_token_hash, d.builtin, count(i.id)::int AS images, coalesce(sum(i.size), 0)::bigint AS bytes
-       FROM decks d LEFT JOIN deck_images i ON i.deck_id = d.id
+       FROM decks d LEFT JOIN deck_images i ON i.deck_id = d.id AND i.orphaned_at IS NULL
        WHERE d.id = $1 AND d.deleted_at IS NULL
        GROUP BY d.id`,
       [deckId],
@@ -63,6 +70,27 @@ export class ImageRepository {
       undefined,
       // Its answer lost, it was stored when the image is there (its id is this call's own).
       { sql: `SELECT 'stored' AS outcome FROM deck_images WHERE id = $1`, params: [image.id] },
+    );
+    return row.outcome;
+  }
+
+  /**
+   * Takes a picture out of its deck, in one statement (`remove_deck_image`, migration
+   * 1764903600000): it goes now, unless an open room's deck copy shows it; then it is marked
+   * orphaned (no longer the deck's, nor counted in its caps) and the retention's pruning removes it
+   * once no open room does. Refused (`in_use`) while a question of the deck names it.
+   */
+  async removeImage(deckId: string, imageId: string): Promise<RemoveImageOutcome> {
+    const [row] = await this.db.run<{ outcome: RemoveImageOutcome }>(
+      'ImageRepository.removeImage',
+      `SELECT remove_deck_image($1::uuid, $2::uuid) AS outcome`,
+      [imageId, deckId],
+      undefined,
+      // Its answer lost, it was recorded when the deck no longer holds the picture as its own.
+      {
+        sql: `SELECT 'removed' AS outcome WHERE NOT EXISTS (SELECT 1 FROM deck_images WHERE id = $1 AND deck_id = $2 AND orphaned_at IS NULL)`,
+        params: [imageId, deckId],
+      },
     );
     return row.outcome;
   }

@@ -13,6 +13,8 @@ export enum ImageErrorCode {
   TooLarge = 'payload_too_large',
   /** The deck holds as many images, or as many bytes of them, as it may. */
   DeckImagesFull = 'deck_images_full',
+  /** A question of the deck names the picture: it cannot be taken out of the deck before the question lets it go. */
+  ImageInUse = 'image_in_use',
 }
 
 /** The one table from an image code to its HTTP status. */
@@ -23,6 +25,7 @@ const STATUS: Record<ImageErrorCode, ErrorStatus> = {
   [ImageErrorCode.TooManyPixels]: { status: Status.badRequest },
   [ImageErrorCode.TooLarge]: { status: Status.badRequest, http: 413 },
   [ImageErrorCode.DeckImagesFull]: { status: Status.conflict },
+  [ImageErrorCode.ImageInUse]: { status: Status.conflict },
 };
 
 export function imageError(code: ImageErrorCode, message: string): RoomException {

@@ -57,6 +57,31 @@ export const DescribeUploadImage = () =>
     ),
   );
 
+export const DescribeRemoveImage = () =>
+  applyDecorators(
+    ApiTags('decks'),
+    ApiOperation({
+      summary:
+        'Take a picture no question names any more out of a deck with its edit token: it no longer counts in the deck’s caps, and is removed at once, ' +
+        'unless an open room’s copy of the deck shows it (then it is served until no open room does)',
+    }),
+    ApiBearerAuth(),
+    DocParams(DeckIdParams.extend(ImageIdParams.shape)),
+    DocResponse(204, 'removed from the deck'),
+    DocResponse(
+      403,
+      '`forbidden`: no edit token as `Authorization: Bearer`, or not this deck’s; `deck_read_only`: the built-in deck',
+      errorBody('forbidden | deck_read_only'),
+    ),
+    DocResponse(
+      404,
+      '`deck_not_found` (no such deck, or a deleted one) or `image_not_found` (the deck has no such picture)',
+      errorBody('deck_not_found | image_not_found'),
+    ),
+    DocResponse(409, '`image_in_use`: a question of the deck shows the picture; save the deck without it first', errorBody('image_in_use')),
+    DocResponse(429, '`rate_limited`: this client address made too many deck writes lately', errorBody('rate_limited')),
+  );
+
 export const DescribeReadImage = () =>
   applyDecorators(
     ApiTags('decks'),

@@ -1,10 +1,10 @@
-import { Controller, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { DeckRateGuard } from '../limits/address-rate.guard';
 import { IMAGE_LIMITS } from './image-limits';
 import { readImageBody, refuseDeclaredTooLarge } from './image-body';
 import { ImagesService, ImageUpload } from './images.service';
-import { DescribeReadImage, DescribeUploadImage } from './images-api-docs';
+import { DescribeReadImage, DescribeRemoveImage, DescribeUploadImage } from './images-api-docs';
 
 const bearer = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
 
@@ -26,6 +26,14 @@ export class ImagesController {
     @Res({ passthrough: true }) res: Response,
   ) {
     return this.images.upload(id, bearer(authorization), bodyOf(req, res));
+  }
+
+  @Delete('decks/:id/images/:imageId')
+  @UseGuards(DeckRateGuard)
+  @HttpCode(204)
+  @DescribeRemoveImage()
+  async remove(@Param('id') id: string, @Param('imageId') imageId: string, @Headers('authorization') authorization: string | undefined) {
+    await this.images.remove(id, bearer(authorization), imageId);
   }
 
   @Get('images/:imageId')

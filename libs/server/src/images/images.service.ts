@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { GameMetrics, ImageUploadOutcome } from '@app/observability';
-import { DeckImageCaps, ImageRepository, StoredImage } from '@app/persistence';
+import { DeckForImages, DeckImageCaps, ImageRepository, StoredImage } from '@app/persistence';
 import { CreatedImage, imagePath, RoomErrorCode, RoomException } from '@app/protocol';
-import { editTokenMatches } from '../decks/deck-token';
+import { checkEditRight } from '../decks/deck-token';
 import { DeckErrorCode, deckError } from '../decks/deck.errors';
 import { ImageEncoder } from './image-encoder';
 import { ImageErrorCode, imageError } from './image.errors';
@@ -58,7 +58,8 @@ export class ImagesService {
         );
       }
       upload.checkDeclaredLength();
-      await this.editableDeck(deckId, token);
+      const deck = await this.editableDeck(deckId, token);
+      if (deck.images >= CAPS.images || deck.bytes >= CAPS.bytes) throw deckFull();
       const encoded = await this.encoder.encode(await upload.read());
       const id = randomUUID();
       const outcome = await this.images.addImage({ id, deckId, ...encoded }, CAPS);
@@ -78,25 +79,27 @@ export class ImagesService {
     return image;
   }
 
-  /** 404 for no such deck, then 403 for a deck nobody may edit or the wrong token, then 409 for a full one. */
-  private async editableDeck(deckId: string, token: string | undefined): Promise<void> {
+  /**
+   * Takes a picture out of a deck, with its edit token, once no question of the deck names it
+   * (409 `image_in_use` before). A picture an open room shows stays served until no open room does
+   * (the retention's pruning removes it then), but is no longer the deck's.
+   */
+  async remove(deckId: string, token: string | undefined, imageId: string): Promise<void> {
+    if (!UUID.test(deckId)) throw deckNotFound(deckId);
+    await this.editableDeck(deckId, token);
+    const outcome = UUID.test(imageId) ? await this.images.removeImage(deckId, imageId) : 'none';
+    if (outcome === 'none') throw imageError(ImageErrorCode.ImageNotFound, `deck ${deckId} has no image ${imageId.slice(0, 40)}`);
+    if (outcome === 'in_use') {
+      throw imageError(ImageErrorCode.ImageInUse, 'a question of the deck shows this picture: save the deck without it first');
+    }
+  }
+
+  /** 404 for no such deck, then 403 for a deck nobody may edit or the wrong token. */
+  private async editableDeck(deckId: string, token: string | undefined): Promise<DeckForImages> {
     const deck = await this.images.findDeckForImages(deckId);
     if (!deck) throw deckNotFound(deckId);
-    if (deck.editTokenHash === null) {
-      throw deckError(
-        DeckErrorCode.DeckReadOnly,
-        deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed',
-      );
-    }
-    if (!editTokenMatches(token, deck.editTokenHash)) {
-      throw new RoomException(
-        RoomErrorCode.Forbidden,
-        token === undefined
-          ? 'uploading an image needs the deck’s edit token as Authorization: Bearer <editToken>'
-          : 'this is not the deck’s edit token',
-      );
-    }
-    if (deck.images >= CAPS.images || deck.bytes >= CAPS.bytes) throw deckFull();
+    checkEditRight(deck, token, 'changing a deck’s pictures');
+    return deck;
   }
 
   /** Runs an upload's steps, counting a refusal by its outcome in /metrics. */

@@ -125,24 +125,18 @@ export type DeckQuestion = z.input<typeof DeckQuestion>;
 /** A question as the deck stores it and a room copies it. */
 export type StoredQuestion = z.output<typeof DeckQuestion>;
 
+/** A deck question's fields besides its kind, every one of them that some kind takes. */
+interface QuestionFields {
+  text: string;
+  choices?: string[];
+  correct?: number | number[];
+  accepted?: string[];
+  seconds?: number;
+  image?: string;
+}
+
 /** The question with only the fields its kind takes: a `choice` question as questions were before kinds, a `truefalse` one with its choices. */
-function storedQuestion(q: {
-  kind?: QuestionKind;
-  text: string;
-  choices?: string[];
-  correct?: number | number[];
-  accepted?: string[];
-  seconds?: number;
-  image?: string;
-}): {
-  kind?: Exclude<QuestionKind, 'choice'>;
-  text: string;
-  choices?: string[];
-  correct?: number | number[];
-  accepted?: string[];
-  seconds?: number;
-  image?: string;
-} {
+function storedQuestion(q: QuestionFields & { kind?: QuestionKind }): QuestionFields & { kind?: Exclude<QuestionKind, 'choice'> } {
   const own = { ...(q.seconds !== undefined ? { seconds: q.seconds } : {}), ...(q.image !== undefined ? { image: q.image } : {}) };
   switch (q.kind ?? 'choice') {
     case 'choice':
