@@ -18,6 +18,7 @@ import { DecksByToken1764889260000 } from './1764889260000-decks-by-token';
 import { RetirePreJournal1764892800000 } from './1764892800000-retire-pre-journal';
 import { DeckRetention1764896400000 } from './1764896400000-deck-retention';
 import { QuestionKinds1764900000000 } from './1764900000000-question-kinds';
+import { DeckImages1764903600000 } from './1764903600000-deck-images';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   RetirePreJournal1764892800000,
   DeckRetention1764896400000,
   QuestionKinds1764900000000,
+  DeckImages1764903600000,
 ];

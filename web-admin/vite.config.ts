@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react'
-import { HTTP_SCHEMAS_PURE } from './http-schemas-pure.ts'
+import { HTTP_SCHEMAS_PURE, ZOD_CALLS_PURE } from './http-schemas-pure.ts'
 import { defineConfig } from 'vitest/config'
 
 // The game server serves the built console at /admin/ (one origin, so no CORS and the admin
@@ -17,7 +17,7 @@ export default defineConfig({
     // recharts is most of the bundle; a separate chunk lets the app code change without
     // invalidating it in operators' caches.
     rolldownOptions: {
-      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE },
+      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE, manualPureFunctions: ZOD_CALLS_PURE },
       output: {
         codeSplitting: {
           groups: [

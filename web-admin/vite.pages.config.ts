@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
-import { HTTP_SCHEMAS_PURE } from './http-schemas-pure.ts'
+import { HTTP_SCHEMAS_PURE, ZOD_CALLS_PURE } from './http-schemas-pure.ts'
 import { defineConfig } from 'vite'
 
 // The pages for people (/, /host, /play/{code}): a second entry of this app, built on its own so
@@ -18,7 +18,7 @@ export default defineConfig({
     outDir: 'dist-pages',
     rolldownOptions: {
       input: fileURLToPath(new URL('./pages.html', import.meta.url)),
-      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE },
+      treeshake: { moduleSideEffects: HTTP_SCHEMAS_PURE, manualPureFunctions: ZOD_CALLS_PURE },
     },
   },
 })

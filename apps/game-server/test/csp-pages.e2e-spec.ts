@@ -145,6 +145,47 @@ describe('the pages under the Content-Security-Policy', () => {
     expect(await page.evaluate('JSON.stringify({ ...localStorage, ...sessionStorage })')).not.toContain(TEST_ADMIN_TOKEN);
   });
 
+  it("a deck's picture shows on a page, from /api/images and from a blob: URL as the editor previews it, with no violation", async () => {
+    const deck = await fetch(`${server.url}/api/decks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Pictures', questions: [{ text: 'Which colour?', choices: ['Red', 'Blue'], correct: 0 }] }),
+    });
+    const { id, editToken } = (await deck.json()) as { id: string; editToken: string };
+    // A 2x2 PNG, red: the smallest picture a host might upload.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAE0lEQVQImWP4z8DwnwGM/zMwAAAf7gP9qS/A4gAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await fetch(`${server.url}/api/decks/${id}/images`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/png', authorization: `Bearer ${editToken}` },
+      body: png,
+    });
+    expect(uploaded.status).toBe(201);
+    const { url } = (await uploaded.json()) as { url: string };
+
+    const { page, violations } = await watched();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('button', { name: 'Host a game' }).waitFor();
+    // Each picture drawn as a page would draw it; each resolves to its width once loaded, or fails.
+    const widths = await page.evaluate(`(async () => {
+      const draw = (src) => new Promise((resolve, reject) => {
+        const img = document.createElement('img');
+        img.onload = () => resolve(img.naturalWidth);
+        img.onerror = () => reject(new Error('not loaded: ' + src));
+        img.src = src;
+        document.body.appendChild(img);
+      });
+      const served = await draw(${JSON.stringify(url)});
+      const blob = await (await fetch(${JSON.stringify(url)})).blob();
+      const previewed = await draw(URL.createObjectURL(blob));
+      return [served, previewed];
+    })()`);
+    expect(widths).toEqual([2, 2]);
+    expect(await violations()).toEqual([]);
+  });
+
   it('the API docs render their operations with no violation', async () => {
     const { page, violations } = await watched({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}/api/docs`);

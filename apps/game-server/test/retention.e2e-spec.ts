@@ -123,12 +123,14 @@ describe('retention', () => {
         // The host's deck was edited within its window: it stays, though no room names it now.
         decks: 0,
         questions: 0,
+        deck_images: 0,
       });
       // In batches of at most 10 rows or rooms, each one statement, until one came back short.
       const batches = (n: number) => Math.floor(n / 10) + 1;
       expect(report!.statements).toEqual({
         closedJournals: batches(journaled),
         closedRooms: batches(35),
+        orphanedImages: 1,
         finishedGames: batches(8),
         roomRows: batches(35),
         unusedDecks: 1,
@@ -175,6 +177,7 @@ describe('retention', () => {
         room_heads: 0,
         decks: 0,
         questions: 0,
+        deck_images: 0,
       });
     }, 120_000);
   });

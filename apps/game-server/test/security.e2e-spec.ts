@@ -80,6 +80,8 @@ describe('security', () => {
       expect(csp.get('script-src')).toEqual(["'self'"]);
       expect(csp.get('script-src-attr')).toEqual(["'none'"]);
       expect(csp.get('style-src')).toEqual(["'self'"]);
+      // Deck pictures from this origin; the editor's preview of a chosen file from a blob: URL.
+      expect(csp.get('img-src')).toEqual(["'self'", 'blob:']);
       expect(csp.get('object-src')).toEqual(["'none'"]);
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       expect(csp.get('base-uri')).toEqual(["'none'"]);
@@ -103,7 +105,7 @@ describe('security', () => {
       const csp = policy(res);
       expect(csp.get('script-src')).toEqual(["'self'"]);
       expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
-      expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+      expect(csp.get('img-src')).toEqual(["'self'", 'blob:', 'data:']);
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
       const html = await res.text();
       // No inline script: every <script> has a src.

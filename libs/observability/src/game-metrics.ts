@@ -4,6 +4,8 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 import { CommandTally } from './command-tally';
 import { commandLabel, EMPTY_VOCABULARY, frameKindLabel, LabelVocabulary } from './label-vocabulary';
 import {
+  IMAGE_UPLOAD_OUTCOMES,
+  ImageUploadOutcome,
   LATENCY_BUCKETS,
   LimitName,
   LIMITS,
@@ -104,6 +106,12 @@ export const METRIC_PROVIDERS = [
     labelNames: ['table'],
   }),
   makeCounterProvider({ name: MetricName.retentionFailures, help: 'Retention pruning batches that failed (the next sweep tries again)' }),
+  makeCounterProvider({
+    name: MetricName.imageUploads,
+    help: 'Images uploaded to decks, by whether they were stored or why not',
+    labelNames: ['outcome'],
+  }),
+  makeCounterProvider({ name: MetricName.imageStoredBytes, help: 'Bytes of the images stored, as re-encoded' }),
 ];
 
 /**
@@ -151,6 +159,8 @@ export class GameMetrics {
     @InjectMetric(MetricName.unhandledRejections) private readonly unhandledRejections: Counter<string>,
     @InjectMetric(MetricName.retentionRemoved) private readonly retentionRemoved: Counter<string>,
     @InjectMetric(MetricName.retentionFailures) private readonly retentionFailures: Counter<string>,
+    @InjectMetric(MetricName.imageUploads) private readonly imageUploads: Counter<string>,
+    @InjectMetric(MetricName.imageStoredBytes) private readonly imageStoredBytes: Counter<string>,
   ) {
     refusalsRecorded.inc(0);
     for (const outcome of SETTLED_OUTCOMES) outcomesSettled.inc({ outcome }, 0);
@@ -158,6 +168,8 @@ export class GameMetrics {
     for (const counter of [silentCloses, roomFaults, unhandledRejections, retentionFailures]) counter.inc(0);
     for (const table of RETENTION_TABLES) retentionRemoved.inc({ table }, 0);
     for (const reason of REFUSAL_DROPS) refusalsDropped.inc({ reason }, 0);
+    for (const outcome of IMAGE_UPLOAD_OUTCOMES) imageUploads.inc({ outcome }, 0);
+    imageStoredBytes.inc(0);
     // Every limit shows from the start, at 0: a dashboard's rate() needs the series before the first refusal.
     for (const limit of LIMITS) limitRefusals.inc({ limit }, 0);
     // Gauges read the live values when Prometheus scrapes; nothing updates them on a timer.
@@ -300,6 +312,12 @@ export class GameMetrics {
 
   retentionFailed(): void {
     this.retentionFailures.inc();
+  }
+
+  /** An image upload's outcome, and for one stored, its bytes as re-encoded. */
+  imageUploaded(outcome: ImageUploadOutcome, storedBytes = 0): void {
+    this.imageUploads.inc({ outcome });
+    if (storedBytes > 0) this.imageStoredBytes.inc(storedBytes);
   }
 
   queued(bytes: number, frames: number): void {

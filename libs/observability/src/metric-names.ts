@@ -24,12 +24,26 @@ export const MetricName = {
   unhandledRejections: 'game_unhandled_rejections_total',
   retentionRemoved: 'game_retention_removed_total',
   retentionFailures: 'game_retention_failures_total',
+  imageUploads: 'game_image_uploads_total',
+  imageStoredBytes: 'game_image_stored_bytes_total',
 } as const;
+
+/**
+ * The `outcome` label of `game_image_uploads_total` (PROTOCOL.md section 13, "Images"): stored, or
+ * why not. `bad_type`: not PNG, JPEG or WebP (by its Content-Type or its bytes); `too_large`: a body
+ * over 2 MiB; `bad_image`: it does not decode; `too_many_pixels`: more pixels than the server
+ * decodes; `deck_full`: the deck holds as many images (or bytes) as it may; `busy`: this instance
+ * was re-encoding as many images as it takes at once. Uploads refused by their address's rate are
+ * counted as `game_limit_refusals_total{limit="deck_rate"}`.
+ */
+export const IMAGE_UPLOAD_OUTCOMES = ['stored', 'bad_type', 'too_large', 'bad_image', 'too_many_pixels', 'deck_full', 'busy'] as const;
+export type ImageUploadOutcome = (typeof IMAGE_UPLOAD_OUTCOMES)[number];
 
 /**
  * The `table` label of `game_retention_removed_total`: what the retention's pruning removed.
  * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows (`decks` and
- * `questions`: hosts' decks that no room used and nobody edited within their window).
+ * `questions`: hosts' decks that no room used and nobody edited within their window;
+ * `deck_images`: images of deleted decks that open rooms showed until they closed).
  */
 export const RETENTION_TABLES = [
   'room_journal',
@@ -40,6 +54,7 @@ export const RETENTION_TABLES = [
   'room_heads',
   'decks',
   'questions',
+  'deck_images',
 ] as const;
 export type RetentionTableName = (typeof RETENTION_TABLES)[number];
 

@@ -14,3 +14,4 @@ export * from './repositories/refusal.repository';
 export * from './repositories/finished-games.repository';
 export * from './schema-migrations';
 export * from './repositories/retention.repository';
+export * from './repositories/image.repository';

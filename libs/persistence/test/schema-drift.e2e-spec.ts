@@ -53,7 +53,8 @@ async function entityDefinitions(client: Client, entity: EntityMetadata): Promis
     const defs = await definitions(client, 'probe');
     for (const fk of entity.foreignKeys) {
       defs[fk.name] =
-        `FOREIGN KEY (${fk.columnNames.join(', ')}) REFERENCES ${fk.referencedTablePath}(${fk.referencedColumnNames.join(', ')})`;
+        `FOREIGN KEY (${fk.columnNames.join(', ')}) REFERENCES ${fk.referencedTablePath}(${fk.referencedColumnNames.join(', ')})` +
+        (fk.onDelete && fk.onDelete !== 'NO ACTION' ? ` ON DELETE ${fk.onDelete}` : '');
     }
     return defs;
   } finally {

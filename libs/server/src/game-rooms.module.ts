@@ -16,6 +16,7 @@ import {
   Database,
   FinishedGamesRepository,
   HealthRepository,
+  ImageRepository,
   InstanceRepository,
   JournalRepository,
   JournalStore,
@@ -41,6 +42,9 @@ import { RetentionPruner } from './retention/retention-pruner';
 import { decksKeptDays, DEFAULT_RETENTION_BATCH_ROWS, finishedGamesKeptDays, resultsKeptDays } from './retention/retention-windows';
 import { DecksController } from './api/decks.controller';
 import { DecksService } from './decks/decks.service';
+import { ImageEncoder } from './images/image-encoder';
+import { ImagesController } from './images/images.controller';
+import { ImagesService } from './images/images.service';
 import { HealthController } from './api/health.controller';
 import { HttpErrorsFilter } from './api/http-errors.filter';
 import { LeaderboardController } from './api/leaderboard.controller';
@@ -108,6 +112,7 @@ const REPOSITORIES = [
   RefusalRepository,
   FinishedGamesRepository,
   RetentionRepository,
+  ImageRepository,
 ];
 
 /** Opens what a server given in code runs on: its settings, its database (migrated), its clock and log. */
@@ -164,6 +169,7 @@ export class GameRoomsModule {
         roomsController(registry),
         ...roomAliasControllers(registry),
         DecksController,
+        ImagesController,
         LeaderboardController,
         resultsController(registry),
         HealthController,
@@ -231,6 +237,8 @@ export class GameRoomsModule {
         AdmissionGuard,
         RoomsService,
         DecksService,
+        ImagesService,
+        { provide: ImageEncoder, useFactory: () => new ImageEncoder() },
         fromRuntime(InstanceIdentity, (r) => new InstanceIdentity(r.config)),
         fromRuntime(DatabaseLink, (r) => new DatabaseLink(r.config.heartbeatMs ?? 0)),
         {

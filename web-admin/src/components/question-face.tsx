@@ -1,39 +1,23 @@
 import type { ReactNode } from 'react'
+import { QuestionPicture } from './question-picture'
 
-export interface QuestionFaceProps {
+export interface QuestionFrameProps {
   /** "3 / 10": where the question is in the game. */
   readonly kicker: string
   /** The countdown in a game; a still clock in the deck editor's preview. */
   readonly timer: ReactNode
   readonly text: string
-  readonly choices: readonly string[]
-  /** The choice this player picked, if any. */
-  readonly chosen?: number
-  /** Once an answer is in, the other choices fade and no longer take clicks. */
-  readonly locked?: boolean
-  readonly onChoose?: (choice: number) => void
-  /** Below the choices: what became of the pick. */
+  /** The picture's URL, when the question has one. */
+  readonly image?: string
+  /** The answer's controls, and below them what became of the answer. */
   readonly children?: ReactNode
   readonly label?: string
   /** The text's heading level: the page's own on a phone, below the editor's title in a preview. */
   readonly heading?: 'h1' | 'h2' | 'h3'
 }
 
-const LETTERS = 'ABCDEF'
-
-/** A question as a player's phone shows it: the text, and the choices as big buttons named by their text. */
-export function QuestionFace({
-  kicker,
-  timer,
-  text,
-  choices,
-  chosen,
-  locked = false,
-  onChoose,
-  children,
-  label = 'Question',
-  heading: Heading = 'h1',
-}: QuestionFaceProps) {
+/** A question as a player's phone shows it: where it is in the game, its clock, its text and picture, then the answer. */
+export function QuestionFrame({ kicker, timer, text, image, children, label = 'Question', heading: Heading = 'h1' }: QuestionFrameProps) {
   return (
     <section className="play-question" aria-label={label}>
       <div className="stage-head">
@@ -41,6 +25,27 @@ export function QuestionFace({
         {timer}
       </div>
       <Heading className="play-question-text">{text}</Heading>
+      {image && <QuestionPicture src={image} className="play-picture" />}
+      {children}
+    </section>
+  )
+}
+
+export interface QuestionFaceProps extends QuestionFrameProps {
+  readonly choices: readonly string[]
+  /** The choice this player picked, if any. */
+  readonly chosen?: number
+  /** Once an answer is in, the other choices fade and no longer take clicks. */
+  readonly locked?: boolean
+  readonly onChoose?: (choice: number) => void
+}
+
+const LETTERS = 'ABCDEF'
+
+/** A question whose answer is one choice (one right, true or false, a poll): the choices as big buttons named by their text. */
+export function QuestionFace({ choices, chosen, locked = false, onChoose, children, ...frame }: QuestionFaceProps) {
+  return (
+    <QuestionFrame {...frame}>
       <div className="choice-grid">
         {choices.map((choice, i) => (
           <button
@@ -59,6 +64,6 @@ export function QuestionFace({
         ))}
       </div>
       {children}
-    </section>
+    </QuestionFrame>
   )
 }

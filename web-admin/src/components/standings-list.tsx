@@ -1,3 +1,4 @@
+import { lateFromWords } from '../lib/late-arrival'
 import type { Standing } from '../lib/trivia-events'
 
 export interface StandingsListProps {
@@ -13,7 +14,10 @@ export function StandingsList({ standings, playerId, className }: StandingsListP
       {standings.map((s) => (
         <li key={s.playerId} className={s.playerId === playerId ? 'me' : undefined} data-player-id={s.playerId}>
           <span className="standing-rank">{s.rank}</span>
-          <span className="standing-name">{s.name}</span>
+          <span className="standing-name">
+            {s.name}
+            {lateFromWords(s) && <span className="standing-from"> ({lateFromWords(s)})</span>}
+          </span>
           <span className="standing-score">{s.score}</span>
         </li>
       ))}

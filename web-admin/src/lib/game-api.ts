@@ -19,9 +19,9 @@ export class GameApiError extends Error {
   }
 }
 
-/** A body sent as it is, with its own type (a deck's CSV), rather than as JSON. */
+/** A body sent as it is, with its own type (a deck's CSV, a picture), rather than as JSON. */
 export interface RawBody {
-  readonly raw: string
+  readonly raw: string | Blob
   readonly type: string
 }
 
@@ -47,7 +47,10 @@ export async function gameRequest<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', 
 
 function isRawBody(body: unknown): body is RawBody {
   return (
-    typeof body === 'object' && body !== null && typeof (body as RawBody).raw === 'string' && typeof (body as RawBody).type === 'string'
+    typeof body === 'object' &&
+    body !== null &&
+    (typeof (body as RawBody).raw === 'string' || (body as RawBody).raw instanceof Blob) &&
+    typeof (body as RawBody).type === 'string'
   )
 }
 

@@ -43,7 +43,7 @@ describe('applyEvent', () => {
       10_000,
     )
     expect(view).toMatchObject({ phase: 'question', clockOffsetMs: 500, question: { index: 0, answered: 0, of: 2 } })
-    view = withMyAnswer(view!, 0, 1)
+    view = withMyAnswer(view!, 0, { choice: 1 })
     view = applyEvent(view, { type: 'question.progress', data: { index: 0, answered: 1, of: 2 } }, 10_000)
     expect(view).toMatchObject({ question: { answered: 1, of: 2 }, myAnswer: { question: 0, choice: 1 } })
     view = applyEvent(
@@ -62,7 +62,11 @@ describe('applyEvent', () => {
       },
       10_000,
     )
-    expect(view).toMatchObject({ phase: 'reveal', reveal: { correct: 1 }, revealed: { text: 'Q?', choices: ['a', 'b'] } })
+    expect(view).toMatchObject({
+      phase: 'reveal',
+      reveal: { correct: 1 },
+      revealed: { text: 'Q?', kind: 'choice', choices: ['a', 'b'], total: 2 },
+    })
     expect(view?.players.find((p) => p.id === 'p1')?.score).toBe(900)
     view = applyEvent(
       view,

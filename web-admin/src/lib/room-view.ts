@@ -1,4 +1,17 @@
+import { choicesOf, imageOf, kindOf, type AnswerValue, type QuestionKind } from './question-kinds'
 import type { OpenQuestion, Reveal, RematchDecision, RoomPhase, RoomSettings, SeatView, Standing, TriviaEvents } from './trivia-events'
+
+/** This player's answer to one question: a choice, several, or a typed text. */
+export type MyAnswer = { readonly question: number } & AnswerValue
+
+/** The question a reveal is about, as it was asked: the reveal itself names only its index. */
+export interface RevealedQuestion {
+  readonly text: string
+  readonly kind: QuestionKind
+  readonly choices: readonly string[]
+  readonly total: number
+  readonly image?: string
+}
 
 /**
  * The room as a page shows it, folded from `room.state` and the events after it. Pure: the
@@ -15,12 +28,12 @@ export interface RoomView {
   /** Server time minus local time, so countdowns follow the server's clock, not the phone's. */
   readonly clockOffsetMs: number
   readonly question?: OpenQuestion
-  /** This player's choice for the open question, as the server has it. */
-  readonly myAnswer?: { readonly question: number; readonly choice: number }
+  /** This player's answer to the open question, as the server has it. */
+  readonly myAnswer?: MyAnswer
   /** The last reveal; kept through the standings so a player still sees how the last one went. */
   readonly reveal?: Reveal
-  /** The last question's text and choices, for the reveal. */
-  readonly revealed?: { readonly text: string; readonly choices: readonly string[] }
+  /** The last question as it was asked, for the reveal. */
+  readonly revealed?: RevealedQuestion
   readonly standings?: readonly Standing[]
   /** The finished game's results (`/results/{id}`), when the server names them. */
   readonly resultsId?: string
@@ -66,7 +79,7 @@ export function applyEvent(view: RoomView | undefined, event: Event, localNow: n
         ...view,
         phase: 'reveal',
         reveal: event.data,
-        revealed: q && q.index === event.data.index ? { text: q.text, choices: q.choices } : view.revealed,
+        revealed: q && q.index === event.data.index ? revealedOf(q) : view.revealed,
         question: undefined,
         players: view.players.map((p) => (totals.has(p.id) ? { ...p, score: totals.get(p.id)! } : p)),
       }
@@ -83,14 +96,36 @@ export function applyEvent(view: RoomView | undefined, event: Event, localNow: n
   return view
 }
 
+/** Whether the room moves on when its host says so (`pace: "host"`), not by the clock. */
+export function hostPaced(view: RoomView): boolean {
+  const settings: object = view.settings
+  return 'pace' in settings && settings.pace === 'host'
+}
+
 /** Records this player's own vote as soon as the server took it. */
 export function withMyVote(view: RoomView, vote: boolean): RoomView {
   return view.rematch ? { ...view, rematch: { ...view.rematch, myVote: vote } } : view
 }
 
 /** Records this player's own answer once the server confirmed it. */
-export function withMyAnswer(view: RoomView, question: number, choice: number): RoomView {
-  return view.question?.index === question ? { ...view, myAnswer: { question, choice } } : view
+export function withMyAnswer(view: RoomView, question: number, answer: AnswerValue): RoomView {
+  return view.question?.index === question ? { ...view, myAnswer: { question, ...answer } } : view
+}
+
+function revealedOf(q: OpenQuestion): RevealedQuestion {
+  const image = imageOf(q)
+  return { text: q.text, kind: kindOf(q), choices: choicesOf(q), total: q.total, ...(image ? { image } : {}) }
+}
+
+/** A seat's answer as room.state gives it under `you`: a choice, the choices, or the text. */
+function myAnswerOf(answer: object | undefined): MyAnswer | undefined {
+  if (!answer || !('question' in answer) || typeof answer.question !== 'number') return undefined
+  const { question } = answer
+  if ('text' in answer && typeof answer.text === 'string') return { question, text: answer.text }
+  if ('choices' in answer && Array.isArray(answer.choices))
+    return { question, choices: answer.choices.filter((c) => typeof c === 'number') }
+  if ('choice' in answer && typeof answer.choice === 'number') return { question, choice: answer.choice }
+  return undefined
 }
 
 function fromState(s: TriviaEvents['room.state'], localNow: number, before: RoomView | undefined): RoomView {
@@ -105,7 +140,7 @@ function fromState(s: TriviaEvents['room.state'], localNow: number, before: Room
     settings: s.settings,
     clockOffsetMs: s.serverTime - localNow,
     question: s.question,
-    myAnswer: s.you.answer,
+    myAnswer: myAnswerOf(s.you.answer),
     reveal: s.reveal ?? (sameGame ? before.reveal : undefined),
     revealed: sameGame ? before.revealed : undefined,
     standings: s.standings,

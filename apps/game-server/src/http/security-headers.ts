@@ -20,7 +20,8 @@ const STRICT: Directives = {
   scriptSrc: ["'self'"],
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'"],
-  imgSrc: ["'self'"],
+  // Deck pictures come from this origin (/api/images/{id}); the editor previews a chosen file from a blob: URL.
+  imgSrc: ["'self'", 'blob:'],
   fontSrc: ["'self'"],
   connectSrc: ["'self'", sameOriginSockets],
   objectSrc: ["'none'"],
@@ -50,6 +51,6 @@ function headers(directives: Directives): HelmetOptions {
  */
 export function securityHeaders(): RequestHandler {
   const strict = helmet(headers(STRICT));
-  const docs = helmet(headers({ ...STRICT, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }));
+  const docs = helmet(headers({ ...STRICT, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'blob:', 'data:'] }));
   return (req, res, next) => (req.path === '/api/docs' || req.path.startsWith('/api/docs/') ? docs : strict)(req, res, next);
 }

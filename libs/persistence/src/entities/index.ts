@@ -1,4 +1,5 @@
 import { DeckEntity } from './deck.entity';
+import { DeckImageEntity } from './deck-image.entity';
 import { FinishedGameEntity } from './finished-game.entity';
 import { InstanceEntity } from './instance.entity';
 import { JournalEntryEntity } from './journal-entry.entity';
@@ -6,7 +7,16 @@ import { RoomHeadEntity } from './room-head.entity';
 import { RoomSnapshotEntity } from './room-snapshot.entity';
 import { RoomEntity } from './room.entity';
 
-export { DeckEntity, FinishedGameEntity, InstanceEntity, JournalEntryEntity, RoomHeadEntity, RoomSnapshotEntity, RoomEntity };
+export {
+  DeckEntity,
+  DeckImageEntity,
+  FinishedGameEntity,
+  InstanceEntity,
+  JournalEntryEntity,
+  RoomHeadEntity,
+  RoomSnapshotEntity,
+  RoomEntity,
+};
 
 /**
  * The tables the entities describe, as the migrations create them (the drift spec keeps the two in
@@ -21,4 +31,5 @@ export const PERSISTENCE_ENTITIES = [
   RoomSnapshotEntity,
   FinishedGameEntity,
   DeckEntity,
+  DeckImageEntity,
 ];

@@ -3,10 +3,18 @@ import { Database } from '../database';
 /**
  * What one pruning statement removed, by table. `room_decks` counts deck copies cleared from
  * `rooms.deck`; `decks` and `questions` count hosts' unused decks, which the server's deck
- * repository prunes.
+ * repository prunes; `deck_images` counts images of deleted decks once no open room shows them.
  */
 export type RetentionTable =
-  'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'decks' | 'questions';
+  | 'room_journal'
+  | 'room_snapshots'
+  | 'room_decks'
+  | 'finished_games'
+  | 'rooms'
+  | 'room_heads'
+  | 'decks'
+  | 'questions'
+  | 'deck_images';
 export type Removed = Partial<Record<RetentionTable, number>>;
 
 /** One batch's result: what it removed, and how many rows or rooms it took of the `limit` it was given. */
@@ -78,6 +86,29 @@ export class RetentionRepository {
       timeoutMs,
     );
     return { taken: row.taken, removed: { room_snapshots: row.snapshots, room_decks: row.decks } };
+  }
+
+  /**
+   * Images of deleted decks that an open room showed when the deck went (`orphaned_at`), once no
+   * open room's deck copy shows them any more: the room closed, or was pruned. The oldest first.
+   */
+  async pruneOrphanedImages(limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ taken: number }>(
+      'RetentionRepository.pruneOrphanedImages',
+      `WITH due AS (
+         SELECT i.id FROM deck_images i
+         WHERE i.orphaned_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)))
+         ORDER BY i.orphaned_at LIMIT $1
+         FOR UPDATE OF i SKIP LOCKED
+       ), gone AS (
+         DELETE FROM deck_images i USING due WHERE i.id = due.id RETURNING 1
+       )
+       SELECT count(*)::int AS taken FROM gone`,
+      [limit],
+      timeoutMs,
+    );
+    return { taken: row.taken, removed: { deck_images: row.taken } };
   }
 
   /** Removes finished games older than their retention, the oldest first. */

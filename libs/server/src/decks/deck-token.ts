@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DECK_TOKENS_MAX, EDIT_TOKEN_PATTERN, RoomErrorCode, RoomException } from '@app/protocol';
+import { DeckErrorCode, deckError } from './deck.errors';
 
 // A deck's edit token: random, shown once, kept only as its SHA-256. The token has 256 random
 // bits, so a plain hash is enough (nothing to guess a dictionary from); comparing the digests
@@ -23,6 +24,30 @@ export function hashEditToken(token: string): Buffer {
 export function editTokenMatches(token: string | undefined, hash: Buffer | null): boolean {
   if (token === undefined || hash === null || hash.length !== 32) return false;
   return timingSafeEqual(hashEditToken(token), hash);
+}
+
+/**
+ * Refuses a change to a deck that nobody may edit (403 `deck_read_only`: the built-in deck, or one
+ * made before edit tokens), or without its edit token, or with another (403 `forbidden`).
+ * `doing` says what the token is asked for, for the message.
+ */
+export function checkEditRight(
+  deck: { readonly builtin: boolean; readonly editTokenHash: Buffer | null },
+  token: string | undefined,
+  doing = 'changing a deck',
+): void {
+  if (deck.editTokenHash === null) {
+    throw deckError(
+      DeckErrorCode.DeckReadOnly,
+      deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed',
+    );
+  }
+  if (!editTokenMatches(token, deck.editTokenHash)) {
+    throw new RoomException(
+      RoomErrorCode.Forbidden,
+      token === undefined ? `${doing} needs its edit token as Authorization: Bearer <editToken>` : 'this is not the deck’s edit token',
+    );
+  }
 }
 
 /**

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DeckRepository, DeckSummary, NewQuestion, StoredDeck } from './deck.repository';
-import { RoomErrorCode, RoomException } from '@app/protocol';
+import { RoomException } from '@app/protocol';
 import { DeckInput } from './deck-body';
 import { deckCsv } from './deck-csv';
 import { DeckErrorCode, deckError } from './deck.errors';
-import { editTokenMatches, hashEditToken, newEditToken } from './deck-token';
+import { checkEditRight, hashEditToken, newEditToken } from './deck-token';
 
 /** A new deck, with its edit token: the only time the token is shown. */
 export type CreatedDeck = DeckSummary & { readonly editToken: string };
@@ -80,20 +80,7 @@ export class DecksService {
   /** 404 for no such deck, then 403: a deck nobody may edit, or no token or the wrong one. */
   private async editable(id: string, token: string | undefined): Promise<StoredDeck> {
     const deck = await this.found(id);
-    if (deck.editTokenHash === null) {
-      throw deckError(
-        DeckErrorCode.DeckReadOnly,
-        deck.builtin ? 'the built-in deck cannot be changed' : 'this deck was made before decks had edit tokens and cannot be changed',
-      );
-    }
-    if (!editTokenMatches(token, deck.editTokenHash)) {
-      throw new RoomException(
-        RoomErrorCode.Forbidden,
-        token === undefined
-          ? 'changing a deck needs its edit token as Authorization: Bearer <editToken>'
-          : 'this is not the deck’s edit token',
-      );
-    }
+    checkEditRight(deck, token);
     return deck;
   }
 

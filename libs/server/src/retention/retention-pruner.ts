@@ -32,7 +32,7 @@ export interface SweepReport {
   readonly statements: Record<Step, number>;
 }
 
-type Step = 'closedJournals' | 'closedRooms' | 'finishedGames' | 'roomRows' | 'unusedDecks';
+type Step = 'closedJournals' | 'closedRooms' | 'orphanedImages' | 'finishedGames' | 'roomRows' | 'unusedDecks';
 
 // Sweeps stop after this many statements of one kind, so that a sweep ends even while something
 // keeps coming due; what is left is the next sweep's.
@@ -43,8 +43,9 @@ const FIRST_SWEEP_MS = 10_000;
 /**
  * Removes what is past its retention, on a timer, off every command's path: each sweep runs the
  * retention's statements in order (closed rooms' journals, then their snapshots and deck copies,
- * finished games, then the rows of rooms nothing names any more, then hosts' decks that no room
- * names and nobody edited within their window), each in batches of at most
+ * the images of deleted decks that no open room shows any more, finished games, then the rows of
+ * rooms nothing names any more, then hosts' decks that no room names and nobody edited within
+ * their window), each in batches of at most
  * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
  * short. Between two batches it rests as long as the last one took, so pruning holds at most half
  * of that one connection. Every instance may run it: the statements skip rows another holds.
@@ -99,12 +100,24 @@ export class RetentionPruner {
     const finished = finishedGamesKeptDays * DAY_SECONDS;
     const unusedDecks = decksKeptDays * DAY_SECONDS;
     const report: SweepReport = {
-      removed: { room_journal: 0, room_snapshots: 0, room_decks: 0, finished_games: 0, rooms: 0, room_heads: 0, decks: 0, questions: 0 },
-      statements: { closedJournals: 0, closedRooms: 0, finishedGames: 0, roomRows: 0, unusedDecks: 0 },
+      removed: {
+        room_journal: 0,
+        room_snapshots: 0,
+        room_decks: 0,
+        finished_games: 0,
+        rooms: 0,
+        room_heads: 0,
+        decks: 0,
+        questions: 0,
+        deck_images: 0,
+      },
+      statements: { closedJournals: 0, closedRooms: 0, orphanedImages: 0, finishedGames: 0, roomRows: 0, unusedDecks: 0 },
     };
     const steps: [Step, () => Promise<PruneBatch>][] = [
       ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
       ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
+      // After the rooms: a deleted deck's image goes once no open room shows it.
+      ['orphanedImages', () => this.repo.pruneOrphanedImages(batchRows, timeoutMs)],
       // Kept for ever: neither the games nor the rooms they name go.
       ...(finished > 0
         ? ([

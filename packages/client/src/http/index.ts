@@ -6,6 +6,7 @@ export * from './fields.js';
 export * from './errors.js';
 export * from './rooms.js';
 export * from './decks.js';
+export * from './images.js';
 export * from './deck-list.js';
 export * from './results.js';
 export * from './health.js';

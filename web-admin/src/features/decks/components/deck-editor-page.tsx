@@ -5,11 +5,26 @@ import { explain, GameApiError } from '../../../lib/game-api'
 import { navigate } from '../../../lib/router'
 import { createDeck } from '../api/create-deck'
 import { deleteDeck } from '../api/delete-deck'
-import type { CreatedDeck, DeckDetails } from '../api/deck-types'
+import type { CreatedDeck, DeckBody, DeckDetails } from '../api/deck-types'
+import { duplicateDeck } from '../api/duplicate-deck'
 import { getDeck } from '../api/get-deck'
 import { replaceDeck } from '../api/replace-deck'
-import { DECK_RULES, draftFrom, edit, emptyDraft, fieldId, problemsOf, toBody, type DeckDraft, type Problem } from '../utils/deck-draft'
+import { imagePath } from '@game-rooms/client'
+import {
+  DECK_RULES,
+  draftFrom,
+  edit,
+  emptyDraft,
+  fieldId,
+  hasRightAnswers,
+  problemsOf,
+  toBody,
+  type DeckDraft,
+  type Problem,
+} from '../utils/deck-draft'
 import { CsvImport } from './csv-import'
+import { DeckExport } from './deck-export'
+import { ImageUpload } from '../image-upload'
 import { QuestionEditor } from './question-editor'
 import { QuestionPreview } from './question-preview'
 
@@ -72,7 +87,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
     getDeck(id, token).then(
       (deck) => {
         if (!live) return
-        if (token && deck.questions.every((q) => q.correct !== undefined)) {
+        if (token && hasRightAnswers(deck)) {
           const next = draftFrom(deck)
           setDraft(next)
           setSaved(JSON.stringify(toBody(next)))
@@ -114,20 +129,24 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
   )
   const update = (change: (d: DeckDraft) => DeckDraft) => setDraft((d) => change(d))
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault()
+  /** The deck as the API takes it, or null after showing what to fix first. */
+  const checked = (): DeckBody | null => {
     setSaveError(null)
     setStatus('')
     const found = problemsOf(draft)
     setProblems(found)
-    if (found.length > 0) {
-      // The summary takes focus, so a screen reader reads it and the host can follow its links.
-      requestAnimationFrame(() => summaryRef.current?.focus())
-      return
-    }
+    if (found.length === 0) return toBody(draft)
+    // The summary takes focus, so a screen reader reads it and the host can follow its links.
+    requestAnimationFrame(() => summaryRef.current?.focus())
+    return null
+  }
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    const deck = checked()
+    if (!deck) return
     setBusy(true)
     try {
-      const deck = toBody(draft)
       const token = deckId ? deckToken(deckId) : undefined
       if (deckId && token) {
         await replaceDeck(deckId, token, deck)
@@ -150,6 +169,23 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
     setShownToken(created.editToken)
     setDeckId(created.id)
     navigate(`/host/decks/${created.id}`)
+  }
+
+  /** A new deck with the saved deck's questions (and copies of its pictures); the editor moves to it. */
+  const duplicate = async () => {
+    const deck = checked()
+    if (!deck || unsaved) return
+    setBusy(true)
+    try {
+      const copy = await duplicateDeck(deck, DECK_RULES.name, (created) => keepDeckToken(created.id, created.editToken))
+      setShownToken(copy.editToken)
+      setStatus(`Duplicated as a new deck, ${copy.name}: you are editing the copy now.`)
+      navigate(`/host/decks/${copy.id}`)
+    } catch (err) {
+      setSaveError(explain(err))
+    } finally {
+      setBusy(false)
+    }
   }
 
   const imported = (created: CreatedDeck, file: string) => {
@@ -248,6 +284,8 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
   }
 
   const previewed = draft.questions[previewIndex]
+  const editToken = deckId ? deckToken(deckId) : undefined
+  const savedDeck = deckId && editToken ? { id: deckId, name: draft.name.trim(), editToken } : undefined
   return (
     <main className="people-page deck-editor">
       <h1 className="title">{deckId ? 'Edit deck' : 'Write a deck'}</h1>
@@ -283,6 +321,20 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
                 previewing={previewed?.key === q.key}
                 update={update}
                 onPreview={() => setPreviewKey(q.key)}
+                picture={
+                  savedDeck ? (
+                    <ImageUpload
+                      deckId={savedDeck.id}
+                      editToken={savedDeck.editToken}
+                      imageId={q.image}
+                      label={`Picture for question ${i + 1}`}
+                      onUploaded={(imageId) => update((d) => edit.setImage(d, i, imageId))}
+                      onRemoved={() => update((d) => edit.setImage(d, i, undefined))}
+                    />
+                  ) : (
+                    <p className="hint">Save the deck to give this question a picture.</p>
+                  )
+                }
               />
             ))}
           </ol>
@@ -327,6 +379,17 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
             <button type="submit" className="big-button primary" disabled={busy}>
               Save deck
             </button>
+            {deckId && (
+              <button
+                type="button"
+                className="big-button ghost"
+                disabled={busy || unsaved}
+                title={unsaved ? 'Save your changes first' : undefined}
+                onClick={() => void duplicate()}
+              >
+                Duplicate deck
+              </button>
+            )}
             {deckId && !confirmDelete && (
               <button type="button" className="big-button ghost" disabled={busy} onClick={() => setConfirmDelete(true)}>
                 Delete deck
@@ -360,7 +423,16 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
           )}
         </form>
         <aside className="deck-side stack" aria-label="Preview and import">
-          {previewed && <QuestionPreview question={previewed} index={previewIndex} total={draft.questions.length} seconds={20} />}
+          {previewed && (
+            <QuestionPreview
+              question={previewed}
+              index={previewIndex}
+              total={draft.questions.length}
+              seconds={20}
+              image={previewed.image ? imagePath(previewed.image) : undefined}
+            />
+          )}
+          <DeckExport deck={savedDeck} unsaved={unsaved} />
           <CsvImport name={draft.name} onImported={imported} />
         </aside>
       </div>

@@ -1,4 +1,9 @@
+import type { ReactNode } from 'react'
+import { KIND_NAMES, QUESTION_KINDS, type QuestionKind } from '../../../lib/question-kinds'
 import { DECK_RULES, edit, fieldId, type DeckDraft, type DraftQuestion } from '../utils/deck-draft'
+import { AcceptedAnswers } from './accepted-answers'
+import { ChoiceFields } from './choice-fields'
+import { Hidden } from './hidden'
 
 export interface QuestionEditorProps {
   readonly question: DraftQuestion
@@ -9,22 +14,54 @@ export interface QuestionEditorProps {
   readonly previewing: boolean
   readonly update: (change: (draft: DeckDraft) => DeckDraft) => void
   readonly onPreview: () => void
+  /** The question's picture control (it needs the saved deck, which the page holds). */
+  readonly picture?: ReactNode
 }
 
-const LETTERS = 'ABCDEF'
-
-/** Words for screen readers only: a button's visible "Move up" is read "Move up question 3". */
-function Hidden({ children }: { readonly children: string }) {
-  return <span className="visually-hidden">{children}</span>
-}
-
-/** One question: its text, 2 to 6 choices with the right one marked, and moving, previewing, deleting it. */
-export function QuestionEditor({ question: q, index, count, invalid, previewing, update, onPreview }: QuestionEditorProps) {
+/** One question: its kind, its text, the fields its kind takes, its seconds and picture, and moving, previewing, deleting it. */
+export function QuestionEditor({ question: q, index, count, invalid, previewing, update, onPreview, picture }: QuestionEditorProps) {
   const n = index + 1
   return (
     <li className="deck-question card">
       <fieldset className="stack">
         <legend className="deck-question-legend">Question {n}</legend>
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor={fieldId.kind(q)}>
+              Kind<Hidden>{` of question ${n}`}</Hidden>
+            </label>
+            <select
+              id={fieldId.kind(q)}
+              className="input"
+              value={q.kind}
+              onChange={(e) => update((d) => edit.setKind(d, index, e.target.value as QuestionKind))}
+            >
+              {QUESTION_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {KIND_NAMES[kind]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field deck-seconds">
+            <label htmlFor={fieldId.seconds(q)}>
+              Seconds<Hidden>{` of question ${n}`}</Hidden>
+            </label>
+            <input
+              id={fieldId.seconds(q)}
+              className="input"
+              type="number"
+              inputMode="numeric"
+              min={DECK_RULES.minSeconds}
+              max={DECK_RULES.maxSeconds}
+              step={1}
+              placeholder="room’s"
+              value={q.seconds}
+              aria-invalid={invalid.has(fieldId.seconds(q)) || undefined}
+              onChange={(e) => update((d) => edit.setSeconds(d, index, e.target.value))}
+            />
+          </div>
+        </div>
         {/* Not wrapped in its label: a label's name would take in the text typed. */}
         <div className="field">
           <label htmlFor={fieldId.text(q)}>
@@ -40,54 +77,32 @@ export function QuestionEditor({ question: q, index, count, invalid, previewing,
             onChange={(e) => update((d) => edit.setText(d, index, e.target.value))}
           />
         </div>
-        <fieldset className="deck-choices">
-          <legend>
-            Choices<Hidden>{` of question ${n}`}</Hidden> <span className="hint">(mark the right one)</span>
-          </legend>
-          {q.choices.map((choice, j) => (
-            <div className="deck-choice" key={j}>
-              <label className="deck-right">
+        {picture}
+        {(q.kind === 'choice' || q.kind === 'multi' || q.kind === 'poll') && (
+          <ChoiceFields question={q} index={index} invalid={invalid} update={update} />
+        )}
+        {q.kind === 'truefalse' && (
+          <fieldset className="deck-choices">
+            <legend>
+              Right answer<Hidden>{` of question ${n}`}</Hidden>
+            </legend>
+            {(['True', 'False'] as const).map((word, truth) => (
+              <label key={word} className="deck-right">
                 <input
                   type="radio"
-                  name={`q${q.key}-right`}
-                  checked={q.correct === j}
-                  onChange={() => update((d) => edit.markCorrect(d, index, j))}
+                  name={`q${q.key}-truth`}
+                  checked={q.truth === truth}
+                  onChange={() => update((d) => edit.setTruth(d, index, truth === 0 ? 0 : 1))}
                 />
                 <span>
-                  Right<Hidden>{` answer: choice ${j + 1} of question ${n}`}</Hidden>
+                  {word}
+                  <Hidden>{` is right in question ${n}`}</Hidden>
                 </span>
               </label>
-              <span className={`choice-letter c${j}`} aria-hidden="true">
-                {LETTERS[j]}
-              </span>
-              <label className="visually-hidden" htmlFor={fieldId.choice(q, j)}>{`Question ${n}, choice ${j + 1}`}</label>
-              <input
-                id={fieldId.choice(q, j)}
-                className="input"
-                value={choice}
-                maxLength={DECK_RULES.choice}
-                aria-invalid={invalid.has(fieldId.choice(q, j)) || undefined}
-                onChange={(e) => update((d) => edit.setChoice(d, index, j, e.target.value))}
-              />
-              <button
-                type="button"
-                className="small-button"
-                disabled={q.choices.length <= DECK_RULES.minChoices}
-                onClick={() => update((d) => edit.removeChoice(d, index, j))}
-              >
-                Remove<Hidden>{` choice ${j + 1} of question ${n}`}</Hidden>
-              </button>
-            </div>
-          ))}
-          <button
-            type="button"
-            className="small-button"
-            disabled={q.choices.length >= DECK_RULES.maxChoices}
-            onClick={() => update((d) => edit.addChoice(d, index))}
-          >
-            Add a choice<Hidden>{` to question ${n}`}</Hidden>
-          </button>
-        </fieldset>
+            ))}
+          </fieldset>
+        )}
+        {q.kind === 'text' && <AcceptedAnswers question={q} index={index} invalid={invalid} update={update} />}
         <div className="deck-question-actions">
           <button
             type="button"

@@ -3,8 +3,9 @@ import { Link } from '../../../components/link'
 import { StandingsList } from '../../../components/standings-list'
 import type { RoomView } from '../../../lib/room-view'
 import { resultsCsvPath, resultsPagePath } from '../../results/api/get-results'
+import { Podium } from './podium'
 
-/** The final standings, the results to take away (when the server names them), and the rematch vote, then its outcome. */
+/** The podium and the final standings, the results to take away (when the server names them), and the rematch vote, then its outcome. */
 export function FinishedStage({ view, paused = false }: { readonly view: RoomView; readonly paused?: boolean }) {
   const names = new Map((view.standings ?? []).map((s) => [s.playerId, s.name]))
   const decided = view.rematch?.decided
@@ -16,6 +17,8 @@ export function FinishedStage({ view, paused = false }: { readonly view: RoomVie
           <Countdown closesAt={view.rematch.closesAt} clockOffsetMs={view.clockOffsetMs} seconds={30} paused={paused} />
         )}
       </div>
+      <Podium standings={view.standings ?? []} />
+      <h2 className="standings-title">Standings</h2>
       <StandingsList standings={view.standings ?? []} className="big" />
       {view.resultsId && (
         <p className="results-links">

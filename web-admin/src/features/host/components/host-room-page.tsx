@@ -1,12 +1,15 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { ConnectionBanner } from '../../../components/connection-banner'
 import { Link } from '../../../components/link'
 import { explain } from '../../../lib/game-api'
 import type { SeatView } from '../../../lib/trivia-events'
+import { hostPaced } from '../../../lib/room-view'
 import { seatKey, useRoom } from '../../../lib/use-room'
 import { closeRoom } from '../api/close-room'
+import { usePresenterKeys } from '../hooks/use-presenter-keys'
 import { FinishedStage } from './finished-stage'
 import { JoinPanel } from './join-panel'
+import { NextButton } from './next-button'
 import { PlayersPanel } from './players-panel'
 import { QuestionStage } from './question-stage'
 import { RevealStage } from './reveal-stage'
@@ -18,6 +21,41 @@ export function HostRoomPage({ code }: { readonly code: string }) {
   const { view, status, paused, send } = useRoom(hasToken ? key : null)
   const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // One press of Next (or of the clicker in the lobby) at a time: a double press must not skip a
+  // question. The ref sees a second press before React has drawn the first one's state.
+  const [moving, setMoving] = useState(false)
+  const pressed = useRef(false)
+  const byHost = view !== undefined && hostPaced(view)
+  const canStart = view?.phase === 'lobby' && view.players.length > 0
+  const canMove = byHost && (view.phase === 'question' || view.phase === 'reveal') && !paused
+
+  const run = async (what: string, action: () => Promise<{ status: number; error?: { message: string } } | void>) => {
+    setBusy(true)
+    setNotice(null)
+    try {
+      const reply = await action()
+      if (reply && reply.status !== 200) setNotice(`${what}: ${reply.error?.message ?? `status ${reply.status}`}`)
+    } catch (err) {
+      setNotice(`${what}: ${explain(err)}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+  const start = () => run('Could not start', () => send('room.start'))
+  const once = async (action: () => Promise<void>) => {
+    if (pressed.current) return
+    pressed.current = true
+    setMoving(true)
+    try {
+      await action()
+    } finally {
+      pressed.current = false
+      setMoving(false)
+    }
+  }
+  const next = () => once(() => run('Could not move on', () => send('room.next')))
+  // The presenter's clicker: in the lobby it starts the game, then each press is Next.
+  usePresenterKeys(byHost && (canStart || canMove), () => void (view?.phase === 'lobby' ? once(start) : next()))
 
   if (!hasToken || status.state === 'ended') {
     const closed = status.closeCode === 4004 || view?.phase === 'closed'
@@ -46,22 +84,8 @@ export function HostRoomPage({ code }: { readonly code: string }) {
     )
   }
 
-  const run = async (what: string, action: () => Promise<{ status: number; error?: { message: string } } | void>) => {
-    setBusy(true)
-    setNotice(null)
-    try {
-      const reply = await action()
-      if (reply && reply.status !== 200) setNotice(`${what}: ${reply.error?.message ?? `status ${reply.status}`}`)
-    } catch (err) {
-      setNotice(`${what}: ${explain(err)}`)
-    } finally {
-      setBusy(false)
-    }
-  }
-  const start = () => run('Could not start', () => send('room.start'))
   const kick = (player: SeatView) => run(`Could not kick ${player.name}`, () => send('room.kick', { playerId: player.id }))
   const close = () => run('Could not close the room', () => closeRoom(code, window.sessionStorage.getItem(key) ?? ''))
-  const canStart = view.phase === 'lobby'
 
   return (
     <div className="host-screen">
@@ -79,6 +103,12 @@ export function HostRoomPage({ code }: { readonly code: string }) {
             <p className="muted">
               {view.settings.questionCount} questions, {view.settings.secondsPerQuestion} s each
             </p>
+            {byHost && (
+              <p className="hint">
+                You set the pace: Next moves the game on after each answer. A presenter’s clicker works too (Right arrow, Page Down or
+                Space); its first press starts the game.
+              </p>
+            )}
           </section>
         )}
         {view.phase === 'question' && view.question && <QuestionStage question={view.question} view={view} paused={paused} />}
@@ -90,10 +120,13 @@ export function HostRoomPage({ code }: { readonly code: string }) {
           </p>
         )}
         <div className="host-actions">
-          {canStart && (
-            <button type="button" className="big-button primary" onClick={() => void start()} disabled={busy || view.players.length === 0}>
+          {view.phase === 'lobby' && (
+            <button type="button" className="big-button primary" onClick={() => void start()} disabled={busy || !canStart}>
               Start game
             </button>
+          )}
+          {byHost && (view.phase === 'question' || view.phase === 'reveal') && (
+            <NextButton view={view} disabled={moving || paused} onNext={() => void next()} />
           )}
           <button type="button" className="big-button ghost" onClick={() => void close()} disabled={busy}>
             Close room

@@ -15,6 +15,9 @@ export function HostSetupPage() {
   const [questionCount, setQuestionCount] = useState('10')
   const [seconds, setSeconds] = useState('20')
   const [reveal, setReveal] = useState('4')
+  const [pace, setPace] = useState<'clock' | 'host'>('clock')
+  const [order, setOrder] = useState<'shuffled' | 'deck'>('shuffled')
+  const [lateJoin, setLateJoin] = useState(true)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -48,6 +51,9 @@ export function HostSetupPage() {
         questionCount: Number(questionCount),
         secondsPerQuestion: Number(seconds),
         revealSeconds: Number(reveal),
+        pace,
+        order,
+        lateJoin,
       })
       window.sessionStorage.setItem(seatKey('host', room.code), room.hostToken)
       navigate(`/host/${room.code}`)
@@ -132,6 +138,37 @@ export function HostSetupPage() {
             />
           </label>
         </div>
+        {/* Labels apart from their selects: a wrapping label's name would take in every option's text ("As in the deck"). */}
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="room-pace">Pace</label>
+            <select id="room-pace" className="input" value={pace} onChange={(e) => setPace(e.target.value === 'host' ? 'host' : 'clock')}>
+              <option value="clock">The clock moves on</option>
+              <option value="host">I press Next</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="room-order">Order</label>
+            <select
+              id="room-order"
+              className="input"
+              value={order}
+              onChange={(e) => setOrder(e.target.value === 'deck' ? 'deck' : 'shuffled')}
+            >
+              <option value="shuffled">Shuffled</option>
+              <option value="deck">As in the deck</option>
+            </select>
+          </div>
+        </div>
+        <label className="check-field">
+          <input type="checkbox" checked={lateJoin} onChange={(e) => setLateJoin(e.target.checked)} />
+          <span>Latecomers may join a game that has started (they play from the next question)</span>
+        </label>
+        <p className="hint">
+          {pace === 'host'
+            ? 'Each question still has its clock, and Next (or a presenter’s clicker: Right arrow, Page Down, Space) closes it early; after each answer the game waits for you.'
+            : 'Each question closes when its time is up or everyone has answered, and the next one follows after the reveal.'}
+        </p>
         {error && (
           <p className="error" role="alert">
             {error}

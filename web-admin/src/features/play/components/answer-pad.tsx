@@ -1,11 +1,13 @@
+import { MultiChoiceForm, TypedAnswerForm } from '../../../components/answer-forms'
 import { Countdown } from '../../../components/countdown'
-import { QuestionFace } from '../../../components/question-face'
-import type { RoomView } from '../../../lib/room-view'
+import { QuestionFace, QuestionFrame } from '../../../components/question-face'
+import { answerWords, choicesOf, imageOf, kindOf, secondsOf, type AnswerValue } from '../../../lib/question-kinds'
+import type { MyAnswer, RoomView } from '../../../lib/room-view'
 import type { OpenQuestion } from '../../../lib/trivia-events'
 
 export interface Pick {
   readonly question: number
-  readonly choice: number
+  readonly answer: AnswerValue
   /** `sending` until the server's reply; it may take a reconnect. */
   readonly state: 'sending' | 'in' | 'refused'
   readonly message?: string
@@ -18,44 +20,75 @@ export interface AnswerPadProps {
   readonly offline: boolean
   /** The room's clocks hold (its database is away): an answer could not be recorded now, so none is taken. */
   readonly paused?: boolean
-  readonly onChoose: (choice: number) => void
+  readonly onAnswer: (answer: AnswerValue) => void
 }
 
-/** The open question's choices as big buttons named by their text, and what this player chose. */
-export function AnswerPad({ question, view, pick, offline, paused = false, onChoose }: AnswerPadProps) {
-  const mine =
-    view.myAnswer?.question === question.index ? view.myAnswer.choice : pick?.question === question.index ? pick.choice : undefined
-  const locked = paused || (mine !== undefined && pick?.state !== 'refused')
+/** The open question on a phone, with the answer its kind takes: a choice, several and Submit, or a typed text. */
+export function AnswerPad({ question, view, pick, offline, paused = false, onAnswer }: AnswerPadProps) {
+  const kind = kindOf(question)
+  const choices = choicesOf(question)
+  const confirmed: MyAnswer | undefined = view.myAnswer?.question === question.index ? view.myAnswer : undefined
+  const mine: AnswerValue | undefined =
+    confirmed ?? (pick?.question === question.index && pick.state !== 'refused' ? pick.answer : undefined)
+  const locked = paused || mine !== undefined
+  const frame = {
+    kicker: `${question.index + 1} / ${question.total}`,
+    timer: (
+      <Countdown
+        closesAt={question.closesAt}
+        clockOffsetMs={view.clockOffsetMs}
+        seconds={secondsOf(question, view.settings.secondsPerQuestion)}
+        paused={paused}
+      />
+    ),
+    text: question.text,
+    image: imageOf(question),
+  }
+  const status = (
+    <p className="pick-status" role="status">
+      {paused && mine === undefined && 'The clock is paused: answer when it runs again.'}
+      {mine !== undefined && confirmed && `Answer in: ${answerWords(mine, choices)}. Waiting for the others…`}
+      {mine !== undefined &&
+        !confirmed &&
+        (offline
+          ? `You chose ${answerWords(mine, choices)}; it will be sent when you are back online.`
+          : `Sending ${answerWords(mine, choices)}…`)}
+      {pick?.state === 'refused' && pick.question === question.index && pick.message}
+    </p>
+  )
+  // Keyed by question: the next question's form starts empty.
+  if (kind === 'multi' || kind === 'text') {
+    return (
+      <QuestionFrame {...frame}>
+        {kind === 'multi' ? (
+          <MultiChoiceForm
+            key={question.index}
+            choices={choices}
+            sent={mine && 'choices' in mine ? mine.choices : undefined}
+            locked={locked}
+            onSubmit={(picked) => onAnswer({ choices: picked })}
+          />
+        ) : (
+          <TypedAnswerForm
+            key={question.index}
+            sent={mine && 'text' in mine ? mine.text : undefined}
+            locked={locked}
+            onSubmit={(text) => onAnswer({ text })}
+          />
+        )}
+        {status}
+      </QuestionFrame>
+    )
+  }
   return (
     <QuestionFace
-      kicker={`${question.index + 1} / ${question.total}`}
-      timer={
-        <Countdown
-          closesAt={question.closesAt}
-          clockOffsetMs={view.clockOffsetMs}
-          seconds={view.settings.secondsPerQuestion}
-          paused={paused}
-        />
-      }
-      text={question.text}
-      choices={question.choices}
-      chosen={mine}
+      {...frame}
+      choices={choices}
+      chosen={mine && 'choice' in mine ? mine.choice : undefined}
       locked={locked}
-      onChoose={onChoose}
+      onChoose={(choice) => onAnswer({ choice })}
     >
-      <p className="pick-status" role="status">
-        {paused && mine === undefined && 'The clock is paused: answer when it runs again.'}
-        {mine !== undefined &&
-          view.myAnswer?.question === question.index &&
-          `Answer in: ${question.choices[mine]}. Waiting for the others…`}
-        {mine !== undefined &&
-          view.myAnswer?.question !== question.index &&
-          pick?.state === 'sending' &&
-          (offline
-            ? `You chose ${question.choices[mine]}; it will be sent when you are back online.`
-            : `Sending ${question.choices[mine]}…`)}
-        {pick?.state === 'refused' && pick.question === question.index && pick.message}
-      </p>
+      {status}
     </QuestionFace>
   )
 }

@@ -1,50 +1,12 @@
-import { act, render, screen, waitFor } from '@testing-library/react'
+import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { RoomStateData } from '../../../lib/trivia-events'
 import { seatKey } from '../../../lib/use-room'
+import { FakeWebSocket } from '../../../testing/fake-web-socket'
 import { PlayPage } from './play-page'
 
-/** A WebSocket the test opens, feeds and breaks; each one the page opens is kept in `sockets`. */
-class FakeWebSocket {
-  static readonly sockets: FakeWebSocket[] = []
-  readyState = 0
-  onopen: ((e: unknown) => void) | null = null
-  onmessage: ((e: { data: unknown }) => void) | null = null
-  onclose: ((e: { code: number; reason: string }) => void) | null = null
-  onerror: ((e: unknown) => void) | null = null
-  readonly sent: { id: string; type: string; data: Record<string, unknown> }[] = []
-  readonly url: string
-
-  constructor(url: string) {
-    this.url = url
-    FakeWebSocket.sockets.push(this)
-  }
-  send(text: string) {
-    this.sent.push(JSON.parse(text))
-  }
-  close() {
-    this.readyState = 3
-  }
-  open(state: RoomStateData) {
-    act(() => {
-      this.readyState = 1
-      this.onopen?.({})
-      this.deliver({ type: 'room.state', seq: 1, data: state })
-    })
-  }
-  deliver(frame: unknown) {
-    act(() => this.onmessage?.({ data: JSON.stringify(frame) }))
-  }
-  drop(code = 1006) {
-    act(() => {
-      this.readyState = 3
-      this.onclose?.({ code, reason: '' })
-    })
-  }
-}
-
-const latest = () => FakeWebSocket.sockets[FakeWebSocket.sockets.length - 1]
+const latest = () => FakeWebSocket.latest()
 
 const IN_QUESTION: RoomStateData = {
   code: 'K7QMPD',
@@ -152,5 +114,76 @@ describe(PlayPage.name, () => {
     await screen.findByText('Your seat was opened on another screen. Reload this page to play here again.')
     expect(sessionStorage.getItem(seatKey('player', 'K7QMPD'))).toBe('tok-ann')
     expect(FakeWebSocket.sockets).toHaveLength(1)
+  })
+
+  it('answers a multi question with every ticked choice and one Submit, and shows its picture', async () => {
+    const user = userEvent.setup()
+    render(<PlayPage code="K7QMPD" />)
+    latest().open({
+      ...IN_QUESTION,
+      question: {
+        ...IN_QUESTION.question!,
+        kind: 'multi',
+        text: 'Which are planets?',
+        choices: ['Mars', 'Moon', 'Venus'],
+        image: '/api/images/i1',
+      },
+    })
+    expect(screen.getByRole('img', { name: 'The question’s picture' })).toHaveAttribute('src', '/api/images/i1')
+    expect(screen.getByRole('button', { name: 'Submit' })).toBeDisabled()
+    await user.click(screen.getByRole('checkbox', { name: 'Venus' }))
+    await user.click(screen.getByRole('checkbox', { name: 'Mars' }))
+    await user.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(latest().sent).toEqual([{ id: expect.any(String), type: 'room.answer', data: { question: 0, choices: [0, 2] } }])
+    latest().deliver({ type: 'reply', id: latest().sent[0].id, status: 200, data: { accepted: true } })
+    await screen.findByText('Answer in: Mars, Venus. Waiting for the others…')
+    expect(screen.getByRole('checkbox', { name: 'Moon' })).toBeDisabled()
+  })
+
+  it('answers a text question with what was typed, its spaces tidied', async () => {
+    const user = userEvent.setup()
+    render(<PlayPage code="K7QMPD" />)
+    latest().open({ ...IN_QUESTION, question: { ...IN_QUESTION.question!, kind: 'text', text: 'Capital of France?', choices: undefined } })
+    expect(screen.queryAllByRole('button', { name: /Venus|Mars/ })).toEqual([])
+    await user.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('Type an answer first.')
+    await user.type(screen.getByLabelText('Your answer'), '  Paris   la belle {Enter}')
+    expect(latest().sent).toEqual([{ id: expect.any(String), type: 'room.answer', data: { question: 0, text: 'Paris la belle' } }])
+  })
+
+  it('tells a player who joined during a question that it plays from the next one', async () => {
+    sessionStorage.clear()
+    const user = userEvent.setup()
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ playerId: 'p3', playerToken: 'tok-cy' }), { status: 201 })),
+    )
+    render(<PlayPage code="K7QMPD" />)
+    await user.type(screen.getByLabelText('Your name'), 'Cy')
+    await user.click(screen.getByRole('button', { name: 'Join' }))
+    await waitFor(() => expect(FakeWebSocket.sockets).toHaveLength(1))
+    latest().open({
+      ...IN_QUESTION,
+      you: { role: 'player', playerId: 'p3' },
+      players: [...IN_QUESTION.players, { id: 'p3', name: 'Cy', connected: true, score: 0 }],
+    })
+    expect(screen.getByText('The game has started: you play from the next question.')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Mars' })).not.toBeInTheDocument()
+    // Its reveal has no score for Cy, who was not in it; the next question is Cy's.
+    latest().deliver({ type: 'question.closed', seq: 2, data: { index: 0, correct: 1, counts: [0, 2], scores: [] } })
+    expect(screen.getByText('The game has started: you play from the next question.')).toBeInTheDocument()
+    latest().deliver({
+      type: 'question.open',
+      seq: 3,
+      data: {
+        index: 1,
+        total: 2,
+        text: 'Largest planet?',
+        choices: ['Jupiter', 'Mars'],
+        closesAt: Date.now() + 20_000,
+        serverTime: Date.now(),
+      },
+    })
+    expect(screen.getByRole('button', { name: 'Jupiter' })).toBeInTheDocument()
   })
 })

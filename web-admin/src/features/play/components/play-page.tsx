@@ -2,8 +2,10 @@ import { useState } from 'react'
 import { ConnectionBanner } from '../../../components/connection-banner'
 import { Link } from '../../../components/link'
 import { StandingsList } from '../../../components/standings-list'
+import type { AnswerValue } from '../../../lib/question-kinds'
 import { withMyAnswer, withMyVote } from '../../../lib/room-view'
 import { seatKey, useRoom } from '../../../lib/use-room'
+import { useLateArrival } from '../hooks/use-late-arrival'
 import { AnswerPad, type Pick } from './answer-pad'
 import { JoinForm } from './join-form'
 import { PlayerResult } from './player-result'
@@ -12,7 +14,10 @@ import { PlayerResult } from './player-result'
 export function PlayPage({ code }: { readonly code: string }) {
   const key = seatKey('player', code)
   const [joined, setJoined] = useState(() => window.sessionStorage.getItem(key) !== null)
+  // Joined on this page (not resumed): the first room.state says whether a game was running.
+  const [joinedNow, setJoinedNow] = useState(false)
   const { view, status, paused, send, update } = useRoom(joined ? key : null)
+  const notYet = useLateArrival(key, view, joinedNow)
   const [pick, setPick] = useState<Pick | undefined>(undefined)
   const [voting, setVoting] = useState(false)
   // Whether this player said no to a rematch: then a 4003 is the goodbye, not a kick.
@@ -27,6 +32,7 @@ export function PlayPage({ code }: { readonly code: string }) {
           onJoined={(seat) => {
             window.sessionStorage.setItem(key, seat.playerToken)
             setJoined(true)
+            setJoinedNow(true)
           }}
         />
       </main>
@@ -55,17 +61,17 @@ export function PlayPage({ code }: { readonly code: string }) {
   }
 
   const me = view.players.find((p) => p.id === view.playerId)
-  const choose = async (choice: number) => {
+  const answer = async (value: AnswerValue) => {
     const question = view.question?.index
     if (question === undefined) return
-    setPick({ question, choice, state: 'sending' })
+    setPick({ question, answer: value, state: 'sending' })
     try {
-      const reply = await send('room.answer', { question, choice })
+      const reply = await send('room.answer', { question, ...value })
       if (reply.status === 200) {
-        update((v) => withMyAnswer(v, question, choice))
-        setPick({ question, choice, state: 'in' })
+        update((v) => withMyAnswer(v, question, value))
+        setPick({ question, answer: value, state: 'in' })
       } else {
-        setPick({ question, choice, state: 'refused', message: refusal(reply.error?.code, reply.error?.message) })
+        setPick({ question, answer: value, state: 'refused', message: refusal(reply.error?.code, reply.error?.message) })
       }
     } catch {
       setPick(undefined)
@@ -83,7 +89,9 @@ export function PlayPage({ code }: { readonly code: string }) {
       setVoting(false)
     }
   }
-  const chose = view.reveal && (pick?.question === view.reveal.index ? pick.choice : undefined)
+  const revealed = view.reveal?.index
+  const answered: AnswerValue | undefined =
+    view.myAnswer?.question === revealed ? view.myAnswer : pick?.question === revealed && pick?.state === 'in' ? pick.answer : undefined
 
   return (
     <div className="play-screen">
@@ -102,20 +110,28 @@ export function PlayPage({ code }: { readonly code: string }) {
             <p className="muted">{view.players.length} in the room</p>
           </section>
         )}
-        {view.phase === 'question' && view.question && (
+        {notYet && (
+          <section className="card stack center" aria-label="Joined during the game">
+            <h1 className="title">You’re in, {me?.name}!</h1>
+            <p role="status">The game has started: you play from the next question.</p>
+          </section>
+        )}
+        {!notYet && view.phase === 'question' && view.question && (
           <AnswerPad
             question={view.question}
             view={view}
             pick={pick}
             offline={status.state !== 'open'}
             paused={paused}
-            onChoose={(choice) => void choose(choice)}
+            onAnswer={(value) => void answer(value)}
           />
         )}
-        {view.phase === 'reveal' && view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
+        {!notYet && view.phase === 'reveal' && view.reveal && <PlayerResult reveal={view.reveal} view={view} answered={answered} />}
         {view.phase === 'finished' && (
           <section className="stack" aria-label="Game over">
-            {view.reveal && <PlayerResult reveal={view.reveal} view={view} chose={chose} />}
+            {view.reveal && view.reveal.scores.some((s) => s.playerId === view.playerId) && (
+              <PlayerResult reveal={view.reveal} view={view} answered={answered} />
+            )}
             <h2>Standings</h2>
             <StandingsList standings={view.standings ?? []} playerId={view.playerId} />
             <RematchVote view={view} voting={voting} onVote={(yes) => void vote(yes)} />
@@ -179,5 +195,6 @@ function farewell(closeCode: number | undefined, roomClosed: boolean, saidNo: bo
 function refusal(code: string | undefined, message: string | undefined): string {
   if (code === 'question_closed') return 'Too late: time was up.'
   if (code === 'already_answered') return 'Your first answer counts.'
+  if (code === 'not_in_game') return 'You joined during this question: you play from the next one.'
   return message ?? 'The answer was not taken.'
 }

@@ -1,7 +1,8 @@
 import { DASH, formatMs } from '../../../lib/format'
 import type { Standing } from '../../../lib/trivia-events'
 import type { QuestionResult } from '../api/results-types'
-import { answerRows, choiceLabel, formatPercent, hasChoice, meanMs } from '../utils/results-summary'
+import { KIND_NAMES } from '../../../lib/question-kinds'
+import { answerLabel, answerRows, correctLabel, formatPercent, meanMs, pollVotes, resultKind } from '../utils/results-summary'
 
 export interface QuestionResultsProps {
   readonly question: QuestionResult
@@ -10,9 +11,10 @@ export interface QuestionResultsProps {
   readonly slowest: boolean
 }
 
-/** One question: its text, the right choice, how many got it, and every player's answer. */
+/** One question: its text and kind, the right answer (or a poll's votes), how many got it, and every player's answer. */
 export function QuestionResults({ question, standings, hardest, slowest }: QuestionResultsProps) {
   const n = question.index + 1
+  const kind = resultKind(question)
   const headingId = `results-question-${question.index}`
   const mean = meanMs(question)
   return (
@@ -20,21 +22,33 @@ export function QuestionResults({ question, standings, hardest, slowest }: Quest
       <h3 id={headingId} className="results-question-title">
         <span className="results-question-number">Question {n}</span> {question.text}
       </h3>
-      {(hardest || slowest) && (
-        <p className="results-tags">
-          {hardest && <span className="results-tag">Hardest</span>}
-          {slowest && <span className="results-tag">Slowest</span>}
-        </p>
-      )}
+      <p className="results-tags">
+        <span className="results-tag kind" data-kind={kind}>
+          {KIND_NAMES[kind]}
+        </span>
+        {hardest && <span className="results-tag">Hardest</span>}
+        {slowest && <span className="results-tag">Slowest</span>}
+      </p>
       <dl className="results-figures">
         <div>
-          <dt>Right answer</dt>
-          <dd data-figure="correct">{choiceLabel(question, question.correct)}</dd>
+          <dt>{kind === 'multi' ? 'Right answers' : kind === 'text' ? 'Accepted answers' : 'Right answer'}</dt>
+          <dd data-figure="correct">{correctLabel(question)}</dd>
         </div>
-        <div>
-          <dt>Answered right</dt>
-          <dd data-figure="right-rate">{formatPercent(question.rightRate)}</dd>
-        </div>
+        {kind === 'poll' ? (
+          <div>
+            <dt>Votes</dt>
+            <dd data-figure="votes">
+              {pollVotes(question)
+                .map((v) => `${v.label} ${v.votes}`)
+                .join(' · ')}
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>Answered right</dt>
+            <dd data-figure="right-rate">{formatPercent(question.rightRate)}</dd>
+          </div>
+        )}
         <div>
           <dt>Mean time</dt>
           <dd data-figure="mean-ms">{formatMs(mean)}</dd>
@@ -46,7 +60,7 @@ export function QuestionResults({ question, standings, hardest, slowest }: Quest
           <thead>
             <tr>
               <th scope="col">Player</th>
-              <th scope="col">Choice</th>
+              <th scope="col">{kind === 'text' ? 'Typed' : 'Choice'}</th>
               <th scope="col">Right</th>
               <th scope="col" className="num">
                 Points
@@ -57,15 +71,20 @@ export function QuestionResults({ question, standings, hardest, slowest }: Quest
             </tr>
           </thead>
           <tbody>
-            {answerRows(question, standings).map((a) => (
-              <tr key={a.playerId} data-player-id={a.playerId}>
-                <th scope="row">{a.name}</th>
-                <td>{hasChoice(a) ? choiceLabel(question, a.choice) : <span className="muted">No answer</span>}</td>
-                <td className={a.right ? 'results-right' : 'results-wrong'}>{a.right ? 'Right' : hasChoice(a) ? 'Wrong' : DASH}</td>
-                <td className="num">{a.points}</td>
-                <td className="num">{formatMs(a.ms)}</td>
-              </tr>
-            ))}
+            {answerRows(question, standings).map((a) => {
+              const given = answerLabel(question, a)
+              return (
+                <tr key={a.playerId} data-player-id={a.playerId}>
+                  <th scope="row">{a.name}</th>
+                  <td>{given ?? <span className="muted">{a.joinedLater ? 'Not yet joined' : 'No answer'}</span>}</td>
+                  <td className={a.right ? 'results-right' : 'results-wrong'}>
+                    {kind === 'poll' || given === undefined ? DASH : a.right ? 'Right' : 'Wrong'}
+                  </td>
+                  <td className="num">{a.points}</td>
+                  <td className="num">{formatMs(a.ms)}</td>
+                </tr>
+              )
+            })}
           </tbody>
         </table>
       </div>

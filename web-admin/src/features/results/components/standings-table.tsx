@@ -1,7 +1,9 @@
+import { lateFrom } from '../../../lib/late-arrival'
 import type { Standing } from '../../../lib/trivia-events'
 
-/** The final standings as a table: rank, name, score and right answers. */
+/** The final standings as a table: rank, name, score and right answers, and from which question a late arrival played. */
 export function StandingsTable({ standings }: { readonly standings: readonly Standing[] }) {
+  const anyLate = standings.some((s) => lateFrom(s) !== undefined)
   return (
     <table className="score-table results-table">
       <caption className="visually-hidden">Final standings</caption>
@@ -15,6 +17,7 @@ export function StandingsTable({ standings }: { readonly standings: readonly Sta
           <th scope="col" className="num">
             Right answers
           </th>
+          {anyLate && <th scope="col">Played from</th>}
         </tr>
       </thead>
       <tbody>
@@ -24,6 +27,7 @@ export function StandingsTable({ standings }: { readonly standings: readonly Sta
             <th scope="row">{s.name}</th>
             <td className="num">{s.score}</td>
             <td className="num">{s.correct}</td>
+            {anyLate && <td>{lateFrom(s) === undefined ? 'the start' : `question ${lateFrom(s)! + 1}`}</td>}
           </tr>
         ))}
       </tbody>

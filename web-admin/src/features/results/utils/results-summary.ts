@@ -1,4 +1,6 @@
 import { DASH } from '../../../lib/format'
+import { lateFrom } from '../../../lib/late-arrival'
+import { acceptedAnswers, kindOf, rightChoices, type QuestionKind } from '../../../lib/question-kinds'
 import type { Standing } from '../../../lib/trivia-events'
 import type { AnswerResult, QuestionResult } from '../api/results-types'
 
@@ -37,21 +39,67 @@ export function choiceLabel(question: QuestionResult, choice: number): string {
   return text === undefined ? letter : `${letter}: ${text}`
 }
 
+/** A question's kind as the results name it; `choice` for results from before the kinds. */
+export function resultKind(question: QuestionResult): QuestionKind {
+  return kindOf(question)
+}
+
+/** The right answer in words: a choice, every right choice, the accepted answers, or none (a poll). */
+export function correctLabel(question: QuestionResult): string {
+  const kind = resultKind(question)
+  if (kind === 'poll') return 'None: a poll'
+  if (kind === 'text') return acceptedAnswers(question.correct).join(' or ') || DASH
+  const right = [...rightChoices(question.correct)].sort((a, b) => a - b)
+  return right.length === 0 ? DASH : right.map((c) => choiceLabel(question, c)).join(', ')
+}
+
+/** What a player answered, in words: the choice, the choices, or the typed text in quotes; undefined with no answer. */
+export function answerLabel(question: QuestionResult, answer: AnswerResult): string | undefined {
+  const given: object = answer
+  if ('text' in given && typeof given.text === 'string') return `“${given.text}”`
+  if ('choices' in given && Array.isArray(given.choices))
+    return (given.choices as unknown[])
+      .filter((c): c is number => typeof c === 'number')
+      .sort((a, b) => a - b)
+      .map((c) => choiceLabel(question, c))
+      .join(', ')
+  return typeof answer.choice === 'number' ? choiceLabel(question, answer.choice) : undefined
+}
+
+/** How many voted for each choice of a poll, in the choices' order (letter and text, and the count). */
+export function pollVotes(question: QuestionResult): readonly { readonly label: string; readonly votes: number }[] {
+  const count = question.choices?.length ?? Math.max(0, ...question.answers.map((a) => (typeof a.choice === 'number' ? a.choice + 1 : 0)))
+  return Array.from({ length: count }, (_, c) => ({
+    label: choiceLabel(question, c),
+    votes: question.answers.filter((a) => a.choice === c).length,
+  }))
+}
+
+/** A row of the answers' table: the answer, and whether its player could answer at all (a late arrival could not answer what came before). */
+export type AnswerRow = AnswerResult & { readonly joinedLater?: boolean }
+
 /**
  * One row per player of the game for a question: its answers in the server's order, then a
- * row without a choice for each ranked player the server listed no answer for.
+ * row without an answer for each ranked player the server listed no answer for (one who joined
+ * after the question says so).
  */
-export function answerRows(question: QuestionResult, standings: readonly Standing[]): readonly AnswerResult[] {
+export function answerRows(question: QuestionResult, standings: readonly Standing[]): readonly AnswerRow[] {
   const listed = new Set(question.answers.map((a) => a.playerId))
   const missing = standings
     .filter((s) => !listed.has(s.playerId))
-    .map((s) => ({ playerId: s.playerId, name: s.name, choice: null, right: false, points: 0, ms: null }))
+    .map((s) => {
+      const from = lateFrom(s)
+      return {
+        playerId: s.playerId,
+        name: s.name,
+        choice: null,
+        right: false,
+        points: 0,
+        ms: null,
+        ...(from !== undefined && from > question.index ? { joinedLater: true } : {}),
+      }
+    })
   return [...question.answers, ...missing]
-}
-
-/** Whether an answer is one: a player who let the time run out has none. */
-export function hasChoice(answer: AnswerResult): answer is AnswerResult & { readonly choice: number } {
-  return typeof answer.choice === 'number'
 }
 
 /** A rate from 0 to 1 as a whole percentage, "67%"; a dash without one. */

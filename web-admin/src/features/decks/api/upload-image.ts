@@ -1,0 +1,19 @@
+import { imagePath } from '@game-rooms/client'
+import { gameRequest } from '../../../lib/game-api'
+
+/** POST /api/decks/{id}/images with the edit token: a PNG, JPEG or WebP of at most 2 MiB, re-encoded by the server (the duplicate's copies; the editor's control uploads its own). */
+export function uploadImage(deckId: string, editToken: string, picture: Blob): Promise<{ imageId: string }> {
+  return gameRequest<{ imageId: string }>(
+    'POST',
+    `/api/decks/${encodeURIComponent(deckId)}/images`,
+    { raw: picture, type: picture.type || 'application/octet-stream' },
+    editToken,
+  )
+}
+
+/** GET /api/images/{imageId}: a picture as the server serves it. */
+export async function downloadImage(imageId: string): Promise<Blob> {
+  const res = await fetch(imagePath(imageId))
+  if (!res.ok) throw new Error(`The picture ${imageId} could not be read (HTTP ${res.status}).`)
+  return res.blob()
+}
