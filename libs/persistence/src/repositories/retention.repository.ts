@@ -6,15 +6,7 @@ import { Database } from '../database';
  * repository prunes; `deck_images` counts images of deleted decks once no open room shows them.
  */
 export type RetentionTable =
-  | 'room_journal'
-  | 'room_snapshots'
-  | 'room_decks'
-  | 'finished_games'
-  | 'rooms'
-  | 'room_heads'
-  | 'decks'
-  | 'questions'
-  | 'deck_images';
+  'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'decks' | 'questions' | 'deck_images';
 export type Removed = Partial<Record<RetentionTable, number>>;
 
 /** One batch's result: what it removed, and how many rows or rooms it took of the `limit` it was given. */
