@@ -87,7 +87,7 @@ describe('the @game-rooms/client package', () => {
     expect(out.games.trivia).toEqual(
       expect.objectContaining({
         kind: 'trivia',
-        commands: ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick'],
+        commands: ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'room.kick', 'room.next'],
         keys: 47,
       }),
     );

@@ -30,8 +30,8 @@ export interface DeckImageCaps {
 export type AddImageOutcome = 'stored' | 'no_deck' | 'full';
 
 /**
- * `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `in_use` when a
- * question of the deck names it; `none` when the deck has no such picture.
+ * `removed`; `kept_for_rooms` when an open room shows it (it goes when none does); `in_use` when an
+ * item of the deck names it; `none` when the deck has no such picture.
  */
 export type RemoveImageOutcome = 'removed' | 'kept_for_rooms' | 'in_use' | 'none';
 
@@ -40,7 +40,7 @@ export interface StoredImage {
   readonly bytes: Buffer;
 }
 
-/** Images on deck questions (PROTOCOL.md section 13), each statement named like every other. */
+/** Images on the items of hosts' decks (PROTOCOL.md section 13), each statement named like every other. */
 export class ImageRepository {
   constructor(private readonly db: Database) {}
 
@@ -78,7 +78,7 @@ export class ImageRepository {
    * Takes a picture out of its deck, in one statement (`remove_deck_image`, migration
    * 1764903600000): it goes now, unless an open room's deck copy shows it; then it is marked
    * orphaned (no longer the deck's, nor counted in its caps) and the retention's pruning removes it
-   * once no open room does. Refused (`in_use`) while a question of the deck names it.
+   * once no open room does. Refused (`in_use`) while an item of the deck names it.
    */
   async removeImage(deckId: string, imageId: string): Promise<RemoveImageOutcome> {
     const [row] = await this.db.run<{ outcome: RemoveImageOutcome }>(

@@ -1,17 +1,16 @@
 import { Database } from '../database';
 
 /**
- * What one pruning statement removed, by table. `room_decks` counts deck copies cleared from
- * `rooms.deck`; `decks` and `questions` count hosts' unused decks, which the server's deck
- * repository prunes; `deck_images` counts images of deleted decks once no open room shows them.
+ * What one pruning statement of this repository removed, by table. `room_decks` counts deck copies
+ * cleared from `rooms.deck`; `deck_images` counts images of deleted decks once no open room shows
+ * them. Other repositories prune tables of their own with the same shape of result.
  */
-export type RetentionTable =
-  'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'decks' | 'questions' | 'deck_images';
-export type Removed = Partial<Record<RetentionTable, number>>;
+export type RetentionTable = 'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'deck_images';
+export type Removed<Table extends string = RetentionTable> = Partial<Record<Table, number>>;
 
 /** One batch's result: what it removed, and how many rows or rooms it took of the `limit` it was given. */
-export interface PruneBatch {
-  readonly removed: Removed;
+export interface PruneBatch<Table extends string = RetentionTable> {
+  readonly removed: Removed<Table>;
   /** How many rows (or rooms) the batch selected. Fewer than its limit means that nothing more is due now. */
   readonly taken: number;
 }

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Database, PruneBatch } from '@app/persistence';
 import type { StoredQuestion } from '@app/protocol';
 
+/** The tables the pruning of hosts' unused decks removes rows from. */
+export type HostDeckTable = 'decks' | 'questions';
+
 export interface DeckSummary {
   readonly id: string;
   readonly name: string;
@@ -144,7 +147,7 @@ export class DeckRepository {
    * room names, live or kept, is never taken (and its row could not go: `rooms.deck_id` references it).
    * A deck being edited is skipped (`SKIP LOCKED`), so an edit never waits for the pruning.
    */
-  async pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+  async pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch<HostDeckTable>> {
     const [row] = await this.db.runForUpkeep<{ candidates: number; decks: number; questions: number }>(
       'DeckRepository.pruneUnusedDecks',
       `WITH candidates AS (

@@ -1,4 +1,5 @@
 import { PruneBatch, RetentionRepository, RetentionTable } from '@app/persistence';
+import type { HostDeckTable } from '../decks/deck.repository';
 
 const DAY_SECONDS = 86_400;
 
@@ -27,17 +28,20 @@ export interface RetentionOptions {
  * not the engine's.
  */
 export interface UnusedDecks {
-  pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch>;
+  pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch<HostDeckTable>>;
 }
 
+/** Every table the sweep removes rows from: the rooms' (the retention repository's) and the hosts' decks'. */
+export type PrunedTable = RetentionTable | HostDeckTable;
+
 export interface RetentionCounters {
-  retentionPruned(table: RetentionTable, rows: number): void;
+  retentionPruned(table: PrunedTable, rows: number): void;
   retentionFailed(): void;
 }
 
 /** What one sweep removed, by table, and the statements it took of each kind. */
 export interface SweepReport {
-  readonly removed: Record<RetentionTable, number>;
+  readonly removed: Record<PrunedTable, number>;
   readonly statements: Record<Step, number>;
 }
 
@@ -125,7 +129,7 @@ export class RetentionPruner {
       },
       statements: { closedJournals: 0, closedRooms: 0, orphanedImages: 0, finishedGames: 0, roomRows: 0, unusedDecks: 0 },
     };
-    const steps: [Step, () => Promise<PruneBatch>][] = [
+    const steps: [Step, () => Promise<PruneBatch<PrunedTable>>][] = [
       ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
       ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
       // After the rooms: a deleted deck's image goes once no open room shows it.
@@ -135,12 +139,15 @@ export class RetentionPruner {
         ? ([
             ['finishedGames', () => this.repo.pruneFinishedGames(finished, batchRows, timeoutMs)],
             ['roomRows', () => this.repo.pruneRoomRows(finished, batchRows, timeoutMs)],
-          ] as [Step, () => Promise<PruneBatch>][])
+          ] as [Step, () => Promise<PruneBatch<PrunedTable>>][])
         : []),
       // Unused decks come last, because the room rows removed just before may have been the last to
       // name a deck.
       ...(unusedDecks > 0
-        ? ([['unusedDecks', () => this.decks.pruneUnusedDecks(unusedDecks, batchRows, timeoutMs)]] as [Step, () => Promise<PruneBatch>][])
+        ? ([['unusedDecks', () => this.decks.pruneUnusedDecks(unusedDecks, batchRows, timeoutMs)]] as [
+            Step,
+            () => Promise<PruneBatch<PrunedTable>>,
+          ][])
         : []),
     ];
     try {
@@ -149,7 +156,7 @@ export class RetentionPruner {
           const started = performance.now();
           const { removed, taken } = await batch();
           report.statements[step]++;
-          for (const [table, rows] of Object.entries(removed) as [RetentionTable, number][]) {
+          for (const [table, rows] of Object.entries(removed) as [PrunedTable, number][]) {
             report.removed[table] += rows;
             this.counters.retentionPruned(table, rows);
           }
