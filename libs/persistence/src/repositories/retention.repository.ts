@@ -74,8 +74,8 @@ export class RetentionRepository {
   }
 
   /**
-   * Images of deleted decks that an open room showed when the deck went (`orphaned_at`), once no
-   * open room's deck copy shows them any more: the room closed, or was pruned. The oldest first.
+   * Pictures taken out of their decks, or of deleted decks, that an open room showed then
+   * (`orphaned_at`), once no open room's deck copy shows them any more. The oldest first.
    */
   async pruneOrphanedImages(limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number }>(

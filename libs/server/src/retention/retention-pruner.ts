@@ -36,7 +36,7 @@ const FIRST_SWEEP_MS = 10_000;
 /**
  * Removes what is past its retention, on a timer, off every command's path: each sweep runs the
  * retention's statements in order (closed rooms' journals, then their snapshots and deck copies,
- * the images of deleted decks that no open room shows any more, finished games, then the rows of rooms nothing names any more), each in batches of at most
+ * the pictures taken out of their decks that no open room shows any more, finished games, then the rows of rooms nothing names any more), each in batches of at most
  * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
  * short. Between two batches it rests as long as the last one took, so pruning holds at most half
  * of that one connection. Every instance may run it: the statements skip rows another holds.
@@ -95,7 +95,7 @@ export class RetentionPruner {
     const steps: [Step, () => Promise<PruneBatch>][] = [
       ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
       ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
-      // After the rooms: a deleted deck's image goes once no open room shows it.
+      // After the rooms: a picture taken out of its deck (or of a deleted deck) goes once no open room shows it.
       ['orphanedImages', () => this.repo.pruneOrphanedImages(batchRows, timeoutMs)],
       // Kept for ever: neither the games nor the rooms they name go.
       ...(finished > 0
