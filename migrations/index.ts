@@ -16,7 +16,8 @@ import { JournalClockHolds1764878400000 } from './1764878400000-journal-clock-ho
 import { Retention1764882000000 } from './1764882000000-retention';
 import { DecksByToken1764889260000 } from './1764889260000-decks-by-token';
 import { RetirePreJournal1764892800000 } from './1764892800000-retire-pre-journal';
-import { QuestionKinds1764896400000 } from './1764896400000-question-kinds';
+import { DeckRetention1764896400000 } from './1764896400000-deck-retention';
+import { QuestionKinds1764900000000 } from './1764900000000-question-kinds';
 import { DeckImages1764903600000 } from './1764903600000-deck-images';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   Retention1764882000000,
   DecksByToken1764889260000,
   RetirePreJournal1764892800000,
-  QuestionKinds1764896400000,
+  DeckRetention1764896400000,
+  QuestionKinds1764900000000,
   DeckImages1764903600000,
 ];

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// `npm run cluster -- --instances N [--port P] [--data DIR] [--fresh] [--database-url URL]`: on one
-// machine without Docker, an embedded PostgreSQL (or the one --database-url names), N game-server instances (the built server, each its own
-// process, PORT, INSTANCE_NAME and DATA_DIR, all on one DATABASE_URL with one TOKEN_SECRET and
-// ADMIN_TOKEN, so a token works on any of them) and HAProxy in front, routing by room code
-// (deploy/haproxy.cfg.template). Prints one JSON line per instance ({"instance","pid","url"})
-// and then {"proxy": URL} on stdout; everything else goes to stderr and to DIR/*.log.
-// SIGINT or SIGTERM stops it all: the proxy, the instances (they drain), then PostgreSQL.
-// A line `restart <instance-name>` on stdin restarts that instance in place: SIGTERM (it drains
-// and releases its leases), then the same name, port, env and data dir again; once its /health
-// answers 200 it prints {"restarted","pid","url","downMs","stoppedMs"} (or {"restartFailed","error"}).
+// `npm run cluster -- --instances N [--port P] [--data DIR] [--fresh] [--database-url URL]` runs a
+// cluster on one machine without Docker. It starts an embedded PostgreSQL (or uses the one that
+// --database-url names), N game-server instances, and HAProxy in front of them, routing by room code
+// (deploy/haproxy.cfg.template). Each instance is the built server in its own process, with its own
+// PORT, INSTANCE_NAME and DATA_DIR. All of them share one DATABASE_URL, one TOKEN_SECRET and one
+// ADMIN_TOKEN, so a token works on any of them.
+// On stdout the script prints one JSON line per instance ({"instance","pid","url"}) and then
+// {"proxy": URL}. Everything else goes to stderr and to DIR/*.log.
+// SIGINT or SIGTERM stops it all: first the proxy, then the instances (which drain), then PostgreSQL.
+// A line `restart <instance-name>` on stdin restarts that instance in place. The instance gets
+// SIGTERM (it drains and releases its leases), and then starts again with the same name, port, env
+// and data dir. Once its /health answers 200, the script prints
+// {"restarted","pid","url","downMs","stoppedMs"} (or {"restartFailed","error"}).
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,10 +26,10 @@ const BUILT = join(REPO, 'dist/apps/game-server/apps/game-server/src');
 const SERVER = join(BUILT, 'main.js');
 const MAX_INSTANCES = 16;
 const START_TIMEOUT_MS = 30_000;
-// The server's own drain is bounded (5 s for its rooms, 2 s for its sockets); past this it is stuck.
+// The server's own drain is bounded (5 s for its rooms, 2 s for its sockets), so a server still draining after this is stuck.
 const DRAIN_TIMEOUT_MS = 30_000;
-// The loopback address HAProxy connects to the instances from (Linux answers all of 127.0.0.0/8):
-// not 127.0.0.1, which every other local process uses.
+// The loopback address HAProxy connects to the instances from. It is not 127.0.0.1, which every
+// other local process uses. (Linux answers on all of 127.0.0.0/8.)
 const PROXY_SOURCE = '127.0.0.2';
 
 const say = (msg) => process.stderr.write(`[cluster] ${msg}\n`);
@@ -43,7 +46,7 @@ function options() {
       port: { type: 'string', default: '8080' },
       data: { type: 'string', default: join(REPO, '.data', 'cluster') },
       fresh: { type: 'boolean', default: false },
-      // An outside PostgreSQL (say, behind a proxy that a test cuts) instead of the embedded one.
+      // An outside PostgreSQL to use instead of the embedded one (say, behind a proxy that a test cuts).
       'database-url': { type: 'string' },
     },
   });
@@ -58,7 +61,7 @@ function options() {
   return { instances, port, data: resolve(values.data), fresh: values.fresh, databaseUrl };
 }
 
-/** Debian's HAProxy; installed with apt when missing, as the test command does for Chromium. */
+/** Makes sure Debian's HAProxy is installed. It is installed with apt when missing, as the test command does for Chromium. */
 function ensureHaproxy() {
   if (spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).status === 0) return;
   if (process.getuid?.() !== 0) fail('haproxy is missing and this is not root: run `apt-get install -y haproxy` first');
@@ -80,7 +83,7 @@ function freePort() {
   });
 }
 
-/** `n` distinct free ports: each is held until all are taken, so no two are the same. */
+/** Finds `n` distinct free ports. Each is held until all are taken, so no two are the same. */
 async function freePorts(n) {
   const held = [];
   try {
@@ -95,14 +98,15 @@ async function freePorts(n) {
   }
 }
 
-/** A child whose output goes to its own log file; `exited` settles when it ends. */
+/** Starts a child whose output goes to its own log file. The child's `exited` settles when it ends. */
 function launch(name, command, args, env, logFile) {
-  // Each in its own process group: a Ctrl-C at the terminal reaches this script only, which
-  // then stops the children in order (an instance drains on one signal, exits at once on two).
+  // Each child gets its own process group, so a Ctrl-C at the terminal reaches only this script.
+  // The script then stops the children in order (an instance drains on one signal, and exits at
+  // once on two).
   const child = spawn(command, args, { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  // Ended once both pipes are done (`close`), not with stderr: stdout's last lines are written to
-  // it too, and a restarted instance opens the same file again.
+  // The log is ended once both pipes are done (`close`), not when stderr ends, because stdout's last
+  // lines are written to it too. A restarted instance opens the same file again.
   child.stderr.pipe(log, { end: false });
   child.once('close', () => !log.writableEnded && log.end());
   child.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
@@ -114,7 +118,7 @@ function launch(name, command, args, env, logFile) {
   return child;
 }
 
-/** Resolves once the server logs `server started`; rejects if it exits or takes too long first. */
+/** Resolves once the server logs `server started`. Rejects if the server exits or takes too long first. */
 function started(child, logFile) {
   return new Promise((done, reject) => {
     const timer = setTimeout(
@@ -130,7 +134,7 @@ function started(child, logFile) {
           done();
         }
       } catch {
-        // a line of the banner
+        // The line is part of the banner.
       }
     });
     void child.exited.then(({ code, signal }) => {
@@ -140,7 +144,7 @@ function started(child, logFile) {
   });
 }
 
-/** Resolves once `url` answers /health with 200; rejects if `child` exits or it takes too long. */
+/** Resolves once `url` answers /health with 200. Rejects if `child` exits or this takes too long. */
 async function healthy(url, child, what) {
   const until = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < until) {
@@ -160,7 +164,7 @@ const alive = (child) => child.exitCode === null && child.signalCode === null;
 let stopping = false;
 const children = [];
 let database;
-// However this script ends, no child is left behind.
+// However this script ends, it leaves no child behind.
 process.once('exit', () => {
   for (const c of children) if (alive(c)) c.kill('SIGKILL');
 });
@@ -169,7 +173,8 @@ async function stopAll(code) {
   if (stopping) return;
   stopping = true;
   say('stopping');
-  // The proxy first (no new traffic), then the instances (each drains), then their database.
+  // The proxy stops first, so no new traffic comes. Then the instances stop (each drains), and then
+  // their database.
   const proxy = children.find((c) => c.name === 'haproxy');
   const instances = children.filter((c) => c !== proxy);
   if (proxy) {
@@ -189,14 +194,14 @@ async function main() {
   if (!existsSync(SERVER)) fail(`${SERVER} is missing: run \`npm run build\` (npm run cluster does) or \`npx nest build game-server\``);
   ensureHaproxy();
   mkdirSync(opts.data, { recursive: true });
-  // As root the embedded PostgreSQL runs as the `postgres` user, which must reach its folder.
+  // As root, the embedded PostgreSQL runs as the `postgres` user, which must be able to reach its folder.
   chmodSync(opts.data, 0o755);
   process.once('SIGINT', () => void stopAll(0));
   process.once('SIGTERM', () => void stopAll(0));
 
-  // The server's own code: the same embedded PostgreSQL and the same kept secrets as `npm start`.
+  // The script uses the server's own code, so it gets the same embedded PostgreSQL and the same kept secrets as `npm start`.
   const { startEmbeddedPostgres } = require(join(BUILT, 'embedded-postgres.js'));
-  // The server module's code is built from libs/server, beside the app's.
+  // The server module's code is built from libs/server, beside the app's code.
   const { checkSecret, keptSecret } = require(join(REPO, 'dist/apps/game-server/libs/server/src/config/secrets.js'));
   database = opts.databaseUrl
     ? { url: opts.databaseUrl, stop: async () => undefined }
@@ -206,8 +211,8 @@ async function main() {
   if (!process.env.ADMIN_TOKEN) say(`the admin token is kept in ${join(opts.data, 'admin-token')}`);
 
   const instances = [];
-  // Each instance's public port and its operator port (/metrics and /admin, which the proxy never
-  // forwards, as in compose), all distinct.
+  // Each instance gets a public port and an operator port (for /metrics and /admin, which the proxy
+  // never forwards, as in compose). All of the ports are distinct.
   const ports = await freePorts(2 * opts.instances);
   for (let i = 1; i <= opts.instances; i++) {
     const [port, operatorPort] = ports.slice(2 * (i - 1), 2 * i);
@@ -234,9 +239,9 @@ async function main() {
         OPERATOR_PORT: String(instance.operatorPort),
         INSTANCE_NAME: instance.name,
         INSTANCE_URL: instance.url,
-        // HAProxy runs here and adds X-Forwarded-For (option forwardfor): the client it names is the one
-        // rate limits count. Only the proxy may say so: it connects from an address of its own
-        // (PROXY_SOURCE), so another process on this machine cannot name its own client.
+        // HAProxy runs here and adds X-Forwarded-For (option forwardfor), and the rate limits count the
+        // client it names. Only the proxy may name a client. It connects from an address of its own
+        // (PROXY_SOURCE), so another process on this machine cannot name a client of its own.
         TRUSTED_PROXIES: process.env.TRUSTED_PROXIES || PROXY_SOURCE,
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
@@ -248,7 +253,7 @@ async function main() {
     instance.child = child;
     return started(child, logFile);
   };
-  // The first instance migrates the database alone; the others find it migrated.
+  // The first instance migrates the database alone, and the others find it migrated.
   await start(instances[0]);
   await Promise.all(instances.slice(1).map(start));
 
@@ -263,7 +268,7 @@ async function main() {
       source: PROXY_SOURCE,
     }),
   );
-  // -db: in the foreground, so it stops with this script; -W would fork a master.
+  // -db keeps HAProxy in the foreground, so it stops with this script. -W would fork a master.
   const proxy = launch('haproxy', 'haproxy', ['-db', '-f', config], process.env, join(opts.data, 'haproxy.log'));
   proxy.stdout.pipe(proxy.log, { end: false });
   children.push(proxy);
@@ -280,14 +285,14 @@ async function main() {
 }
 
 /**
- * `restart <name>` lines on stdin, taken one at a time in the order they came: a rolling restart
- * is a line per instance, each sent once the previous one's {"restarted"} line is out.
+ * Takes `restart <name>` lines on stdin, one at a time, in the order they came. A rolling restart is
+ * one line per instance, each sent once the previous instance's {"restarted"} line is out.
  */
 function acceptRestarts(instances, start) {
   const pending = new Set();
   let queue = Promise.resolve();
   const names = instances.map((i) => i.name).join(', ');
-  // Only what is echoed back is cut short: a stray paste must not flood the terminal.
+  // Only the text echoed back is cut short, so that a stray paste does not flood the terminal.
   const shown = (text) => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
   createInterface({ input: process.stdin }).on('line', (line) => {
     const words = line.trim().split(/\s+/).filter(Boolean);
@@ -314,12 +319,13 @@ function acceptRestarts(instances, start) {
 }
 
 /**
- * SIGTERM (the instance drains: commands refused with 503, its rooms finish what they hold, its
- * leases released, sockets closed with 1001), then the same instance again. An instance that had
- * died already (a kill -9) is just started. `downMs`: the signal to the new process's first 200
- * on /health, asked of it directly (the proxy takes two more checks a second apart to send it traffic);
- * `stoppedMs`: the signal to the old process's exit (its drain), after which whatever this name
- * serves is the new process's.
+ * Restarts an instance. It sends SIGTERM, and the instance drains: it refuses commands with 503,
+ * its rooms finish what they hold, it releases its leases and it closes sockets with 1001. Then the
+ * same instance starts again. An instance that had already died (a kill -9) is just started.
+ * `downMs` is the time from the signal to the new process's first 200 on /health, asked of the
+ * process directly (the proxy takes two more checks a second apart before it sends the process
+ * traffic). `stoppedMs` is the time from the signal to the old process's exit (its drain). After
+ * that, whatever this name serves comes from the new process.
  */
 async function restart(instance, start) {
   const old = instance.child;

@@ -1,5 +1,5 @@
-// Renders deploy/haproxy.cfg.template for a set of instances. CommonJS so that both the cluster
-// script (ESM) and the jest tests (CommonJS) load the one renderer.
+// Renders deploy/haproxy.cfg.template for a set of instances. It is CommonJS so that both the
+// cluster script (ESM) and the jest tests (CommonJS) load the same renderer.
 'use strict';
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -8,13 +8,14 @@ const TEMPLATE = join(__dirname, '..', 'deploy', 'haproxy.cfg.template');
 
 /**
  * @param {{ bind: string, servers: { name: string, address: string }[], source?: string, tls?: { bind: string, crt: string } }} options
- *   bind: where the proxy listens (`127.0.0.1:8080`, `*:8080`); servers: each instance's
- *   name and `host:port` (its public port), in a fixed order (the order numbers them, and the
- *   numbers place them on the hash ring, so the same list always maps a code to the same
- *   instance); source: the address the proxy connects to the instances from, when it must be
- *   one of its own (the instances trust X-Forwarded-For from that address alone); tls: where the
- *   proxy also listens with TLS, and the PEM file (certificate, then its key) it presents there.
- *   With tls, plain HTTP is redirected to it.
+ *   `bind` is where the proxy listens (`127.0.0.1:8080`, `*:8080`).
+ *   `servers` gives each instance's name and `host:port` (its public port), in a fixed order. The
+ *   order numbers the instances, and the numbers place them on the hash ring, so the same list
+ *   always maps a code to the same instance.
+ *   `source` is the address the proxy connects to the instances from, when it must be one of its
+ *   own, because the instances trust X-Forwarded-For from that address alone.
+ *   `tls` says where the proxy also listens with TLS, and the PEM file (certificate, then its key)
+ *   it presents there. With `tls`, plain HTTP is redirected to the TLS port.
  * @returns {string}
  */
 function renderHaproxyConfig({ bind, servers, source, tls }) {
@@ -34,7 +35,7 @@ function renderHaproxyConfig({ bind, servers, source, tls }) {
     .replace('{{servers}}', lines.join('\n'));
 }
 
-/** TLS ends at the proxy: the instances behind it speak plain HTTP on the private network. */
+/** The config lines that end TLS at the proxy. The instances behind it speak plain HTTP on the private network. */
 function tlsLines({ bind, crt }) {
   return [
     '    # TLS ends here (HTTP/1.1, which WebSockets upgrade from); plain HTTP is sent to it, but for',
@@ -47,8 +48,8 @@ function tlsLines({ bind, crt }) {
 }
 
 /**
- * The compose stack's proxy: its two instances by service name. deploy/haproxy/haproxy.cfg is
- * this; deploy/haproxy/haproxy-tls.cfg (the `tls` profile's proxy) is this with `tls`.
+ * The compose stack's proxy config, naming its two instances by service name. deploy/haproxy/haproxy.cfg
+ * is this config, and deploy/haproxy/haproxy-tls.cfg (the `tls` profile's proxy) is this config with `tls`.
  */
 function composeHaproxyConfig({ tls = false } = {}) {
   return renderHaproxyConfig({
@@ -63,7 +64,7 @@ function composeHaproxyConfig({ tls = false } = {}) {
 
 module.exports = { renderHaproxyConfig, composeHaproxyConfig };
 
-// `node scripts/haproxy-config.cjs compose > deploy/haproxy/haproxy.cfg` writes the compose one.
-// `node scripts/haproxy-config.cjs compose-tls > deploy/haproxy/haproxy-tls.cfg` the TLS one.
+// `node scripts/haproxy-config.cjs compose > deploy/haproxy/haproxy.cfg` writes the compose config.
+// `node scripts/haproxy-config.cjs compose-tls > deploy/haproxy/haproxy-tls.cfg` writes the TLS one.
 if (require.main === module && process.argv[2] === 'compose') process.stdout.write(composeHaproxyConfig());
 if (require.main === module && process.argv[2] === 'compose-tls') process.stdout.write(composeHaproxyConfig({ tls: true }));

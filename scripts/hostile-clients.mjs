@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Hostile clients against one instance (issue 32): for --minutes, from many addresses (every
-// request names a random client in X-Forwarded-For, which a server honours only from its trusted
-// proxy), it mints spectator seats, floods sockets, looks up random codes, and floods joins and
-// deck writes. Every 10 s it prints the server's RSS; at the end, what each surface was answered
-// and every refusal the server counted (game_limit_refusals_total).
+// Runs hostile clients against one instance (issue 32). For --minutes, from many addresses, it
+// mints spectator seats, floods sockets, looks up random codes, and floods joins and deck writes.
+// Every request names a random client in X-Forwarded-For, which a server honours only from its
+// trusted proxy. Every 10 s the script prints the server's RSS. At the end it prints what each
+// surface was answered, and every refusal the server counted (game_limit_refusals_total).
 //
 //   node scripts/hostile-clients.mjs --url http://127.0.0.1:3000 --minutes 2 [--metrics URL] [--pid PID]
 //
-// RSS is read from /proc/<pid>/status with --pid, else from the server's own
-// process_resident_memory_bytes. It opens a few rooms of its own first (within the open rate).
+// With --pid, RSS is read from /proc/<pid>/status; otherwise from the server's own
+// process_resident_memory_bytes. The script opens a few rooms of its own first, within the open rate.
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,9 +20,9 @@ const { values: opts } = parseArgs({
     metrics: { type: 'string' },
     minutes: { type: 'string', default: '2' },
     pid: { type: 'string' },
-    // Concurrent workers per surface.
+    // How many workers run at once on each surface.
     workers: { type: 'string', default: '4' },
-    // Sockets the flood holds open at once.
+    // How many sockets the flood holds open at once.
     sockets: { type: 'string', default: '2000' },
   },
 });
@@ -98,7 +98,7 @@ async function flood(step) {
 const DECK = { name: 'Hostile', questions: [{ text: 'Q?', choices: ['a', 'b'], correct: 0 }] };
 
 async function main() {
-  // A few real rooms to aim at (the open rate allows its burst from this address).
+  // The script opens a few real rooms to aim at. The open rate allows this burst from this address.
   const rooms = [];
   for (let i = 0; i < 5; i++) {
     const r = await call('open', 'POST', '/api/rooms', { hostName: 'Host', questionCount: 3, secondsPerQuestion: 30 });
@@ -121,14 +121,14 @@ async function main() {
   const socketFlood = async () => {
     while (Date.now() < END) {
       if (open.size >= SOCKET_TARGET) {
-        // Hold them; close a few so that new upgrades keep coming.
+        // Hold the sockets open, but close a few so that new upgrades keep coming.
         const some = [...open].slice(0, 50);
         for (const ws of some) ws.terminate();
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
       const seat = await call('spectators', 'POST', `/api/rooms/${room().code}/spectators`, {});
-      // Without a seat (refused), a forged token: refused at the upgrade either way.
+      // When the server refused the seat, the socket uses a forged token. Either way, the upgrade refuses it.
       const token = seat.body.spectatorToken ?? 'forged.token';
       await new Promise((resolve) => {
         const ws = new WebSocket(`${BASE.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(token)}`);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run new-game -- <name> [--register]`: writes libs/games/<name>/ from the template in
-// scripts/new-game/ (a tiny complete game on defineGame, its wire, its spec through testGame), and
-// with --register adds the game's one line to the server's registry. It refuses a bad name and a
-// name a folder already has, before it writes anything. `--root <dir>` writes into another copy
-// of the repository (its test does).
+// `npm run new-game -- <name> [--register]` writes libs/games/<name>/ from the template in
+// scripts/new-game/: a tiny complete game on defineGame, its wire, and its spec through testGame.
+// With --register it also adds the game's one line to the server's registry. Before it writes
+// anything, it refuses a bad name and a name that a folder already has. `--root <dir>` writes into
+// another copy of the repository, as the script's test does.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import * as prettier from 'prettier';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TEMPLATE = join(HERE, 'new-game');
 const REGISTRY = 'apps/game-server/src/games.ts';
-// A name is the game's folder, its `kind`, its events' prefix and (as it is) its identifier.
+// A game's name is its folder, its `kind`, its events' prefix and, unchanged, its identifier.
 const NAME = /^[a-z][a-z0-9]{2,23}$/;
 const FILES = {
   'wire.ts.tmpl': '__name__.wire.ts',
@@ -45,7 +45,7 @@ const fill = (text) =>
     .replaceAll('__camel__', name)
     .replaceAll('__name__', name);
 
-// The registry's edit is worked out first, so that a registry it cannot read leaves nothing written.
+// The registry's edit is worked out first, so that when the script cannot read the registry, nothing is written.
 let registry;
 if (register) {
   const path = join(root, REGISTRY);
@@ -59,7 +59,8 @@ if (register) {
   registry = { path, source: withImport.replace(list, `$1$2${name}, $3`) };
 }
 
-// What it writes is laid out as `npm test` checks (the repository's .prettierrc.json), wherever it writes.
+// Wherever the script writes, it lays its files out the way `npm test` checks them (with the
+// repository's .prettierrc.json).
 const layout = (await prettier.resolveConfig(join(HERE, '..', 'libs', 'layout.ts'))) ?? {};
 const laidOut = (text, path) => prettier.format(text, { ...layout, filepath: path });
 mkdirSync(join(folder, 'src'), { recursive: true });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// What checking one `room.answer` costs, in ns per parse: the hand-written check the games had
-// before the schemas (copied here as the baseline), zod's safeParse of the schema, and checkData
-// (the safeParse the games run now, with the first issue turned into a message). Needs the package built
+// Measures what checking one `room.answer` costs, in ns per parse, three ways. The first is the
+// hand-written check the games had before the schemas (copied here as the baseline). The second is
+// zod's safeParse of the schema. The third is checkData, the safeParse the games run now, which
+// turns the first issue into a message. The client package must be built first
 // (`npm run build -w packages/client`). Usage: node scripts/parse-cost.mjs [parses]
 import { checkData } from '../packages/client/dist/index.js';
 import { TRIVIA_COMMANDS } from '../packages/client/dist/games/trivia.js';
@@ -25,7 +26,7 @@ const arms = {
   'checkData (after)': (d) => checkData(schema, d),
 };
 
-// Fresh objects, as JSON.parse makes them per frame; built before the clock starts.
+// The inputs are fresh objects, as JSON.parse makes them for each frame. They are built before the clock starts.
 const inputs = Array.from({ length: 1024 }, (_, i) => ({ question: i % 10, choice: i % 4 }));
 let sink = 0;
 function run(fn, n) {
@@ -33,7 +34,7 @@ function run(fn, n) {
   for (let i = 0; i < n; i++) sink ^= fn(inputs[i & 1023]) ? 1 : 0;
   return Number(process.hrtime.bigint() - t0) / n;
 }
-for (const fn of Object.values(arms)) run(fn, N / 10); // warm up every arm first
+for (const fn of Object.values(arms)) run(fn, N / 10); // Every arm is warmed up first.
 for (const round of [1, 2, 3]) {
   for (const [name, fn] of Object.entries(arms))
     process.stdout.write(`round ${round}  ${name.padEnd(24)} ${run(fn, N).toFixed(1)} ns/parse\n`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Reads a V8 .cpuprofile (node --cpu-prof) and prints where the busy time went: each sample's
-// self time is charged to the part of the server its function belongs to, by the function's
-// file. `--window A:B` keeps only the samples from A to B seconds after the profile started
-// (a ladder's hold window, say: the profile also holds the rooms' opening).
+// Reads a V8 .cpuprofile (node --cpu-prof) and prints where the busy time went. Each sample's self
+// time is charged to the part of the server that its function belongs to, judged by the function's
+// file. `--window A:B` keeps only the samples from A to B seconds after the profile started. That
+// picks out, say, a ladder's hold window, since the profile also holds the rooms' opening.
 // Usage: node scripts/profile-shares.mjs FILE.cpuprofile [--top N] [--window A:B]
 import { readFileSync } from 'node:fs';
 
@@ -19,7 +19,7 @@ const top = Number(flag('--top') ?? 25);
 const [fromS, toS] = (flag('--window') ?? '0:1e9').split(':').map(Number);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 
-// First match wins; the order puts the narrower paths first.
+// The first match wins, so the order puts the narrower paths first.
 const PARTS = [
   ['GC', (n) => n.functionName === '(garbage collector)'],
   ['idle', (n) => n.functionName === '(idle)'],
@@ -61,7 +61,7 @@ for (const n of profile.nodes) {
   partOf.set(n.id, part);
 }
 
-// timeDeltas[i] is the time before sample i; charge it to sample i's node.
+// timeDeltas[i] is the time before sample i, and it is charged to sample i's node.
 const selfUs = new Map();
 let at = 0;
 for (let i = 0; i < profile.samples.length; i++) {

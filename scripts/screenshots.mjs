@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Screenshots of the operator console's three views (docs/screenshots/*.png), taken in headless
-// Chromium against a running server while real games are played on it. The script seats a few
-// rooms of bots over the public API and lets them play for a while, so the charts have history.
+// Takes screenshots of the operator console's three views (docs/screenshots/*.png) in headless
+// Chromium, against a running server while real games are played on it. The script seats a few
+// rooms of bots over the public API and lets them play for a while, so that the charts have history.
 //
 //   node scripts/screenshots.mjs --url http://localhost:3300 --token dev
 //
-// Options: --out DIR (default docs/screenshots), --warmup SECONDS (default 60, how long the bots
-// play before the first picture), --hold-db POSTGRES_URL (the server's database: its answers
-// table is locked for a moment so a mailbox visibly backs up in the rooms view).
+// Options: --out DIR (default docs/screenshots); --warmup SECONDS (default 60), how long the bots
+// play before the first picture; --hold-db POSTGRES_URL, the server's database. With --hold-db the
+// script locks the answers table for a moment, so that a mailbox visibly backs up in the rooms view.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -117,12 +117,13 @@ async function openRoom({ host, players, start, settings, away = 0, idle = [] })
     const seat = await post(`/api/rooms/${room.code}/players`, { name });
     bots.push({ name, playerId: seat.playerId, bot: await new Bot(name, seat.playerToken).connect() });
   }
-  // Seats that never answer, such as one to kick on camera (a join after the start is refused).
+  // These seats never answer, such as one to kick on camera. They join now because a join after the
+  // start is refused.
   for (const name of idle) {
     const seat = await post(`/api/rooms/${room.code}/players`, { name });
     bots.push({ name, playerId: seat.playerId, bot: await new Bot(name, seat.playerToken, { answers: false }).connect() });
   }
-  // Some players drop off, as phones do: their seats stay, shown as away.
+  // Some players drop off, as phones do. Their seats stay, shown as away.
   for (const { bot } of bots.slice(0, players.length).slice(players.length - away)) bot.close();
   if (start) hostBot.send('room.start');
   return { code: room.code, host: hostBot, bots };
@@ -132,7 +133,7 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   log(`seating rooms on ${base}`);
   const rooms = [
-    // Latecomer never answers by itself: its answer is always new, so it can be held on a lock.
+    // Latecomer never answers by itself, so its answer is always a new one that can be held on a lock.
     await openRoom({
       host: 'Quizmaster Kim',
       players: NAMES.slice(0, 7),
@@ -155,9 +156,9 @@ async function main() {
   const everyBot = rooms.flatMap((r) => r.bots.map((b) => b.bot));
 
   /**
-   * A database stall, as a slow disk or a long lock would cause: the answers table is locked,
+   * Makes a database stall, as a slow disk or a long lock would cause. The answers table is locked,
    * Latecomer's answer waits on it, and every other command to that room queues in its mailbox
-   * until `during` has run. Only with --hold-db.
+   * until `during` has run. It stalls only with --hold-db.
    */
   async function stall(during) {
     if (!args['hold-db']) return during();
@@ -197,13 +198,13 @@ async function main() {
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    // The console collects chart samples while it is open: open it for the whole warm-up.
-    // Signed in through the form, as an operator would: the token never goes into a URL.
+    // The console collects chart samples while it is open, so it stays open for the whole warm-up.
+    // The script signs in through the form, as an operator would, so the token never goes into a URL.
     await page.goto(`${base}/admin/`);
     await page.getByLabel('Admin token').fill(args.token);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('meter', { name: 'Connections open' }).waitFor({ timeout: 15_000 });
-    // A short stall two thirds of the way in, so the charts show what one looks like.
+    // A short stall comes two thirds of the way in, so that the charts show what one looks like.
     await sleep(warmupMs * 0.65);
     await stall(() => sleep(2500));
     await sleep(warmupMs * 0.35);

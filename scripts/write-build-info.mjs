@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// The last step of `npm run build`: stamps the version and git sha this build was made from
-// beside the compiled server, so /health and /metrics report the build rather than whatever the
-// tree says when the server starts. In an image (no .git) pass BUILD_SHA.
+// This is the last step of `npm run build`. It stamps the version and git sha this build was made
+// from beside the compiled server, so that /health and /metrics report the build rather than
+// whatever the tree says when the server starts. In an image, which has no .git, pass BUILD_SHA.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const root = process.cwd();
 const require = createRequire(import.meta.url);
-// The compiled module the server itself uses, so both read git and package.json the same way.
+// The script uses the compiled module the server itself uses, so both read git and package.json the same way.
 const { BUILD_INFO_FILE, sourceBuildInfo } = require(join(root, 'dist/apps/game-server/libs/server/src/config/build-info.js'));
 const info = sourceBuildInfo(root, process.env);
 const file = join(root, BUILD_INFO_FILE);

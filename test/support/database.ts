@@ -11,8 +11,8 @@ function serverUrl(): string {
 }
 
 /**
- * A fresh database for one test file, cloned from a template that is migrated once per run.
- * Real PostgreSQL, real migrations: nothing about persistence is mocked.
+ * Creates a fresh database for one test file, cloned from a template that is migrated once per run.
+ * It is real PostgreSQL with the real migrations, so nothing about persistence is mocked.
  */
 export async function createTestDatabase(): Promise<string> {
   const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
@@ -38,8 +38,9 @@ export async function createTestDatabase(): Promise<string> {
 }
 
 /**
- * Locks `table` of the database at `url` on a connection of its own, so that a write to it waits
- * in PostgreSQL (a statement in flight, its answer not yet given); the returned function lets it go.
+ * Locks `table` of the database at `url` on a connection of its own, so that a write to the table
+ * waits in PostgreSQL (a statement in flight, whose answer is not yet given). The returned function
+ * releases the lock.
  */
 export async function holdTable(url: string, table: string): Promise<() => Promise<void>> {
   const locker = new Client({ connectionString: url });
@@ -48,12 +49,12 @@ export async function holdTable(url: string, table: string): Promise<() => Promi
   return () => locker.end();
 }
 
-/** Whether a statement waits for a lock on `table` now (read through `admin`, a connection of the test's). */
+/** Whether a statement waits for a lock on `table` now. It reads this through `admin`, one of the test's connections. */
 export async function writeWaitsOn(admin: Client, table: string): Promise<boolean> {
   return (await admin.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = $1::regclass`, [table])).rowCount === 1;
 }
 
-/** A database with nothing in it, not even the migrations: for tests of what migrates it. */
+/** Creates a database with nothing in it, not even the migrations, for tests of what migrates a database. */
 export async function createEmptyDatabase(): Promise<string> {
   const admin = new Client({ connectionString: `${serverUrl()}/postgres` });
   await admin.connect();

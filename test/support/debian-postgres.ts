@@ -5,14 +5,14 @@ import { Client } from 'pg';
 import { RunningPostgres, startPostgres } from '../../apps/game-server/src/embedded/postgres-cluster';
 
 /**
- * The oldest PostgreSQL major the server supports, as Debian packages it (`postgresql-15`; the
- * test command installs it with apt when missing). The embedded one every other test runs on is
- * the newest.
+ * The oldest PostgreSQL major version the server supports, as Debian packages it (`postgresql-15`,
+ * which the test command installs with apt when it is missing). The embedded PostgreSQL that every
+ * other test runs on is the newest.
  */
 export const OLDEST_MAJOR = 15;
 export const DEBIAN_POSTGRES_BIN = `/usr/lib/postgresql/${OLDEST_MAJOR}/bin`;
 
-/** Fails with what to do when Debian's PostgreSQL is missing (a test started outside `npm test`). */
+/** Fails, saying what to do, when Debian's PostgreSQL is missing (as for a test started outside `npm test`). */
 export function requireDebianPostgres(): void {
   if (!existsSync(join(DEBIAN_POSTGRES_BIN, 'postgres'))) {
     throw new Error(
@@ -22,17 +22,17 @@ export function requireDebianPostgres(): void {
 }
 
 /**
- * Debian's PostgreSQL 15 on a free port of 127.0.0.1, with durability off as the tests' embedded
- * one: in a fresh cluster of its own, or on the cluster in `dir` (a base backup's copy), which goes
- * when it stops. As root it runs as the `postgres` user, as PostgreSQL requires; its binaries run
- * where Debian put them.
+ * Starts Debian's PostgreSQL 15 on a free port of 127.0.0.1, with durability off like the tests'
+ * embedded one. It runs in a fresh cluster of its own, or on the cluster in `dir` (a base backup's
+ * copy). Either cluster is removed when it stops. As root it runs as the `postgres` user, as
+ * PostgreSQL requires, and its binaries run where Debian put them.
  */
 export async function startDebianPostgres(dir?: string): Promise<RunningPostgres> {
   requireDebianPostgres();
   let cluster = dir;
   if (!cluster) {
     const parent = mkdtempSync(join(tmpdir(), `game-test-pg${OLDEST_MAJOR}-`));
-    // Our own folder: the postgres user (as root) may enter it.
+    // This folder is our own, so we let the postgres user (when we run as root) enter it.
     chmodSync(parent, 0o755);
     cluster = join(parent, 'data');
   }
@@ -46,7 +46,7 @@ export async function startDebianPostgres(dir?: string): Promise<RunningPostgres
       initdb: bin('initdb'),
       postgres: bin('postgres'),
     },
-    // No Unix socket: every client (pg_dump included) comes over TCP, and no shared folder is needed.
+    // There is no Unix socket. Every client (pg_dump included) comes over TCP, so no shared folder is needed.
     flags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'unix_socket_directories='],
   });
 }
@@ -63,7 +63,7 @@ export async function createDatabase(pg: RunningPostgres, name: string): Promise
   return pg.url(name);
 }
 
-/** The server's major version, as PostgreSQL says it. */
+/** The server's major version, as PostgreSQL reports it. */
 export async function serverMajor(url: string): Promise<number> {
   const client = new Client({ connectionString: url });
   await client.connect();

@@ -6,25 +6,29 @@ import { Client } from 'pg';
 import { freePort } from '../../apps/game-server/src/embedded/postgres-cluster';
 import { postgresUser } from '../../apps/game-server/src/embedded/postgres-user';
 
-/** Debian's PgBouncer (`pgbouncer`, 1.18 on bookworm; the test command installs it with apt when missing). */
+/** Debian's PgBouncer (`pgbouncer`, 1.18 on bookworm). The test command installs it with apt when it is missing. */
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 export interface RunningPgBouncer {
   readonly port: number;
-  /** `postgres://<user>:<password>@127.0.0.1:<port>/<database>`: the same database, through the pooler (as `postgres` unless told). */
+  /**
+   * `postgres://<user>:<password>@127.0.0.1:<port>/<database>`: the same database, reached through
+   * the pooler, as `postgres` unless another user is given.
+   */
   url(database: string, user?: string): string;
-  /** PgBouncer's own count of the transactions it has carried to `database` (its admin console's SHOW STATS). */
+  /** PgBouncer's own count of the transactions it has carried to `database`, from its admin console's SHOW STATS. */
   transactions(database: string): Promise<number>;
   stop(): Promise<void>;
 }
 
 /**
- * PgBouncer in transaction pooling, as managed poolers (Supabase's, RDS Proxy's, most others) give
- * it: a server connection is a client's only for one transaction, no prepared statement is kept
- * from one transaction to the next, and a start-up parameter it does not know (statement_timeout,
- * options) is refused, since `ignore_startup_parameters` names none. Fewer server connections than
- * the game server opens, so that they are really shared. `users` are the roles it lets in, with
- * their passwords (PostgreSQL's own). It must not run as root: as root it runs as the `postgres` user.
+ * Starts PgBouncer in transaction pooling, as managed poolers (Supabase's, RDS Proxy's and most
+ * others) run it. A server connection belongs to a client for one transaction only, no prepared
+ * statement is kept from one transaction to the next, and a start-up parameter PgBouncer does not
+ * know (statement_timeout, options) is refused, since `ignore_startup_parameters` names none. It has
+ * fewer server connections than the game server opens, so that they are really shared. `users` are
+ * the roles it lets in, with their passwords (PostgreSQL's own). PgBouncer must not run as root, so
+ * as root it runs as the `postgres` user.
  */
 export async function startPgBouncer(
   postgresPort: number,
@@ -84,7 +88,7 @@ export async function startPgBouncer(
     child.once('error', fail);
     void exited.then(() => fail(new Error(`pgbouncer exited while starting: ${output}`)));
   });
-  // Read and dropped from here on, so that its log never fills the pipe.
+  // From here on its output is read and dropped, so that its log never fills the pipe.
   child.stderr!.removeAllListeners('data');
   child.stderr!.resume();
   const url = (database: string, user = 'postgres') => `postgres://${user}:${users[user]}@127.0.0.1:${port}/${database}`;

@@ -9,9 +9,9 @@ export interface ProgramRun {
 export interface ProgramOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
-  /** Run as this user (the `postgres` user, for what PostgreSQL's files must belong to). */
+  /** The user to run as: the `postgres` user, for a program whose files must belong to PostgreSQL. */
   readonly user?: { readonly uid: number; readonly gid: number };
-  /** Killed past this, so a program that hangs fails its test instead of holding it. */
+  /** The program is killed after this many ms, so a program that hangs fails its test instead of holding it up. */
   readonly timeoutMs?: number;
 }
 

@@ -6,21 +6,22 @@ import { createInterface } from 'node:readline';
 import { createTestDatabase } from './database';
 
 const REPO = resolve(__dirname, '../..');
-/** What `nest build game-server` produces (scripts/test.mjs builds it before jest runs). */
+/** The file that `nest build game-server` produces. scripts/test.mjs builds it before jest runs. */
 export const BUILT_SERVER = join(REPO, 'dist/apps/game-server/apps/game-server/src/main.js');
 
-/** Fails with what to do when the built server is missing (a test started outside `npm test`). */
+/** Fails, saying what to do, when the built server is missing (as for a test started outside `npm test`). */
 export function requireBuiltServer(): void {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
 }
 
 const START_TIMEOUT_MS = 20_000;
-// SIGTERM drains (up to 5 s for mailboxes, 2 s for sockets) before the process exits.
+// On SIGTERM the server drains (up to 5 s for mailboxes, 2 s for sockets) before the process exits.
 const EXIT_TIMEOUT_MS = 15_000;
-// The child's output kept for a failure report: the last lines only, so a chatty server cannot grow it.
+// How many lines of the child's output are kept for a failure report. Only the last lines are kept,
+// so a chatty server cannot grow the report.
 const KEPT_LINES = 200;
 
-/** Children still running, killed when this process exits whatever happened to the tests. */
+/** The children still running. They are killed when this process exits, whatever happened to the tests. */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -34,15 +35,15 @@ export interface Exit {
 export interface ServerProcessOptions {
   /** Extra environment for the server (ROOM_EXPIRY_SECONDS, PASSIVATE_AFTER_SECONDS...). */
   readonly env?: Record<string, string>;
-  /** The database to serve (DATABASE_URL); unset, a fresh one cloned from the migrated template. */
+  /** The database to serve (DATABASE_URL). When it is unset, the server gets a fresh one cloned from the migrated template. */
   readonly databaseUrl?: string;
 }
 
 /**
- * The built game server as a real child process over its own fresh database, for tests that must
- * kill it for real (kill -9 is not something an in-process server can do to itself). Each start
- * listens on a free port, so `url` changes across restarts; the database, the token secret and
- * the admin token stay, so seats reconnect with the tokens they were given.
+ * The built game server as a real child process over its own fresh database. It is for tests that
+ * must kill the server for real, since an in-process server cannot kill -9 itself. Each start
+ * listens on a free port, so `url` changes across restarts. The database, the token secret and the
+ * admin token stay the same, so seats reconnect with the tokens they were given.
  *
  *     const server = await ServerProcess.create();
  *     await server.start();
@@ -56,7 +57,7 @@ export class ServerProcess {
   private exited?: Promise<Exit>;
   private currentPort?: number;
   private readonly output: string[] = [];
-  /** Lines written since the first start, kept or not: where a test's own output begins. */
+  /** How many lines were written since the first start, kept or not. It marks where a test's own output begins. */
   private linesWritten = 0;
   private starts = 0;
 
@@ -80,7 +81,7 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.currentPort}`;
   }
 
-  /** The server's process id, for a test that acts on the process from outside (a CPU thief). */
+  /** The server's process id, for a test that acts on the process from outside (such as a CPU thief). */
   get pid(): number {
     if (this.child?.pid === undefined) throw new Error('the server is not running');
     return this.child.pid;
@@ -90,7 +91,7 @@ export class ServerProcess {
     return this.child !== undefined;
   }
 
-  /** Starts the server and resolves once it logged `server started` (with the port it got). */
+  /** Starts the server and resolves once it has logged `server started` with the port it got. */
   async start(): Promise<void> {
     if (this.child) throw new Error('the server is already running; kill it first');
     const startNo = ++this.starts;
@@ -108,12 +109,16 @@ export class ServerProcess {
         ADMIN_TOKEN: this.adminToken,
         DATA_DIR: this.dataDir,
         LOG_LEVEL: 'info',
-        // The same server after a restart (a deployment's stable name): it takes its rooms' leases back at once.
+        // A restart is the same server (as a deployment's stable name says), so it takes its rooms'
+        // leases back at once.
         INSTANCE_NAME: 'restarted-server',
-        // A server started for tests: tables take the specs' seeds.
+        // This is a server started for tests, so tables take the specs' seeds.
         ALLOW_TEST_SEEDS: '1',
-        // ...and it serves the games that live only in tests.
+        // It also serves the games that live only in tests.
         ALLOW_TEST_GAMES: '1',
+        // A test's machine is busy with the test itself: new anonymous work is not shed at the low
+        // event-loop mark unless a test asks (admission.e2e-spec does).
+        OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: '0',
         ...this.options.env,
       },
     });
@@ -130,10 +135,11 @@ export class ServerProcess {
         resolveExit({ code, signal });
       }),
     );
-    // Settles once: the port from the log line, or the exit or the time limit, whichever is first.
+    // This settles once, on whichever comes first: the port from the log line, the exit, or the time
+    // limit.
     const port = await new Promise<number>((resolvePort, reject) => {
       const timer = setTimeout(() => {
-        child.kill('SIGKILL'); // a server that never came up is not left behind
+        child.kill('SIGKILL'); // A server that never came up is not left behind.
         reject(this.failure(`the server did not log "server started" within ${START_TIMEOUT_MS} ms`));
       }, START_TIMEOUT_MS);
       const settle = (f: () => void) => {
@@ -172,8 +178,8 @@ export class ServerProcess {
   }
 
   /**
-   * Stops (SIGSTOP) or continues (SIGCONT) the server's process: a CPU it does not get, for real.
-   * The process stays alive; its timers come due while it is stopped and run late.
+   * Stops (SIGSTOP) or continues (SIGCONT) the server's process, so that it really gets no CPU. The
+   * process stays alive, and its timers come due while it is stopped and run late.
    */
   suspend(signal: 'SIGSTOP' | 'SIGCONT'): void {
     if (!this.child) throw new Error('the server is not running');
@@ -186,13 +192,13 @@ export class ServerProcess {
     await this.start();
   }
 
-  /** For afterAll/afterEach: the process is gone afterwards, whatever state it was in. */
+  /** Kills the server, for afterAll/afterEach. The process is gone afterwards, whatever state it was in. */
   async dispose(): Promise<void> {
     if (this.child) await this.kill('SIGKILL');
   }
 
   /**
-   * Runs a test body; if it fails, the server's recent output is added to the error, so a failure
+   * Runs a test body. If it fails, the server's recent output is added to the error, so a failure
    * shows what the server said and a passing test prints nothing.
    */
   async explainFailure<T>(body: () => Promise<T>): Promise<T> {
@@ -219,7 +225,7 @@ export class ServerProcess {
 }
 
 function parseLogLine(line: string): Record<string, unknown> | undefined {
-  if (!line.startsWith('{')) return undefined; // the start-up banner is plain text
+  if (!line.startsWith('{')) return undefined; // The start-up banner is plain text.
   try {
     return JSON.parse(line) as Record<string, unknown>;
   } catch {

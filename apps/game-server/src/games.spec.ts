@@ -16,7 +16,7 @@ describe('the game registry', () => {
     const server = serverCodes(GAMES);
     expect(server.version).toBe(WIRE_CODES.version);
     expect(server.games.slice(0, WIRE_CODES.games.length)).toEqual(WIRE_CODES.games);
-    // Each section is its game's own, announced by its state frame.
+    // Each section belongs to its own game, which the section announces by the game's state frame.
     for (const g of GAMES) expect(server.games.find((s) => s.kind === g.kind)?.stateEvent).toBe(g.rules.stateEvent);
   });
 
@@ -24,7 +24,7 @@ describe('the game registry', () => {
     const vocabulary = labelVocabulary(GAMES);
     for (const g of GAMES) for (const t of g.rules.commandTypes) expect(vocabulary.commands.has(t)).toBe(true);
     expect(vocabulary.commands.has('ping')).toBe(true);
-    // The events every room sends, whatever its game (its clocks held and resumed).
+    // Every room sends these two events, whatever its game, when its clocks are held and when they resume.
     expect(vocabulary.events.has('room.paused')).toBe(true);
     expect(vocabulary.events.has('room.resumed')).toBe(true);
     expect(vocabulary.events.has('not-an-event')).toBe(false);
@@ -44,7 +44,7 @@ describe('the game registry', () => {
     expect(() => new GameRegistry({ games: [trivia], kickCommands: { [trivia.kind]: 'no.such.command' } })).toThrow(
       /a command that game does not take/,
     );
-    // Without a default, a route without `game` means the first game.
+    // When no default is given, a route without `game` means the first game.
     expect(new GameRegistry({ games: [cards, trivia] }).defaultKind).toBe(cards.kind);
   });
 });

@@ -31,12 +31,12 @@ export interface RunningServer {
   readonly app: INestApplication;
   readonly url: string;
   readonly port: number;
-  /** Where /metrics and /admin are served when OPERATOR_PORT is set (the public port answers them 404). */
+  /** Where /metrics and /admin are served when OPERATOR_PORT is set. The public port then answers them with 404. */
   readonly operatorUrl?: string;
   readonly operatorPort?: number;
   readonly databaseUrl: string;
   readonly runtime: ServerRuntime;
-  /** Drains and stops: no new connections, in-flight commands finish, sockets close with 1001. */
+  /** Drains and stops. It takes no new connections, lets in-flight commands finish, and closes sockets with 1001. */
   stop(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export interface StartOptions {
   readonly build?: BuildInfo;
 }
 
-/** Opens the database (embedded when no DATABASE_URL is set), migrates, and serves. */
+/** Opens the database (the embedded one when no DATABASE_URL is set), migrates it, and serves. */
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? new JsonLog(config.logLevel);
   let embedded: EmbeddedDatabase | undefined;
@@ -55,7 +55,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => log.info(msg));
     databaseUrl = embedded.url;
   }
-  // What needs a session of its own (migrations, commit lanes, LISTEN) goes straight to PostgreSQL.
+  // Whatever needs a session of its own (migrations, commit lanes, LISTEN) connects straight to PostgreSQL.
   const directUrl = config.databaseDirectUrl ?? databaseUrl;
   const meter = new StatementMeter();
   let dataSource: DataSource;
@@ -87,15 +87,17 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
   app.use(requestLog(log));
   app.use(securityHeaders());
-  // First of all: a request for the other port's paths goes no further.
+  // This comes first of all, so that a request for the other port's paths goes no further.
   app.use(operatorSurface(config.operatorPort));
   app.useBodyParser('json', { limit: '1mb' });
-  // A deck's CSV (POST /api/decks/import); every other route takes JSON and refuses a string.
+  // Text is parsed only for a deck's CSV (POST /api/decks/import). Every other route takes JSON and refuses a string.
   app.useBodyParser('text', { type: ['text/csv', 'text/plain'], limit: DECK_CSV_MAX_BYTES });
-  // req.ip is the client a configured proxy names in X-Forwarded-For; from anyone else, the TCP peer.
+  // For a request from a configured proxy, req.ip is the client the proxy names in X-Forwarded-For.
+  // For a request from anyone else, it is the TCP peer.
   app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use('/admin', adminConsole());
-  // Only the player API is for other origins: /admin/api is the console's own, /health and /metrics are for tools.
+  // Only the player API is for other origins. /admin/api belongs to the console, and /health and
+  // /metrics are for tools.
   app.use('/api', apiCors(config.allowedOrigins));
   app.use(peoplePages());
   describeApi(app, runtime.build);
@@ -110,7 +112,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (config.operatorPort !== undefined)
       operators = await listenForOperators(app.getHttpAdapter().getInstance(), config.operatorPort, config.host);
   } catch (err) {
-    // The operator port is taken (EADDRINUSE): nothing has started yet that a half-open server would leave behind.
+    // The operator port is taken (EADDRINUSE). Nothing has started yet that a half-open server would
+    // leave behind.
     lifecycle.unobserve();
     await app.close();
     await lifecycle.release();

@@ -61,45 +61,42 @@ class CpuThief {
   }
 }
 
-describe('admission control on a real server process starved of its CPU', () => {
-  let server: ServerProcess;
-
+/**
+ * A built server process for one describe block, handed to `use` once started, with `env` beside
+ * what every test of starvation needs: commit and pool waits off, so that only the event loop
+ * decides and the refusals are all of one reason; a command's budget (issue 31's other half) long
+ * enough that the room's answer is decided by admission alone, not by a budget spent while the
+ * process was stopped; and opens limited by overload only, not by the rate of one address.
+ */
+function withStarvableServer(env: Record<string, string>, use: (server: ServerProcess) => void): void {
+  let server: ServerProcess | undefined;
   beforeAll(async () => {
     server = await ServerProcess.create({
-      env: {
-        OVERLOAD_EVENT_LOOP_DELAY_MS: String(EVENT_LOOP_MARK_MS),
-        // Only the event loop decides here: the refusals are then all of one reason.
-        OVERLOAD_COMMIT_WAIT_MS: '0',
-        OVERLOAD_POOL_WAIT_MS: '0',
-        // A command's budget (issue 31's other half) is not what this test is about: the room's
-        // answer must be decided by admission alone, not by a budget spent while the process was stopped.
-        COMMAND_TIMEOUT_MS: '20000',
-        // Opens are refused here by overload only, not by the rate of one address.
-        OPEN_RATE_PER_MINUTE: '0',
-      },
+      env: { OVERLOAD_COMMIT_WAIT_MS: '0', OVERLOAD_POOL_WAIT_MS: '0', COMMAND_TIMEOUT_MS: '20000', OPEN_RATE_PER_MINUTE: '0', ...env },
     });
     await server.start();
+    use(server);
   });
   afterAll(async () => {
     await server?.dispose();
   });
+}
 
-  const post = async (path: string, body: unknown): Promise<Answer> => {
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
-  };
-  const get = async (path: string): Promise<Answer> => {
-    const res = await fetch(`${server.url}${path}`);
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
-  };
+const refusalsOf = async (server: { url: string }, limit: string) =>
+  (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
+/** A room whose first question stays open for five minutes. */
+const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+
+describe('admission control on a real server process starved of its CPU', () => {
+  let server: ServerProcess;
+  // Only the event loop decides here: the refusals are then all of one reason.
+  withStarvableServer({ OVERLOAD_EVENT_LOOP_DELAY_MS: String(EVENT_LOOP_MARK_MS) }, (s) => (server = s));
+
+  const post = (path: string, body: unknown) => postTo(server, path, body);
+  const get = (path: string) => getFrom(server, path);
   const overview = async () =>
     (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
-  const refusals = async (limit: string) => (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
-  const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 300, revealSeconds: 0 };
+  const refusals = (limit: string) => refusalsOf(server, limit);
 
   function expectOverloaded(a: Answer): void {
     expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
@@ -248,7 +245,7 @@ async function untilAdmitted(send: (worker: number) => Promise<Answer>): Promise
 const roomRows = async (server: Pick<RunningServer, 'databaseUrl'>) =>
   (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM rooms'))[0].n;
 
-async function postTo(server: RunningServer, path: string, body: unknown): Promise<Answer> {
+async function postTo(server: { url: string }, path: string, body: unknown): Promise<Answer> {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -256,6 +253,105 @@ async function postTo(server: RunningServer, path: string, body: unknown): Promi
   });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
 }
+
+async function getFrom(server: { url: string }, path: string): Promise<Answer> {
+  const res = await fetch(`${server.url}${path}`);
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Answer['body'] };
+}
+
+/**
+ * The mark for new anonymous work in its test: far above an idle loop (and a busy test machine's),
+ * far below a starved one. The default is lower; what is tested is that the mark, not the main
+ * gate, refuses anonymous work and nothing else.
+ */
+const ANONYMOUS_MARK_MS = 100;
+
+describe('new anonymous work shed at its own low event-loop mark, on a real server process starved of its CPU', () => {
+  let server: ServerProcess;
+  // The main gate is off: whatever is refused here is refused at the low mark alone, and what that
+  // mark does not cover (a socket for a room not live here) must get through.
+  withStarvableServer(
+    { OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: String(ANONYMOUS_MARK_MS), OVERLOAD_EVENT_LOOP_DELAY_MS: '0' },
+    (s) => (server = s),
+  );
+
+  const refusals = (limit: string) => refusalsOf(server, limit);
+  const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
+  const open = () => postTo(server, '/api/rooms', ROOM);
+  const deckRows = async () => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM decks'))[0].n;
+
+  function expectBusy(a: Answer): void {
+    expect(a).toMatchObject({ status: 503, retryAfter: '2', body: { statusCode: 503, code: 'overloaded' } });
+    expect(a.body.message).toMatch(
+      new RegExp(`^this server is busy \\(event-loop delay \\d+ ms, its mark for new anonymous work ${ANONYMOUS_MARK_MS} ms\\)`),
+    );
+  }
+
+  it(
+    'refuses openings, joins, deck writes, lookups and spectator seats while the loop runs late, and nothing else',
+    () =>
+      server.explainFailure(async () => {
+        const playing = await seatRoom(server, ['Ann'], ROOM);
+        expect((await playing.host.send('room.start', {}, 'host-start')).status).toBe(200);
+        await playing.host.nextEvent('question.open', (e) => e.data.index === 0);
+        // This room was opened and never used, so it is not live here and a socket for it needs an activation.
+        const resting = await new HttpApi(server.url).createRoom(ROOM);
+        const opened = await roomRows(server);
+        const decks = await deckRows();
+
+        let refused = 0;
+        let admitted = 0;
+        const thief = CpuThief.start(server, 300, 50);
+        try {
+          // Opens sent before the level has held the mark through most of a second are served.
+          const before = await untilRefused(1, 0, open);
+          for (const refusal of before.refused) expectBusy(refusal);
+          refused += before.refused.length;
+          admitted += before.admitted;
+
+          const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
+          const [answer, anonymous, socket] = await Promise.all([
+            ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
+            Promise.all([
+              postTo(server, `/api/rooms/${playing.code}/players`, { name: 'Cy' }),
+              postTo(server, `/api/rooms/${playing.code}/spectators`, {}),
+              postTo(server, '/api/tables', { name: 'Dee' }),
+              postTo(server, '/api/decks', DECK),
+              // A lookup is new work even for a room live here.
+              getFrom(server, `/api/rooms/${playing.code}`),
+            ]),
+            // A room's own seat is not anonymous: its socket is served, though its room must be loaded.
+            SeatClient.connect(server.url, resting.hostToken, { timeoutMs: WAIT_MS }).then(
+              (c) => (c.close(), { status: 101 }),
+              (err: { status?: number }) => err,
+            ),
+          ]);
+          expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
+          for (const refusal of anonymous) expectBusy(refusal);
+          refused += anonymous.length;
+          expect(socket).toMatchObject({ status: 101 });
+          ann.close();
+        } finally {
+          await thief.stop(server);
+        }
+
+        // With its CPU back, the server admits again once the level has stayed below half the mark.
+        const after = await untilAdmitted(open);
+        for (const refusal of after) expectBusy(refusal);
+        refused += after.length;
+        admitted++;
+
+        // Each refusal was counted once, under its own limit. The main gate refused nothing, and nothing refused was written.
+        expect(await refusals('overload_anonymous_event_loop_delay')).toBe(refused);
+        expect(await refusals('overload_event_loop_delay')).toBe(0);
+        expect(await roomRows(server)).toBe(opened + admitted);
+        expect(await deckRows()).toBe(decks);
+        expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
+        closeAll(playing);
+      }),
+    TEST_MS,
+  );
+});
 
 /**
  * The database 300 ms away through a delay proxy (the link next door while rooms are set up), and

@@ -2,12 +2,13 @@ import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { CloseCode } from '@app/protocol';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
 import { RunningServer } from '../src/server';
-import { withTestServer } from '../../../test/support/test-server';
+import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { queryDb, waitFor } from './support';
 
 // The bounds of every anonymous surface (issue 32, item 4) against a real server: each refuses
 // with its status (and Retry-After where it applies), is counted in /metrics, and writes nothing.
-// The per-address windows are 10 minutes long, so that none ends while a test runs.
+// The per-address windows are 10 minutes long, so that none ends while a test runs; for the same
+// reason an instance budget of n gets a token back only every 600 / n seconds.
 
 const ROOM = { hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 };
 const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
@@ -45,6 +46,15 @@ function expectRateLimited(a: Answer, what: RegExp): void {
   expect(a.status).toBe(429);
   expect(a.body).toMatchObject({ statusCode: 429, code: 'rate_limited' });
   expect(a.body.message).toMatch(what);
+  expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+  expect(Number(a.retryAfter)).toBeLessThanOrEqual(600);
+}
+
+function expectInstanceRefused(a: Answer, what: RegExp): void {
+  expect(a.status).toBe(503);
+  expect(a.body).toMatchObject({ statusCode: 503, code: 'overloaded' });
+  expect(a.body.message).toMatch(what);
+  expect(a.body.message).toMatch(/from all clients together; nothing was recorded/);
   expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
   expect(Number(a.retryAfter)).toBeLessThanOrEqual(600);
 }
@@ -128,6 +138,99 @@ describe('bounds on anonymous surfaces', () => {
         /too many spectator seats asked for from this address/,
       );
       expect(await refusals(server, 'spectator_rate')).toBe(2);
+    });
+  });
+
+  describe('for the whole instance: opening rooms and tables, from every address together', () => {
+    let server: RunningServer;
+    // A token comes back every 200 s: none does while the test runs.
+    withTestServer((s) => (server = s), { trustedProxies: ['loopback'], addressWindowSeconds: 600, instanceOpensPerMinute: 3 });
+
+    it('refuses the open past the instance budget with 503 overloaded and Retry-After, whatever the address, and writes nothing', async () => {
+      const before = await count(server, 'SELECT count(*)::int AS n FROM rooms');
+      const opens: Answer[] = [];
+      for (const ip of ['203.0.113.11', '203.0.113.12', '203.0.113.13', '203.0.113.14'])
+        opens.push(await call(server, 'POST', '/api/rooms', ROOM, { 'x-forwarded-for': ip }));
+      expect(opens.map((a) => a.status)).toEqual([201, 201, 201, 503]);
+      expectInstanceRefused(opens[3], /at most 3 rooms and tables opened a minute from all clients together/);
+      // Tables share the budget of rooms.
+      expectInstanceRefused(await call(server, 'POST', '/api/tables', { name: 'Dee' }, { 'x-forwarded-for': '203.0.113.15' }), /opened/);
+      expect(await count(server, 'SELECT count(*)::int AS n FROM rooms')).toBe(before + 3);
+      expect(await refusals(server, 'instance_open_rate')).toBe(2);
+    });
+  });
+
+  describe('for the whole instance: joins, deck writes, lookups and spectator seats', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), {
+      trustedProxies: ['loopback'],
+      addressWindowSeconds: 600,
+      joinsPerMinute: 1,
+      instanceJoinsPerMinute: 3,
+      instanceDeckWritesPerMinute: 2,
+      instanceLookupsPerMinute: 3,
+      instanceSpectatorsPerMinute: 2,
+    });
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    const seated = async (code: string) =>
+      (await new HttpApi(server.url).request('GET', `/admin/api/rooms/${code}`, undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }))
+        .body.players.length;
+
+    it('refuses joins past the budget from fresh addresses; a join refused for its address spends none of it', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const joinRate = await refusals(server, 'join_rate');
+      const answers: Answer[] = [];
+      for (const [name, ip] of [
+        ['A', '198.51.100.1'],
+        ['B', '198.51.100.1'],
+        ['C', '198.51.100.2'],
+        ['D', '198.51.100.3'],
+        ['E', '198.51.100.4'],
+      ])
+        answers.push(await call(server, 'POST', `/api/rooms/${room.code}/players`, { name }, from(ip)));
+      // B is refused for its address (429), before the instance counts it, so C and D still fit.
+      expect(answers.map((a) => a.status)).toEqual([201, 429, 201, 201, 503]);
+      expectInstanceRefused(answers[4], /at most 3 joins a minute from all clients together/);
+      expect(await refusals(server, 'join_rate')).toBe(joinRate + 1);
+      expect(await refusals(server, 'instance_join_rate')).toBe(1);
+      expect(await seated(room.code)).toBe(3);
+    });
+
+    it('refuses deck creation and import past one shared budget, writing no deck', async () => {
+      const before = await count(server, 'SELECT count(*)::int AS n FROM decks');
+      const csv = (ip: string) =>
+        fetch(`${server.url}/api/decks/import?name=Csv`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/csv', ...from(ip) },
+          body: 'question,choice1,choice2,correct\nQ?,a,b,1\n',
+        });
+      expect((await call(server, 'POST', '/api/decks', DECK, from('198.51.100.11'))).status).toBe(201);
+      expect((await csv('198.51.100.12')).status).toBe(201);
+      expectInstanceRefused(await call(server, 'POST', '/api/decks', DECK, from('198.51.100.13')), /at most 2 decks created or imported/);
+      const refusedImport = await csv('198.51.100.14');
+      expect([refusedImport.status, refusedImport.headers.get('retry-after') !== null]).toEqual([503, true]);
+      expect(await count(server, 'SELECT count(*)::int AS n FROM decks')).toBe(before + 2);
+      expect(await refusals(server, 'instance_deck_rate')).toBe(2);
+    });
+
+    it('refuses room lookups past the budget, for real and unknown codes alike', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      expect((await call(server, 'GET', `/api/rooms/${room.code}`, undefined, from('198.51.100.21'))).status).toBe(200);
+      expect((await call(server, 'GET', '/api/rooms/ZZZZZZ', undefined, from('198.51.100.22'))).status).toBe(404);
+      expect((await call(server, 'GET', '/api/tables/ZZZZZZ', undefined, from('198.51.100.23'))).status).toBe(404);
+      expectInstanceRefused(await call(server, 'GET', `/api/rooms/${room.code}`, undefined, from('198.51.100.24')), /room lookups/);
+      expectInstanceRefused(await call(server, 'GET', '/api/tables/QQQQQQ', undefined, from('198.51.100.25')), /room lookups/);
+      expect(await refusals(server, 'instance_lookup_rate')).toBe(2);
+    });
+
+    it('refuses spectator seats past the budget', async () => {
+      const room = await new HttpApi(server.url).createRoom(ROOM);
+      const seats: Answer[] = [];
+      for (const ip of ['198.51.100.31', '198.51.100.32', '198.51.100.33'])
+        seats.push(await call(server, 'POST', `/api/rooms/${room.code}/spectators`, {}, from(ip)));
+      expect(seats.map((a) => a.status)).toEqual([201, 201, 503]);
+      expectInstanceRefused(seats[2], /at most 2 spectator seats asked for a minute/);
+      expect(await refusals(server, 'instance_spectator_rate')).toBe(1);
     });
   });
 

@@ -1,13 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ClusterScript, DelayProxy, HttpApi } from '@app/bot-kit';
 import { createTestDatabase } from '../../../test/support/database';
-import { requireBuiltServer } from '../../../test/support/server-process';
+import { startTestCluster } from '../../../test/support/test-cluster';
 import { finishedGames, SeatedRoom, seatIn, waitFor } from './support';
 
-const REPO = resolve(__dirname, '../../..');
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 const LAPSED = 'leases not renewed for longer than a lease';
 
 /**
@@ -26,19 +23,11 @@ describe('a cluster whose PostgreSQL goes away for longer than the lease', () =>
   let databaseUrl: string;
 
   beforeAll(async () => {
-    requireBuiltServer();
     databaseUrl = await createTestDatabase();
     const url = new URL(databaseUrl);
     link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, 0);
     await link.start();
-    cluster = await ClusterScript.start(
-      REPO,
-      2,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LEASE_SECONDS: '2', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-      { databaseUrl: link.proxiedUrl(databaseUrl) },
-    );
+    cluster = await startTestCluster(2, { LEASE_SECONDS: '2' }, { databaseUrl: link.proxiedUrl(databaseUrl) });
   });
   afterAll(async () => {
     link?.restore();

@@ -1,12 +1,6 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
-import { requireBuiltServer } from '../../../test/support/server-process';
+import { startTestCluster } from '../../../test/support/test-cluster';
 import { seatIn, waitFor } from './support';
-
-const REPO = resolve(__dirname, '../../..');
-// The script inherits only this, so the test run's own settings do not reach the instances.
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 
 /**
  * Issue 14 items 2 and 4, for real: `npm run cluster` (scripts/cluster.mjs) with three
@@ -23,14 +17,7 @@ describe('a cluster of three instances behind the proxy', () => {
   let proxy: HttpApi;
 
   beforeAll(async () => {
-    requireBuiltServer();
-    cluster = await ClusterScript.start(
-      REPO,
-      3,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-    );
+    cluster = await startTestCluster(3);
     proxy = new HttpApi(cluster.proxy);
   });
   afterAll(async () => {

@@ -94,3 +94,44 @@ describe('the JSON log of a real server', () => {
     expect(started!.reqId).toBeUndefined();
   });
 });
+
+/** A refusal the server chose (503 with Retry-After) is counted in /metrics; its log line stays at debug, so a flood of them writes nothing at warn. */
+describe('the JSON log of refusals', () => {
+  let server: RunningServer;
+  const raw: string[] = [];
+
+  beforeAll(async () => {
+    // One opening a minute for the whole instance: the second is refused.
+    server = await startTestServer(
+      { logLevel: 'debug', instanceOpensPerMinute: 1 },
+      { log: new JsonLog('debug', (line) => raw.push(line)) },
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('writes a 503 with Retry-After at debug, not warn', async () => {
+    const open = () =>
+      fetch(`${server.url}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 10, revealSeconds: 0 }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    expect((await open()).status).toBe(201);
+    const refused = await open();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    const id = refused.headers.get('x-request-id')!;
+    const until = Date.now() + 10_000;
+    const line = () =>
+      raw.map((l) => JSON.parse(l) as Line).find((l) => l.reqId === id && l.msg !== undefined && (l.res as Line)?.statusCode === 503);
+    while (!line()) {
+      if (Date.now() > until) throw new Error(`no line for the refused request ${id}:\n${raw.join('\n')}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(line()).toMatchObject({ level: 'debug', res: { statusCode: 503 } });
+    expect(raw.filter((l) => l.includes(id)).map((l) => (JSON.parse(l) as Line).level)).not.toContain('warn');
+  });
+});

@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { HttpApi, SeatClient } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { withTestServer } from '../../../test/support/test-server';
-import { closeAll, queryDb, seatIn } from './support';
+import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
+import { closeAll, queryDb, seatIn, seatRoom, waitFor } from './support';
 
 // PROTOCOL.md section 13 on a real server and real sockets: a deck of every kind through the deck
 // API (JSON and CSV, out and back in), played at the host's pace with a player who joins late,
@@ -55,6 +56,19 @@ describe('question kinds, the host’s pace and late arrivals', () => {
         { kind: 'poll', correct: null, rightChoices: null },
         { kind: 'text', correct: null, rightChoices: null },
       ]);
+    });
+
+    it('replaces a deck’s questions with other kinds in place, and reads them back', async () => {
+      const deck = await newDeck();
+      const auth = { authorization: `Bearer ${deck.editToken}` };
+      const changed = [
+        { kind: 'text', text: 'Capital of France?', accepted: ['Paris'] },
+        { kind: 'poll', text: 'The Sun is a star.', choices: ['Yes', 'No'], image: 'img-sun' },
+        { text: 'Which are prime?', choices: ['2', '4'], correct: 0, seconds: 5 },
+      ];
+      expect((await api().request('PUT', `/api/decks/${deck.id}`, { name: 'Changed', questions: changed }, auth)).status).toBe(200);
+      expect((await api().request('GET', `/api/decks/${deck.id}`, undefined, auth)).body.questions).toEqual(changed);
+      expect(await queryDb(server, 'SELECT count(*)::int AS n FROM questions WHERE deck_id = $1', [deck.id])).toEqual([{ n: 3 }]);
     });
 
     it.each([
@@ -213,6 +227,29 @@ describe('question kinds, the host’s pace and late arrivals', () => {
       const reply = await room.host.send('room.next');
       expect([reply.status, reply.error?.code]).toEqual([409, 'clock_paced']);
       closeAll(room);
+    });
+  });
+
+  describe('a host-paced reveal nobody watches', () => {
+    let quick: RunningServer;
+    withTestServer((s) => (quick = s), { passivateAfterMs: 300 });
+
+    it('leaves memory with nothing due, and comes back waiting for the host, who moves on', async () => {
+      const room = await seatRoom(quick, ['Ann'], { questionCount: 2, pace: 'host' });
+      await room.host.send('room.start');
+      await room.host.nextEvent('question.open');
+      await room.players[0].send('room.answer', { question: 0, choice: 0 });
+      await room.host.nextEvent('question.closed');
+      closeAll(room);
+      const rooms = quick.app.get(RoomsService);
+      await waitFor(() => rooms.registry.peek(room.code) === undefined, `room ${room.code} to leave memory`);
+      const host = await SeatClient.connect(quick.url, room.hostToken);
+      const state = (await host.nextEvent('room.state')).data;
+      expect(state).toMatchObject({ phase: 'reveal', settings: { pace: 'host' }, reveal: { index: 0 } });
+      expect(state.reveal).not.toHaveProperty('nextAt');
+      expect((await host.send('room.next')).status).toBe(200);
+      expect((await host.nextEvent('question.open')).data).toMatchObject({ index: 1 });
+      host.close();
     });
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
 import { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { HttpApi } from '@app/bot-kit';
 import { RunningServer } from '../src/server';
 import { screenshotsDir, TestBrowser, violationsOf, WAIT_MS, withPagesServer } from './browser';
@@ -30,38 +30,25 @@ const Q = {
   text: { text: 'What is the capital of France?', accepted: ['Paris', 'Paname'] },
 };
 
-/** A PNG of a few coloured stripes, written here so the test needs no image library. */
-function stripesPng(width: number, height: number): Buffer {
+/** A PNG of four coloured stripes, as a teacher's picture stands in for here. */
+function stripesPng(width: number, height: number): Promise<Buffer> {
   const colours = [
-    [225, 29, 72],
-    [37, 99, 235],
-    [217, 119, 6],
-    [22, 163, 74],
+    { r: 225, g: 29, b: 72 },
+    { r: 37, g: 99, b: 235 },
+    { r: 217, g: 119, b: 6 },
+    { r: 22, g: 163, b: 74 },
   ];
-  const rows: Buffer[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set(colours[Math.floor((x / width) * colours.length)], 1 + x * 3);
-    rows.push(row);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  const stripe = Math.ceil(width / colours.length);
+  return sharp({ create: { width, height, channels: 3, background: colours[0] } })
+    .composite(
+      colours.slice(1).map((background, i) => ({
+        input: { create: { width: stripe, height, channels: 3 as const, background } },
+        left: (i + 1) * stripe,
+        top: 0,
+      })),
+    )
+    .png()
+    .toBuffer();
 }
 
 interface ResultsJson {
@@ -165,7 +152,7 @@ describe('quizzes with every question kind in a browser', () => {
     // The picture, once the deck is saved (an image belongs to its deck), then saved with the question.
     await page
       .getByLabel('Picture for question 5', { exact: true })
-      .setInputFiles({ name: 'stripes.png', mimeType: 'image/png', buffer: stripesPng(320, 200) });
+      .setInputFiles({ name: 'stripes.png', mimeType: 'image/png', buffer: await stripesPng(320, 200) });
     await page.getByRole('img', { name: 'Picture for question 5: chosen picture' }).waitFor();
     await page.getByRole('button', { name: 'Save deck' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved: Every kind, 5 questions.' }).waitFor();
@@ -413,7 +400,7 @@ describe('quizzes with every question kind in a browser', () => {
     const uploaded = await fetch(`${server.url}/api/decks/${made.body.id}/images`, {
       method: 'POST',
       headers: { 'content-type': 'image/png', ...auth(made.body.editToken) },
-      body: stripesPng(64, 48),
+      body: await stripesPng(64, 48),
     });
     expect(uploaded.status).toBe(201);
     const { imageId } = (await uploaded.json()) as { imageId: string };

@@ -19,10 +19,15 @@ interface Played {
 
 const DECK = Array.from({ length: 3 }, (_, i) => ({ text: `Question ${i + 1}?`, choices: ['yes', 'no'], correct: 0 }));
 
-async function hostDeck(server: RunningServer): Promise<string> {
-  const created = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'A host’s deck', questions: DECK });
+async function hostDeck(server: RunningServer, questions = DECK): Promise<string> {
+  return (await editableDeck(server, questions)).id;
+}
+
+/** A host's deck of `questions`, with its edit token. */
+async function editableDeck(server: RunningServer, questions = DECK): Promise<{ id: string; editToken: string }> {
+  const created = await new HttpApi(server.url).request('POST', '/api/decks', { name: 'A host’s deck', questions });
   expect(created.status).toBe(201);
-  return created.body.id;
+  return created.body;
 }
 
 /** One game of one question to its end (the only answer closes the question at once), then the host closes the room. */
@@ -115,6 +120,9 @@ describe('retention', () => {
         finished_games: 8,
         rooms: 35,
         room_heads: 35,
+        // The host's deck was edited within its window: it stays, though no room names it now.
+        decks: 0,
+        questions: 0,
         deck_images: 0,
       });
       // In batches of at most 10 rows or rooms, each one statement, until one came back short.
@@ -125,9 +133,10 @@ describe('retention', () => {
         orphanedImages: 1,
         finishedGames: batches(8),
         roomRows: batches(35),
+        unusedDecks: 1,
       });
       expect(statements.filter((s) => s === 'RetentionRepository.pruneClosedRooms')).toHaveLength(4);
-      expect(statements.every((s) => s.startsWith('RetentionRepository.'))).toBe(true);
+      expect(statements.every((s) => /^(RetentionRepository\.|DeckRepository\.pruneUnusedDecks$)/.test(s))).toBe(true);
       // Counted in /metrics by table.
       const after = await MetricsSnapshot.fetch(server.url);
       const removed = (table: string) =>
@@ -166,6 +175,8 @@ describe('retention', () => {
         finished_games: 0,
         rooms: 0,
         room_heads: 0,
+        decks: 0,
+        questions: 0,
         deck_images: 0,
       });
     }, 120_000);
@@ -185,6 +196,106 @@ describe('retention', () => {
       const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
       expect((await new HttpApi(server.url).request('GET', `/admin/api/finished/${played.resultsId}`, undefined, admin)).status).toBe(200);
       expect(await summary(server, played)).toBe(404);
+    });
+  });
+
+  describe("hosts' decks, with the default window (30 days since the last edit) and batches of 10 rows", () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { retentionBatchRows: 10 });
+
+    /** Moves the decks' last edit `days` back. */
+    const edited = (ids: readonly string[], days: number) =>
+      queryDb(server, `UPDATE decks SET updated_at = updated_at - make_interval(days => $2) WHERE id = ANY($1::uuid[])`, [ids, days]);
+    /** The decks of `named` still there, each as `name:questions`. */
+    const kept = async (named: Record<string, string>) => {
+      const rows = await queryDb<{ id: string; questions: number }>(
+        server,
+        `SELECT d.id, (SELECT count(*) FROM questions q WHERE q.deck_id = d.id)::int AS questions FROM decks d WHERE d.id = ANY($1::uuid[])`,
+        [Object.values(named)],
+      );
+      const nameOf = new Map(Object.entries(named).map(([name, id]) => [id, name]));
+      return rows.map((r) => `${nameOf.get(r.id)}:${r.questions}`).sort();
+    };
+    const sweep = async () => {
+      const log = server.runtime.meter.capture();
+      const report = (await server.app.get(RetentionPruner).sweep())!;
+      return { report, statements: log.stop().filter((s) => s === 'DeckRepository.pruneUnusedDecks').length };
+    };
+
+    it('removes the decks no room names and nobody edited within the window, with their questions, in bounded batches; never one a room names', async () => {
+      const question = (i: number) => ({ text: `Question ${i}?`, choices: ['yes', 'no'], correct: 0 });
+      const deleted = await editableDeck(server);
+      const decks = {
+        big: await hostDeck(
+          server,
+          Array.from({ length: 12 }, (_, i) => question(i)),
+        ),
+        deleted: deleted.id,
+        small1: await hostDeck(server),
+        small2: await hostDeck(server),
+        small3: await hostDeck(server),
+        recent: await hostDeck(server),
+        inLiveRoom: await hostDeck(server),
+        inClosedRoom: await hostDeck(server),
+        builtin: BUILTIN_DECK_ID,
+      };
+      const builtin = (await kept({ builtin: BUILTIN_DECK_ID }))[0];
+      const live = await seatRoom(server, ['Ann'], { deckId: decks.inLiveRoom, questionCount: 3 });
+      const closed = await closedLobby(server, { deckId: decks.inClosedRoom, questionCount: 3 });
+      // Each room names the host's deck it copied: that is what keeps the deck.
+      const named = await queryDb<{ deckId: string }>(server, 'SELECT deck_id AS "deckId" FROM rooms WHERE id = ANY($1::uuid[])', [
+        [live.roomId, closed.roomId],
+      ]);
+      expect(named.map((r) => r.deckId).sort()).toEqual([decks.inLiveRoom, decks.inClosedRoom].sort());
+      const deletion = await fetch(`${server.url}/api/decks/${deleted.id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${deleted.editToken}` },
+      });
+      expect(deletion.status).toBe(204);
+      // The oldest first: the big deck, the deleted one, then the rest; the built-in deck is older than all.
+      await edited([decks.big], 40);
+      await edited([decks.deleted], 35);
+      await edited([decks.small1, decks.small2, decks.small3, decks.inLiveRoom, decks.inClosedRoom], 31);
+      await edited([BUILTIN_DECK_ID], 3650);
+      const before = await MetricsSnapshot.fetch(server.url);
+
+      const first = await sweep();
+
+      // The deck edited lately, the two that rooms name and the built-in one are left, questions and all.
+      expect(await kept(decks)).toEqual(['inClosedRoom:3', 'inLiveRoom:3', 'recent:3', builtin].sort());
+      expect(first.report.removed).toMatchObject({ decks: 5, questions: 12 + 0 + 3 * 3 });
+      // At most 10 rows a statement, decks and questions together, and always one deck: the big
+      // deck (13 rows) alone, then the deleted deck (its row only) and two small ones (9), then the last.
+      expect([first.report.statements.unusedDecks, first.statements]).toEqual([3, 3]);
+      const after = await MetricsSnapshot.fetch(server.url);
+      const removed = (table: string) =>
+        after.value('game_retention_removed_total', { table }) - before.value('game_retention_removed_total', { table });
+      expect([removed('decks'), removed('questions')]).toEqual([5, 21]);
+
+      // The live room plays its copy as ever. Once it has closed and its row is gone, its deck goes
+      // in the same sweep, and so does the closed room's.
+      expect((await live.host.send('room.start')).status).toBe(200);
+      await close(server, live);
+      closeAll(live);
+      await age(server, [{ roomId: live.roomId, code: live.code, resultsId: '' }, closed]);
+      const second = await sweep();
+      expect(second.report.removed).toMatchObject({ rooms: 2, decks: 2, questions: 6 });
+      expect(await kept(decks)).toEqual(['recent:3', builtin].sort());
+      // Nothing more is due.
+      expect((await sweep()).report.removed).toMatchObject({ decks: 0, questions: 0 });
+    }, 120_000);
+  });
+
+  describe('with decks kept for ever (DECKS_KEPT_DAYS=0)', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { decksKeptDays: 0 });
+
+    it('removes no deck, however old', async () => {
+      const deck = await hostDeck(server);
+      await queryDb(server, `UPDATE decks SET updated_at = updated_at - interval '3650 days' WHERE id = $1`, [deck]);
+      const report = await server.app.get(RetentionPruner).sweep();
+      expect(report!.statements.unusedDecks).toBe(0);
+      expect(await queryDb(server, 'SELECT id FROM decks WHERE id = $1', [deck])).toEqual([{ id: deck }]);
     });
   });
 

@@ -2,14 +2,15 @@ import { FrameDecoder, WireDecodeError, WireProfile } from '@app/protocol';
 import { WIRE_CODES } from '@app/wire-codes';
 
 /**
- * Each non-empty line of `text` is one frame a socket received, in order; yields each one's JSON
- * frame as it goes, so a caller can write it out before the next is decoded. A line that cannot
- * be decoded throws a WireDecodeError naming its line (from 1); empty lines are skipped.
+ * Decodes a recording in which each non-empty line of `text` is one frame a socket received, in
+ * order. It yields each line's JSON frame as it goes, so a caller can write it out before the next
+ * one is decoded. A line that cannot be decoded throws a WireDecodeError that names the line
+ * (counting from 1). Empty lines are skipped.
  */
 export function* decodedLines(profile: WireProfile, text: string): Generator<string> {
   const decoder = new FrameDecoder(profile, WIRE_CODES);
   let number = 0;
-  // Walks the text rather than splitting it, so a large recording is not held twice.
+  // This walks the text rather than splitting it, so a large recording is not held in memory twice.
   for (let start = 0; start < text.length;) {
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
@@ -28,7 +29,7 @@ export function* decodedLines(profile: WireProfile, text: string): Generator<str
   }
 }
 
-/** Every line's JSON frame, in order (see decodedLines). */
+/** Returns every line's JSON frame, in order (see decodedLines). */
 export function decodeLines(profile: WireProfile, text: string): string[] {
   return [...decodedLines(profile, text)];
 }

@@ -1,13 +1,13 @@
 import { once } from 'node:events';
 
-// Lines are handed to the stream in batches of about this many characters: one write per batch,
-// not per line, and at most one batch held here.
+// Lines are handed to the stream in batches of about this many characters. That makes one write per
+// batch rather than per line, and the writer never holds more than one batch.
 const BATCH_CHARS = 64 * 1024;
 
 /**
- * Writes lines to a stream, honouring its backpressure: when the stream's buffer is full (a pipe
- * to a slow reader) it waits for 'drain' before taking more, so a large decode holds one batch,
- * not its whole output, in memory.
+ * Writes lines to a stream, honouring its backpressure. When the stream's buffer is full (as with a
+ * pipe to a slow reader), it waits for 'drain' before taking more. A large decode therefore holds
+ * one batch in memory, not its whole output.
  *
  * @example
  * const out = new LineWriter(process.stdout);
@@ -24,7 +24,7 @@ export class LineWriter {
     if (this.batch.length >= BATCH_CHARS) await this.flush();
   }
 
-  /** Resolves once every line so far has been handed to the stream's file (for a pipe: to the pipe). */
+  /** Resolves once every line so far has been handed to the stream's file (for a pipe, to the pipe). */
   async end(): Promise<void> {
     await this.flush();
     await flushed(this.out);
@@ -42,6 +42,6 @@ export class LineWriter {
  * asynchronous, so `process.exit()` before this drops what the pipe has not taken yet.
  */
 export function flushed(out: NodeJS.WritableStream): Promise<void> {
-  // Writes complete in order: the callback of an empty one comes after every write before it.
+  // Writes complete in order, so the callback of an empty write comes after every write before it.
   return new Promise((resolve, reject) => out.write('', (err) => (err ? reject(err) : resolve())));
 }

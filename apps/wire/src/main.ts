@@ -68,7 +68,7 @@ async function decode(rest: string[]): Promise<number> {
     for (const line of decodedLines(profile, text)) await out.line(line);
   } catch (err) {
     if (!(err instanceof WireDecodeError)) throw err;
-    // What came before the bad line is out first, so a reader keeps every frame that decoded.
+    // Everything before the bad line is written out first, so a reader keeps every frame that decoded.
     await out.end();
     process.stderr.write(`${err.message}\n`);
     return 1;
@@ -108,8 +108,9 @@ function usage(problem?: string): number {
   return 2;
 }
 
-// A reader that stops early (`| head`) closes the pipe: the rest has nowhere to go, and that is
-// what it asked for, so stop quietly (Node ignores SIGPIPE and reports EPIPE here instead).
+// A reader that stops early (`| head`) closes the pipe. The rest of the output has nowhere to go,
+// and that is what the reader asked for, so the command stops quietly. (Node ignores SIGPIPE and
+// reports EPIPE here instead.)
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
@@ -120,10 +121,13 @@ main(process.argv.slice(2)).then(exit, (err) => {
   return exit(1);
 });
 
-/** Exits once stdout and stderr have handed everything over: process.exit() drops what a pipe has not taken yet. */
+/**
+ * Exits once stdout and stderr have handed everything over, because process.exit() drops what a
+ * pipe has not taken yet.
+ */
 async function exit(code: number): Promise<void> {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  // Then exits rather than waiting for the event loop to empty: whatever a measure run leaves
-  // open (sockets still closing, a client's timers) must not hold the command.
+  // It exits rather than waiting for the event loop to empty, because whatever a measure run leaves
+  // open (sockets still closing, a client's timers) must not hold up the command.
   process.exit(code);
 }

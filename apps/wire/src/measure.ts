@@ -12,10 +12,10 @@ function closedBeforePlay(code: number): string {
 }
 
 /**
- * Plays one trivia room on a running server with a host and `seats` players, each viewer with
- * one socket per profile, so every profile carries the same game; each profile's sockets answer
- * an equal share. Counts the bytes the host's and players' sockets received during the play
- * (from the start to the rematch vote), per answer.
+ * Plays one trivia room on a running server with a host and `seats` players. Each viewer holds one
+ * socket per profile, so every profile carries the same game, and each profile's sockets send an
+ * equal share of the answers. It counts the bytes the host's and players' sockets received during
+ * the play (from the start to the rematch vote), per answer.
  */
 export async function measureBytesPerAnswer(baseUrl: string, seats = 4, questions = 6): Promise<BytesPerAnswer> {
   const api = new HttpApi(baseUrl);
@@ -32,8 +32,9 @@ export async function measureBytesPerAnswer(baseUrl: string, seats = 4, question
     viewers.push(sockets);
   }
   const all = viewers.flatMap((v) => WIRE_PROFILES.map((w) => v[w]));
-  // Each socket's ping reply comes after everything sent to it before: the room is quiet from here.
-  // A socket that closed by now (the seat's cap pushes out the oldest with 4010) would never answer.
+  // Each socket's ping reply comes after everything sent to it before, so once every reply is in,
+  // the room is quiet. A socket that has closed by now would never answer; the seat's cap pushes out
+  // the oldest socket with 4010.
   await Promise.all(
     all.map((c) => Promise.race([c.send('ping'), c.closed.then((closed) => Promise.reject(new Error(closedBeforePlay(closed.code))))])),
   );

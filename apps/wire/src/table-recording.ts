@@ -1,21 +1,22 @@
 import { SeatClient, GameEvent, HttpApi, nextEventFrom, Reply } from '@app/bot-kit';
 import { WIRE_PROFILES, WireProfile } from '@app/protocol';
 
-// One card table played on a running server, watched by the human and a spectator with one
-// socket per profile each, so every profile carries the same hands in the same run. The wire
-// tool measures it and the whole-table test checks it (apps/game-server/test/wire-profiles-cards.e2e-spec.ts).
+// This file plays one card table on a running server. The human and a spectator each watch it with
+// one socket per profile, so every profile carries the same hands in the same run. The wire tool
+// measures the recording, and the whole-table test checks it
+// (apps/game-server/test/wire-profiles-cards.e2e-spec.ts).
 
 export type Sockets = Record<WireProfile, SeatClient>;
 
-/** What the human does in a hand: check or call to the end, fold at its first turn, or go all in. */
+/** What the human does in a hand: check or call to the end, fold at the first turn, or go all in. */
 export type HumanPlan = 'passive' | 'fold' | 'all_in';
 
 export interface TableOptions {
-  /** Whole hands played after the sockets are open. */
+  /** How many whole hands are played after the sockets are open. */
   readonly hands: number;
   readonly seed: number;
   readonly bots: number;
-  /** The plan for each hand number: by default passive, fold, all in, in turn. */
+  /** The plan for each hand number. By default the plans go passive, fold, all in, in turn. */
   readonly plan?: (hand: number) => HumanPlan;
   readonly timeoutMs?: number;
 }
@@ -26,7 +27,10 @@ export interface TableRecording {
   readonly bots: number;
   readonly human: Sockets;
   readonly spectator: Sockets;
-  /** The hands counted: every socket saw each of them whole, from its hand.started to its standings. */
+  /**
+   * The first of the hands counted, which run to `lastHand`. Every socket saw each counted hand
+   * whole, from its hand.started to its standings.
+   */
   readonly firstHand: number;
   readonly lastHand: number;
   /** The human's actions, in order, and the profile of the socket each was sent on. */
@@ -37,10 +41,10 @@ export interface TableRecording {
 const DEFAULT_PLAN = (hand: number): HumanPlan => (['passive', 'fold', 'all_in'] as const)[hand % 3];
 
 /**
- * Opens a table with a short hand pause and a long clock for the human, so the table is quiet
- * (waiting for the human) while the compared sockets open: each then starts from the same
- * snapshot. The human acts on each profile's socket in turn, so each carries its share of
- * replies, and leaves after `hands` whole hands: every socket is closed by the server.
+ * Opens a table with a short hand pause and a long clock for the human. The table is then quiet
+ * (waiting for the human) while the compared sockets open, so each of them starts from the same
+ * snapshot. The human acts on each profile's socket in turn, so each socket carries its share of
+ * replies. The human leaves after `hands` whole hands, and the server then closes every socket.
  */
 export async function recordTable(baseUrl: string, options: TableOptions): Promise<TableRecording> {
   const api = new HttpApi(baseUrl);
@@ -58,8 +62,8 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
   const { code, playerToken } = opened.body;
   const { spectatorToken } = (await api.request('POST', `/api/tables/${code}/spectators`, {})).body;
 
-  // A first socket makes the human present (a fresh snapshot for everyone); the compared ones
-  // open once the table waits for the human, and stay the same from there on.
+  // A first socket makes the human present, which sends everyone a fresh snapshot. The compared
+  // sockets open once the table waits for the human, and they stay the same from then on.
   const holder = await SeatClient.connect(baseUrl, playerToken, { timeoutMs });
   const holderCursor = { at: 0 };
   await nextEventFrom(holder, holderCursor, isHumanTurn, timeoutMs);
@@ -90,7 +94,7 @@ export async function recordTable(baseUrl: string, options: TableOptions): Promi
     }
     if (e.type === 'standings') {
       if (hand >= lastHand) break;
-      // Busted: buy in again between hands, so the table goes on.
+      // A busted human buys in again between hands, so that the table goes on.
       if (e.data.seats.find((s: { human: boolean }) => s.human)?.stack === 0) {
         const reply = await human[WIRE_PROFILES[rebuys % WIRE_PROFILES.length]].send('table.rebuy');
         if (reply.status !== 200) throw new Error(`table.rebuy answered ${reply.status} ${reply.error?.code}`);
@@ -119,7 +123,7 @@ function isHumanTurn(e: GameEvent): boolean {
   return (e.type === 'time_bank' && e.data.seat === 0) || (e.type === 'table.snapshot' && e.data.hand?.toAct === 0);
 }
 
-/** Bytes a socket received during the counted hands, by kind (an event's type, or `reply`). */
+/** The bytes a socket received during the counted hands, by kind (an event's type, or `reply`). */
 export function bytesByKind(client: SeatClient, firstHand: number, lastHand: number): Record<string, number> {
   const from = client.decoded.findIndex((f) => f.type === 'hand.started' && (f as GameEvent).data.number === firstHand);
   const finished = client.decoded.findIndex((f) => f.type === 'hand.finished' && (f as GameEvent).data.number === lastHand);
@@ -133,11 +137,14 @@ export function bytesByKind(client: SeatClient, firstHand: number, lastHand: num
 
 export interface BytesPerHand {
   readonly hands: number;
-  /** Per profile and viewer: bytes per hand by kind, and in all. */
+  /** The bytes per hand for each profile and viewer, by kind and in all. */
   readonly perHand: Record<WireProfile, { human: number; spectator: number; total: number; byKind: Record<string, number> }>;
 }
 
-/** Bytes per hand of each profile, the human's and a spectator's sockets, against JSON in the same run. */
+/**
+ * Works out the bytes per hand of each profile, on the human's and on a spectator's sockets, to
+ * compare against JSON in the same run.
+ */
 export function bytesPerHand(recording: TableRecording): BytesPerHand {
   const hands = recording.lastHand - recording.firstHand + 1;
   const perHand = {} as BytesPerHand['perHand'];

@@ -4,7 +4,7 @@ import { isFreshBuild } from '../../../test/support/fresh-build';
 
 const REPO = resolve(__dirname, '../../..');
 const OUT = join(REPO, 'dist/apps/wire');
-/** What `nest build wire` produces, and `npm run wire` runs. */
+/** The file that `nest build wire` produces and `npm run wire` runs. */
 export const BUILT_WIRE = join(OUT, 'apps/wire/src/main.js');
 
 /** Builds the wire CLI unless its build is there and newer than every source it was built from. */

@@ -9,11 +9,14 @@ export interface Recording {
   /** The frames the human's socket received, one per line, as `npm run wire -- decode` reads them. */
   readonly text: string;
   readonly frames: number;
-  /** What decoding them must give, from the events the socket stood for (PROTOCOL.md section 7). */
+  /** What decoding the frames must give, worked out from the events the frames stood for (PROTOCOL.md section 7). */
   readonly expected: readonly unknown[];
 }
 
-/** A simulated card table's `hands` hands as the human's socket of `profile` received them, through the server's encoder. */
+/**
+ * Records `hands` hands of a simulated card table as the human's socket of `profile` received them,
+ * through the server's encoder.
+ */
 export function cardsRecording(profile: CompactProfile, hands: number, seed = 7): Recording {
   const sim = new TableSim({ seed, bots: 5 }, wildHuman, prng(seed));
   sim.runHands(hands, hands * 200);

@@ -6,18 +6,19 @@ import { decodeLines } from '../src/decode';
 import { BUILT_WIRE, ensureBuiltWire } from './built-wire';
 import { cardsRecording } from './cards-recording';
 
-// `npm run wire -- decode` as a user runs it: the built CLI, its stdout a real pipe (bash's `|`)
-// into another process. The reader below is slow on purpose: the pipe fills and the decoder must
-// wait for it, which is where output used to be lost (the process exited with it still queued).
+// These tests run `npm run wire -- decode` as a user runs it: the built CLI, with its stdout a real
+// pipe (bash's `|`) into another process. The reader below is slow on purpose. The pipe fills and
+// the decoder must wait for it, and that is where output used to be lost (the process exited with
+// output still queued).
 
-/** Reads its stdin a chunk at a time with a pause after each, as a slow `| jq` would, and passes it on. */
+/** A reader that reads its stdin a chunk at a time with a pause after each, as a slow `| jq` would, and passes it on. */
 const SLOW_READER = `process.stdin.on('data', (chunk) => {
   process.stdout.write(chunk);
   process.stdin.pause();
   setTimeout(() => process.stdin.resume(), 5);
 });`;
 
-// Hard limits for a run on a busy machine, not expectations of how long it takes.
+// These are hard limits for a run on a busy machine, not expectations of how long a run takes.
 const RUN_TIMEOUT_MS = 60_000;
 const BUILD_TIMEOUT_MS = 180_000;
 
@@ -28,8 +29,8 @@ interface Run {
 }
 
 /**
- * Runs `decode ARGS < STDIN | READER` in bash (READER: a command of plain words); the exit code
- * is the decoder's, stdout the reader's, stderr the decoder's.
+ * Runs `decode ARGS < STDIN | READER` in bash, where READER is a command of plain words. The exit
+ * code and stderr are the decoder's, and stdout is the reader's.
  */
 function decodeInto(reader: string, stdin: string, ...args: string[]): Promise<Run> {
   const script = '"$0" "$1" decode "${@:4}" < "$3" | $2; exit "${PIPESTATUS[0]}"';
@@ -54,8 +55,8 @@ function decodeInto(reader: string, stdin: string, ...args: string[]): Promise<R
 const lines = (text: string) => text.split('\n').slice(0, -1);
 
 describe('wire decode', () => {
-  // 300 hands of a simulated table through the server's encoder: about 9,000 frames, over a
-  // megabyte decoded, many times what a pipe holds.
+  // 300 hands of a simulated table, sent through the server's encoder, make about 9,000 frames. They
+  // decode to over a megabyte, many times what a pipe holds.
   const recording = cardsRecording('compact-v2', 300);
   const decoded = decodeLines('compact-v2', recording.text);
   let dir: string;

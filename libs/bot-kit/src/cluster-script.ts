@@ -6,27 +6,27 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { epochMs } from './bots/command-record';
 
-// PostgreSQL's initdb, N servers and the proxy's first health checks, on a busy machine.
+// Long enough for PostgreSQL's initdb, N servers and the proxy's first health checks, on a busy machine.
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 30_000;
-// One instance's drain (bounded by the script at 30 s) and start again, on a busy machine.
+// Long enough for one instance's drain (which the script bounds at 30 s) and its new start, on a busy machine.
 const RESTART_TIMEOUT_MS = 120_000;
-// The proxy sends an instance traffic again two health checks (a second apart) after it is up.
+// The proxy sends an instance traffic again two health checks (a second apart) after the instance is up.
 const BACK_IN_PROXY_TIMEOUT_MS = 60_000;
 
 export interface ClusterMember {
   readonly instance: string;
   readonly pid: number;
   readonly url: string;
-  /** Where the instance serves /metrics and /admin (its OPERATOR_PORT; the proxy never forwards there). */
+  /** Where the instance serves /metrics and /admin (its OPERATOR_PORT, which the proxy never forwards to). */
   readonly operatorUrl: string;
 }
 
-/** The script's {"restarted"} line: the instance's new process, up and answering /health. */
+/** The script's {"restarted"} line: the instance's new process, which is up and answering /health. */
 export interface RestartedMember extends ClusterMember {
-  /** SIGTERM to the new process's first 200 on /health (asked directly, not through the proxy). */
+  /** The time from SIGTERM to the new process's first 200 on /health (asked directly, not through the proxy). */
   readonly downMs: number;
-  /** SIGTERM to the old process's exit: its drain (0 if it had died already). */
+  /** The time from SIGTERM to the old process's exit, which is its drain (0 if it had died already). */
   readonly stoppedMs: number;
 }
 
@@ -39,20 +39,30 @@ type ScriptLine = Partial<ClusterMember> & {
   stoppedMs?: number;
 };
 
-/** What the instances get beside the caller's environment: no open rate limit, seeds honoured. */
-const HARNESS_ENV = { OPEN_RATE_PER_MINUTE: '0', ALLOW_TEST_SEEDS: '1', ALLOW_TEST_GAMES: '1' };
+/**
+ * What the instances get on top of the caller's environment: no open rate limit, seeds honoured,
+ * and no shedding of new anonymous work at the low event-loop mark (tests and the bench share a
+ * busy machine).
+ */
+const HARNESS_ENV = {
+  OPEN_RATE_PER_MINUTE: '0',
+  OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: '0',
+  ALLOW_TEST_SEEDS: '1',
+  ALLOW_TEST_GAMES: '1',
+};
 
-/** Scripts and instances still running when this process exits: killed, whatever happened. */
+/** Scripts and instances still running when this process exits. They are killed, whatever happened. */
 const running = new Set<ClusterScript>();
 process.once('exit', () => {
   for (const c of running) c.killEverything();
 });
 
 /**
- * `npm run cluster` as the bench and the tests start it: scripts/cluster.mjs as a child with a
- * fresh data folder of its own and random secrets (unless `env` gives them), its JSON lines read
- * into the instances and the proxy. The database URL is read from the embedded PostgreSQL's
- * postmaster.pid (the script does not print it): the password is the embedded cluster's fixed one.
+ * Runs `npm run cluster` as the bench and the tests start it: scripts/cluster.mjs as a child
+ * process, with a fresh data folder of its own and random secrets (unless `env` gives them). Its
+ * JSON lines are read into the instances and the proxy. The database URL is read from the
+ * embedded PostgreSQL's postmaster.pid, because the script does not print it. The password is the
+ * embedded cluster's fixed one.
  *
  *     const cluster = await ClusterScript.start(repo, 3, {}, console.log);
  *     await fetch(`${cluster.proxy}/health`);
@@ -76,20 +86,20 @@ export class ClusterScript {
   instances: ClusterMember[] = [];
   proxy = '';
 
-  /** `base` is the environment the script inherits (a test passes a bare one); `env` is laid over it. */
+  /** Starts the script. `base` is the environment it inherits (a test passes a bare one), and `env` is laid over it. */
   static async start(
     repo: string,
     count: number,
     env: Record<string, string>,
     log: (msg: string) => void,
     base: NodeJS.ProcessEnv = process.env,
-    /** `databaseUrl`: an outside PostgreSQL for the instances instead of the script's embedded one. */
+    /** `databaseUrl` names an outside PostgreSQL for the instances, instead of the script's embedded one. */
     options: { readonly databaseUrl?: string } = {},
   ): Promise<ClusterScript> {
     const script = join(repo, 'scripts/cluster.mjs');
     if (!existsSync(script)) throw new Error(`${script} is missing`);
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
-    chmodSync(dataDir, 0o755); // as root, the postgres user enters it
+    chmodSync(dataDir, 0o755); // so that, when this runs as root, the postgres user can enter it
     const adminToken = env.ADMIN_TOKEN ?? randomBytes(24).toString('base64url');
     const database = options.databaseUrl ? ['--database-url', options.databaseUrl] : [];
     const child = spawn(
@@ -97,10 +107,10 @@ export class ClusterScript {
       [script, '--instances', String(count), '--port', '0', '--data', dataDir, '--fresh', ...database],
       {
         cwd: repo,
-        // stdin carries `restart <name>` lines (scripts/cluster.mjs reads them once it is up).
+        // stdin carries `restart <name>` lines, which scripts/cluster.mjs reads once it is up.
         stdio: ['pipe', 'pipe', 'pipe'],
-        // Tests and the bench open rooms by the hundred from one address, and tables with seeds: the
-        // cluster is started for them (a run may lay other limits over these).
+        // Tests and the bench open rooms by the hundred from one address, and tables with seeds, and
+        // this cluster is started for them (a run may lay other limits over these).
         env: { ...base, TOKEN_SECRET: randomBytes(32).toString('base64url'), ...HARNESS_ENV, ...env, ADMIN_TOKEN: adminToken },
       },
     );
@@ -112,7 +122,7 @@ export class ClusterScript {
         done(code);
       }),
     );
-    // A bench that exits while the script is gone must not die of a write to its closed stdin.
+    // A bench that exits after the script is gone must not die of a write to its closed stdin.
     child.stdin!.on('error', () => undefined);
     createInterface({ input: child.stderr! }).on('line', (line) => cluster.keep(line));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -140,8 +150,8 @@ export class ClusterScript {
   }
 
   /**
-   * `restart <name>` on the script's stdin: the instance drains (SIGTERM) and starts again with
-   * the same name, port and data dir; resolves with its new process once that answers /health.
+   * Writes `restart <name>` on the script's stdin. The instance drains (SIGTERM) and starts again
+   * with the same name, port and data dir. Resolves with its new process once that answers /health.
    */
   async restart(name: string): Promise<RestartedMember> {
     const member = this.member(name);
@@ -171,22 +181,22 @@ export class ClusterScript {
     this.send(`restart ${name}`);
     await waiting;
     if (failed !== undefined) throw new Error(`the cluster could not restart ${name}: ${failed}\n${this.tail.join('\n')}`);
-    // The new pid replaces the old: a later kill, or the cleanup at exit, reaches the live process.
+    // The new pid replaces the old one, so that a later kill, or the cleanup at exit, reaches the live process.
     this.instances = this.instances.map((i) =>
       i === member ? { instance: name, pid: back!.pid, url: back!.url, operatorUrl: back!.operatorUrl } : i,
     );
     return back!;
   }
 
-  /** One line on the script's stdin (`restart` sends its own; a test sends bad ones). */
+  /** Writes one line on the script's stdin. `restart` sends its own lines, and a test sends bad ones. */
   send(line: string): void {
     this.script.stdin!.write(`${line}\n`);
   }
 
   /**
-   * Resolves (epoch ms) once the proxy sends a request to `name` again: /health through the proxy
-   * carries no room code, so HAProxy balances it round robin over the instances it holds up, and
-   * `X-Served-By` names the one that answered.
+   * Resolves with the time (epoch ms) once the proxy sends a request to `name` again. /health
+   * through the proxy carries no room code, so HAProxy balances it round robin over the instances
+   * it holds up, and `X-Served-By` names the one that answered.
    */
   async servedThroughProxy(name: string, signal?: AbortSignal): Promise<number> {
     const until = Date.now() + BACK_IN_PROXY_TIMEOUT_MS;
@@ -201,7 +211,7 @@ export class ClusterScript {
     throw new Error(`the proxy did not send a request to ${name} within ${BACK_IN_PROXY_TIMEOUT_MS} ms of its restart`);
   }
 
-  /** Waits for a JSON line of the script's stdout that `take` accepts; fails if the script exits first. */
+  /** Waits for a JSON line of the script's stdout that `take` accepts. Fails if the script exits first. */
   private next(what: string, timeoutMs: number, take: (line: ScriptLine) => boolean): Promise<void> {
     return new Promise<void>((done, reject) => {
       const finish = (err?: Error) => {
@@ -222,7 +232,10 @@ export class ClusterScript {
     });
   }
 
-  /** The cluster's DATABASE_URL: the one it was given, or its own from the port its PostgreSQL wrote in postmaster.pid. */
+  /**
+   * The cluster's DATABASE_URL: the one it was given, or else its own, built from the port its
+   * PostgreSQL wrote in postmaster.pid.
+   */
   databaseUrl(): string {
     if (this.outsideDatabaseUrl) return this.outsideDatabaseUrl;
     const pidFile = join(this.dataDir, 'database', 'pg', 'postmaster.pid');
@@ -242,7 +255,7 @@ export class ClusterScript {
     return found;
   }
 
-  /** The codes each instance holds live now, asked of each directly (a dead one holds none). */
+  /** The codes each instance holds live now, asked of each instance directly (a dead one holds none). */
   async roomsByInstance(): Promise<Map<string, Set<string>>> {
     const lists = await Promise.all(
       this.instances.map(async (i) => {
@@ -263,12 +276,15 @@ export class ClusterScript {
     return this.tail.join('\n');
   }
 
-  /** Copies the instances' and the proxy's logs (before `stop` removes the folder). */
+  /** Copies the logs of the instances and the proxy (call it before `stop` removes the folder). */
   keepLogs(to: string): void {
     for (const f of readdirSync(this.dataDir).filter((n) => n.endsWith('.log'))) cpSync(join(this.dataDir, f), join(to, f));
   }
 
-  /** SIGTERM: the script stops the proxy, the instances (they drain), PostgreSQL, and removes its folder. */
+  /**
+   * Sends the script SIGTERM. It then stops the proxy, the instances (which drain) and PostgreSQL,
+   * and removes its folder.
+   */
   async stop(): Promise<void> {
     if (this.script.exitCode === null && this.script.signalCode === null) {
       this.script.kill('SIGTERM');
@@ -314,6 +330,6 @@ function kill(pid: number): void {
   try {
     process.kill(pid, 'SIGKILL');
   } catch {
-    // already gone
+    // The process is already gone.
   }
 }

@@ -1,10 +1,10 @@
 import { createConnection, createServer, Server, Socket } from 'node:net';
 
 /**
- * A TCP proxy that delays every chunk by `delayMs` in each direction, so a database next door
- * behaves like one `2 * delayMs` away. It can also cut every connection and refuse new ones,
- * to play a database that went away, or go silent: connections stay up (and new ones are
- * accepted) but nothing gets through either way, as with a dead NAT or a failover in progress.
+ * A TCP proxy that delays every chunk by `delayMs` in each direction, so that a database next door
+ * behaves like one `2 * delayMs` away. It can also cut every connection and refuse new ones, to
+ * play a database that went away. Or it can go silent: connections stay up (and new ones are
+ * accepted), but nothing gets through either way, as with a dead NAT or a failover in progress.
  */
 export class DelayProxy {
   private server?: Server;
@@ -17,7 +17,7 @@ export class DelayProxy {
     public delayMs: number,
   ) {}
 
-  /** Starts listening on a free loopback port; returns it. */
+  /** Starts listening on a free loopback port, and returns the port. */
   async start(port = 0): Promise<number> {
     const server = createServer((client) => this.accept(client));
     this.server = server;
@@ -44,7 +44,7 @@ export class DelayProxy {
     this.sockets.clear();
   }
 
-  /** Until `restore()`, every byte either way is dropped: the link is up but nothing answers. */
+  /** Drops every byte either way until `restore()`. The link stays up, but nothing answers. */
   blackHole(): void {
     this.silent = true;
   }
@@ -78,7 +78,7 @@ export class DelayProxy {
     upstream.on('close', end).on('error', end);
   }
 
-  /** Each chunk leaves `delayMs` after it arrived; equal delays keep the order. */
+  /** Sends each chunk on `delayMs` after it arrived. Equal delays keep the order. */
   private pipe(from: Socket, to: Socket): void {
     from.on('data', (chunk) => {
       if (this.silent) return;
@@ -88,7 +88,7 @@ export class DelayProxy {
   }
 }
 
-/** `url` with its host and port replaced by 127.0.0.1:`port`: the same URL, through a local proxy. */
+/** Returns `url` with its host and port replaced by 127.0.0.1:`port`: the same URL, through a local proxy. */
 export function viaLoopbackPort(url: string, port: number): string {
   const u = new URL(url);
   u.hostname = '127.0.0.1';

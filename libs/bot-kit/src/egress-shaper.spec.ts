@@ -3,17 +3,21 @@ import { once } from 'node:events';
 import { AddressInfo, createConnection, createServer, Server, Socket } from 'node:net';
 import { EgressShaper } from './egress-shaper';
 
-// Rates are never asserted: how many bytes a second get through is the bench's figure on a
-// machine, not a test's. What is deterministic is asserted: bytes intact, in order, the bound.
+// Rates are never asserted, because how many bytes a second get through is the bench's figure on a
+// given machine, not a test's. What is deterministic is asserted: the bytes arrive intact and in
+// order, and the bound holds.
 
-/** A byte pattern that shows any loss, duplication or reordering: byte i of stream s. */
+/** Byte i of stream s, in a byte pattern that shows any loss, duplication or reordering. */
 function pattern(stream: number, length: number): Buffer {
   const b = Buffer.allocUnsafe(length);
   for (let i = 0; i < length; i++) b[i] = (i * 31 + stream * 7 + (i >> 8)) & 0xff;
   return b;
 }
 
-/** A server that sends each connection its own pattern (the n-th connection gets stream n) and hashes what it receives. */
+/**
+ * A server that sends each connection its own pattern (the n-th connection gets stream n), and
+ * hashes what it receives.
+ */
 async function patternServer(length: number): Promise<{ server: Server; port: number; received: Promise<string>[]; sockets: Socket[] }> {
   const received: Promise<string>[] = [];
   const sockets: Socket[] = [];
@@ -68,7 +72,7 @@ describe(EgressShaper.name, () => {
 
     const clients = await Promise.all([0, 1, 2].map(() => connect(shaper.port)));
     const bodies = await Promise.all(clients.map(readAll));
-    // The server numbers connections as it accepts them; match each body to its stream by content.
+    // The server numbers connections as it accepts them, so match each body to its stream by content.
     const expected = [0, 1, 2].map((s) => pattern(s, length));
     for (const body of bodies) {
       expect(body.length).toBe(length);
@@ -106,11 +110,11 @@ describe(EgressShaper.name, () => {
 
     const client = await connect(shaper.port);
     const body = readAll(client);
-    // The server writes far faster than 0.5 Mbit/s: the queue fills and the shaper stops reading.
+    // The server writes far faster than 0.5 Mbit/s, so the queue fills and the shaper stops reading.
     await once(shaper, 'pause');
     expect(shaper.stats().maxHeldBytes).toBeLessThanOrEqual(bufferBytes);
     expect(shaper.stats().heldBytes).toBeLessThanOrEqual(bufferBytes);
-    // The server's socket could not hand everything to the kernel yet: the link pushed back.
+    // The server's socket could not hand everything to the kernel yet, because the link pushed back.
     await until(() => up.sockets.length === 1);
     expect(up.sockets[0].writableLength).toBeGreaterThan(0);
 

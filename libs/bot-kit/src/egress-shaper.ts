@@ -3,34 +3,34 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 import { viaLoopbackPort } from './delay-proxy';
 
 export interface EgressShaperOptions {
-  /** What the server may send, all connections together, in megabits (10^6 bits) per second. */
+  /** How much the server may send, all connections together, in megabits (10^6 bits) per second. */
   readonly mbps: number;
   /**
-   * Bytes one connection may hold (read from the server, not yet taken by the client's socket)
-   * before the shaper stops reading from the server: the link's queue. Past it, the server's
-   * kernel buffers fill and then its own send queue, as behind a real slow link.
+   * How many bytes one connection may hold (read from the server, not yet taken by the client's
+   * socket) before the shaper stops reading from the server. This is the link's queue. Past it,
+   * the server's kernel buffers fill, and then its own send queue, as behind a real slow link.
    */
   readonly bufferBytes?: number;
-  /** Bytes the bucket holds when full: what may leave at once after a quiet moment. */
+  /** How many bytes the bucket holds when full, which is what may leave at once after a quiet moment. */
   readonly burstBytes?: number;
 }
 
 /** What the shaper has done so far. */
 export interface EgressShaperStats {
   readonly connections: number;
-  /** Server-to-client bytes written on to clients. */
+  /** Server-to-client bytes passed on to clients. */
   readonly deliveredBytes: number;
   /** Client-to-server bytes passed on. */
   readonly passedBytes: number;
   /** Bytes held now, over every connection. */
   readonly heldBytes: number;
-  /** The most one connection ever held: never more than `bufferBytes`. */
+  /** The most one connection ever held, which is never more than `bufferBytes`. */
   readonly maxHeldBytes: number;
-  /** Times a connection stopped reading from the server because its queue was full. */
+  /** How many times a connection stopped reading from the server because its queue was full. */
   readonly pauses: number;
 }
 
-// The share one connection gets per turn of the round robin: about one Ethernet frame's payload.
+// The share one connection gets per turn of the round robin, about one Ethernet frame's payload.
 const QUANTUM_BYTES = 1460;
 const DEFAULT_BUFFER_BYTES = 64 * 1024;
 
@@ -40,19 +40,20 @@ interface Link {
   readonly upstream: Socket;
   readonly queue: Buffer[];
   queued: number;
-  /** The server finished sending: end the client once the queue is empty. */
+  /** Set when the server finished sending. The client is then ended once the queue is empty. */
   upstreamEnded: boolean;
   paused: boolean;
   closed: boolean;
 }
 
 /**
- * A TCP proxy that limits the server's outbound bytes to `mbps`, as a slow link does: one token
- * bucket shared by every connection (a link's capacity is shared), filled at the rate, spent in
- * round-robin slices; client-to-server bytes pass unshaped. Each connection's queue is bounded:
- * the shaper reads from the server into a fixed buffer only while the queue has room for a whole
- * read, so it never holds more than `bufferBytes` per connection and backs up into TCP instead.
- * Events: `pause` (a connection stopped reading from the server) and `resume`.
+ * A TCP proxy that limits the server's outbound bytes to `mbps`, as a slow link does. One token
+ * bucket is shared by every connection, because a link's capacity is shared. The bucket fills at
+ * the rate and is spent in round-robin slices. Client-to-server bytes pass unshaped. Each
+ * connection's queue is bounded: the shaper reads from the server into a fixed buffer only while
+ * the queue has room for a whole read, so it never holds more than `bufferBytes` per connection,
+ * and backs up into TCP instead. It emits `pause` (a connection stopped reading from the server)
+ * and `resume`.
  */
 export class EgressShaper extends EventEmitter {
   private server?: Server;
@@ -79,7 +80,7 @@ export class EgressShaper extends EventEmitter {
     super();
     if (!(options.mbps > 0)) throw new Error(`mbps must be positive, got ${options.mbps}`);
     this.bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
-    // A read never brings more than the queue has room for.
+    // Keep each read small enough that it never brings more than the queue has room for.
     this.readBytes = Math.min(16 * 1024, this.bufferBytes);
     if (this.bufferBytes < QUANTUM_BYTES) throw new Error(`bufferBytes must be at least ${QUANTUM_BYTES}`);
     this.bytesPerMs = (options.mbps * 1e6) / 8 / 1000;
@@ -87,7 +88,7 @@ export class EgressShaper extends EventEmitter {
     this.tokens = this.burstBytes;
   }
 
-  /** Megabits per second now; setting it takes effect at once (a test can open the link). */
+  /** The rate now, in megabits per second. Setting it takes effect at once (a test can open the link this way). */
   get mbps(): number {
     return (this.bytesPerMs * 8 * 1000) / 1e6;
   }
@@ -100,7 +101,7 @@ export class EgressShaper extends EventEmitter {
     this.pump();
   }
 
-  /** Starts listening on a free loopback port; returns it. */
+  /** Starts listening on a free loopback port, and returns the port. */
   async start(port = 0): Promise<number> {
     const server = createServer((client) => this.accept(client));
     this.server = server;
@@ -148,13 +149,13 @@ export class EgressShaper extends EventEmitter {
     const upstream = createConnection({
       ...this.target,
       allowHalfOpen: true,
-      // Reads land in one fixed buffer, so one read is never larger than the room it was given.
+      // Reads land in one fixed buffer, so a read is never larger than the room it was given.
       onread: { buffer: readBuffer, callback: (n, buf) => this.fromServer(link, Buffer.from(buf.subarray(0, n))) },
     });
     upstream.setNoDelay(true);
     link = { client, upstream, queue: [], queued: 0, upstreamEnded: false, paused: false, closed: false };
     this.links.add(link);
-    // Client to server: passed as it comes, with the usual backpressure.
+    // Client-to-server bytes pass as they come, with the usual backpressure.
     client.on('data', (chunk) => {
       this.passed += chunk.length;
       if (!upstream.write(chunk)) client.pause();
@@ -172,14 +173,14 @@ export class EgressShaper extends EventEmitter {
     const close = () => this.close(link);
     client.on('close', close).on('error', close);
     upstream.on('error', close);
-    // What the server sent before it closed is still on the link: it reaches the client first.
+    // What the server sent before it closed is still on the link, and it reaches the client before the close.
     upstream.on('close', () => {
       link.upstreamEnded = true;
       if (link.queued === 0) close();
     });
   }
 
-  /** Bytes read from the server: queued for the bucket; false pauses the read when the queue is full. */
+  /** Queues bytes read from the server for the bucket. Returns false, which pauses the read, when the queue is full. */
   private fromServer(link: Link, chunk: Buffer): boolean {
     if (link.closed) return false;
     if (link.queued === 0) this.ready.push(link);
@@ -194,7 +195,7 @@ export class EgressShaper extends EventEmitter {
     return false;
   }
 
-  /** What a connection holds: its queue, and what its client's socket has not yet handed to the kernel. */
+  /** What a connection holds: its queue, plus what its client's socket has not yet handed to the kernel. */
   private held(link: Link): number {
     return link.queued + link.client.writableLength;
   }
@@ -223,7 +224,7 @@ export class EgressShaper extends EventEmitter {
     while (this.ready.length && this.tokens >= 1 && blocked < this.ready.length) {
       const link = this.ready.shift()!;
       if (link.closed || link.queued === 0) continue;
-      // A client that is not reading keeps its place and its bytes; the link's bytes go to others.
+      // A client that is not reading keeps its place and its bytes, and the link's capacity goes to others.
       if (link.client.writableNeedDrain) {
         this.ready.push(link);
         blocked++;
@@ -260,12 +261,12 @@ export class EgressShaper extends EventEmitter {
   }
 }
 
-/** 20 ms of the rate, at least a few slices: small enough that the rate holds over short windows. */
+/** The default burst: 20 ms of the rate, and at least a few slices. It is small enough that the rate holds over short windows. */
 function defaultBurst(bytesPerMs: number): number {
   return Math.max(4 * QUANTUM_BYTES, Math.round(bytesPerMs * 20));
 }
 
-/** The first `n` bytes of a link's queue, taken off it. */
+/** Takes the first `n` bytes off a link's queue and returns them. */
 function take(link: Link, n: number): Buffer {
   const parts: Buffer[] = [];
   let left = n;

@@ -6,8 +6,8 @@ export interface Sample {
 }
 
 /**
- * A parsed /metrics page: enough of the text format for the families this server exposes, so
- * tests and the bench can take two snapshots and subtract.
+ * A parsed /metrics page. It reads enough of the text format for the families this server
+ * exposes, so that tests and the bench can take two snapshots and subtract them.
  */
 export class MetricsSnapshot {
   readonly samples: Sample[] = [];
@@ -35,7 +35,7 @@ export class MetricsSnapshot {
     return new MetricsSnapshot(await res.text());
   }
 
-  /** Sum of the samples of `name` whose labels include `labels`. */
+  /** The sum of the samples of `name` whose labels include `labels`. */
   value(name: string, labels: Record<string, string> = {}): number {
     return this.samples
       .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))

@@ -12,7 +12,7 @@ import { CommandRecord, epochMs, RecordSink, RecordTags } from './bots/command-r
 import { retryAfterSeconds } from './bots/timed-http';
 import { UpgradeRefused } from './upgrade-refused';
 
-// Tests read any field of a frame without narrowing it first: `data` is loose on purpose.
+// `data` is loose on purpose, so that tests can read any field of a frame without narrowing it first.
 export interface Reply {
   readonly type: 'reply';
   readonly id: string | null;
@@ -33,36 +33,36 @@ export interface Closed {
 }
 
 export interface SeatClientOptions {
-  /** The profile to ask for; the client decodes each frame back into the JSON frame it stands for. */
+  /** The profile to ask for. The client decodes each frame back into the JSON frame it stands for. */
   readonly wire?: WireProfile;
   /** How long `send`, `nextEvent`, `until` and `waitClosed` wait by default before they reject. */
   readonly timeoutMs?: number;
-  /** A command without a reply after this long counts as timed out in `command` (default: `timeoutMs`). */
+  /** How long a command may go without a reply before `command` counts it as timed out. Default: `timeoutMs`. */
   readonly commandTimeoutMs?: number;
   readonly origin?: string;
-  /** The room's code, sent as `room=` beside the token so a proxy can route by it (PROTOCOL.md section 10). */
+  /** The room's code, sent as `room=` beside the token so that a proxy can route by it (PROTOCOL.md section 10). */
   readonly room?: string;
-  /** Prefix of command ids; ids must be unique per seat. Default: a random one. */
+  /** The prefix of command ids, because ids must be unique per seat. Default: a random one. */
   readonly idPrefix?: string;
   /**
-   * Keep every frame, event and reply since the connect (`frames`, `decoded`, `events`,
-   * `replies`): a test reads them afterwards. A bot that runs for hours keeps only the events
-   * nobody took yet (`false`). Default: true.
+   * Whether to keep every frame, event and reply since the connect (`frames`, `decoded`, `events`,
+   * `replies`), for a test to read afterwards. A bot that runs for hours sets it to `false` and
+   * keeps only the events nobody took yet. Default: true.
    */
   readonly history?: boolean;
   /** Receives one record per `command`, and one for the connect (the bench's JSONL). */
   readonly record?: RecordSink;
-  /** Added to every record of this socket. */
+  /** Tags added to every record of this socket. */
   readonly tags?: RecordTags;
-  /** Sends a `ping` this often, as a phone app keeps its socket alive; 0 or unset: never. */
+  /** Sends a `ping` this often, as a phone app does to keep its socket alive. 0 or unset means never. */
   readonly keepAliveMs?: number;
-  /** Sees every event from the first frame on (a listener added after `connect` may miss it). */
+  /** Sees every event from the first frame on. A listener added after `connect` may miss the first. */
   readonly onEvent?: (e: GameEvent) => void;
   /** Sees every frame written or read from the first on: its text, bytes and time (the client's `onFrame`). */
   readonly onFrame?: (f: WireFrame) => void;
 }
 
-/** What came of one command; never a rejection, so a bench can count every outcome. */
+/** What came of one command. It is never a rejection, so that a bench can count every outcome. */
 export interface CommandResult {
   readonly type: string;
   readonly status: number | null;
@@ -75,11 +75,11 @@ export interface CommandResult {
   readonly error?: string;
 }
 
-// Events nobody asked for yet are kept for a later `nextEvent`, up to this many without a
-// history (a bot that never asks for `question.progress` must not grow without bound).
+// Events nobody asked for yet are kept for a later `nextEvent`. Without a history, at most this
+// many are kept, so that a bot that never asks for `question.progress` does not grow without bound.
 const MAX_UNREAD_EVENTS = 500;
 
-/** A storage for one token that lives as long as the client: tests and bots have no page to reload. */
+/** A storage for one token that lives as long as the client, because tests and bots have no page to reload. */
 export class OneToken implements TokenStorage {
   private value: string | null = null;
   getItem(): string | null {
@@ -100,11 +100,11 @@ interface Waiter<T> {
 }
 
 /**
- * One seat's socket for tests, bots and the bench: the published `ReconnectingClient` on a `ws`
- * socket, told not to reconnect, with waits that have a hard timeout (an event of a type, a
- * reply, a condition, the close) and the frames kept for a test to read. The protocol (ids,
- * replies by id, events by type, the compact profiles, the frames' bytes and times) is the
- * client's: this only waits and collects.
+ * One seat's socket for tests, bots and the bench. It is the published `ReconnectingClient` on a
+ * `ws` socket, told not to reconnect, with waits that have a hard timeout (for an event of a type,
+ * a reply, a condition, the close), and with the frames kept for a test to read. The client
+ * handles the protocol (ids, replies by id, events by type, the compact profiles, the frames'
+ * bytes and times). This class only waits and collects.
  */
 export class SeatClient {
   readonly client: ReconnectingClient;
@@ -116,9 +116,9 @@ export class SeatClient {
   readonly frames: string[] = [];
   /** Every frame received, decoded into the JSON frame it stands for (with `history`). */
   readonly decoded: (Reply | GameEvent)[] = [];
-  /** Resolves with the close, however the socket closes; never rejects. */
+  /** Resolves with the close, however the socket closes. It never rejects. */
   readonly closed: Promise<Closed>;
-  /** The instance that accepted the upgrade, as a proxy names it (`X-Served-By`); unset without one. */
+  /** The instance that accepted the upgrade, as a proxy names it (`X-Served-By`). Unset without a proxy. */
   servedBy?: string;
   readonly wire: WireProfile;
   private unread: GameEvent[] = [];
@@ -128,14 +128,14 @@ export class SeatClient {
   private readonly listeners: ((e: GameEvent) => void)[] = [];
   private readonly timings = new Map<string, ReplyTiming>();
   private closedWith?: Closed;
-  /** Why the client dropped the socket: a frame its profile could not decode. */
+  /** Why the client dropped the socket, when it did: a frame its profile could not decode. */
   private decodeFailure?: string;
   private keepAlive?: NodeJS.Timeout;
   private readonly timeoutMs: number;
   private readonly history: boolean;
 
   private constructor(
-    /** The raw socket under the client: for tests of raw wire behaviour (oversized frames, a stalled reader). */
+    /** The raw socket under the client, for tests of raw wire behaviour (oversized frames, a stalled reader). */
     readonly ws: WebSocket,
     client: ReconnectingClient,
     private readonly options: SeatClientOptions,
@@ -149,8 +149,8 @@ export class SeatClient {
       ws.on('close', (code, reason) => {
         this.closedWith = { code, reason: reason.toString() };
         resolve(this.closedWith);
-        // Whoever waits on `closed` hears of the close before a waiter is failed by it: a test
-        // that races a reply against the close sees the close win.
+        // Whoever waits on `closed` hears of the close before any waiter is failed by it, so a
+        // test that races a reply against the close sees the close win.
         setImmediate(() => this.onClosed());
       }),
     );
@@ -162,8 +162,8 @@ export class SeatClient {
     client.onReply((t) => this.timings.set(t.id, t));
     client.onStatus((status) => {
       if (status.dropped?.why !== 'undecodable' || this.decodeFailure) return;
-      // The socket's memory no longer matches the server's: the client dropped it, and a bench
-      // run counts that as an error instead of misreading every later frame.
+      // The socket's memory no longer matches the server's, so the client dropped it. A bench run
+      // counts that as an error instead of misreading every later frame.
       this.decodeFailure = status.dropped.message;
       options.record?.({
         type: 'ws.decode',
@@ -177,7 +177,7 @@ export class SeatClient {
     });
   }
 
-  /** Opens a socket; rejects with `UpgradeRefused` (the HTTP status) when the upgrade is refused. */
+  /** Opens a socket. Rejects with `UpgradeRefused` (carrying the HTTP status) when the upgrade is refused. */
   static connect(baseUrl: string, token: string, options: SeatClientOptions = {}): Promise<SeatClient> {
     const room = options.room === undefined ? '' : `room=${encodeURIComponent(options.room)}&`;
     const sentAt = epochMs();
@@ -214,12 +214,12 @@ export class SeatClient {
         ...(seat.servedBy ? { servedBy: seat.servedBy } : {}),
         ...options.tags,
       });
-    // Read before 'open' fires, so the connect's record and every later one can name it.
+    // Read this before 'open' fires, so that the connect's record and every later one can name it.
     ws.once('upgrade', (res) => {
       const served = res.headers['x-served-by'];
       seat.servedBy = Array.isArray(served) ? served[0] : served;
     });
-    // A socket error is followed by 'close'; without a listener it would throw.
+    // A socket error is followed by 'close', and without a listener the error would throw.
     ws.on('error', () => undefined);
     return new Promise((resolve, reject) => {
       ws.once('open', () => {
@@ -250,7 +250,7 @@ export class SeatClient {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
-  /** Sends a command (under `id` when given: a replay) and resolves with its reply; rejects after the timeout. */
+  /** Sends a command (under `id` when given, which makes it a replay) and resolves with its reply. Rejects after the timeout. */
   send(type: string, data: unknown = {}, id?: string): Promise<Reply> {
     const sent =
       id === undefined
@@ -260,9 +260,9 @@ export class SeatClient {
   }
 
   /**
-   * Sends a command now and resolves with what came of it, timed and recorded: its reply, or as
-   * timed out, or as failed with the socket's close. Never rejects. `tags` go on this command's
-   * record only.
+   * Sends a command now and resolves with what came of it, timed and recorded: its reply, or that
+   * it timed out, or that it failed with the socket's close. It never rejects. `tags` go on this
+   * command's record only.
    */
   command(type: string, data: unknown = {}, id?: string, tags?: RecordTags): Promise<CommandResult> {
     const prepared = this.prepare(type, data, id, tags);
@@ -271,8 +271,8 @@ export class SeatClient {
   }
 
   /**
-   * A command made ready but not sent: `send()` hands it to the client, so several sockets'
-   * commands can leave within microseconds of each other (simultaneous votes).
+   * Prepares a command without sending it. `send()` hands it to the client, so that several
+   * sockets' commands can leave within microseconds of each other (simultaneous votes).
    */
   prepare(type: string, data: unknown = {}, id?: string, tags?: RecordTags): { send: () => void; result: Promise<CommandResult> } {
     let sendNow!: () => void;
@@ -289,14 +289,14 @@ export class SeatClient {
     return reply;
   }
 
-  /** The next reply whose id is `id`, awaited or not. */
+  /** Resolves with the next reply whose id is `id`, whether it was already awaited or not. */
   expectReply(id: string | null): Promise<Reply> {
     return this.nextFrame((f): f is Reply => f.type === 'reply' && (f as Reply).id === id, `reply to ${id}`) as Promise<Reply>;
   }
 
   /**
-   * The next event of `type` (matching `match`) not yet taken: events before it are passed
-   * over. Rejects after the timeout, or when the socket closes first.
+   * Resolves with the next event of `type` (matching `match`) not yet taken. The events before it
+   * are passed over. Rejects after the timeout, or when the socket closes first.
    */
   nextEvent(type: string, match: (e: GameEvent) => boolean = () => true, timeoutMs = this.timeoutMs): Promise<GameEvent> {
     const test = (e: GameEvent) => e.type === type && match(e);
@@ -315,7 +315,7 @@ export class SeatClient {
     return this.wait(this.conditions, test, what, timeoutMs);
   }
 
-  /** Sees every event as it arrives (before `nextEvent` takes it). */
+  /** Sees every event as it arrives, before `nextEvent` takes it. */
   onEvent(listener: (e: GameEvent) => void): void {
     this.listeners.push(listener);
   }
@@ -375,7 +375,7 @@ export class SeatClient {
     sent.then(
       (reply) => {
         clearTimeout(timer);
-        // The client's own times: when it wrote the frame and when it read the reply.
+        // Use the client's own times: when it wrote the frame, and when it read the reply.
         const t = this.timings.get(reply.id as string);
         this.timings.delete(reply.id as string);
         const from = t?.firstSentAt ?? sentAt;
@@ -439,7 +439,10 @@ export class SeatClient {
     return this.wait(this.frameWaiters, match, what, this.timeoutMs);
   }
 
-  /** Waits in `list` for a value `match` accepts; rejects after the timeout, or at once when the socket has closed. */
+  /**
+   * Waits in `list` for a value that `match` accepts. Rejects after the timeout, or at once when
+   * the socket has closed.
+   */
   private wait<T>(list: Waiter<T>[], match: (value: T) => boolean, what: string, timeoutMs: number): Promise<T> {
     if (this.closedWith) return Promise.reject(new Error(`socket closed (${this.closedText()}) before ${what}`));
     return new Promise<T>((resolve, reject) => {
@@ -470,7 +473,7 @@ export class SeatClient {
   private startKeepAlive(): void {
     const every = this.options.keepAliveMs ?? 0;
     if (every <= 0) return;
-    // Spread the first ping so that sockets opened together do not ping together forever.
+    // Spread out the first ping, so that sockets opened together do not ping together forever.
     const first = setTimeout(() => {
       void this.command('ping');
       this.keepAlive = setInterval(() => void this.command('ping'), every);
@@ -494,7 +497,7 @@ export class SeatClient {
   private onClosed(): void {
     this.stopKeepAlive();
     const why = new Error(`socket closed (${this.closedText()})`);
-    // A frame or an event still awaited will not come; a condition may already hold.
+    // A frame or an event still awaited will not come now, but a condition may already hold.
     for (const w of this.eventWaiters.splice(0)) w.reject(why);
     for (const w of this.frameWaiters.splice(0)) w.reject(why);
     for (const c of this.conditions.splice(0)) {
@@ -504,7 +507,10 @@ export class SeatClient {
   }
 }
 
-/** The next event from `cursor.at` on (in `c.decoded`) that `match` accepts, waiting for frames as they arrive. */
+/**
+ * Resolves with the next event from `cursor.at` on (in `c.decoded`) that `match` accepts, waiting
+ * for frames as they arrive.
+ */
 export function nextEventFrom(
   c: SeatClient,
   cursor: { at: number },

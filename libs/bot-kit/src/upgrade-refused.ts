@@ -12,7 +12,7 @@ export class UpgradeRefused extends Error {
     );
   }
 
-  /** The refusal a `ws` client's 'unexpected-response' carries. */
+  /** Builds the refusal from what a `ws` client's 'unexpected-response' event carries. */
   static of(res: IncomingMessage): UpgradeRefused {
     const retryAfter = res.headers['retry-after'];
     return new UpgradeRefused(res.statusCode ?? 0, retryAfter === undefined ? undefined : Number(retryAfter));

@@ -8,9 +8,9 @@ export const FAULTY_CELL = 8;
 const KIND = 'faulty-board';
 
 /**
- * Tic-tac-toe with a planted bug, to show that a bug in one room is that room's problem alone: a
- * move to cell 8 is committed, and publishing it throws. It is test-only code, served only by a
- * server started for tests (`apps/game-server/src/test-games.ts`);
+ * Tic-tac-toe with a planted bug. It shows that a bug in one room is that room's problem alone: a
+ * move to cell 8 is committed, and then publishing it throws. It is test-only code, served only by
+ * a server started for tests (`apps/game-server/src/test-games.ts`), and
  * apps/game-server/test/faults.e2e-spec.ts plays it.
  */
 export const faultyBoard: GameModule = {
@@ -19,8 +19,8 @@ export const faultyBoard: GameModule = {
   rules: {
     ...ticTacToe.rules,
     kind: KIND,
-    // The bug: a move to the last cell adds a BigInt to its event, which no JSON encoder can write.
-    // The move itself is sound and is committed; only telling the sockets of it throws.
+    // This is the bug. A move to the last cell adds a BigInt to its event, which no JSON encoder can
+    // write. The move itself is sound and is committed; only telling the sockets about it throws.
     decide: (state, actor, command, ctx) => {
       const outcome = ticTacToe.rules.decide(state, actor, command, ctx);
       if (command.data.cell !== FAULTY_CELL) return outcome;

@@ -1,5 +1,5 @@
-// The harness lives in the engine's testing entry now (testGame() is built on it); the games'
-// property tests keep their import from here, with jest's assertion on a rebuild.
+// The harness now lives in the engine's testing entry, because testGame() is built on it. The games'
+// property tests still import it from here, together with a jest assertion on a rebuild.
 import { canonical, JournaledRoom } from '@app/room-engine/testing';
 
 export { canonical, JournaledRoom, MAX_CATCH_UP, replayJournal, type Replayed } from '@app/room-engine/testing';
@@ -7,8 +7,9 @@ export { canonical, JournaledRoom, MAX_CATCH_UP, replayJournal, type Replayed } 
 type Command = { readonly id: string; readonly type: string };
 
 /**
- * The journal rebuilds this room from `from`: no input refused, the same state (as JSON), and,
- * from the opening, every reply the room gave (a snapshot's replies are the engine's to keep).
+ * Asserts that the journal rebuilds this room from `from`. No input is refused and the state is the
+ * same (as JSON). From the opening, the replay also gives every reply the room gave. From a
+ * snapshot it does not, because keeping those replies is the engine's job.
  */
 export function expectRebuilt<S, C extends Command>(room: JournaledRoom<S, C>, from: 'opening' | 'snapshot'): void {
   const replayed = room.replayed(from);

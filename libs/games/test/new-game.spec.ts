@@ -3,17 +3,18 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-// `npm run new-game`: the game it writes type-checks and passes its own spec (run by a jest of its
-// own, as its author would), it refuses a bad or taken name, and --register adds one line to the
-// registry. The game is written into a folder of its own outside the repository (with the
-// repository's node_modules linked in), never into libs/games, where a build or a scan running
-// beside this test (the client package's build reads every game's wire there) would meet it.
+// These tests check `npm run new-game`. The game it writes type-checks and passes its own spec, run
+// by a jest of its own as its author would run it. The script refuses a bad or taken name, and
+// --register adds one line to the registry. The game is written into a folder of its own outside
+// the repository (with the repository's node_modules linked in), never into libs/games. There, a
+// build or a scan running beside this test would meet it (the client package's build reads every
+// game's wire in libs/games).
 
 const ROOT = join(__dirname, '../../..');
 const SCRIPT = join(ROOT, 'scripts/new-game.mjs');
 const REGISTRY = 'apps/game-server/src/games.ts';
 const newGame = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { cwd: ROOT, encoding: 'utf8' });
-// A name no other run takes: lower-case letters and digits.
+// A name that no other run takes, made of lower-case letters and digits.
 const NAME = `zz${process.pid}${Date.now().toString(36)}`.replace(/[^a-z0-9]/g, '');
 const OUTSIDE = mkdtempSync(join(tmpdir(), 'new-game-'));
 const FOLDER = join(OUTSIDE, 'libs/games', NAME);
@@ -30,7 +31,7 @@ describe('npm run new-game', () => {
       ['index.ts', `${NAME}.game.ts`, `${NAME}.wire.ts`, `${NAME}.spec.ts`].filter((f) => !existsSync(join(FOLDER, 'src', f))),
     ).toEqual([]);
 
-    // Laid out as `npm test` checks the repository's own files.
+    // The game's files must be laid out the way `npm test` checks the repository's own files.
     const layout = spawnSync(
       process.execPath,
       [require.resolve('prettier/bin/prettier.cjs'), '--check', '--config', join(ROOT, '.prettierrc.json'), join(FOLDER, 'src')],
@@ -41,7 +42,7 @@ describe('npm run new-game', () => {
     );
     expect(layout.status).toBe(0);
 
-    // The repository's compiler options and paths (`@app/*`, `@game-rooms/client`), resolved from the repository.
+    // The game uses the repository's compiler options and paths (`@app/*`, `@game-rooms/client`), resolved from the repository.
     writeFileSync(join(FOLDER, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.json'), include: ['src/**/*.ts'] }));
     const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', join(FOLDER, 'tsconfig.json')], {
       cwd: ROOT,
@@ -50,8 +51,8 @@ describe('npm run new-game', () => {
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
 
-    // The repository's jest, without the database its global setup starts: the spec needs none.
-    // Its config is a CommonJS file outside the TypeScript project, so it is required as such.
+    // The spec runs under the repository's jest, without the database its global setup starts,
+    // because the spec needs none. Jest's config is a CommonJS file outside the TypeScript project, so it is required as such.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { globalSetup: _setup, globalTeardown: _teardown, ...config } = require(join(ROOT, 'jest.config.js'));
     const jest = spawnSync(
@@ -64,7 +65,7 @@ describe('npm run new-game', () => {
     );
     expect(jest.stderr).toMatch(/Tests: +1 passed, 1 total/);
     expect(jest.status).toBe(0);
-    // A type-check and a jest of their own: generous on a busy machine.
+    // The timeout is generous because the test runs a type-check and a jest of its own, on a busy machine.
   }, 180_000);
 
   it.each([

@@ -5,10 +5,13 @@ import { TRIVIA_WIRE } from '../trivia/src/trivia.wire';
 import { WIRE_CODES } from './index';
 import { CARDS_CODES_BY_HAND, TICTACTOE_CODES_BY_HAND, TRIVIA_CODES_BY_HAND } from './test/codes-by-hand';
 
-// The codes are derived from the games' schemas now; these tests hold them to the tables that
-// were written by hand before, which every compact-v2 and compact-v3 client in the field decodes with.
+// The codes are now derived from the games' schemas. These tests hold them to the tables that were
+// written by hand before, because every compact-v2 and compact-v3 client in the field decodes with those.
 
-/** The table as JSON with each record's keys sorted: a record is looked up by name, so its key order carries no meaning; a list's order does. */
+/**
+ * The table as JSON with each record's keys sorted. A record is looked up by name, so its key order
+ * carries no meaning, but a list's order does.
+ */
 function canonical(codes: GameCodes): string {
   const sorted = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(sorted);
@@ -144,7 +147,7 @@ describe('the compact codes derived from the games’ schemas', () => {
   ])('equal %s’s table as it was written by hand, list for list and byte for byte', (_kind, derived, byHand) => {
     expect(derived).toEqual(byHand);
     expect(canonical(derived)).toBe(canonical(byHand));
-    // The lists whose order is their meaning, exactly as they were.
+    // The lists whose order carries their meaning must be exactly as they were.
     expect(JSON.stringify(derived.keys)).toBe(JSON.stringify(byHand.keys));
     expect(JSON.stringify(Object.keys(derived.events))).toBe(JSON.stringify(Object.keys(byHand.events)));
   });
@@ -160,7 +163,7 @@ describe('the compact codes derived from the games’ schemas', () => {
     const derived = codeTable(2, [TRIVIA_WIRE.codes, CARDS_WIRE.codes, TICTACTOE_WIRE.codes]);
     const frames = sent(derived, kind);
     expect(frames).toEqual(sent(byHand, kind));
-    // Every event type was sent (none was a no-op), so each went through its code.
+    // Every event type was sent (none was a no-op), so each one went through its code.
     expect(frames.filter((f) => f.startsWith('compact-v2 ['))).toHaveLength(FRAMES[kind]!.length);
   });
 });

@@ -4,8 +4,8 @@ import { CARDS_COMMANDS, TABLE_ACTIONS } from '../cards/src/cards.wire';
 import { TICTACTOE_WIRE } from '../tictactoe/src/tictactoe.wire';
 import { TRIVIA_COMMANDS } from '../trivia/src/trivia.wire';
 
-// The schemas replaced hand-written checks; these are those checks, as they were, so a property
-// can say the schemas accept and refuse the same data and name the same field.
+// The schemas replaced hand-written checks. These are those checks as they were, so that a property
+// test can show that the schemas accept and refuse the same data and name the same field.
 const isObject = (d: unknown): d is Record<string, unknown> => typeof d === 'object' && d !== null && !Array.isArray(d);
 const index = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
@@ -31,7 +31,7 @@ const message = (schema: Parameters<typeof checkData>[0], data: unknown) => {
   return checked.ok ? undefined : checked.message;
 };
 
-// Numbers where the edges are: negatives, fractions, huge, NaN, and the whole numbers in between.
+// Numbers at the edges: negatives, fractions, huge numbers, NaN, and the whole numbers in between.
 const number = fc.oneof(
   fc.integer({ min: -3, max: 12 }),
   fc.double(),

@@ -1,5 +1,5 @@
-// Checked by `tsc --noEmit -p tsconfig.json` at the root (npm test's type-check), never run:
-// each @ts-expect-error line must fail to compile, or the check fails ("unused directive").
+// This file is checked by `tsc --noEmit -p tsconfig.json` at the root (npm test's type-check) and
+// never run. Each @ts-expect-error line must fail to compile, or the check fails ("unused directive").
 import { createClient, ReconnectingClient, type TokenStorage } from '@game-rooms/client';
 import type { CardsEvents, TableClient } from '../cards/src/cards.wire';
 import type { TicTacToeClient } from '../tictactoe/src/tictactoe.wire';

@@ -15,16 +15,17 @@ import { noWireObserver, WIRE_OBSERVER, WireObserver } from './wire-observer';
 export const CLAIMS_KEY = Symbol('seatClaims');
 export type VerifiedRequest = IncomingMessage & { [CLAIMS_KEY]?: { claims: SeatClaims; expired: boolean } };
 
-// A socket pushed out by a newer one of its seat, or closed for silence, gets this long to answer
-// the close (a browser does at once); then it is cut, so a client that ignores closes, or is gone,
-// cannot keep sockets open.
+// A socket pushed out by a newer socket of its seat, or closed for silence, gets this long to
+// answer the close (a browser answers at once). Then it is cut, so that a client that ignores
+// closes, or is gone, cannot keep sockets open.
 const CLOSE_GRACE_MS = 2000;
 
 /**
- * The WebSocket edge at /ws: the token was checked at the upgrade (see GameWsAdapter); here a
- * socket is attached to its room, each text frame is parsed and handed to the room, and every
- * command gets exactly one reply. One timer sweeps every socket: a quiet one is pinged, and one
- * that answers nothing within the window is closed with 4011 (its seat then shows disconnected).
+ * The WebSocket edge at /ws. The token was already checked at the upgrade (see GameWsAdapter).
+ * Here a socket is attached to its room, each text frame is parsed and handed to the room, and
+ * every command gets exactly one reply. One timer sweeps every socket: a quiet socket is pinged,
+ * and one that answers nothing within the window is closed with 4011 (its seat then shows as
+ * disconnected).
  */
 @WebSocketGateway({ path: '/ws' })
 export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDestroy {
@@ -40,7 +41,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
     @Optional() @Inject(WIRE_OBSERVER) private readonly observer: WireObserver = noWireObserver,
   ) {
     this.seats = new SeatSockets(options.socketsPerSeat);
-    // One timer for every socket, not one each; unref'd: it never keeps the process alive.
+    // One timer serves every socket, rather than one timer each. It is unref'd, so it never keeps the process alive.
     const every = sweepEveryMs(options);
     this.sweepClock = new SweepClock(every, performance.now());
     this.sweeper = setInterval(() => this.sweepSilent(), every);
@@ -56,7 +57,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
     if (!verified) return ws.close(CloseCode.tokenInvalid, 'token invalid');
     if (verified.expired) return ws.close(CloseCode.tokenInvalid, 'token expired');
     const { claims } = verified;
-    // A socket that asks for no profile, or one the server lacks, gets JSON; its first state frame says which.
+    // A socket that asks for no profile, or for one the server lacks, gets JSON. Its first state frame says which profile it got.
     const wire: WireProfile = wireProfileOf(new URL(req.url ?? '/', 'http://x').searchParams.get('wire')) ?? 'json';
     const session = new SocketSession(
       ws,
@@ -68,7 +69,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
       Date.now(),
     );
 
-    // Frames that arrive while the room is being activated wait for it, in order.
+    // Frames that arrive while the room is being activated wait for the room, in order.
     let room: RoomHandle | undefined;
     const early: { data: WebSocket.RawData; isBinary: boolean; arrival: Arrival }[] = [];
     ws.on('message', (data, isBinary) => {
@@ -92,7 +93,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
       if (!result.ok) return session.close(result.closeCode, result.reason);
       if (ws.readyState !== WebSocket.OPEN) return result.room.detach();
       room = result.room;
-      // Counted once its room took it: a socket the room refuses pushes nobody out.
+      // Count the socket against its seat only once its room took it, so a socket the room refuses pushes nobody out.
       for (const old of this.seats.add(claims, session)) this.pushOut(old);
       for (const f of early.splice(0)) this.onFrame(session, room, f.data, f.isBinary, f.arrival);
     } catch (err) {
@@ -123,9 +124,12 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
     room.submit(frame, arrival);
   }
 
-  /** The newest socket of a seat wins (SOCKETS_PER_SEAT): the oldest closes with 4010, which clients do not reconnect on. */
+  /**
+   * Pushes out an old socket, because the newest socket of a seat wins (SOCKETS_PER_SEAT). The old
+   * socket closes with 4010, on which clients do not reconnect.
+   */
   private pushOut(session: SocketSession): void {
-    // One that is closing already (its client left, or it was evicted) leaves by itself.
+    // A socket that is closing already (its client left, or it was evicted) leaves by itself.
     if (session.isClosing) return;
     this.observer.socketReplaced();
     session.closeWithin(CloseCode.replaced, 'replaced by a newer connection of this seat', CLOSE_GRACE_MS);
@@ -142,7 +146,7 @@ export class GameGateway implements OnGatewayConnection<WebSocket>, OnModuleDest
     }
   }
 
-  /** Closes every socket with 1001 (server going away): clients reconnect with backoff. */
+  /** Closes every socket with 1001 (server going away). Clients then reconnect with backoff. */
   closeAll(reason = 'server shutting down'): void {
     for (const s of this.sessions) s.close(CloseCode.shuttingDown, reason);
   }

@@ -4,5 +4,6 @@ export * from './wire-observer';
 export * from './socket-session';
 export * from './socket-encoder';
 export * from './send-queue';
+export * from './token-bucket';
 export * from './game.gateway';
 export * from './game-ws.adapter';

@@ -1,9 +1,10 @@
 import { SeatClaims } from './seat-token';
 
 /**
- * The open sockets of each seat token, oldest first, at most `cap` per seat: the newest wins,
- * and `add` hands back the ones it pushed out for the caller to close. A seat is one room's
- * (role, seat); it leaves the map with its last socket, so the map holds only what is open.
+ * The open sockets of each seat token, oldest first, with at most `cap` per seat. The newest
+ * socket wins, and `add` hands back the ones it pushed out, for the caller to close. A seat is a
+ * (role, seat) pair within one room. It leaves the map with its last socket, so the map holds only
+ * what is open.
  *
  *     const pushedOut = seats.add(claims, session); // close each with 4010
  *     ws.on('close', () => seats.remove(claims, session));
@@ -23,7 +24,7 @@ export class SeatSockets<S> {
     return open.length > this.cap ? open.splice(0, open.length - this.cap) : [];
   }
 
-  /** A socket closed (or was pushed out already: then nothing changes). */
+  /** Removes a socket that closed. If it was already pushed out, nothing changes. */
   remove(claims: SeatClaims, socket: S): void {
     const key = seatKey(claims);
     const open = this.bySeat.get(key);
@@ -33,7 +34,7 @@ export class SeatSockets<S> {
     if (open.length === 0) this.bySeat.delete(key);
   }
 
-  /** Seats with at least one open socket. */
+  /** How many seats have at least one open socket. */
   get seats(): number {
     return this.bySeat.size;
   }
@@ -43,7 +44,8 @@ export class SeatSockets<S> {
   }
 }
 
-// Every room has a seat `host`: the room is part of the seat. JSON keeps the parts apart whatever they hold.
+// Every room has a seat called `host`, so the room must be part of the seat's key. JSON keeps the
+// parts apart, whatever they hold.
 function seatKey(claims: SeatClaims): string {
   return JSON.stringify([claims.roomId, claims.role, claims.seat]);
 }

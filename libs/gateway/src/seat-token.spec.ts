@@ -8,7 +8,7 @@ describe(SeatTokens.name, () => {
     expect(() => new SeatTokens(secret)).not.toThrow();
   });
 
-  // The claims are readable by whoever holds the token (docs/protocol.md section 8): only what the client already knows.
+  // Whoever holds the token can read the claims (docs/protocol.md section 8), so they may hold only what the client already knows.
   it('carries only the room, its code, the role, the seat and the two times', () => {
     const token = new SeatTokens(secret).issue({ roomId: 'r1', code: 'ABCDEF', role: 'player', seat: 'p1' }, 1000);
     const claims = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));

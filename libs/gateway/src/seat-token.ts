@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Role } from '@app/protocol';
 
-/** What a token says: one room, one seat, one role. */
+/** What a token grants: one room, one seat, one role. */
 export interface SeatClaims {
   readonly roomId: string;
   readonly code: string;
   readonly role: Role;
-  /** The player id for a player, `host` for the host, a spectator id for a spectator. */
+  /** The player id for a player, `host` for the host, or a spectator id for a spectator. */
   readonly seat: string;
   readonly issuedAt: number;
   readonly expiresAt: number;
@@ -16,8 +16,9 @@ export type TokenCheck =
   { ok: true; claims: SeatClaims } | { ok: false; reason: 'malformed' | 'forged' } | { ok: false; reason: 'expired'; claims: SeatClaims };
 
 /**
- * Signed seat tokens: base64url(claims) "." base64url(HMAC-SHA256). A client can neither forge
- * nor alter one; it stays valid for reconnects while the room lives, up to its expiry.
+ * Signed seat tokens of the form base64url(claims) "." base64url(HMAC-SHA256). A client can
+ * neither forge nor alter one. A token stays valid for reconnects while the room lives, up to its
+ * expiry.
  */
 export class SeatTokens {
   constructor(
@@ -57,10 +58,11 @@ export class SeatTokens {
 }
 
 /**
- * Whether the `room` a client put in the WebSocket URL beside its token (for the proxy to route
- * by, PROTOCOL.md section 10) names the token's room. No `room` at all is fine (one instance
- * needs none); a code for another room is refused at the upgrade, so a proxy that routed by it
- * can never attach a socket to a room its instance should not serve. Codes ignore case.
+ * Whether the `room` a client put in the WebSocket URL beside its token names the token's room.
+ * The client adds it for the proxy to route by (PROTOCOL.md section 10). No `room` at all is fine,
+ * because a single instance needs none. A code for another room is refused at the upgrade, so a
+ * proxy that routed by it can never attach a socket to a room its instance should not serve. Codes
+ * are compared ignoring case.
  */
 export function roomMatches(claims: Pick<SeatClaims, 'code'>, asked: string | null): boolean {
   return asked === null || asked.trim().toUpperCase() === claims.code;

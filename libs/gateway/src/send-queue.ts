@@ -3,15 +3,16 @@ import { GatewayOptions } from './room-directory';
 import { turnCork } from './turn-cork';
 import { WireObserver } from './wire-observer';
 
-/** Why a socket was evicted: the `reason` label of game_ws_evictions_total. */
+/** Why a socket was evicted. This is the `reason` label of game_ws_evictions_total. */
 export type EvictionReason = 'send_queue_bytes' | 'send_queue_frames';
 
 /**
- * What one socket has sent that its client has not yet read, bounded. `ws.bufferedAmount` sees
- * only what waits in this process; the kernel's buffers can hold megabytes more that the server
- * cannot see. So the queue counts every frame from the moment it is sent until the client has
- * read past it: a WebSocket ping goes out behind the frames, and its pong (which every client
- * sends by itself, once it has read everything before the ping) acknowledges them all.
+ * Bounds what one socket has sent that its client has not yet read. `ws.bufferedAmount` sees only
+ * what waits in this process, but the kernel's buffers can hold megabytes more that the server
+ * cannot see. So the queue counts every frame from the moment it is sent until the client has read
+ * past it. To learn that, it sends a WebSocket ping behind the frames. Every client answers a ping
+ * with a pong by itself, once it has read everything before the ping, so the pong acknowledges
+ * all those frames.
  */
 export class SendQueue {
   private sentBytes = 0;
@@ -19,7 +20,7 @@ export class SendQueue {
   private ackedBytes = 0;
   private ackedFrames = 0;
   private probes = 0;
-  /** The ping in flight and how much had been sent when it went out. */
+  /** The ping in flight, and how much had been sent when it went out. */
   private probe: { readonly tag: string; readonly bytes: number; readonly frames: number } | undefined;
   private released = false;
 
@@ -41,7 +42,7 @@ export class SendQueue {
 
   /** Why one more frame of `bytes` would go over the bound, or null when it fits. */
   refuses(bytes: number): EvictionReason | null {
-    // A frame larger than the whole bound still goes to a client that has read everything.
+    // A frame larger than the whole bound still goes out to a client that has read everything.
     if (this.queuedFrames > 0 && this.queuedBytes + bytes > this.options.sendQueueBytes) return 'send_queue_bytes';
     if (this.queuedFrames + 1 > this.options.sendQueueFrames) return 'send_queue_frames';
     return null;
@@ -56,7 +57,7 @@ export class SendQueue {
     this.probeIfDue();
   }
 
-  /** The socket closed: nothing it held counts any more. */
+  /** Called when the socket closed. Nothing it held counts any more. */
   release(): void {
     if (this.released) return;
     this.released = true;
@@ -65,8 +66,8 @@ export class SendQueue {
     this.ackedFrames = this.sentFrames;
   }
 
-  // A ping once a quarter of either bound is unacknowledged, one at a time: a client that keeps
-  // up acknowledges long before the bound, one that does not is caught by it.
+  // Send a ping once a quarter of either bound is unacknowledged, one ping at a time. A client
+  // that keeps up acknowledges long before the bound, and one that does not is caught by it.
   private probeIfDue(): void {
     if (this.probe || this.released || this.ws.readyState !== WebSocket.OPEN) return;
     const sinceAck = this.queuedBytes;

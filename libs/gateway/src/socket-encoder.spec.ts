@@ -31,7 +31,7 @@ describe(SocketEncoder.name, () => {
       scores: ids.map((playerId) => ({ playerId, points: 0, total: 0 })),
     });
     for (const v of viewers) v.frames.push(v.encoder.event(closed, 2)!);
-    // One string per profile: JSON's data, and one encoding for each compact profile.
+    // There is one string per profile: JSON's data, and one encoding for each compact profile.
     expect(closed.encodings.size).toBe(WIRE_PROFILES.length);
     for (const v of viewers)
       expect(decodeFrames(v.wire, v.frames, WIRE_CODES)[1]).toEqual({ type: 'round.closed', seq: 2, data: closed.data });
@@ -51,7 +51,7 @@ describe(SocketEncoder.name, () => {
   it('shares an encoding between compact-v2 sockets that number the ids of this frame alike, whatever else they were sent', () => {
     const [a, b, c] = [0, 1, 2].map(() => new SocketEncoder('compact-v2', WIRE_CODES));
     for (const e of [a, b, c]) e.event(outboundEvent('rounds.state', state({ role: 'host' })), 1);
-    // b alone learns one more id: a frame without it still reads the same on both.
+    // Only b learns one more id. A frame without that id still reads the same for both.
     b.event(outboundEvent('round.noted', { playerId: 'c9a1d0e2-0000-4000-8000-000000000003' }), 2);
     const closed = outboundEvent('round.closed', {
       index: 1,
@@ -62,7 +62,7 @@ describe(SocketEncoder.name, () => {
     const fromA = a.event(closed, 2)!;
     expect(b.event(closed, 3)).toBe(fromA);
     expect(closed.encodings.size).toBe(1);
-    // A frame carrying the id only b was sent: b sends its number, a and c send it in full.
+    // This frame carries the id that only b was sent, so b sends its number while a and c send it in full.
     const late = outboundEvent('round.closed', {
       index: 2,
       outcome: 0,

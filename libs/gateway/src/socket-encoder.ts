@@ -2,9 +2,9 @@ import { CodeTable, CompactProfile, encodeCompactEvent, encodeCompactReply, Repl
 import { OutboundEvent } from '@app/room-engine';
 
 /**
- * The per-socket end of a wire profile: turns the room's events and replies into this socket's
- * frames. The rules know nothing of it; the data it is given is already projected for the viewer,
- * so a profile can only leave out what the viewer's JSON stream would carry.
+ * The per-socket end of a wire profile. It turns the room's events and replies into this socket's
+ * frames. The rules know nothing of it. The data it is given is already projected for the viewer,
+ * so a profile can only leave out things that the viewer's JSON stream would carry.
  */
 export class SocketEncoder {
   private readonly memory: WireMemory | undefined;
@@ -17,9 +17,9 @@ export class SocketEncoder {
   }
 
   /**
-   * The frame for `event` numbered `seq`, or null when this profile does not send it (the caller
-   * then does not count it: `seq` counts frames sent). An encoding is made once per group of
-   * sockets whose profile and memory agree, and shared through the event's `encodings`.
+   * The frame for `event` numbered `seq`, or null when this profile does not send it. The caller
+   * then does not count it, because `seq` counts frames sent. An encoding is made once per group
+   * of sockets whose profile and memory agree, and shared through the event's `encodings`.
    */
   event(event: OutboundEvent, seq: number): string | null {
     const memory = this.memory;

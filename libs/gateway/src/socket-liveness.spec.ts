@@ -20,7 +20,7 @@ describe(SocketLiveness.name, () => {
     const answered = new SocketLiveness(0);
     answered.pinged(20_000);
     answered.heard(20_050);
-    // Answered: never silent for that ping, and the idle time starts again from the pong.
+    // The ping was answered, so the socket is never silent for it, and the idle time starts again from the pong.
     expect(answered.check(40_049, options, 0)).toBeUndefined();
     expect(answered.check(50_000, options, 0)).toBe('ping');
   });
@@ -28,7 +28,7 @@ describe(SocketLiveness.name, () => {
   it('does not count the time the process itself stood still against a ping', () => {
     const l = new SocketLiveness(0);
     l.pinged(20_000);
-    // The process stood still for 25 s of the 31 s since the ping: 6 s of the window have run.
+    // The process stood still for 25 s of the 31 s since the ping, so only 6 s of the window have run.
     expect(l.check(51_000, options, 25_000)).toBeUndefined();
     expect(l.check(74_999, options, 0)).toBeUndefined();
     expect(l.check(75_000, options, 0)).toBe('silent');

@@ -4,15 +4,16 @@ export interface LivenessOptions {
   readonly pongTimeoutMs: number;
 }
 
-/** What the sweep does with one socket now: ping it, close it for silence, or nothing. */
+/** What the sweep should do with one socket now: ping it, close it for silence, or nothing. */
 export type LivenessVerdict = 'ping' | 'silent' | undefined;
 
 /**
- * Whether one socket's client is still there. Anything heard from it proves it is: a frame, a
- * pong, a ping of its own. After `pingIdleMs` without a word it is pinged (a WebSocket ping, which
- * every client answers by itself); if nothing is heard within `pongTimeoutMs` of that ping, it is
- * silent. It keeps two numbers and no timer: one sweep per gateway asks every socket in turn.
- * Times are monotonic milliseconds (`performance.now()`), so a change of the wall clock moves nothing.
+ * Tracks whether one socket's client is still there. Anything heard from the client proves that
+ * it is: a frame, a pong, or a ping of its own. After `pingIdleMs` without a word, the socket is
+ * pinged (with a WebSocket ping, which every client answers by itself). If nothing is heard within
+ * `pongTimeoutMs` of that ping, the socket is silent. This class keeps two numbers and no timer:
+ * one sweep per gateway asks every socket in turn. Times are monotonic milliseconds
+ * (`performance.now()`), so a change of the wall clock affects nothing.
  *
  *     const verdict = liveness.check(performance.now(), options, 0); // 'ping': send one and call pinged()
  */
@@ -35,10 +36,10 @@ export class SocketLiveness {
   }
 
   /**
-   * `stalledMs` is how long this process itself stood still since the last check (the sweep ran
-   * that late): the window does not run meanwhile. A pong that arrived during a stall waits
-   * unread, and timers run before sockets are read, so a stalled process would otherwise close
-   * the sockets that did answer.
+   * `stalledMs` is how long this process itself stood still since the last check (so the sweep
+   * ran that late), and the answer window does not run during that time. A pong that arrived
+   * during a stall waits unread, and timers run before sockets are read, so without this a stalled
+   * process would close the sockets that did answer.
    */
   check(now: number, options: LivenessOptions, stalledMs: number): LivenessVerdict {
     if (this.pingedAt !== undefined) {
@@ -50,17 +51,17 @@ export class SocketLiveness {
 }
 
 /**
- * How often the gateway's one sweep runs: a tenth of the shorter setting, so that a socket is
- * pinged, and closed for silence, at most a tenth of a setting late each. With the defaults
- * (20 s and 30 s) that is every 2 s, and a peer that vanished is closed within 54 s of its last word.
+ * How often the gateway's one sweep runs: every tenth of the shorter setting. A socket is then
+ * pinged, and closed for silence, at most a tenth of the setting late. With the defaults (20 s and
+ * 30 s) the sweep runs every 2 s, and a peer that vanished is closed within 54 s of its last word.
  */
 export function sweepEveryMs(options: LivenessOptions): number {
   return Math.max(10, Math.min(options.pingIdleMs, options.pongTimeoutMs) / 10);
 }
 
 /**
- * The sweep's own clock: how long the process stood still since the previous sweep, beyond a
- * sweep's normal jitter (up to one more interval). A sweep on time reports 0.
+ * The sweep's own clock. It measures how long the process stood still since the previous sweep,
+ * beyond a sweep's normal jitter (up to one more interval). A sweep on time reports 0.
  */
 export class SweepClock {
   private last: number;

@@ -6,20 +6,20 @@ import { GatewayOptions } from './room-directory';
 import { SendQueue } from './send-queue';
 import { SocketEncoder } from './socket-encoder';
 import { LivenessVerdict, SocketLiveness } from './socket-liveness';
+import { TokenBucket } from './token-bucket';
 import { WireObserver } from './wire-observer';
 
 /**
- * One open socket: encodes for its profile, numbers the events it sends from 1 without gaps,
- * evicts itself (4009) when the client cannot keep up, and keeps track of whether its client is
- * still there (pinged when quiet, see SocketLiveness).
+ * One open socket. It encodes frames for its profile, numbers the events it sends from 1 without
+ * gaps, evicts itself (4009) when the client cannot keep up, and keeps track of whether its client
+ * is still there (it is pinged when quiet; see SocketLiveness).
  */
 export class SocketSession implements Viewer {
-  // 96 random bits as one flat string: randomUUID builds its text by concatenation, and the rope
-  // of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
+  // The id is 96 random bits as one flat string. randomUUID builds its text by concatenation, and
+  // the rope of 14 pieces it leaves (about 450 bytes) lived as long as the socket.
   readonly socketId = randomBytes(12).toString('base64url');
   private seq = 0;
-  private tokens: number;
-  private lastRefill: number;
+  private readonly commands: TokenBucket;
   private badFrames = 0;
   private closing = false;
   private readonly encoder: SocketEncoder;
@@ -35,26 +35,25 @@ export class SocketSession implements Viewer {
     private readonly observer: WireObserver,
     now: number,
   ) {
-    this.tokens = options.commandBurst;
-    this.lastRefill = now;
+    this.commands = new TokenBucket(options.commandsPerSecond, options.commandBurst, now);
     this.encoder = new SocketEncoder(wire, options.codes);
     this.queue = new SendQueue(ws, options, observer);
     this.liveness = new SocketLiveness(performance.now());
-    // Any pong answers the liveness ping, the send queue's included; a ping of the client's own proves it is there too.
+    // Any pong answers the liveness ping, including the send queue's. A ping from the client also proves it is there.
     const heard = () => this.liveness.heard(performance.now());
     ws.on('pong', heard);
     ws.on('ping', heard);
   }
 
-  /** A frame arrived from the client (`hr`: its arrival, monotonic): it is there. */
+  /** Records that a frame arrived from the client at `hr` (monotonic), which proves the client is there. */
   heard(hr: number): void {
     this.liveness.heard(hr);
   }
 
   /**
-   * The gateway's sweep visits (`now` monotonic; `stalledMs` the process's own stall since the
-   * last sweep): a socket quiet for a while is pinged; 'silent' means it answered nothing within
-   * the window after its ping, and the caller closes it.
+   * Called when the gateway's sweep visits. `now` is monotonic, and `stalledMs` is the process's own
+   * stall since the last sweep. A socket that has been quiet for a while is pinged. 'silent' means
+   * it answered nothing within the window after its ping, and the caller then closes it.
    */
   sweep(now: number, stalledMs: number): LivenessVerdict {
     if (this.isClosing) return undefined;
@@ -74,7 +73,7 @@ export class SocketSession implements Viewer {
     this.write(event.type, frame);
   }
 
-  /** A 400 reply counts as a bad frame: past the limit the socket closes with 4008. */
+  /** Sends a reply. A 400 reply counts as a bad frame, and past the limit the socket closes with 4008. */
   sendReply(reply: ReplyFrame): void {
     if (!this.isClosing) this.write('reply', this.encoder.reply(reply));
     if (reply.status === 400) this.badFrame();
@@ -88,7 +87,7 @@ export class SocketSession implements Viewer {
 
   /**
    * Closes with `code`, and cuts the connection `graceMs` later if its client has not answered the
-   * close by then: a client that ignores closes, or is gone, cannot keep the socket open.
+   * close by then. That way a client that ignores closes, or is gone, cannot keep the socket open.
    */
   closeWithin(code: number, reason: string, graceMs: number): void {
     if (this.isClosing) return;
@@ -98,7 +97,7 @@ export class SocketSession implements Viewer {
     this.ws.once('close', () => clearTimeout(cut));
   }
 
-  /** The socket is gone: what it still held queued no longer counts. */
+  /** Called when the socket is gone. What it still held queued no longer counts. */
   closed(): void {
     this.queue.release();
   }
@@ -107,14 +106,9 @@ export class SocketSession implements Viewer {
     return this.closing || this.ws.readyState !== WebSocket.OPEN;
   }
 
-  /** Token bucket: false when this socket sends faster than it may. */
+  /** Takes a token from the socket's bucket. Returns false when this socket sends faster than it may. */
   takeCommandToken(now: number): boolean {
-    const elapsed = (now - this.lastRefill) / 1000;
-    this.lastRefill = now;
-    this.tokens = Math.min(this.options.commandBurst, this.tokens + elapsed * this.options.commandsPerSecond);
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
+    return this.commands.take(now);
   }
 
   private badFrame(): void {

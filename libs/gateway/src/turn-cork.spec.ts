@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { turnCork } from './turn-cork';
 
-/** Real sockets on loopback: what the cork changes is how many writes reach the kernel. */
+/** These tests use real sockets on loopback, because what the cork changes is how many writes reach the kernel. */
 describe('TurnCork', () => {
   let server: WebSocketServer;
   let client: WebSocket;

@@ -6,13 +6,13 @@ export interface WireObserver {
   socketOpened(role: Role): void;
   socketClosed(role: Role): void;
   evicted(reason: string): void;
-  /** A seat opened one socket more than it may hold: its oldest was closed (4010). */
+  /** A seat opened one socket more than it may hold, so its oldest socket was closed (4010). */
   socketReplaced(): void;
-  /** An upgrade was refused: the instance holds its maximum of sockets (503). */
+  /** An upgrade was refused (503) because the instance holds its maximum of sockets. */
   socketRefused(): void;
-  /** A socket answered no ping within the window: it was closed (4011). */
+  /** A socket answered no ping within the window, so it was closed (4011). */
   socketSilent(): void;
-  /** Sent but not yet read by the client changed by this much, over all sockets. */
+  /** What was sent but not yet read by clients changed by this much, over all sockets. */
   queued(bytes: number, frames: number): void;
 }
 

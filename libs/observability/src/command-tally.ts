@@ -1,9 +1,9 @@
 import { UNKNOWN_LABEL } from './label-vocabulary';
 
 /**
- * Exact per-command counts and means since start, and a recent rate: what the admin overview
- * shows. A command the server does not know is tallied as `unknown`, so the table has at most one
- * row per known type plus one.
+ * Exact per-command counts and means since start, and a recent rate, as the admin overview shows
+ * them. A command the server does not know is tallied as `unknown`, so the table has at most one
+ * row per known type, plus one.
  */
 export class CommandTally {
   private readonly totals = new Map<string, { count: number; sumMs: number }>();

@@ -115,10 +115,10 @@ export const METRIC_PROVIDERS = [
 ];
 
 /**
- * Every measurement the server makes, recorded once and read three ways: Prometheus families,
- * the admin overview's exact means, and socket counts. Implements the observer interfaces of the
- * rooms, the gateway and the persistence layer. Label values come from the vocabulary given to
- * `bind`; anything else is `unknown`.
+ * Every measurement the server makes, recorded once and read three ways: as Prometheus families,
+ * as the admin overview's exact means, and as socket counts. It implements the observer
+ * interfaces of the rooms, the gateway and the persistence layer. Label values come from the
+ * vocabulary given to `bind`, and anything else is labelled `unknown`.
  */
 @Injectable()
 export class GameMetrics {
@@ -126,9 +126,10 @@ export class GameMetrics {
   readonly tally = new CommandTally((command) => this.vocabulary.commands.has(command));
   private readonly sockets: Record<Role, number> = { host: 0, player: 0, spectator: 0 };
   private readonly acquire = { count: 0, sumSeconds: 0 };
-  // Per-frame figures are summed here and handed to prom-client when it is read: its inc() hashes
-  // the labels on every call, which cost more than the frame's own bookkeeping at ~7 frames per
-  // answer. Keys are label values (the vocabulary's event types, `reply`, `unknown`) and wire profiles.
+  // Per-frame figures are summed here and handed to prom-client when it is read. prom-client's
+  // inc() hashes the labels on every call, which cost more than the frame's own bookkeeping at ~7
+  // frames per answer. The keys are label values (the vocabulary's event types, `reply`,
+  // `unknown`) and wire profiles.
   private readonly framesUnread = new Map<string, { kind: string; wire: string; bytes: number; frames: number }>();
   private readonly queue = { bytes: 0, frames: 0 };
   private sources?: LiveSources;
@@ -206,7 +207,7 @@ export class GameMetrics {
     this.buildInfo.set({ version: build.version, sha: build.sha }, 1);
   }
 
-  // Rooms: one handled command. `type` is what the client wrote; the label is the server's word.
+  // Rooms: one handled command. `type` is what the client wrote, and the label is the server's word for it.
   command(type: string, status: number, seconds: number, mailboxWaitSeconds: number): void {
     const statusClass = status < 300 ? '2xx' : status < 500 ? '4xx' : '5xx';
     const command = commandLabel(this.vocabulary, type);
@@ -235,7 +236,7 @@ export class GameMetrics {
   }
 
   // Gateway.
-  // The gateway passes the event type the room chose, or `reply`; the vocabulary makes sure of it.
+  // The gateway passes the event type the room chose, or `reply`, and the vocabulary makes sure of that.
   frameSent(kind: string, wire: string, bytes: number): void {
     const label = frameKindLabel(this.vocabulary, kind);
     const key = `${label}\u0000${wire}`;
@@ -264,7 +265,7 @@ export class GameMetrics {
     this.sockets[role] = Math.max(0, this.sockets[role] - 1);
   }
 
-  // The gateway's reasons only (send_queue_bytes, send_queue_frames): never a client's word.
+  // The reason is one of the gateway's own (send_queue_bytes, send_queue_frames), never a client's word.
   evicted(reason: string): void {
     this.evictionsTotal.inc({ reason });
   }
@@ -281,7 +282,7 @@ export class GameMetrics {
     this.silentCloses.inc();
   }
 
-  // Faults: a room's own code threw after a commit (the room was let go), or a rejection nobody handled.
+  // Faults: a room's own code threw after a commit (and the room was let go), or a rejection nobody handled.
   roomFaulted(): void {
     this.roomFaults.inc();
   }
@@ -295,7 +296,7 @@ export class GameMetrics {
     this.limitRefusals.inc({ limit });
   }
 
-  // The console's record of refused commands: what was written, and what was not (and why).
+  // The console's record of refused commands: what was written, and what was not, and why.
   refusalsWritten(count: number): void {
     this.refusalsRecorded.inc(count);
   }
@@ -304,7 +305,7 @@ export class GameMetrics {
     this.refusalsDropped.inc({ reason }, count);
   }
 
-  // Retention: rows a pruning batch removed, by table; a batch that failed.
+  // Retention: the rows a pruning batch removed, by table, and the batches that failed.
   retentionPruned(table: RetentionTableName, rows: number): void {
     if (rows > 0) this.retentionRemoved.inc({ table }, rows);
   }

@@ -11,7 +11,7 @@ export interface LabelVocabulary {
   readonly events: ReadonlySet<string>;
 }
 
-/** Until the server binds its vocabulary, nothing is known: every type counts as `unknown`. */
+/** Until the server binds its vocabulary, nothing is known, so every type counts as `unknown`. */
 export const EMPTY_VOCABULARY: LabelVocabulary = { commands: new Set(), events: new Set() };
 
 export function commandLabel(vocabulary: LabelVocabulary, type: string): string {

@@ -41,8 +41,10 @@ export type ImageUploadOutcome = (typeof IMAGE_UPLOAD_OUTCOMES)[number];
 
 /**
  * The `table` label of `game_retention_removed_total`: what the retention's pruning removed.
- * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows (`deck_images`:
- * pictures taken out of their decks, or of deleted decks, that open rooms showed until they closed).
+ * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows (`decks` and
+ * `questions`: hosts' decks that no room used and nobody edited within their window;
+ * `deck_images`: pictures taken out of their decks, or of deleted decks, that open rooms showed
+ * until they closed).
  */
 export const RETENTION_TABLES = [
   'room_journal',
@@ -51,20 +53,23 @@ export const RETENTION_TABLES = [
   'finished_games',
   'rooms',
   'room_heads',
+  'decks',
+  'questions',
   'deck_images',
 ] as const;
 export type RetentionTableName = (typeof RETENTION_TABLES)[number];
 
 /**
  * The `outcome` label of `game_db_outcomes_settled_total`: what a room's statement whose answer was
- * lost turned out to be once the database was read. `unsettled`: the server stopped first.
+ * lost turned out to be once the database was read. `unsettled` means the server stopped first.
  */
 export const SETTLED_OUTCOMES = ['recorded', 'not_recorded', 'elsewhere', 'unsettled'] as const;
 
 /**
  * The `reason` label of `game_refused_commands_dropped_total`: why a refused command was not
- * recorded for the console. The process's buffer was full; its room had refused its share for
- * the minute already; the statement that should have written it failed.
+ * recorded for the console. Either the process's buffer was full, or its room had already used
+ * its share of recorded refusals for the minute, or the statement that should have written it
+ * failed.
  */
 export const REFUSAL_DROPS = ['buffer_full', 'room_cap', 'write_failed'] as const;
 export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
@@ -75,7 +80,9 @@ export type RefusalDrop = (typeof REFUSAL_DROPS)[number];
  * (the oldest one closed), an instance at its live-room cap, a `seed` on a server not started for
  * tests, and new work shed while the instance is overloaded, by the signal that sheds it. Per
  * address too: joins, deck writes (creation and import), room lookups and spectator seats minted;
- * a room's spectators past its cap, and a socket past the instance's cap.
+ * a room's spectators past its cap, and a socket past the instance's cap. For the whole instance:
+ * each of those surfaces past its budget (`instance_...`), and new anonymous work shed at the lower
+ * event-loop mark (`overload_anonymous_event_loop_delay`).
  */
 export const LIMITS = [
   'open_rate',
@@ -91,12 +98,19 @@ export const LIMITS = [
   'spectator_rate',
   'room_spectators',
   'instance_sockets',
+  'instance_open_rate',
+  'instance_join_rate',
+  'instance_deck_rate',
+  'instance_lookup_rate',
+  'instance_spectator_rate',
+  'overload_anonymous_event_loop_delay',
 ] as const;
 export type LimitName = (typeof LIMITS)[number];
 
 /**
- * Latency buckets: 1 ms to 10 s, 25% apart from 5 ms to about 850 ms, so that a quantile is
- * never a guess across a wide bucket (the field report's median was 19% off with 250-500 ms).
+ * Latency buckets from 1 ms to 10 s, 25% apart from 5 ms to about 850 ms, so that a quantile is
+ * never a guess across a wide bucket. (With a 250-500 ms bucket, the field report's median was 19%
+ * off.)
  */
 export const LATENCY_BUCKETS: readonly number[] = (() => {
   const buckets = [0.001, 0.002, 0.003, 0.004];

@@ -4,9 +4,9 @@ import { PrometheusModule } from '@willsoto/nestjs-prometheus';
 let defaultMetricsStarted = false;
 
 /**
- * /metrics with prom-client's process defaults (process_start_time_seconds among them). The
- * defaults live in one global registry, so a second server in the same process (tests) must not
- * start them again.
+ * Serves /metrics with prom-client's process defaults (process_start_time_seconds among them). The
+ * defaults live in one global registry, so a second server in the same process (as in tests) must
+ * not start them again.
  */
 export function prometheusModule(): DynamicModule {
   const enabled = !defaultMetricsStarted;

@@ -3,9 +3,10 @@ import { Client, QueryResultRow } from 'pg';
 import { createTestDatabase } from '../../../test/support/database';
 import { CommitLane, LaneStatement, OutcomeUnknown } from './commit-lane';
 
-// A lane against the real PostgreSQL, through a TCP proxy that keeps what the lane wrote and sees
-// how its connection ended. The schema is the spec's own (the lane knows none): a head per room
-// whose number a guard moves on or refuses with GR001, as ADVANCE does, and a log the writes add to.
+// These tests run a lane against the real PostgreSQL, through a TCP proxy that keeps what the lane
+// wrote and sees how its connection ended. The schema is the spec's own, because the lane knows
+// none: a head per room, whose number a guard moves on or refuses with GR001 as ADVANCE does, and
+// a log that the writes add to.
 
 const SCHEMA = `
   CREATE TABLE heads (room int PRIMARY KEY, seq bigint NOT NULL DEFAULT 0);
@@ -25,10 +26,10 @@ const write = (room: number, entry: string): LaneStatement => ({
 });
 const unit = (room: number, seq: number, entry: string) => [guard(room, seq), write(room, entry)];
 
-/** Short, so that the tests of silence are quick; every answer in these tests comes far sooner. */
+/** Short, so that the tests of silence are quick. Every answer in these tests comes far sooner. */
 const SILENCE_MS = 600;
 
-/** Keeps this process's event loop busy for `ms`: a real stall, as a starved or stopped process has. */
+/** Keeps this process's event loop busy for `ms`. It is a real stall, like the one a starved or stopped process has. */
 function stall(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until);
@@ -67,7 +68,7 @@ describe(CommitLane.name, () => {
   const seqs = async () =>
     (await admin.query<{ room: number; seq: string }>('SELECT room, seq FROM heads WHERE seq > 0 ORDER BY room')).rows;
 
-  /** Holds `log` so that a unit's write waits; the returned function (or the test's end) lets it go. */
+  /** Locks `log` so that a unit's write waits. The returned function (or the test's end) releases it. */
   async function holdLog(): Promise<() => Promise<void>> {
     const locker = new Client({ connectionString: url });
     await locker.connect();
@@ -86,7 +87,7 @@ describe(CommitLane.name, () => {
     const [rows] = await lane.send([{ name: 'pid', text: 'SELECT pg_backend_pid() AS pid', values: [] }], 10_000);
     return rows[0].pid;
   }
-  /** Sends the units in one together() (written at once, behind each other); each one's outcome. */
+  /** Sends the units in one together(), written at once one behind the other, and returns each one's outcome. */
   function sendTogether(...units: LaneStatement[][]): Promise<PromiseSettledResult<QueryResultRow[][]>[]> {
     const sent: Promise<QueryResultRow[][]>[] = [];
     lane.together(() => {
@@ -101,7 +102,7 @@ describe(CommitLane.name, () => {
     const answered: number[] = [];
     const sent = [1, 2, 3, 4].map((i) => lane.send(unit(1, i, `u${i}`), 10_000).then((rows) => (answered.push(i), rows)));
     await untilWaitingOnLog();
-    // The last unit's bytes reached PostgreSQL while the first one's write still waits.
+    // The last unit's bytes reach PostgreSQL while the first unit's write still waits.
     await until(() => proxy.written.includes('u4'), "the last unit's bytes at PostgreSQL");
     expect(lane.inFlight).toBe(4);
     await release();
@@ -115,7 +116,7 @@ describe(CommitLane.name, () => {
 
   it('sends the units of one together() in a single write', async () => {
     await lane.send(unit(1, 0, 'first'), 10_000);
-    // Every write a socket hands to the kernel goes through one of net.Socket's two writers (watched, not replaced).
+    // Every write a socket hands to the kernel goes through one of net.Socket's two writers, which are watched, not replaced.
     const writers = (['_write', '_writev'] as const).map((m) => jest.spyOn(Socket.prototype as unknown as Record<typeof m, () => void>, m));
     const settled = sendTogether(unit(2, 0, 't1'), unit(3, 0, 't2'), unit(4, 0, 't3'));
     const writes = writers.flatMap((w) => w.mock.contexts).filter((socket) => (socket as Socket).remotePort === proxy.port).length;
@@ -126,12 +127,12 @@ describe(CommitLane.name, () => {
   });
 
   it('fails a unit the guard refuses alone: nothing of it applies, and the units behind it run', async () => {
-    // The refused unit is the first to use both names on this connection: the unit written behind
-    // it must not count on a Parse that PostgreSQL refused in the aborted transaction.
+    // The refused unit is the first to use both names on this connection, so the unit written
+    // behind it must not count on a Parse that PostgreSQL refused in the aborted transaction.
     const [refused, behind] = await sendTogether(unit(1, 7, 'refused'), unit(2, 0, 'behind'));
     expect(refused).toMatchObject({ status: 'rejected', reason: { code: 'GR001', detail: '1' } });
     expect(behind).toEqual({ status: 'fulfilled', value: [[], [{ entry: 'behind' }]] });
-    // Both names are PostgreSQL's now: later units bind them without parsing again.
+    // PostgreSQL has both names prepared now, so later units bind them without parsing again.
     await lane.send(unit(2, 1, 'after'), 10_000);
     const [prepared] = await lane.send(
       [{ name: 'prepared', text: 'SELECT name FROM pg_prepared_statements ORDER BY name', values: [] }],
@@ -160,7 +161,7 @@ describe(CommitLane.name, () => {
     const [failed, behind] = await sendTogether([guard(2, 0), { ...write(2, ''), values: [2, unconvertible] }], unit(3, 0, 'behind'));
     expect(failed).toMatchObject({ status: 'rejected', reason: { message: 'no text for this value' } });
     expect(behind).toMatchObject({ status: 'fulfilled' });
-    // pg closed the statement it could not bind (and still takes it for prepared): the lane copes.
+    // pg closed the statement it could not bind, yet still takes it for prepared, and the lane copes with that.
     await lane.send(unit(2, 0, 'after'), 10_000);
     expect(await entries()).toEqual(['first', 'behind', 'after']);
     expect(await seqs()).toEqual([
@@ -176,7 +177,7 @@ describe(CommitLane.name, () => {
     const late = lane.send(unit(1, 0, 'late'), 300);
     const beside = lane.send(unit(2, 0, 'beside'), 300);
     await untilWaitingOnLog();
-    // PostgreSQL is busy, not silent: the locks it waits on are its own answer to give.
+    // PostgreSQL is busy, not silent: it waits on locks, and answering after them is up to it.
     await new Promise((r) => setTimeout(r, SILENCE_MS / 2));
     await release();
     expect(await late).toEqual([[], [{ entry: 'late' }]]);
@@ -188,7 +189,7 @@ describe(CommitLane.name, () => {
   it('does not take its own stall for PostgreSQL’s silence: answers that came meanwhile are read first', async () => {
     const before = await backendPid();
     const slow = lane.send([{ name: 'nap', text: 'SELECT true AS slept FROM pg_sleep(0.1)', values: [] }], 10_000);
-    // The answer arrives while this process is busy for far longer than the silence it allows.
+    // The answer arrives while this process is busy for far longer than the silence the lane allows.
     stall(SILENCE_MS * 3);
     expect(await slow).toEqual([[{ slept: true }]]);
     expect(proxy.ends).toEqual([]);
@@ -206,7 +207,7 @@ describe(CommitLane.name, () => {
       backendPid: pid,
       message: expect.stringMatching(/^PostgreSQL said nothing for \d+ ms; connection reset$/),
     });
-    // A reset, not a goodbye: the kernel drops what it still held for PostgreSQL.
+    // The connection ends with a reset, not a goodbye, so the kernel drops what it still held for PostgreSQL.
     await until(() => proxy.ends.length === 1, 'the proxy to see the connection end');
     expect(proxy.ends).toEqual(['ECONNRESET']);
     expect(await entries()).toEqual(['committed, unheard']);
@@ -286,9 +287,9 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
 }
 
 /**
- * A TCP proxy to PostgreSQL for one lane: it keeps every byte the lane wrote and records how each
- * lane connection ended ('end', or the error's code). While `silent`, new connections are held
- * without a byte going through.
+ * A TCP proxy to PostgreSQL for one lane. It keeps every byte the lane wrote, and records how each
+ * lane connection ended ('end', or the error's code). While `silent` is set, new connections are
+ * held without a byte going through.
  */
 class RecordingProxy {
   private server?: Server;

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import { Client, ClientConfig, QueryResult, QueryResultRow } from 'pg';
 import { SilenceWatch } from './silence-watch';
 
-/** One statement of a unit: a name (its prepared statement's), its SQL and its values. */
+/** One statement of a unit: its name (also its prepared statement's name), its SQL and its values. */
 export interface LaneStatement {
   readonly name: string;
   readonly text: string;
@@ -14,7 +14,7 @@ interface Unit {
   readonly reject: (err: unknown) => void;
 }
 
-/** A unit could not be written: no connection, or none in time. Nothing of it reached PostgreSQL. */
+/** A unit could not be written, because there was no connection, or none in time. Nothing of it reached PostgreSQL. */
 export class LaneBroken extends Error {
   constructor(
     message: string,
@@ -27,8 +27,9 @@ export class LaneBroken extends Error {
 
 /**
  * A unit was written, and then its connection failed, or PostgreSQL went silent on it, before its
- * answer came: it may have committed or not. `backendPid` is the server process that had it: once
- * that process is gone, the room's head says which (OrderedStatements settles it so).
+ * answer came. So it may or may not have committed. `backendPid` is the server process that had
+ * the unit. Once that process is gone, the room's head says which it was (this is how
+ * OrderedStatements settles it).
  */
 export class OutcomeUnknown extends Error {
   constructor(
@@ -44,22 +45,23 @@ export class OutcomeUnknown extends Error {
 const RETRY_CONNECT_MS = 1000;
 
 /**
- * One PostgreSQL connection in pg's pipeline mode (`pipeline: true`): units (statements that
- * share one transaction) are written as soon as they are sent, without waiting for the units
- * before them, and PostgreSQL runs and answers them in the order they were written. A room whose
- * statements all travel on one lane therefore has them applied in order, while each costs one
- * round trip of its own latency, not one behind another.
+ * One PostgreSQL connection in pg's pipeline mode (`pipeline: true`). Units (statements that share
+ * one transaction) are written as soon as they are sent, without waiting for the units before
+ * them, and PostgreSQL runs and answers them in the order they were written. So when all of a
+ * room's statements travel on one lane, they are applied in order, and each costs one round trip
+ * of its own latency rather than waiting behind another.
  *
  * pg ends every query with its own Sync, so a unit is `BEGIN`, its statements and `COMMIT`, all in
- * the same write: one transaction, one round trip. A statement that fails aborts the transaction,
- * the statements after it are refused without running, and `COMMIT` rolls it back; the units
- * behind it, each in its own transaction, proceed.
+ * the same write: one transaction, one round trip. A statement that fails aborts the transaction.
+ * The statements after it are refused without running, and `COMMIT` rolls the transaction back.
+ * The units behind it, each in its own transaction, proceed.
  *
- * A unit written waits for its answer however long it takes: no caller's budget ends it, and no
- * unit's lateness touches the units beside it. Only real silence from PostgreSQL (nothing heard on
- * the connection for `silenceMs` of this process's own waking time, see SilenceWatch), or a
- * connection that breaks, ends the connection: it is reset, and every unit on it fails with
- * OutcomeUnknown, to be settled by who reads the database. The next unit opens a new connection.
+ * A unit that was written waits for its answer however long it takes. No caller's budget ends it,
+ * and no unit's lateness affects the units beside it. Only two things end the connection: real
+ * silence from PostgreSQL (nothing heard on the connection for `silenceMs` of this process's own
+ * waking time; see SilenceWatch), or a connection that breaks. The connection is then reset, and
+ * every unit on it fails with OutcomeUnknown, to be settled by whoever reads the database. The
+ * next unit opens a new connection.
  */
 export class CommitLane {
   private connecting?: Promise<LaneConnection>;
@@ -71,16 +73,16 @@ export class CommitLane {
   ) {}
 
   /**
-   * Sends a unit now (written before this returns when the lane is connected); resolves with each
-   * statement's rows once its transaction has committed. When the lane must connect first, it
-   * gives up after `connectWithinMs` with LaneBroken, having written nothing.
+   * Sends a unit now. When the lane is connected, the unit is written before this returns. Resolves
+   * with each statement's rows once the unit's transaction has committed. When the lane must
+   * connect first, it gives up after `connectWithinMs` with LaneBroken, having written nothing.
    */
   send(statements: readonly LaneStatement[], connectWithinMs: number): Promise<QueryResultRow[][]> {
     if (this.ready) return this.current!.send(statements);
     return this.connection(connectWithinMs).then((c) => c.send(statements));
   }
 
-  /** Units sent inside `send` leave in one write to the socket (one system call, not one each). */
+  /** Makes the units sent inside `send` leave in one write to the socket (one system call rather than one each). */
   together(send: () => void): void {
     const socket = this.ready ? this.current!.socket : undefined;
     socket?.cork();
@@ -91,20 +93,20 @@ export class CommitLane {
     }
   }
 
-  /** Units in flight on this lane. */
+  /** How many units are in flight on this lane. */
   get inFlight(): number {
     return this.current?.inFlight ?? 0;
   }
 
-  /** Connected: a unit sent now is written at once, without paying for a connection first. */
+  /** Whether the lane is connected, so that a unit sent now is written at once without paying for a connection first. */
   get ready(): boolean {
     return !!this.current && !this.current.broken;
   }
 
   /**
    * Connects in the background when not connected, so that the lanes are open before rooms are
-   * placed on them (a connection costs a few round trips; through a 30 ms link, about 130 ms).
-   * A failed attempt is not repeated for a second: a database that is down is not hammered.
+   * placed on them. A connection costs a few round trips (about 130 ms through a 30 ms link). A
+   * failed attempt is not repeated for a second, so that a database that is down is not hammered.
    */
   warm(): void {
     if (this.ready || this.connecting || performance.now() - this.lastFailure < RETRY_CONNECT_MS) return;
@@ -128,7 +130,7 @@ export class CommitLane {
   }
 
   private async open(): Promise<LaneConnection> {
-    // The lane makes the socket (pg's `stream` option) so that it can cork it and reset it.
+    // The lane makes the socket itself (pg's `stream` option) so that it can cork it and reset it.
     let socket: Socket | undefined;
     const client = new Client({
       ...this.config,
@@ -136,13 +138,13 @@ export class CommitLane {
       connectionTimeoutMillis: this.connectTimeoutMs,
       stream: () => (socket = new Socket()),
     });
-    // A lane's errors reach its units; unheard, an 'error' event would end the process.
+    // A lane's errors reach its units. If nobody listened, an 'error' event would end the process.
     client.on('error', () => undefined);
     try {
       await client.connect();
     } catch (err) {
       socket?.destroy();
-      // Whatever pg says (a refused link, its own `timeout expired`), nothing was written.
+      // Whatever pg says (a refused link, its own `timeout expired`), nothing was written yet.
       throw new LaneBroken(`could not connect: ${err instanceof Error ? err.message : String(err)}`, err);
     }
     return new LaneConnection(client, socket!, this.silenceMs);
@@ -156,15 +158,16 @@ export class CommitLane {
 }
 
 class LaneConnection {
-  /** Units written and not answered yet, oldest first (pg answers its queries in order). */
+  /** Units written and not answered yet, oldest first, because pg answers its queries in order. */
   private readonly units: Unit[] = [];
-  /** Statement names PostgreSQL has prepared on this connection (a query by that name succeeded). */
+  /** Statement names that PostgreSQL has prepared on this connection, as shown by a query by that name that succeeded. */
   private readonly prepared = new Set<string>();
-  /** Names whose first query by name is in flight: until it answers, other units send theirs unnamed. */
+  /** Names whose first query by name is in flight. Until it answers, other units send their statements unnamed. */
   private readonly preparing = new Set<string>();
   /**
-   * Names pg closed on this connection when it could not convert a value for them: it still takes
-   * them for prepared, so queries by those names would fail; they are sent unnamed from then on.
+   * Names that pg closed on this connection when it could not convert a value for them. pg still
+   * takes them for prepared, so queries by those names would fail. From then on, they are sent
+   * unnamed.
    */
   private readonly lost = new Set<string>();
   broken?: Error;
@@ -195,7 +198,7 @@ class LaneConnection {
       const unit: Unit = { resolve, reject };
       this.units.push(unit);
       this.silence.start();
-      // One write for the whole unit: it leaves in as few packets as the kernel allows.
+      // Make one write for the whole unit, so it leaves in as few packets as the kernel allows.
       this.socket.cork();
       try {
         this.write(statements, (err, rows) => {
@@ -209,15 +212,15 @@ class LaneConnection {
     });
   }
 
-  /** Writes a unit as BEGIN, its statements and COMMIT; `done` gets its error, or each statement's rows. */
+  /** Writes a unit as BEGIN, its statements and COMMIT. `done` gets the unit's error, or each statement's rows. */
   private write(statements: readonly LaneStatement[], done: (err: unknown, rows: QueryResultRow[][]) => void): void {
     const rows: QueryResultRow[][] = [];
-    // The first error is the unit's: the statements after it only say the transaction was aborted.
+    // The first error is the unit's error. The statements after it only say that the transaction was aborted.
     let error: unknown;
     const note = (err: Error | null | undefined) => {
       if (err) error ??= err;
     };
-    // pg reports a value it cannot convert at once, while the unit is being written.
+    // pg reports a value it cannot convert at once, while the unit is still being written.
     let writing = true;
     this.client.query('BEGIN', note);
     statements.forEach((s, i) => {
@@ -233,20 +236,21 @@ class LaneConnection {
       );
     });
     writing = false;
-    // A statement pg could not send: the ones before it are rolled back, not committed alone.
+    // If pg could not send a statement, roll back the ones before it rather than commit them alone.
     this.client.query(error === undefined ? 'COMMIT' : 'ROLLBACK', (err: Error | undefined, result?: QueryResult) => {
       note(err);
-      // A COMMIT of an aborted transaction answers ROLLBACK without an error of its own.
+      // A COMMIT of an aborted transaction answers ROLLBACK without an error of its own, so make one.
       if (!err && result!.command !== 'COMMIT') error ??= new Error(`the unit's transaction ended with ${result!.command}`);
       done(error, rows);
     });
   }
 
   /**
-   * The name a statement is sent by, or none. pg parses a name the first time it sends it and
-   * trusts it is prepared after that; but a Parse in a transaction an earlier statement aborted is
-   * refused, so a unit written behind the one that parses a name must not count on it: it sends
-   * its statement unnamed (parsed again, still in its own transaction and round trip).
+   * The name a statement is sent by, or undefined to send it unnamed. pg parses a name the first
+   * time it sends it, and trusts that it is prepared after that. But a Parse in a transaction that
+   * an earlier statement aborted is refused. So a unit written behind the one that parses a name
+   * must not count on that name: it sends its statement unnamed (parsed again, but still in its
+   * own transaction and round trip).
    */
   private nameFor(name: string): string | undefined {
     if (this.lost.has(name)) return undefined;
@@ -256,7 +260,7 @@ class LaneConnection {
     return name;
   }
 
-  /** A query by this name answered: if it succeeded, PostgreSQL has the statement from now on. */
+  /** Called when a query by this name answered. If it succeeded, PostgreSQL has the statement from now on. */
   private answered(name: string, ok: boolean): void {
     this.preparing.delete(name);
     if (ok) this.prepared.add(name);
@@ -268,8 +272,9 @@ class LaneConnection {
   }
 
   /**
-   * Every unit in flight was written and gets no answer now: each fails with OutcomeUnknown. The
-   * socket is reset, so nothing the kernel still holds for PostgreSQL leaves after that.
+   * Fails the connection. Every unit in flight was written and will get no answer now, so each
+   * fails with OutcomeUnknown. The socket is reset, so nothing the kernel still holds for
+   * PostgreSQL leaves after that.
    */
   private fail(why: string, cause?: unknown): void {
     if (this.broken) return;
@@ -283,7 +288,7 @@ class LaneConnection {
 
   async close(): Promise<void> {
     if (this.broken) return;
-    // Units still in flight cannot be heard from once the lane closes: their outcome is unknown.
+    // Units still in flight cannot be heard from once the lane closes, so their outcome is unknown.
     if (this.units.length > 0) return this.fail('the lane was closed');
     this.broken = new LaneBroken('the lane was closed');
     this.silence.stop();
@@ -291,7 +296,10 @@ class LaneConnection {
   }
 }
 
-/** A callback that runs once (pg answers a query whose values it could not convert twice: the error, then the Sync it sent). */
+/**
+ * Wraps a callback so that it runs once. pg answers a query whose values it could not convert
+ * twice: first with the error, then for the Sync it sent.
+ */
 function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
   let called = false;
   return (...args) => {

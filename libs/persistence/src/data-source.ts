@@ -8,29 +8,33 @@ import { StatementMeter } from './statement-meter';
 export interface DatabaseOptions {
   readonly url: string;
   /**
-   * PostgreSQL's own address, for what needs a session of its own: the migrations and their lock,
-   * the commit lanes (pipelined, with named prepared statements), the settling of lost answers
-   * (it ends a server process by its pid) and LISTEN. Unset: `url`. When it differs from `url`,
-   * `url` is taken for a transaction pooler's (PgBouncer, a managed service's pooler): statements
-   * sent there are unnamed and no setting travels in its connections' start-up.
+   * PostgreSQL's own address, for everything that needs a session of its own: the migrations and
+   * their lock, the commit lanes (pipelined, with named prepared statements), the settling of lost
+   * answers (which ends a server process by its pid), and LISTEN. When unset, it is `url`. When it
+   * differs from `url`, `url` is taken to be a transaction pooler's (PgBouncer, a managed
+   * service's pooler). Statements sent there are then unnamed, and no setting travels in the
+   * start-up of its connections.
    */
   readonly directUrl?: string;
-  /** Pool size. */
+  /** The pool's size. */
   readonly poolMax?: number;
-  /** Run pending migrations at start (the server does; tests migrate a template once). */
+  /** Whether to run pending migrations at start. The server does; tests migrate a template once. */
   readonly migrate?: boolean;
   readonly applicationName?: string;
-  /** The migrations to run, in order (the app hands them over; this library knows no schema). */
+  /** The migrations to run, in order. The app hands them over, because this library knows no schema. */
   readonly migrations?: readonly (new () => MigrationInterface)[];
-  /** PostgreSQL's own limit on a statement (it also bounds a lock wait); the runner's limit is the caller's. */
+  /**
+   * PostgreSQL's own limit on a statement, which also bounds a lock wait. The statement runner's
+   * limit is set by each caller.
+   */
   readonly statementTimeoutMs?: number;
-  /** Told when this process waits for another one's migrations. */
+  /** Hears when this process waits for another process's migrations. */
   readonly log?: (msg: string) => void;
 }
 
 /** Where a data source's connections go (see DatabaseOptions.directUrl). */
 export interface DatabaseRoutes {
-  /** The pool's URL is a transaction pooler's: no named prepared statements there, no start-up settings. */
+  /** Whether the pool's URL is a transaction pooler's. There are then no named prepared statements and no start-up settings. */
   readonly pooled: boolean;
   /** How a connection that needs a session of its own connects: straight to PostgreSQL. */
   readonly direct: ClientConfig;
@@ -47,9 +51,9 @@ export class RoutedDataSource extends DataSource {
 }
 
 /**
- * A TypeORM data source over pg whose every connection counts its round trips. Migrations are
- * TypeORM migrations with plain SQL inside, run first over the direct URL (schema-migrations.ts);
- * the hot path runs named SQL through `Database`.
+ * A TypeORM data source over pg, whose every connection counts its round trips. Migrations are
+ * TypeORM migrations with plain SQL inside, and they run first, over the direct URL
+ * (schema-migrations.ts). The hot path runs named SQL through `Database`.
  */
 export async function openDataSource(options: DatabaseOptions, meter: StatementMeter): Promise<RoutedDataSource> {
   const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
@@ -69,12 +73,13 @@ export async function openDataSource(options: DatabaseOptions, meter: StatementM
     // A new connection that cannot be made in time counts as an outage, not a wait.
     connectionTimeoutMillis: timeoutMs,
     idleTimeoutMillis: 30_000,
-    // Dead links (a NAT that forgot us) are found by the kernel, not by a query that hangs.
+    // Let the kernel find dead links (a NAT that forgot us), rather than a query that hangs.
     keepAlive: true,
     keepAliveInitialDelayMillis: 5_000,
   };
-  // The server's own backstop behind the runner's limit, given in the connection's start-up: free,
-  // but a transaction pooler refuses a connection that carries it, so pooled connections go without.
+  // PostgreSQL's own backstop behind the runner's limit, given in the connection's start-up. It
+  // costs nothing, but a transaction pooler refuses a connection that carries it, so pooled
+  // connections go without it.
   const backstop = { statement_timeout: timeoutMs };
   const dataSource = new RoutedDataSource(
     {

@@ -28,32 +28,37 @@ export class DatabaseUnavailableError extends StoreUnavailableError {
 /** How long a statement may take, checkout included, unless its caller gives less. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 900;
 
-/** Pipelined connections that carry rooms' writes (each room always on the same one). */
+/** How many pipelined connections carry rooms' writes. Each room always uses the same one. */
 export const DEFAULT_COMMIT_LANES = 16;
 
-/** How long PostgreSQL may say nothing on a commit lane with statements in flight before it is reset. */
+/** How long PostgreSQL may stay silent on a commit lane with statements in flight before the lane is reset. */
 export const DEFAULT_SILENCE_MS = 3000;
 
 /**
- * Connections of the instance's own upkeep (its heartbeat, the release of its leases), apart from
- * the pool that requests share: one for the beat, which runs one at a time, and one spare.
+ * How many connections the instance keeps for its own upkeep (its heartbeat, the release of its
+ * leases), apart from the pool that requests share: one for the beat, which runs one at a time,
+ * and one spare.
  */
 export const CLUSTER_CONNECTIONS = 2;
 
-/** The connection of the retention's pruning, apart from requests' and the heartbeat's: one batch at a time. */
+/**
+ * The connections for the retention's pruning, apart from those of requests and the heartbeat.
+ * One is enough, because pruning runs one batch at a time.
+ */
 export const UPKEEP_CONNECTIONS = 1;
 
 /**
- * Behind a transaction pooler, the connections that carry writes whose answer may need settling
- * (opening a room, a deck's writes): settling ends the write's server process by its pid, which
- * only a direct connection knows. Such writes are few (openings are rate-limited).
+ * Behind a transaction pooler, the number of connections that carry writes whose answer may need
+ * settling (opening a room, a deck's writes). Settling ends the write's server process by its pid,
+ * which only a direct connection knows. Such writes are few, because openings are rate-limited.
  */
 export const SETTLED_WRITE_CONNECTIONS = 4;
 
 /**
- * How a write finds out whether it was recorded when its answer was lost: a read that returns the
- * rows the write would have returned had it committed, and none if it did not. It runs once the
- * server process that had the write is gone, so the write can no longer commit after it.
+ * How a write finds out whether it was recorded when its answer was lost. It is a read that
+ * returns the rows the write would have returned had it committed, and no rows if it did not. It
+ * runs once the server process that had the write is gone, so the write can no longer commit
+ * after the read.
  */
 export interface WriteCheck {
   readonly sql: string;
@@ -62,30 +67,35 @@ export interface WriteCheck {
 
 /**
  * Runs named statements: one checkout, one query, one round trip. The name is the `statement`
- * label of the metrics and the name tests count. No ping before checkout, no BEGIN/COMMIT.
+ * label of the metrics, and the name that tests count. There is no ping before checkout and no
+ * BEGIN/COMMIT.
  *
- * Every statement has a time limit, checkout included: a database that went silent (packets held,
- * a failover in progress) gets the caller a DatabaseUnavailableError in time, not a wait without
- * end. A connection whose query ran out of time is reset, not reused: nothing queued on it can
- * reach PostgreSQL later. A write given a WriteCheck is not failed then: its outcome is unknown,
- * and the check says it (late, and true) once the server process that had it is gone.
+ * Every statement has a time limit, checkout included. When the database goes silent (packets
+ * held, a failover in progress), the caller gets a DatabaseUnavailableError in time instead of
+ * waiting without end. A connection whose query ran out of time is reset, not reused, so nothing
+ * queued on it can reach PostgreSQL later. A write given a WriteCheck is not failed at that point:
+ * its outcome is unknown, and the check tells it (late, but truly) once the server process that
+ * had the write is gone.
  */
 export class Database {
   readonly pool: Pool;
   /**
-   * The heartbeat and the lease statements, on connections of their own: a beat never waits for a
-   * connection behind requests' reads (a slow leaderboard, a burst of room loads), so a busy
-   * instance does not miss beats, fail its readiness and lose its rooms for it.
+   * Connections of their own for the heartbeat and the lease statements. A beat then never waits
+   * for a connection behind requests' reads (a slow leaderboard, a burst of room loads), so a busy
+   * instance does not miss beats, fail its readiness and lose its rooms because of that.
    */
   private readonly clusterPool: Pool;
-  /** The retention's pruning batches, on a connection of their own: they never wait for, nor hold, another's. */
+  /** A connection of its own for the retention's pruning batches, so they never wait for another's connection nor hold one. */
   private readonly upkeepPool: Pool;
   /**
-   * Where writes whose answer may need settling run: the pool when it reaches PostgreSQL itself,
-   * connections straight to it when the pool is a transaction pooler's.
+   * Where writes whose answer may need settling run. That is the pool when it reaches PostgreSQL
+   * itself, and connections straight to PostgreSQL when the pool goes through a transaction pooler.
    */
   private readonly settledWritePool: Pool;
-  /** The pool is a transaction pooler's: its statements go unnamed (a pooler keeps no prepared statement from one transaction to the next). */
+  /**
+   * Set when the pool goes through a transaction pooler. Its statements then go unnamed, because a
+   * pooler keeps no prepared statement from one transaction to the next.
+   */
   private readonly pooled: boolean;
   private readonly prepared = new Map<string, string>();
   private readonly ordered: OrderedStatements;
@@ -101,7 +111,7 @@ export class Database {
     this.pool = (dataSource.driver as unknown as { master: Pool }).master;
     const routes = routesOf(dataSource, this.pool);
     this.pooled = routes.pooled;
-    // The lanes and the settler need sessions of their own: they connect straight to PostgreSQL.
+    // The lanes and the settler need sessions of their own, so they connect straight to PostgreSQL.
     this.settler = new OutcomeSettler(routes.direct, defaultTimeoutMs);
     this.ordered = new OrderedStatements(
       routes.direct,
@@ -113,9 +123,9 @@ export class Database {
       this.settler,
     );
     this.ordered.warm();
-    // The same server, limits, keepalive and counted client class as the pool's connections.
+    // Use the same server, limits, keepalive and counted client class as the pool's connections.
     this.clusterPool = new Pool({ ...(this.pool.options as PoolConfig), max: CLUSTER_CONNECTIONS });
-    // An idle connection that breaks is dropped by the pool; unheard, its error would end the process.
+    // The pool drops an idle connection that breaks. If nobody listened, its error would end the process.
     this.clusterPool.on('error', () => undefined);
     this.upkeepPool = new Pool({ ...(this.pool.options as PoolConfig), max: UPKEEP_CONNECTIONS });
     this.upkeepPool.on('error', () => undefined);
@@ -125,9 +135,9 @@ export class Database {
   }
 
   /**
-   * A room's write: on the room's ordered path when its position is given (the room actor's
-   * statements, which may be pipelined), otherwise like any other statement, settled by its
-   * `check` when its answer is lost (the ordered path settles its own).
+   * Runs a room's write. When its position is given (the room actor's statements, which may be
+   * pipelined), it goes on the room's ordered path, which settles its own lost answers. Otherwise
+   * it runs like any other statement, and its `check` settles it when its answer is lost.
    */
   write<T extends QueryResultRow>(
     statement: Omit<OrderedStatement, 'position'> & { readonly position?: RoomPosition; readonly check?: WriteCheck },
@@ -138,7 +148,7 @@ export class Database {
     this.preparedName(statement.name, statement.sql);
     const handed = performance.now();
     const committed = this.ordered.run<T>({ ...statement, position }, timeoutMs);
-    // How long commits wait is one of the overload signals; a failure is the caller's to handle.
+    // How long commits wait is one of the overload signals. A failure is for the caller to handle.
     committed.then(
       () => this.meter.committed((performance.now() - handed) / 1000),
       () => undefined,
@@ -146,7 +156,7 @@ export class Database {
     return committed;
   }
 
-  /** While `reachable` says no, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
+  /** While `reachable` returns false, rooms' statements are refused before they are written (OrderedStatements.writeOnlyWhile). */
   writeOnlyWhile(reachable: () => boolean): void {
     this.reachable = reachable;
     this.ordered.writeOnlyWhile(reachable);
@@ -154,12 +164,12 @@ export class Database {
 
   private reachable: () => boolean = () => true;
 
-  /** Rooms' statements in flight on the ordered path. */
+  /** How many rooms' statements are in flight on the ordered path. */
   get orderedInFlight(): number {
     return this.ordered.inFlight;
   }
 
-  /** Ends the ordered path's and the cluster's connections (the pool is the data source's to end). */
+  /** Ends the connections of the ordered path and the cluster. The data source ends the pool itself. */
   async close(): Promise<void> {
     await Promise.all([
       this.ordered.close(),
@@ -180,7 +190,7 @@ export class Database {
     return this.runOn(check ? this.settledWritePool : this.pool, statement, sql, params, timeoutMs, check);
   }
 
-  /** A statement of the instance's upkeep (heartbeat, leases), on the cluster's own connections. */
+  /** Runs a statement of the instance's upkeep (heartbeat, leases) on the cluster's own connections. */
   runForCluster<T extends QueryResultRow>(
     statement: string,
     sql: string,
@@ -190,7 +200,7 @@ export class Database {
     return this.runOn(this.clusterPool, statement, sql, params, timeoutMs);
   }
 
-  /** A statement of the retention's pruning, on its own connection (off every command's path). */
+  /** Runs a statement of the retention's pruning on its own connection, off every command's path. */
   runForUpkeep<T extends QueryResultRow>(
     statement: string,
     sql: string,
@@ -208,7 +218,7 @@ export class Database {
     timeoutMs: number,
     check?: WriteCheck,
   ): Promise<T[]> {
-    // A write sent into a link known to be down could be settled only once it is back.
+    // Do not send a write into a link known to be down: it could be settled only once the link is back.
     if (check && !this.reachable())
       throw new DatabaseUnavailableError(statement, new Error('PostgreSQL is unreachable (the heartbeat says so); nothing was sent'));
     const started = process.hrtime.bigint();
@@ -220,7 +230,7 @@ export class Database {
       this.meter.statement(statement, secondsSince(started), false);
       throw new DatabaseUnavailableError(statement, err);
     }
-    // The wait for the shared pool is what requests feel (and what admission control reads).
+    // Only the wait for the shared pool is measured, because that is what requests feel (and what admission control reads).
     if (pool !== this.clusterPool && pool !== this.upkeepPool) this.meter.acquire(secondsSince(started));
     const named = client as unknown as NamedClient;
     named.statementName = statement;
@@ -228,8 +238,9 @@ export class Database {
     let ok = false;
     const backendPid = (client as unknown as { processID?: number }).processID;
     try {
-      // Named, so PostgreSQL parses and plans it once per connection (still one round trip);
-      // unnamed through a transaction pooler, whose next transaction may be another connection's.
+      // Name the statement, so that PostgreSQL parses and plans it once per connection (still in
+      // one round trip). Through a transaction pooler it goes unnamed, because the next
+      // transaction may run on another connection.
       const name = this.preparedName(statement, sql);
       const query = { name: this.pooled ? undefined : name, text: sql, values: params as unknown[] };
       const result = await withinTime(client.query<T>(query), deadline - performance.now(), () => resetConnection(client));
@@ -242,17 +253,18 @@ export class Database {
       } else throw err;
     } finally {
       named.statementName = undefined;
-      // A connection that failed or ran out of time mid-query is destroyed, not handed on.
+      // A connection that failed or ran out of time mid-query is destroyed rather than handed on.
       client.release(broken);
       this.meter.statement(statement, secondsSince(started), ok);
     }
-    // Only a write with a check gets here: its answer was lost, and the check says what it did.
+    // Only a write with a check gets here. Its answer was lost, and the check finds out what it did.
     return this.settle<T>(statement, backendPid!, check!, broken);
   }
 
   /**
-   * A write whose answer was lost: once its server process is gone, its check says whether it
-   * was recorded (the rows it would have returned) or not (unavailable: nothing was recorded).
+   * Settles a write whose answer was lost. Once its server process is gone, its check says whether
+   * it was recorded (it returns the rows the write would have returned) or not (the write then
+   * fails as unavailable, and nothing was recorded).
    */
   private async settle<T extends QueryResultRow>(statement: string, backendPid: number, check: WriteCheck, lost: unknown): Promise<T[]> {
     let rows: T[];
@@ -267,7 +279,7 @@ export class Database {
     throw new DatabaseUnavailableError(statement, new Error(`${lost instanceof Error ? lost.message : String(lost)}; it was not recorded`));
   }
 
-  /** A statement's name is its prepared statement's: one name, one SQL text, or it is a bug. */
+  /** A statement's name is also its prepared statement's name. Each name must have one SQL text; two is a bug. */
   private preparedName(statement: string, sql: string): string {
     const known = this.prepared.get(statement);
     if (known === undefined) this.prepared.set(statement, sql);
@@ -275,10 +287,10 @@ export class Database {
     return statement;
   }
 
-  /** A pooled connection within `timeoutMs`; one that arrives later goes straight back. */
+  /** Checks out a pooled connection within `timeoutMs`. A connection that arrives later goes straight back. */
   private checkout(pool: Pool, timeoutMs: number): Promise<PoolClient> {
     const pending = pool.connect();
-    // Fire and forget: a late connection is released whenever it arrives; both outcomes are handled.
+    // Fire and forget: a late connection is released whenever it arrives, and both outcomes are handled.
     return withinTime(
       pending,
       timeoutMs,
@@ -301,8 +313,8 @@ export class Database {
 }
 
 /**
- * Where a data source's connections go: as openDataSource said, or, for a data source made
- * otherwise, everything where its pool goes (one PostgreSQL, no pooler).
+ * Where a data source's connections go: as openDataSource set them, or, for a data source made
+ * some other way, everything to where its pool goes (one PostgreSQL, no pooler).
  */
 function routesOf(dataSource: DataSource, pool: Pool): DatabaseRoutes {
   const routes = (dataSource as { routes?: DatabaseRoutes }).routes;
@@ -318,7 +330,7 @@ class TimedOut extends Error {
   }
 }
 
-/** `promise`, or a TimedOut after `ms` (then `onLate` runs, and a later settlement is ignored). */
+/** Resolves as `promise` does, or rejects with TimedOut after `ms`. Then `onLate` runs, and a later settlement is ignored. */
 function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Promise<T> {
   if (ms <= 0) {
     onLate();
@@ -328,8 +340,8 @@ function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Pro
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const timer = setTimeout(() => {
-      // A process that was stopped or starved runs its due timers before it reads its sockets:
-      // the answer may be waiting there. The verdict waits for the I/O phase, which reads it.
+      // A process that was stopped or starved runs its due timers before it reads its sockets, and
+      // the answer may be waiting there. So the verdict waits for the I/O phase, which reads it.
       setImmediate(() => {
         if (settled) return;
         settled = true;
@@ -356,7 +368,7 @@ function withinTime<T>(promise: Promise<T>, ms: number, onLate: () => void): Pro
 }
 
 /**
- * Drops a connection at once with a TCP reset: the kernel discards what it still holds for
+ * Drops a connection at once with a TCP reset. The kernel then discards what it still holds for
  * PostgreSQL, so a statement the caller gave up on cannot arrive after the link heals.
  */
 function resetConnection(client: PoolClient): void {

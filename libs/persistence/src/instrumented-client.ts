@@ -9,7 +9,7 @@ export interface NamedClient extends Client {
 
 /**
  * The pool builds its connections from this class, so that nothing reaches PostgreSQL uncounted:
- * not the runner's named statements, not TypeORM's own queries.
+ * neither the runner's named statements nor TypeORM's own queries.
  */
 export function instrumentedClientClass(meter: StatementMeter): new (config?: ClientConfig) => Client {
   return class InstrumentedClient extends Client {
@@ -18,12 +18,12 @@ export function instrumentedClientClass(meter: StatementMeter): new (config?: Cl
     constructor(config?: ClientConfig) {
       super(config);
       // A link that drops can make a client emit 'error' when no query and no pool listener is
-      // there to take it; unheard, that would end the process. The query in flight, if any,
-      // still fails with the error, and the pool still discards the client.
+      // there to take it, and an unheard 'error' would end the process. The query in flight, if
+      // any, still fails with the error, and the pool still discards the client.
       this.on('error', () => undefined);
     }
 
-    // pg's query() has many overloads; counting is the same for all of them.
+    // pg's query() has many overloads, and counting is the same for all of them.
     override query(...args: unknown[]): any {
       meter.roundTrip(this.statementName ?? 'typeorm');
       return (Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);

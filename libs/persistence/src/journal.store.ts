@@ -1,16 +1,20 @@
 import { JournalInput, JournalStep, RoomPosition, RoomStore } from '@app/room-engine';
 import { JournalEntry, JournalRepository } from './repositories/journal.repository';
 
-/** A step that carries a command or a proposal: the statement a durable command waits for. */
+/** The name of a step that carries a command or a proposal: the statement a durable command waits for. */
 export const APPEND_STATEMENT = 'JournalRepository.append';
-/** A step that carries neither (a boundary the clock reached, a finished game, a close, a presence change that decided something). */
+/**
+ * The name of a step that carries neither: a boundary the clock reached, a finished game, a close,
+ * or a presence change that decided something.
+ */
 export const RECORD_STATEMENT = 'JournalRepository.record';
 
 /**
- * The engine's RoomStore, the same for every game: each step of a room is one append to the
- * journal, on the room's ordered path, carrying the room's position and lease fence; the appends
- * of many rooms sent in the same turn share one statement. Steps that carry commands are named
- * apart from those the clock or presence took, so that round trips per command can be counted.
+ * The engine's RoomStore, the same for every game. Each step of a room is one append to the
+ * journal, on the room's ordered path, carrying the room's position and lease fence. The appends
+ * of many rooms sent in the same turn share one statement. Steps that carry commands have a
+ * different name from those the clock or presence took, so that round trips per command can be
+ * counted.
  */
 export class JournalStore implements RoomStore {
   constructor(private readonly journal: JournalRepository) {}

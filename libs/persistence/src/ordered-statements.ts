@@ -9,22 +9,23 @@ export interface OrderedStatement {
   readonly name: string;
   readonly sql: string;
   readonly params: readonly unknown[];
-  /** The room whose history this statement extends, and where it stands. */
+  /** The room whose history this statement extends, and where that history stands. */
   readonly position: RoomPosition;
   /**
-   * Statements of the same name from different rooms, sent in the same turn of the event loop,
-   * may travel as one: how their params combine into one statement's (answers of many rooms in
-   * one insert, which is what keeps PostgreSQL's work per answer low when many rooms are busy).
+   * Statements of the same name from different rooms, sent in the same turn of the event loop, may
+   * travel as one. This says how their params combine into the one statement's params: answers of
+   * many rooms in one insert, for example. That is what keeps PostgreSQL's work per answer low
+   * when many rooms are busy.
    */
   readonly merge?: (params: readonly (readonly unknown[])[]) => unknown[];
 }
 
 /**
- * The guard that opens every unit's transaction: advances each room's `commit_seq` where the room
- * is at the position and fence its statement was decided at, and refuses the whole unit (GR001,
- * DETAIL the rooms that were not) otherwise. Rooms are found by primary key (`= ANY`, never a
- * join with `unnest`, which the planner cannot size and answered with a scan of every room's
- * row), and PL/pgSQL runs only to refuse (migration 1764838800000).
+ * The guard that opens every unit's transaction. It advances each room's `commit_seq` when the
+ * room is at the position and fence its statement was decided at. Otherwise it refuses the whole
+ * unit with GR001, whose DETAIL lists the rooms that were not. Rooms are found by primary key
+ * (`= ANY`), never by a join with `unnest`: the planner cannot size that join, and it answered with
+ * a scan of every room's row. PL/pgSQL runs only to refuse (migration 1764838800000).
  */
 const ADVANCE = {
   name: 'guard_rooms',
@@ -39,11 +40,11 @@ const ADVANCE = {
 };
 const OUT_OF_ORDER = 'GR001';
 
-/** A room's statements whose outcome is being settled (`units` of them), and those that wait behind them. */
+/** A room's statements whose outcome is being settled (`units` of them), and the statements that wait behind them. */
 interface Doubt {
   units: number;
   readonly waiting: Waiting[];
-  /** Every one settled so far was recorded. */
+  /** True while every statement settled so far was recorded. */
   recorded: boolean;
 }
 
@@ -55,45 +56,46 @@ interface Waiting {
 }
 
 export interface OrderedFailure {
-  /** A failure the caller sees as "the database is unavailable" (nothing recorded; retry later). */
+  /** Builds a failure the caller sees as "the database is unavailable" (nothing was recorded; retry later). */
   unavailable(statement: string, cause: unknown): Error;
   isConnectionError(err: unknown): boolean;
 }
 
 /**
- * The ordered path of rooms' writes: a few pipelined connections (lanes). While a room has a
- * statement in flight, its next ones follow on the same lane, so they reach PostgreSQL in the
- * order they were decided, without waiting for each other. A room with nothing in flight may
- * start on any lane (its earlier statements have all answered), and every such room of one turn
- * takes the same lane (the least busy): what is sent in one turn leaves at the end of that turn, in order, and
- * same-named statements of different rooms merge where that keeps every room's order. So busy
- * rooms' answers share statements as they did before lanes (fewer transactions is most of what
- * PostgreSQL's work per answer is), and a lane that is slow gets no new rooms.
+ * The ordered path of rooms' writes, over a few pipelined connections (lanes). While a room has a
+ * statement in flight, its next statements follow on the same lane, so they reach PostgreSQL in
+ * the order they were decided, without waiting for each other. A room with nothing in flight may
+ * start on any lane, because its earlier statements have all answered. Every such room of one
+ * turn takes the same lane (the least busy one). What is sent in one turn leaves at the end of
+ * that turn, in order, and same-named statements of different rooms merge where that keeps every
+ * room's order. So busy rooms' answers share statements as they did before lanes existed (fewer
+ * transactions are most of what saves PostgreSQL work per answer), and a lane that is slow gets
+ * no new rooms.
  *
- * A statement's budget bounds only how long it may wait to leave: once written, it is answered
- * with what PostgreSQL did. When its lane breaks or goes silent first, its outcome is unknown, and
- * it is settled (OutcomeSettler) before its caller hears anything: recorded, it succeeds (late);
- * not recorded, it fails as unavailable, truthfully. Meanwhile the room's later statements wait:
- * sent, they would extend a position the database may not have reached.
+ * A statement's budget bounds only how long it may wait to leave. Once written, it is answered
+ * with what PostgreSQL did. If its lane breaks or goes silent first, its outcome is unknown, and
+ * it is settled (OutcomeSettler) before its caller hears anything. If it was recorded, it succeeds
+ * (late); if not, it fails as unavailable, truthfully. Meanwhile the room's later statements wait,
+ * because if they were sent they would extend a position the database may not have reached.
  */
 export class OrderedStatements {
   private readonly lanes: CommitLane[];
   private readonly waiting: Waiting[][];
   private readonly scheduled: boolean[];
-  /** The lane of every room with a statement queued or in flight, and how many it has. */
+  /** The lane of every room with a statement queued or in flight, and how many statements it has there. */
   private readonly held = new Map<string, { readonly lane: number; statements: number }>();
-  /** Rooms with statements whose outcome is being settled, and their statements that wait for it. */
+  /** Rooms with statements whose outcome is being settled, and their statements that wait for the outcome. */
   private readonly inDoubt = new Map<string, Doubt>();
-  /** The lane this turn's rooms with nothing in flight go to, until it flushes. */
+  /** The lane that this turn's rooms with nothing in flight go to, until that lane flushes. */
   private gathering: number | undefined;
-  /** Whether PostgreSQL is believed reachable: while it is not, nothing is written (see `sendable`). */
+  /** Whether PostgreSQL is believed reachable. While it is not, nothing is written (see `sendable`). */
   private reachable: () => boolean = () => true;
 
   constructor(
     config: ClientConfig,
     laneCount: number,
     connectTimeoutMs: number,
-    /** How long PostgreSQL may say nothing on a lane with statements in flight before it is reset. */
+    /** How long PostgreSQL may stay silent on a lane with statements in flight before the lane is reset. */
     silenceMs: number,
     private readonly meter: StatementMeter,
     private readonly failure: OrderedFailure,
@@ -130,18 +132,19 @@ export class OrderedStatements {
     return this.gathering;
   }
 
-  /** A statement of the room answered (or failed): with none left, the room is free of its lane. */
+  /** Called when a statement of the room answered or failed. When the room has none left, it is free of its lane. */
   private settled(roomId: string): void {
     const held = this.held.get(roomId);
     if (held && --held.statements === 0) this.held.delete(roomId);
   }
 
   /**
-   * The connected lane with the fewest units in flight, the first such among equals: a quiet
-   * server keeps to its first lanes, whose connections have their plans and caches warm (a
+   * The connected lane with the fewest units in flight, taking the first among equals. A quiet
+   * server thus keeps to its first lanes, whose connections have their plans and caches warm (a
    * backend's first statements cost PostgreSQL more), and more lanes come into use as load grows.
-   * Lanes not connected yet are opened in the background and used once they are (a room placed
-   * on one would wait for its connection). With none connected, the first, which then connects.
+   * Lanes not connected yet are opened in the background and used once they are connected, because
+   * a room placed on one would wait for its connection. When no lane is connected, it returns the
+   * first, which then connects.
    */
   private leastBusyLane(): number {
     let best: number | undefined;
@@ -158,8 +161,8 @@ export class OrderedStatements {
 
   /**
    * Says where the process learns whether PostgreSQL is reachable (its heartbeat). While it is
-   * not, statements are refused before they are written: a statement written into a silent link
-   * could not be answered, nor settled, until the link is back, and its command would wait as long.
+   * not, statements are refused before they are written. A statement written into a silent link
+   * could not be answered, nor settled, until the link is back, and its command would wait that long.
    */
   writeOnlyWhile(reachable: () => boolean): void {
     this.reachable = reachable;
@@ -170,7 +173,7 @@ export class OrderedStatements {
     for (const lane of this.lanes) lane.warm();
   }
 
-  /** Statements in flight on every lane. */
+  /** How many statements are in flight, over every lane. */
   get inFlight(): number {
     return this.lanes.reduce((n, l) => n + l.inFlight, 0);
   }
@@ -195,10 +198,10 @@ export class OrderedStatements {
   }
 
   /**
-   * Statements whose command's budget ran out before they could leave are refused here, alone,
-   * with every later statement of the same room (each extends a position the refused one never
-   * reached). Merged into a unit, one of them would have refused the whole unit, other rooms'
-   * statements with time to spare included: under load, that was most of the 503s.
+   * Refuses here, on its own, each statement whose command's budget ran out before it could leave,
+   * along with every later statement of the same room (each extends a position the refused one
+   * never reached). If such a statement were merged into a unit, it would refuse the whole unit,
+   * including other rooms' statements with time to spare. Under load, that was most of the 503s.
    */
   private sendable(waiting: readonly Waiting[]): Waiting[] {
     const now = performance.now();
@@ -223,7 +226,7 @@ export class OrderedStatements {
     const first = unit[0].statement;
     const started = process.hrtime.bigint();
     const positions = unit.map((w) => w.statement.position);
-    // Only a lane that must connect first uses it: a unit written waits for its answer.
+    // Only a lane that must connect first uses this limit. Once a unit is written, it waits for its answer.
     const connectWithinMs = Math.min(...unit.map((w) => w.deadline)) - performance.now();
     this.meter.roundTrip(first.name);
     let ok = false;
@@ -249,9 +252,10 @@ export class OrderedStatements {
   }
 
   /**
-   * A unit whose answer was lost: its rooms' later statements wait while the database is asked
-   * whether it committed (all of it did, or none: it is one transaction), and each of its callers
-   * then hears the truth. A committed unit resolves with no rows (its answer is gone).
+   * Settles a unit whose answer was lost. Its rooms' later statements wait while the database is
+   * asked whether the unit committed. Either all of it did or none did, because it is one
+   * transaction. Each of its callers then hears the truth. A committed unit resolves with no rows,
+   * because its answer is gone.
    */
   private async settle(lane: number, unit: Waiting[], lost: OutcomeUnknown): Promise<void> {
     const rooms = unit.map((w) => w.statement.position.roomId);
@@ -264,7 +268,7 @@ export class OrderedStatements {
     try {
       heads = await this.settler.heads(lost.backendPid, rooms);
     } catch {
-      // Closed before it could say: the callers hear that the outcome could not be settled.
+      // The settler closed before it could answer, so the callers hear that the outcome could not be settled.
     }
     const { seq, fence, roomId } = unit[0].statement.position;
     const head = heads?.get(roomId);
@@ -284,9 +288,9 @@ export class OrderedStatements {
   }
 
   /**
-   * One of the room's statements in doubt is settled. Once all are, what waited behind them leaves
-   * now if every one was recorded; otherwise it is refused, since it extends a position the
-   * database never reached.
+   * Called when one of the room's statements in doubt is settled. Once all of them are, what waited
+   * behind them leaves now if every one was recorded. Otherwise it is refused, since it extends a
+   * position the database never reached.
    */
   private release(lane: number, room: string, recorded: boolean): void {
     const doubt = this.inDoubt.get(room);
@@ -317,7 +321,7 @@ export class OrderedStatements {
         .split(',')
         .filter(Boolean);
       if (rooms.includes(statement.position.roomId)) return new RoomOutOfOrderError([statement.position.roomId]);
-      // Another room of the shared statement was out of order: this one's statement simply did not run.
+      // Another room in the shared statement was out of order, so this room's statement simply did not run.
       return this.failure.unavailable(statement.name, new Error('a room that shared the statement was out of order'));
     }
     if (err instanceof LaneBroken || this.failure.isConnectionError(err)) return this.failure.unavailable(statement.name, err);
@@ -326,9 +330,10 @@ export class OrderedStatements {
 }
 
 /**
- * Groups the statements sent in one turn into units, in order. A statement joins an earlier one
- * of the same name (taking its place in the order) only if no other statement of its room came in
- * between, and its room is not in that unit yet: every room's statements keep their order.
+ * Groups the statements sent in one turn into units, in order. A statement joins an earlier unit
+ * of the same name (taking that unit's place in the order) only if no other statement of its room
+ * came in between, and its room is not in that unit yet. That way every room's statements keep
+ * their order.
  */
 export function mergeInOrder<W extends { readonly statement: Pick<OrderedStatement, 'name' | 'position' | 'merge'> }>(
   waiting: readonly W[],

@@ -1,6 +1,6 @@
 import { ClientConfig, Pool, QueryResultRow } from 'pg';
 
-/** Where a room's history stands in the database: the statements applied, and the lease's fence. */
+/** Where a room's history stands in the database: how many statements were applied, and the lease's fence. */
 export interface RoomHead {
   readonly commitSeq: number;
   readonly fence: number;
@@ -8,33 +8,33 @@ export interface RoomHead {
 
 /** How long to wait before trying again when PostgreSQL cannot be asked. */
 const RETRY_MS = 1000;
-/** How often to look whether the server process that had the units is gone, and for how long. */
+/** How often to check whether the server process that had the units is gone, and for how long to keep checking. */
 const EXIT_POLL_MS = 20;
 const EXIT_WAIT_MS = 5000;
 
 /**
- * Finds out what the database holds of units whose answer was lost (OutcomeUnknown). First the
- * server process that ran them must be gone: until it is, it may still commit them (its bytes may
- * still be on their way to it). Once it is, each unit's transaction has either committed or rolled
- * back for good, and each room's head (`room_heads.commit_seq`) says which: a unit at position
- * `seq` committed exactly when the head is past it.
+ * Finds out what the database holds of units whose answer was lost (OutcomeUnknown). First, the
+ * server process that ran them must be gone, because until then it may still commit them (their
+ * bytes may still be on their way to it). Once it is gone, each unit's transaction has either
+ * committed or rolled back for good, and each room's head (`room_heads.commit_seq`) says which: a
+ * unit at position `seq` committed exactly when the head is past it.
  *
- * It asks on two connections of its own, so that it never waits behind a busy pool, and keeps
- * asking, a second apart, while PostgreSQL cannot be reached: the callers' replies wait for it.
+ * It asks on two connections of its own, so that it never waits behind a busy pool. It keeps
+ * asking, a second apart, while PostgreSQL cannot be reached, and the callers' replies wait for it.
  */
 export class OutcomeSettler {
   private readonly pool: Pool;
-  /** Server processes being ended, each once however many units it had. */
+  /** Server processes being ended. Each is ended once, however many units it had. */
   private readonly ending = new Map<number, Promise<void>>();
   private closed = false;
 
   constructor(config: ClientConfig, timeoutMs: number) {
     this.pool = new Pool({ ...config, max: 2, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, idleTimeoutMillis: 10_000 });
-    // A connection that fails while idle is dropped by the pool; unheard, the error would end the process.
+    // The pool drops a connection that fails while idle. If nobody listened, the error would end the process.
     this.pool.on('error', () => undefined);
   }
 
-  /** The heads of `roomIds` once the server process `backendPid` is gone; tries until it can say, or until closed. */
+  /** Reads the heads of `roomIds` once the server process `backendPid` is gone. It tries until it can answer, or until closed. */
   async heads(backendPid: number, roomIds: readonly string[]): Promise<Map<string, RoomHead>> {
     const rows = await this.readOnceGone<{ roomId: string; commitSeq: string; fence: string }>(
       backendPid,
@@ -45,8 +45,8 @@ export class OutcomeSettler {
   }
 
   /**
-   * What `sql` reads once the server process `backendPid` is gone (a write's own check of whether
-   * it was recorded); tries until it can say, or until closed.
+   * Runs `sql` once the server process `backendPid` is gone, and returns what it reads (a write's
+   * own check of whether it was recorded). It tries until it can answer, or until closed.
    */
   async readOnceGone<T extends QueryResultRow>(backendPid: number, sql: string, params: readonly unknown[]): Promise<T[]> {
     for (;;) {
@@ -74,7 +74,7 @@ export class OutcomeSettler {
     return ending;
   }
 
-  /** Ends the server process (one of ours: the same role may end it) and waits until it has exited. */
+  /** Ends the server process and waits until it has exited. The process is one of ours, so the same role may end it. */
   private async end(backendPid: number): Promise<void> {
     await this.pool.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = $1', [backendPid]);
     const deadline = performance.now() + EXIT_WAIT_MS;

@@ -10,8 +10,9 @@ export interface RoomChange {
 
 /**
  * Holds one connection that LISTENs for room changes made outside the room's actor (the HTTP
- * API, an operator, another instance). Reconnects with backoff when the link drops; while it is
- * down, changes are not heard, so it reports each reconnect for the caller to resynchronise.
+ * API, an operator, another instance). It reconnects with backoff when the link drops. While the
+ * link is down, changes are not heard, so it reports each reconnect for the caller to
+ * resynchronise.
  */
 export class RoomChangeListener {
   private client?: Client;

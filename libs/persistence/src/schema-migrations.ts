@@ -3,19 +3,20 @@ import { DataSource, MigrationExecutor, MigrationInterface, QueryRunner } from '
 
 /**
  * The advisory lock a process holds while it migrates. Instances that an orchestrator starts
- * together all try to migrate: the first one runs the migrations, the others wait for it and then
- * find nothing left to do. The number is this service's own (any bigint no other tool uses).
+ * together all try to migrate: the first one runs the migrations, and the others wait for it and
+ * then find nothing left to do. The number is this service's own (any bigint that no other tool
+ * uses).
  */
 export const MIGRATIONS_LOCK = 7_347_172_001;
 
 export interface MigrationOptions {
-  /** PostgreSQL itself, not a pooler: the lock is a session's, and a migration may run for minutes. */
+  /** PostgreSQL itself, not a pooler, because the lock belongs to a session and a migration may run for minutes. */
   readonly url: string;
   readonly migrations: readonly (new () => MigrationInterface)[];
   readonly applicationName?: string;
-  /** Told when this process waits for another one's migrations. */
+  /** Hears when this process waits for another process's migrations. */
   readonly log?: (msg: string) => void;
-  /** The pg client class to connect with (the server's counts every round trip). */
+  /** The pg client class to connect with. The server's class counts every round trip. */
   readonly Client?: new (config?: ClientConfig) => Client;
 }
 
@@ -25,7 +26,10 @@ export interface MigrationState {
   readonly state: 'applied' | 'pending' | 'unknown';
 }
 
-/** The URL's session reaches a pooler, not PostgreSQL: what needs a session of its own would break there. */
+/**
+ * Thrown when the URL's session reaches a pooler, not PostgreSQL. Whatever needs a session of its
+ * own would break there.
+ */
 export class NotDirectError extends Error {
   constructor(reported: number, serving: number) {
     super(
@@ -39,8 +43,9 @@ export class NotDirectError extends Error {
 
 /**
  * Applies the pending migrations, one transaction each, under MIGRATIONS_LOCK and without a
- * statement timeout (a data migration of a large table may take minutes; the commands' budget is
- * not its). Returns the names of those it applied, in order: none when another process did them.
+ * statement timeout. A data migration of a large table may take minutes, and the commands' budget
+ * does not apply to it. Returns the names of the migrations it applied, in order, or none when
+ * another process applied them.
  */
 export async function migrate(options: MigrationOptions): Promise<string[]> {
   return withMigrationSession(options, async (dataSource, runner) => {
@@ -58,7 +63,10 @@ export async function migrate(options: MigrationOptions): Promise<string[]> {
   });
 }
 
-/** Every migration this build knows, applied or pending, then those the database has from a build that is not this one. */
+/**
+ * Every migration this build knows, applied or pending, followed by those the database has from a
+ * build that is not this one.
+ */
 export async function migrationStates(options: MigrationOptions): Promise<MigrationState[]> {
   return withMigrationSession(options, async (dataSource, runner) => {
     const applied = new Set((await new MigrationExecutor(dataSource, runner).getExecutedMigrations()).map((m) => m.name));
@@ -70,15 +78,15 @@ export async function migrationStates(options: MigrationOptions): Promise<Migrat
   });
 }
 
-/** Whether MIGRATIONS_LOCK is free; if it is, this session holds it from now on. */
+/** Whether MIGRATIONS_LOCK is free. If it is, this session holds it from now on. */
 async function tryLock(runner: QueryRunner): Promise<boolean> {
   const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATIONS_LOCK])) as { locked: boolean }[];
   return locked;
 }
 
 /**
- * One session straight to PostgreSQL, checked to be direct, with no statement timeout even where
- * the role or the database sets one; the data source over it knows the migrations.
+ * Opens one session straight to PostgreSQL, checked to be direct, with no statement timeout even
+ * where the role or the database sets one. The data source over it knows the migrations.
  */
 async function withMigrationSession<T>(
   options: MigrationOptions,
@@ -91,7 +99,7 @@ async function withMigrationSession<T>(
     migrationsTransactionMode: 'each',
     installExtensions: false,
     applicationName: options.applicationName ?? 'game-server-migrations',
-    // One session does the work; a second keeps a migration that asks for another connection from waiting for ever.
+    // One session does the work. A second one keeps a migration that asks for another connection from waiting for ever.
     poolSize: 2,
     extra: { ...(options.Client ? { Client: options.Client } : {}), keepAlive: true },
   });
@@ -109,9 +117,9 @@ async function withMigrationSession<T>(
 }
 
 /**
- * A pooler answers a connection with a process id of its own making, and then hands the session's
- * statements to whichever server process it likes: the two differ. Straight to PostgreSQL, they
- * are the same process.
+ * Checks that a session is direct. A pooler answers a connection with a process id of its own
+ * making, and then hands the session's statements to whichever server process it likes, so the two
+ * ids differ. Straight to PostgreSQL, they are the same process.
  */
 async function assertDirect(runner: QueryRunner): Promise<void> {
   const connection = (await runner.connect()) as { processID?: number };

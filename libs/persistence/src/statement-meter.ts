@@ -2,17 +2,17 @@
 export interface StatementObserver {
   /** One round trip to PostgreSQL, labelled with the named statement that caused it. */
   roundTrip?(statement: string): void;
-  /** A named statement finished (ok or not), with its duration including the pool checkout. */
+  /** A named statement finished, ok or not. Its duration includes the pool checkout. */
   statement?(statement: string, seconds: number, ok: boolean): void;
   /** A pool checkout took this long. */
   acquire?(seconds: number): void;
-  /** A room's statement committed this long after it was handed to the ordered path (its wait and its round trip). */
+  /** A room's statement committed this long after it was handed to the ordered path (its wait plus its round trip). */
   committed?(seconds: number): void;
-  /** A room's statement whose answer was lost was settled by reading the database: what it found. */
+  /** A room's statement whose answer was lost was settled by reading the database, with what the read found. */
   settled?(outcome: SettledOutcome): void;
 }
 
-/** What a statement whose answer was lost turned out to be (`unsettled`: the server closed first). */
+/** What a statement whose answer was lost turned out to be. `unsettled` means the server closed before it could tell. */
 export type SettledOutcome = 'recorded' | 'not_recorded' | 'elsewhere' | 'unsettled';
 
 /**
@@ -47,7 +47,7 @@ export class StatementMeter {
     for (const o of this.observers) o.settled?.(outcome);
   }
 
-  /** Records the round trips made while it is open: `const log = meter.capture(); ...; log.stop()`. */
+  /** Records the round trips made while the capture is open: `const log = meter.capture(); ...; log.stop()`. */
   capture(): RoundTripLog {
     const names: string[] = [];
     const stop = this.observe({ roundTrip: (s) => names.push(s) });

@@ -14,11 +14,11 @@ import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 
 /**
- * The heartbeat against real PostgreSQL (issue 31): a beat writes the instance's row and names no
- * room, so what it reads does not grow with the rooms the instance holds (counted by
- * pg_stat_statements, which test/global-setup.ts preloads); the leases that moved away are found
- * through indexes, including after a beat whose answer was lost; and the beat runs on connections
- * that requests cannot hold up. The leaderboard reads a bounded page of finished games.
+ * These tests run the heartbeat against real PostgreSQL (issue 31). A beat writes the instance's
+ * row and names no room, so what it reads does not grow with the rooms the instance holds (counted
+ * by pg_stat_statements, which test/global-setup.ts preloads). The leases that moved away are found
+ * through indexes, including after a beat whose answer was lost. The beat runs on connections that
+ * requests cannot hold up. The leaderboard reads a bounded page of finished games.
  */
 const beatOf = (name: string, rooms = 0): InstanceBeat => ({
   name,
@@ -33,7 +33,7 @@ const beatOf = (name: string, rooms = 0): InstanceBeat => ({
 async function open() {
   const meter = new StatementMeter();
   const url = await createTestDatabase();
-  // PostgreSQL's own limit is the test's hard timeout, not the server's 900 ms: reads here wait on purpose.
+  // PostgreSQL's own limit is the test's hard timeout rather than the server's 900 ms, because reads here wait on purpose.
   const dataSource = await openDataSource({ url, poolMax: 2, migrations: MIGRATIONS, statementTimeoutMs: 30_000 }, meter);
   const db = new Database(dataSource, meter, 30_000, 1);
   return {
@@ -51,7 +51,7 @@ async function open() {
 }
 type Opened = Awaited<ReturnType<typeof open>>;
 
-/** A database opened before the suite's tests and closed after them (call the getter inside a test). */
+/** Opens a database before the suite's tests and closes it after them. Call the getter inside a test. */
 function databaseForSuite(): () => Opened {
   let database: Opened | undefined;
   beforeAll(async () => {
@@ -63,7 +63,10 @@ function databaseForSuite(): () => Opened {
   return () => database!;
 }
 
-/** `count` open rooms with codes from `first`, leased to `owner` (null: free); their ids, in code order. */
+/**
+ * Opens `count` rooms with codes from `first`, leased to `owner` (or free when `owner` is null),
+ * and returns their ids in code order.
+ */
 async function seedRooms(dataSource: DataSource, first: number, count: number, owner: string | null): Promise<string[]> {
   const rows: { id: string }[] = await dataSource.query(
     `WITH made AS (
@@ -91,10 +94,11 @@ const head = async (dataSource: DataSource, id: string) =>
 describe(InstanceRepository.name, () => {
   describe('what a beat reads', () => {
     /**
-     * Pages (shared buffers hit or read) per beat of `me` holding `leased` rooms, over ten beats
-     * after eight to warm up, in a database of its own. Beside them, the same every time: rooms
-     * of another instance, some asked for by an instance that is gone, and leases that moved away
-     * from another instance, so that every index the beat reads holds entries.
+     * Measures the pages (shared buffers hit or read) per beat of `me` holding `leased` rooms, over
+     * ten beats after eight to warm up, in a database of its own. Beside those rooms there is the
+     * same setup every time: rooms of another instance, some asked for by an instance that is gone,
+     * and leases that moved away from another instance, so that every index the beat reads holds
+     * entries.
      */
     async function pagesPerBeat(leased: number): Promise<{ pages: number; calls: number }> {
       const { dataSource, instances, close } = await open();
@@ -128,7 +132,7 @@ describe(InstanceRepository.name, () => {
       const many = await pagesPerBeat(2000);
       expect(few.calls).toBe(10);
       expect(many.calls).toBe(10);
-      // Sending every room's id and fence read some 80 pages here at 2,000 rooms (about 3 per room in a larger table).
+      // Sending every room's id and fence used to read some 80 pages here at 2,000 rooms (about 3 per room in a larger table).
       expect(many.pages).toBe(few.pages);
     });
   });
@@ -139,15 +143,15 @@ describe(InstanceRepository.name, () => {
     it('finds a room another instance took since the last beat heard, however long ago that beat was', async () => {
       const first = await opened().instances.beat(beatOf('a'));
       const [room, kept] = await seedRooms(opened().dataSource, 0x200000, 2, 'a');
-      // What another instance's load leaves once a's lease ran out (or an operator's UPDATE): the fence moves on.
+      // This is what another instance's load leaves once a's lease ran out (or what an operator's UPDATE leaves): the fence moves on.
       await opened().dataSource.query(`UPDATE room_heads SET lease_owner = 'b', lease_fence = lease_fence + 1 WHERE room_id = $1`, [room]);
       const heard = await opened().instances.beat(beatOf('a', 2), first.at);
       expect(heard.lost).toEqual([{ id: room, fence: 2 }]);
       expect(await head(opened().dataSource, kept)).toMatchObject({ owner: 'a', fence: 1 });
-      // As if the move were ten minutes old: a beat that follows one heard since reads past it...
+      // Make the move ten minutes old. A beat whose last heard beat came after the move reads past it...
       await opened().dataSource.query(`UPDATE room_heads SET moved_at = moved_at - interval '10 minutes' WHERE room_id = $1`, [room]);
       expect((await opened().instances.beat(beatOf('a', 1), heard.at)).lost).toEqual([]);
-      // ...and one whose last heard beat came before it (its answers lost, or the process frozen) still reads it.
+      // ...and a beat whose last heard beat came before it (its answers lost, or the process frozen) still reads it.
       expect((await opened().instances.beat(beatOf('a', 1), first.at - 11 * 60_000)).lost).toEqual([{ id: room, fence: 2 }]);
     });
 
@@ -155,7 +159,7 @@ describe(InstanceRepository.name, () => {
       const first = await opened().instances.beat(beatOf('c'));
       const [room] = await seedRooms(opened().dataSource, 0x300000, 1, 'c');
       const [elsewhere] = await seedRooms(opened().dataSource, 0x300100, 1, 'x');
-      // Released (a drain), then loaded by c again: the lease is c's, with the next fence.
+      // The lease is released (a drain), then c loads the room again, so the lease is c's, with the next fence.
       await opened().dataSource.query(`UPDATE room_heads SET lease_owner = NULL WHERE room_id = $1`, [room]);
       const [{ code }] = await opened().dataSource.query(`SELECT trim(code) AS code FROM rooms WHERE id = $1`, [room]);
       const [loaded] = await opened().rooms.loadRooms([code], 10_000, { owner: 'c', ms: 6000 });
@@ -178,7 +182,7 @@ describe(InstanceRepository.name, () => {
       expect(await head(opened().dataSource, asked)).toEqual({ owner: null, fence: 1, wantedBy: null });
       expect(await head(opened().dataSource, orphan)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
       expect(await head(opened().dataSource, quiet)).toEqual({ owner: 'd', fence: 1, wantedBy: null });
-      // Handed over, the room is read again as moved away (should that answer have been lost), and only that.
+      // Once handed over, the room is read again as moved away (in case that answer was lost), and only that room.
       expect((await opened().instances.beat(beatOf('d', 2), first.at)).lost).toEqual([{ id: asked, fence: 1 }]);
     });
   });
@@ -191,7 +195,7 @@ describe(InstanceRepository.name, () => {
       const blocker = new Client({ connectionString: opened().url });
       await blocker.connect();
       await blocker.query('SELECT pg_advisory_lock(31)');
-      // Two reads take both of the pool's connections and wait for the lock: the pool has none left.
+      // Two reads take both of the pool's connections and wait for the lock, so the pool has none left.
       let readsDone = 0;
       const reads = [1, 2].map(() =>
         opened()
@@ -220,8 +224,8 @@ describe(LeaderboardRepository.name, () => {
   const opened = databaseForSuite();
 
   /**
-   * `count` finished games of `game`, one room each, where `player` wins with `score`: the newest
-   * `ageSeconds` ago, then one every `everySeconds` before it.
+   * Writes `count` finished games of `game`, one room each, in which `player` wins with `score`.
+   * The newest finished `ageSeconds` ago, and the others one every `everySeconds` before it.
    */
   async function finish(
     game: string,
@@ -243,7 +247,7 @@ describe(LeaderboardRepository.name, () => {
   }
 
   it('reads the newest finished games of one game through its index, a bounded page whatever the number finished', async () => {
-    // More games of one game than the page, and more of another game in between: neither is read beyond the page.
+    // There are more games of one kind than the page holds, and more of another kind in between; neither is read beyond the page.
     await finish('quiz', LEADERBOARD_GAMES, 'new', 2, 0, 4, 0x500000);
     await finish('dice', 3 * LEADERBOARD_GAMES, 'cardsharp', 9, 1, 4 / 3, 0x600000);
     await finish('quiz', LEADERBOARD_GAMES + 500, 'old', 1, 5 * LEADERBOARD_GAMES, 1, 0x700000);

@@ -36,7 +36,7 @@ describe(JournalRepository.name, () => {
   const codes = new Map<string, string>();
   const OPENED = { seq: -1, atMs: 1, state: { state: { opened: true }, replies: [] } };
 
-  /** A new room through the real repository, with its opening snapshot; its head starts at position 0, fence 0. */
+  /** Opens a new room through the real repository, with its opening snapshot. Its head starts at position 0, fence 0. */
   async function newRoom(): Promise<string> {
     const id = randomUUID();
     const code = randomBytes(3).toString('hex').toUpperCase();
@@ -95,7 +95,7 @@ describe(JournalRepository.name, () => {
         ],
       } as Record<string, JournalEntry[]>;
 
-      // Sent in the same turn: the three rooms' appends share one statement.
+      // The three rooms' appends are sent in the same turn, so they share one statement.
       const { trips } = await counted(() => Promise.all([a, b, c].map((id) => journal.append(first[id], at(id, 0), 5000))));
       expect(trips).toEqual(['JournalRepository.append']);
       await journal.append([command(1100, { move: 2 })], at(a, 1), 5000);
@@ -153,7 +153,7 @@ describe(JournalRepository.name, () => {
         [2, 1, { n: 4 }],
       ]);
 
-      // A later snapshot replaces it (one per room), here with no entries of its own.
+      // A later snapshot replaces it (there is one per room), here with no entries of its own.
       await journal.append([], at(room, 3), 5000, { snapshot: { atMs: 9, state: { total: 10 } } });
       const [later] = await load([room]);
       expect(later).toMatchObject({ commitSeq: 4, snapshot: { seq: 3, atMs: 9, state: { total: 10 } }, entries: [] });
@@ -173,7 +173,7 @@ describe(JournalRepository.name, () => {
       await journal.append([command(2, { n: 2 }), command(3, { n: 3 })], at(room, 1), 5000);
       expect((await journalOf(room)).map((e) => e.body)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
 
-      // One statement, one round trip: the entries it carries are in the snapshot it writes.
+      // One statement costs one round trip, and the entries it carries are in the snapshot it writes.
       const { trips } = await counted(() =>
         journal.append([command(4, { n: 4 })], at(room, 2), 5000, { snapshot: { atMs: 4, state: { total: 10 } } }),
       );
@@ -182,7 +182,7 @@ describe(JournalRepository.name, () => {
       await journal.append([command(5, { n: 5 })], at(room, 3), 5000);
       expect(await journalOf(room)).toEqual([{ seq: 3, idx: 0, body: { n: 5 } }]);
 
-      // A load is the snapshot and what came after it, exactly as before the journal was cut.
+      // A load returns the snapshot and what came after it, exactly as before the journal was cut.
       const [loaded] = await load([room]);
       expect(loaded).toMatchObject({ commitSeq: 4, snapshot: { seq: 2, atMs: 4, state: { total: 10 } } });
       expect(loaded.entries.map((e) => [e.seq, e.idx, e.body])).toEqual([[3, 0, { n: 5 }]]);
@@ -210,7 +210,7 @@ describe(JournalRepository.name, () => {
       const room = await newRoom();
       await journal.append([command(1, { n: 1 })], at(room, 0), 5000);
       await journal.append([], at(room, 1), 5000, { snapshot: { atMs: 2, state: { total: 1 } } });
-      // A row before that snapshot, as a build that kept the whole journal left it.
+      // Add a row before that snapshot, as a build that kept the whole journal would have left it.
       await dataSource.query(
         `INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body) VALUES ($1, 0, 1, 1, 'command', '{"role":"player","seat":"s1"}', 'old', '{"n":0}')`,
         [room],
@@ -218,7 +218,7 @@ describe(JournalRepository.name, () => {
       await journal.append([command(3, { n: 3 })], at(room, 2), 5000);
       await journal.append([], at(room, 3), 5000, { snapshot: { atMs: 4, state: { total: 4 } } });
       expect(await journalOf(room)).toEqual([{ seq: 0, idx: 1, body: { n: 0 } }]);
-      // A load does not read it: it is before the snapshot.
+      // A load does not read that row, because it is before the snapshot.
       expect((await load([room]))[0]).toMatchObject({ snapshot: { seq: 3 }, entries: [] });
     });
   });
@@ -247,7 +247,7 @@ describe(JournalRepository.name, () => {
       ]);
       expect(refused.status === 'rejected' && refused.reason).toBeInstanceOf(RoomOutOfOrderError);
       expect(refused.status === 'rejected' && (refused.reason as RoomOutOfOrderError).roomIds).toEqual([wrong]);
-      // The shared statement did not run: the other room is told to try again, not that it is out of order.
+      // The shared statement did not run, so the other room is told to try again, not that it is out of order.
       expect(other.status === 'rejected' && other.reason).not.toBeInstanceOf(RoomOutOfOrderError);
       expect(other.status).toBe('rejected');
       expect([await head(wrong), await head(shared)]).toEqual([
@@ -286,7 +286,7 @@ describe(JournalRepository.name, () => {
           ['s2', 1],
         ],
       };
-      // Two rooms finish in one statement; each gets its own id back.
+      // Two rooms finish a game in one statement, and each gets its own id back.
       const [ra, rb] = await Promise.all([
         journal.append([command(1, { last: true })], at(a, 0), 5000, { result: { game: 'g1', gameNo: 1, summary } }),
         journal.append([], at(b, 0), 5000, { result: { game: 'g2', gameNo: 1, summary: { draw: true } } }),

@@ -16,14 +16,14 @@ import {
 import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase, holdTable, writeWaitsOn } from '../../../test/support/database';
 
-/** Short, so that the tests are quick; every answer of a healthy database here comes far sooner. */
+/** Short, so that the tests are quick. Every answer of a healthy database here comes far sooner. */
 const SILENCE_MS = 500;
 
 /**
  * A room's statement whose answer is lost (PostgreSQL went silent after it was written) is neither
- * a success nor a failure until the database says which: the server process that had it is ended,
+ * a success nor a failure until the database says which. The server process that had it is ended,
  * the room's head is read, and only then does the caller hear. Meanwhile the room's next statement
- * waits. Real PostgreSQL, through a proxy that can go silent.
+ * waits. These tests use real PostgreSQL, through a proxy that can go silent.
  */
 describe('a statement whose outcome is unknown', () => {
   let url: string;
@@ -98,12 +98,12 @@ describe('a statement whose outcome is unknown', () => {
     const release = await holdTable(url, 'room_journal');
     const first = journal.append([entry('committed')], at(room, 0), 900);
     await writeWaiting();
-    // The link goes silent both ways; then PostgreSQL commits, and its answer is lost.
+    // The link goes silent both ways. PostgreSQL then commits, and its answer is lost.
     proxy.blackHole();
     await release();
     await until(async () => (await head(room)) === 1, 'the commit');
-    // Once the silence is taken for one, the first is in doubt (the settler cannot ask yet, and
-    // keeps trying): the room's next statement must not leave before the first is settled.
+    // Once the lane takes the quiet for silence, the first statement is in doubt (the settler cannot
+    // ask yet, and keeps trying). The room's next statement must not leave before the first is settled.
     await new Promise((r) => setTimeout(r, SILENCE_MS * 3));
     const second = journal.append([entry('behind')], at(room, 1), 60_000);
     await new Promise((r) => setTimeout(r, SILENCE_MS));
@@ -118,7 +118,7 @@ describe('a statement whose outcome is unknown', () => {
 
   it('fails as unavailable when it never reached PostgreSQL, and so does the statement behind it', async () => {
     const room = await newRoom();
-    // The lane is connected (a statement that could not connect is refused before it is written).
+    // Connect the lane first, because a statement that could not connect would be refused before it is written.
     await journal.append([entry('before')], at(room, 0), 5000);
     proxy.blackHole();
     const caught = journal.append([entry('lost')], at(room, 1), 900).catch((err: unknown) => err);
@@ -136,7 +136,7 @@ describe('a statement whose outcome is unknown', () => {
     expect(await journaled(room)).toEqual(['before']);
     expect(await head(room)).toBe(1);
     expect(settled).toEqual(['not_recorded']);
-    // The room goes on from where the database is.
+    // The room goes on from where the database stands.
     await expect(journal.append([entry('after')], at(room, 1), 5000)).resolves.toEqual({});
   });
 });

@@ -17,8 +17,9 @@ import { createTestDatabase } from '../../../test/support/database';
 const DAY = 86_400;
 const WINDOW = 30 * DAY;
 
-// The retention's statements against real PostgreSQL. Time passes for a row by moving its own
-// timestamps back (closed_at, finished_at): every window is compared with now() by PostgreSQL.
+// These tests run the retention's statements against real PostgreSQL. A test makes time pass for a
+// row by moving its own timestamps back (closed_at, finished_at), because PostgreSQL compares
+// every window with now().
 describe(RetentionRepository.name, () => {
   let dataSource: DataSource;
   let db: Database;
@@ -52,8 +53,9 @@ describe(RetentionRepository.name, () => {
   });
 
   /**
-   * A room that played: opened with a deck copy (or a reference), a game finished (snapshot and
-   * result), more commands after it, then closed, `closedDaysAgo` days ago; open when undefined.
+   * Makes a room that played: opened with a deck copy (or a reference), a game finished (snapshot
+   * and result), more commands after it, and then closed `closedDaysAgo` days ago. The room stays
+   * open when `closedDaysAgo` is undefined.
    */
   async function playedRoom(
     closedDaysAgo: number | undefined,
@@ -80,7 +82,7 @@ describe(RetentionRepository.name, () => {
     return { id, code, resultId: resultId! };
   }
 
-  /** The room closed, and its game finished, `days` days before now. */
+  /** Moves the room's close, and its game's finish, to `days` days before now. */
   async function age(roomId: string, days: number): Promise<void> {
     await dataSource.query(`UPDATE rooms SET closed_at = closed_at - make_interval(days => $2) WHERE id = $1`, [roomId, days]);
     await dataSource.query(`UPDATE finished_games SET finished_at = finished_at - make_interval(days => $2) WHERE room_id = $1`, [
@@ -103,7 +105,7 @@ describe(RetentionRepository.name, () => {
     return row;
   }
 
-  /** Batches of `limit` until one comes back short: what each took, and what they removed together. */
+  /** Runs batches of `limit` until one comes back short, and returns what each took and what they removed together. */
   async function drain(
     batch: (limit: number) => Promise<PruneBatch>,
     limit: number,
@@ -118,7 +120,7 @@ describe(RetentionRepository.name, () => {
     }
   }
 
-  // Every test starts from nothing due, so that its counts are its own rooms'.
+  // Every test starts with nothing due, so that its counts are of its own rooms only.
   beforeEach(async () => {
     await dataSource.query(`UPDATE rooms SET closed_at = now(), closed_reason = 'test' WHERE closed_at IS NULL`);
     await dataSource.query(
@@ -138,7 +140,7 @@ describe(RetentionRepository.name, () => {
     expect(await kept(old.id)).toEqual({ ...before, journal: 0, snapshots: 0, copy: false, pruned: true });
     expect(await kept(recent.id)).toEqual(before);
     expect(await kept(open.id)).toEqual({ ...before, journal: 2 });
-    // Done: nothing more is due, and a load of the pruned room's code finds it without a snapshot.
+    // Now nothing more is due, and a load of the pruned room's code finds the room without a snapshot.
     expect(await retention.pruneClosedRooms(WINDOW, 100)).toEqual({ taken: 0, removed: { room_snapshots: 0, room_decks: 0 } });
     expect(await rooms.loadRooms([old.code])).toEqual([
       expect.objectContaining({ roomId: old.id, snapshot: null, entries: [], deck: null, closedReason: 'expired', pruned: true }),
@@ -156,7 +158,7 @@ describe(RetentionRepository.name, () => {
   it('removes 35 closed rooms in batches of at most 10, the oldest first', async () => {
     const due: string[] = [];
     for (let i = 0; i < 35; i++) due.push((await playedRoom(31 + i)).id);
-    // Three journal rows a room: 105 rows, ten a statement.
+    // Each room has three journal rows, so 105 rows, deleted ten per statement.
     expect(await drain((n) => retention.pruneClosedJournals(WINDOW, n), 10)).toEqual({
       taken: [10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 5],
       removed: { room_journal: 105 },
@@ -180,7 +182,7 @@ describe(RetentionRepository.name, () => {
     try {
       const instances = [retention, new RetentionRepository(otherDb)];
       const removed = { room_journal: 0, room_snapshots: 0, room_decks: 0 };
-      // Both sweep the same rooms at the same time, in batches of 7, until neither finds any.
+      // Both instances sweep the same rooms at the same time, in batches of 7, until neither finds any.
       await Promise.all(
         instances.map(async (r) => {
           for (const step of [(n: number) => r.pruneClosedJournals(WINDOW, n), (n: number) => r.pruneClosedRooms(WINDOW, n)]) {
@@ -214,7 +216,7 @@ describe(RetentionRepository.name, () => {
     expect(await drain((n) => retention.pruneFinishedGames(WINDOW, n), 100)).toEqual({ taken: [1], removed: { finished_games: 1 } });
     expect(await drain((n) => retention.pruneRoomRows(WINDOW, n), 100)).toEqual({ taken: [1], removed: { rooms: 1, room_heads: 1 } });
     expect(await kept(gone.id)).toEqual({ journal: 0, snapshots: 0, games: 0, heads: 0, rooms: 0, copy: null, pruned: null });
-    // A room with a finished game left keeps its row (the game names it) until the game goes.
+    // A room that still has a finished game keeps its row (the game names it) until the game goes.
     expect(await kept(kept31.id)).toMatchObject({ games: 1, rooms: 1, pruned: true });
     expect(await kept(recent.id)).toMatchObject({ journal: 3, snapshots: 1, games: 1, rooms: 1, pruned: false });
     expect(await journal.result(gone.resultId, 30)).toBeUndefined();
@@ -225,7 +227,7 @@ describe(RetentionRepository.name, () => {
   it('removes the row of a room from before the journal like any other: closed at the upgrade, with no settings and no finished game left', async () => {
     const old = randomUUID();
     const [deck] = await dataSource.query(`SELECT id FROM decks WHERE builtin LIMIT 1`);
-    // Such a room is always closed (migration 1764892800000): an open one without settings is refused.
+    // Such a room is always closed (migration 1764892800000), so an open room without settings is refused.
     await expect(
       dataSource.query(`INSERT INTO rooms (id, code, game, deck_id) VALUES ($1, 'OLDOPN', 'tally', $2)`, [randomUUID(), deck.id]),
     ).rejects.toThrow(/rooms_settings/);

@@ -6,13 +6,13 @@ import { RoomJournal1764846000000 } from '../../../migrations/1764846000000-room
 import { createTestDatabase } from '../../../test/support/database';
 
 // The entities must describe the tables exactly as the migrations make them: TypeORM's schema
-// builder, run against the migrated database, must find nothing to change. It compares checks,
-// uniques and foreign keys by name only, and indexes by name, uniqueness and the set of their
-// columns (not their order, direction or WHERE), so the second test compares those to the letter.
-// What an entity cannot say at all stays the migrations' alone: room_heads' fillfactor and the
-// trigger that gives each new room its head.
+// builder, run against the migrated database, must find nothing to change. The builder compares
+// checks, uniques and foreign keys by name only, and indexes by name, uniqueness and the set of
+// their columns (not their order, direction or WHERE). So the second test compares those to the
+// letter. What an entity cannot express at all exists only in the migrations: room_heads'
+// fillfactor, and the trigger that gives each new room its head.
 
-/** Index columns the migrations make descending: an entity's @Index cannot say so. */
+/** Index columns that the migrations make descending, because an entity's @Index cannot express that. */
 const DESCENDING: Readonly<Record<string, readonly string[]>> = { rooms_code: ['created_at'] };
 
 /** A table's checks, uniques, keys and indexes as PostgreSQL prints them, by name. */
@@ -29,9 +29,9 @@ async function definitions(client: Client, table: string): Promise<Record<string
 }
 
 /**
- * The same, from the entity: its checks, uniques, key and indexes made on an empty copy of the
- * table (so PostgreSQL prints them its own way), and its foreign keys as PostgreSQL prints them
- * (a temporary table may not reference a real one).
+ * The same, from the entity. Its checks, uniques, key and indexes are made on an empty copy of the
+ * table, so that PostgreSQL prints them its own way. Its foreign keys are printed as PostgreSQL
+ * would print them, because a temporary table may not reference a real one.
  */
 async function entityDefinitions(client: Client, entity: EntityMetadata): Promise<Record<string, string>> {
   const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');

@@ -12,7 +12,7 @@ import {
 import { MIGRATIONS } from '../../../migrations';
 import { createEmptyDatabase, createTestDatabase } from '../../../test/support/database';
 
-/** A data migration that takes longer than any command may: the commands' limit must not cancel it. */
+/** A data migration that takes longer than any command may. The commands' limit must not cancel it. */
 class SlowDataMigration1799999999000 implements MigrationInterface {
   name = 'SlowDataMigration1799999999000';
   async up(runner: QueryRunner): Promise<void> {
@@ -31,7 +31,7 @@ async function withAdmin<T>(url: string, body: (admin: Client) => Promise<T>): P
   }
 }
 
-/** Until `n` sessions wait for the migrations' lock (pg_locks names an advisory bigint key by its two halves). */
+/** Waits until `n` sessions wait for the migrations' lock. pg_locks names an advisory bigint key by its two halves. */
 async function untilWaitingForLock(admin: Client, n: number): Promise<void> {
   const sql = `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
                AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`;
@@ -55,7 +55,7 @@ describe('migrations', () => {
       expect(await db.run('Test.lastMigration', 'SELECT name FROM migrations ORDER BY id DESC LIMIT 1', [], 5_000)).toEqual([
         { name: 'SlowDataMigration1799999999000' },
       ]);
-      // A command's statement as long as the migration was is cancelled by PostgreSQL itself.
+      // A command's statement that runs as long as the migration did is cancelled by PostgreSQL itself.
       const refused = await db.run('Test.slow', 'SELECT pg_sleep(0.6)', [], 5_000).catch((err: unknown) => err);
       expect(refused).toBeInstanceOf(DatabaseUnavailableError);
       expect((refused as Error).message).toMatch(/canceling statement due to statement timeout/);
@@ -80,7 +80,7 @@ describe('migrations', () => {
       expect(await first).toEqual(MIGRATIONS.map((m) => m.name));
       expect(await migrate(options)).toEqual([]);
       expect((await migrationStates(options)).every((m) => m.state === 'applied')).toBe(true);
-      // The lock is free again: the next process need not wait.
+      // The lock is free again, so the next process need not wait.
       expect((await admin.query('SELECT pg_try_advisory_lock($1) AS free', [MIGRATIONS_LOCK])).rows).toEqual([{ free: true }]);
     });
   });

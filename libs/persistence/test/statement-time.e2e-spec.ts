@@ -4,7 +4,7 @@ import { Database, openDataSource, StatementMeter } from '@app/persistence';
 import { MIGRATIONS } from '../../../migrations';
 import { createTestDatabase } from '../../../test/support/database';
 
-/** Keeps this process's event loop busy for `ms`: a real stall, as a starved or stopped process has. */
+/** Keeps this process's event loop busy for `ms`. It is a real stall, like the one a starved or stopped process has. */
 function stall(ms: number): void {
   const until = performance.now() + ms;
   while (performance.now() < until);
@@ -12,9 +12,10 @@ function stall(ms: number): void {
 
 /**
  * A statement's time limit is the process's own wait, and a process that was stopped or starved
- * must not take its own stall for PostgreSQL's: the heartbeat's statement, caught by a freeze,
- * answered in time, and its answer read after the freeze, is an answer (issue 31's starve run saw
- * the heartbeat call PostgreSQL unreachable, and 80 commands refused, for such a freeze).
+ * must not mistake its own stall for PostgreSQL's. When a freeze catches the heartbeat's statement,
+ * PostgreSQL answers in time, and the answer is read after the freeze, that is an answer. (In issue
+ * 31's starve run, such a freeze made the heartbeat call PostgreSQL unreachable, and 80 commands
+ * were refused.)
  */
 describe('a statement caught by a stall of this process', () => {
   let dataSource: DataSource;
@@ -34,9 +35,9 @@ describe('a statement caught by a stall of this process', () => {
   it('is answered when PostgreSQL answered in time, though its time ran out before the answer was read', async () => {
     await db.run('warm', 'SELECT 1');
     const answer = db.run<{ slept: boolean }>('nap', 'SELECT true AS slept FROM pg_sleep(0.2)', [], 400);
-    // The statement leaves (a checkout, a write); PostgreSQL answers 200 ms later, while this
-    // process is busy for far longer than the limit. The stall is in an I/O callback, as a
-    // stopped process's is: when it ends, due timers run before sockets are read again.
+    // The statement leaves (a checkout, a write), and PostgreSQL answers 200 ms later, while this
+    // process is busy for far longer than the limit. The stall is in an I/O callback, as a stopped
+    // process's is, so when it ends, due timers run before sockets are read again.
     await new Promise((r) => setTimeout(r, 30));
     await new Promise<void>((done) => readFile(__filename, () => (stall(1500), done())));
     await expect(answer).resolves.toEqual([{ slept: true }]);

@@ -2,9 +2,10 @@ import { isPrintableText } from '@game-rooms/client';
 import { RoomErrorCode, RoomException } from './room-error';
 
 // Small readers for what no HTTP schema reads: a WebSocket command's fields, a CSV's cells. HTTP
-// bodies and queries are read by their zod schemas (@game-rooms/client's http/, read by ./http/read), which name the field too.
+// bodies and queries are read by their zod schemas instead (@game-rooms/client's http/, read by
+// ./http/read), which name the field too.
 
-/** 1 to `max` printable characters after trimming. */
+/** Reads a field that must be 1 to `max` printable characters after trimming. */
 export function printable(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string') throw invalid(field, `must be a string of 1 to ${max} printable characters`);
   const s = printableText(value, max);
@@ -12,7 +13,10 @@ export function printable(value: unknown, field: string, max: number): string {
   return s;
 }
 
-/** The text trimmed, when that is 1 to `max` printable characters (as the HTTP schemas count them); else undefined. */
+/**
+ * The text trimmed, when that is 1 to `max` printable characters (counted as the HTTP schemas
+ * count them). Otherwise undefined.
+ */
 export function printableText(value: string, max: number): string | undefined {
   const s = value.trim();
   return isPrintableText(s, max) ? s : undefined;

@@ -102,7 +102,7 @@ describe(dataObject.name, () => {
   });
 });
 
-/** encodeURIComponent throws on a lone surrogate, and on nothing else a string may hold. */
+/** A reference check: encodeURIComponent throws on a lone surrogate, and on nothing else a string may hold. */
 function wellFormed(s: string): boolean {
   try {
     encodeURIComponent(s);
@@ -113,7 +113,7 @@ function wellFormed(s: string): boolean {
 }
 
 describe('texts PostgreSQL cannot store', () => {
-  // fast-check's full Unicode strings, with NUL, lone surrogates and separators mixed in.
+  // Use fast-check's full Unicode strings, with NUL, lone surrogates and separators mixed in.
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 80 }),
     fc.constantFrom('\0', 'a\0b', '\ud800', 'x\udc00', '\udc00\ud800', '\u2028', '😀', '\ud83d\ude00'),

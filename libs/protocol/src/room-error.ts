@@ -1,8 +1,8 @@
 import { Status, StatusCode } from '@game-rooms/client';
 
 /**
- * The refusals of the envelope and of any room, whatever its game. A game adds its own codes
- * (with their statuses) in its own library; every refusal travels as a RoomException.
+ * The refusals of the envelope and of any room, whatever its game. A game adds its own codes, with
+ * their statuses, in its own library. Every refusal travels as a RoomException.
  */
 export enum RoomErrorCode {
   // 400: the frame or its data is malformed
@@ -11,7 +11,7 @@ export enum RoomErrorCode {
   BadData = 'bad_data',
   // 403: this role may not do that
   Forbidden = 'forbidden',
-  /** HTTP only: no valid token (401). */
+  /** HTTP only: the request has no valid token (401). */
   Unauthorized = 'unauthorized',
   // 404
   UnknownType = 'unknown_type',
@@ -19,22 +19,25 @@ export enum RoomErrorCode {
   // 409: valid, but not now
   RoomClosed = 'room_closed',
   SeatGone = 'seat_gone',
-  /** The room has as many spectators as it may hold (SPECTATORS_PER_ROOM): retry later. */
+  /** The room has as many spectators as it may hold (SPECTATORS_PER_ROOM). Retry later. */
   SpectatorsFull = 'spectators_full',
-  /** HTTP only: the room is closed and no longer live anywhere; answered from its row (410). */
+  /** HTTP only: the room is closed and no longer live anywhere, so the answer comes from its row (410). */
   RoomGone = 'room_gone',
   // 429 / 503
   TooFast = 'too_fast',
   MailboxFull = 'mailbox_full',
   DatabaseUnavailable = 'database_unavailable',
   ShuttingDown = 'shutting_down',
-  /** Another instance holds the room's lease (section 10): retry shortly, it moves or comes here. */
+  /**
+   * Another instance holds the room's lease (section 10). Retry shortly: the room either moves
+   * here, or the client reaches the instance that holds it.
+   */
   RoomElsewhere = 'room_elsewhere',
-  /** HTTP only: this client address opened too many rooms or tables lately (429, Retry-After). */
+  /** HTTP only: this client address opened too many rooms or tables lately (429, with Retry-After). */
   RateLimited = 'rate_limited',
-  /** This instance holds as many live rooms as it may: retry later, or through the proxy elsewhere. */
+  /** This instance holds as many live rooms as it may. Retry later, or reach another instance through the proxy. */
   RoomsAtCapacity = 'rooms_at_capacity',
-  /** This instance is overloaded (PROTOCOL.md section 14): new work is shed, rooms already live go on. */
+  /** This instance is overloaded (PROTOCOL.md section 14). New work is shed, and rooms already live go on. */
   Overloaded = 'overloaded',
 }
 
@@ -67,8 +70,9 @@ const STATUS: Record<RoomErrorCode, ErrorStatus> = {
 };
 
 /**
- * A refusal with a wire code and a message a person can act on. The code's statuses come from
- * one table per context: this library's for the envelope, each game's for its own codes.
+ * A refusal with a wire code and a message a person can act on. The code's statuses come from one
+ * table per context: this library's table for the envelope's codes, and each game's table for its
+ * own codes.
  */
 export class RoomException extends Error {
   readonly status: StatusCode;
@@ -79,7 +83,7 @@ export class RoomException extends Error {
     readonly code: string,
     message: string,
     statuses: ErrorStatus = STATUS[code as RoomErrorCode] ?? { status: Status.badRequest },
-    /** When trying again may succeed: sent over HTTP as `Retry-After`. */
+    /** How many seconds later trying again may succeed. HTTP sends it as `Retry-After`. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -89,15 +93,18 @@ export class RoomException extends Error {
   }
 }
 
-/** A refusal of this library's that may succeed later, and when (a whole number of seconds, at least 1). */
+/**
+ * Builds a refusal with one of this library's codes that may succeed later, saying when: a whole
+ * number of seconds, at least 1.
+ */
 export function retryLater(code: RoomErrorCode, message: string, seconds: number): RoomException {
   return new RoomException(code, message, STATUS[code], Math.max(1, Math.ceil(seconds)));
 }
 
 /**
- * Seconds to wait before trying again, for refusals that carry none of their own: each of these
- * is over in a moment (a room moving between instances, a database that answers again, a full
- * mailbox, a drain); the limits say their own (RoomException.retryAfterSeconds).
+ * Seconds to wait before trying again, for refusals that carry no wait of their own. Each of these
+ * conditions is over in a moment (a room moving between instances, a database that answers again,
+ * a full mailbox, a drain). The limits give their own wait (RoomException.retryAfterSeconds).
  */
 const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
   [RoomErrorCode.RoomElsewhere]: 1,
@@ -106,7 +113,10 @@ const RETRY_AFTER_SECONDS: Partial<Record<string, number>> = {
   [RoomErrorCode.ShuttingDown]: 1,
 };
 
-/** When a refusal with this code (and this hint of its own, if any) may be tried again; undefined: no hint. */
+/**
+ * When a refusal with this code (and this wait of its own, if any) may be tried again, or
+ * undefined when there is no hint.
+ */
 export function retryAfterFor(code: string, own?: number): number | undefined {
   return own ?? RETRY_AFTER_SECONDS[code];
 }

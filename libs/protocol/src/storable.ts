@@ -1,22 +1,23 @@
-// PostgreSQL's text and jsonb refuse two things a JavaScript string may hold: the NUL character
+// PostgreSQL's text and jsonb refuse two things a JavaScript string may hold: the NUL character,
 // and a lone surrogate (half of a pair, with no other half). A client's text that holds either is
-// refused at the edge, naming where it is, so that nothing a client sends can reach a statement
-// that PostgreSQL would refuse, again and again, for the same room.
+// refused at the edge, with an error naming where it is. That way nothing a client sends can reach
+// a statement that PostgreSQL would refuse, again and again, for the same room.
 
 /** A NUL, or a surrogate that is not half of a pair. */
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** PostgreSQL's text and jsonb take this string. */
+/** Whether PostgreSQL's text and jsonb accept this string. */
 export function isStorableText(s: string): boolean {
   return !UNSTORABLE.test(s);
 }
 
-/** How deep `unstorablePath` looks into a value; a frame's data is far shallower. */
+/** How deep `unstorablePath` looks into a value. A frame's data is far shallower. */
 const MAX_DEPTH = 32;
 
 /**
- * Why `value` (parsed JSON) cannot be stored, naming where from `at` (`data.text holds a NUL
- * character or a lone surrogate`); undefined where every string and key in it is storable.
+ * Why `value` (parsed JSON) cannot be stored, naming the place as a path from `at` (`data.text
+ * holds a NUL character or a lone surrogate`). Returns undefined when every string and key in it
+ * is storable.
  */
 export function unstorable(value: unknown, at: string, depth = 0): string | undefined {
   if (typeof value === 'string') return isStorableText(value) ? undefined : `${at} holds a NUL character or a lone surrogate`;

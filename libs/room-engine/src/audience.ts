@@ -7,7 +7,7 @@ export interface Viewer extends Actor {
   readonly role: Role;
   readonly seat?: string;
   readonly wire: WireProfile;
-  /** The transport encodes it for its profile; sockets that would encode it alike share `encodings`. */
+  /** The transport encodes the event for its profile. Sockets that would encode it alike share `encodings`. */
   sendEvent(event: OutboundEvent): void;
   sendReply(reply: ReplyFrame): void;
   close(code: number, reason: string): void;
@@ -18,8 +18,9 @@ export interface OutboundEvent {
   readonly type: string;
   readonly data: unknown;
   /**
-   * The encodings made for this event so far, by the transport's key (profile and whatever else
-   * the bytes depend on): each group of sockets that would send the same bytes serializes once.
+   * The encodings made for this event so far, keyed by the transport (its profile and whatever
+   * else the bytes depend on). Each group of sockets that would send the same bytes serializes the
+   * event once.
    */
   readonly encodings: Map<string, string | null>;
 }
@@ -53,7 +54,7 @@ export class Viewers {
     return this.viewers.delete(viewer);
   }
 
-  /** Sends an event to exactly its audience, serialized once per group of sockets that send the same bytes. */
+  /** Sends an event to exactly its audience. It is serialized once per group of sockets that send the same bytes. */
   deliver(event: RoomEvent): void {
     const out = outboundEvent(event.type, event.data);
     for (const v of this.viewers) {

@@ -11,7 +11,7 @@ import { JournalInput, SeatReply, StoreUnavailableError } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { Scheduler } from './scheduler';
 
-/** What the reply itself needs after a commit gave up: the budget's last slice. */
+/** The last slice of a command's budget, kept for sending the reply itself after a commit gave up. */
 const REPLY_MARGIN_MS = 50;
 
 export interface BatchHandlerDeps<S, C extends Command> {
@@ -19,23 +19,24 @@ export interface BatchHandlerDeps<S, C extends Command> {
   readonly driver: RuleDriver<S, C>;
   readonly pipeline: CommitPipeline<S>;
   readonly gate: CommandGate<S, C>;
-  /** The room's clocks while its writes fail: the moment of each decision, and the hold each write carries. */
+  /** Holds the room's clocks while its writes fail. It gives each decision its moment, and each write the hold it carries. */
   readonly hold: ClockHold<S>;
   /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
   readonly commandBudgetMs: number;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
-  /** Confirmed outcomes, told to the room's sockets. */
+  /** Tells the room's sockets about confirmed outcomes. */
   readonly publish: (outcomes: readonly Outcome<S>[]) => void;
-  /** A timed change failed: the signal `again` makes goes back to the mailbox a little later. */
+  /** Called when a timed change failed. The signal that `again` makes goes back to the mailbox a little later. */
   readonly retryLater: (again: () => SignalMessage) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
 /**
- * What a room does with each batch its mailbox hands over: the rules decide it (through the
- * driver), the pipeline takes it, and once it is confirmed the gate answers and the publisher
- * tells; if it is refused, the gate answers that. Commands, proposals and signals alike.
+ * What a room does with each batch its mailbox hands over, whether commands, proposals or signals.
+ * The rules decide the batch (through the driver) and the pipeline takes it. Once it is confirmed,
+ * the gate answers and the publisher tells the sockets. If it is refused, the gate answers with the
+ * refusal.
  */
 export class BatchHandler<S, C extends Command> {
   private readonly rules: GameRules<S, C>;
@@ -69,17 +70,18 @@ export class BatchHandler<S, C extends Command> {
   }
 
   /**
-   * Commands that waited together: each is decided against the state its predecessors leave, the
-   * accepted ones are journaled in one statement, and only once it (and every statement before
-   * it) has committed does anyone hear of them.
+   * Handles commands that waited together. Each is decided against the state its predecessors
+   * leave, and the accepted ones are journaled in one statement. Nobody hears of them until that
+   * statement, and every statement before it, has committed.
    */
   private handleCommands(letters: Letter<CommandMessage<C>>[]): void {
     const { gate, driver, pipeline, hold } = this.deps;
     const startedAt = this.deps.scheduler.now();
     const momentOf = (m: CommandMessage<C>) => hold.moment(m.arrival.at);
-    // A command whose budget is spent (it waited behind a stalled statement) gets 503 rather than
-    // a statement it has no time for, and the commands behind it are decided without it; one the
-    // rules refuse is answered. Each command is decided once, in this one pass.
+    // A command whose budget is spent (because it waited behind a stalled statement) gets 503
+    // rather than a statement it has no time for, and the commands behind it are decided without
+    // it. A command the rules refuse is answered with the refusal. Each command is decided once,
+    // in this one pass.
     const spent = (m: CommandMessage<C>) => this.remainingBudget(m.arrival.hr) <= 0;
     const round = driver.decideEach(pipeline.state, letters, momentOf, spent);
     const late = round.decided.filter((d) => d.late);
@@ -118,11 +120,11 @@ export class BatchHandler<S, C extends Command> {
       },
       refuse: (err, behindFailure) => {
         const unavailable = gate.unavailable(err, decided[0].letter.message.command.type);
-        // Behind a failed statement, even a refusal was decided against a state that never was.
+        // Behind a failed statement, even a refusal was decided against a state that never existed, so all get 503.
         for (const d of decided) gate.replyTo(d.letter, d.outcome || behindFailure ? unavailable : d.error, startedAt, 0);
       },
     });
-    // Commands that queued behind this statement and that it cannot make acceptable need not wait for it.
+    // Commands that queued behind this statement, and that it cannot make acceptable, need not wait for it.
     if (statements) gate.refuseWaiting();
   }
 
@@ -151,19 +153,20 @@ export class BatchHandler<S, C extends Command> {
   }
 
   /**
-   * A deadline, a presence change, the room coming back, or an outside close. A deadline on time
-   * is not journaled (a replay's clock takes it again); one taken late is, and so is a presence
-   * change or a resumption that changed the room (with the next statement, unless its rules say
-   * it decided something that must be durable first). An outside close is already recorded. A
-   * timed change that fails is retried, unless the room's clocks hold: no deadline is taken then.
+   * Handles a deadline, a presence change, the room coming back, or an outside close. A deadline
+   * taken on time is not journaled, because a replay's clock takes it again. A deadline taken late
+   * is journaled. So is a presence change or a resumption that changed the room: it rides with the
+   * next statement, unless the rules say it decided something that must be durable first. An
+   * outside close is already recorded. A timed change that fails is retried, unless the room's
+   * clocks are held, because no deadline is taken then.
    */
   private handleSignal(m: SignalMessage): void {
     const { pipeline, clock, hold } = this.deps;
     const { signal } = m;
-    // The clocks hold: the deadline is taken once they have moved on (its timer is armed again then).
+    // While the clocks are held, the deadline waits. It is taken once they have moved on, when its timer is armed again.
     if (signal.kind === 'deadline' && hold.held) return;
     const at = signal.kind === 'deadline' ? (m.at ?? clock.now()) : hold.moment(m.at ?? clock.now());
-    // A deadline an earlier input already took (it was overdue when that input came) is spent.
+    // An earlier input may already have taken this deadline (it was overdue when that input came). If so, it is spent.
     if (signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(pipeline.state) !== at) return;
     const before = pipeline.state;
     const outcome = this.deps.driver.signal(before, signal, at);
@@ -180,47 +183,51 @@ export class BatchHandler<S, C extends Command> {
       timeoutMs: this.deps.commandBudgetMs,
       confirm: () => this.deps.publish([outcome]),
       refuse: (err) => {
-        // While the clocks hold, the room's own tries to resume them stand in for the retry.
+        // While the clocks are held, the room's own attempts to resume them take the place of a retry.
         if (hold.held) return;
         this.deps.log('warn', 'room could not commit a timed change; retrying', {
           room: this.deps.code,
           signal: signal.kind,
           error: String(err),
         });
-        // A late deadline is taken when the retry succeeds, and recorded with that moment.
+        // A late deadline is taken when the retry succeeds, and it is recorded with that moment.
         if (signal.kind === 'deadline') this.deps.retryLater(() => (m.lateDue !== undefined ? { ...m, at: clock.now() } : m));
       },
     });
   }
 
   /**
-   * The room's clocks hold and nothing else tried a write lately: a step of its own that records
-   * only the hold. If it commits, the clocks move on and the sockets are told.
+   * Runs when the room's clocks are held and nothing else tried a write lately. The room takes a
+   * step of its own that records only the hold. If it commits, the clocks move on and the sockets
+   * are told.
    */
   private tryResume(): void {
     const { pipeline, hold, clock } = this.deps;
     if (!hold.held) return;
-    // A statement is still out (in doubt): a try behind it could not answer sooner than it.
+    // A statement is still out (in doubt), and an attempt queued behind it could not answer sooner than it.
     if (pipeline.inFlight > 0) return hold.tryAgainLater();
     const decision: Decision<S> = {
       ...this.record([], [], true),
       acks: [],
       after: pipeline.state,
       timeoutMs: Math.min(this.deps.commandBudgetMs, TRY_BUDGET_MS),
-      // Resumed, the hold tells the sockets; refused, it tries again later.
+      // The hold does the rest: if the step commits, it tells the sockets; if refused, it tries again later.
       confirm: () => undefined,
       refuse: () => undefined,
     };
     hold.take(decision, clock.now(), (d) => pipeline.take(d), true);
   }
 
-  /** Takes a decision into the pipeline, carrying the hold of the clocks while they hold, and watching its statement. */
+  /** Hands a decision to the pipeline through the hold, which adds the hold while the clocks are held and watches the statement. */
   private take(decision: Decision<S>): number {
     const { pipeline, hold, clock } = this.deps;
     return hold.take(decision, clock.now(), (d) => pipeline.take(d));
   }
 
-  /** What the outcomes of one step leave in the journal besides its inputs: a boundary's snapshot, a finished game, the room's end. */
+  /**
+   * What the outcomes of one step leave in the journal besides its inputs: a boundary's snapshot,
+   * a finished game, the room's end.
+   */
   private record(outcomes: readonly Outcome<S>[], inputs: readonly JournalInput[], durable: boolean, closedElsewhere = false) {
     const close = outcomes.flatMap((o) => o.effects).find((e) => e.kind === 'close');
     const finished = outcomes.map((o) => o.finished).filter((f) => f !== undefined);

@@ -10,15 +10,18 @@ import { JournalInput, JournalStep, RoomStore, StoreUnavailableError } from './r
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// A room's clocks while its writes fail (clock-hold.ts), on virtual time with a store that fails
-// while the test says so: no deadline rings, the room tries a write once a second, and the write
-// that succeeds records the hold and moves every clock on by the time it held. What the store
-// committed, replayed, is the live room.
+// These tests check what a room's clocks do while its writes fail (clock-hold.ts). They run on
+// virtual time with a store that fails while the test says so. No deadline rings, the room tries
+// a write once a second, and the write that succeeds records the hold and moves every clock on by
+// the time the hold lasted. Replaying what the store committed gives the live room.
 
 const T0 = 1_700_000_000_000;
 const SEED = 7;
 
-/** The toy game, with its bell moving when the clocks hold, and a record of who is here (a presence change the room takes without a write). */
+/**
+ * The toy game, whose bell moves when the clocks are held. It also records who is here, which is
+ * a presence change the room takes without a write.
+ */
 type BellState = TallyState & { readonly here?: readonly string[] };
 const bell = {
   ...tally,
@@ -30,7 +33,7 @@ const bell = {
   },
 } as GameRules<BellState, TallyCommand>;
 
-/** The bell's ring is a boundary here: the room must record it, so its own write can fail. */
+/** Here the bell's ring is a boundary. The room must record it, so the ring's own write can fail. */
 const recordedBell: GameRules<BellState, TallyCommand> = {
   ...bell,
   onSignal: (s, signal, ctx) => {
@@ -47,9 +50,9 @@ beforeEach(() => {
 });
 
 /**
- * A store that refuses every statement while `failing`, answers none while `silent` (each gives up
- * when its time runs out), leaves each unanswered while `doubtful` until the test settles it, and
- * keeps the inputs of those it commits, in order.
+ * A store that refuses every statement while `failing`. While `silent` it answers none, and each
+ * statement gives up when its time runs out. While `doubtful` it leaves each one unanswered until
+ * the test settles it. It keeps the inputs of the statements it commits, in order.
  */
 class FlakyStore implements RoomStore {
   failing = false;
@@ -58,7 +61,7 @@ class FlakyStore implements RoomStore {
   readonly tries: JournalStep[] = [];
   readonly budgets: number[] = [];
   readonly committed: JournalInput[] = [];
-  /** The statements left in doubt, oldest first: `recorded` settles one either way. */
+  /** The statements left in doubt, oldest first. `settle(recorded)` settles one either way. */
   readonly inDoubt: { settle(recorded: boolean): void }[] = [];
 
   async append(step: JournalStep, _at: unknown, timeoutMs: number): Promise<void> {
@@ -91,7 +94,7 @@ function viewer(role: Role, seat?: string) {
     sendReply: (r) => void replies.push(r),
     close: () => undefined,
   };
-  /** The types of the frames it got after its first (the room as it stood). */
+  /** The types of the frames the viewer got after its first frame (which was the room as it stood). */
   const types = () => frames.slice(1).map((f) => f.type);
   return { v, replies, frames, types };
 }
@@ -109,7 +112,7 @@ function open(rules: GameRules<BellState, TallyCommand>, initial: BellState, sto
   );
 }
 
-/** The room as what the store committed rebuilds it, with the deadlines due by now taken. */
+/** The room as a replay of what the store committed rebuilds it, with the deadlines due by now taken. */
 function replayed(rules: GameRules<BellState, TallyCommand>, initial: BellState, store: FlakyStore): BellState {
   const driver = new RuleDriver(rules, SEED);
   const refused: unknown[] = [];
@@ -119,13 +122,13 @@ function replayed(rules: GameRules<BellState, TallyCommand>, initial: BellState,
 }
 
 const arrival = () => ({ at: clock.now(), hr: scheduler.now() });
-/** Seat `seat`'s socket opened at `at`, as the journal records it (it rides with the room's next statement). */
+/** The journal's record that seat `seat`'s socket opened at `at`. It rides with the room's next statement. */
 const arrived = (seat: string, at: number): JournalInput => ({ kind: 'signal', at, body: { kind: 'presence', seat, connected: true } });
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
 
 /**
- * A room whose bell is due at 5 s, watched by `watchers`, whose store turns `failing` (or
- * `doubtful`) at 1 s, when p1 adds 2 (from a watcher that is p1, or a socket of its own).
+ * Opens a room whose bell is due at 5 s, watched by `watchers`. At 1 s its store turns `failing`
+ * (or `doubtful`), and p1 adds 2, from the watcher that is p1 or else from a socket of its own.
  */
 async function writesFailFrom1s(watchers: Viewer[], how: 'failing' | 'doubtful' = 'failing') {
   const store = new FlakyStore();
@@ -138,7 +141,10 @@ async function writesFailFrom1s(watchers: Viewer[], how: 'failing' | 'doubtful' 
   return { store, initial, r };
 }
 
-/** The bell rings at `at` and not before, the room the store's journal rebuilds is the live one, and the room goes. */
+/**
+ * Checks that the bell rings at `at` and not before, that the store's journal rebuilds the live
+ * room, and that the room then goes.
+ */
 async function ringsAt(
   at: number,
   { store, initial, r }: { store: FlakyStore; initial: BellState; r: RoomActor<BellState, TallyCommand> },
@@ -163,7 +169,7 @@ describe('a room whose writes fail', () => {
       { type: 'room.paused', data: { reason: 'storage', since: T0 + 1000 } },
     ]);
 
-    // Ten seconds away: the bell, due at 5 s, does not ring; the room tries a write of its own each second.
+    // The database is away for ten seconds. The bell, due at 5 s, does not ring, and the room tries a write of its own each second.
     await scheduler.advance(10_000);
     expect(store.tries).toHaveLength(11);
     expect(store.tries.slice(1).map((t) => t.inputs)).toEqual(
@@ -172,7 +178,7 @@ describe('a room whose writes fail', () => {
     expect(p.types()).toEqual(['room.paused']);
     expect(r.snapshot.rungAt).toBeUndefined();
 
-    // Back: the next try commits, recording the hold; the sockets are told, and get the room again.
+    // The database is back. The next attempt commits and records the hold; the sockets are told and get the room again.
     store.failing = false;
     await scheduler.advance(1000);
     expect(store.committed).toEqual([arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 11_000 } }]);
@@ -180,7 +186,7 @@ describe('a room whose writes fail', () => {
     expect(p.frames.find((f) => f.type === 'room.resumed')?.data).toEqual({ heldMs: 11_000 });
     expect(r.snapshot.bellAt).toBe(T0 + 16_000);
 
-    // The bell rings 11 s late, at its moved moment, and not before; nothing more is tried.
+    // The bell rings 11 s late, at its moved moment and not before, and nothing more is tried.
     await ringsAt(T0 + 16_000, room);
     await scheduler.advance(10_000);
     expect(store.tries).toHaveLength(12);
@@ -204,7 +210,7 @@ describe('a room whose writes fail', () => {
     ]);
     expect(p2.types().filter((t) => t.startsWith('room.') || t === 'tally.added')).toEqual(['room.paused', 'tally.added', 'room.resumed']);
     expect(r.snapshot.bellAt).toBe(T0 + 5500);
-    // The room's own try is not needed any more.
+    // The room's own attempt is not needed any more.
     await scheduler.advance(2000);
     expect(store.tries).toHaveLength(2);
     await ringsAt(T0 + 5500, room);
@@ -218,7 +224,7 @@ describe('a room whose writes fail', () => {
     r.attach(p2.v);
     await scheduler.flush();
     expect(r.snapshot.here).toEqual(['p2']);
-    // The socket that joined while held is told so, after the room as it stands.
+    // The socket that joined while the clocks were held is told so, right after the room as it stands.
     expect(p2.frames.map((f) => f.type)).toEqual(['tally.state', 'room.paused']);
     expect(store.tries).toHaveLength(1);
     store.failing = false;
@@ -234,14 +240,14 @@ describe('a room whose writes fail', () => {
     const p = viewer('player', 'p1');
     r.attach(p.v);
     store.failing = true;
-    // The ring's write fails at 11 ms; the clocks stopped when it was due.
+    // The ring's write fails at 11 ms, and the clocks stop at the moment the ring was due.
     await scheduler.advance(11);
     expect(p.frames.find((f) => f.type === 'room.paused')?.data).toEqual({ reason: 'storage', since: T0 + 10 });
     await scheduler.advance(3000);
     expect(r.snapshot.rungAt).toBeUndefined();
     store.failing = false;
     await scheduler.advance(1000);
-    // The hold, then the ring at the moment the clocks resumed (recorded: a boundary).
+    // The store records the hold, then the ring at the moment the clocks resumed (recorded because it is a boundary).
     expect(store.committed).toEqual([arrived('p1', T0), { kind: 'clock_held', at: T0 + 10, body: { ms: 4001 } }]);
     expect(r.snapshot.bellAt).toBe(T0 + 4011);
     await scheduler.advance(1);
@@ -261,13 +267,13 @@ describe('a room whose writes fail', () => {
     const p = viewer('player', 'p1');
     r.submit(p.v, add('a', 1), arrival());
     await scheduler.flush();
-    // The database falls silent: the room's own try, a second later, waits for an answer that never comes.
+    // The database falls silent. A second later, the room's own attempt waits for an answer that never comes.
     store.failing = false;
     store.silent = true;
     await scheduler.advance(1100);
     expect(store.tries).toHaveLength(2);
     expect(store.budgets[1]).toBe(TRY_BUDGET_MS);
-    // It answers again, and a command comes while the try is still out: it waits, and then goes out on its own.
+    // The database answers again, and a command comes while the attempt is still out. The command waits, then goes out on its own.
     store.silent = false;
     r.submit(p.v, add('b', 2), arrival());
     await scheduler.advance(100);
@@ -286,7 +292,7 @@ describe('a room whose writes fail', () => {
   });
 
   describe('a statement left in doubt past its budget (a silent database)', () => {
-    /** A room whose add at 1 s goes into a silence; its budget (less the reply's margin) is spent at 1.95 s. */
+    /** A room whose add at 1 s goes into a silence. The add's budget, less the reply's margin, is spent at 1.95 s. */
     async function doubted() {
       const p = viewer('player', 'p1');
       const room = await writesFailFrom1s([p.v], 'doubtful');
@@ -295,7 +301,7 @@ describe('a room whose writes fail', () => {
       expect(p.types()).toEqual([]);
       await scheduler.advance(1);
       expect(p.frames.filter((f) => f.type === 'room.paused').map((f) => f.data)).toEqual([{ reason: 'storage', since: T0 + 1950 }]);
-      // The bell, due at 5 s, does not ring; the room's own try waits behind the statement in doubt.
+      // The bell, due at 5 s, does not ring, and the room's own attempt waits behind the statement in doubt.
       await scheduler.advance(6000);
       expect(r.snapshot.rungAt).toBeUndefined();
       expect(store.tries).toHaveLength(1);
@@ -309,7 +315,7 @@ describe('a room whose writes fail', () => {
       store.inDoubt[0].settle(false);
       await scheduler.flush();
       expect(p.replies).toMatchObject([{ id: 'a', status: 503 }]);
-      // Undone with it is everything decided after it: the clocks stopped when it was tried.
+      // Everything decided after the failed statement is undone with it, so the clocks now stop when it was tried.
       expect(p.frames.filter((f) => f.type === 'room.paused').map((f) => f.data.since)).toEqual([T0 + 1950, T0 + 1000]);
       await scheduler.advance(1000);
       expect(store.committed).toEqual([arrived('p1', T0), { kind: 'clock_held', at: T0 + 1000, body: { ms: 7950 } }]);
@@ -322,7 +328,7 @@ describe('a room whose writes fail', () => {
       const { store, r, p } = room;
       store.inDoubt[0].settle(true);
       await scheduler.flush();
-      // A late 200, and the room still paused: nothing has recorded the hold yet.
+      // A late 200 arrives, and the room is still paused, because nothing has recorded the hold yet.
       expect(p.replies).toEqual([{ type: 'reply', id: 'a', status: 200, data: { total: 2 } }]);
       expect(p.types().filter((t) => t.startsWith('room.'))).toEqual(['room.paused']);
       await scheduler.advance(1000);
@@ -345,7 +351,7 @@ describe('a room whose writes fail', () => {
     store.failing = true;
     r.submit(p.v, add('a', 1), arrival());
     await scheduler.advance(500);
-    // Another command while held is tried (and fails): the clocks still stopped at 0, not 500.
+    // Another command is tried while the clocks are held, and fails. The clocks still stopped at 0, not at 500.
     r.submit(p.v, add('b', 1), arrival());
     await scheduler.advance(1000);
     expect(store.tries.map((t) => t.inputs.find((i) => i.kind === 'clock_held'))).toEqual([

@@ -5,82 +5,97 @@ import { JournalInput } from './room-store';
 import { Scheduler } from './scheduler';
 
 /**
- * The room's own try waits this long at most for PostgreSQL: commands that come meanwhile wait
- * for it (a command pipelined behind a try that never gets an answer would fail with it), so it
- * must leave them most of their budget. A try that runs out is simply made again later.
+ * The longest the room's own attempt to write waits for PostgreSQL. Commands that arrive meanwhile
+ * wait for the attempt, because a command pipelined behind an attempt that never gets an answer
+ * would fail with it. So the attempt must leave those commands most of their budget. An attempt
+ * that runs out of time is simply made again later.
  */
 export const TRY_BUDGET_MS = 250;
 
 export interface ClockHoldDeps<S> {
-  /** The state with every clock moved on by `ms` (the rules' shiftClocks, through the driver). */
+  /** Returns the state with every clock moved on by `ms` (the rules' shiftClocks, called through the driver). */
   readonly shift: (state: S, ms: number) => S;
-  /** The next deadline of the room as PostgreSQL has it: after a failed write, the clocks stop no later than that. */
+  /** The room's next deadline as PostgreSQL has it. After a failed write, the clocks stop no later than this. */
   readonly nextDeadline: () => number | undefined;
-  /** The next deadline of the room as it decided it (steps in flight included): when a write is in doubt, likewise. */
+  /**
+   * The room's next deadline as the room decided it, steps in flight included. When a write is in
+   * doubt, the clocks stop no later than this.
+   */
   readonly decidedDeadline: () => number | undefined;
   /** The room's clock (epoch ms). */
   readonly now: () => number;
-  /** Where the budget of a statement in flight is watched. */
+  /** The scheduler that watches the budget of a statement in flight. */
   readonly scheduler: Scheduler;
-  /** The clocks stopped at `since`: the room's sockets are told. */
+  /** Called when the clocks stopped at `since`, to tell the room's sockets. */
   readonly paused: (since: number) => void;
-  /** A write that carried the hold committed: the clocks moved on by `ms`, and the sockets are told. */
+  /** Called when a write that carried the hold has committed and the clocks moved on by `ms`, to tell the sockets. */
   readonly resumed: (ms: number) => void;
-  /** Nothing else may try a write soon: the room tries one by itself a little later (a `resume` letter). */
+  /**
+   * Called when nothing else may try a write soon. The room then tries one by itself a little later
+   * (it posts a `resume` letter).
+   */
   readonly tryLater: () => void;
 }
 
 /**
- * The room's clocks while its writes fail (PROTOCOL.md section 14): a round or a turn does not
- * run out while nobody can play it.
+ * Holds the room's clocks while its writes fail (PROTOCOL.md section 14), so that a round or a
+ * turn does not run out while nobody can play it.
  *
- * When a statement of the room cannot be recorded because the database is unavailable, the
- * clocks stop: no deadline rings, and whatever the room decides meanwhile (a presence change, a
- * command it tries to record) is decided at the moment they stopped. Every write the room tries
- * while they hold carries the hold: after its own inputs, a `clock_held` input (when the clocks
- * stopped, and for how long), and the state it leaves has every clock moved on by that long. Once
- * such a write commits, the room has resumed; until one does, the room tries one by itself every
- * so often. A replay takes the same input at the same place (RuleDriver), so it agrees.
+ * When one of the room's statements cannot be recorded because the database is unavailable, the
+ * clocks stop. No deadline rings, and whatever the room decides meanwhile (a presence change, a
+ * command it tries to record) is decided at the moment the clocks stopped. Every write the room
+ * tries while the clocks are held carries the hold: after its own inputs it adds a `clock_held`
+ * input (when the clocks stopped, and for how long), and the state it leaves has every clock moved
+ * on by that long. Once such a write commits, the room has resumed. Until one does, the room tries
+ * one by itself every so often. A replay takes the same input at the same place (RuleDriver), so
+ * the replay agrees with the live room.
  *
- * A statement still unanswered when its budget is spent is in doubt (a silent database: the store
- * settles it once it can ask PostgreSQL, however long that takes), and nothing the room decides
- * meanwhile can be recorded: the clocks stop then too. Settled as not recorded, the hold starts
- * where a failed write starts it; as recorded, the clocks hold until the room's next write.
+ * A statement that is still unanswered when its budget is spent is in doubt. The database is
+ * silent, and the store settles the statement once it can ask PostgreSQL, however long that takes.
+ * Nothing the room decides meanwhile can be recorded, so the clocks stop then too. If the statement
+ * is settled as not recorded, the hold starts where a failed write would start it. If it is
+ * settled as recorded, the clocks stay held until the room's next write.
  */
 export class ClockHold<S> {
-  /** When the clocks stopped (the room's clock, epoch ms); none while they run. */
+  /** When the clocks stopped (by the room's clock, epoch ms). It is unset while they run. */
   private stoppedAt?: number;
-  /** A write that carries the hold is in flight: what the room decides now is pipelined behind it, on moved clocks. */
+  /**
+   * Set while a write that carries the hold is in flight. What the room decides now is pipelined
+   * behind that write, on the moved clocks.
+   */
   private resuming = false;
-  /** The moment the latest hold ended: nothing decided after it is earlier (the time in between did not run). */
+  /**
+   * The moment the latest hold ended. Nothing decided after the hold gets an earlier moment, because
+   * the time in between did not run.
+   */
   private floor = -Infinity;
-  /** The room's own try is in flight: settles with it. */
+  /** Set while the room's own attempt is in flight. It settles when the attempt does. */
   private trying?: Promise<void>;
 
   constructor(private readonly deps: ClockHoldDeps<S>) {}
 
-  /** The clocks are stopped, and no write that would restart them is in flight. */
+  /** Whether the clocks are stopped with no write in flight that would restart them. */
   get held(): boolean {
     return this.stoppedAt !== undefined && !this.resuming;
   }
 
-  /** When the clocks stopped, while they have not resumed (a write that would resume them may be in flight). */
+  /** When the clocks stopped, until they resume. A write that would resume them may already be in flight. */
   get since(): number | undefined {
     return this.stoppedAt;
   }
 
   /**
-   * While the room's own try is in flight, what the next batch waits for: it is decided once the
-   * try has answered, held or resumed, rather than pipelined behind a statement that may never be
-   * answered (a silent database).
+   * What the next batch waits for while the room's own attempt is in flight. The batch is decided
+   * once the attempt has answered, whether the clocks stay held or resume, rather than pipelined
+   * behind a statement that may never be answered (a silent database).
    */
   untilTried(): Promise<void> | undefined {
     return this.trying;
   }
 
   /**
-   * The moment the room decides what came at `at`: while held, no later than when the clocks
-   * stopped; afterwards, no earlier than when they resumed.
+   * The moment at which the room decides what came at `at`. While the clocks are held, that is no
+   * later than when they stopped. Afterwards, it is no earlier than when they resumed.
    */
   moment(at: number): number {
     return this.held ? Math.min(at, this.stoppedAt!) : Math.max(at, this.floor);
@@ -101,16 +116,17 @@ export class ClockHold<S> {
     this.deps.tryLater();
   }
 
-  /** The room's own try is due, but a statement is still in flight (in doubt): it is tried later. */
+  /** The room's own attempt is due, but a statement is still in flight (in doubt), so it tries again later. */
   tryAgainLater(): void {
     this.deps.tryLater();
   }
 
   /**
-   * Takes `decision` into the pipeline (`take`, which answers the statements it sent) as the room
-   * must at `now`: carrying the hold while the clocks hold, and, once a statement is out, watched:
-   * unanswered when its budget is spent (and after what this turn of the event loop has read, so
-   * that a process that stalled does not take its own stall for the database's), it is in doubt.
+   * Hands `decision` to the pipeline through `take`, which returns how many statements it sent, in
+   * the form the room must take it at `now`: while the clocks are held, the decision carries the
+   * hold. Once a statement is out, it is watched. If it is still unanswered when its budget is
+   * spent, it is in doubt. The check waits until this turn of the event loop has read what
+   * arrived, so that a process that stalled does not mistake its own stall for the database's.
    */
   take(decision: Decision<S>, now: number, take: (decision: Decision<S>) => number, force = false): number {
     const carried = this.carry(decision, now, force);
@@ -132,9 +148,9 @@ export class ClockHold<S> {
   }
 
   /**
-   * A statement is in doubt. Running clocks stop now, or at the next deadline the room decided if
-   * its timer has not rung yet (the deadlines before the hold's moment are taken, those after it
-   * are not). Clocks that hold already, or a write that would resume them, are left as they are.
+   * Handles a statement in doubt. Running clocks stop now, or at the next deadline the room decided
+   * if its timer has not rung yet (the deadlines before the hold's moment are taken, those after it
+   * are not). Clocks that are already held, or a write that would resume them, are left as they are.
    */
   private inDoubt(): void {
     if (this.stoppedAt !== undefined) return;
@@ -143,7 +159,7 @@ export class ClockHold<S> {
     this.deps.tryLater();
   }
 
-  /** The clocks stopped at `at`: the sockets are told, when that is news. */
+  /** Stops the clocks at `at`, and tells the sockets when that is news. */
   private stopAt(at: number): void {
     if (this.stoppedAt === at) return;
     this.stoppedAt = at;
@@ -151,10 +167,11 @@ export class ClockHold<S> {
   }
 
   /**
-   * The decision as the room takes it at `now`. While the clocks hold, one that sends a statement
-   * (or any, with `force`: the room's own try) carries the hold: its inputs end with the hold's,
-   * it is durable, the state it leaves has its clocks moved on, and once it commits the room has
-   * resumed. Otherwise it is taken as it is.
+   * Returns the decision as the room takes it at `now`. While the clocks are held, a decision that
+   * sends a statement carries the hold (with `force`, which the room's own attempt uses, any
+   * decision does). Such a decision ends its inputs with the hold's input, it is durable, the state
+   * it leaves has its clocks moved on, and once it commits the room has resumed. Any other decision
+   * is taken as it is.
    */
   private carry(decision: Decision<S>, now: number, force: boolean): Decision<S> {
     const since = this.stoppedAt;
@@ -182,7 +199,7 @@ export class ClockHold<S> {
         this.deps.resumed(ms);
       },
       refuse: (error, behindFailure) => {
-        // Still held, from the same moment: the time since then has not run either.
+        // The clocks stay held from the same moment, because the time since then has not run either.
         settled();
         decision.refuse(error, behindFailure);
         this.deps.tryLater();
@@ -192,8 +209,8 @@ export class ClockHold<S> {
 }
 
 /**
- * The decision sends a statement of its own: a command, a proposal, a boundary, an ending. A
- * presence change does not: it is taken at once and rides with the next statement, as always.
+ * Whether the decision sends a statement of its own: a command, a proposal, a boundary, an ending
+ * does. A presence change does not: it is taken at once and rides with the next statement, as always.
  */
 function writes(decision: Decision<unknown>): boolean {
   return decision.durable || decision.boundary === true || decision.finished !== undefined || decision.closed !== undefined;
@@ -204,7 +221,7 @@ export function pausedEvent(since: number): RoomEvent {
   return { type: ROOM_PAUSED, data: { reason: 'storage', since } };
 }
 
-/** What the sockets are told when they move on (a fresh state frame follows). */
+/** What the sockets are told when the clocks move on again. A fresh state frame follows it. */
 export function resumedEvent(heldMs: number): RoomEvent {
   return { type: ROOM_RESUMED, data: { heldMs } };
 }

@@ -1,4 +1,4 @@
-/** Where rooms read the time; tests pass their own. */
+/** Where rooms read the time. Tests pass their own clock. */
 export interface Clock {
   now(): number;
 }

@@ -10,8 +10,8 @@ import { RoomStats } from './room-stats';
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// The gate alone: a real mailbox on virtual time whose batches the test answers, the tally game's
-// rules, and the two states of a pipeline set by hand.
+// These tests check the gate on its own. They use a real mailbox on virtual time whose batches
+// the test answers, the tally game's rules, and a pipeline whose two states are set by hand.
 
 const T0 = 1_700_000_000_000;
 const open = (overrides: Partial<TallyState> = {}): TallyState => ({
@@ -30,7 +30,7 @@ function harness(options: { maxDepth?: number } = {}) {
   const stats = new RoomStats(clock.now());
   const refused: RefusedCommand[] = [];
   const driver = new RuleDriver(tally, 7);
-  // The room's turn: each command is answered by the test through `answer`.
+  // This stands in for the room's turn: the test answers each command through `answer`.
   const taken: Message<any>[] = [];
   const mailbox = new Mailbox<Message<any>>({
     maxDepth: options.maxDepth ?? 8,
@@ -152,7 +152,7 @@ describe(CommandGate.name, () => {
       const h = harness();
       const p = viewer('player', 'p1');
       h.gate.submit(p.v, add('once', 2), { at: h.clock.now(), hr: 0 });
-      // A resend while the first is in the mailbox waits for the same reply.
+      // A resend that arrives while the first is in the mailbox waits for the same reply.
       h.gate.submit(p.v, add('once', 2), { at: h.clock.now(), hr: 0 });
       await h.scheduler.flush();
       const [letter] = h.taken;
@@ -181,12 +181,12 @@ describe(CommandGate.name, () => {
       const h = harness();
       const p = viewer('player', 'p1');
       const now = () => ({ at: h.clock.now(), hr: 0 });
-      // The rules refuse it now, but nothing is in flight: the room decides it in its turn.
+      // The rules refuse this command now, but nothing is in flight, so the room decides it in its turn.
       h.gate.submit(p.v, add('idle', -1), now());
       await h.scheduler.flush();
       h.room.pipeline.inFlight = 1;
       h.room.pipeline.confirmed = open({ closed: true });
-      // Refused by the confirmed state only: the step in flight may yet commit.
+      // Only the confirmed state refuses this one, and the step in flight may yet commit, so it waits.
       h.gate.submit(p.v, add('either', 1), now());
       h.gate.submit(p.v, add('behind', -1), now());
       await h.scheduler.flush();

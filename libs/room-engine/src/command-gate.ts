@@ -33,45 +33,51 @@ export interface CommandGateDeps<S, C extends Command> {
   readonly code: string;
   readonly driver: RuleDriver<S, C>;
   readonly mailbox: Mailbox<Message<C>>;
-  /** The steps in flight, and the two states a certain refusal must hold in. */
+  /** The steps in flight, and the two states in which a refusal must hold for it to be certain. */
   readonly pipeline: { readonly inFlight: number; readonly state: S; readonly confirmed: S };
-  /** Why the room takes no command now, if it does not (draining, gone, over). */
+  /** Why the room takes no command now (draining, gone, over), or undefined when it takes them. */
   readonly notLive: () => RoomException | undefined;
   readonly replies: ReplyMemory;
   readonly stats: RoomStats;
   readonly observer: CommandObserver;
-  /** Told of every refusal the room answers (recorded for operators, off the answer path). */
+  /** Hears of every refusal the room answers, and records it for operators off the answer path. */
   readonly refused?: RefusalHook;
   readonly clock: Clock;
   readonly scheduler: Scheduler;
-  /** The moment the room decides a command that arrived at `at` (clock-hold.ts); `at` itself unless given. */
+  /** The moment at which the room decides a command that arrived at `at` (clock-hold.ts). Without it, that is `at` itself. */
   readonly moment?: (at: number) => number;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
 /**
- * The room's door for commands: what a command meets before the rules decide it, and the one
- * place where each reply is sent once and observed. In order: a ping is answered at once; a
- * resent id gets its first reply; the type, the role, the shape (404, 403, 400); a room that takes
- * nothing (503 shutting_down, 409 room_closed); a refusal certain whatever the statements in
- * flight do; a full mailbox (503 mailbox_full). What passes waits its turn in the mailbox.
- * Operator commands and proposals (a change asked for over HTTP) come in through it too.
+ * The room's door for commands. It holds the checks a command meets before the rules decide it,
+ * and it is the one place where each reply is sent, once, and observed. The checks run in this
+ * order: a ping is answered at once; a resent id gets its first reply; then the type, the role
+ * and the shape are checked (404, 403, 400); then a room that takes nothing refuses (503
+ * shutting_down, 409 room_closed); then comes a refusal that is certain whatever the statements in
+ * flight do; then a full mailbox (503 mailbox_full). A command that passes them all waits its turn
+ * in the mailbox. Operator commands and proposals (changes asked for over HTTP) come in through
+ * the gate too.
  */
 export class CommandGate<S, C extends Command> {
-  /** The server's vocabulary: the only labels a command is observed under. */
+  /** The server's vocabulary. A command is observed under one of these labels and no other. */
   private readonly known: ReadonlySet<string>;
-  /** Letters already replied to: a reply is sent once, whatever happens after. */
+  /** Letters already replied to, so that a reply is sent once, whatever happens after. */
   private readonly answered = new WeakSet<object>();
 
   constructor(private readonly deps: CommandGateDeps<S, C>) {
     this.known = new Set([...deps.driver.rules.commandTypes, PING]);
   }
 
-  /** One command from a socket; its reply goes to the socket, now or once the rules decided and it committed. */
+  /**
+   * Takes one command from a socket. Its reply goes to the socket either now, or once the rules
+   * have decided the command and it has committed.
+   */
   submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
     if (frame.type === PING) {
-      // Never through the mailbox: a ping does not wait behind the room's work. Nor remembered:
-      // its reply is the same whenever it is asked, so a resent ping just gets a fresh one.
+      // A ping never goes through the mailbox, so it does not wait behind the room's work. Its
+      // reply is not remembered either: it is the same whenever it is asked, so a resent ping
+      // just gets a fresh one.
       const reply = okReply(frame.id, { serverTime: this.deps.clock.now() });
       this.observe(frame.type, reply.status, arrival, 0, 0);
       return viewer.sendReply(reply);
@@ -92,7 +98,7 @@ export class CommandGate<S, C extends Command> {
     }
     const closed = this.deps.notLive();
     if (closed) return deliver(this.refusal(frame.id, frame.type, closed, arrival, viewer));
-    // The letter is made before the rules are asked, so that what they say of it now is kept with it.
+    // Make the letter before asking the rules, so that what they say of it now is kept with it.
     const message: CommandMessage<C> = { kind: 'command', viewer, command, arrival, reply: deliver };
     const certain = this.certainRefusal(message);
     if (certain) return deliver(this.refusal(frame.id, frame.type, certain, arrival, viewer));
@@ -101,7 +107,7 @@ export class CommandGate<S, C extends Command> {
     }
   }
 
-  /** A command from an operator, taken in turn like any other; resolves with its reply. */
+  /** Takes a command from an operator in turn like any other, and resolves with its reply. */
   operatorCommand(frame: CommandFrame): Promise<ReplyFrame> {
     return new Promise<ReplyFrame>((resolve) => {
       const arrival = this.arrivalNow();
@@ -113,8 +119,8 @@ export class CommandGate<S, C extends Command> {
       }
       const closed = this.deps.notLive();
       if (closed) return resolve(this.told(errorReply(frame.id, closed), OPERATOR, frame.type, arrival));
-      // The journal records an operator's command as the host's, so a room rebuilt from it
-      // remembers its reply under the host's seat: the live room does the same.
+      // The journal records an operator's command as the host's, so a room rebuilt from the
+      // journal remembers its reply under the host's seat. The live room does the same.
       const reply = (r: ReplyFrame) => {
         if (r.status === Status.ok) this.deps.replies.remember(seatKey(OPERATOR), r);
         resolve(r);
@@ -125,7 +131,10 @@ export class CommandGate<S, C extends Command> {
     });
   }
 
-  /** A change asked for outside the socket protocol, taken in turn; resolves with the rule's reply once committed. */
+  /**
+   * Takes in turn a change that arrived outside the socket protocol, and resolves with the rule's
+   * reply once the change is committed.
+   */
   propose(name: string, args: unknown): Promise<unknown> {
     const closed = this.deps.notLive();
     if (closed) return Promise.reject(closed);
@@ -135,7 +144,7 @@ export class CommandGate<S, C extends Command> {
     });
   }
 
-  /** The room closed: the mailbox takes nothing more, and whatever still waits in it is answered 409 room_closed. */
+  /** Closes the door because the room closed. The mailbox takes nothing more, and whatever still waits in it gets 409 room_closed. */
   close(): void {
     for (const m of this.deps.mailbox.close()) {
       const closed = new RoomException(RoomErrorCode.RoomClosed, 'the room closed while the command waited');
@@ -144,12 +153,12 @@ export class CommandGate<S, C extends Command> {
     }
   }
 
-  /** Commands at the head of the mailbox that the statement just sent cannot make acceptable are answered now. */
+  /** Answers now the commands at the head of the mailbox that the statement just sent cannot make acceptable. */
   refuseWaiting(): void {
     this.deps.mailbox.settleLeading((l) => this.settleIfRefused(l.message));
   }
 
-  /** Replies to a letter the room took (once: a second reply is dropped) and observes it. */
+  /** Replies to a letter the room took, and observes it. It replies once; a second reply is dropped. */
   replyTo(letter: Letter<CommandMessage<C>>, result: unknown, startedAt: number, roundTrips: number): void {
     if (this.answered.has(letter)) return;
     this.answered.add(letter);
@@ -161,7 +170,7 @@ export class CommandGate<S, C extends Command> {
     this.observe(m.command.type, reply.status, m.arrival, waitMs, roundTrips);
   }
 
-  /** 503 for anything that is not the rules' refusal; what is not the store's outage is logged. */
+  /** Turns anything that is not the rules' refusal into a 503. It logs any error that is not the store's outage. */
   unavailable(err: unknown, command?: string): RoomException {
     if (!(err instanceof StoreUnavailableError)) {
       this.deps.log('error', 'command failed unexpectedly', {
@@ -174,10 +183,11 @@ export class CommandGate<S, C extends Command> {
   }
 
   /**
-   * While a statement is out and nothing else waits, a command that both the state before it and
-   * the state it will leave refuse is refused now: it needs no database and need not wait for it.
-   * The rules are asked at the moment the room would decide it in its turn, so that when its turn
-   * comes on the same state their verdict is used again rather than decided afresh (verdicts.ts).
+   * While a statement is out and nothing else waits, a command may be refused both by the state
+   * before that statement and by the state it will leave. Such a command is refused now: it needs
+   * no database, so it need not wait for it. The rules are asked at the moment the room would
+   * decide the command in its turn, so that when its turn comes on the same state, their verdict
+   * is reused rather than decided afresh (verdicts.ts).
    */
   private certainRefusal(m: CommandMessage<C>, ahead = this.deps.mailbox.depth): RoomException | undefined {
     const { pipeline, driver } = this.deps;
@@ -187,7 +197,7 @@ export class CommandGate<S, C extends Command> {
     return after && driver.refusal(pipeline.confirmed, m, at) ? after : undefined;
   }
 
-  /** A waiting command at the head of the mailbox, answered now if it is refused either way. */
+  /** Answers a waiting command at the head of the mailbox now, if it is refused either way. */
   private settleIfRefused(m: Message<C>): boolean {
     if (m.kind !== 'command') return false;
     const refusal = this.certainRefusal(m, 0);
@@ -199,7 +209,7 @@ export class CommandGate<S, C extends Command> {
     return true;
   }
 
-  /** Now, on both clocks. */
+  /** The current moment, on both clocks. */
   private arrivalNow(): Arrival {
     return { at: this.deps.clock.now(), hr: this.deps.scheduler.now() };
   }
@@ -212,14 +222,14 @@ export class CommandGate<S, C extends Command> {
   }
 
   /**
-   * A refusal answered before the room saw the command (the socket's rate, a server draining):
-   * told like the room's own.
+   * Reports a refusal that was answered before the room saw the command (the socket's rate, a
+   * draining server), the same way as the room's own refusals.
    */
   refusedBefore(actor: Actor, type: string, error: RoomException, at: number): void {
     this.told(errorReply(null, error), actor, type, { at, hr: 0 });
   }
 
-  /** The refusal hook hears of a reply that refused; the reply itself, for the caller to send. */
+  /** Tells the refusal hook about a refused command, and returns the reply for the caller to send. */
   private told(reply: ReplyFrame, actor: Actor, type: string, arrival: Arrival): ReplyFrame {
     const { refused } = this.deps;
     if (!refused || !reply.error) return reply;
@@ -230,9 +240,12 @@ export class CommandGate<S, C extends Command> {
     return reply;
   }
 
-  /** One measurement, two readers: the admin API's last commands and the metrics agree exactly. */
+  /**
+   * Takes one measurement and gives it to two readers, so that the admin API's last commands and
+   * the metrics agree exactly.
+   */
   private observe(type: string, status: number, arrival: Arrival, waitMs: number, roundTrips: number): void {
-    // Labels come from the server's vocabulary only: a client cannot grow /metrics or the console.
+    // Labels come from the server's vocabulary only, so a client cannot grow /metrics or the console.
     const label = this.known.has(type) ? type : 'unknown';
     const ms = Math.max(0, this.deps.scheduler.now() - arrival.hr);
     this.deps.stats.record({ type: label, at: this.deps.clock.now(), mailboxWaitMs: waitMs, ms, status, roundTrips });

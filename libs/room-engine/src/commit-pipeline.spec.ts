@@ -11,9 +11,10 @@ import {
 } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// The pipeline with a store whose statements answer when the test says, on virtual time: the
-// order steps are confirmed in, what a failure does to the steps behind it, what each statement
-// carries (inputs, the inputs that rode along, snapshots), the gathering window.
+// These tests run the pipeline on virtual time, with a store whose statements answer when the
+// test says. They check the order in which steps are confirmed, what a failure does to the steps
+// behind it, what each statement carries (inputs, the inputs that rode along, snapshots), and the
+// gathering window.
 
 interface Sent {
   /** The command ids (or kinds) of the inputs the statement carries, in order. */
@@ -61,7 +62,10 @@ function harness(options: { depth?: number; committedStatements?: number; confir
     letGo: (why) => letGo.push(why),
     faulted: (error) => faults.push(error),
   });
-  /** A step named `name` leaving state `after` with these inputs (durable when there are commands); what it hears goes to `heard`. */
+  /**
+   * Takes a step named `name` that leaves state `after` with these inputs. The step is durable when
+   * it has commands. What the step hears goes to `heard`.
+   */
   const take = (name: string, after: string, inputs: (string | JournalInput)[], extra: Partial<Decision<string>> = {}) => {
     const journal = inputs.map((i) => (typeof i === 'string' ? command(i) : i));
     pipeline.take({
@@ -76,7 +80,7 @@ function harness(options: { depth?: number; committedStatements?: number; confir
       ...extra,
     });
   };
-  /** Resolves when the gathering window lets the next batch go; `ready()` says whether it has. */
+  /** Resolves when the gathering window lets the next batch go. `ready()` says whether that has happened. */
   const window = () => {
     const held = pipeline.readyForNextBatch();
     let open = held === undefined;
@@ -194,7 +198,7 @@ describe(CommitPipeline.name, () => {
       ]);
       expect([h.pipeline.state, h.pipeline.confirmed, h.pipeline.inFlight, h.pipeline.statementsInFlight]).toEqual(['s1', 's1', 0, 0]);
       expect(h.letGo).toEqual([]);
-      // Answers heard later for the refused steps change nothing.
+      // Answers that arrive later for the refused steps change nothing.
       h.sent[3].resolve();
       await h.scheduler.flush();
       expect(h.heard).toHaveLength(4);
@@ -255,7 +259,7 @@ describe(CommitPipeline.name, () => {
         expect(h.heard).toEqual(['A confirmed', 'B confirmed']);
         expect(h.faults).toEqual([bug]);
         expect([h.pipeline.confirmed, h.pipeline.inFlight]).toEqual(['s2', 0]);
-        // A rejection nobody handles is reported after the microtasks of its turn: give it a turn.
+        // A rejection that nobody handles is reported after the microtasks of its turn, so wait one turn.
         await new Promise((resolve) => setImmediate(resolve));
         expect(unhandled).toEqual([]);
       } finally {
@@ -265,7 +269,7 @@ describe(CommitPipeline.name, () => {
   });
 
   describe('the gathering window', () => {
-    /** A first step whose statement took `ms`: the pipeline's recent commit time is then a fifth of it. */
+    /** Takes a first step whose statement takes `ms`. The pipeline's recent commit time is then a fifth of that. */
     async function afterACommitOf(h: ReturnType<typeof harness>, ms: number) {
       h.take('first', 's1', ['first']);
       await h.scheduler.advance(ms);
@@ -293,18 +297,18 @@ describe(CommitPipeline.name, () => {
       expect(w.ready()).toBe(true);
     });
 
-    it('holds it behind two or more steps for a quarter, and never longer than 20 ms', async () => {
+    it('holds it behind two or more steps for a fifth, and never longer than 20 ms', async () => {
       const h = harness();
-      await afterACommitOf(h, 100); // 20 ms: a quarter is 5 ms
+      await afterACommitOf(h, 100); // 20 ms: a fifth is 4 ms
       h.take('A', 's2', ['a']);
       h.take('B', 's3', ['b']);
       const w = h.window();
-      await h.scheduler.advance(4);
+      await h.scheduler.advance(3);
       expect(w.ready()).toBe(false);
       await h.scheduler.advance(1);
       expect(w.ready()).toBe(true);
       const far = harness();
-      await afterACommitOf(far, 1000); // 200 ms: a tenth would be 20, a quarter 50
+      await afterACommitOf(far, 1000); // 200 ms: a tenth would be 20, a fifth 40
       far.take('A', 's2', ['a']);
       far.take('B', 's3', ['b']);
       const capped = far.window();
@@ -334,7 +338,7 @@ describe(CommitPipeline.name, () => {
       expect(behindFull.ready()).toBe(false);
       full.sent[0].resolve();
       await full.scheduler.flush();
-      // A slot is free again, and the step in flight left 1000 ms ago: its window is long over.
+      // A slot is free again, and the step in flight left 1000 ms ago, so its window is long over.
       expect(behindFull.ready()).toBe(true);
     });
   });

@@ -13,7 +13,7 @@ describe(Deadline.name, () => {
     );
     deadline.set(1_020);
     await s.advance(20);
-    // A command stamped with that very millisecond is still ahead of it.
+    // A command stamped with that very millisecond still goes ahead of the deadline.
     expect(fired).toEqual([]);
     await s.advance(1);
     expect(fired).toEqual([1_020]);

@@ -1,9 +1,10 @@
 import { Scheduler, TimerHandle } from './scheduler';
 
 /**
- * The room's one alarm: the next moment its rules have something to do (a clock running out, a
- * bot's turn, expiry). Setting it again replaces the previous one. `fire` is told the moment that
- * was due, not when the timer ran: rules decide on the schedule, so a replay agrees with them.
+ * The room's one alarm, set for the next moment its rules have something to do (a clock running
+ * out, a bot's turn, expiry). Setting it again replaces the previous one. `fire` receives the
+ * moment that was due, not the moment the timer ran. The rules decide on the schedule, so a
+ * replay agrees with them.
  */
 export class Deadline {
   private timer?: TimerHandle;
@@ -21,9 +22,9 @@ export class Deadline {
     this.clear();
     if (at === undefined) return;
     this.at = at;
-    // Node timers overflow past ~24.8 days; no room deadline is that far. It rings once its
-    // millisecond has passed: a command stamped with that very millisecond is already in the
-    // mailbox, ahead of it, as a replay orders them.
+    // Node timers overflow past ~24.8 days, but no room deadline is that far away. The timer rings
+    // once the deadline's millisecond has passed. A command stamped with that very millisecond is
+    // then already in the mailbox ahead of the deadline, which is the order a replay uses.
     this.timer = this.scheduler.setTimer(
       () => {
         this.timer = undefined;

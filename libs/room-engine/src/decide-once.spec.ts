@@ -8,15 +8,15 @@ import { RoomActor } from './room-actor';
 import { JournalInput, JournalStep } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// How many times the rules decide each command on its way through a live room. The rules are the
-// tally game's, counted, on virtual time, with a stand-in store whose statements the test answers.
-// A command meets the state the statements in flight leave; while one is out, the gate may also
-// ask about the confirmed state (to refuse at once what is refused either way). Each state it
-// meets is decided once, whoever asks: the gate, the check of the waiting commands after a
-// statement, the batch itself.
+// These tests count how many times the rules decide each command on its way through a live room.
+// They use the tally game's rules with a counter, on virtual time, and a stand-in store whose
+// statements the test answers. A command meets the state the statements in flight leave. While a
+// statement is out, the gate may also ask about the confirmed state, to refuse at once what is
+// refused either way. Each state a command meets is decided once, whoever asks: the gate, the
+// check of the waiting commands after a statement, or the batch itself.
 
 const T0 = 1_700_000_000_000;
-/** A total above this is refused: a command can then be refused by one state and taken by another. */
+/** A total above this is refused, so a command can be refused by one state and taken by another. */
 const CAP = 5;
 
 let scheduler: VirtualScheduler;
@@ -26,7 +26,7 @@ beforeEach(() => {
   clock = scheduler.clock(T0);
 });
 
-/** Tally's rules with a cap on the total and every `decide` counted by command id; `batchKey` as asked. */
+/** Tally's rules with a cap on the total, every `decide` counted by command id, and the `batchKey` given. */
 function countedTally(batchKey: GameRules<TallyState, TallyCommand>['batchKey']) {
   const decided = new Map<string, number>();
   const rules: GameRules<TallyState, TallyCommand> = {
@@ -84,8 +84,9 @@ const now = () => ({ at: clock.now(), hr: scheduler.now() });
 const answers = (...ps: ReturnType<typeof player>[]) => ps.flatMap((p) => p.replies.map((r) => [r.id, r.status, r.data ?? r.error?.code]));
 
 /**
- * A room whose every command is its own batch (each sends its own statement), three seated
- * players, and p1's command 'a' adding `n` already sent: its statement is out, unanswered.
+ * Opens a room with three seated players in which every command is its own batch (so each sends
+ * its own statement). p1's command 'a', adding `n`, has already been sent, and its statement is
+ * out, unanswered.
  */
 async function statementOut(n: number) {
   const { rules, decided } = countedTally(() => null);
@@ -103,9 +104,9 @@ describe('a command is decided once for each state it meets', () => {
   it('decides once each command pipelined behind a statement in flight, whether the gate or the check after a statement saw it first', async () => {
     const { r, decided, statements, ps } = await statementOut(1);
     const [p1, p2, p3] = ps;
-    // Arrives alone while a statement is out: the gate asks the rules about it.
+    // This command arrives alone while a statement is out, so the gate asks the rules about it.
     r.submit(p2.v, add('b', 1), now());
-    // Queued behind it: asked about once the statement ahead of it has gone.
+    // These queue behind it, and the rules are asked about them once the statement ahead of them has gone.
     r.submit(p3.v, add('c', 1), now());
     r.submit(p1.v, add('d', 1), now());
     await scheduler.flush();
@@ -129,9 +130,9 @@ describe('a command is decided once for each state it meets', () => {
   it('decides a command refused by the state in flight but taken by the confirmed one once against each, not again in its turn', async () => {
     const { r, decided, statements, ps } = await statementOut(4);
     const [p1, p2] = ps;
-    // Refused by both states: answered at once.
+    // Both states refuse this command, so it is answered at once.
     r.submit(p2.v, add('never', 9), now());
-    // 4 + 3 passes the cap, 0 + 3 does not: not refused at once, it waits for its turn.
+    // 4 + 3 passes the cap but 0 + 3 does not, so the command is not refused at once; it waits for its turn.
     r.submit(p2.v, add('b', 3), now());
     await scheduler.flush();
     expect(answers(p1, p2)).toEqual([['never', 409, 'over_cap']]);
@@ -151,7 +152,7 @@ describe('a command is decided once for each state it meets', () => {
     const { r, decided, statements, ps } = await statementOut(1);
     const [p1, p2] = ps;
     r.submit(p2.v, add('b', 2), now());
-    // The statement fails before b's turn: the room is again what the database has, and b is decided on that.
+    // The statement fails before b's turn. The room goes back to what the database has, and b is decided on that.
     statements[0].reject(new Error('the statement failed'));
     await scheduler.flush();
     statements[1].resolve();
@@ -172,7 +173,7 @@ describe('a command is decided once for each state it meets', () => {
     const [p1, p2] = ['p1', 'p2'].map(player);
     r.attach(p1.v);
     r.attach(p2.v);
-    // It waited long ago (behind a stalled statement): its budget is spent.
+    // This command arrived long ago and waited behind a stalled statement, so its budget is spent.
     r.submit(p1.v, add('stale', 1), { at: clock.now(), hr: scheduler.now() - 5000 });
     r.submit(p2.v, add('fresh', 2), now());
     await scheduler.flush();

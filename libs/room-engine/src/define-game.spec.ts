@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { RoomException } from '@app/protocol';
-import { defineGame, refuse } from './define-game';
-import { Outcome } from './game-rules';
+import { defineGame, refuse, Step } from './define-game';
 
-// A small game written the way a game author writes one: only the required members and a timer.
+// A small game, written the way a game author writes one, with only the required members and a timer.
 interface CountState {
   readonly code: string;
   readonly phase: 'open' | 'closed';
@@ -28,12 +27,11 @@ const counter = defineGame({
     'count.add': {
       schema: z.object({ by: z.int().min(1) }),
       roles: ['player'],
-      decide: (state, { by }, c): Outcome<CountState> => {
+      decide: (state, { by }, c): Step<CountState> => {
         if (by > 10) refuse('too_many', 'at most 10 at once');
         return {
           state: { ...state, n: state.n + by },
           events: [{ type: 'count.added', data: { by, who: c.actor.seat } }],
-          effects: [],
           reply: { id: c.commandId },
         };
       },
@@ -155,6 +153,59 @@ describe(defineGame.name, () => {
     expect(counter.rules.mayPassivate(state)).toBe(true);
     expect(counter.joinProposal).toBeUndefined();
     expect(counter.opening!.openerRole).toBe('player');
+  });
+
+  it("reads a finished game's console line from the conventional fields of its report", () => {
+    expect(counter.finishedRecord!({ players: ['Ann', { name: 'Bob' }], winner: 'Bob', hostName: 'Cy', startedAt: T0 })).toEqual({
+      hostName: 'Cy',
+      players: ['Ann', 'Bob'],
+      winner: 'Bob',
+      startedAt: T0,
+    });
+    // For a draw, a report without players, or a winner that is not a name, the record makes up no name.
+    expect(counter.finishedRecord!({ winner: null })).toEqual({ hostName: null, players: [], winner: null });
+    expect(counter.finishedRecord!({ players: [{ id: 'p1' }], winner: 3 })).toEqual({ hostName: null, players: [''], winner: null });
+    expect(counter.finishedRecord!(null)).toEqual({ hostName: null, players: [], winner: null });
+  });
+
+  describe('a game whose clocks are fields of its state', () => {
+    interface Race {
+      readonly phase: 'running' | 'closed';
+      readonly lapBy: number | null;
+      readonly finishBy?: number;
+      readonly laps: number;
+    }
+    const race = defineGame({
+      name: 'race',
+      settings: z.object({}),
+      setup: (): Race => ({ phase: 'running', lapBy: T0 + 5_000, finishBy: T0 + 60_000, laps: 0 }),
+      commands: {},
+      events: { 'race.state': z.object({}) },
+      clocks: ['lapBy', 'finishBy'],
+      view: () => ({}),
+      describe: () => ({}),
+    });
+    const running: Race = { phase: 'running', lapBy: T0 + 5_000, finishBy: T0 + 60_000, laps: 0 };
+
+    it('is due at the earliest clock set, and at none once it is over or every clock is stopped', () => {
+      expect(race.rules.nextDeadline(running)).toBe(T0 + 5_000);
+      expect(race.rules.nextDeadline({ ...running, lapBy: null })).toBe(T0 + 60_000);
+      expect(race.rules.nextDeadline({ phase: 'running', lapBy: null, laps: 1 })).toBeUndefined();
+      expect(race.rules.nextDeadline({ ...running, phase: 'closed' })).toBeUndefined();
+      // By default, a room with a deadline set stays in memory.
+      expect(race.rules.mayPassivate(running)).toBe(false);
+    });
+
+    it('moves every clock that is set, and nothing else, when an outage held them', () => {
+      expect(race.rules.shiftClocks!(running, 700)).toEqual({ phase: 'running', lapBy: T0 + 5_700, finishBy: T0 + 60_700, laps: 0 });
+      const stopped: Race = { phase: 'running', lapBy: null, laps: 2 };
+      expect(race.rules.shiftClocks!(stopped, 700)).toBe(stopped);
+    });
+
+    it('has no clock to move for a game that declares none', () => {
+      expect(counter.rules.shiftClocks).toBeUndefined();
+      expect(counter.rules.nextDeadline(opened())).toBeUndefined();
+    });
   });
 
   it("gives the envelope's codes their own status and a game's own 409", () => {

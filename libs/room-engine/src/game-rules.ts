@@ -1,9 +1,9 @@
 import { CommandFrame, Role } from '@app/protocol';
 
-/** Who acts or watches, as the rules see it: a role and, for a seated player, the seat. */
+/** Someone who acts in the room or watches it, as the rules see them: a role, and a seat for a seated player. */
 export interface Actor {
   readonly role: Role;
-  /** The seat's id for a player; absent for the host and spectators. */
+  /** The seat's id for a player. The host and spectators have none. */
   readonly seat?: string;
 }
 
@@ -19,76 +19,85 @@ export const EVERYONE: Audience = { to: 'all' };
 export interface RoomEvent {
   readonly type: string;
   readonly data: unknown;
-  /** Everyone when absent. */
+  /** Who the event is for. When absent, it goes to everyone. */
   readonly audience?: Audience;
 }
 
-/** Side effects beyond events, applied by the engine after the events went out. */
+/** Side effects besides events. The engine applies them after it has sent the events. */
 export type Effect =
   /**
-   * These seats are gone: their sockets close with 4003. Their replay memory ages out with the
-   * room's, as a replay after a restart has it (so a seat's id must never be given to another).
+   * These seats have left the room, and the engine closes their sockets with 4003. Their reply
+   * memory is not dropped now: it ages out with the room's, just as it does when a replay rebuilds
+   * the room after a restart. So a seat's id must never be given to another player.
    */
   | { readonly kind: 'release'; readonly seats: readonly string[] }
-  /** The room is over: every socket closes with 4004 and the actor leaves memory. */
+  /** The room is over. The engine closes every socket with 4004 and removes the actor from memory. */
   | { readonly kind: 'close'; readonly reason: string };
 
-/** What a finished game reports: its number in the room, and its summary (the game's own JSON). */
+/** What a finished game reports: its number within the room, and its summary in the game's own JSON. */
 export interface FinishedGame {
   readonly no: number;
   readonly summary: unknown;
-  /** Its record's id, when the game names it (a results link it already told its players: `ctx.id()`). */
+  /**
+   * The id of the finished game's record, when the game chooses it. A game does so when it has
+   * already told its players a results link made with `ctx.id()`.
+   */
   readonly id?: string;
 }
 
 /**
- * The result of a rule: the next state, what to tell, and what to close. The engine journals the
- * input that led to it (a command, a proposal, a presence change, a deadline taken late) and
- * nothing the rules write themselves: replaying the journal through the same rules rebuilds it.
+ * The result of a rule: the next state, the events to send, and the effects (what to close). The
+ * engine journals the input that led to this outcome (a command, a proposal, a presence change, a
+ * deadline taken late), never what the rules produced from it. Replaying the journal through the
+ * same rules rebuilds the outcome.
  */
 export interface Outcome<S> {
   readonly state: S;
   readonly events: readonly RoomEvent[];
-  /** Every viewer needs a fresh view (a change a client cannot derive). */
+  /** Set when every viewer needs a fresh view, because a client cannot derive the change from the events. */
   readonly resync?: boolean;
   readonly effects: readonly Effect[];
-  /** A command's 200 data. */
+  /** The data of a command's 200 reply. */
   readonly reply?: unknown;
   /**
-   * For a signal: what it changed must be in the journal before anyone hears of it, because it
-   * decided something a replay could not know otherwise (a round closed early because everyone
-   * still connected had played). A command's change always is; a presence change without this is
-   * journaled with the room's next statement, at no cost of its own.
+   * Set by a signal whose change must be in the journal before anyone hears of it. A signal needs
+   * this when it decided something that a replay could not know otherwise, such as a round that
+   * closed early because every player still connected had played. A command's change is always
+   * journaled first. A presence change without this flag is journaled with the room's next
+   * statement, so it costs no statement of its own.
    */
   readonly durable?: boolean;
-  /** The game is at one of its boundaries (between games, between hands): the engine snapshots the room here, and a replay starts from it. */
+  /**
+   * Set when the game is at one of its boundaries (between games, between hands). The engine
+   * snapshots the room here, and a later replay starts from that snapshot.
+   */
   readonly boundary?: boolean;
-  /** A game ended: what it reports goes to the finished games, in the same statement. */
+  /** Set when a game ended. The engine writes what it reports to the finished games in the same statement. */
   readonly finished?: FinishedGame;
 }
 
 /** What a rule may know of the world besides the state: the time and a seeded random source. */
 export interface RuleContext {
-  /** Epoch ms: a command's arrival, or the moment a deadline was due (not when its timer ran). */
+  /** The time in epoch ms: when a command arrived, or when a deadline was due (not when its timer ran). */
   readonly now: number;
-  /** In [0, 1), from the room's seed and `now`: the same decision replays the same draws. */
+  /** Returns a number in [0, 1) drawn from the room's seed and `now`, so a replayed decision draws the same numbers. */
   random(): number;
-  /** An id no client can guess (a results link), the same when the decision is replayed. */
+  /** Returns an id that no client can guess (for a results link). A replayed decision gets the same id. */
   id(): string;
 }
 
 /** What the engine tells the rules besides commands. */
 export type Signal =
-  /** The room's deadline (nextDeadline) is due; ctx.now is that deadline. */
+  /** The room's deadline (from nextDeadline) is due, and ctx.now is that deadline. */
   | { readonly kind: 'deadline' }
   /** A seat's first socket opened or its last one closed. */
   | { readonly kind: 'presence'; readonly seat: string; readonly connected: boolean }
-  /** The room was closed outside the actor (HTTP, an operator, another instance): already committed. */
+  /** Something outside the actor closed the room (HTTP, an operator, another instance). The close is already committed. */
   | { readonly kind: 'closed'; readonly reason: string }
   /** The room was rebuilt from PostgreSQL in a fresh process: nobody is connected yet. */
   | { readonly kind: 'resumed' };
 
-/** A socket may not join: closed with this code. */
+/** Why a socket may not join. The engine closes the socket with this code. */
 export interface Refusal {
   readonly closeCode: number;
   readonly reason: string;
@@ -105,17 +114,24 @@ export interface RoomSummary {
 }
 
 /**
- * The one extension point of the engine: a game is its rules. This is the engine's internal,
- * fully-defaulted form: a game author writes `defineGame({...})` (define-game.ts), which makes it. Every function is pure: no clock
- * reads (ctx.now), no randomness but ctx.random, no I/O. A refusal is a thrown RoomException.
- * States are plain JSON (a snapshot is the state as JSON, and it must come back the same).
+ * The one extension point of the engine: a game is its rules. This is the engine's internal form,
+ * with every default filled in. A game author does not write it but calls `defineGame({...})`
+ * (define-game.ts), which builds it. Every function is pure: it reads no clock (it uses ctx.now),
+ * draws no randomness except ctx.random, and does no I/O. A rule refuses by throwing a
+ * RoomException. States are plain JSON, because a snapshot is the state as JSON and must come
+ * back the same.
  *
  * @example
  * const counter: GameRules<{ n: number; code: string }, { id: string; type: 'add' }> = {
  *   kind: 'counter',
  *   commandTypes: ['add'], eventTypes: ['added', 'counter.state'],
- *   parseCommand: (frame) => { if (frame.type !== 'add') throw unknownType(frame.type); return { id: frame.id, type: 'add' }; },
- *   decide: (s) => ({ state: { ...s, n: s.n + 1 }, events: [{ type: 'added', data: { n: s.n + 1 } }], effects: [], reply: {} }),
+ *   parseCommand: (frame) => {
+ *     if (frame.type !== 'add') throw unknownType(frame.type);
+ *     return { id: frame.id, type: 'add' };
+ *   },
+ *   decide: (s) => ({
+ *     state: { ...s, n: s.n + 1 }, events: [{ type: 'added', data: { n: s.n + 1 } }], effects: [], reply: {},
+ *   }),
  *   onSignal: (s) => unchanged(s),
  *   nextDeadline: () => undefined,
  *   batchKey: () => 'add',
@@ -126,50 +142,52 @@ export interface RoomSummary {
  */
 export interface GameRules<S, C extends { readonly id: string; readonly type: string }> {
   readonly kind: string;
-  /** Every command type the game knows: the metrics' `command` label takes no other value. */
+  /** Every command type the game knows. The metrics' `command` label takes no other value. */
   readonly commandTypes: readonly string[];
-  /** Every event type the game sends (its state frame included): likewise for the `kind` label. */
+  /** Every event type the game sends, its state frame included. The metrics' `kind` label takes no other value. */
   readonly eventTypes: readonly string[];
-  /** The frame's type (404), the role (403), the data's shape (400), in that order. */
+  /** Parses a command frame. It checks the frame's type (404), then the role (403), then the data's shape (400). */
   parseCommand(frame: CommandFrame, role: Role): C;
   decide(state: S, actor: Actor, command: C, ctx: RuleContext): Outcome<S>;
   onSignal(state: S, signal: Signal, ctx: RuleContext): Outcome<S>;
   /**
-   * Changes asked for outside the socket protocol (an HTTP join), by name: the journal records
-   * the name and the arguments (JSON), and a replay calls the same rule with them.
+   * Changes that arrive outside the socket protocol (such as an HTTP join), each under a name. The
+   * journal records the name and the arguments as JSON, and a replay calls the same rule with them.
    */
   readonly proposals?: Readonly<Record<string, (state: S, args: any, ctx: RuleContext) => Outcome<S>>>;
   /** The next moment the room has something to do, if any. */
   nextDeadline(state: S): number | undefined;
   /**
-   * The state with its clocks moved on by `ms`: the room could record nothing for that long (its
-   * database was away), so nobody could play, and the engine held the clocks (clock-hold.ts). What
-   * is still to come moves (a round's close, a turn's clock, a lobby's expiry), and so does what
-   * a running clock is measured from (the moment a round opened); what records the past (when
-   * a game started, an answer's time) stays. A replay calls it at the same point of the journal.
-   * Absent: nothing moves, so a deadline that fell due during the hold is taken as the room resumes.
+   * Returns the state with its clocks moved on by `ms`. The engine calls it after it held the
+   * clocks (clock-hold.ts): the room could record nothing for that long because its database was
+   * away, so nobody could play. Times still to come move (a round's close, a turn's clock, a
+   * lobby's expiry), and so do the times a running clock is measured from (the moment a round
+   * opened). Times that record the past (when a game started, an answer's time) stay. A replay
+   * calls it at the same point of the journal. When a game leaves it out, nothing moves, so a
+   * deadline that fell due during the hold is taken as soon as the room resumes.
    *
    * @example
    * shiftClocks: (s, ms) => (s.moveBy === undefined ? s : { ...s, moveBy: s.moveBy + ms }),
    */
   shiftClocks?(state: S, ms: number): S;
-  /** Commands with the same non-null key that wait together are decided together, one statement. */
+  /** Commands that wait together and share a non-null key are decided together and written in one statement. */
   batchKey(command: C): string | null;
-  /** Whether the room may leave memory when nobody watches (no clock running that matters). */
+  /** Whether the room may leave memory while nobody watches. It may when no clock that matters is running. */
   mayPassivate(state: S): boolean;
-  /** The room is over (closed): it takes no command and leaves memory as soon as nobody watches. */
+  /** Whether the room is over (closed). Such a room takes no command and leaves memory as soon as nobody watches. */
   isOver(state: S): boolean;
   /** Whether this viewer may join the room now. */
   admit(state: S, viewer: Actor): Refusal | null;
-  /** The whole room as this viewer may see it, the first frame of every socket. */
+  /** The whole room as this viewer may see it. Every socket receives it as its first frame. */
   view(state: S, viewer: Actor, now: number): Record<string, unknown>;
   /** The type of the frame `view` is sent as (`room.state`, `table.snapshot`). */
   readonly stateEvent: string;
   summarize(state: S): RoomSummary;
   /**
-   * What a snapshot keeps of the state, when that is less than all of it: what the room was opened
-   * with (its deck's copy, kept once with the room) need not be written again at every boundary.
-   * The game's module puts it back (`GameModule.fromSnapshot`). The whole state when absent.
+   * What a snapshot keeps of the state, when it keeps less than all of it. What the room was
+   * opened with (its copy of the deck, stored once with the room) need not be written again at
+   * every boundary. The game's module puts that part back (`GameModule.fromSnapshot`). When this
+   * is absent, a snapshot keeps the whole state.
    */
   snapshotOf?(state: S): unknown;
 }
@@ -178,7 +196,7 @@ export function unchanged<S>(state: S): Outcome<S> {
   return { state, events: [], effects: [] };
 }
 
-/** The outcome of `first` followed by `second`, which already starts from first's state. */
+/** Joins two outcomes: `first`, then `second`. `second` must already start from the state `first` produced. */
 export function chain<S>(first: Outcome<S>, second: Outcome<S>): Outcome<S> {
   return {
     state: second.state,

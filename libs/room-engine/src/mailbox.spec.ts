@@ -3,9 +3,9 @@ import { VirtualScheduler } from './virtual-scheduler';
 
 interface Msg {
   readonly name: string;
-  /** Batch key; null never batches. */
+  /** The batch key. A message with null never batches. */
   readonly key: string | null;
-  /** Commands count against the bound; signals do not. */
+  /** Whether the message counts against the bound. Commands do; signals do not. */
   readonly bounded: boolean;
 }
 
@@ -69,7 +69,7 @@ function harness(overrides: Partial<MailboxOptions<Msg>> = {}, start = 1000) {
     get maxInFlight() {
       return maxInFlight;
     },
-    /** Lets the mailbox's turn and any settled promises run (no time passes). */
+    /** Lets the mailbox's turn and any settled promises run. No time passes. */
     settle: () => scheduler.flush(),
     advance: (ms: number) => scheduler.advance(ms),
     /** Lets batch `i` settle and gives the mailbox time to move on. */
@@ -93,7 +93,7 @@ describe(Mailbox.name, () => {
       expect(h.batches).toEqual([['a']]);
       h.mailbox.post(cmd('b'));
       await h.settle();
-      // b waits while a is in hand.
+      // b waits while the mailbox handles a.
       expect(h.batches).toEqual([['a']]);
       await h.release(0);
       expect(h.batches).toEqual([['a'], ['b']]);
@@ -252,7 +252,7 @@ describe(Mailbox.name, () => {
       h.mailbox.post(cmd('a2', 'answer'));
       expect(h.mailbox.post(cmd('a3', 'answer'))).toBe(false);
       await h.settle();
-      // The batch in hand does not count: two more may wait.
+      // The batch in hand does not count against the bound, so two more may wait.
       expect(h.mailbox.depth).toBe(0);
       expect(h.mailbox.post(cmd('b1'))).toBe(true);
       expect(h.mailbox.post(cmd('b2'))).toBe(true);

@@ -7,29 +7,33 @@ export interface Letter<M> {
 }
 
 export interface MailboxOptions<M> {
-  /** Commands beyond this many waiting are refused at once (internal signals always enter). */
+  /** When this many commands wait, further ones are refused at once. Internal signals always enter. */
   readonly maxDepth: number;
-  /** Whether a message counts against the bound (commands do; deadlines and signals do not). */
+  /** Whether a message counts against the bound. Commands do; deadlines and signals do not. */
   readonly isBounded: (message: M) => boolean;
-  /** Messages with the same non-null key that wait together are handed over as one batch. */
+  /** Messages that wait together and share a non-null key are handed over as one batch. */
   readonly batchKey: (message: M) => string | null;
-  /** Handles one batch; the next batch starts only when this one has settled. */
+  /** Handles one batch. The next batch starts only when this one has settled. */
   readonly process: (batch: Letter<M>[]) => Promise<void> | void;
   /**
-   * Awaited, when it returns a promise, before each batch is taken: the owner may hold the next
-   * batch back (its statements are in flight) so that more of what arrives joins it.
+   * Runs before each batch is taken, and the mailbox awaits the promise it returns, if any. The
+   * owner may thus hold the next batch back while its statements are in flight, so that more of
+   * what arrives joins that batch.
    */
   readonly beforeBatch?: () => Promise<void> | undefined;
   readonly onError: (err: unknown) => void;
-  /** Letters are stamped on its monotonic clock (mailbox wait is latency); a batch starts after the turn it arrived in. */
+  /**
+   * Letters are stamped on its monotonic clock, because the wait in the mailbox counts as latency.
+   * A batch starts after the turn of the event loop in which it arrived.
+   */
   readonly scheduler: Scheduler;
 }
 
 /**
- * The room actor's mailbox: messages are handled one batch at a time, in arrival order, and a
- * handler never interleaves with another. While the owner holds the next batch back (its
- * statements are in flight), later arrivals queue up; compatible ones (moves of one turn,
- * votes) then go in one batch, which keeps simultaneous commands in one statement.
+ * The room actor's mailbox. Messages are handled one batch at a time, in arrival order, and a
+ * handler never interleaves with another. While the owner holds the next batch back (because its
+ * statements are in flight), later arrivals queue up. Compatible ones (moves of one turn, votes)
+ * then go in one batch, which keeps simultaneous commands in one statement.
  */
 export class Mailbox<M> {
   private readonly queue: Letter<M>[] = [];
@@ -41,7 +45,7 @@ export class Mailbox<M> {
 
   constructor(private readonly options: MailboxOptions<M>) {}
 
-  /** Enqueues a message; false when the mailbox is full or closed (the caller answers 503). */
+  /** Enqueues a message. Returns false when the mailbox is full or closed, and the caller then answers 503. */
   post(message: M): boolean {
     if (this.closed) return false;
     const counts = this.options.isBounded(message);
@@ -57,7 +61,7 @@ export class Mailbox<M> {
     return true;
   }
 
-  /** Commands waiting now (not counting the batch in hand). */
+  /** How many commands wait now, not counting the batch in hand. */
   get depth(): number {
     return this.bounded;
   }
@@ -77,8 +81,8 @@ export class Mailbox<M> {
   }
 
   /**
-   * Takes out the letters at the head of the queue for which `settle` returns true (it answers
-   * them), up to the first for which it returns false.
+   * Takes out the letters at the head of the queue for which `settle` returns true (`settle`
+   * answers them), stopping at the first for which it returns false.
    */
   settleLeading(settle: (letter: Letter<M>) => boolean): void {
     while (this.queue.length > 0 && settle(this.queue[0])) {

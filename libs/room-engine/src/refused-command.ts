@@ -1,18 +1,18 @@
 import { Role } from '@app/protocol';
 import { MAX_RECORDED_TYPE_LENGTH } from './room-stats';
 
-/** The longest refusal message kept: a message that quotes a client's data is cut here. */
+/** The longest refusal message kept. A message that quotes a client's data is cut here. */
 export const MAX_RECORDED_MESSAGE_LENGTH = 200;
 
-/** A command a room refused, as whoever records refusals gets it: who sent it, what, and why. */
+/** A command a room refused, as the refusal recorder receives it: who sent it, what it was, and why it was refused. */
 export interface RefusedCommand {
-  /** Its arrival, epoch ms. */
+  /** When the command arrived, in epoch ms. */
   readonly at: number;
   /** Who sent it: a seat's role, or an operator through the admin API. */
   readonly by: Role | 'operator';
   /** The seat's id, for a player (or a spectator's seat). */
   readonly seat?: string;
-  /** The type as the client sent it, cut to MAX_RECORDED_TYPE_LENGTH: an unknown type is worth seeing. */
+  /** The type as the client sent it, cut to MAX_RECORDED_TYPE_LENGTH. It is kept because an unknown type is worth seeing. */
   readonly type: string;
   readonly code: string;
   readonly status: number;
@@ -20,12 +20,12 @@ export interface RefusedCommand {
 }
 
 /**
- * Told of every refusal a room answers, after the reply went out. It must not block or throw:
- * it is called on the answer path (a recorder buffers and writes later).
+ * Hears of every refusal a room answers, after the reply went out. It must not block or throw,
+ * because it is called on the answer path; a recorder buffers refusals and writes them later.
  */
 export type RefusalHook = (refusal: RefusedCommand) => void;
 
-/** A refusal as recorded: long types and messages cut, so a client cannot make one row large. */
+/** Builds a refusal as it is recorded. Long types and messages are cut, so that a client cannot make one row large. */
 export function refusedCommand(
   at: number,
   by: RefusedCommand['by'],

@@ -12,7 +12,7 @@ const ok = (id: string, data: unknown = {}) => okReply(id, data);
 const refused = (id: string, code: RoomErrorCode) => errorReply(id, new RoomException(code, 'no'));
 const BIG: ReplyMemoryBounds = { roomBytes: 1 << 30, seatBytes: 1 << 30 };
 
-/** A command's id through the memory: begun, then settled with `reply`. */
+/** Passes a command's id through the memory: begun, then settled with `reply`. */
 function answer(memory: ReplyMemory, seat: string, reply: ReplyFrame): void {
   memory.begin(seat, reply.id!);
   memory.settle(seat, reply.id!, reply);
@@ -24,7 +24,7 @@ function resend(memory: ReplyMemory, seat: string, id: string): ReplyFrame | und
   return memory.replay(seat, id, r.deliver) ? r.got[0] : undefined;
 }
 
-/** What one remembered reply counts: its JSON as a snapshot stores it, in UTF-8 bytes. */
+/** The size one remembered reply counts for: its JSON as a snapshot stores it, in UTF-8 bytes. */
 const bytesOf = (seat: string, reply: ReplyFrame) => Buffer.byteLength(JSON.stringify({ seat, reply }), 'utf8');
 
 describe(ReplyMemory.name, () => {
@@ -151,7 +151,7 @@ describe(ReplyMemory.name, () => {
       for (let i = 0; i < 5000; i++) answer(memory, 'p:1', ok(`c-${String(i).padStart(4, '0')}`));
       for (const seat of ['p:2', 'p:3', 'p:4'])
         for (let i = 0; i < 5; i++) expect(resend(memory, seat, `c-000${i}`)).toEqual(ok(`c-000${i}`));
-      // The noisy seat keeps its newest share only.
+      // The noisy seat keeps only its newest replies, up to its share.
       expect(resend(memory, 'p:1', 'c-4990')).toEqual(ok('c-4990'));
       expect(resend(memory, 'p:1', 'c-4989')).toBeUndefined();
       expect(memory.stats()).toMatchObject({ ids: 25, bytes: 25 * one });
@@ -265,7 +265,7 @@ describe(ReplyMemory.name, () => {
             for (const { seat, reply } of replies.slice(0, cut)) answer(live, seat, reply);
             const snapshot = JSON.parse(JSON.stringify(live.owed(carried))) as SeatReply[];
             for (const { seat, reply } of replies.slice(cut)) answer(live, seat, reply);
-            // After a restart: the snapshot's window, then the journal's acknowledged commands after it.
+            // After a restart the memory holds the snapshot's window, then the journal's acknowledged commands after it.
             const rebuilt = new ReplyMemory(bounds, new ReplyBodies());
             for (const { seat, reply } of snapshot) rebuilt.remember(seat, reply);
             for (const { seat, reply } of replies.slice(cut + carried.length)) rebuilt.remember(seat, reply);
@@ -306,7 +306,10 @@ describe(ReplyMemory.name, () => {
       fc.record({ op: fc.constant('remember' as const), seat, id: fc.option(id), reply }),
     );
 
-    /** Ids in flight per seat; the remembered replies as one list, oldest first, cut from the front. */
+    /**
+     * A model of the memory: the ids in flight per seat, and the remembered replies as one list,
+     * oldest first, cut from the front.
+     */
     class Model {
       readonly pending = new Map<string, Map<string, number[]>>();
       remembered: { seat: string; reply: ReplyFrame }[] = [];
@@ -355,7 +358,7 @@ describe(ReplyMemory.name, () => {
             const bounds = { roomBytes, seatBytes };
             const memory = new ReplyMemory(bounds, new ReplyBodies(shared, maxText));
             const model = new Model(bounds);
-            // What each resend got: by the resend's number, from the memory and from the model.
+            // Record what each resend got, by the resend's number, from the memory and from the model.
             const got: [number, ReplyFrame][] = [];
             const want: [number, ReplyFrame][] = [];
             ops.forEach((o, no) => {
@@ -414,7 +417,7 @@ describe(ReplyBodies.name, () => {
     expect(first).toStrictEqual(ok('c-1', { accepted: true }));
     expect(second).toStrictEqual(ok('c-2', { accepted: true }));
     expect(again).toStrictEqual(first);
-    // The frames are each their own; what they carry is one frozen object.
+    // Each frame is a new object, but what the frames carry is one frozen object.
     expect(again).not.toBe(first);
     expect(second.data).toBe(first.data);
     expect(Object.isFrozen(first.data)).toBe(true);
@@ -470,7 +473,7 @@ describe(ReplyBodies.name, () => {
     }
     const r = recorder();
     for (const id of answers) memory.replay('p:1', id, r.deliver);
-    // The least recently used goes first: the answer's body, used every fourth reply, stays.
+    // The least recently used body goes first, so the answer's body, used every fourth reply, stays.
     expect(new Set(r.got.map((reply) => reply.data)).size).toBe(1);
   });
 

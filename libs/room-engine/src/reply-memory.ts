@@ -4,14 +4,15 @@ import { SeatReply } from './room-store';
 
 type Deliver = (reply: ReplyFrame) => void;
 
-/** A reply without its `type` and `id`: the part that many command ids have alike. */
+/** A reply without its `type` and `id`. This is the part that many command ids have in common. */
 type ReplyBody = Omit<ReplyFrame, 'type' | 'id'>;
 
 /**
- * Reply bodies shared by every command that got the same one (the same JSON text), so that a
- * thousand `{status: 200, data: {accepted: true}}` are one object. Bounded, the least recently
- * used going first: bodies that differ every time pass through without pushing out the ones that
- * recur. A body longer than `maxText` is kept as its own object.
+ * Shares one reply body among every command that got the same body (the same JSON text), so that
+ * a thousand `{status: 200, data: {accepted: true}}` are one object. The cache is bounded, and the
+ * least recently used body goes first, so bodies that differ every time pass through without
+ * pushing out the ones that recur. A body longer than `maxText` is not shared but kept as its own
+ * object.
  */
 export class ReplyBodies {
   private readonly byText = new Map<string, ReplyBody>();
@@ -32,7 +33,8 @@ export class ReplyBodies {
     if (text.length > this.maxText) return own;
     let shared = this.byText.get(text);
     if (shared) this.byText.delete(text);
-    // A frozen copy of its own: nothing the rules still hold, and no reader, can change what others are sent.
+    // Keep a frozen copy, so that neither the rules (which may still hold the original) nor any
+    // reader can change what others are sent.
     else shared = deepFreeze(JSON.parse(text) as ReplyBody);
     this.byText.set(text, shared);
     if (this.byText.size > this.bound) this.byText.delete(this.byText.keys().next().value as string);
@@ -40,31 +42,34 @@ export class ReplyBodies {
   }
 }
 
-/** One per process: rooms share bodies too (every room of a game whose command always gets the same 200 shares one). */
+/**
+ * One cache per process, so rooms share bodies too: when a game's command always gets the same 200,
+ * every room of that game shares the one body.
+ */
 const sharedBodies = new ReplyBodies();
 
-/** How much a room remembers of the replies it gave, in bytes of JSON (as a snapshot stores them). */
+/** How much a room remembers of the replies it gave, in bytes of JSON as a snapshot stores them. */
 export interface ReplyMemoryBounds {
-  /** All of the room's seats together. */
+  /** The bound for all of the room's seats together. */
   readonly roomBytes: number;
-  /** One seat's share at most: a seat that sends many commands pushes out only its own older ids. */
+  /** The most one seat may take, so a seat that sends many commands pushes out only its own older ids. */
   readonly seatBytes: number;
 }
 
-/** About the last 60 replies of a seat (a reply of about 130 bytes), and 500 of a whole room. */
+/** Enough for about the last 60 replies of a seat and 500 of a whole room, at about 130 bytes a reply. */
 export const DEFAULT_REPLY_MEMORY: ReplyMemoryBounds = { roomBytes: 64 * 1024, seatBytes: 8 * 1024 };
 
-/** What a room's reply memory holds now (the console's room detail, and tests). */
+/** What a room's reply memory holds now. The console's room detail and tests read it. */
 export interface ReplyMemoryStats {
-  /** Seats (players and the host) with remembered ids. */
+  /** How many seats (players and the host) have remembered ids. */
   readonly seats: number;
-  /** Remembered ids, of all seats. */
+  /** How many ids are remembered, over all seats. */
   readonly ids: number;
-  /** What they count against `roomBytes`. */
+  /** How many bytes those ids count against `roomBytes`. */
   readonly bytes: number;
-  /** Ids whose reply has not come yet (a resend waits for it). */
+  /** How many ids still wait for their reply (a resend waits for it too). */
   readonly inFlight: number;
-  /** Spectators' sockets holding anything (ids in flight, or remembered). */
+  /** How many spectators' sockets hold anything here (ids in flight, or remembered). */
   readonly sockets: number;
 }
 
@@ -76,13 +81,14 @@ interface Remembered {
 }
 
 /**
- * The acknowledged replies of a room's seats, in the order they were given, within the room's
- * bounds: past a seat's bound its own oldest goes, past the room's the room's oldest. What it
- * holds depends only on the replies added and their order, so adding the same replies in the same
- * order (a snapshot's, then the journal's after it) makes the same window.
+ * The acknowledged replies of a room's seats, in the order they were given, kept within the
+ * room's bounds. When a seat goes past its bound, its own oldest reply goes; when the room goes
+ * past its bound, the room's oldest reply goes. What the window holds depends only on the replies
+ * added and their order. So adding the same replies in the same order (a snapshot's, then the
+ * journal's after it) makes the same window.
  */
 export class ReplyWindow {
-  /** Every remembered reply, oldest first (a Set keeps insertion order and deletes in O(1)). */
+  /** Every remembered reply, oldest first. A Set keeps insertion order and deletes in O(1). */
   private readonly order = new Set<Remembered>();
   private readonly seats = new Map<string, { readonly ids: Map<string, Remembered>; bytes: number }>();
   private total = 0;
@@ -101,15 +107,15 @@ export class ReplyWindow {
     while (this.total > this.bounds.roomBytes) this.remove(this.order.values().next().value!);
   }
 
-  /** A copy of its own: what adding to it does leaves this window as it is. */
+  /** Returns an independent copy: adding to the copy leaves this window as it is. */
   copy(): ReplyWindow {
     const copy = new ReplyWindow(this.bounds);
-    // The same entries in the same order: they fit, so nothing is pushed out.
+    // Insert the same entries in the same order. They already fit, so nothing is pushed out.
     for (const e of this.order) copy.insert(e);
     return copy;
   }
 
-  /** Every remembered reply as a whole frame, oldest first: what a snapshot stores. */
+  /** Every remembered reply as a whole frame, oldest first. A snapshot stores this. */
   entries(): SeatReply[] {
     return [...this.order].map((e) => ({ seat: e.seat, reply: frame(e.id, e.body) }));
   }
@@ -126,7 +132,7 @@ export class ReplyWindow {
     return this.total;
   }
 
-  /** The newest entry, and its seat's share with it (the caller applies the bounds). */
+  /** Adds the newest entry and returns its seat's share with it. The caller applies the bounds. */
   private insert(entry: Remembered): { readonly ids: Map<string, Remembered>; bytes: number } {
     let own = this.seats.get(entry.seat);
     if (!own) this.seats.set(entry.seat, (own = { ids: new Map(), bytes: 0 }));
@@ -148,23 +154,25 @@ export class ReplyWindow {
 }
 
 /**
- * What each seat's command ids were answered, so that a resent command gets its original reply
- * and is not executed twice. A resend while the first is still in flight gets the same reply when
- * it comes. Only acknowledged commands (200: journaled) are remembered: a refused one changed
- * nothing and is decided afresh, as 429 and 503 are; pings never come here. Each id keeps only its
- * reply's body; the frame is made again for each resend.
+ * Remembers the reply each of a seat's command ids got, so that a resent command gets its original
+ * reply and is not executed twice. A resend that arrives while the first is still in flight gets
+ * the same reply when it comes. Only acknowledged commands (200, which means journaled) are
+ * remembered. A refused command changed nothing, so it is decided afresh, as a 429 or 503 is.
+ * Pings never come here. Each id keeps only its reply's body, and the frame is made again for
+ * each resend.
  *
- * Players' and the host's replies form the room's window (`ReplyWindow`), which a snapshot carries
- * and the journal after it extends, so that a room rebuilt after a restart remembers exactly what
- * it remembered before. A resend does not renew an id: it is not journaled, and the window must
- * not depend on it. A spectator's memory is its socket's (a reconnect is a new socket, which no
- * resend can match), kept apart from the window and dropped when the socket goes.
+ * The replies of players and the host form the room's window (`ReplyWindow`). A snapshot carries
+ * the window and the journal after it extends it, so that a room rebuilt after a restart remembers
+ * exactly what it remembered before. A resend does not renew an id, because a resend is not
+ * journaled and the window must not depend on it. A spectator's memory belongs to its socket (a
+ * reconnect is a new socket, which no resend can match). It is kept apart from the window and
+ * dropped when the socket goes.
  */
 export class ReplyMemory {
   /** Ids whose reply has not come yet, with the resends waiting for it. */
   private readonly pending = new Map<string, Map<string, Deliver[]>>();
   private readonly window: ReplyWindow;
-  /** Spectators' sockets' acknowledged replies, each within a seat's bound. */
+  /** The acknowledged replies of spectators' sockets, each socket within a seat's bound. */
   private readonly sockets = new Map<string, ReplyWindow>();
 
   constructor(
@@ -174,7 +182,10 @@ export class ReplyMemory {
     this.window = new ReplyWindow(bounds);
   }
 
-  /** True when `id` was seen: `deliver` gets the remembered reply now, or the pending one later. */
+  /**
+   * Returns true when `id` was seen before. `deliver` then gets the remembered reply now, or the
+   * pending reply once it comes.
+   */
   replay(seat: string, id: string, deliver: Deliver): boolean {
     const waiting = this.pending.get(seat)?.get(id);
     if (waiting) {
@@ -194,7 +205,7 @@ export class ReplyMemory {
     ids.set(id, []);
   }
 
-  /** Records the reply (to `id`) when it acknowledged the command, and returns the resends that waited for it. */
+  /** Records the reply to `id` if it acknowledged the command, and returns the resends that waited for it. */
   settle(seat: string, id: string, reply: ReplyFrame): Deliver[] {
     const ids = this.pending.get(seat);
     const waiting = ids?.get(id);
@@ -205,7 +216,10 @@ export class ReplyMemory {
     return waiting;
   }
 
-  /** Remembers an acknowledged reply: live, or one given before this memory existed (a room rebuilt after a restart). */
+  /**
+   * Remembers an acknowledged reply. The reply may be live, or one given before this memory existed
+   * (in a room rebuilt after a restart).
+   */
   remember(seat: string, reply: ReplyFrame): void {
     if (reply.id === null) return;
     const body = this.bodies.body(reply);
@@ -216,9 +230,9 @@ export class ReplyMemory {
   }
 
   /**
-   * What a snapshot taken once these acknowledged replies join the memory owes to resends: the
-   * window it would then be, oldest first. The memory itself is left as it is (they join it as
-   * their commands are confirmed).
+   * The replies a snapshot must keep for resends, once these acknowledged replies join the memory:
+   * the window as it would then be, oldest first. The memory itself is left as it is, because the
+   * replies join it only as their commands are confirmed.
    */
   owed(acks: readonly SeatReply[]): SeatReply[] {
     const window = this.window.copy();
@@ -228,7 +242,7 @@ export class ReplyMemory {
     return window.entries();
   }
 
-  /** A spectator's socket went: whatever it left here goes too. */
+  /** Forgets whatever a spectator's socket left here, once that socket has gone. */
   forgetSocket(seat: string): void {
     this.pending.delete(seat);
     this.sockets.delete(seat);
@@ -246,12 +260,12 @@ export class ReplyMemory {
   }
 }
 
-/** The reply to `id` again, a new frame each time around the body it shares. */
+/** Rebuilds the reply to `id`: a new frame each time, around the body it shares. */
 function frame(id: string, body: ReplyBody): ReplyFrame {
   return { type: 'reply', id, ...body };
 }
 
-/** What a remembered reply counts: its bytes as a snapshot stores it, in UTF-8 JSON. */
+/** The size a remembered reply counts for: its bytes as a snapshot stores it, in UTF-8 JSON. */
 function storedBytes(seat: string, reply: ReplyFrame): number {
   return Buffer.byteLength(JSON.stringify({ seat, reply }), 'utf8');
 }
@@ -264,13 +278,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The replay memory's key: a player's seat, the host, or a spectator's socket. */
+/** The reply memory's key: a player's seat, the host, or a spectator's socket. */
 export function seatKey(actor: Actor, socketId = ''): string {
   if (actor.role === 'player') return `p:${actor.seat}`;
   return actor.role === 'host' ? 'host' : `s:${socketId}`;
 }
 
-/** A spectator's key names its socket, which does not outlive a reconnect. */
+/** Whether the key is a spectator's. Such a key names the socket, which does not outlive a reconnect. */
 function isSocketKey(seat: string): boolean {
   return seat.startsWith('s:');
 }

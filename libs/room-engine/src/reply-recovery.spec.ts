@@ -8,12 +8,13 @@ import { RoomActor } from './room-actor';
 import { JournalStep, Restored, RoomStore } from './room-store';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// PROTOCOL.md section 5: "an acknowledged id sent again gets its original reply". What a room
-// answers to a resent id must not depend on whether it was rebuilt in between: the memory a
-// snapshot carries and the journal after it rebuild exactly the window the live room had. Here on
-// a toy game with a stand-in store that keeps what each statement carried, as PostgreSQL does
-// (the latest snapshot, and the inputs of the statements after it); end to end, with kill -9 of a
-// real server, in apps/game-server/test/reply-memory.e2e-spec.ts.
+// PROTOCOL.md section 5 says that "an acknowledged id sent again gets its original reply". What a
+// room answers to a resent id must not depend on whether the room was rebuilt in between: the
+// memory a snapshot carries, and the journal after it, rebuild exactly the window the live room
+// had. These tests check it on a toy game, with a stand-in store that keeps what each statement
+// carried as PostgreSQL does (the latest snapshot, and the inputs of the statements after it).
+// apps/game-server/test/reply-memory.e2e-spec.ts checks it end to end, with kill -9 of a real
+// server.
 
 const T0 = 1_700_000_000_000;
 const SEATS = ['p1', 'p2', 'p3'];
@@ -24,7 +25,7 @@ const action = fc.record({
   who: fc.constantFrom<Who>('p1', 'p2', 'p3', 'p1', 'p2', 'host', 'operator', 'watcher'),
   kind: fc.constantFrom('add', 'add', 'add', 'negative', 'end', 'leave', 'cheer', 'ping'),
   n: fc.integer({ min: 0, max: 40 }),
-  // A few ids per seat, so that ids are resent: after their reply, while in flight, after a refusal.
+  // Only a few ids per seat, so that ids are resent: after their reply, while in flight, and after a refusal.
   id: fc.integer({ min: 0, max: 7 }),
   gapMs: fc.constantFrom(0, 0, 1, 5, 20),
 });
@@ -65,7 +66,7 @@ function deps(scheduler: VirtualScheduler, store: RoomStore, r: Run, bounds: Rep
   );
 }
 
-/** The live room, played on virtual time; its statements answer after their delays, in order, and all commit. */
+/** Plays the live room on virtual time. Its statements answer after their delays, in order, and all commit. */
 async function playLive(r: Run) {
   const scheduler = new VirtualScheduler();
   const steps: JournalStep[] = [];
@@ -108,7 +109,10 @@ async function playLive(r: Run) {
   return { live, steps, sent, at: T0 + scheduler.now() };
 }
 
-/** What a load finds after a crash: the latest snapshot (through JSON, as PostgreSQL keeps it) and the inputs of the statements after it. */
+/**
+ * What a load finds after a crash: the latest snapshot (passed through JSON, as PostgreSQL keeps
+ * it) and the inputs of the statements after it.
+ */
 function restoredFrom(steps: readonly JournalStep[]): Restored<RoundsState> {
   let last = steps.length - 1;
   while (last >= 0 && steps[last].snapshot === undefined) last--;
@@ -121,7 +125,10 @@ function restoredFrom(steps: readonly JournalStep[]): Restored<RoundsState> {
   return { state: snapshot.state, replies: snapshot.replies, journal: JSON.parse(JSON.stringify(after)) };
 }
 
-/** What the room answers to `id` from this seat: the remembered reply, or (not remembered) a 404 for a type nobody knows. */
+/**
+ * What the room answers to `id` from this seat: the remembered reply, or, when it remembers none,
+ * a 404 for a type nobody knows.
+ */
 function probe(room: RoomActor<RoundsState, never>, who: 'p1' | 'p2' | 'p3' | 'host', id: string): ReplyFrame[] {
   const got: ReplyFrame[] = [];
   const v = who === 'host' ? viewer('host', undefined, 'probe', got) : viewer('player', who, 'probe', got);
@@ -149,7 +156,7 @@ describe('reply memory across a restart', () => {
         for (const who of ['p1', 'p2', 'p3', 'host'] as const) {
           for (const id of sent.get(who) ?? []) expect(probe(rebuilt as never, who, id)).toEqual(probe(live as never, who, id));
         }
-        // Operators' commands are the host's in the journal: remembered under its seat, alike.
+        // The journal records operators' commands as the host's, so both rooms remember them under the host's seat.
         for (const i of r.actions.keys())
           expect(probe(rebuilt as never, 'host', `operator-${i}`)).toEqual(probe(live as never, 'host', `operator-${i}`));
         live.dispose();
@@ -196,7 +203,7 @@ describe('reply memory across a restart', () => {
     const p1 = viewer('player', 'p1', 'sock-p1', got);
     const watchers = Array.from({ length: 5 }, (_, i) => viewer('spectator', undefined, `watcher-${i}`, got));
     for (const w of watchers) expect(room.attach(w)).toEqual({ ok: true });
-    // A player's addition holds the room's statement; each watcher's cheer waits behind it.
+    // A player's addition holds the room's statement, and each watcher's cheer waits behind it.
     room.submit(p1, { id: 'a', type: 'rounds.add', data: { n: 1 } }, { at: T0, hr: 0 });
     await scheduler.flush();
     for (const w of watchers) room.submit(w, { id: 'w', type: 'rounds.cheer', data: {} }, { at: T0, hr: 0 });

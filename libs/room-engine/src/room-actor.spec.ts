@@ -8,10 +8,10 @@ import { Viewer } from './audience';
 import { Clock } from './clock';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// The actor's own logic, on a toy game with a stand-in store: ordering, batching, audiences,
-// replies, recovery. What reaches PostgreSQL is tested end to end in apps/game-server/test.
-// Everything runs on virtual time: the room's clock moves with the scheduler, and only when a
-// test moves it.
+// These tests check the actor's own logic on a toy game with a stand-in store: ordering,
+// batching, audiences, replies, recovery. The tests in apps/game-server/test check end to end what
+// reaches PostgreSQL. Everything here runs on virtual time: the room's clock moves with the
+// scheduler, and only when a test moves it.
 
 const T0 = 1_700_000_000_000;
 let scheduler: VirtualScheduler;
@@ -89,7 +89,7 @@ function room(commit: Commit, initial = state(), journal: JournalInput[] = [], o
 const ok: Commit = async () => undefined;
 const arrival = () => ({ at: clock.now(), hr: scheduler.now() });
 const add = (id: string, n: number) => ({ id, type: 'tally.add', data: { n } });
-/** Once everything due now has run (no time passes), `cond` holds. */
+/** Runs everything due now (no time passes) and then expects `cond` to hold. */
 const settles = async (cond: () => boolean) => {
   await scheduler.flush();
   expect(cond()).toBe(true);
@@ -145,7 +145,7 @@ describe(RoomActor.name, () => {
       const { r, writes } = room(async (_step, _at, t) => void budgets.push(t), state(), [], { commandBudgetMs: 1000 });
       const a = viewer('player', 'p1');
       r.attach(a.v);
-      // A command that arrived long ago (it waited behind a stalled statement) has no budget left.
+      // A command that arrived long ago (because it waited behind a stalled statement) has no budget left.
       r.submit(a.v, add('stale', 1), { at: clock.now(), hr: scheduler.now() - 5000 });
       r.submit(a.v, add('fresh', 2), arrival());
       await settles(() => a.replies.length === 2);
@@ -156,7 +156,7 @@ describe(RoomActor.name, () => {
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
       expect(budgets).toHaveLength(1);
       expect(budgets[0]).toBeLessThanOrEqual(950);
-      // No time passed: the budget less the reply's margin, exactly.
+      // No time passed, so the statement gets exactly the budget less the reply's margin.
       expect(budgets[0]).toBe(950);
       r.dispose();
     });
@@ -248,7 +248,7 @@ describe(RoomActor.name, () => {
       r.attach(p1.v);
       r.attach(p2.v);
       r.submit(p1.v, add('slow', 1), arrival());
-      // A subtraction is refused whatever the addition's statement does, and never batches.
+      // The rules refuse a subtraction whatever the addition's statement does, and a subtraction never batches.
       if (afterStart) await settles(() => committing);
       r.submit(p2.v, add('negative', -1), arrival());
       await settles(() => committing);
@@ -310,7 +310,7 @@ describe(RoomActor.name, () => {
       await scheduler.advance(120_000);
       expect(r.phase).toBe('live');
       r.detach(p.v);
-      // Only the idle timer is left, and it is unref'd: a process with nothing else to do would exit.
+      // Only the idle timer is left, and it is unref'd, so a process with nothing else to do would exit.
       await scheduler.runUntilIdle();
       expect(r.phase).toBe('live');
       await scheduler.advance(59_999);
@@ -327,7 +327,7 @@ describe(RoomActor.name, () => {
       const { r } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
       r.attach(p.v);
-      // It rings once its millisecond has passed.
+      // The deadline rings once its millisecond has passed.
       await scheduler.advance(20);
       expect(r.snapshot.rungAt).toBeUndefined();
       await scheduler.advance(1);
@@ -337,7 +337,7 @@ describe(RoomActor.name, () => {
     });
 
     it('takes a deadline due before a command first, at its own moment, even when its timer has not rung yet', async () => {
-      // A busy event loop runs the timer late: the command must not overtake it, as a replay would not.
+      // A busy event loop runs the timer late. The command must not overtake the deadline, just as it would not in a replay.
       const bellAt = clock.now() + 60_000;
       const { r, writes } = room(ok, state({ bellAt }));
       const p = viewer('player', 'p1');
@@ -350,7 +350,7 @@ describe(RoomActor.name, () => {
         'event:tally.added',
       ]);
       expect(writes).toEqual([[{ kind: 'add', seat: 'p1', n: 2 }]]);
-      // When its timer rings at last, the deadline is spent: the bell does not ring twice.
+      // When its timer rings at last, the deadline is already spent, so the bell does not ring twice.
       await scheduler.advance(60_001);
       expect(p.log.filter((l) => l === 'event:tally.bell')).toHaveLength(1);
       r.dispose();
@@ -374,7 +374,7 @@ describe(RoomActor.name, () => {
       const { r, lateRecords } = room(ok, state({ bellAt }));
       await scheduler.settled(r.catchUp());
       expect(r.snapshot.rungAt).toBeGreaterThanOrEqual(before);
-      // Taken as the room came back, and no time passed since.
+      // The deadline was taken as the room came back, and no time has passed since.
       expect(r.snapshot.rungAt).toBe(before);
       expect(lateRecords).toEqual([{ roomId: 'room-1', due: bellAt, at: r.snapshot.rungAt }]);
       r.dispose();
@@ -397,7 +397,7 @@ describe(RoomActor.name, () => {
   });
 
   describe('faults', () => {
-    // Tally with a bug: a total of 13 asks every viewer for a fresh view, and the view of 13 throws.
+    // This is tally with a bug: a total of 13 asks every viewer for a fresh view, and the view of 13 throws.
     const unlucky: GameRules<TallyState, TallyCommand> = {
       ...tally,
       decide: (s, actor, command, ctx) => {
@@ -432,7 +432,7 @@ describe(RoomActor.name, () => {
 
         buggy.submit(p.v, add('unlucky', 13), arrival());
         await settles(() => p.log.includes('close:1012'));
-        // The addition was committed: its 200 stands, and the room loads again from what was committed.
+        // The addition was committed, so its 200 stands, and the room loads again from what was committed.
         expect(p.replies).toEqual([{ type: 'reply', id: 'unlucky', status: 200, data: { total: 13 } }]);
         expect([buggy.phase, disposed]).toEqual(['disposed', ['BUGGY1']]);
         expect(faults).toEqual([expect.objectContaining({ message: 'no view of an unlucky total' })]);
@@ -453,7 +453,7 @@ describe(RoomActor.name, () => {
         expect(q.log).toContain('event:tally.added');
         expect(q.log.filter((l) => l.startsWith('close:'))).toEqual([]);
         expect(sound.phase).toBe('live');
-        // A rejection nobody handles is reported after the microtasks of its turn: give it a turn.
+        // A rejection that nobody handles is reported after the microtasks of its turn, so wait one turn.
         await new Promise((resolve) => setImmediate(resolve));
         expect(unhandled).toEqual([]);
         sound.dispose();
@@ -469,7 +469,7 @@ describe(RoomActor.name, () => {
       const journal: JournalInput[] = [added('p1', 2, T0 + 10, 'c1'), added('p2', 3, T0 + 100, 'c2')];
       const { r, writes } = room(ok, state({ bellAt }), journal);
       expect(r.snapshot.total).toBe(5);
-      // The bell fell between the two inputs, at its own time.
+      // The bell fell between the two inputs and rang at its own time.
       expect(r.snapshot.rungAt).toBe(bellAt);
       const p2 = viewer('player', 'p2');
       r.attach(p2.v);

@@ -21,48 +21,58 @@ export interface RoomActorDeps {
   readonly store: RoomStore;
   readonly clock: Clock;
   readonly observer: CommandObserver;
-  /** Told of every refusal the room answers; it must not block (a recorder buffers). */
+  /** Hears of every refusal the room answers. It must not block, so a recorder buffers what it hears. */
   readonly onRefusal?: RefusalHook;
   readonly mailboxDepth: number;
-  /** Decisions with statements in flight at most (1: none pipelined); more waiting commands gather in the mailbox. */
+  /**
+   * The most decisions whose statements may be in flight at once (1 means nothing is pipelined).
+   * Further waiting commands gather in the mailbox.
+   */
   readonly pipelineDepth?: number;
   readonly passivateAfterMs: number;
   /** Every command is answered within this many ms of its arrival, whatever PostgreSQL does. */
   readonly commandBudgetMs: number;
   /** Seeds the rules' random source. */
   readonly seed: number;
-  /** The room's secret for the ids its rules hand out (`ctx.id`): stable across restarts and instances. */
+  /** The room's secret for the ids its rules hand out (`ctx.id`). It stays the same across restarts and instances. */
   readonly idSecret?: string;
-  /** The room's statements PostgreSQL has applied (rooms.commit_seq): where its next one goes. */
+  /** How many of the room's statements PostgreSQL has applied (rooms.commit_seq). The next statement goes after them. */
   readonly committedStatements: number;
   /** The fencing number of this process's lease on the room, carried by every statement. */
   readonly fence?: number;
-  /** Monotonic time and timers (latency, budgets, gathering, the room's timers); the event loop's when absent. */
+  /**
+   * Monotonic time and timers, used for latency, budgets, gathering and the room's own timers. When
+   * absent, the room uses the event loop's.
+   */
   readonly scheduler?: Scheduler;
-  /** How much of its replies the room remembers for resends (DEFAULT_REPLY_MEMORY when absent). */
+  /** How much of its replies the room remembers for resends. When absent, DEFAULT_REPLY_MEMORY applies. */
   readonly replyMemory?: ReplyMemoryBounds;
   /** Called when the room goes out of memory (passivated, closed or drained). */
   readonly onDispose: (room: RoomActor<any, any>) => void;
-  /** Told of each throw the room caught while settling or publishing a committed step (it is counted; the room lets itself go). */
+  /**
+   * Hears of each throw the room caught while it settled or published a committed step. The hook
+   * counts it, and the room lets itself go.
+   */
   readonly onFault?: (error: unknown) => void;
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 }
 
 /**
- * The actor of one live room, for any game. It owns the room's state; commands, deadlines and
- * signals enter its mailbox and are handled one batch at a time. The rules decide; the actor
- * commits what they decided in one statement per batch and only then tells anyone. An idle room
- * sends nothing to PostgreSQL.
+ * The actor of one live room, for any game. It owns the room's state. Commands, deadlines and
+ * signals enter its mailbox, and the actor handles them one batch at a time. The rules decide;
+ * the actor commits what they decided in one statement per batch, and only then tells anyone. An
+ * idle room sends nothing to PostgreSQL.
  *
- * It is the facade of its collaborators, all on one scheduler: the command gate (intake,
- * refusals, replies), the batch handler (what each batch comes to), the rule driver (deadline
- * catch-up, live and in replay), the commit pipeline (steps in flight, ordered confirmation, the
- * gathering window), the publisher (events, views, effects) and the lifecycle (phase, timers).
+ * The actor is the facade of its collaborators, which all run on one scheduler: the command gate
+ * (intake, refusals, replies), the batch handler (what each batch comes to), the rule driver
+ * (deadline catch-up, live and in replay), the commit pipeline (steps in flight, confirmation in
+ * order, the gathering window), the publisher (events, views, effects) and the lifecycle (phase,
+ * timers).
  *
  * @example
  * const room = RoomActor.restore({ code, roomId, openedAt }, rules, restored, deps);
- * room.attach(viewer);                      // its first frame is the room as it may see it
- * room.submit(viewer, frame, arrival);      // the reply goes to the viewer, after the commit
+ * room.attach(viewer);                      // the viewer's first frame is the room as it may see it
+ * room.submit(viewer, frame, arrival);      // the reply goes to the viewer after the commit
  */
 export class RoomActor<S, C extends Command> {
   readonly viewers = new Viewers();
@@ -174,12 +184,12 @@ export class RoomActor<S, C extends Command> {
   }
 
   /**
-   * Rebuilds a room from its journal: the state it starts from (its latest snapshot), then every
-   * input applied again in order, with the deadlines that fell between them, so that the room is
-   * the one that stopped; acknowledged command ids get their original replies again. A deadline
-   * that passed while no process had the room takes effect now, as the room comes back (await
-   * `catchUp` before anyone watches): a turn whose time ran out ends now, and the game goes
-   * on from here rather than running out while nobody could play.
+   * Rebuilds a room from its journal. It starts from the room's latest snapshot, then applies
+   * every input again in order, with the deadlines that fell between them, so that the rebuilt
+   * room is the one that stopped. Acknowledged command ids get their original replies again. A
+   * deadline that passed while no process had the room takes effect now, as the room comes back
+   * (await `catchUp` before anyone watches). So a turn whose time ran out ends now, and the game
+   * goes on from here, rather than running out while nobody could play.
    */
   static restore<S, C extends Command>(
     ids: { code: string; roomId: string; openedAt: number },
@@ -187,14 +197,14 @@ export class RoomActor<S, C extends Command> {
     restored: Restored<S>,
     deps: RoomActorDeps,
   ): RoomActor<S, C> {
-    // The window the room remembered: the snapshot's, then the replies acknowledged after it, in order.
+    // Rebuild the replies the room remembered: first the snapshot's, then those acknowledged after it, in order.
     const replies = new ReplyMemory(deps.replyMemory);
     for (const { seat, reply } of restored.replies) replies.remember(seat, reply);
     const driver = new RuleDriver(rules, deps.seed, deps.idSecret);
     const state = driver.replay(restored.state, restored.journal, {
       refused: (entry, err) =>
         deps.log('error', 'a journaled input was refused on replay', { room: ids.code, input: entry.kind, error: String(err) }),
-      // A spectator's memory was its socket's, and that socket is gone.
+      // A spectator's replies were remembered for its socket, and that socket is gone.
       acknowledged: (actor, reply) => {
         if (actor.role !== 'spectator') replies.remember(seatKey(actor), reply);
       },
@@ -202,7 +212,7 @@ export class RoomActor<S, C extends Command> {
     return new RoomActor(ids.code, ids.roomId, driver, state, deps, replies, ids.openedAt);
   }
 
-  /** The room as PostgreSQL has it (not counting steps in flight). */
+  /** The room as PostgreSQL has it, without the steps still in flight. */
   get snapshot(): S {
     return this.pipeline.confirmed;
   }
@@ -212,7 +222,7 @@ export class RoomActor<S, C extends Command> {
     return this.deps.fence ?? 0;
   }
 
-  /** Statements of this room in flight. */
+  /** How many of this room's statements are in flight. */
   get statementsInFlight(): number {
     return this.pipeline.statementsInFlight;
   }
@@ -238,7 +248,7 @@ export class RoomActor<S, C extends Command> {
     return this.replies.stats();
   }
 
-  /** A batch is in hand or letters wait. */
+  /** Whether the room is handling a batch, has letters waiting, or has a step in flight. */
   get isBusy(): boolean {
     return this.mailbox.busy || this.pipeline.inFlight > 0;
   }
@@ -248,7 +258,7 @@ export class RoomActor<S, C extends Command> {
     return this.idle();
   }
 
-  /** A socket joins; its first frame is the room as it may see it. */
+  /** Lets a socket join. Its first frame is the room as that viewer may see it. */
   attach(viewer: Viewer): { ok: true } | { ok: false; closeCode: number; reason: string } {
     const confirmed = this.pipeline.confirmed;
     if (this.lifecycle.phase === 'disposed' || this.rules.isOver(confirmed)) {
@@ -259,7 +269,7 @@ export class RoomActor<S, C extends Command> {
     this.viewers.add(viewer);
     this.lifecycle.cancelIdle();
     this.publisher.sendView(viewer, this.deps.clock.now());
-    // The room's clocks hold: this socket is told too, after the room as it stands.
+    // When the room's clocks are held, this socket hears of it too, right after the room as it stands.
     const since = this.hold.since;
     if (since !== undefined) {
       const paused = pausedEvent(since);
@@ -271,7 +281,7 @@ export class RoomActor<S, C extends Command> {
 
   detach(viewer: Viewer): void {
     if (!this.viewers.remove(viewer)) return;
-    // A spectator's reply memory is its socket's: no later socket can resend under it.
+    // A spectator's reply memory belongs to its socket, because no later socket can resend under it.
     if (viewer.role === 'spectator') this.replies.forgetSocket(seatKey(viewer, viewer.socketId));
     if (viewer.seat && this.lifecycle.phase !== 'disposed' && !this.viewers.isConnected(viewer.seat)) {
       this.mailbox.post({ kind: 'signal', signal: { kind: 'presence', seat: viewer.seat, connected: false } });
@@ -280,44 +290,48 @@ export class RoomActor<S, C extends Command> {
   }
 
   /**
-   * One command from a socket. Its reply goes to the socket directly, in order with the events
-   * the command causes. Replays get their original reply; ping, type, role and shape are answered
-   * at once; a command that would be refused whatever the statement in flight does is refused at
-   * once too; the rest waits its turn in the mailbox.
+   * Takes one command from a socket. Its reply goes to the socket directly, in order with the
+   * events the command causes. A replayed command gets its original reply. A ping, and a command
+   * with a bad type, role or shape, are answered at once. A command that would be refused whatever
+   * the statement in flight does is also refused at once. Every other command waits its turn in
+   * the mailbox.
    */
   submit(viewer: Viewer, frame: CommandFrame, arrival: Arrival): void {
     this.gate.submit(viewer, frame, arrival);
   }
 
   /**
-   * A command of this viewer's socket refused before it reached the room (the socket's rate, a
-   * server draining): told to the refusal hook like the room's own refusals.
+   * Records a command from this viewer's socket that was refused before it reached the room (the
+   * socket's rate, a draining server). The refusal hook hears of it like the room's own refusals.
    */
   refusedBefore(viewer: Viewer, type: string, error: RoomException, at: number): void {
     this.gate.refusedBefore(viewer, type, error, at);
   }
 
-  /** A command from an operator (the admin API), taken in turn like any other; resolves with its reply. */
+  /** Takes a command from an operator (the admin API) in turn like any other, and resolves with its reply. */
   operatorCommand(frame: CommandFrame): Promise<ReplyFrame> {
     return this.gate.operatorCommand(frame);
   }
 
   /**
-   * A change asked for outside the socket protocol (an HTTP join): the rules' proposal `name`
-   * with `args` (JSON), decided in the room's turn and journaled like a command. Resolves with
-   * its reply once it is committed.
+   * Asks for a change that arrived outside the socket protocol (such as an HTTP join): the rules'
+   * proposal `name` with `args` (JSON). The room decides it in turn and journals it like a command.
+   * Resolves with its reply once it is committed.
    */
   propose(name: string, args: unknown): Promise<unknown> {
     return this.gate.propose(name, args);
   }
 
-  /** The room was closed outside the actor (HTTP API, operator, another instance); resolves once it has heard. */
+  /**
+   * Tells the room that something outside the actor closed it (HTTP API, operator, another
+   * instance). Resolves once the room has taken the news.
+   */
   closedElsewhere(reason: string): Promise<void> {
     this.mailbox.post({ kind: 'signal', signal: { kind: 'closed', reason } });
     return this.idle();
   }
 
-  /** Takes no new command, finishes what it holds, then leaves memory. */
+  /** Stops taking new commands, finishes what the room holds, then leaves memory. */
   drain(): Promise<void> {
     return this.lifecycle.drain(
       () => this.idle(),
@@ -326,9 +340,10 @@ export class RoomActor<S, C extends Command> {
   }
 
   /**
-   * The database holds another history of this room than this process does, or this process no
-   * longer holds its lease: the room goes, its sockets are told to reconnect (1012), and the next
-   * one to come loads it from what the database has, wherever the room is owned then.
+   * Drops the room from this process. The engine calls it when the database holds a different
+   * history of this room than this process does, or when this process no longer holds the room's
+   * lease. The room's sockets are told to reconnect (1012), and the next connection loads the room
+   * from what the database has, on whichever instance owns the room then.
    */
   letGo(why = 'the database holds another history of it'): void {
     if (this.lifecycle.phase === 'disposed') return;
@@ -338,12 +353,13 @@ export class RoomActor<S, C extends Command> {
   }
 
   /**
-   * The room's own code threw while it settled or published a committed step (a bug of its game
-   * or of the engine): what its sockets were told may be half done, so the room is let go and
-   * loads again from what PostgreSQL committed at the next connection. No other room is touched.
+   * Handles a throw from the room's own code while it settled or published a committed step (a bug
+   * in its game or in the engine). What its sockets were told may be half done, so the room is let
+   * go, and the next connection loads it again from what PostgreSQL committed. No other room is
+   * touched.
    */
   private faulted(error: unknown): void {
-    // `error` carries the stack, for whoever fixes the bug; `reason` is the one line.
+    // `error` carries the stack for whoever fixes the bug; `reason` is the one-line summary.
     const stack = error instanceof Error ? error.stack : undefined;
     this.deps.log('error', 'room failed after a commit: its own code threw', {
       room: this.code,
@@ -355,7 +371,7 @@ export class RoomActor<S, C extends Command> {
     this.letGo(`its own code threw after a commit (${String(error)})`);
   }
 
-  /** Stops timers, answers whatever still waits, and leaves memory. */
+  /** Stops the timers, answers whatever still waits, and leaves memory. */
   dispose(): void {
     if (!this.lifecycle.end()) return;
     this.gate.close();
@@ -372,8 +388,9 @@ export class RoomActor<S, C extends Command> {
   }
 
   /**
-   * The room is back in a fresh process (nobody is connected yet); then its deadline is armed, or
-   * one that already passed is taken at once (late, and journaled as such).
+   * Tells the rules that the room is back in a fresh process, where nobody is connected yet. Then
+   * it arms the room's deadline, or takes at once a deadline that already passed (late, and
+   * journaled as late).
    */
   private resume(): void {
     this.mailbox.post({ kind: 'signal', signal: { kind: 'resumed' } });
@@ -386,7 +403,10 @@ export class RoomActor<S, C extends Command> {
     }
   }
 
-  /** Events to their audiences, fresh views where a client cannot derive them, then sockets to close. */
+  /**
+   * Sends the events to their audiences, then fresh views where a client cannot derive the change,
+   * then closes the sockets the outcomes close.
+   */
   private publish(outcomes: readonly Outcome<S>[]): void {
     this.publisher.publish(outcomes);
     this.afterChange();
@@ -394,25 +414,31 @@ export class RoomActor<S, C extends Command> {
 
   private afterChange(): void {
     if (this.lifecycle.phase === 'disposed') return;
-    // While the clocks hold no deadline rings: the room's own tries to resume them stand in.
+    // While the clocks are held, no deadline rings. The room's own attempts to resume the clocks take its place.
     this.lifecycle.setDeadline(this.hold.held ? undefined : this.rules.nextDeadline(this.pipeline.state));
     this.lifecycle.scheduleIdle();
   }
 
-  /** The room's clocks stopped at `since` (its writes fail): every socket is told, and pages show the pause. */
+  /** The room's clocks stopped at `since` because its writes fail. Every socket hears of it, and pages show the pause. */
   private clocksPaused(since: number): void {
     this.deps.log('warn', 'room clocks held: the database cannot record the room now', { room: this.code, since });
     this.viewers.deliver(pausedEvent(since));
   }
 
-  /** A write that carried the hold committed: every socket is told, and gets the room with its clocks moved on. */
+  /**
+   * A write that carried the hold has committed. Every socket hears of it and receives the room with
+   * its clocks moved on.
+   */
   private clocksResumed(ms: number): void {
     this.deps.log('info', 'room clocks resumed', { room: this.code, heldMs: ms });
     this.lifecycle.cancelRetry();
     this.publish([{ state: this.pipeline.confirmed, events: [resumedEvent(ms)], effects: [], resync: true }]);
   }
 
-  /** Unwatched, a room that is over leaves memory at once; one whose rules allow it, after a quiet while. */
+  /**
+   * How long an unwatched room waits before it leaves memory. A room that is over leaves at once; a
+   * room whose rules allow it leaves after a quiet while; any other room stays.
+   */
   private idleAfterMs(): number | undefined {
     if (this.viewers.size > 0) return undefined;
     const confirmed = this.pipeline.confirmed;

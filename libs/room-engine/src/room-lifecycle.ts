@@ -3,27 +3,34 @@ import { Clock } from './clock';
 import { Deadline } from './deadline';
 import { Scheduler, TimerHandle } from './scheduler';
 
-/** live: takes commands. draining: finishes what it holds, takes nothing new. disposed: gone. */
+/**
+ * A room's phase. A live room takes commands. A draining room finishes what it holds and takes
+ * nothing new. A disposed room is gone.
+ */
 export type Lifecycle = 'live' | 'draining' | 'disposed';
 
-/** A timed change that could not be committed, or a write to resume held clocks, is tried again this much later. */
+/** How much later the room tries again a timed change that could not be committed, or a write to resume held clocks. */
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 export interface RoomLifecycleDeps {
   readonly scheduler: Scheduler;
   readonly clock: Clock;
-  /** The room's deadline rang: the moment it was due. */
+  /** Called when the room's deadline rang, with the moment it was due. */
   readonly onDeadline: (at: number) => void;
-  /** How long the room may go unwatched before it leaves memory; undefined while it may not (watched, or a clock that matters runs). */
+  /**
+   * How long the room may go unwatched before it leaves memory. It is undefined while the room may
+   * not leave (it is watched, or a clock that matters runs).
+   */
   readonly idleAfterMs: () => number | undefined;
-  /** The idle timer rang: the room leaves memory if it is still idle. */
+  /** Called when the idle timer rang. The room leaves memory if it is still idle. */
   readonly onIdle: () => void;
 }
 
 /**
  * Where a room is in its life, and the timers it owns: its deadline, the idle timer that
- * passivates it, the retry of a timed change that failed (or of a write while its clocks hold).
- * All are cleared when it ends, once: what is legal when follows from `phase` alone.
+ * passivates it, and the retry of a timed change that failed (or of a write while its clocks are
+ * held). All of them are cleared once, when the room ends. What is legal at any time follows from
+ * `phase` alone.
  */
 export class RoomLifecycle {
   private current: Lifecycle = 'live';
@@ -40,7 +47,7 @@ export class RoomLifecycle {
     return this.current;
   }
 
-  /** Why the room takes no command now, if it does not: the server drains, or the room is gone or over. */
+  /** Why the room takes no command now (the server drains, or the room is gone or over), or undefined when it takes them. */
   refusal(isOver: () => boolean): RoomException | undefined {
     if (this.current === 'draining')
       return new RoomException(RoomErrorCode.ShuttingDown, 'the server is shutting down; retry after reconnecting');
@@ -49,16 +56,17 @@ export class RoomLifecycle {
   }
 
   /**
-   * Arms the deadline for `at` (none: cleared). Not while a timed change waits for its retry: the
-   * retry takes it. Armed again, a deadline already due would ring at once, fail again, and ring
-   * again, hundreds of times a second for as long as PostgreSQL is away.
+   * Arms the deadline for `at`, or clears it when `at` is undefined. It does nothing while a timed
+   * change waits for its retry, because the retry takes the deadline. If it were armed again, a
+   * deadline already due would ring at once, fail again, and ring again, hundreds of times a
+   * second for as long as PostgreSQL is away.
    */
   setDeadline(at: number | undefined): void {
     if (this.retryTimer) return;
     this.deadline.set(at);
   }
 
-  /** Starts the idle timer, unless one runs, the room is not live, or it may not leave memory now. */
+  /** Starts the idle timer, unless one already runs, the room is not live, or the room may not leave memory now. */
   scheduleIdle(): void {
     if (this.current !== 'live' || this.idleTimer) return;
     const afterMs = this.deps.idleAfterMs();
@@ -76,7 +84,10 @@ export class RoomLifecycle {
     this.idleTimer = undefined;
   }
 
-  /** A timed change failed: the deadline is off, and `again` runs a little later (the last one asked for). */
+  /**
+   * Called when a timed change failed. It turns the deadline off and runs `again` a little later.
+   * If it is asked more than once, only the last `again` runs.
+   */
   retryLater(again: () => void): void {
     this.deadline.clear();
     this.deps.scheduler.clearTimer(this.retryTimer);
@@ -86,20 +97,23 @@ export class RoomLifecycle {
     }, RETRY_AFTER_FAILURE_MS);
   }
 
-  /** The retry is not needed any more (the room's clocks resumed): the deadline may be armed again. */
+  /** Drops the retry, which is not needed any more because the room's clocks resumed. The deadline may be armed again. */
   cancelRetry(): void {
     this.deps.scheduler.clearTimer(this.retryTimer);
     this.retryTimer = undefined;
   }
 
-  /** Takes no new command, waits for `idle`, then `end`s; the same promise however often it is asked. */
+  /**
+   * Stops taking new commands, waits for `idle`, then calls `end`. It returns the same promise
+   * however often it is called.
+   */
   drain(idle: () => Promise<void>, end: () => void): Promise<void> {
     if (this.current === 'disposed') return Promise.resolve();
     this.current = 'draining';
     return (this.drained ??= idle().then(end));
   }
 
-  /** The room leaves memory: its timers stop. True the first time only. */
+  /** Ends the room's life and stops its timers as it leaves memory. Returns true the first time only. */
   end(): boolean {
     if (this.current === 'disposed') return false;
     this.current = 'disposed';

@@ -1,19 +1,23 @@
 import { ReplyFrame } from '@app/protocol';
 import { Actor, Signal } from './game-rules';
 
-/** When a command arrived: on the room's clock (for the game) and monotonic (for latency and budgets). */
+/** When a command arrived, on two clocks: the room's clock for the game, and a monotonic one for latency and budgets. */
 export interface Arrival {
-  /** Clock milliseconds: what scoring and deadlines compare against. */
+  /** The room's clock in milliseconds. Scoring and deadlines compare against it. */
   readonly at: number;
-  /** The scheduler's monotonic ms (performance.now() in production): what latency and the answer budget are measured from. */
+  /**
+   * The scheduler's monotonic ms (performance.now() in production). Latency and the answer budget
+   * are measured from it.
+   */
   readonly hr: number;
 }
 
-/** A command as the engine sees it, whatever the game: an id to answer and a type to count. */
+/** A command as the engine sees it, whatever the game: an id to answer, and a type to count. */
 export type Command = { readonly id: string; readonly type: string };
 
-// What waits in a room's mailbox: commands, proposals (a change asked for outside the socket
-// protocol), signals (deadlines, presence, outside closes) and the room's own try to resume its clocks.
+// These are what waits in a room's mailbox: commands, proposals (changes that arrived outside the
+// socket protocol), signals (deadlines, presence, outside closes), and the room's own attempt to
+// resume its clocks.
 
 export interface CommandMessage<C> {
   readonly kind: 'command';
@@ -24,7 +28,7 @@ export interface CommandMessage<C> {
 }
 export interface ProposalMessage {
   readonly kind: 'proposal';
-  /** The rules' proposal, and its arguments (JSON: they are journaled). */
+  /** The rules' proposal, and its arguments. The arguments must be JSON because they are journaled. */
   readonly name: string;
   readonly args: unknown;
   readonly arrival: Arrival;
@@ -35,10 +39,13 @@ export interface SignalMessage {
   readonly signal: Signal;
   /** For a deadline, the moment it is taken at: when it was due, or now for a late one. */
   readonly at?: number;
-  /** A deadline taken late: when it was due. */
+  /** For a deadline taken late, when it was due. */
   readonly lateDue?: number;
 }
-/** The room's clocks hold (its writes failed): it tries a write of its own, which resumes them if it commits. */
+/**
+ * Sent while the room's clocks are held because its writes failed. The room tries a write of its
+ * own, which resumes the clocks if it commits.
+ */
 export interface ResumeMessage {
   readonly kind: 'resume';
 }

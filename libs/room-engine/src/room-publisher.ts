@@ -7,16 +7,17 @@ export interface RoomPublisherDeps<S> {
   readonly viewers: Viewers;
   readonly rules: Pick<GameRules<S, never>, 'view' | 'stateEvent'>;
   readonly clock: Clock;
-  /** What viewers are shown: the room as PostgreSQL has it. */
+  /** The room as PostgreSQL has it. Viewers are shown this. */
   readonly confirmed: () => S;
-  /** A close effect: the room leaves memory once its sockets were told. */
+  /** Called for a close effect. The room leaves memory once its sockets have been told. */
   readonly close: () => void;
 }
 
 /**
- * What confirmed decisions tell the room's sockets, in this order: the events to exactly their
- * audiences, a fresh view where a client cannot derive the change, then the effects (released
- * seats' sockets closed with 4003, every socket closed with 4004 when the room closes).
+ * Tells the room's sockets what confirmed decisions decided, in this order: the events, each to
+ * exactly its audience; a fresh view where a client cannot derive the change; then the effects
+ * (released seats' sockets are closed with 4003, and every socket is closed with 4004 when the room
+ * closes).
  */
 export class RoomPublisher<S> {
   constructor(private readonly deps: RoomPublisherDeps<S>) {}
@@ -43,9 +44,9 @@ export class RoomPublisher<S> {
     }
   }
 
-  /** The room as this viewer may see it, with the wire profile its socket got. */
+  /** Sends the room as this viewer may see it, with the wire profile its socket got. */
   sendView(viewer: Viewer, now: number): void {
-    // The profile is the socket's, not the game's: the engine says which one the socket got.
+    // The profile belongs to the socket, not the game, so the engine says which one the socket got.
     const view = { ...this.deps.rules.view(this.deps.confirmed(), viewer, now), wire: viewer.wire };
     viewer.sendEvent(outboundEvent(this.deps.rules.stateEvent, view));
   }

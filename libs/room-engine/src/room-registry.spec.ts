@@ -22,7 +22,7 @@ function controlledLoader() {
 }
 
 let scheduler: VirtualScheduler;
-/** The registry's turn, and the promises it settles (no time passes). */
+/** Runs the registry's turn and the promises it settles. No time passes. */
 const tick = () => scheduler.flush();
 
 describe(RoomRegistry.name, () => {

@@ -3,14 +3,14 @@ import { Scheduler, systemScheduler } from './scheduler';
 /** What the registry needs of a live room. */
 export interface ManagedRoom {
   readonly code: string;
-  /** Stop timers, answer whatever waits, close sockets if asked. */
+  /** Stops the room's timers, answers whatever waits, and closes sockets if asked. */
   dispose(): void;
 }
 
 /**
- * The live rooms of this process, by code. A room that is not live is activated on first use;
- * rooms asked for in the same turn of the event loop, or while a load is in flight (a restart,
- * a burst of joins), are loaded together in one call of `load`, which is one query.
+ * The live rooms of this process, by code. A room that is not live is activated on first use.
+ * Rooms asked for in the same turn of the event loop, or while a load is in flight (after a
+ * restart, or in a burst of joins), are loaded together in one call of `load`, which is one query.
  */
 export class RoomRegistry<R extends ManagedRoom> {
   private readonly live = new Map<string, R>();
@@ -20,19 +20,19 @@ export class RoomRegistry<R extends ManagedRoom> {
   >();
   private flushScheduled = false;
   private loading = false;
-  /** The codes of the load in flight, and their waiters: asked for again, they share it. */
+  /** The codes of the load in flight, and their waiters. A code asked for again shares that load. */
   private inFlight = new Map<string, { promise: Promise<R | undefined> }>();
 
   /**
-   * `load` hands back the rooms it found; a code mapped to an Error exists but cannot be live here
-   * now (another instance holds it), and its callers get that error.
+   * `load` hands back the rooms it found. A code mapped to an Error names a room that exists but
+   * cannot be live here now (another instance holds it), and its callers get that error.
    */
   constructor(
     private readonly load: (codes: string[]) => Promise<Map<string, R | Error>>,
     private readonly scheduler: Scheduler = systemScheduler,
   ) {}
 
-  /** The live room, activating it when needed; undefined when no such room exists. */
+  /** The live room, activated when needed, or undefined when no such room exists. */
   get(code: string): Promise<R | undefined> {
     const room = this.live.get(code);
     if (room) return Promise.resolve(room);
@@ -79,8 +79,9 @@ export class RoomRegistry<R extends ManagedRoom> {
     const batch = this.pending;
     this.pending = new Map();
     this.flushScheduled = false;
-    // Asked for while the load before went on, and live since: not loaded again (a second load
-    // would be a second copy, and would take the room's lease from the first).
+    // A room may have been asked for while the previous load went on, and be live since. It is
+    // not loaded again: a second load would be a second copy, and would take the room's lease
+    // from the first.
     for (const [code, waiter] of batch) {
       const room = this.live.get(code);
       if (!room) continue;
@@ -93,7 +94,7 @@ export class RoomRegistry<R extends ManagedRoom> {
     try {
       const loaded = await this.load([...batch.keys()]);
       for (const [code, waiter] of batch) {
-        // A room may have gone live meanwhile through another path; keep the first.
+        // A room may have gone live meanwhile through another path. If so, keep the first copy.
         const existing = this.live.get(code);
         const found = existing ?? loaded.get(code);
         if (found instanceof Error) {

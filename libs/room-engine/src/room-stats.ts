@@ -8,17 +8,20 @@ export interface CommandRecord {
   readonly roundTrips: number;
 }
 
-/** The longest command type kept: a client's 15,000-character type is not stored 100 times. */
+/** The longest command type kept, so that a client's 15,000-character type is not stored 100 times. */
 export const MAX_RECORDED_TYPE_LENGTH = 64;
 
-/** Distinct types kept once for every room; past it a type is kept as it came. */
+/** How many distinct types are kept once for every room. Past this many, a type is kept as it came. */
 const MAX_SHARED_TYPES = 256;
 
-/** Each type's one string: a type comes fresh out of JSON.parse, and a room records it 100 times. */
+/**
+ * One shared string for each type. A type comes fresh out of JSON.parse each time, and a room
+ * records it 100 times.
+ */
 const sharedTypes = new Map<string, string>();
 
 function recordedType(type: string): string {
-  // Joined, not a template: V8 keeps a slice as a view of the whole 15,000 characters, and join copies.
+  // Use join rather than a template: V8 keeps a slice as a view of the whole 15,000 characters, and join copies it.
   const kept = type.length > MAX_RECORDED_TYPE_LENGTH ? [type.slice(0, MAX_RECORDED_TYPE_LENGTH - 1), '…'].join('') : type;
   const shared = sharedTypes.get(kept);
   if (shared !== undefined) return shared;
@@ -27,16 +30,17 @@ function recordedType(type: string): string {
 }
 
 /**
- * The last commands, written round, a row each: no object and no boxed number per command. Two
- * buffers, not one per field: each typed array costs some 200 bytes besides its numbers.
+ * The last commands, written round a ring, one row each, so that no command costs an object or a
+ * boxed number. It uses two buffers rather than one per field, because each typed array costs some
+ * 200 bytes besides its numbers.
  */
 class CommandRing {
   private readonly types: string[];
-  /** at, mailboxWaitMs, ms. */
+  /** Three numbers per row: at, mailboxWaitMs, ms. */
   private readonly times: Float64Array;
-  /** status, roundTrips: small counts (under 65,536). */
+  /** Two small counts (under 65,536) per row: status, roundTrips. */
   private readonly counts: Uint16Array;
-  /** Records written, ever: the next goes to row `written % size`. */
+  /** How many records were ever written. The next goes to row `written % size`. */
   private written = 0;
 
   constructor(private readonly size: number) {
@@ -57,7 +61,7 @@ class CommandRing {
     this.counts[c + 1] = entry.roundTrips;
   }
 
-  /** Oldest first. */
+  /** The kept records, oldest first. */
   records(): CommandRecord[] {
     const { types, times, counts } = this;
     const out: CommandRecord[] = [];
@@ -78,12 +82,12 @@ class CommandRing {
   }
 }
 
-/** A room's counters for operators: commands handled, their latency, the last 100. */
+/** A room's counters for operators: commands handled, their latency, and the last 100 commands. */
 export class RoomStats {
   readonly createdAt: number;
   commands = 0;
   lastCommandMs: number | null = null;
-  /** Made at the first command: a room that takes none holds no columns. */
+  /** Made at the first command, so a room that takes none holds no columns. */
   private recent: CommandRing | undefined;
 
   constructor(
@@ -100,7 +104,7 @@ export class RoomStats {
     (this.recent ??= new CommandRing(this.keep)).push(entry, recordedType(entry.type));
   }
 
-  /** Made on each call (the admin API asks now and then). */
+  /** Builds the list afresh on each call, which is fine because the admin API asks only now and then. */
   lastCommands(): readonly CommandRecord[] {
     return this.recent?.records() ?? [];
   }

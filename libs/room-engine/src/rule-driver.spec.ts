@@ -9,8 +9,9 @@ import { JournalInput, RoomStore, StoreUnavailableError } from './room-store';
 import { RuleDriver } from './rule-driver';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// The one deadline catch-up, used live (before each command, proposal and signal) and in replay
-// (before each recorded input and each deadline recorded as taken late), on the chime game.
+// These tests check the one deadline catch-up on the chime game. It runs live (before each
+// command, proposal and signal) and in replay (before each recorded input, and before each
+// deadline recorded as taken late).
 
 const T0 = 1_700_000_000_000;
 const SEED = 7;
@@ -19,7 +20,7 @@ const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 const withAlarms = (...alarms: number[]): ChimeState => ({ ...chimeStart(), alarms });
 const driver = (rules: GameRules<ChimeState, any> = chime) => new RuleDriver(rules, SEED);
 const p1: Actor = { role: 'player', seat: 'p1' };
-/** A journaled chime.set of p1's. */
+/** A journaled chime.set sent by p1. */
 const set = (at: number, inMs: number, id = `c${at}`): JournalInput => ({
   kind: 'command',
   at,
@@ -150,7 +151,7 @@ describe(RuleDriver.name, () => {
 
     it('takes a deadline journaled as taken late at the moment it was taken, and drops one that no longer matches', () => {
       const state = driver().replay(withAlarms(40, 50, 60), [late(40, 500), late(60, 700), set(900, 1)], noHooks);
-      // 40 late at 500; 50 on time before 60's late record; 60 late at 700; the input at 900.
+      // 40 rings late at 500; 50 rings on time, before 60's late record; 60 rings late at 700; then comes the input at 900.
       expect(state.rung.map((r) => [r.due, r.at])).toEqual([
         [40, 500],
         [50, 50],
@@ -162,7 +163,7 @@ describe(RuleDriver.name, () => {
 
     it('takes the deadlines before a hold of the clocks, then moves every clock on by the time it held', () => {
       const state = driver().replay(withAlarms(40, 50, 60), [held(50, 1000), set(900, 1)], noHooks);
-      // 40 before the hold; 50, due at its very moment, and 60 move on to 1050 and 1060; the input at 900 sets 901.
+      // 40 rings before the hold. 50, due at the hold's very moment, and 60 move on to 1050 and 1060. The input at 900 sets 901.
       expect(state.rung.map((r) => [r.due, r.at])).toEqual([[40, 40]]);
       expect(state.alarms).toEqual([901, 1050, 1060]);
       const unmoved = { ...chime, shiftClocks: undefined };
@@ -200,13 +201,13 @@ describe(RuleDriver.name, () => {
   });
 
   describe('live and in replay', () => {
-    /** One command: after `gapMs` of the scheduler, with the clock `busyMs` further on (timers late). */
+    /** One command, sent `gapMs` later by the scheduler, with the clock `busyMs` further on (so timers run late). */
     const stepArb = fc.record({
       gapMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60 })),
       busyMs: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 80 }) }),
       seat: fc.constantFrom('p1', 'p2', 'p3'),
       inMs: fc.integer({ min: -5, max: 100 }),
-      /** The database goes away before this command, for this long (it fails every statement sent meanwhile). */
+      /** How long the database goes away before this command. It fails every statement sent meanwhile. */
       outageMs: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2500 }) }),
     });
     const runArb = fc.record({
@@ -246,8 +247,8 @@ describe(RuleDriver.name, () => {
     }
 
     /**
-     * A live room on virtual time: commands at their moments, statements answering after their
-     * delays, the database away now and then, until every alarm rang.
+     * Plays a live room on virtual time until every alarm has rung. Commands arrive at their
+     * moments, statements answer after their delays, and the database goes away now and then.
      */
     async function playLive(run: Run) {
       const scheduler = new VirtualScheduler();
@@ -259,8 +260,8 @@ describe(RuleDriver.name, () => {
       const store: RoomStore = {
         append: (step, at) => {
           const delay = run.commitMs[statements++ % run.commitMs.length];
-          // A statement sent while the database is away fails, and so does one that extends a
-          // position it never reached (the position guard); the rest commit in the order sent.
+          // A statement sent while the database is away fails. So does one that extends a position
+          // the database never reached (the position guard). The rest commit in the order sent.
           const commits = scheduler.now() >= awayUntil && at.seq === committed;
           if (commits) {
             committed += 1;

@@ -7,12 +7,13 @@ import { seededRandom } from './seeded-random';
 import { unguessableIds } from './unguessable-ids';
 import { Verdict, Verdicts } from './verdicts';
 
-/** A catch-up fires at most this many deadlines before one input (a guard against a rule that loops). */
+/** The most deadlines a catch-up fires before one input. This guards against a rule that loops. */
 const MAX_CATCH_UP = 1000;
 
 /**
- * What one command of a batch came to: its outcome, or the rules' refusal, or neither when the
- * rules took it but its budget was spent (`late`: it is not taken, and is answered 503).
+ * What one command of a batch came to: its outcome, or the rules' refusal. It has neither when the
+ * rules took the command but its budget was spent; then `late` is set, the command is not taken,
+ * and it is answered 503.
  */
 export interface Decided<S, C> {
   readonly letter: Letter<CommandMessage<C>>;
@@ -23,21 +24,22 @@ export interface Decided<S, C> {
 
 /** What a replay tells its room besides the state it rebuilds. */
 export interface ReplayHooks<E = JournalInput> {
-  /** The rules refused a recorded input (the record and the rules disagree): it is skipped. */
+  /** The rules refused a recorded input, so the record and the rules disagree. The input is skipped. */
   refused(entry: E, error: unknown): void;
-  /** A recorded input was an acknowledged command: its original reply, rebuilt. */
+  /** A recorded input was an acknowledged command. `reply` is its original reply, rebuilt. */
   acknowledged(actor: Actor, reply: ReplyFrame): void;
 }
 
 /**
- * The rules, driven: every decision a room takes goes through here, live and in replay, so that
- * both take deadlines the same way, through one catch-up (`overdue`): before an input stamped
- * `at`, every deadline due before `at`, at the moment it was due. Live, that keeps a command from
- * overtaking a timer that a busy event loop runs late; in replay, it fires the deadlines that fell
- * between two recorded inputs. Pure: no clock, no timers, no I/O.
+ * Drives the rules. Every decision a room takes goes through here, live and in replay, so that
+ * both take deadlines the same way, through one catch-up (`overdue`). Before an input stamped
+ * `at`, the catch-up takes every deadline due before `at`, at the moment it was due. Live, that
+ * keeps a command from overtaking a timer that a busy event loop runs late. In replay, it fires
+ * the deadlines that fell between two recorded inputs. The driver is pure: no clock, no timers,
+ * no I/O.
  */
 export class RuleDriver<S, C extends Command> {
-  /** What the rules said of the commands the room still holds: each is decided once per state it meets. */
+  /** What the rules said of the commands the room still holds. Each command is decided once per state it meets. */
   private readonly verdicts = new Verdicts<S>();
 
   constructor(
@@ -47,12 +49,15 @@ export class RuleDriver<S, C extends Command> {
     private readonly idSecret?: string,
   ) {}
 
-  /** The rules' context at `now`: the same moment draws the same numbers, live and in replay. */
+  /** The rules' context at `now`. The same moment draws the same numbers, live and in replay. */
   context(now: number): RuleContext {
     return { now, random: seededRandom(this.seed, now), id: unguessableIds(this.idSecret, this.seed, now) };
   }
 
-  /** The deadlines due before `at`, taken in order at the moments they were due (none changes nothing). */
+  /**
+   * Takes the deadlines due before `at`, in order, each at the moment it was due. It stops at the
+   * first deadline whose outcome leaves the state unchanged.
+   */
   overdue(state: S, at: number): Outcome<S>[] {
     const taken: Outcome<S>[] = [];
     for (let i = 0; i < MAX_CATCH_UP; i++) {
@@ -71,7 +76,7 @@ export class RuleDriver<S, C extends Command> {
     return this.overdue(state, at).at(-1)?.state ?? state;
   }
 
-  /** `apply` at `at`, after the deadlines due before it, as one outcome (theirs first). */
+  /** Runs `apply` at `at` after the deadlines due before it, and joins them into one outcome, the deadlines' first. */
   decideAt(state: S, at: number, apply: (state: S, ctx: RuleContext) => Outcome<S>): Outcome<S> {
     const overdue = this.overdue(state, at);
     const decided = apply(overdue.at(-1)?.state ?? state, this.context(at));
@@ -79,8 +84,9 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
-   * A signal at `at`. A deadline is itself what is due, and a room coming back takes what passed
-   * meanwhile as late (not at the moments it was due): nothing is caught up before either.
+   * Decides a signal at `at`. Nothing is caught up before a deadline or a room coming back: a
+   * deadline is itself what is due, and a room coming back takes what passed meanwhile as late
+   * (not at the moments it was due).
    */
   signal(state: S, signal: Signal, at: number): Outcome<S> {
     if (signal.kind === 'deadline' || signal.kind === 'resumed') return this.rules.onSignal(state, signal, this.context(at));
@@ -88,12 +94,12 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
-   * Commands that waited together, each decided against the state its predecessors leave, after
-   * the deadlines due before it. `taken` is everything that changed the room, in order. Each is
-   * decided at the moment `momentOf` gives it (its arrival, unless the room's clocks hold). A
-   * command the rules take but whose budget is `spent` is not taken: the state stays as it was
-   * before it (the deadlines due before it stand, as they do before a refused command), and the
-   * commands behind it are decided without it.
+   * Decides commands that waited together. Each is decided against the state its predecessors
+   * leave, after the deadlines due before it, at the moment `momentOf` gives it (its arrival,
+   * unless the room's clocks are held). `taken` is everything that changed the room, in order. A
+   * command the rules take but whose budget is `spent` is not taken. The state stays as it was
+   * before that command (the deadlines due before it stand, as they do before a refused command),
+   * and the commands behind it are decided without it.
    */
   decideEach(
     state: S,
@@ -121,8 +127,9 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
-   * The rules' refusal of the command in `m` against `state` at `at`, decided as it would be in
-   * its turn (after the deadlines due before it); none when they take it (or fail otherwise).
+   * The rules' refusal of the command in `m` against `state` at `at`, decided as it would be in its
+   * turn (after the deadlines due before it). It is undefined when the rules take the command, or
+   * fail in some other way.
    */
   refusal(state: S, m: CommandMessage<C>, at: number): RoomException | undefined {
     const { error } = this.verdict(state, m, at);
@@ -130,9 +137,9 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
-   * What the rules make of the command in `m` against `state` at `at`. The rules run once for a
-   * command, a state and a moment: asked again (its turn came on the state the gate asked about),
-   * the verdict they gave is used again (verdicts.ts).
+   * What the rules make of the command in `m` against `state` at `at`. The rules run once for each
+   * command, state and moment. When the driver is asked again (because the command's turn came on
+   * the state the gate already asked about), it reuses the verdict they gave (verdicts.ts).
    */
   private verdict(state: S, m: CommandMessage<C>, at: number): Verdict<S> {
     const known = this.verdicts.get(m, state, at);
@@ -150,10 +157,10 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
-   * The room that stopped, from its journal: the starting state, then each input applied again
-   * at its own moment, after the deadlines due before it. A deadline the journal says was taken
-   * late is taken at the moment it was taken (one that no longer matches is dropped). A hold of
-   * the clocks moves them on where the journal says it ended (clock-hold.ts).
+   * Rebuilds the room that stopped from its journal. It starts from the starting state and applies
+   * each input again at its own moment, after the deadlines due before it. A deadline the journal
+   * says was taken late is taken at the moment it was taken, and dropped if it no longer matches.
+   * A hold of the clocks moves them on where the journal says the hold ended (clock-hold.ts).
    */
   replay(state: S, journal: readonly JournalInput[], hooks: ReplayHooks): S {
     for (const input of journal) state = this.replayOne(state, input, hooks);
@@ -164,7 +171,7 @@ export class RuleDriver<S, C extends Command> {
     if (input.kind === 'late_deadline') return this.takeLate(state, input.body.due, input.at);
     if (input.kind === 'clock_held') return this.shiftClocks(this.caughtUp(state, input.at), input.body.ms);
     if (input.kind === 'signal' && input.body.kind !== 'presence') return this.signal(state, input.body, input.at).state;
-    // An input recorded at its deadline's very moment was taken before the deadline fired.
+    // An input recorded at the very moment of a deadline was taken before the deadline fired.
     state = this.caughtUp(state, input.at);
     const ctx = this.context(input.at);
     try {
@@ -188,12 +195,18 @@ export class RuleDriver<S, C extends Command> {
     }
   }
 
-  /** Every clock of the state moved on by `ms`, as the game moves them (unchanged when it does not say how). */
+  /**
+   * Returns the state with every clock moved on by `ms`, as the game moves them. The state stays
+   * unchanged when the game does not say how.
+   */
   shiftClocks(state: S, ms: number): S {
     return ms > 0 && this.rules.shiftClocks ? this.rules.shiftClocks(state, ms) : state;
   }
 
-  /** A deadline due at `due`, taken late at `at`: the ones before it first, at their moments. */
+  /**
+   * Takes a deadline that was due at `due` late, at `at`. The deadlines before it are taken first,
+   * each at its own moment.
+   */
   takeLate(state: S, due: number, at: number): S {
     state = this.caughtUp(state, due);
     if (this.rules.nextDeadline(state) !== due) return state;

@@ -3,9 +3,10 @@ import { tally, TallyState } from '../test/tally.game';
 import { RoomActor } from './room-actor';
 import { VirtualScheduler } from './virtual-scheduler';
 
-// A timed change (a deadline whose outcome must be recorded: here, a boundary) whose commit fails for a reason other than
-// the database being away (that holds the room's clocks: clock-hold.spec.ts): the room tries it again once a second, on
-// virtual time, and takes it at the moment it was due once the store answers.
+// A timed change is a deadline whose outcome must be recorded (here, a boundary). When its commit
+// fails for a reason other than the database being away (that case holds the room's clocks; see
+// clock-hold.spec.ts), the room tries it again once a second, on virtual time. Once the store
+// answers, the room takes the change at the moment it was due.
 
 const T0 = 1_700_000_000_000;
 
@@ -14,7 +15,7 @@ describe('a timed change whose commit fails', () => {
     const scheduler = new VirtualScheduler();
     const clock = scheduler.clock(T0);
     const bellAt = T0 + 10;
-    // The toy game's bell, made a boundary (snapshotted) when it rings.
+    // The toy game's bell, made a boundary (so it is snapshotted) when it rings.
     const ringingWrites: typeof tally = {
       ...tally,
       onSignal: (s, signal, ctx) => {
@@ -44,7 +45,7 @@ describe('a timed change whose commit fails', () => {
     await scheduler.advance(2);
     expect(tries).toHaveLength(2);
     expect(r.snapshot.rungAt).toBeUndefined();
-    // The store answers again: the next try commits, and the bell rings at the moment it was due.
+    // The store answers again. The next attempt commits, and the bell rings at the moment it was due.
     failing = false;
     await scheduler.advance(1000);
     expect(tries).toHaveLength(3);

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Ids a room's rules hand out (a finished game's results link): unguessable to clients, since they
- * come from a secret the server keeps, and the same in a replay, since they come from the room and
- * the decision's moment. The n-th id of one decision is HMAC-SHA-256(secret, "now:n"), shaped as a
- * version-4 UUID. Without a secret (a test of the rules alone), from the room's seed instead.
+ * Makes the ids a room's rules hand out (a finished game's results link). Clients cannot guess
+ * them, because they come from a secret the server keeps. A replay gets the same ids, because they
+ * come from the room and the decision's moment. The n-th id of one decision is
+ * HMAC-SHA-256(secret, "now:n"), shaped as a version-4 UUID. Without a secret (in a test of the
+ * rules alone), the ids come from the room's seed instead.
  */
 export function unguessableIds(secret: string | undefined, seed: number, now: number): () => string {
   let n = 0;

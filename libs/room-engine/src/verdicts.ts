@@ -1,8 +1,8 @@
 import { Outcome } from './game-rules';
 
 /**
- * What the rules made of one command against one state at one moment: the deadlines that were
- * due before it (taken first), then the command's outcome, or the error the rules threw.
+ * What the rules made of one command against one state at one moment: the deadlines that were due
+ * before the command (taken first), then either the command's outcome or the error the rules threw.
  */
 export interface Verdict<S> {
   readonly overdue: readonly Outcome<S>[];
@@ -10,7 +10,7 @@ export interface Verdict<S> {
   readonly error?: unknown;
 }
 
-/** A command meets at most two states before its turn: the one the steps in flight leave, and the confirmed one. */
+/** A command meets at most two states before its turn: the state the steps in flight leave, and the confirmed one. */
 const KEPT_PER_COMMAND = 2;
 
 interface Kept<S> {
@@ -20,15 +20,15 @@ interface Kept<S> {
 }
 
 /**
- * The rules' verdicts on the commands a room still holds, so that each command's `decide` runs
- * once for each state it meets. The gate asks the rules about a command while a statement is in
- * flight (to refuse at once what is refused either way), and the batch handler asks again when
+ * Keeps the rules' verdicts on the commands a room still holds, so that each command's `decide`
+ * runs once for each state it meets. The gate asks the rules about a command while a statement is
+ * in flight (to refuse at once what is refused either way), and the batch handler asks again when
  * the command's turn comes. When the turn comes on the very state the gate asked about, at the
  * same moment, the rules would say the same thing again: they are pure, and a state is never
- * changed in place (every change is a new object). So the verdict is kept and used again, and a
+ * changed in place (every change makes a new object). So the verdict is kept and reused, and a
  * state that is a different object is decided afresh.
  *
- * The verdicts hang on the command's letter (weakly): they go when the letter does.
+ * The verdicts hang weakly on the command's letter, so they go when the letter does.
  */
 export class Verdicts<S> {
   private readonly kept = new WeakMap<object, Kept<S>[]>();
@@ -38,7 +38,7 @@ export class Verdicts<S> {
     return this.kept.get(command)?.find((k) => k.state === state && k.at === at)?.verdict;
   }
 
-  /** Keeps a verdict on `command` (only the latest two: older states will not come back). */
+  /** Keeps a verdict on `command`. Only the latest two are kept, because older states will not come back. */
   set(command: object, state: S, at: number, verdict: Verdict<S>): void {
     const list = this.kept.get(command) ?? [];
     list.push({ state, at, verdict });

@@ -8,21 +8,25 @@ interface VirtualTimer {
   readonly unref: boolean;
 }
 
-/** Rounds or moments at most in one call: something that sets itself again at once would never let a test end. */
+/**
+ * The most rounds or moments one call runs. Without a limit, a callback that sets itself again at
+ * once would never let a test end.
+ */
 const MAX_TASKS = 100_000;
 
 /**
- * A scheduler for tests, on virtual time: nothing rings until the test moves time on, and no real
- * time passes. Timers ring in the order of their moments (then of their setting); at each moment
- * the timers due go first, then the turn callbacks, and promise callbacks run between any two
- * tasks, as on the event loop: one real turn of it lets them run (never a real timer).
+ * A scheduler for tests, on virtual time. Nothing rings until the test moves time on, and no real
+ * time passes. Timers ring in the order of their moments, and timers with the same moment in the
+ * order they were set. At each moment the timers due go first, then the turn callbacks. Promise
+ * callbacks run between any two tasks, as on the event loop: one real turn of the loop lets them
+ * run, and no real timer is ever used.
  *
  * @example
  * const s = new VirtualScheduler();
  * const room = RoomActor.restore(ids, rules, restored, { ...deps, scheduler: s, clock: s.clock(T0) });
  * room.submit(viewer, frame, { at: T0 + s.now(), hr: s.now() });
- * await s.flush();        // the batch is decided and committed, the reply sent
- * await s.advance(5_000); // the deadline 5 s away rang, at its own moment
+ * await s.flush();        // the batch is now decided and committed, and the reply sent
+ * await s.advance(5_000); // the deadline 5 s away has rung, at its own moment
  */
 export class VirtualScheduler implements Scheduler {
   private time: number;
@@ -38,14 +42,14 @@ export class VirtualScheduler implements Scheduler {
     return this.time;
   }
 
-  /** A room clock (epoch ms) that moves with this scheduler's time, from `epoch` at its start. */
+  /** A room clock (epoch ms) that starts at `epoch` now and moves with this scheduler's time. */
   clock(epoch: number): Clock {
     const start = this.time;
     return { now: () => epoch + this.time - start };
   }
 
   setTimer(fn: () => void, ms: number, options?: { readonly unref?: boolean }): TimerHandle {
-    // As Node does: anything below 1 ms (0, negative, NaN) is 1 ms.
+    // Like Node, treat anything below 1 ms (0, negative, NaN) as 1 ms.
     const t: VirtualTimer = { due: this.time + (ms >= 1 ? ms : 1), seq: ++this.seq, fn, unref: options?.unref ?? false };
     this.timers.add(t);
     return t as unknown as TimerHandle;
@@ -59,15 +63,15 @@ export class VirtualScheduler implements Scheduler {
     this.turn.push(fn);
   }
 
-  /** Timers set and not yet rung (`unref` ones included). */
+  /** How many timers are set and have not rung yet, `unref` ones included. */
   get pendingTimers(): number {
     return this.timers.size;
   }
 
   /**
-   * Runs everything due now until nothing is, as the event loop goes round: the timers whose
-   * moment has come, then the turn callbacks queued so far (Node's timers and check phases), with
-   * promise callbacks after each. No time passes.
+   * Runs everything due now, round after round as the event loop does, until nothing is due. Each
+   * round runs the timers whose moment has come, then the turn callbacks queued so far (Node's
+   * timers and check phases), with promise callbacks after each. No time passes.
    */
   async flush(): Promise<void> {
     for (let round = 0; ; round++) {
@@ -75,7 +79,7 @@ export class VirtualScheduler implements Scheduler {
       await realTurn();
       const due = [...this.timers].filter((t) => t.due <= this.time).sort(byMoment);
       for (const t of due) {
-        // An earlier callback of this round may have cleared it.
+        // An earlier callback of this round may have cleared this timer.
         if (!this.timers.delete(t)) continue;
         t.fn();
         await realTurn();
@@ -104,7 +108,7 @@ export class VirtualScheduler implements Scheduler {
 
   /**
    * Moves time on until no timer keeps it going, as a process runs until only `unref` timers are
-   * left: those ring only when time passes them on the way to another.
+   * left. An `unref` timer rings only when time passes it on the way to another timer.
    */
   async runUntilIdle(): Promise<void> {
     for (let i = 0; ; i++) {
@@ -116,7 +120,7 @@ export class VirtualScheduler implements Scheduler {
     }
   }
 
-  /** What `p` settles to once everything due now has run; an error when it is still pending then. */
+  /** What `p` settles to once everything due now has run. Throws if `p` is still pending then. */
   async settled<T>(p: Promise<T>): Promise<T> {
     let done = false;
     const tracked = p.finally(() => (done = true));
@@ -137,7 +141,10 @@ function byMoment(a: VirtualTimer, b: VirtualTimer): number {
   return a.due - b.due || a.seq - b.seq;
 }
 
-/** One real turn of the event loop: every promise callback queued so far runs (not a timer, no wall-clock wait). */
+/**
+ * Waits one real turn of the event loop, so every promise callback queued so far runs. It uses no
+ * timer and waits for no wall-clock time.
+ */
 function realTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }

@@ -39,7 +39,7 @@ import { AdminHistoryController } from './admin/admin-history.controller';
 import { AdminHistoryService } from './admin/admin-history.service';
 import { DEFAULT_REFUSALS_KEPT_DAYS, DEFAULT_REFUSALS_PER_ROOM_PER_MINUTE, RefusalRecorder } from './refusals/refusal-recorder';
 import { RetentionPruner } from './retention/retention-pruner';
-import { DEFAULT_RETENTION_BATCH_ROWS, finishedGamesKeptDays, resultsKeptDays } from './retention/retention-windows';
+import { decksKeptDays, DEFAULT_RETENTION_BATCH_ROWS, finishedGamesKeptDays, resultsKeptDays } from './retention/retention-windows';
 import { DecksController } from './api/decks.controller';
 import { DecksService } from './decks/decks.service';
 import { ImageEncoder } from './images/image-encoder';
@@ -60,6 +60,7 @@ import { LiveRoomCap } from './limits/live-room-cap';
 import { Admission } from './limits/admission';
 import { AdmissionGuard } from './limits/admission.guard';
 import { AddressLimits } from './limits/address-limits';
+import { InstanceBudgets } from './limits/instance-budgets';
 import { configOf, ServerConfig, statementTimeoutMs } from './config/server-config';
 import { GameRegistry, GameRoomsGames, serverCodes } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
@@ -211,14 +212,17 @@ export class GameRoomsModule {
           inject: [GAME_ROOMS_RUNTIME, RefusalRepository, GameMetrics],
         },
         AddressLimits,
+        InstanceBudgets,
         {
           provide: RetentionPruner,
-          useFactory: (r: ServerRuntime, repo: RetentionRepository, metrics: GameMetrics) =>
+          useFactory: (r: ServerRuntime, repo: RetentionRepository, decks: DeckRepository, metrics: GameMetrics) =>
             new RetentionPruner(
               repo,
+              decks,
               {
                 resultsKeptDays: resultsKeptDays(r.config),
                 finishedGamesKeptDays: finishedGamesKeptDays(r.config),
+                decksKeptDays: decksKeptDays(r.config),
                 batchRows: r.config.retentionBatchRows ?? DEFAULT_RETENTION_BATCH_ROWS,
                 sweepMs: r.config.retentionSweepMs ?? 0,
                 timeoutMs: statementTimeoutMs(r.config),
@@ -226,7 +230,7 @@ export class GameRoomsModule {
               metrics,
               (msg, fields) => r.log.warn(msg, fields),
             ),
-          inject: [GAME_ROOMS_RUNTIME, RetentionRepository, GameMetrics],
+          inject: [GAME_ROOMS_RUNTIME, RetentionRepository, DeckRepository, GameMetrics],
         },
         LiveRoomCap,
         Admission,

@@ -1,8 +1,8 @@
 // The package's main door: the envelope, the statuses and close codes, the reconnecting client,
 // the compact decoders, what a game's wire is made of (`defineWire`), and the HTTP API's shapes.
-// It names no game: each game's wire is an entry point of its own (`@game-rooms/client/<game>`),
+// It names no game. Each game's wire is an entry point of its own (`@game-rooms/client/<game>`),
 // built from the game's folder, and the server's code table is `@game-rooms/client/wire-codes`.
-// Only erasable TypeScript and no Node imports, so a browser build takes it as it is.
+// It uses only erasable TypeScript and no Node imports, so a browser build takes it as it is.
 export * from './statuses.js';
 export * from './wire.types.js';
 export * from './client/frame-socket.js';

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { ROOM_PAUSED, ROOM_RESUMED } from './room-event-names.js';
 import type { EventsOf } from './schema.js';
 
-// Events every room sends, whatever its game (PROTOCOL.md section 14; docs/protocol.md section 11):
-// the room's clocks hold while its writes fail, and move on when one succeeds again.
+// Events every room sends, whatever its game (PROTOCOL.md section 14; docs/protocol.md section 11).
+// They say that the room's clocks are held while its writes fail, and that they move on when a
+// write succeeds again.
 
 export const ROOM_EVENTS = {
   [ROOM_PAUSED]: z.object({
-    /** Why the clocks hold: `storage`, the database cannot record anything now. */
+    /** Why the clocks are held: `storage` means the database cannot record anything now. */
     reason: z.enum(['storage']),
     since: z.number(),
   }),

@@ -15,21 +15,24 @@ export const CloseCode = {
   shuttingDown: 1001,
   binaryFrame: 1003,
   frameTooLarge: 1009,
-  /** This process let the room go (its picture of the room was not the database's): reconnect, and it loads again. */
+  /**
+   * This process let the room go, because its picture of the room was not the database's. Reconnect,
+   * and the room loads again.
+   */
   roomReloading: 1012,
   tokenInvalid: 4001,
   seatGone: 4003,
   roomClosed: 4004,
   policy: 4008,
   evicted: 4009,
-  /** The seat opened a newer socket past its cap (SOCKETS_PER_SEAT): this one is the oldest. */
+  /** The seat opened a newer socket past its cap (SOCKETS_PER_SEAT), and this one is the oldest. */
   replaced: 4010,
-  /** The socket answered no WebSocket ping within the server's window: its peer is presumed gone. Reconnect. */
+  /** The socket answered no WebSocket ping within the server's window, so its peer is presumed gone. Reconnect. */
   silent: 4011,
 } as const;
 export type CloseCodeValue = (typeof CloseCode)[keyof typeof CloseCode];
 
-/** Replies with these statuses are not remembered: a retry with the same id is tried afresh. */
+/** Replies with these statuses are not remembered, so a retry with the same id is tried afresh. */
 export function isRetryable(status: number): boolean {
   return status === Status.tooFast || status === Status.unavailable;
 }

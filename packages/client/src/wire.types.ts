@@ -1,4 +1,4 @@
-/** The envelope that crosses the wire, whatever the game (PROTOCOL.md section 3). */
+// The envelope that crosses the wire, whatever the game (PROTOCOL.md section 3).
 
 export type Role = 'host' | 'player' | 'spectator';
 
@@ -8,7 +8,7 @@ export type WireProfile = (typeof WIRE_PROFILES)[number];
 export interface CommandFrame {
   readonly id: string;
   readonly type: string;
-  /** As the client sent it: a game checks its shape after the type and the role. */
+  /** The data as the client sent it. A game checks its shape after the type and the role. */
   readonly data: unknown;
 }
 
@@ -31,9 +31,9 @@ export interface EventFrame<T = unknown> {
   readonly data: T;
 }
 
-/** Answered by every room, whatever its game, without waiting behind the room's work. */
+/** The command every room answers, whatever its game, without waiting behind the room's work. */
 export const PING = 'ping';
 
-/** Limits of the wire. */
+/** The limits of the wire. */
 export const MAX_FRAME_BYTES = 16 * 1024;
 export const MAX_ID_LENGTH = 64;

@@ -4,15 +4,15 @@ import express, { NextFunction, Request, Response } from 'express';
 import { IMMUTABLE } from '../pages/people-pages';
 
 /**
- * Serves the operator console (web-admin's build) at /admin/ on the game server's own origin:
- * files as they are, index.html for any other /admin/* path (the console routes by itself), and
- * /admin/api left to the API.
+ * Serves the operator console (web-admin's build) at /admin/ on the game server's own origin. It
+ * serves the build's files as they are, and index.html for any other /admin/* path, because the
+ * console does its own routing. It leaves /admin/api to the API.
  */
 export function adminConsole(dir = process.env.ADMIN_CONSOLE_DIR ?? resolve(process.cwd(), 'web-admin/dist')) {
   const files = express.static(dir, {
     index: false,
     maxAge: '1h',
-    // Hashed by vite: a new build has new names, so these may be kept for good.
+    // Vite puts a hash in these files' names, so a new build has new names and browsers may keep these for good.
     setHeaders: (res, path) => {
       if (path.startsWith(join(dir, 'assets'))) res.setHeader('cache-control', IMMUTABLE);
     },

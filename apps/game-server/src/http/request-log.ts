@@ -15,11 +15,21 @@ export function roomOf(url: string): string | undefined {
 }
 
 /**
+ * A 503 with `Retry-After` is a refusal the server chose (overloaded, a budget spent, PostgreSQL
+ * away), already counted in /metrics: under a flood there are thousands a second, and a warn line
+ * for each would spend the event loop that the refusal protects.
+ */
+function isRefusal(res: ServerResponse): boolean {
+  return res.statusCode === 503 && res.hasHeader('Retry-After');
+}
+
+/**
  * Gives every HTTP request an id (answered in `X-Request-Id`, so a player's report can be found
  * in the log) and serves it inside a log context: each line written while it is served carries
  * `reqId`, and `room` when the request names one. The request's own line (pino-http) is debug,
- * or warn for a 5xx; it names the method, the path without its query (a console link holds a
- * token there), the status and the time taken, never a header (cookies, bearer tokens).
+ * or warn for a 5xx other than a refusal (`isRefusal`); it names the method, the path without its
+ * query (a console link holds a token there), the status and the time taken, never a header
+ * (cookies, bearer tokens).
  */
 export function requestLog(log: JsonLog) {
   const http = pinoHttp({
@@ -31,7 +41,7 @@ export function requestLog(log: JsonLog) {
       return id;
     },
     quietReqLogger: true,
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'warn' : 'debug'),
+    customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && !isRefusal(res)) ? 'warn' : 'debug'),
     customProps: (req) => {
       const room = roomOf(req.url ?? '');
       return room ? { room } : {};

@@ -15,9 +15,9 @@ export interface CardTableSettings {
 }
 
 export interface CardTableBotOptions {
-  /** Where the HTTP API is. */
+  /** The base URL of the HTTP API. */
   readonly baseUrl: string;
-  /** Where the socket connects, when not `baseUrl` (through an egress shaper, say). */
+  /** Where the socket connects, when that is not `baseUrl` (through an egress shaper, say). */
   readonly socketUrl?: string;
   readonly wire?: WireProfile;
   readonly table?: CardTableSettings;
@@ -27,32 +27,32 @@ export interface CardTableBotOptions {
   readonly commandTimeoutMs?: number;
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
-  /** Stops playing: the bot closes its table and its socket. */
+  /** Tells the bot to stop playing. It then closes its table and its socket. */
   readonly signal?: AbortSignal;
-  /** Every frame the socket received: its kind (the decoded type, `reply` for replies) and its UTF-8 length. */
+  /** Hears of every frame the socket received: its kind (the decoded type, or `reply` for replies) and its UTF-8 length. */
   readonly onFrame?: (kind: string, bytes: number) => void;
   readonly onHandFinished?: () => void;
-  /** The server closed the socket (not the bot at the end), with this code: 4009 is an eviction. */
+  /** Hears the close code when the server closed the socket (not the bot at the end). 4009 is an eviction. */
   readonly onClosed?: (code: number) => void;
-  /** A command's frame was just handed to the socket (its record follows when it is answered or given up). */
+  /** Hears when a command's frame was just handed to the socket. Its record follows when it is answered or given up. */
   readonly onCommandSent?: (type: string, sentAt: number) => void;
-  /** Once the socket is open and its first snapshot in, with the profile that snapshot named. */
+  /** Called once the socket is open and its first snapshot is in, with the profile that snapshot named. */
   readonly onSeated?: (wire: string | undefined) => void;
 }
 
 export interface CardTableReport {
   readonly table?: string;
-  /** The profile the server said the socket got (the first snapshot's `wire`). */
+  /** The profile the server said the socket got (from the first snapshot's `wire`). */
   readonly wire?: string;
   readonly actions: number;
   readonly hands: number;
-  /** How the socket closed, when the server closed it (4009: evicted). */
+  /** How the socket closed, when the server closed it (4009 means evicted). */
   readonly closeCode?: number;
   readonly error?: string;
   readonly aborted: boolean;
 }
 
-/** What the human knows of the hand, from its frames: enough to choose a legal action. */
+/** What the human knows of the hand from its frames, which is enough to choose a legal action. */
 interface HandView {
   number: number;
   street: string;
@@ -61,7 +61,7 @@ interface HandView {
   currentBet: number;
   minRaise: number;
   toAct: number | null;
-  /** Actions seen in this hand: a turn is known by the hand and this count. */
+  /** How many actions were seen in this hand. A turn is identified by the hand and this count. */
   moves: number;
 }
 
@@ -73,12 +73,12 @@ interface SeatView {
 type Frame = { type: string; id?: string | null; status?: number; error?: { code: string }; data?: any };
 
 /**
- * One person at a card table, as the bench plays them: opens a table over HTTP (five server
- * bots by default), connects with its token and, whenever it is its turn, acts after a human
- * pause with a simple sensible choice that the table's own state offers: strong cards bet or
- * raise the minimum, playable ones call what is cheap, the rest check or fold. A human who
- * busts buys in again. Every `table.act` is timed from send to reply and recorded; every frame
- * received is counted by kind. Never rejects: what went wrong is in the report.
+ * One person at a card table, as the bench plays them. The bot opens a table over HTTP (with five
+ * server bots by default) and connects with its token. Whenever it is its turn, it acts after a
+ * human pause, with a simple sensible choice that the table's own state offers: strong cards bet
+ * or raise the minimum, playable ones call what is cheap, and the rest check or fold. A human who
+ * busts buys in again. Every `table.act` is timed from send to reply and recorded, and every frame
+ * received is counted by kind. It never rejects: whatever went wrong is in the report.
  */
 export async function playCardTable(o: CardTableBotOptions): Promise<CardTableReport> {
   const random = o.random ?? Math.random;
@@ -122,7 +122,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     let onSeatedResolve!: () => void;
     const seatedPromise = new Promise<void>((r) => (onSeatedResolve = r));
 
-    /** A command, timed by the client from the moment its frame is written; null when no reply came. */
+    /** Sends a command, timed by the client from the moment its frame is written. Resolves with null when no reply came. */
     const send = async (type: string, data: Record<string, unknown>): Promise<Frame | null> => {
       const r = await seat!.command(type, data, undefined, typeof data.action === 'string' ? { action: data.action } : undefined);
       return r.reply ?? null;
@@ -132,7 +132,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     const turnKey = () => (hand ? `${hand.number}:${hand.moves}` : '');
     const myTurn = () => !!hand && mySeat !== undefined && hand.toAct === mySeat;
 
-    /** The human's choice now, from what the table offers (as the table page computes it). */
+    /** The human's choice now, from what the table offers (computed as the table page computes it). */
     const choose = (): { action: string; amount?: number } => {
       const seat = me()!;
       const h = hand!;
@@ -151,7 +151,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
         return { action: 'check' };
       }
       if (strength >= 2) return canRaise && random() < 0.3 ? { action: 'raise', amount: minTotal } : { action: 'call' };
-      // Pot odds: a playable hand calls up to half the pot; anything calls a single blind's worth.
+      // Pot odds: a playable hand calls up to half the pot, and any hand may call a single blind's worth.
       const cheap = toCall <= Math.max(bigBlind, h.pot / 2);
       if (strength === 1 && cheap) return { action: 'call' };
       if (toCall <= bigBlind && random() < 0.5) return { action: 'call' };
@@ -165,7 +165,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
       plannedTurn = key;
       void (async () => {
         await sleep(pauseMs(pause, random), o.signal);
-        // The clock may have run out meanwhile, or the bench stopped.
+        // The clock may have run out meanwhile, or the bench may have stopped.
         if (o.signal?.aborted || turnKey() !== key || !myTurn()) return;
         const choice = choose();
         actions++;
@@ -176,7 +176,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
           turnKey() === key &&
           myTurn()
         ) {
-          // Our view of the betting was off: the safest move the rules always allow.
+          // Our view of the betting was off, so make the safe move that the rules always allow.
           const seat = me()!;
           actions++;
           await send('table.act', { action: hand!.currentBet - seat.committed > 0 ? 'fold' : 'check' });
@@ -270,7 +270,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
           actedThisStreet = false;
           break;
         case 'time_bank':
-          // The clock of the seat already to act (after its action.applied named it) is the same turn.
+          // A clock for the seat already to act (because its action.applied named it) belongs to the same turn.
           if (!hand || hand.toAct === d.seat) break;
           hand.toAct = d.seat;
           hand.moves++;
@@ -291,7 +291,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
       rebuyIfBusted();
     };
 
-    // The client package's client on one socket; the bot counts every frame it reads.
+    // Use the client package's client on one socket. The bot counts every frame it reads.
     seat = await SeatClient.connect(o.socketUrl ?? o.baseUrl, token, {
       room: code,
       wire,
@@ -323,7 +323,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
     await Promise.race([seatedPromise, closed]);
     if (seated) o.onSeated?.(granted);
 
-    // Play until told to stop or the server closes the socket.
+    // Play until the bot is told to stop or the server closes the socket.
     const stopped = new Promise<void>((resolve) =>
       o.signal?.aborted ? resolve() : o.signal?.addEventListener('abort', () => resolve(), { once: true }),
     );
@@ -353,7 +353,7 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
   } finally {
     closingByUs = true;
     seat?.close(1000);
-    // The table is closed so that it stops dealing (not timed: cleanup is no part of the figures).
+    // Close the table so that it stops dealing. This is not timed, because cleanup is no part of the figures.
     if (code && token) {
       await timedHttp(o.baseUrl, 'DELETE', `/api/tables/${code}`, {
         type: 'cleanup',
@@ -367,8 +367,9 @@ export async function playCardTable(o: CardTableBotOptions): Promise<CardTableRe
 const RANKS = '23456789TJQKA';
 
 /**
- * 0 weak, 1 playable, 2 strong: a pair or better with the board, or before the flop a pocket
- * pair, two high cards or an ace with a face. Enough for a sensible human, not for a good one.
+ * Rates a hand as 0 (weak), 1 (playable) or 2 (strong). Strong is a pair or better with the board,
+ * or, before the flop, a pocket pair, two high cards, or an ace with a face card. This is enough
+ * for a sensible human, not for a good one.
  */
 export function handStrength(cards: readonly string[], board: readonly string[]): number {
   if (cards.length !== 2) return 0;

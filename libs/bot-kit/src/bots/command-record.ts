@@ -1,20 +1,20 @@
 /**
- * One line of the bench's JSONL: a command (or an HTTP call, or a socket connect) timed on the
- * client from send to reply. `ms` is measured on the monotonic clock; `sentAt` is epoch ms.
+ * One line of the bench's JSONL: a command (or an HTTP call, or a socket connect), timed on the
+ * client from send to reply. `ms` is measured on the monotonic clock, and `sentAt` is in epoch ms.
  */
 export interface CommandRecord {
   /** The command type (`room.answer`), or `http POST /api/rooms`, or `ws.connect`. */
   readonly type: string;
   /** Epoch milliseconds (fractional) when the frame was handed to the socket. */
   readonly sentAt: number;
-  /** Send to reply; for a timed-out command, how long it waited before giving up. */
+  /** The time from send to reply. For a timed-out command, how long it waited before giving up. */
   readonly ms: number;
-  /** The reply's status (HTTP status for HTTP calls); null when there was no reply. */
+  /** The reply's status (the HTTP status for HTTP calls), or null when there was no reply. */
   readonly status: number | null;
   readonly timedOut: boolean;
   /** The reply's error code, or why there was no reply (`socket closed 1006`). */
   readonly error?: string;
-  /** Where it came from: room code, seat, game, rung, arm... */
+  /** Where the record came from: room code, seat, game, rung, arm, and so on. */
   readonly [tag: string]: unknown;
 }
 

@@ -10,12 +10,12 @@ export interface SeatBackoff {
   readonly maxMs: number;
 }
 
-// ~100 ms first, doubling, capped at 2 s: a moved room is back within a lease (6 s) or so, and
-// a few hundred seats must not hammer the proxy while it is not.
+// The first wait is about 100 ms, doubling each time, capped at 2 s. A moved room is back within
+// about a lease (6 s), and a few hundred seats must not hammer the proxy until it is.
 export const SEAT_BACKOFF: SeatBackoff = { initialMs: 100, maxMs: 2000 };
 
-// A command refused as busy (503, 429) is tried again at most this many times: far more than a
-// failover needs, and a bound.
+// A command refused as busy (503, 429) is tried again at most this many times. That is far more
+// than a failover needs, and it keeps the retries bounded.
 const MAX_SENDS = 40;
 
 /** What came of one command, over however many sockets and sends it took. */
@@ -24,52 +24,56 @@ export interface SeatCommandOutcome {
   readonly seat: string;
   readonly type: string;
   readonly id: string;
-  /** The final reply's status; null when the seat ended (or gave up) before one came. */
+  /** The final reply's status, or null when the seat ended (or gave up) before one came. */
   readonly status: number | null;
   readonly error?: string;
-  /** Frames written under this id. */
+  /** How many frames were written under this id. */
   readonly sends: number;
-  /** Replies 503 or 429 before the final one (nothing was recorded; retried under the same id). */
+  /** How many 503 or 429 replies came before the final one. Nothing was recorded, so each was retried under the same id. */
   readonly busy: number;
-  /** Frames written that got no reply: the socket closed under them. */
+  /** How many frames were written that got no reply, because the socket closed under them. */
   readonly unanswered: number;
   /** The instance whose socket carried the final reply (the proxy's `X-Served-By`). */
   readonly servedBy?: string;
-  /** Epoch ms: the first send, and the final reply. */
+  /** The times of the first send and of the final reply, in epoch ms. */
   readonly firstSentAt: number;
   readonly repliedAt?: number;
 }
 
-/** A seat's socket back in its room: its first `room.state` arrived. */
+/** A seat's socket that got back into its room, because its first `room.state` arrived. */
 export interface SeatResume {
   readonly room: string;
   readonly seat: string;
-  /** Epoch ms of the `room.state`. */
+  /** When the `room.state` arrived, in epoch ms. */
   readonly at: number;
   readonly servedBy?: string;
-  /** The close that made it reconnect; absent for the first socket. */
+  /** The close that made the seat reconnect. It is absent for the first socket. */
   readonly after?: number;
-  /** Sockets tried before this one got in. */
+  /** How many sockets were tried before this one got in. */
   readonly tries: number;
-  /** How those tries failed: `upgrade 503` (the proxy had no live instance for it), `close 1012` (accepted, but the room was still another instance's), `error`... */
+  /**
+   * How those tries failed: `upgrade 503` (the proxy had no live instance for the room), `close
+   * 1012` (accepted, but the room was still another instance's), `error`, and so on.
+   */
   readonly failed: Readonly<Record<string, number>>;
 }
 
 export interface FailoverSeatOptions {
   readonly baseUrl: string;
   readonly token: string;
-  /** The room's code: `room=` in the socket URL, and the tag of every record and outcome. */
+  /** The room's code. It goes in the socket URL as `room=`, and tags every record and outcome. */
   readonly room: string;
-  /** `host`, `p1`, `p2`...: the records' `seat` tag. */
+  /** The records' `seat` tag: `host`, `p1`, `p2`, and so on. */
   readonly seat: string;
-  /** A socket silent for this long is pinged, then given up if it stays silent as long again. */
+  /** A socket silent for this long is pinged, and it is given up if it stays silent for as long again. */
   readonly commandTimeoutMs: number;
   readonly backoff?: SeatBackoff;
-  /** A seat that cannot get back in for this long gives up (ends). */
+  /** A seat that cannot get back in for this long gives up and ends. */
   readonly resumeTimeoutMs: number;
   /**
-   * Sockets tried for the seat's first way in before it gives up (ends); default: as many as
-   * `resumeTimeoutMs` allows. 1 makes a refused first socket final, as new work refused is.
+   * How many sockets are tried for the seat's first way in before it gives up and ends. Default:
+   * as many as `resumeTimeoutMs` allows. 1 makes a refused first socket final, as refused new work
+   * is final.
    */
   readonly firstOpenTries?: number;
   readonly record?: RecordSink;
@@ -80,18 +84,18 @@ export interface FailoverSeatOptions {
   readonly onEvent?: (e: GameEvent) => void;
   readonly onCommand?: (outcome: SeatCommandOutcome) => void;
   readonly onResume?: (resume: SeatResume) => void;
-  /** A socket of this seat was closed, by the server or the network, not by the bot: its close code. */
+  /** Hears the close code when a socket of this seat was closed by the server or the network, not by the bot. */
   readonly onDrop?: (code: number) => void;
 }
 
 /**
- * One seat's place in a room that survives its instance, for the failover and outage benches:
- * the published `ReconnectingClient` through the proxy (it opens a new socket with backoff after
- * any close that is not final, and resends under the same id each command without a reply,
- * which the server replays if it had committed it: PROTOCOL.md sections 3 and 5). This adds
- * what a bench counts: which instance served each socket, how each try to get back in failed,
- * the records of the JSONL, a 503 tried again under the same id, and a seat that gives up after
- * `resumeTimeoutMs` without a way back in.
+ * One seat's place in a room that survives its instance, for the failover and outage benches. It
+ * uses the published `ReconnectingClient` through the proxy. The client opens a new socket with
+ * backoff after any close that is not final, and resends under the same id each command without a
+ * reply; the server replays the reply if it had committed the command (PROTOCOL.md sections 3 and
+ * 5). This class adds what a bench counts: which instance served each socket, how each attempt to
+ * get back in failed, the records of the JSONL, a 503 tried again under the same id, and a seat
+ * that gives up after `resumeTimeoutMs` without a way back in.
  */
 export class FailoverSeat {
   private readonly client: ReconnectingClient;
@@ -107,7 +111,7 @@ export class FailoverSeat {
   /** The socket now serving the seat: whether its `room.state` came, and which instance serves it. */
   private socket?: { servedBy?: string; resumed: boolean; refused?: number; opened?: boolean };
   private resumed = false;
-  /** The close that sent the seat looking for a new socket, and how the tries since went. */
+  /** The close that sent the seat looking for a new socket, and how the attempts since then went. */
   private after?: number;
   private tries = 0;
   private failed: Record<string, number> = {};
@@ -127,8 +131,9 @@ export class FailoverSeat {
       backoff: this.backoff,
       random: this.random,
       idPrefix: `${o.seat}-${Math.random().toString(36).slice(2, 8)}`,
-      // A killed instance's TCP can linger without a close: a socket that says nothing for half a
-      // command's timeout is pinged, and one still silent after the other half is replaced.
+      // A killed instance's TCP connection can linger without a close. So a socket that says
+      // nothing for half a command's timeout is pinged, and one still silent after the other half
+      // is replaced.
       heartbeat: { idleMs: quiet, timeoutMs: quiet, connectMs: o.commandTimeoutMs },
       createSocket: (url) => this.openSocket(url),
     });
@@ -151,16 +156,16 @@ export class FailoverSeat {
       };
       this.watchers.add(check);
     });
-    // Nobody may await `open()`; a seat that could not get in must not be an unhandled rejection.
+    // Nobody may await `open()`, and a seat that could not get in must not become an unhandled rejection.
     this.opened.catch(() => undefined);
   }
 
-  /** Why the seat is over (a final close, given up, aborted), or undefined while it plays. */
+  /** Why the seat is over (a final close, it gave up, it was aborted), or undefined while it plays. */
   get ended(): string | undefined {
     return this.endedWith;
   }
 
-  /** Opens the first socket; resolves once its `room.state` is in, rejects if the seat ends first. */
+  /** Opens the first socket. Resolves once its `room.state` is in, and rejects if the seat ends first. */
   open(): Promise<void> {
     if (this.client.status.state === 'connecting' && !this.socket) {
       this.client.start();
@@ -170,9 +175,9 @@ export class FailoverSeat {
   }
 
   /**
-   * Sends a command under `id` until it gets a reply that is not 503/429: the client resends it
-   * on each new socket, and a busy reply is tried again after a pause. Never rejects: an
-   * outcome with status null says the seat ended first.
+   * Sends a command under `id` until it gets a reply that is not 503 or 429. The client resends it
+   * on each new socket, and a busy reply is tried again after a pause. It never rejects: an outcome
+   * with status null says the seat ended first.
    */
   async command(type: string, data: unknown, id: string): Promise<SeatCommandOutcome> {
     let sends = 0;
@@ -183,11 +188,11 @@ export class FailoverSeat {
       const { result: r, written } = await this.sendOnce(type, data, id);
       sends += written;
       firstSentAt ??= r?.sentAt;
-      // Every frame but the one its reply answered went on a socket that closed under it.
+      // Every frame except the one its reply answered went on a socket that closed under it.
       unanswered += r ? Math.max(0, written - 1) : written;
       if ((r?.status === 503 || r?.status === 429) && tries + 1 < MAX_SENDS && !this.endedWith) {
         busy++;
-        // Nothing was recorded: the same id is tried afresh after a pause.
+        // Nothing was recorded, so the same id is tried afresh after a pause.
         await sleep(this.delay(busy - 1), this.o.signal);
         continue;
       }
@@ -211,15 +216,15 @@ export class FailoverSeat {
   }
 
   /**
-   * Sends a command under `id` and resolves with its one reply, whatever it says: the client
-   * resends it on a new socket if the one it went on closes first. Undefined when the seat ended
-   * before a reply. `tags` go on this command's record only.
+   * Sends a command under `id` and resolves with its one reply, whatever it says. The client
+   * resends it on a new socket if the one it went on closes first. Resolves with undefined when the
+   * seat ended before a reply. `tags` go on this command's record only.
    */
   async commandOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<CommandResult | undefined> {
     return (await this.sendOnce(type, data, id, tags)).result;
   }
 
-  /** `commandOnce`, and how many frames went out under the id. */
+  /** Does what `commandOnce` does, and also returns how many frames went out under the id. */
   private async sendOnce(type: string, data: unknown, id: string, tags?: RecordTags): Promise<{ result?: CommandResult; written: number }> {
     if (this.endedWith) return { written: 0 };
     const requested = epochMs();
@@ -289,20 +294,23 @@ export class FailoverSeat {
     });
   }
 
-  /** Closes from this side, for good: no reconnect. */
+  /** Closes from this side, for good, with no reconnect. */
   close(): void {
     this.closedByUs = true;
     this.end('closed by the bot');
   }
 
-  /** A `ws` socket for the client, watched for what the bench counts: the instance, a refused upgrade, the connect's record. */
+  /**
+   * Opens a `ws` socket for the client, watched for what the bench counts: the instance, a refused
+   * upgrade, the connect's record.
+   */
   private openSocket(url: string): FrameSocket {
     const ws = new WebSocket(url, { handshakeTimeout: this.o.commandTimeoutMs });
     const socket: { servedBy?: string; resumed: boolean; refused?: number; opened?: boolean } = { resumed: false };
     this.socket = socket;
     const sentAt = epochMs();
     const started = performance.now();
-    // A socket opened again after a close is tagged as such: the seat's first way in is not.
+    // Tag a socket opened again after a close as a reconnect. The seat's first way in is not tagged.
     const tags = { ...this.o.tags, room: this.o.room, seat: this.o.seat, ...(this.after !== undefined ? { reconnect: true } : {}) };
     const record = (status: number | null, error?: string, retryAfter?: string) =>
       this.o.record?.({
@@ -329,9 +337,9 @@ export class FailoverSeat {
       const retryAfter = res.headers['retry-after'];
       record(socket.refused, 'upgrade refused', Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
       res.resume();
-      // Aborting the handshake closes the socket (1006): the client tries again after its backoff.
+      // Aborting the handshake closes the socket (1006), and the client tries again after its backoff.
       ws.terminate();
-      // 401: this token will never get in.
+      // A 401 means this token will never get in.
       if (socket.refused === 401) setImmediate(() => this.end('token refused (401)'));
     });
     ws.on('error', (err) => {
@@ -339,7 +347,7 @@ export class FailoverSeat {
     });
     ws.once('close', (code) => {
       if (socket.resumed || this.endedWith) return;
-      // Closed before its first `room.state` (1012: the room is still another's) or refused.
+      // The socket closed before its first `room.state` (1012: the room is still another's), or it was refused.
       this.tries++;
       const why = socket.refused !== undefined ? `upgrade ${socket.refused}` : socket.opened ? `close ${code}` : 'error';
       this.failed[why] = (this.failed[why] ?? 0) + 1;
@@ -388,7 +396,7 @@ export class FailoverSeat {
     this.changed();
   }
 
-  /** A seat that has no socket in its room for `resumeTimeoutMs` gives up. */
+  /** Makes a seat that has no socket in its room for `resumeTimeoutMs` give up. */
   private startResumeClock(): void {
     clearTimeout(this.resumeTimer);
     const within = this.o.resumeTimeoutMs;
@@ -403,7 +411,7 @@ export class FailoverSeat {
     if (this.endedWith) return;
     this.endedWith = why;
     clearTimeout(this.resumeTimer);
-    // A run's signal outlives its thousands of seats: each lets go of it when it ends.
+    // A run's signal outlives its thousands of seats, so each seat lets go of it when it ends.
     this.o.signal?.removeEventListener('abort', this.onAbort);
     if (this.client.status.state !== 'ended') this.client.close();
     this.changed();
@@ -413,7 +421,7 @@ export class FailoverSeat {
     for (const w of [...this.watchers]) w();
   }
 
-  /** Exponential from `initialMs`, capped at `maxMs`, with jitter in [half, full]. */
+  /** The backoff: exponential from `initialMs`, capped at `maxMs`, with jitter between half and the full value. */
   private delay(attempt: number): number {
     const full = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** Math.min(attempt, 20));
     return full / 2 + (full / 2) * this.random();

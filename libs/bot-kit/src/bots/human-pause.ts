@@ -13,8 +13,8 @@ export function pauseMs(pause: HumanPause, random: () => number = Math.random): 
 
 /**
  * Resolves after `ms`, or at once when `signal` aborts. Thousands of bots sleep on one run's
- * signal at a time, and an EventTarget checks every listener it holds on each add and remove;
- * so each signal gets one listener, which wakes the sleepers of a set.
+ * signal at a time, and an EventTarget checks every listener it holds on each add and remove. So
+ * each signal gets only one listener, which wakes a set of sleepers.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -5,7 +5,7 @@ import { FailoverSeat, SEAT_BACKOFF, SeatBackoff, SeatCommandOutcome, SeatResume
 import { benchRoomOpening } from './trivia-room.bot';
 
 export interface ResumingTriviaRoomOptions {
-  /** The proxy in front of the instances: every call and socket goes through it. */
+  /** The proxy in front of the instances. Every call and socket goes through it. */
   readonly baseUrl: string;
   readonly seats: number;
   readonly questionCount: number;
@@ -14,13 +14,13 @@ export interface ResumingTriviaRoomOptions {
   readonly pause?: HumanPause;
   readonly commandTimeoutMs?: number;
   readonly backoff?: SeatBackoff;
-  /** A seat (or an HTTP call) that cannot get through for this long gives up; default 60 s. */
+  /** A seat (or an HTTP call) that cannot get through for this long gives up. Default: 60 s. */
   readonly resumeTimeoutMs?: number;
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
   readonly random?: () => number;
   readonly signal?: AbortSignal;
-  /** The room is open and its seats joined: its ids, for the accounting against the database. */
+  /** Called once the room is open and its seats have joined, with its ids, for the accounting against the database. */
   readonly onRoom?: (room: ResumingRoom) => void;
   readonly onCommand?: (outcome: SeatCommandOutcome) => void;
   readonly onResume?: (resume: SeatResume) => void;
@@ -29,38 +29,39 @@ export interface ResumingTriviaRoomOptions {
 export interface ResumingRoom {
   readonly code: string;
   readonly roomId: string;
-  /** Seat tag (`p1`...) to the player's id. */
+  /** Maps each seat tag (`p1`, ...) to the player's id. */
   readonly players: Readonly<Record<string, string>>;
 }
 
 export interface ResumingRoomReport {
   readonly room?: string;
-  /** `room.start` was acknowledged. */
+  /** Whether `room.start` was acknowledged. */
   readonly started: boolean;
-  /** Some seat saw the game finish (`game.finished`, or a `room.state` in phase finished). */
+  /** Whether some seat saw the game finish (`game.finished`, or a `room.state` in phase finished). */
   readonly finished: boolean;
   readonly error?: string;
   readonly aborted: boolean;
 }
 
-/** The commands whose 200 means a row in PostgreSQL (PROTOCOL.md section 5). */
+/** The commands whose 200 reply means there is a row in PostgreSQL (PROTOCOL.md section 5). */
 export const DURABLE_COMMANDS: ReadonlySet<string> = new Set(['room.start', 'room.answer', 'room.rematch', 'room.leave']);
 
 /**
- * One trivia room played by bots that outlive the instance serving it: like `playTriviaRoom`,
- * but every seat is a `FailoverSeat` (reconnects through the proxy with the token it has,
- * resends an unanswered command under its id), and each player follows the room's state rather
- * than a script of events, since a socket that comes back finds the game wherever it got to
- * (a deadline that passed meanwhile has taken effect). Each seat pings as soon as it is back,
- * so the first command a moved room serves is not held back by a bot's pause. One game, then
- * every player votes no on the rematch and leaves, and the host closes the room.
+ * One trivia room played by bots that outlive the instance serving it. It is like
+ * `playTriviaRoom`, but every seat is a `FailoverSeat`, which reconnects through the proxy with
+ * the token it has and resends an unanswered command under its id. Each player follows the room's
+ * state rather than a script of events, since a socket that comes back finds the game wherever it
+ * got to (a deadline that passed meanwhile has taken effect). Each seat pings as soon as it is
+ * back, so that the first command a moved room serves is not held back by a bot's pause. The room
+ * plays one game; then every player votes no on the rematch and leaves, and the host closes the
+ * room.
  */
 export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Promise<ResumingRoomReport> {
   const random = o.random ?? Math.random;
   const pause = o.pause ?? HUMAN_PAUSE;
   const commandTimeoutMs = o.commandTimeoutMs ?? 10_000;
   const resumeTimeoutMs = o.resumeTimeoutMs ?? 60_000;
-  // The longest a seat waits for the game to move: a question and its reveal, plus a failover.
+  // The longest a seat waits for the game to move on: a question and its reveal, plus a failover.
   const stepTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + commandTimeoutMs + resumeTimeoutMs;
   const http = new RetryingHttp(o.baseUrl, commandTimeoutMs, resumeTimeoutMs, o.backoff ?? SEAT_BACKOFF, random, o.record, o.signal);
   const seats: FailoverSeat[] = [];
@@ -114,14 +115,14 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
         onCommand: o.onCommand,
         onResume: (r) => {
           o.onResume?.(r);
-          // Not awaited: the seat's own flow goes on; the ping's outcome is reported like any other.
+          // Do not await the ping, so the seat's own flow goes on. Its outcome is reported like any other.
           void seatsBySeat.get(seat)?.command('ping', {}, `${seat}-ping-${++pings}`);
         },
       });
     const seatsBySeat = new Map<string, FailoverSeat>();
     let pings = 0;
 
-    // What the host sees of the seats: it starts only once every seat is connected.
+    // What the host sees of the seats. The host starts only once every seat is connected.
     const connected = new Map<string, boolean>();
     const host = seatOptions('host', hostToken, (e) => {
       if (e.type === 'room.state') for (const p of e.data.players ?? []) connected.set(p.id, !!p.connected);
@@ -150,7 +151,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
 
     await Promise.all(players.map((view, i) => playSeat(view, seats[i + 1])));
 
-    // Every player has left: the host closes the room (its socket then closes with 4004).
+    // Every player has left, so the host closes the room (its socket then closes with 4004).
     closedByUs = true;
     await http.call('DELETE', `/api/rooms/${code}`, 'http DELETE /api/rooms/:code', tags, undefined, {
       authorization: `Bearer ${hostToken}`,
@@ -166,7 +167,7 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
     }
   }
 
-  /** A player answers each question it finds open, after a pause; then votes no and leaves. */
+  /** A player answers each question it finds open, after a pause, then votes no and leaves. */
   async function playSeat(view: PlayerView, seat: FailoverSeat): Promise<void> {
     for (;;) {
       await seat.until(() => view.finished || view.next() !== undefined, `question or the end of the game`, stepTimeoutMs);
@@ -175,13 +176,13 @@ export async function playResumingTriviaRoom(o: ResumingTriviaRoomOptions): Prom
       view.handled.add(q);
       await sleep(pauseMs(pause, random), o.signal);
       if (o.signal?.aborted) throw new Error('aborted');
-      // One id per question: however often it is sent, the server records it once.
+      // Use one id per question, so that however often it is sent, the server records it once.
       await seat.command('room.answer', { question: q, choice: Math.floor(random() * view.choices) }, `${view.seat}-q${q}`);
     }
     await seat.command('room.rematch', { vote: false }, `${view.seat}-vote`);
     const left = await seat.command('room.leave', {}, `${view.seat}-leave`);
     if (left.status !== 200) throw new Error(`${view.seat} could not leave: ${left.status ?? left.error}`);
-    // The server closes the seat's socket with 4003 after the reply: the seat ends there.
+    // The server closes the seat's socket with 4003 after the reply, and the seat ends there.
     await seat.until(() => seat.ended !== undefined, 'the seat released', stepTimeoutMs).catch(() => seat.close());
   }
 }
@@ -192,7 +193,7 @@ class PlayerView {
   open?: number;
   choices = 4;
   finished = false;
-  /** Questions this seat has answered or decided not to (the answer is sent under one id). */
+  /** Questions this seat has answered or decided not to answer (each answer is sent under one id). */
   readonly handled = new Set<number>();
 
   constructor(
@@ -206,7 +207,7 @@ class PlayerView {
       const q = e.data.question as { index: number; choices: unknown[] } | undefined;
       this.open = this.phase === 'question' && q ? q.index : undefined;
       if (q && Array.isArray(q.choices)) this.choices = q.choices.length;
-      // Committed before the socket went: nothing to send (a resend in flight is a replay).
+      // The answer was committed before the socket went, so there is nothing to send (a resend in flight is a replay).
       const own = e.data.you?.answer as { question: number } | undefined;
       if (own) this.handled.add(own.question);
       if (this.phase === 'finished') this.finished = true;
@@ -231,9 +232,10 @@ class PlayerView {
 }
 
 /**
- * The bots' HTTP calls through the proxy, retried while an instance is down: on 502/503/504 or
- * no response, after `Retry-After` when the server gives one (a room served elsewhere says 1 s),
- * else with backoff. Each try is recorded like `timedHttp`'s.
+ * Makes the bots' HTTP calls through the proxy, and retries them while an instance is down: on
+ * 502, 503 or 504, or on no response. A retry waits for `Retry-After` when the server gives one (a
+ * room served elsewhere says 1 s), and otherwise backs off. Each attempt is recorded like
+ * `timedHttp`'s.
  */
 class RetryingHttp {
   constructor(

@@ -10,8 +10,8 @@ export interface TimedResponse<T> {
 }
 
 /**
- * One HTTP call, timed and recorded like a command (`type` such as `http POST /api/rooms`).
- * Never rejects: a network failure or a timeout comes back with status null.
+ * Makes one HTTP call, timed and recorded like a command (with a `type` such as `http POST
+ * /api/rooms`). It never rejects: a network failure or a timeout comes back with status null.
  */
 export async function timedHttp<T = any>(
   baseUrl: string,
@@ -68,7 +68,7 @@ export async function timedHttp<T = any>(
   return result;
 }
 
-/** A `Retry-After` given in seconds, as this server sends it; a date or anything else is left out. */
+/** Reads a `Retry-After` given in seconds, as this server sends it. A date or anything else is left out. */
 export function retryAfterSeconds(header: string | string[] | null | undefined): number | undefined {
   const text = Array.isArray(header) ? header[0] : header;
   if (text === null || text === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(text)) return undefined;

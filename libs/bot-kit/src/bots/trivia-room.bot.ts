@@ -6,27 +6,27 @@ import { timedHttp } from './timed-http';
 
 export interface TriviaRoomBotOptions {
   readonly baseUrl: string;
-  /** Players in the room (the host is extra). */
+  /** How many players are in the room, not counting the host. */
   readonly seats: number;
   readonly questionCount: number;
   readonly secondsPerQuestion: number;
   readonly revealSeconds: number;
-  /** Thinking time before each answer; default 300 ms plus up to 3,200 ms. */
+  /** Thinking time before each answer. Default: 300 ms plus up to 3,200 ms. */
   readonly pause?: HumanPause;
   readonly commandTimeoutMs?: number;
-  /** Each socket pings this often; 0: never. */
+  /** Each socket pings this often. 0 means never. */
   readonly keepAliveMs?: number;
-  /** The wire profile every socket of the room asks for and decodes; default plain JSON. */
+  /** The wire profile every socket of the room asks for and decodes. Default: plain JSON. */
   readonly wire?: SeatClientOptions['wire'];
   readonly record?: RecordSink;
   readonly tags?: RecordTags;
   readonly random?: () => number;
   /**
-   * Asked after each game's rematch vote (every seat votes yes): true plays the rematch in the
-   * same room, false makes the seats leave. Default: one game.
+   * Asked after each game's rematch vote, in which every seat votes yes. True plays the rematch in
+   * the same room, and false makes the seats leave. Default: one game.
    */
   readonly anotherGame?: (gamesPlayed: number) => boolean;
-  /** Aborting drops every socket at once (the run is over); the room reports `aborted`. */
+  /** Aborting drops every socket at once (the run is over), and the room reports `aborted`. */
   readonly signal?: AbortSignal;
   readonly onGame?: (game: GameReport) => void;
   /** Called once every socket of the room is open and in its seat. */
@@ -39,21 +39,21 @@ export interface TriviaRoomBotOptions {
   readonly onAnswer?: (kind: string, status: number | null) => void;
 }
 
-/** The simultaneous rematch votes of one game: sent in one turn, replies timed one by one. */
+/** The simultaneous rematch votes of one game, sent in one turn, with their replies timed one by one. */
 export interface RematchReport {
   readonly sentAt: readonly number[];
   readonly repliedAt: readonly (number | null)[];
   readonly statuses: readonly (number | null)[];
-  /** Last send minus first send (should be well under 1 ms). */
+  /** The last send minus the first send (it should be well under 1 ms). */
   readonly sendSpreadMs: number;
-  /** Last reply minus first reply; null when a vote got no reply. */
+  /** The last reply minus the first reply, or null when a vote got no reply. */
   readonly replySpreadMs: number | null;
   readonly accepted: boolean | null;
 }
 
 export interface GameReport {
   readonly room: string;
-  /** 1 for the room's first game, 2 for its rematch... */
+  /** The game's number in the room: 1 for the first game, 2 for its rematch, and so on. */
   readonly game: number;
   readonly startedAt: number;
   readonly finishedAt: number;
@@ -68,17 +68,17 @@ export interface RoomReport {
 }
 
 /**
- * One room played by bots the way people play it: the host opens the room over HTTP, the
- * players join by code and connect, the host starts once every seat is in, each player answers
- * every question after a human pause, at the end every seat votes on the rematch in the same
- * moment, and then (unless another game is wanted) the seats leave one by one and the host
- * closes the room. Every command, HTTP call and connect is timed and recorded.
+ * One room played by bots the way people play it. The host opens the room over HTTP, and the
+ * players join by code and connect. The host starts once every seat is in. Each player answers
+ * every question after a human pause. At the end every seat votes on the rematch in the same
+ * moment, and then, unless another game is wanted, the seats leave one by one and the host closes
+ * the room. Every command, HTTP call and connect is timed and recorded.
  */
 export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomReport> {
   const random = o.random ?? Math.random;
   const pause = o.pause ?? HUMAN_PAUSE;
   const commandTimeoutMs = o.commandTimeoutMs ?? 10_000;
-  // The longest a bot may wait for the next event: a whole question and its reveal, plus slack.
+  // The longest a bot may wait for the next event: a whole question and its reveal, plus some slack.
   const eventTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + commandTimeoutMs + 10_000;
   const games: GameReport[] = [];
   const sockets: SeatClient[] = [];
@@ -92,7 +92,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
     timedHttp<T>(o.baseUrl, method, path, { type, body, headers, timeoutMs: commandTimeoutMs, record, tags });
 
   try {
-    // The room's code is known only once the reply is in: its record is held until then.
+    // The room's code is known only once the reply is in, so its record is held until then.
     let createRecord: CommandRecord | undefined;
     const created = await http<{ code: string; hostToken: string }>(
       'POST',
@@ -125,7 +125,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
     }
     throwIfAborted(o.signal);
 
-    // What the host sees of the seats: the host starts only when every seat is connected.
+    // What the host sees of the seats. The host starts only when every seat is connected.
     const connected = new Map<string, boolean>();
     const trackSeats = (e: GameEvent) => {
       if (e.type === 'room.state') for (const p of e.data.players ?? []) connected.set(p.id, !!p.connected);
@@ -192,7 +192,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
       );
       const finishedAt = epochMs();
 
-      // Every seat votes in the same moment: the frames are built first, then written back to back.
+      // Every seat votes in the same moment: the frames are built first, and then written back to back.
       const votes = players.map((p) => p.prepare('room.rematch', { vote: true }));
       for (const v of votes) v.send();
       const results = await Promise.all(votes.map((v) => v.result));
@@ -238,7 +238,7 @@ export async function playTriviaRoom(o: TriviaRoomBotOptions): Promise<RoomRepor
   } finally {
     o.signal?.removeEventListener('abort', dropAll);
     for (const s of sockets) s.close();
-    // A room given up on is closed, so it does not linger for its expiry (not timed, not recorded).
+    // Close a room the bots gave up on, so that it does not linger until its expiry. This is neither timed nor recorded.
     if (code && hostToken && !closedByUs && !o.signal?.aborted) {
       await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${code}`, {
         type: 'cleanup',
@@ -264,7 +264,7 @@ export function triviaAnswer(open: { kind?: string; choices?: unknown[] }, rando
   return { choices: picked.length ? picked : [Math.floor(random() * n)] };
 }
 
-/** What a bench host asks for when it opens a room: the bots' clocks, and room for exactly its seats. */
+/** What a bench host asks for when it opens a room: the bots' clocks, and space for exactly its seats. */
 export function benchRoomOpening(
   o: Pick<TriviaRoomBotOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds'>,
 ): Record<string, unknown> {

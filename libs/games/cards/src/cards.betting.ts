@@ -1,25 +1,25 @@
 import { refuse, CardsErrorCode } from './cards.errors';
 import { ActionKind, HandState, SeatInHand } from './cards.types';
 
-/** An action found legal: where it leaves the seat's `committed`, and the chips it moves. */
+/** An action found legal. It says where the action leaves the seat's `committed`, and how many chips it moves. */
 export interface Move {
   readonly seat: number;
   readonly action: ActionKind;
   /** The seat's `committed` after the action. */
   readonly to: number;
-  /** Chips from the stack into the pot. */
+  /** The chips that go from the stack into the pot. */
   readonly chips: number;
 }
 
-/** What a seat may do now, for bots and pages: the amounts are totals for the street. */
+/** What a seat may do now, for bots and pages. The amounts are totals for the street. */
 export interface Options {
   readonly toCall: number;
   readonly canCheck: boolean;
   readonly canBet: boolean;
   readonly canRaise: boolean;
-  /** The smallest total a bet or raise may reach (an all-in for less is still allowed). */
+  /** The smallest total a bet or raise may reach. An all-in for less is still allowed. */
   readonly minTotal: number;
-  /** Everything the seat has: its all-in total. */
+  /** Everything the seat has, which is its all-in total. */
   readonly maxTotal: number;
 }
 
@@ -35,7 +35,7 @@ export function potOf(hand: HandState): number {
   return hand.players.reduce((sum, p) => sum + p.totalIn, 0);
 }
 
-/** The smallest total a raise may reach: the current bet plus the last full bet or raise. */
+/** The smallest total a raise may reach, which is the current bet plus the last full bet or raise. */
 export function minRaiseOf(hand: HandState): number {
   return hand.currentBet + hand.lastRaise;
 }
@@ -55,10 +55,10 @@ export function optionsFor(hand: HandState, seat: number, stack: number): Option
 }
 
 /**
- * Checks an action of the seat to act against the rules of no-limit hold'em and says what it
- * does. 409 illegal_action for an action the situation does not allow (check facing a bet, a
- * raise the betting was not reopened for), 400 bad_amount for a total under the minimum raise or
- * over the stack. Whose turn it is was checked before.
+ * Checks an action of the seat to act against the rules of no-limit hold'em, and says what the
+ * action does. An action the situation does not allow (a check facing a bet, or a raise when the
+ * betting was not reopened) gets 409 illegal_action. A total under the minimum raise or over the
+ * stack gets 400 bad_amount. The caller has already checked whose turn it is.
  */
 export function legalMove(hand: HandState, seat: number, stack: number, action: ActionKind, amount?: number): Move {
   const p = playerOf(hand, seat);
@@ -93,16 +93,16 @@ export function legalMove(hand: HandState, seat: number, stack: number, action: 
 function sized(amount: number | undefined, o: Options, what: 'bet' | 'raise'): number {
   if (amount === undefined) refuse(CardsErrorCode.BadAmount, `a ${what} needs an amount: the total you put in this street`);
   if (amount > o.maxTotal) refuse(CardsErrorCode.BadAmount, `${amount} is over your stack: at most ${o.maxTotal}`);
-  // Under the minimum only as an all-in.
+  // An amount under the minimum is allowed only as an all-in.
   if (amount < o.minTotal && amount !== o.maxTotal)
     refuse(CardsErrorCode.BadAmount, `a ${what} must reach at least ${o.minTotal} (or be all in)`);
   return amount;
 }
 
 /**
- * The hand after a legal move. A bet or a full raise reopens the betting for every other seat
- * still able to act; an all-in short of a full raise makes them respond, but those who had acted
- * since the last full raise may then only call or fold.
+ * Returns the hand after a legal move. A bet or a full raise reopens the betting for every other
+ * seat still able to act. An all-in short of a full raise makes those seats respond too, but the
+ * ones that had acted since the last full raise may then only call or fold.
  */
 export function applyMove(hand: HandState, move: Move, stackAfter: number): HandState {
   const players = hand.players.map((p) =>
@@ -140,7 +140,7 @@ export function applyMove(hand: HandState, move: Move, stackAfter: number): Hand
   return next;
 }
 
-/** The street's betting is over: nobody has to act, or one seat could act but faces no bet. */
+/** Whether the street's betting is over: nobody has to act, or only one seat could act and it faces no bet. */
 export function bettingDone(hand: HandState): boolean {
   const active = hand.players.filter(isActive);
   const pending = hand.pending.filter((s) => active.some((p) => p.seat === s));

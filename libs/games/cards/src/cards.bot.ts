@@ -12,9 +12,9 @@ const VALUE: Record<string, number> = { T: 10, J: 11, Q: 12, K: 13, A: 14 };
 const valueOf = (card: Card) => VALUE[card[0]] ?? Number(card[0]);
 
 /**
- * How good a hand looks, from 0 to 1: before the flop from the two cards (pairs, high cards,
- * suited, connected); after it from the made hand, discounted when the board alone makes it,
- * with a floor for a flush draw while cards are to come.
+ * How good a hand looks, from 0 to 1. Before the flop it is judged from the two cards (pairs, high
+ * cards, suited, connected). After the flop it is judged from the made hand, discounted when the
+ * board alone makes that hand, with a floor for a flush draw while cards are still to come.
  */
 export function handStrength(hole: readonly Card[], board: readonly Card[], evaluator: HandEvaluator): number {
   const [a, b] = hole.map(valueOf).sort((x, y) => y - x);
@@ -36,9 +36,9 @@ export function handStrength(hole: readonly Card[], board: readonly Card[], eval
 }
 
 /**
- * A simple, sensible player: it weighs its hand's strength (with some noise) against the pot
- * odds, bets and raises good hands in proportion to the pot, and bluffs rarely. `random` comes
- * from the table's seed and the hand, so the same hand is played the same way again.
+ * A simple, sensible player. It weighs its hand's strength (with some noise) against the pot odds,
+ * bets and raises good hands in proportion to the pot, and bluffs rarely. `random` comes from the
+ * table's seed and the hand, so the same hand is played the same way again.
  */
 export function chooseBotAction(
   hand: HandState,

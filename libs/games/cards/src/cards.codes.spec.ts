@@ -30,7 +30,10 @@ function encode(profile: CompactProfile, frames: readonly Sent[]): string[] {
   return sent;
 }
 
-/** What decoding a socket's frames must give: its JSON stream less the frames section 7 drops, replies in place. */
+/**
+ * What decoding a socket's frames must give: the socket's JSON stream without the frames that
+ * section 7 drops, with the replies in their places.
+ */
 function expectedOf(frames: readonly Sent[]): unknown[] {
   const out: unknown[] = [];
   const events: WireEvent[] = [];
@@ -47,7 +50,7 @@ function expectedOf(frames: readonly Sent[]): unknown[] {
   return out;
 }
 
-/** Frames as the wire carries them (what JSON cannot say, like -0, it says its own way). */
+/** Frames as the wire carries them. What JSON cannot say, like -0, the wire says its own way. */
 const onWire = <T>(frames: T): T => JSON.parse(JSON.stringify(frames));
 
 const snapshot = (over: Record<string, unknown> = {}) => ({
@@ -129,10 +132,11 @@ describe('the card table’s compact-v2 section', () => {
       ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     }
     const v1 = encode('compact-v1', frames).map((t) => JSON.parse(t));
-    // The clock is the table's: said once; a check leaves pot and bet as they were, and ends the street.
+    // The clock is the table's, so it is said once. A check leaves the pot and the bet as they were,
+    // and ends the street.
     expect(v1[7]).toEqual({ type: 'time_bank', data: { seat: 1 } });
     expect(v1[8]).toEqual({ type: 'action.applied', data: { seat: 1, action: 'check', amount: 2, stack: 198 } });
-    // A second snapshot names no seat again; what a bot's seat usually is goes unsaid.
+    // A second snapshot names no seat again, and leaves out the values a bot's seat usually has.
     expect(v1[4].data.seats[1]).toEqual({ stack: 200, buyInTotal: 200 });
     const v2 = encode('compact-v2', frames).map((t) => JSON.parse(t));
     expect(v2[0][0]).toBe('table.snapshot');
@@ -160,8 +164,9 @@ describe('the card table’s compact-v2 section', () => {
     );
   });
 
-  // Anything the rules might send and more: values a code could be mistaken for (letters, `~`,
-  // enum words, card strings, numbers where words go), sticky fields that come and go.
+  // These generate anything the rules might send and more: values that a code could be mistaken for
+  // (letters, `~`, enum words, card strings, numbers where words go), and sticky fields that come
+  // and go.
   const word = fc.constantFrom('a', 'b', '~', '~a', 'Z', 'fold', 'river', 'As', 'Td', 'left', 'playing', 'json', 'compact-v2', 'Ann', '');
   const key = fc.oneof(fc.constantFrom(...CARDS_WIRE_CODES.keys), word, fc.string({ maxLength: 3 }));
   const leaf = fc.oneof(
@@ -188,7 +193,7 @@ describe('the card table’s compact-v2 section', () => {
     status: fc.constantFrom(200, 400, 409),
     data: fc.dictionary(key, value, { maxKeys: 3 }),
   });
-  // The same few frames again and again, so sticky fields and identical snapshots come up.
+  // The same few frames are sent again and again, so that sticky fields and identical snapshots come up.
   const sequence = fc.tuple(
     fc.array(fc.oneof(event, reply as fc.Arbitrary<Sent>), { minLength: 1, maxLength: 8 }),
     fc.array(fc.nat(), { maxLength: 30 }),

@@ -11,7 +11,7 @@ const status = (fn: () => unknown) => {
   throw new Error('expected a refusal');
 };
 
-// The envelope's parsing is derived from the table's map of commands (defineGame).
+// defineGame derives the envelope's parsing from the table's map of commands.
 const parseCardsCommand = (frame: CommandFrame, role: Role) => cardsRules.parseCommand(frame, role);
 
 describe('parseCommand', () => {

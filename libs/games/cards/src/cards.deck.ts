@@ -10,7 +10,7 @@ export const CARD_PATTERN = /^[2-9TJQKA][shdc]$/;
 
 /**
  * The deck of hand `number` at a table with this seed, shuffled (Fisher-Yates) by a generator of
- * its own: recovery deals the same cards whatever the timing of the hands before.
+ * its own. Because of that, recovery deals the same cards whatever the timing of the hands before.
  */
 export function deckFor(seed: number, number: number): Card[] {
   const random = seededRandom(seed, number);
@@ -23,8 +23,9 @@ export function deckFor(seed: number, number: number): Card[] {
 }
 
 /**
- * Where each card of a hand comes from: two rounds of one hole card per seat from the seat left
- * of the button, then a burn before the flop, the turn and the river.
+ * Says where each card of a hand comes from in the deck. Two rounds deal one hole card per seat,
+ * starting from the seat left of the button. Then one card is burned before the flop, the turn and
+ * the river.
  */
 export function dealHand(deck: readonly Card[], order: readonly number[]): { hole: Map<number, [Card, Card]>; board: Card[] } {
   const n = order.length;

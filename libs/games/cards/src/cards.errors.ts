@@ -1,16 +1,17 @@
 import { ErrorStatus, RoomErrorCode, RoomException, Status } from '@app/protocol';
 
-/** The card table's own refusals, beside the envelope's (RoomErrorCode). */
+/** The card table's own refusals, which it uses beside the envelope's (RoomErrorCode). */
 export enum CardsErrorCode {
   NotYourTurn = 'not_your_turn',
   IllegalAction = 'illegal_action',
   BadAmount = 'bad_amount',
-  /** A rebuy while a hand is on, or with chips left. */
+  /** Refuses a rebuy while a hand is on. */
   NotBetweenHands = 'not_between_hands',
+  /** Refuses a rebuy while the seat still has chips left. */
   HasChips = 'has_chips',
 }
 
-/** The one table from a card-table code to its reply status. */
+/** The one place that maps a card-table code to its reply status. */
 const STATUS: Record<CardsErrorCode, ErrorStatus> = {
   [CardsErrorCode.NotYourTurn]: { status: Status.conflict },
   [CardsErrorCode.IllegalAction]: { status: Status.conflict },

@@ -3,19 +3,19 @@ import { Card } from './cards.types';
 
 /** The best five-card hand out of a seat's cards and the board, as the rules need it. */
 export interface RankedHand {
-  /** 1 (high card) to 9 (straight flush). */
+  /** The hand's category, from 1 (high card) to 9 (straight flush). */
   readonly category: number;
-  /** For people: "Two Pair, A's & Q's". */
+  /** The hand's name for people, such as "Two Pair, A's & Q's". */
   readonly description: string;
 }
 
 /**
- * Our door to hand evaluation (a maintained library does the poker): rank a hand, and pick the
- * best of several with ties.
+ * Our door to hand evaluation, where a maintained library does the poker. It ranks a hand, and
+ * picks the best of several hands, ties included.
  */
 export interface HandEvaluator {
   rank(cards: readonly Card[]): RankedHand;
-  /** The indexes of the best hands among `hands` (more than one on a tie). */
+  /** The indexes of the best hands among `hands`. There is more than one on a tie. */
   best(hands: readonly (readonly Card[])[]): number[];
 }
 

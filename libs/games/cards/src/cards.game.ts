@@ -10,7 +10,10 @@ import { TABLE_SETTINGS, tableSettingsOf } from './cards.settings';
 import { TABLE_SUMMARY } from './cards.summary';
 import { CardsState } from './cards.types';
 
-/** One command, sent by the table's player alone, and the rules' decision on it; its schema is its wire's unless given. */
+/**
+ * Defines one command, which only the table's player may send, and hands it to the rules to decide.
+ * The command's schema is its wire's unless one is given.
+ */
 function command<T extends CardsCommandType>(type: T, schema?: ZodType): CommandDefinition<CardsState, CardsCommandData[T]> {
   const decideIt: CommandDefinition<CardsState, CardsCommandData[T]>['decide'] = (state, data, ctx) =>
     decide(state, ctx.actor, { id: ctx.commandId, type, data } as TableCommand, ctx.now);
@@ -19,17 +22,18 @@ function command<T extends CardsCommandType>(type: T, schema?: ZodType): Command
     : { roles: ['player'], decide: decideIt };
 }
 
-/** The card practice table on the room engine: the rules of PROTOCOL.md section 8. */
+/** The card practice table on the room engine, playing the rules of PROTOCOL.md section 8. */
 export const cardsGame = defineGame({
-  // What the rules get is CardsCommandData: the act's schema is its wire's with a null amount taken as none (below).
+  // The rules get CardsCommandData, because the act's schema is its wire's with a null amount
+  // taken as none (see below).
   wire: CARDS_WIRE as GameWireOf<CardsCommandData>,
   settings: TABLE_SETTINGS,
   settingsOf: tableSettingsOf,
-  // A table opens for the one person who plays it, against bots: its opener is its human seat.
+  // A table opens for the one person who plays it against bots, so the opener is the table's human seat.
   setup: (settings, opened) =>
     openCards({ tableId: opened.roomId, code: opened.code, playerId: opened.opener, settings, openedAt: opened.at }),
   commands: {
-    // A null amount is taken as none: the rules see only a number or no field at all.
+    // A null amount is taken as none, so the rules see either a number or no field at all.
     'table.act': command(
       'table.act',
       CARDS_COMMANDS['table.act'].transform(({ action, amount }) =>
@@ -49,7 +53,7 @@ export const cardsGame = defineGame({
   onDeadline: (state, ctx) => onDeadline(state, ctx.now),
   shiftClocks,
 
-  // The bots' seats count as seats, never as connected: only the human has sockets.
+  // The bots' seats count as seats, but never as connected, because only the human has sockets.
   seats: (state) =>
     state.seats.map((s) => ({
       id: s.seat === HUMAN_SEAT ? state.playerId : `bot-${s.seat}`,
@@ -65,14 +69,14 @@ export const cardsGame = defineGame({
       return { closeCode: CloseCode.seatGone, reason: 'not a seat at this table' };
     return null;
   },
-  // Only the human sends commands: its seat is the table's one human seat.
+  // Only the human sends commands, so the only seat with a name here is the table's one human seat.
   seatName: (state, seat) => (seat === state.playerId ? state.seats.find((s) => s.human)?.name : undefined),
-  // The table is its human's: only that seat's token closes it.
+  // The table belongs to its human, so only that seat's token may close it.
   mayClose: (state, actor) => actor.role === 'player' && actor.seat === state.playerId,
   error: (code, message) => cardsError(code as CardsErrorCode, message),
 
-  // Hands go on while the human is away (its clock checks or folds), so the table stays in
-  // memory until the human is out of chips.
+  // Hands go on while the human is away (the human's clock checks or folds for them), so the table
+  // stays in memory until the human is out of chips.
   mayPassivate: (state) => state.phase === 'waiting' || state.phase === 'closed',
 });
 

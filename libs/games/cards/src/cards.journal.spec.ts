@@ -7,10 +7,11 @@ import { cardsRules } from './cards.game';
 import { HUMAN_SEAT, openCards } from './cards.rules';
 import { CardsState } from './cards.types';
 
-// Issue 21: a table is its journal. Random tables played the way the engine drives them (bots
-// and clocks on their deadlines, a human who tries anything, sockets that come and go, restarts
-// with deadlines taken late, holds of the clocks while writes failed), then rebuilt by replaying the journal through the same rules,
-// from the opening or from the latest snapshot (the state as JSON at a hand's end).
+// Issue 21 says that a table is its journal. These tests play random tables the way the engine
+// drives them: bots and clocks on their deadlines, a human who tries anything, sockets that come and
+// go, restarts with deadlines taken late, and holds of the clocks while writes failed. Then they
+// rebuild each table by replaying the journal through the same rules, either from the opening or
+// from the latest snapshot (the state as JSON at a hand's end).
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
 
@@ -56,7 +57,7 @@ function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
     }
     room.command(HUMAN, parsed, at);
   };
-  // The bots play (and the clocks run) until it is the human's turn, for a while at most.
+  // The bots play (and the clocks run) until it is the human's turn, but only for a while at most.
   const advanceToHuman = () => {
     for (let i = 0; i < 30; i++) {
       const s = room.state;
@@ -69,7 +70,8 @@ function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
     const s = room.state;
     if (cardsRules.isOver(s)) break;
     if (pick < 70) {
-      // The next thing happens: the human acts on its turn (before its clock, or not), buys in again, or a deadline fires.
+      // The next thing happens: the human acts on its turn (before its clock runs out, or not), buys
+      // in again, or a deadline fires.
       if (s.phase === 'playing' && s.hand!.toAct === HUMAN_SEAT)
         command('table.act', wildHuman(s, draw), Math.max(room.now, s.hand!.turnAt + (delayMs % 1500)));
       else if (s.phase === 'waiting' && delayMs % 7 !== 0) command('table.rebuy', {}, room.now + delayMs);
@@ -79,7 +81,7 @@ function play(scenario: Scenario): JournaledRoom<CardsState, TableCommand> {
     } else if (pick < 94) {
       room.restart(room.now, room.now + delayMs);
     } else if (pick < 97) {
-      // The writes fail for a while: the clocks hold, and every one moves on by the time held.
+      // The writes fail for a while. The clocks are held, and each one moves on by the time it was held.
       room.advanceTo(room.now + (delayMs % 500));
       const due = cardsRules.nextDeadline(room.state);
       room.hold(room.now, delayMs + 1);

@@ -1,2 +1,2 @@
-// The card practice table as the server registers it (PROTOCOL.md section 8): its definition, cards.game.ts.
+// The card practice table as the server registers it (PROTOCOL.md section 8). Its definition is in cards.game.ts.
 export { cardsGame as cards } from './cards.game';

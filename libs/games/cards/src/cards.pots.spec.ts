@@ -3,7 +3,7 @@ import { awardPots, formPots } from './cards.pots';
 describe('pots', () => {
   describe(formPots.name, () => {
     it('forms a main pot and two side pots from three all-ins of different sizes', () => {
-      // Seat 1 all in for 50, seat 2 for 120, seat 3 for 300, seat 4 covers with 300.
+      // Seat 1 is all in for 50, seat 2 for 120 and seat 3 for 300, and seat 4 covers with 300.
       const pots = formPots([
         { seat: 1, totalIn: 50, folded: false },
         { seat: 2, totalIn: 120, folded: false },
@@ -24,7 +24,7 @@ describe('pots', () => {
         { seat: 2, totalIn: 100, folded: false },
         { seat: 3, totalIn: 100, folded: false },
       ]);
-      // Level 20: 20 from each of four; then the rest: 10 folded + 80 + 80.
+      // The first pot takes 20 from each of the four seats. The second takes the rest: 10 folded chips + 80 + 80.
       expect(pots).toEqual([
         { amount: 80, eligible: [1, 2, 3] },
         { amount: 170, eligible: [2, 3] },
@@ -46,7 +46,7 @@ describe('pots', () => {
 
   describe(awardPots.name, () => {
     it('gives the odd chip of a split pot to the first winner left of the button', () => {
-      // Button at 4 of 6 seats: left of it come 5, 0, 1, ...
+      // The button is at seat 4 of 6, so the seats to its left are 5, 0, 1 and so on.
       const [pot] = awardPots([{ amount: 101, eligible: [1, 3, 5] }], () => [1, 5], 4, 6);
       expect(pot).toEqual({
         amount: 101,
@@ -59,7 +59,7 @@ describe('pots', () => {
 
     it('gives two odd chips to the first two winners left of the button', () => {
       const [pot] = awardPots([{ amount: 11, eligible: [0, 2, 3] }], () => [0, 2, 3], 2, 6);
-      // From the button's left: 3, then 0, then 2.
+      // Counting from the button's left, the winners come in the order 3, 0, 2.
       expect(pot.winners).toEqual([
         { seat: 3, amount: 4 },
         { seat: 0, amount: 4 },

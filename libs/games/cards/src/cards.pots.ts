@@ -1,7 +1,7 @@
-/** A pot as formed at the showdown: its chips and the seats that may win it. */
+/** A pot as formed at the showdown: its chips, and the seats that may win it. */
 export interface Pot {
   readonly amount: number;
-  /** In seat order. */
+  /** The seats that may win the pot, in seat order. */
   readonly eligible: readonly number[];
 }
 
@@ -11,9 +11,9 @@ export interface AwardedPot {
 }
 
 /**
- * The main pot and the side pots, from what each seat put in during the hand: each level a seat
- * still in the hand went all-in at closes a pot that the seats who matched it may win. Folded
- * chips stay in the pots they were put into.
+ * Forms the main pot and the side pots from what each seat put in during the hand. Each level at
+ * which a seat still in the hand went all-in closes a pot, which the seats that matched it may win.
+ * Folded chips stay in the pots they were put into.
  */
 export function formPots(contributions: readonly { seat: number; totalIn: number; folded: boolean }[]): Pot[] {
   const left = new Map(contributions.map((c) => [c.seat, c.totalIn]));
@@ -31,14 +31,15 @@ export function formPots(contributions: readonly { seat: number; totalIn: number
     }
     pots.push({ amount, eligible: [...contenders].sort((a, b) => a - b) });
   }
-  // Folded chips above every live seat's (it cannot happen in a betting round, but no chip is lost).
+  // Folded chips above every live seat's total go into the last pot. That cannot happen in a
+  // betting round, but this way no chip is ever lost.
   const stray = [...left.values()].reduce((a, b) => a + b, 0);
   if (stray > 0 && pots.length > 0) pots[pots.length - 1] = { ...pots[pots.length - 1], amount: pots[pots.length - 1].amount + stray };
   return pots;
 }
 
 /**
- * Splits each pot among its best hands; the chips that do not divide evenly go one each to the
+ * Splits each pot among its best hands. The chips that do not divide evenly go one each to the
  * winners nearest the button's left.
  */
 export function awardPots(

@@ -64,7 +64,7 @@ describe(privacyLeaks.name, () => {
     const frames = [
       { type: 'hand.started', data: { number: 1, button: 0 } },
       fold(3),
-      // The viewer's new socket, on the new owner: the fold was not written, and is taken again.
+      // The viewer's new socket is on the new owner. The fold was not written there, so it is taken again.
       { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([]) } },
       fold(3),
       fold(1),
@@ -72,9 +72,9 @@ describe(privacyLeaks.name, () => {
     ];
     const truth = truthFromFrames(frames, 42, 4).get(1)!;
     expect(truth.folded).toEqual([3, 1]);
-    // Two hands are live: the showdown shows them.
+    // Two hands are still live, so the showdown shows them.
     expect(truth.showdown).toBe(true);
-    // A snapshot that says a seat has folded counts it, though no fold of it was seen.
+    // A snapshot that says a seat has folded counts the fold, even though nobody saw that fold.
     expect(
       truthFromFrames([frames[0], { type: 'table.snapshot', data: { hand: { number: 1, button: 0 }, seats: seats([2]) } }], 42, 4).get(1)!
         .folded,
@@ -85,7 +85,7 @@ describe(privacyLeaks.name, () => {
     let hands = 0;
     for (const seed of [1, 2, 3, 4]) {
       const sim = new TableSim({ seed, bots: seed + 1 }, wildHuman, prng(seed * 101));
-      // Both viewers reconnect now and then: their snapshots are checked too.
+      // Both viewers reconnect now and then, so their snapshots are checked too.
       sim.runHands(60, 20_000, (_step, s) => s.steps.length % 7 === 0 && s.reconnect());
       hands += sim.state.handsPlayed;
       expect(sim.frames.get('human')!.some((f) => f.type === 'hole_cards.dealt' && Array.isArray((f.data as any).cards))).toBe(true);

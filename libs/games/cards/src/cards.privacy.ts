@@ -2,14 +2,17 @@ import { CARD_PATTERN, dealHand, deckFor } from './cards.deck';
 import { dealingOrder } from './cards.rules';
 import { Card, HandState } from './cards.types';
 
-/** What was really dealt in one hand, and who folded in it: what a viewer's frames are checked against. */
+/**
+ * What was really dealt in one hand, and who folded in it. A viewer's frames are checked against
+ * this.
+ */
 export interface TrueHand {
   readonly number: number;
   readonly hole: Readonly<Record<number, readonly Card[]>>;
-  /** All five board cards, dealt or not. */
+  /** All five board cards, whether dealt or not. */
   readonly board: readonly Card[];
   readonly folded: readonly number[];
-  /** Two or more seats were still in at the end: the live hands were shown. */
+  /** Whether two or more seats were still in at the end, so that the live hands were shown. */
   readonly showdown: boolean;
 }
 
@@ -34,17 +37,19 @@ export function trueHandOf(
 }
 
 /**
- * What was really dealt in each hand a viewer saw, from the table's seed and the public frames
- * (who had the button, who folded): what `privacyLeaks` checks that viewer's frames against.
- * A viewer that connected mid-hand learns of it from its first snapshot (folds before it too).
+ * Works out what was really dealt in each hand a viewer saw, from the table's seed and the public
+ * frames (who had the button, who folded). `privacyLeaks` checks that viewer's frames against it.
+ * A viewer that connected mid-hand learns of the hand from its first snapshot, including the folds
+ * made before it connected.
  */
 export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seatCount: number): Map<number, TrueHand> {
   const deal = new Map<number, TrueHand>();
   let current: { number: number; button: number; folded: number[] } | undefined;
   for (const { type, data } of frames as readonly { type: string; data: any }[]) {
     if (type === 'hand.started') current = { number: data.number, button: data.button, folded: [] };
-    // A snapshot says who has folded now, in the hand already followed too: a table moved to
-    // another instance takes again the bots' actions it never wrote, folds a viewer saw included.
+    // A snapshot says who has folded so far, even in a hand the viewer was already following. That
+    // matters because a table moved to another instance takes again the bots' actions it never
+    // wrote, including folds the viewer saw.
     if (type === 'table.snapshot' && data.hand) {
       current = {
         number: data.hand.number,
@@ -56,13 +61,13 @@ export function truthFromFrames(frames: readonly SeenFrame[], seed: number, seat
       current.folded.push(data.seat);
     if (type === 'hand.finished' && current) deal.set(current.number, dealtHand(current, seed, seatCount, true));
   }
-  // A hand the frames end in (the table closed, or the recording stopped, before it finished)
-  // was dealt all the same: its cards are as known, and nothing of it was shown.
+  // The frames may end inside a hand, because the table closed or the recording stopped before the
+  // hand finished. That hand was dealt all the same: its cards are known, and none of it was shown.
   if (current && !deal.has(current.number)) deal.set(current.number, dealtHand(current, seed, seatCount, false));
   return deal;
 }
 
-/** What the table's seed dealt in one hand, with who folded, and whether it was shown down. */
+/** What the table's seed dealt in one hand, with who folded and whether the hand was shown down. */
 function dealtHand(
   hand: { number: number; button: number; folded: number[] },
   seed: number,
@@ -82,10 +87,11 @@ function dealtHand(
 const BOARD_SIZE: Record<string, number> = { preflop: 0, flop: 3, turn: 4, river: 5 };
 
 /**
- * The privacy property of PROTOCOL.md section 8 over the frames one viewer got, in order: a card
- * may appear only as the viewer's own hole card (`yourSeat`; none for a spectator), as the board
- * dealt so far for the street the frame names, or among the live hands shown at a showdown.
- * Anywhere else, or with other cards, it is a leak. Returns the leaks found (none is the pass).
+ * Checks the privacy property of PROTOCOL.md section 8 over the frames one viewer got, in order. A
+ * card may appear only as the viewer's own hole card (`yourSeat`, which is undefined for a
+ * spectator), as the board dealt so far for the street the frame names, or among the live hands
+ * shown at a showdown. Anywhere else, or with other cards, it is a leak. Returns the leaks found,
+ * and an empty list means the frames pass.
  */
 export function privacyLeaks(frames: readonly SeenFrame[], deal: ReadonlyMap<number, TrueHand>, yourSeat: number | undefined): string[] {
   const leaks: string[] = [];
@@ -124,7 +130,10 @@ export function privacyLeaks(frames: readonly SeenFrame[], deal: ReadonlyMap<num
   return leaks;
 }
 
-/** Every string in a frame that spells a card, with where it is (a seat's name is a person's words, not a card). */
+/**
+ * Finds every string in a frame that spells a card, with where it is. A seat's name is skipped,
+ * because it is a person's words, not a card.
+ */
 function cardsIn(value: unknown, path = ''): { path: string; card: string }[] {
   if (typeof value === 'string') return CARD_PATTERN.test(value) ? [{ path, card: value }] : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => cardsIn(v, `${path}[${i}]`));

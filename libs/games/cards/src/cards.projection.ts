@@ -3,14 +3,15 @@ import { minRaiseOf, potOf } from './cards.betting';
 import { HUMAN_SEAT } from './cards.rules';
 import { CardsState, TableSettings } from './cards.types';
 
-/** The rules a client is shown (`table.rules`, and inside every snapshot). */
+/** The rules a client is shown, in `table.rules` and inside every snapshot. */
 export function publicRules(settings: TableSettings): { smallBlind: number; bigBlind: number; buyIn: number; actionSeconds: number } {
   return { smallBlind: settings.smallBlind, bigBlind: settings.bigBlind, buyIn: settings.buyIn, actionSeconds: settings.actionSeconds };
 }
 
 /**
- * The table as one viewer may see it (`table.snapshot`). The board holds only what was dealt;
- * `yourCards` only for the human's own seat; no other hole card, folded or not, ever.
+ * The table as one viewer may see it (`table.snapshot`). The board holds only what was dealt.
+ * `yourCards` is there only for the human's own seat. No other hole card is ever shown, whether
+ * folded or not.
  */
 export function viewTable(state: CardsState, viewer: Actor, now: number): Record<string, unknown> {
   const isHuman = viewer.role === 'player' && viewer.seat === state.playerId;
@@ -56,7 +57,7 @@ export function viewTable(state: CardsState, viewer: Actor, now: number): Record
   return view;
 }
 
-/** The table as anyone may see it (`GET /api/tables/{code}`): seats, stacks, hands played; never a card. */
+/** The table as anyone may see it (`GET /api/tables/{code}`): seats, stacks and hands played, but never a card. */
 export function publicTableSummary(state: CardsState): Record<string, unknown> {
   return {
     code: state.code,

@@ -7,7 +7,7 @@ import { pokersolverEvaluator } from './cards.evaluator';
 import { buyInsOf, chipsAtTable, HUMAN_SEAT } from './cards.rules';
 import { ActionKind, CardsState } from './cards.types';
 
-// Properties over random tables (seed, number of bots, blinds, the human's choices and timing).
+// These properties hold over random tables (seed, number of bots, blinds, the human's choices and timing).
 const tables = fc.record({
   seed: fc.integer({ min: -1_000_000, max: 1_000_000 }),
   bots: fc.integer({ min: 1, max: 8 }),
@@ -30,7 +30,7 @@ function simOf(
   );
 }
 
-/** What section 8 says the human's action gets, from the state it was taken in. */
+/** The answer that section 8 says the human's action gets, given the state it was taken in. */
 function expected(before: CardsState, action: ActionKind, amount: number | undefined): string {
   const hand = before.hand;
   if (before.phase !== 'playing' || !hand || hand.toAct !== HUMAN_SEAT) return 'not_your_turn';
@@ -80,7 +80,7 @@ describe('card table properties', () => {
           const finished = step.outcome?.events.find((e) => e.type === 'hand.finished')?.data as any;
           if (!finished) return;
           const n = step.before.seats.length;
-          // The hand may have started in this very step (blinds that put everyone all in).
+          // The hand may have started in this very step, when the blinds put everyone all in.
           const started = step.outcome!.events.find((e) => e.type === 'hand.started')?.data as any;
           const button = started?.button ?? step.before.hand!.button;
           const moved = step.outcome!.events.filter((e) => e.type === 'action.applied').map((e) => e.data as any);

@@ -4,7 +4,7 @@ import { buyInsOf, chipsAtTable, HUMAN_SEAT, onDeadline, startHand } from './car
 import { CardsState, Outcome } from './cards.types';
 
 const last = (outcomes: Outcome[]) => outcomes[outcomes.length - 1];
-/** What the engine reads of an outcome besides state and events: absent flags are left out. */
+/** What the engine reads of an outcome besides its state and events. Flags that are absent are left out. */
 const flagsOf = ({ durable, boundary, finished }: Outcome) => ({
   ...(durable ? { durable } : {}),
   ...(boundary ? { boundary } : {}),
@@ -75,7 +75,7 @@ describe('card table rules', () => {
   describe('betting', () => {
     it('makes the minimum raise the last bet or raise size', () => {
       const start = dealt({ button: 0 }).state;
-      // UTG raises to 6 (a raise of 4): the next raise must reach 10.
+      // UTG raises to 6, a raise of 4, so the next raise must reach 10.
       const raised = seatAct(start, 'raise', 6);
       expect(eventsOf(raised, 'action.applied')[0]).toMatchObject({ seat: 3, action: 'raise', amount: 6, pot: 9, currentBet: 6, toAct: 4 });
       expect(refusal(() => seatAct(raised.state, 'raise', 9))).toEqual({ code: 'bad_amount', status: 400 });
@@ -84,7 +84,8 @@ describe('card table rules', () => {
     });
 
     it('refuses what the situation does not allow with 409 and amounts out of range with 400, changing nothing', () => {
-      const start = dealt({ button: 3 }).state; // human at 0 is under the gun: button 3, blinds 4 and 5
+      // With the button at 3 and the blinds at 4 and 5, the human at seat 0 is under the gun.
+      const start = dealt({ button: 3 }).state;
       expect(start.hand!.toAct).toBe(0);
       expect(refusal(() => humanAct(start, 'check'))).toEqual({ code: 'illegal_action', status: 409 });
       expect(refusal(() => humanAct(start, 'bet', 10))).toEqual({ code: 'illegal_action', status: 409 });
@@ -97,7 +98,7 @@ describe('card table rules', () => {
       const flop = play(limped, ['call'], ['call'], ['call'], ['call'], ['check']);
       const onFlop = last(flop).state;
       expect(onFlop.hand!.street).toBe('flop');
-      // After the flop the first seat left of the button (4) acts: nobody has bet.
+      // After the flop, nobody has bet yet, so the first seat left of the button (4) acts.
       expect(onFlop.hand!.toAct).toBe(4);
       const [, afterCheck] = play(onFlop, ['check'], ['check']);
       expect(afterCheck.state.hand!.toAct).toBe(0);
@@ -124,7 +125,7 @@ describe('card table rules', () => {
       // SB (seat 1) has 14 chips in all.
       const start = dealt({ stacks: [200, 14, 200, 200, 200, 200], button: 0 }).state;
       const [, , , , shove] = play(start, ['raise', 10], ['fold'], ['fold'], ['call'], ['all_in']);
-      // 14 is a raise of 4 over 10, short of the last raise (8).
+      // 14 is a raise of 4 over 10, which is short of the last raise (8).
       expect(eventsOf(shove, 'action.applied')[0]).toMatchObject({ seat: 1, action: 'all_in', amount: 14, currentBet: 14 });
       const bbFolds = seatAct(shove.state, 'fold').state;
       expect(bbFolds.hand!.toAct).toBe(3);
@@ -140,14 +141,14 @@ describe('card table rules', () => {
     it('reopens the betting after an all-in that is a full raise', () => {
       const start = dealt({ stacks: [200, 30, 200, 200, 200, 200], button: 0 }).state;
       const [, , , , shove] = play(start, ['raise', 10], ['fold'], ['fold'], ['call'], ['all_in']);
-      // 30 is a raise of 20 over 10: the next raise must reach 50.
+      // 30 is a raise of 20 over 10, so the next raise must reach 50.
       const bbFolds = seatAct(shove.state, 'fold').state;
       expect(refusal(() => seatAct(bbFolds, 'raise', 49))).toEqual({ code: 'bad_amount', status: 400 });
       expect(seatAct(bbFolds, 'raise', 50).state.hand!.currentBet).toBe(50);
     });
 
     it('keeps the raise right of a seat that had not acted yet when a short all-in came', () => {
-      // UTG raises to 10, seat 4 shoves 14 (short) before seat 5 acted: seat 5 may still raise.
+      // UTG raises to 10, and seat 4 shoves a short 14 before seat 5 has acted, so seat 5 may still raise.
       const start = dealt({ stacks: [200, 200, 200, 200, 14, 200], button: 0 }).state;
       const [, shove] = play(start, ['raise', 10], ['all_in']);
       expect(shove.state.hand!.toAct).toBe(5);
@@ -181,11 +182,11 @@ describe('card table rules', () => {
         { seat: 2, stack: 0 },
         { seat: 3, stack: 570 },
       ]);
-      // The busted bot buys in again; the busted human waits for a rebuy.
+      // The busted bot buys in again, and the busted human waits for a rebuy.
       expect(end.state.seats[2]).toMatchObject({ stack: 200, buyInTotal: 320 });
       expect(end.state.phase).toBe('waiting');
       conserved(end.state);
-      // The hand's end is a boundary (the engine snapshots the table there), and reports no game.
+      // The hand's end is a boundary (the engine snapshots the table there), and it reports no finished game.
       expect(flagsOf(end)).toEqual({ boundary: true });
       expect(end.state).toMatchObject({ handsPlayed: 1, button: 0, lastHandAt: T0 });
       expect(end.state.hand).toBeUndefined();
@@ -198,10 +199,10 @@ describe('card table rules', () => {
         hole: { 0: ['2c', '3d'], 1: ['4c', '5d'], 2: ['2d', '3c'] },
         board: ['Th', 'Jh', 'Qh', 'Kh', 'Ah'],
       });
-      // The human (button) calls, the small blind folds, the big blind checks: a pot of 5.
+      // The human on the button calls, the small blind folds and the big blind checks, which makes a pot of 5.
       const outcomes = play(o.state, ['call'], ['fold'], ['check'], ['check'], ['check'], ['check'], ['check'], ['check'], ['check']);
       const finished = eventsOf(last(outcomes), 'hand.finished')[0];
-      // Left of the button: seat 1 (folded), then seat 2, then the human.
+      // Left of the button sit seat 1 (folded), then seat 2, then the human.
       expect(finished.pots).toEqual([
         {
           amount: 5,
@@ -211,7 +212,8 @@ describe('card table rules', () => {
           ],
         },
       ]);
-      // Checked to the river: the first live seat left of the button shows first; the folded seat never.
+      // Everyone checked to the river, so the first live seat left of the button shows first. The
+      // folded seat never shows.
       expect(finished.shown.map((s: any) => s.seat)).toEqual([2, 0]);
     });
 
@@ -235,7 +237,7 @@ describe('card table rules', () => {
       expect(hand.botActsAt! - hand.turnAt).toBeGreaterThanOrEqual(400);
       expect(hand.botActsAt! - hand.turnAt).toBeLessThanOrEqual(1500);
       expect(cardsRules.nextDeadline(o.state)).toBe(hand.botActsAt);
-      // Not yet: nothing happens a millisecond early.
+      // Nothing happens a millisecond early.
       expect(onDeadline(o.state, hand.botActsAt! - 1).state).toBe(o.state);
       const acted = onDeadline(o.state, hand.botActsAt!);
       expect(eventsOf(acted, 'action.applied')[0].seat).toBe(3);
@@ -243,7 +245,8 @@ describe('card table rules', () => {
     });
 
     it('checks for a human whose clock runs out when it can, and folds it otherwise', () => {
-      // The human in the big blind (button 4), everyone limps: its clock runs out, it checks.
+      // The human is in the big blind (the button is at 4) and everyone limps. When the human's clock
+      // runs out, the table checks for it.
       const limped = last(play(dealt({ button: 4 }).state, ['call'], ['call'], ['call'], ['call'], ['call'])).state;
       expect(limped.hand!.toAct).toBe(HUMAN_SEAT);
       const checked = onDeadline(limped, limped.hand!.actionDeadline!);
@@ -262,11 +265,11 @@ describe('card table rules', () => {
       const raised = humanAct(facing, 'raise', 8, T0 + 5, 'c-1');
       expect(flagsOf(raised)).toEqual({});
       expect(raised.reply).toEqual({});
-      // Both blinds fold: the hand ends on a bot's action.
+      // Both blinds fold, so the hand ends on a bot's action.
       const [first, end] = play(raised.state, ['fold'], ['fold']);
       expect(flagsOf(first)).toEqual({});
       expect(flagsOf(end)).toEqual({ boundary: true });
-      // A human fold that ends the hand is its boundary too.
+      // A human fold that ends the hand is also the hand's boundary.
       const headsUp = dealt({ settings: { bots: 1 }, button: 0 }).state;
       const fold = humanAct(headsUp, 'fold', undefined, T0 + 9, 'c-2');
       expect(flagsOf(fold)).toEqual({ boundary: true });

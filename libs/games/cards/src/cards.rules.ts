@@ -20,13 +20,13 @@ import {
   TableSettings,
 } from './cards.types';
 
-// The card table's rules: pure functions of (state, input, now). No clock reads, no I/O. Every
-// draw comes from the table's seed: each hand's deck from (seed, hand number), each bot's choice
-// and think time from (seed, hand number, the action's place in the hand). So the same seed and
-// the same human actions give the same hands, whatever the timing, and a replay after a restart
-// rebuilds them from the human's journaled commands alone. States are plain JSON.
+// The card table's rules are pure functions of (state, input, now), with no clock reads and no I/O.
+// Every draw comes from the table's seed. Each hand's deck comes from (seed, hand number), and each
+// bot's choice and think time from (seed, hand number, the action's place in the hand). So the same
+// seed and the same human actions give the same hands, whatever the timing, and a replay after a
+// restart rebuilds them from the human's journaled commands alone. States are plain JSON.
 
-/** The human sits at seat 0; the bots at 1..bots. */
+/** The human sits at seat 0, and the bots at seats 1 to `bots`. */
 export const HUMAN_SEAT = 0;
 
 const evaluator: HandEvaluator = pokersolverEvaluator;
@@ -37,25 +37,25 @@ export interface TableIds {
   readonly playerId: string;
 }
 
-/** What opening a table takes: its ids (the human's seat id is the engine's), its settings, and when. */
+/** What opening a table takes: its ids (the human's seat id is the one the engine gave), its settings, and the time. */
 export interface CardsOpening extends TableIds {
   readonly settings: TableSettings;
   readonly openedAt: number;
 }
 
-/** The first checkpoint of a table: every seat bought in, no hand played, opened at `at`. */
+/** The first checkpoint of a table, opened at `at`: every seat has bought in, and no hand has been played. */
 export function openingCheckpoint(settings: TableSettings, at: number): HandCheckpoint {
   const seatCount = settings.bots + 1;
   return {
     number: 0,
-    // So that the first hand's button is seat 0.
+    // The button starts on the last seat, so that the first hand's button is seat 0.
     button: seatCount - 1,
     at,
     seats: Array.from({ length: seatCount }, (_, seat) => ({ seat, stack: settings.buyIn, buyInTotal: settings.buyIn, hands: 0 })),
   };
 }
 
-/** A table between hands, as a checkpoint left it (its opening, or a hand's end). */
+/** Rebuilds a table between hands, as a checkpoint left it (at its opening, or at a hand's end). */
 export function fromCheckpoint(ids: TableIds, settings: TableSettings, checkpoint: HandCheckpoint): CardsState {
   const seats: TableSeat[] = checkpoint.seats.map((s) => ({
     ...s,
@@ -75,7 +75,7 @@ export function fromCheckpoint(ids: TableIds, settings: TableSettings, checkpoin
   return afterHand(base, checkpoint.at);
 }
 
-/** A new table: every seat bought in, its first hand dealt after the pause. */
+/** Opens a new table. Every seat has bought in, and the first hand is dealt after the pause. */
 export function openCards(opening: CardsOpening): CardsState {
   const { tableId, code, playerId, settings, openedAt } = opening;
   return fromCheckpoint({ tableId, code, playerId }, settings, openingCheckpoint(settings, openedAt));
@@ -87,7 +87,10 @@ function afterHand(state: CardsState, now: number): CardsState {
   return { ...rest, phase: 'between', nextHandAt: now + pauseMs(state.settings) };
 }
 
-/** The table with no hand and no alarm between hands: keys left out, not undefined (a state is its JSON). */
+/**
+ * The table with no hand and no alarm between hands. The keys are left out rather than set to
+ * undefined, because a state is its JSON.
+ */
 function withoutHand(state: CardsState): CardsState {
   const { hand: _hand, nextHandAt: _next, expiresAt: _expires, ...rest } = state;
   return rest;
@@ -98,12 +101,12 @@ function withoutHand(state: CardsState): CardsState {
 const pauseMs = (s: TableSettings) => Math.max(1, s.handPauseMs);
 const clockMs = (s: TableSettings) => Math.max(1, Math.round(s.actionSeconds * 1000));
 
-/** The generator of one hand's bot draws: `slot` is the action's place in the hand. */
+/** The generator of one hand's bot draws. `slot` is the action's place in the hand. */
 function handRandom(state: CardsState, number: number, slot: number): () => number {
   return seededRandom(Math.imul(state.settings.seed | 0, 31) ^ number, slot);
 }
 
-/** A command from the human (the only seated player). Throws RoomException for a refusal. */
+/** Decides a command from the human, who is the only seated player. Throws a RoomException to refuse it. */
 export function decide(state: CardsState, actor: Actor, command: TableCommand, now: number): Outcome {
   if (state.phase === 'closed') refuse(RoomErrorCode.RoomClosed, 'the table is closed');
   if (actor.role !== 'player' || actor.seat !== state.playerId) refuse(RoomErrorCode.SeatGone, 'this seat is not at the table');
@@ -117,7 +120,10 @@ export function decide(state: CardsState, actor: Actor, command: TableCommand, n
   }
 }
 
-/** The moment a human input takes effect: never before what the table already did (a timer may fire a hair early). */
+/**
+ * The moment a human input takes effect. It is never before what the table already did, because a
+ * timer may fire a hair early.
+ */
 function effectiveNow(state: CardsState, now: number): number {
   return Math.max(now, state.hand?.turnAt ?? state.lastHandAt);
 }
@@ -162,21 +168,24 @@ function leave(state: CardsState): Outcome {
   };
 }
 
-/** The table's one alarm went off at `now`: a bot acts, the human's clock runs out, a hand is dealt, or the table expires. */
+/**
+ * Handles the table's one alarm, which went off at `now`. Either a bot acts, the human's clock runs
+ * out, a hand is dealt, or the table expires.
+ */
 export function onDeadline(state: CardsState, now: number): Outcome {
   const hand = state.hand;
   if (state.phase === 'playing' && hand && hand.toAct !== null) {
     const seat = hand.toAct;
     if (seat !== HUMAN_SEAT && hand.botActsAt !== null && now >= hand.botActsAt) return botAct(state, seat, now);
     if (seat === HUMAN_SEAT && hand.actionDeadline !== null && now >= hand.actionDeadline) {
-      // Out of time: check if that is free, else fold.
+      // The human is out of time: the seat checks if that costs nothing, and folds otherwise.
       const toCall = hand.currentBet - playerOf(hand, seat).committed;
       return act(state, seat, toCall === 0 ? 'check' : 'fold', undefined, now, true);
     }
   }
   if (state.phase === 'between' && state.nextHandAt !== undefined && now >= state.nextHandAt) return startHand(state, now);
   if (state.phase === 'waiting' && state.expiresAt !== undefined && now >= state.expiresAt) {
-    // The engine records the table closed when it sees the close.
+    // The engine records that the table closed when it sees the close effect.
     return {
       state: { ...withoutHand(state), phase: 'closed' },
       events: [{ type: 'table.closed', data: { reason: 'expired' } }],
@@ -187,10 +196,10 @@ export function onDeadline(state: CardsState, now: number): Outcome {
 }
 
 /**
- * Every clock of the table moved on by `ms`: its writes failed for that long, and the engine held
- * its clocks. The seat to act keeps its whole clock (its turn's start and its deadline move, and a
- * bot's moment to act), and so does the pause before the next hand and a waiting table's expiry.
- * When the last hand finished is a record of the past, and stays.
+ * Moves every clock of the table on by `ms`, because the table's writes failed for that long and
+ * the engine held its clocks. The seat to act keeps its whole clock: its turn's start, its deadline
+ * and a bot's moment to act all move. The pause before the next hand and a waiting table's expiry
+ * are kept whole too. The time the last hand finished is a record of the past, so it stays.
  */
 export function shiftClocks(state: CardsState, ms: number): CardsState {
   const hand = state.hand;
@@ -236,13 +245,13 @@ function botAct(state: CardsState, seat: number, now: number): Outcome {
     legalMove(hand, seat, stack, choice.action, choice.amount);
     return act(state, seat, choice.action, choice.amount, now, false);
   } catch {
-    // The strategy asked for something the rules refuse: the bot plays safe instead.
+    // The strategy asked for something the rules refuse, so the bot plays safe instead.
     const toCall = hand.currentBet - playerOf(hand, seat).committed;
     return act(state, seat, toCall === 0 ? 'check' : 'fold', undefined, now, false);
   }
 }
 
-/** One seat's action, then whatever follows from it: the next turn, the next street, or the hand's end. */
+/** Applies one seat's action, then whatever follows from it: the next turn, the next street, or the hand's end. */
 export function seatAction(state: CardsState, seat: number, action: ActionKind, amount: number | undefined, now: number): Outcome {
   return act(state, seat, action, amount, now, false);
 }
@@ -280,7 +289,7 @@ function act(state: CardsState, seat: number, action: ActionKind, amount: number
   return { ...rest, events: [applied, ...rest.events] };
 }
 
-/** The turn passes to `seat`, with its clock; a bot's think time is drawn from the seed. */
+/** Passes the turn to `seat`, with its clock. A bot's think time is drawn from the seed. */
 function turn(state: CardsState, seat: number, now: number): Outcome {
   const hand = state.hand!;
   const clock = clockMs(state.settings);
@@ -303,8 +312,8 @@ function boardOf(hand: HandState, seatCount: number): Card[] {
 }
 
 /**
- * The street's betting is over: the next street is dealt, and dealt on while fewer than two seats
- * can still bet, until the showdown.
+ * Runs when the street's betting is over. The next street is dealt, and while fewer than two seats
+ * can still bet, the streets after it are dealt too, up to the showdown.
  */
 function advance(state: CardsState, now: number): Outcome {
   let current = state;
@@ -353,7 +362,8 @@ function showdown(state: CardsState, now: number): Outcome {
     seatCount,
   );
   const live = hand.players.filter((p) => !p.folded).map((p) => p.seat);
-  // Shown in the order of the last aggression, else from the button's left; folded hands never.
+  // Hands are shown starting from the last aggressor, or else from the button's left. Folded hands
+  // are never shown.
   const first = hand.lastAggressor !== null && live.includes(hand.lastAggressor) ? hand.lastAggressor : (hand.button + 1) % seatCount;
   const order = Array.from({ length: seatCount }, (_, i) => (first + i) % seatCount).filter((s) => live.includes(s));
   const shown = order.map((seat) => ({ seat, cards: [...playerOf(hand, seat).cards], rank: evaluator.rank(cardsOf(seat)).description }));
@@ -367,7 +377,10 @@ function finishUncontested(state: CardsState, now: number): Outcome {
   return finishHand(state, [{ amount: pot, winners: [{ seat: winner, amount: pot }] }], [], now);
 }
 
-/** The pots are paid, busted bots buy in again, and the table pauses before the next hand: a boundary, where the engine snapshots the table. */
+/**
+ * Ends the hand. The pots are paid, busted bots buy in again, and the table pauses before the next
+ * hand. This is a boundary, where the engine snapshots the table.
+ */
 function finishHand(
   state: CardsState,
   pots: readonly AwardedPot[],
@@ -391,12 +404,15 @@ function finishHand(
   };
 }
 
-/** Seats from the button's left, once round the table. */
+/** The seats from the button's left, once round the table. */
 export function dealingOrder(button: number, seatCount: number): number[] {
   return Array.from({ length: seatCount }, (_, i) => (button + 1 + i) % seatCount);
 }
 
-/** The next hand: the button moves one seat, the cards are dealt from the hand's own deck, the blinds are posted. */
+/**
+ * Starts the next hand. The button moves one seat, the cards are dealt from the hand's own deck,
+ * and the blinds are posted.
+ */
 export function startHand(state: CardsState, now: number): Outcome {
   const seatCount = state.seats.length;
   const number = state.handsPlayed + 1;
@@ -445,7 +461,7 @@ export function startHand(state: CardsState, now: number): Outcome {
   return { ...rest, events: [...events, ...rest.events] };
 }
 
-/** A seat's cards to its owner; to everyone else only that it has cards. */
+/** Tells a seat's owner its cards, and tells everyone else only that the seat has cards. */
 function holeCardEvents(state: CardsState, seat: number, cards: readonly [Card, Card]): RoomEvent[] {
   if (seat !== HUMAN_SEAT) return [{ type: 'hole_cards.dealt', data: { seat, cards: null } }];
   return [
@@ -472,20 +488,29 @@ export function standingsEvent(state: CardsState): RoomEvent {
   };
 }
 
-/** The human's sockets came or went (the rules decide nothing by it); every viewer sees it in a fresh snapshot. */
+/**
+ * Records that the human's sockets came or went. The rules decide nothing by it, and every viewer
+ * sees the change in a fresh snapshot.
+ */
 export function setPresence(state: CardsState, seatId: string, connected: boolean): Outcome {
   if (seatId !== state.playerId || state.seats[HUMAN_SEAT].connected === connected) return unchanged(state);
   const seats = state.seats.map((s) => (s.seat === HUMAN_SEAT ? { ...s, connected } : s));
   return { state: { ...state, seats }, events: [], effects: [], resync: true };
 }
 
-/** A fresh process has the table: nobody is connected until their sockets come back (the same state when nobody was). */
+/**
+ * Runs when a fresh process takes the table. Nobody is connected until their sockets come back. When
+ * nobody was connected, the state stays the same.
+ */
 export function resumed(state: CardsState): CardsState {
   if (!state.seats.some((s) => s.connected)) return state;
   return { ...state, seats: state.seats.map((s) => ({ ...s, connected: false })) };
 }
 
-/** The table was closed outside the room (HTTP DELETE, an operator): already committed. */
+/**
+ * Runs when the table was closed outside the room (by HTTP DELETE, or by an operator). The close is
+ * already committed.
+ */
 export function tableClosed(state: CardsState, reason: string): Outcome {
   if (state.phase === 'closed') return unchanged(state);
   return {
@@ -495,7 +520,7 @@ export function tableClosed(state: CardsState, reason: string): Outcome {
   };
 }
 
-/** Every chip at the table: the stacks and the pot. Equal to the buy-ins at every moment. */
+/** Counts every chip at the table: the stacks and the pot. The count equals the buy-ins at every moment. */
 export function chipsAtTable(state: CardsState): number {
   return state.seats.reduce((sum, s) => sum + s.stack, 0) + (state.hand ? potOf(state.hand) : 0);
 }

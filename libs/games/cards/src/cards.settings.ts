@@ -18,9 +18,9 @@ const MAX_MS = 60_000;
 const THINK_ACCEPTS = `must be [min, max] whole milliseconds, 0 <= min <= max <= ${MAX_MS}`;
 
 /**
- * The body of `POST /api/tables` (or `POST /api/rooms {game: "cards"}`): the server reads the body
- * with it (a 400 names the first bad field) and the API document shows it. The blinds and the
- * buy-in default to the larger of their default and what they must be at least.
+ * The schema of the body of `POST /api/tables` (or `POST /api/rooms {game: "cards"}`). The server
+ * reads the body with it, and a 400 names the first bad field. The API document shows it too. The
+ * blinds and the buy-in default to the larger of their default and the least they must be.
  */
 export const TABLE_SETTINGS = jsonObject({
   name: printableField(32),
@@ -50,14 +50,14 @@ export const TABLE_SETTINGS = jsonObject({
 });
 
 /**
- * The body of `POST /api/tables` as settings, or a 400 naming the first bad field. `seed` is the
- * caller's for tests; otherwise the server passes its own (`randomSeed`).
+ * Reads the body of `POST /api/tables` as settings, or refuses it with a 400 naming the first bad
+ * field. In tests the caller gives `seed`; otherwise the server passes its own (`randomSeed`).
  */
 export function tableSettings(body: unknown, randomSeed: number): TableSettings {
   return tableSettingsOf(readBody(TABLE_SETTINGS, body), randomSeed);
 }
 
-/** The body as its schema read it, as settings: the blinds and buy-in it left out, and the seed. */
+/** Turns the body, as its schema read it, into settings, filling in the blinds and buy-in it left out, and the seed. */
 export function tableSettingsOf(b: z.output<typeof TABLE_SETTINGS>, randomSeed: number): TableSettings {
   const bigBlind = b.bigBlind ?? Math.max(DEFAULT_SETTINGS.bigBlind, b.smallBlind);
   return {

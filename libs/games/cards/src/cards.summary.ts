@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `GET /api/tables/{code}` (and `GET /api/rooms/{code}` of a table), for the API document. */
+/** The answer to `GET /api/tables/{code}` (and to `GET /api/rooms/{code}` for a table), for the API document. */
 export const TABLE_SUMMARY = z
   .object({
     game: z.literal('cards'),

@@ -4,14 +4,15 @@ import { cardsGame } from './cards.game';
 import { HUMAN_SEAT } from './cards.rules';
 import { CardsState } from './cards.types';
 
-// The card table through testGame(): whatever the human does and whenever, the journal rebuilds
-// the table, an act costs one statement, and while a hand is played nobody sees a card that is
-// not theirs: a bot's hole cards, the human's (to a spectator) or the deck not dealt yet.
+// These tests play the card table through testGame(). Whatever the human does, and whenever, the
+// journal rebuilds the table and an act costs one statement. While a hand is played, nobody sees a
+// card that is not theirs: a bot's hole cards, the human's (for a spectator), or the deck not dealt
+// yet.
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
 const ACTIONS = ['fold', 'check', 'call', 'bet', 'raise', 'all_in'] as const;
 
-/** What only each seat may see while a hand is played; the deck not dealt yet is nobody's. */
+/** What only each seat may see while a hand is played. The deck not dealt yet belongs to nobody. */
 function secretOf(state: CardsState, seat: string): readonly string[] {
   const hand = state.hand;
   if (state.phase !== 'playing' || !hand) return [];

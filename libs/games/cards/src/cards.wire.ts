@@ -11,17 +11,18 @@ import {
   type WireEvents,
 } from '@game-rooms/client';
 
-// The card table's wire (PROTOCOL.md section 8): a player's actions, what the table sends, and
-// the compact codes derived from them. Only zod and the client package's generic pieces: the
-// client package builds this file into its `@game-rooms/client/cards` entry point.
+// The card table's wire (PROTOCOL.md section 8) says what a player's actions are and what the table
+// sends, and derives the compact codes from these schemas. It uses only zod and the client
+// package's generic pieces, because the client package builds this file into its
+// `@game-rooms/client/cards` entry point.
 
 export const TABLE_ACTIONS = ['fold', 'check', 'call', 'bet', 'raise', 'all_in'] as const;
 
-/** Chips are whole numbers; no stack comes near this. */
+/** The most chips an amount may be. Chips are whole numbers, and no stack comes near this. */
 export const MAX_CHIPS = 1_000_000_000;
 
 export const CARDS_COMMANDS = {
-  // `amount` is the total a bet or raise reaches; null is taken as absent.
+  // `amount` is the total a bet or raise reaches. A null amount is taken as absent.
   'table.act': commandData({
     action: z.enum(TABLE_ACTIONS, { error: `must be one of ${TABLE_ACTIONS.join(', ')}` }),
     amount: integerField('must be a whole number of chips', 0, MAX_CHIPS).nullish(),
@@ -34,9 +35,9 @@ const action = z.enum(TABLE_ACTIONS);
 const street = z.enum(['preflop', 'flop', 'turn', 'river']);
 
 /**
- * Every card, as rank then suit (`As`, `Td`). Spelled out rather than taken from cards.deck: the
- * order is part of the compact codes (a card goes as its position here), and this file is plain
- * data for the browser too.
+ * Every card, as rank then suit (`As`, `Td`). The cards are spelled out rather than taken from
+ * cards.deck, because their order is part of the compact codes (a card travels as its position
+ * here), and because this file is plain data for the browser too.
  */
 export const WIRE_CARDS: readonly string[] = [...'shdc'].flatMap((suit) => [...'23456789TJQKA'].map((rank) => `${rank}${suit}`));
 
@@ -70,7 +71,8 @@ const hand = z.object({
 
 const pot = z.object({ amount: z.number(), winners: z.array(z.object({ seat: z.number(), amount: z.number() })) });
 const shown = z.object({ seat: z.number(), cards: z.array(card), rank: z.string() });
-// `buyInTotal` before the standing's own numbers: the order the compact keys were first numbered in.
+// `buyInTotal` comes before the standing's own numbers, because that is the order in which the
+// compact keys were first numbered.
 const standing = z.object({
   seat: z.number(),
   name: z.string(),
@@ -82,26 +84,26 @@ const standing = z.object({
   connected: z.boolean(),
 });
 
-/** Why the table closed; another reason goes as text. */
+/** Why the table closed. A reason not in this list travels as text. */
 const reason = usualValues(z.string(), ['left', 'expired', 'player_closed', 'operator_closed']);
 
 export const CARDS_EVENTS = {
-  /** The table as this viewer may see it: first on every socket, and after a reload. */
+  /** The table as this viewer may see it. It comes first on every socket, and after a reload. */
   'table.snapshot': z.object({
     code: z.string(),
-    // In the order of the compact codes' enum, which sends a phase as its position.
+    // The phases are in the order of the compact codes' enum, which sends a phase as its position.
     phase: z.enum(['between', 'playing', 'waiting', 'closed']),
     /** The wire profile this socket got (section 7). */
     wire: z.enum(WIRE_PROFILES).optional(),
-    /** `seat` only for the table's human player. */
+    /** `seat` is present only for the table's human player. */
     you: z.object({ role: z.enum(['host', 'player', 'spectator']), seat: z.number().optional() }),
     rules,
     seats: z.array(seat),
     handsPlayed: z.number(),
     serverTime: z.number(),
-    /** Between hands: when the next is dealt. */
+    /** Between hands, when the next hand is dealt. */
     nextHandAt: z.number().optional(),
-    /** While a hand is played. */
+    /** The hand, present while a hand is played. */
     hand: hand.optional(),
     /** Your own hole cards, and nobody else's. */
     yourCards: z.array(card).optional(),
@@ -115,7 +117,7 @@ export const CARDS_EVENTS = {
     currentBet: z.number(),
     minRaise: z.number(),
   }),
-  /** `cards` only to the seat that holds them; null to everyone else. */
+  /** `cards` goes only to the seat that holds them. Everyone else gets null. */
   'hole_cards.dealt': z.object({ seat: z.number(), cards: z.array(card).nullable() }),
   'action.applied': z.object({
     seat: z.number(),
@@ -126,7 +128,7 @@ export const CARDS_EVENTS = {
     currentBet: z.number(),
     toAct: z.number().nullable(),
     actionDeadline: z.number().nullable(),
-    /** Present when the seat's clock ran out and the table acted for it; numbered last. */
+    /** Present when the seat's clock ran out and the table acted for it. Its compact key is numbered last. */
     timeout: laterKey(z.literal(true).optional()),
   }),
   'street.dealt': z.object({ street, board: z.array(card), pot: z.number() }),
@@ -143,10 +145,11 @@ export const CARDS_EVENTS = {
 
 /**
  * The card table's wire with its compact codes (PROTOCOL.md sections 7 and 8), derived from the
- * schemas above (see `deriveCodes` for the rules that keep them stable). The rules were chosen
- * from the bytes per hand by kind: `action.applied` and `time_bank` are most of a hand, then
- * `standings`, `hole_cards.dealt` (to every non-owner a no-op) and `hand.finished`; the keys are
- * numbered in that order. Seats are numbers already, so nothing is an id for a socket to number.
+ * schemas above (see `deriveCodes` for the rules that keep them stable). The compact rules were
+ * chosen from the bytes per hand by kind. `action.applied` and `time_bank` are most of a hand,
+ * followed by `standings`, `hole_cards.dealt` (a no-op to everyone but the owner) and
+ * `hand.finished`, and the keys are numbered in that order. Seats are numbers already, so nothing
+ * is an id for a socket to number.
  */
 export const CARDS_WIRE = defineWire({
   kind: 'cards',
@@ -164,17 +167,18 @@ export const CARDS_WIRE = defineWire({
         'seats[].connected': false,
       },
     },
-    // The blinds are the same hand after hand (until a stack is short): only the seats move.
+    // The blinds stay the same hand after hand (until a stack is short), and only the seats move.
     'hand.started': { sticky: ['blinds[].amount', 'pot', 'currentBet', 'minRaise'] },
-    // Every seat's deal goes to every viewer, but only its owner learns anything from it.
+    // Every seat's deal goes to every viewer, but only the seat's owner learns anything from it.
     'hole_cards.dealt': { noopWhenNull: 'cards' },
-    // A check or fold leaves the pot and the bet as they were; the last action of a street hands the turn to nobody.
+    // A check or fold leaves the pot and the bet as they were, and the last action of a street hands
+    // the turn to nobody.
     'action.applied': { sticky: ['pot', 'currentBet'], defaults: { amount: 0, toAct: null, actionDeadline: null } },
     'street.dealt': { sticky: ['pot'] },
     // Every turn starts with the table's whole clock.
     time_bank: { sticky: ['remainingMs'] },
     'hand.finished': { sticky: ['stacks[].seat'] },
-    // The seats, their names and buy-ins change rarely; stacks, nets and hands every hand.
+    // The seats, their names and their buy-ins change rarely, while stacks, nets and hands change every hand.
     standings: {
       sticky: ['seats[].seat', 'seats[].name', 'seats[].human', 'seats[].buyInTotal', 'seats[].connected'],
       defaults: { 'seats[].human': false, 'seats[].connected': false },

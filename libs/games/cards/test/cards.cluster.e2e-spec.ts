@@ -1,48 +1,36 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { HUMAN_SEAT, privacyLeaks, truthFromFrames } from '@app/games/cards';
 import { ClusterScript, GameEvent, HttpApi, nextEventFrom, SeatClient } from '@app/bot-kit';
 import { checkOrCall, untilSecondTurn } from './cards.turns';
-import { requireBuiltServer } from '../../../../test/support/server-process';
+import { startTestCluster } from '../../../../test/support/test-cluster';
 
-const REPO = resolve(__dirname, '../../../..');
-// The script inherits only this, so the test run's own settings do not reach the instances.
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 jest.setTimeout(180_000);
 
 const SEED = 4242;
 const BOTS = 3;
-// Quick bots and hands, and a long clock: the human's turn outlasts the failover.
+// The bots and hands are quick and the clock is long, so the human's turn outlasts the failover.
 const TABLE = { name: 'Ann', bots: BOTS, seed: SEED, actionSeconds: 120, botThinkMs: [5, 20], handPauseMs: 50 };
-// A lease (LEASE_SECONDS) to run out and the proxy's health checks to fail, on a busy machine.
+// Time enough, on a busy machine, for a lease (LEASE_SECONDS) to run out and for the proxy's health checks to fail.
 const FAILOVER_TIMEOUT_MS = 60_000;
-// A bot's think and a hand's pause are milliseconds: the human's turn comes well within this.
+// A bot's think and a hand's pause take milliseconds, so the human's turn comes well within this.
 const TURN_TIMEOUT_MS = 30_000;
 
 const events = (c: SeatClient) => c.decoded.filter((f): f is GameEvent => f.type !== 'reply');
 const sum = (xs: readonly { stack: number }[]) => xs.reduce((n, x) => n + x.stack, 0);
 
-// A card table behind the proxy (PROTOCOL.md sections 8 and 10): its owner instance dies by
-// kill -9 mid-hand, and the table goes on on another one, with nothing acknowledged lost and no
-// hole card shown to anyone before its time.
+// This test runs a card table behind the proxy (PROTOCOL.md sections 8 and 10). The instance that
+// owns it dies by kill -9 mid-hand, and the table goes on on another instance. Nothing acknowledged
+// is lost, and no hole card is shown to anyone before its time.
 describe('a card table through the proxy, on a cluster of three', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
-    requireBuiltServer();
-    cluster = await ClusterScript.start(
-      REPO,
-      3,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-    );
+    cluster = await startTestCluster(3);
   });
   afterAll(async () => {
     await cluster?.stop();
   });
 
-  /** The table's acknowledged human actions the cluster's journal holds, by id. */
+  /** The table's acknowledged human actions that the cluster's journal holds, by id. */
   async function journaledActs(tableId: string): Promise<string[]> {
     const db = new Client({ connectionString: cluster.databaseUrl() });
     await db.connect();
@@ -74,7 +62,8 @@ describe('a card table through the proxy, on a cluster of three', () => {
     const first = await human.nextEvent('table.snapshot');
     await spectator.nextEvent('table.snapshot');
 
-    // The human acts once in a hand (a check, else a call), and the owner dies at its next turn in that same hand.
+    // The human acts once in a hand (a check, or else a call), and the owner dies at the human's next
+    // turn in that same hand.
     const { hand, acknowledged, thisHand, cards } = await untilSecondTurn(human, first, TURN_TIMEOUT_MS);
     expect(cards).toHaveLength(2);
     expect(thisHand.length).toBeGreaterThan(0);
@@ -85,7 +74,7 @@ describe('a card table through the proxy, on a cluster of three', () => {
     process.kill(cluster.member(owner).pid, 'SIGKILL');
     await Promise.all([human.closed, spectator.closed]);
 
-    // Each seat reconnects through the proxy with the token it has until the table is served again.
+    // Each seat keeps reconnecting through the proxy with the token it has, until the table is served again.
     const reconnect = async (token: string) => {
       for (;;) {
         try {
@@ -94,7 +83,7 @@ describe('a card table through the proxy, on a cluster of three', () => {
           if (snapshot) return { client, snapshot };
           client.close();
         } catch {
-          // the proxy still tries the dead instance, or the table's lease has not run out yet
+          // Either the proxy still tries the dead instance, or the table's lease has not run out yet.
         }
         if (performance.now() - killedAt > FAILOVER_TIMEOUT_MS)
           throw new Error(`the table was not served again within ${FAILOVER_TIMEOUT_MS} ms`);
@@ -107,19 +96,21 @@ describe('a card table through the proxy, on a cluster of three', () => {
     expect(newOwner).not.toBe(owner);
     expect(await holders(code)).toEqual([newOwner]);
 
-    // The same hand, the human's same cards, and chips conserved: the stacks and the pot are the buy-ins.
+    // The hand is the same, the human's cards are the same, and the chips are conserved: the stacks
+    // and the pot add up to the buy-ins.
     const snapshot = back.snapshot.data;
     expect(snapshot.hand.number).toBe(hand);
     expect(snapshot.yourCards).toEqual(cards);
     expect(sum(snapshot.seats) + snapshot.hand.pot).toBe(snapshot.seats.reduce((n: number, s: any) => n + s.buyInTotal, 0));
     expect(watching.snapshot.data.hand.number).toBe(hand);
     expect(watching.snapshot.data.yourCards).toBeUndefined();
-    // The acts of this hand are in the journal (those of earlier hands went with their ends' snapshots).
+    // The acts of this hand are in the journal. Those of earlier hands were cut with the snapshots
+    // taken at those hands' ends.
     expect(await journaledActs(tableId)).toEqual([...thisHand].sort());
 
-    // The bots' actions since the human's last one were not written: they are taken again, and the
+    // The bots' actions since the human's last one were not written, so they are taken again and the
     // turn comes back to the human. The last acknowledged action, sent again under its id, gets its
-    // original reply and is not taken again: the fold it now carries changes nothing, and the human
+    // original reply and is not taken again. The fold it now carries changes nothing, and the human
     // still acts in this hand.
     if (snapshot.hand.toAct !== HUMAN_SEAT) await back.client.nextEvent('time_bank', (e) => e.data.seat === HUMAN_SEAT);
     expect(await back.client.send('table.act', { action: 'fold' }, acknowledged[acknowledged.length - 1])).toMatchObject({
@@ -133,8 +124,9 @@ describe('a card table through the proxy, on a cluster of three', () => {
     );
     expect(await journaledActs(tableId)).toEqual([...thisHand, reply.id!].sort());
 
-    // The hand plays out on the new owner (the human checks or calls at each turn): its end has the same chips.
-    // Events are read from the reply on: the turn it answered was taken already.
+    // The hand plays out on the new owner, with the human checking or calling at each turn, and its
+    // end has the same chips. Events are read from the reply onwards, because the turn the reply
+    // answered was already taken.
     const afterCursor = { at: back.client.decoded.findIndex((f) => f.type === 'reply' && (f as { id?: string }).id === reply.id) + 1 };
     expect(afterCursor.at).toBeGreaterThan(0);
     for (;;) {

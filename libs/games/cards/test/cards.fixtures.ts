@@ -1,5 +1,6 @@
-// Builders and a driver for the card table's tests: a table in a known state, hands with chosen
-// cards, and a pure simulation that delivers every event to the viewers it is addressed to.
+// Builders and a driver for the card table's tests. They make a table in a known state and hands
+// with chosen cards, and run a pure simulation that delivers every event to the viewers it is
+// addressed to.
 import { RoomException } from '@app/protocol';
 import { Actor, isInAudience, RuleContext } from '@app/room-engine';
 import { cardsRules } from '../src/cards.game';
@@ -26,7 +27,10 @@ export const SETTINGS: TableSettings = {
   idleCloseMs: 300_000,
 };
 
-/** The rules draw nothing from the engine's random source: everything comes from the seed. */
+/**
+ * A rule context whose random source and ids throw, because the card rules draw nothing from the
+ * engine: everything comes from the seed.
+ */
 export const ctx = (now: number): RuleContext => ({
   now,
   random: () => {
@@ -42,8 +46,9 @@ export function table(settings: Partial<TableSettings> = {}, now = T0): CardsSta
 }
 
 /**
- * A hand dealt with chosen cards: `hole` by seat, `board` the five to come. `stacks` by seat
- * (default the buy-in); the button lands on `button`.
+ * Deals a hand with chosen cards. `hole` gives the hole cards by seat, and `board` the five board
+ * cards to come. `stacks` gives the stacks by seat (by default, the buy-in), and the button lands
+ * on `button`.
  */
 export function dealt(
   opts: { settings?: Partial<TableSettings>; stacks?: number[]; button?: number; hole?: Record<number, [Card, Card]>; board?: Card[] } = {},
@@ -62,7 +67,7 @@ export function dealt(
   return { ...started, state: { ...started.state, hand: { ...hand, deck: deck.deck, players } } };
 }
 
-/** A deck that deals these hole cards and this board in `order`; the other cards fill the gaps. */
+/** Builds a deck that deals these hole cards and this board in `order`. The other cards fill the gaps. */
 function deckWith(order: number[], hole: Record<number, [Card, Card]>, board: Card[]) {
   const n = order.length;
   const deck: (Card | undefined)[] = new Array(52).fill(undefined);
@@ -76,19 +81,22 @@ function deckWith(order: number[], hole: Record<number, [Card, Card]>, board: Ca
   return { deck: full, hole: holeBySeat };
 }
 
-/** The human's command at `now`. */
+/** Sends the human's `table.act` command at `now`. */
 export function humanAct(state: CardsState, action: ActionKind, amount?: number, now = T0 + 1, id = `c-${Math.random()}`): Outcome {
   return cardsRules.decide(state, HUMAN, { id, type: 'table.act', data: amount === undefined ? { action } : { action, amount } }, ctx(now));
 }
 
-/** Acts for whichever seat is to act, bots included, as the test says (bots are steered through the same checks). */
+/**
+ * Acts for whichever seat is to act, bots included, as the test says. The bots are steered through
+ * the same checks as the human.
+ */
 export function seatAct(state: CardsState, action: ActionKind, amount?: number): Outcome {
   const hand = state.hand!;
   if (hand.toAct === HUMAN_SEAT) return humanAct(state, action, amount, hand.turnAt);
   return seatAction(state, hand.toAct!, action, amount, hand.turnAt);
 }
 
-/** A run of actions for whoever is to act, in order. */
+/** Plays a run of actions, in order, each for whoever is to act. */
 export function play(state: CardsState, ...actions: ([ActionKind] | [ActionKind, number])[]): Outcome[] {
   const outcomes: Outcome[] = [];
   for (const [action, amount] of actions) {
@@ -112,7 +120,7 @@ export function refusal(fn: () => unknown): { code: string; status: number } {
 
 export const eventsOf = (o: Outcome, type: string) => o.events.filter((e) => e.type === type).map((e) => e.data as any);
 
-/** What the human decides when it is its turn: an action with an amount, maybe illegal. */
+/** What the human decides when it is its turn: an action with an amount, which may be illegal. */
 export type HumanPolicy = (state: CardsState, draw: () => number) => { action: ActionKind; amount?: number };
 
 /** A human who tries anything, legal or not, with amounts near the interesting edges. */
@@ -149,9 +157,9 @@ export interface SimStep {
 }
 
 /**
- * A table run without an engine: deadlines fire at their moments, the human acts (after
- * `humanDelay` ms) when it is its turn, and every event reaches exactly its audience: the human's
- * socket and a spectator's. Frames go through JSON as on the wire.
+ * A table run without an engine. Deadlines fire at their moments, and the human acts (after
+ * `humanDelay` ms) when it is its turn. Every event reaches exactly its audience among the human's
+ * socket and a spectator's. Frames go through JSON, as on the wire.
  */
 export class TableSim {
   state: CardsState;
@@ -182,12 +190,15 @@ export class TableSim {
     return { type: 'table.snapshot', data: JSON.parse(JSON.stringify(cardsRules.view(this.state, actor, this.now))) };
   }
 
-  /** Every viewer connects again: its first frame is the table as it may see it. */
+  /** Connects every viewer again. Each viewer's first frame is the table as it may see it. */
   reconnect(): void {
     for (const [key, actor] of this.viewers) this.frames.get(key)!.push(this.snapshot(actor));
   }
 
-  /** One thing happens: the human acts if it is its turn and its delay is up, else the next deadline fires. */
+  /**
+   * Makes one thing happen. The human acts if it is its turn and its delay is up; otherwise the next
+   * deadline fires.
+   */
   step(): SimStep | undefined {
     const due = cardsRules.nextDeadline(this.state);
     const hand = this.state.hand;
@@ -212,7 +223,7 @@ export class TableSim {
       if (!(err instanceof RoomException)) throw err;
       const step: SimStep = { kind: 'human', at, before, refused: err, action };
       this.steps.push(step);
-      // The policy may try something illegal; a human whose tries all fail is timed out by its clock.
+      // The policy may try something illegal. When all of a human's tries fail, its clock times it out.
       return step;
     }
   }
@@ -239,7 +250,10 @@ export class TableSim {
     return step;
   }
 
-  /** The true deal of the hand in play, with the folds the rules applied (the last fold of a hand included). */
+  /**
+   * Records the true deal of the hand in play, with the folds the rules applied (including the last
+   * fold of a hand).
+   */
   private recordTruth(before: CardsState, o: Outcome): void {
     const n = before.seats.length;
     if (before.hand) {
@@ -252,7 +266,7 @@ export class TableSim {
     if (o.state.hand) this.truth.set(o.state.hand.number, trueHandOf(o.state.hand, n));
   }
 
-  /** Runs until `hands` hands have finished (or `maxSteps` things happened). */
+  /** Runs until `hands` hands have finished, or until `maxSteps` things have happened. */
   runHands(hands: number, maxSteps = 20_000, each?: (step: SimStep, sim: TableSim) => void): void {
     for (let i = 0; i < maxSteps && this.state.handsPlayed < hands && this.state.phase !== 'closed'; i++) {
       const step = this.step();

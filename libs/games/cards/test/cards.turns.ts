@@ -1,9 +1,13 @@
-// The human's side of a card table over a real socket, for the tests that stop a table mid-hand
-// (a restart, a failover): its acts, and the moment of its second turn in one hand.
+// The human's side of a card table over a real socket, for the tests that stop a table mid-hand (a
+// restart, a failover). It gives the human's acts, and finds the moment of its second turn in one
+// hand.
 import { GameEvent, nextEventFrom, Reply, SeatClient } from '@app/bot-kit';
 import { HUMAN_SEAT } from '../src/cards.rules';
 
-/** A check, or a call where the rules refuse a check: an act that keeps the human in its hand. Under `id` (and `id-call`) when given. */
+/**
+ * Sends a check, or a call where the rules refuse a check: an act that keeps the human in its hand.
+ * When `id` is given, the check is sent under `id` and the call under `id-call`.
+ */
 export async function checkOrCall(human: SeatClient, id?: string): Promise<Reply> {
   const reply = await human.send('table.act', { action: 'check' }, id);
   if (reply.status === 409 && reply.error?.code === 'illegal_action')
@@ -15,9 +19,9 @@ export async function checkOrCall(human: SeatClient, id?: string): Promise<Reply
 export interface SecondTurn {
   /** The hand's number. */
   readonly hand: number;
-  /** The human's acts the server acknowledged, by id (`act-<hand>-<n>`, maybe `-call`), in order. */
+  /** The human's acts that the server acknowledged, by id (`act-<hand>-<n>`, maybe with `-call`), in order. */
   readonly acknowledged: readonly string[];
-  /** Those of `hand`. */
+  /** The acknowledged acts of `hand`. */
   readonly thisHand: readonly string[];
   /** The human's hole cards in `hand`. */
   readonly cards: readonly string[];
@@ -25,9 +29,9 @@ export interface SecondTurn {
 
 /**
  * Acts (check or call) once in a hand, and resolves at the human's next turn in that same hand.
- * `first` is the socket's first `table.snapshot`: a table's first hand starts 50 ms after it opens,
- * so on a busy machine the socket can come in after its deal, or at the human's turn, and then the
- * snapshot says the hand and who acts.
+ * `first` is the socket's first `table.snapshot`. A table's first hand starts 50 ms after it opens,
+ * so on a busy machine the socket can come in after the deal, or at the human's turn. In that case
+ * the snapshot says which hand it is and who acts.
  */
 export async function untilSecondTurn(human: SeatClient, first: GameEvent, timeoutMs: number): Promise<SecondTurn> {
   const cursor = { at: 0 };
@@ -55,7 +59,8 @@ export async function untilSecondTurn(human: SeatClient, first: GameEvent, timeo
     acknowledged.push(reply.id!);
     actedIn.add(hand);
   }
-  // The hand's cards: dealt on this socket after the hand started, or shown by the first snapshot.
+  // The hand's cards were either dealt on this socket after the hand started, or shown by the first
+  // snapshot.
   const events = human.decoded.filter((f): f is GameEvent => f.type !== 'reply');
   const dealtHere = events.some((e) => e.type === 'hand.started' && e.data.number === hand);
   const cards = dealtHere

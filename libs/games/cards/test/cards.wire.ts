@@ -1,4 +1,4 @@
-// What a card table's compact socket shows once decoded, written from PROTOCOL.md section 7
+// What a card table's compact socket shows once decoded. It is written from PROTOCOL.md section 7
 // rather than from the code table, so that the tests check the table against the contract.
 
 export interface WireEvent {
@@ -8,9 +8,10 @@ export interface WireEvent {
 }
 
 /**
- * The events a compact socket of a card table decodes to, from the events its viewer's JSON
- * stream carries: a deal that tells this viewer nothing (`hole_cards.dealt` with `cards: null`)
- * and a `table.snapshot` identical to the last one sent are not sent, and `seq` counts what is.
+ * Works out the events a compact socket of a card table decodes to, from the events its viewer's
+ * JSON stream carries. A deal that tells this viewer nothing (`hole_cards.dealt` with `cards: null`)
+ * is not sent, and neither is a `table.snapshot` identical to the last one sent. `seq` counts what
+ * is sent.
  */
 export function compactStreamOf(events: readonly WireEvent[]): { type: string; seq: number; data: unknown }[] {
   const out: { type: string; seq: number; data: unknown }[] = [];
@@ -18,7 +19,7 @@ export function compactStreamOf(events: readonly WireEvent[]): { type: string; s
   for (const e of events) {
     if (e.type === 'hole_cards.dealt' && isObject(e.data) && e.data.cards === null) continue;
     if (e.type === 'table.snapshot' && isObject(e.data)) {
-      // The server builds a snapshot's fields in one order: identical means the same JSON text.
+      // The server builds a snapshot's fields in one order, so two identical snapshots have the same JSON text.
       const text = JSON.stringify(e.data);
       if (text === lastSnapshot) continue;
       lastSnapshot = text;

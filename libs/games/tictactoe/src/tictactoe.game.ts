@@ -4,9 +4,10 @@ import { TICTACTOE_WIRE } from './tictactoe.wire';
 import { join, move, onDeadline, openBoard, publicView } from './tictactoe.rules';
 
 /**
- * Tic-tac-toe for two seats with a move clock: the smallest game that uses everything a game can
- * (a seat that opens it, a seat that joins by name, a command, a deadline, a finished game's
- * report), to prove that a game is one folder. It is served only by a server started for tests.
+ * Tic-tac-toe for two seats with a move clock. It is the smallest game that uses everything a game
+ * can use (a seat that opens the room, a seat that joins by name, a command, a deadline, a finished
+ * game's report), and it exists to prove that a game is one folder. Only a server started for
+ * tests serves it.
  */
 export const ticTacToe = defineGame({
   wire: TICTACTOE_WIRE,
@@ -16,13 +17,12 @@ export const ticTacToe = defineGame({
   view: (state, viewer) => ({ ...publicView(state), you: state.seats.find((s) => s.id === viewer.seat)?.mark ?? null }),
   describe: publicView,
   proposals: { join },
-  nextDeadline: (state) => (state.phase === 'playing' ? state.moveBy : undefined),
+  // The seat to move loses when `moveBy` passes. An outage moves `moveBy` on.
+  clocks: ['moveBy'],
   onDeadline,
-  // The seat to move keeps its whole clock when the room's writes failed for `ms`.
-  shiftClocks: (state, ms) => (state.phase === 'playing' && state.moveBy !== undefined ? { ...state, moveBy: state.moveBy + ms } : state),
   round: (state) => (state.phase === 'playing' ? state.moves.length : null),
   operatorDetail: (state) => ({ board: state.board, moves: state.moves.length }),
-  // No host: the board is its two seats'. A draw has no winner.
+  // The board has no host, because it belongs to its two seats. A draw has no winner.
   finishedRecord: ({ winner, players }: { winner: string; players: { name: string; mark: string }[] }) => ({
     hostName: null,
     players: players.map((p) => p.name),

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { ScriptStep, testGame } from '@app/room-engine/testing';
 import { ticTacToe } from './tictactoe.game';
 
-// Tic-tac-toe through testGame(): its journal rebuilds every board, and a move costs one statement.
+// These tests play tic-tac-toe through testGame(). They check that the journal rebuilds every board
+// and that a move costs one statement.
 
 const joined: ScriptStep = { at: 0, propose: 'join', args: { playerId: 'p2', name: 'Otto' } };
 const move = (at: number, seat: string, cell: number): ScriptStep => ({ at, seat, command: 'ttt.move', data: { cell } });

@@ -1,26 +1,15 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { ClusterScript, SeatClient, HttpApi } from '@app/bot-kit';
-import { requireBuiltServer } from '../../../../test/support/server-process';
+import { startTestCluster } from '../../../../test/support/test-cluster';
 import { openBoard } from './tictactoe.support';
 
-const REPO = resolve(__dirname, '../../../..');
-const BARE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() };
 jest.setTimeout(90_000);
 
-// Behind the proxy, a board's HTTP and socket traffic lands on the one instance that has it:
-// routing is by the room's code alone, whatever its game.
+// Behind the proxy, a board's HTTP and socket traffic lands on the one instance that holds it,
+// because the proxy routes by the room's code alone, whatever the room's game.
 describe('tic-tac-toe through the proxy, on a cluster of two', () => {
   let cluster: ClusterScript;
   beforeAll(async () => {
-    requireBuiltServer();
-    cluster = await ClusterScript.start(
-      REPO,
-      2,
-      { NODE_ENV: 'test', INSTANCE_HEARTBEAT_SECONDS: '1', LOG_LEVEL: 'info' },
-      () => undefined,
-      BARE_ENV,
-    );
+    cluster = await startTestCluster(2);
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -55,7 +44,7 @@ describe('tic-tac-toe through the proxy, on a cluster of two', () => {
     const [owner] = await holders();
     const killedAt = performance.now();
     process.kill(cluster.member(owner).pid, 'SIGKILL');
-    // Each seat reconnects through the proxy with the token it has until the board is served again.
+    // Each seat keeps reconnecting through the proxy with the token it has, until the board is served again.
     const reconnect = async (token: string) => {
       for (;;) {
         try {
@@ -63,7 +52,7 @@ describe('tic-tac-toe through the proxy, on a cluster of two', () => {
           const first = await Promise.race([client.nextEvent('ttt.state'), client.closed.then(() => undefined)]);
           if (first) return { client, state: first.data };
         } catch {
-          // the proxy still tries the dead instance, or the board's lease has not lapsed yet
+          // Either the proxy still tries the dead instance, or the board's lease has not lapsed yet.
         }
         if (performance.now() - killedAt > 30_000) throw new Error('the board was not served again within 30 s');
         await new Promise((r) => setTimeout(r, 100));

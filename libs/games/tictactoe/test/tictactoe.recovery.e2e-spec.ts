@@ -3,7 +3,8 @@ import { finishedGames, journaled } from '../../../../apps/game-server/test/supp
 import { ServerProcess } from '../../../../test/support/server-process';
 import { openBoard } from './tictactoe.support';
 
-// kill -9 of the real server mid-game: every acknowledged move is on the board when it comes back.
+// These tests kill -9 the real server mid-game. Every acknowledged move must be on the board when
+// the server comes back.
 describe('tic-tac-toe after kill -9 of a real server process', () => {
   let server: ServerProcess;
   beforeAll(async () => {
@@ -44,7 +45,7 @@ describe('tic-tac-toe after kill -9 of a real server process', () => {
         expect((await journaled(server, b.roomId, 'ttt.move')).map((m) => m.commandId)).toEqual(['x-1', 'o-1', 'x-2', 'o-2']);
         expect((await x.send('ttt.move', { cell: 7 }, 'x-3')).status).toBe(200);
         expect((await o.nextEvent('ttt.finished')).data).toEqual({ winner: 'X' });
-        // The winning move finished the game: its record holds every move, and its snapshot cut the journal.
+        // The winning move finished the game. The game's record holds every move, and its snapshot cut the journal.
         expect(await finishedGames(server, b.roomId)).toEqual([expect.objectContaining({ winner: 'X', moves: [4, 0, 1, 3, 7] })]);
         expect(await journaled(server, b.roomId, 'ttt.move')).toEqual([]);
         x.close();

@@ -3,11 +3,11 @@ import { statementsOf } from '../../../../apps/game-server/test/support';
 import { withTestServer } from '../../../../test/support/test-server';
 import { openBoard } from './tictactoe.support';
 
-// The round-trip budget of DESIGN.md for the third game, counted at the pg client as
-// apps/game-server/test/round-trips.e2e-spec.ts counts trivia's: each list is exact, so a hidden
-// extra query fails it.
+// These tests check DESIGN.md's round-trip budget for the third game. They count statements at the
+// pg client, as apps/game-server/test/round-trips.e2e-spec.ts counts trivia's. Each list is exact,
+// so a hidden extra query fails it.
 const APPEND = 'JournalRepository.append';
-// A clock far longer than any test's moves: no move is taken by its deadline.
+// The move clock is far longer than any test's moves, so no deadline ends a game during a test.
 const MOVE_SECONDS = 600;
 
 describe('tic-tac-toe round-trip budget', () => {

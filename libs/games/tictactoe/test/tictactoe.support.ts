@@ -1,6 +1,9 @@
 import { SeatClient, HttpApi } from '@app/bot-kit';
 
-/** A board opened over HTTP by its first seat and joined by its second, both connected past their first frame. */
+/**
+ * A board opened over HTTP by its first seat and joined by its second. Both seats are connected and
+ * past their first frame.
+ */
 export interface Board {
   readonly code: string;
   readonly roomId: string;

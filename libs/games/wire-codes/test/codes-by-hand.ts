@@ -1,11 +1,11 @@
 import type { GameCodes } from '@game-rooms/client';
 
-// The compact code tables as they were written by hand before the codes were derived from the
-// games' schemas, copied here as they were and never to be edited: the derived
-// tables must equal them, so that every client of compact-v2 and compact-v3 keeps decoding.
+// These are the compact code tables as they were written by hand before the codes were derived from
+// the games' schemas. They are copied here unchanged and must never be edited. The derived tables
+// must equal them, so that every client of compact-v2 and compact-v3 keeps decoding.
 
-// Spelled out rather than taken from cards.deck: this file is plain data for the browser too,
-// and the order is part of the versioned table (a card goes as its index here).
+// The cards are spelled out rather than taken from cards.deck, because this file is plain data for
+// the browser too. Their order is part of the versioned table, since a card travels as its index here.
 const HAND_CARDS: readonly string[] = [...'shdc'].flatMap((suit) => [...'23456789TJQKA'].map((rank) => `${rank}${suit}`));
 
 export const TRIVIA_CODES_BY_HAND: GameCodes = {
@@ -76,7 +76,7 @@ export const TRIVIA_CODES_BY_HAND: GameCodes = {
     'revealSeconds',
     'maxPlayers',
     'minPlayers',
-    // Added at the end, as the table's rule asks (codes are positions).
+    // This key was added at the end, as the table's rule asks, because codes are positions.
     'resultsId',
   ],
   enums: {

@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { RoomEntity } from './room.entity';
 
-/** A finished game's summary (the room-journal migration). */
+/** A finished game's summary (created by the room-journal migration). */
 @Entity({ name: 'finished_games' })
 @Unique('finished_games_room_game_no', ['roomId', 'gameNo'])
 @Index('finished_games_by_time', ['finishedAt', 'id'])

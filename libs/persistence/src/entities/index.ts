@@ -19,8 +19,9 @@ export {
 };
 
 /**
- * The tables the entities describe, as the migrations create them (the drift spec holds the two
- * together). The SQL stays in the repositories; these are the schema's second, checked, statement.
+ * The tables the entities describe, as the migrations create them (the drift spec keeps the two in
+ * step). The SQL stays in the repositories. The entities state the schema a second time, and that
+ * statement is checked.
  */
 export const PERSISTENCE_ENTITIES = [
   RoomEntity,

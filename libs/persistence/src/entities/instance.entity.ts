@@ -1,6 +1,6 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A server process sharing the database (the instances migration). */
+/** A server process that shares the database (created by the instances migration). */
 @Entity({ name: 'instances' })
 @Check('instances_health_check', `health IN ('ok', 'draining', 'stopped')`)
 export class InstanceEntity {

@@ -1,10 +1,10 @@
 import { Check, Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** One input a room accepted (the room-journal migration). */
+/** One input a room accepted (created by the room-journal migration). */
 @Entity({ name: 'room_journal' })
 @Check('room_journal_kind', `kind IN ('command', 'proposal', 'signal', 'late_deadline', 'clock_held')`)
 export class JournalEntryEntity {
-  // No foreign key to rooms: the guard that opens every write proves the room (migration 1764864000000).
+  // There is no foreign key to rooms, because the guard that opens every write proves the room (migration 1764864000000).
   @PrimaryColumn({ name: 'room_id', type: 'uuid', primaryKeyConstraintName: 'room_journal_pkey' })
   roomId: string;
 

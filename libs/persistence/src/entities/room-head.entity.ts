@@ -2,9 +2,10 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { RoomEntity } from './room.entity';
 
 /**
- * A room's position and lease (the ordered-commits migration). The table's fillfactor (50), the
- * trigger that adds a row for every new room and the one that marks where a lease moved from
- * (migration 1764874800000) are the migrations' alone: an entity cannot say them.
+ * A room's position and lease (created by the ordered-commits migration). Some parts exist only in
+ * the migrations, because an entity cannot express them: the table's fillfactor (50), the trigger
+ * that adds a row for every new room, and the trigger that marks where a lease moved from
+ * (migration 1764874800000).
  */
 @Entity({ name: 'room_heads' })
 @Index('room_heads_moved', ['movedFrom', 'movedAt'], { where: 'moved_from IS NOT NULL' })
@@ -14,7 +15,7 @@ export class RoomHeadEntity {
   @ForeignKey(() => RoomEntity, { name: 'room_heads_room_id_fkey' })
   roomId: string;
 
-  // bigint arrives from pg as a string.
+  // pg returns a bigint as a string.
   @Column({ name: 'commit_seq', type: 'bigint', default: 0 })
   commitSeq: string;
 
@@ -27,7 +28,7 @@ export class RoomHeadEntity {
   @Column({ name: 'wanted_by', type: 'text', nullable: true })
   wantedBy: string | null;
 
-  /** The owner the lease last moved away from (set by a trigger when `lease_owner` changes). */
+  /** The owner the lease last moved away from. A trigger sets it when `lease_owner` changes. */
   @Column({ name: 'moved_from', type: 'text', nullable: true })
   movedFrom: string | null;
 

@@ -1,6 +1,6 @@
 import { Database } from '../database';
 
-/** A finished game as the console lists it: its record, its room's code, and what its start may be derived from. */
+/** A finished game as the console lists it: its record, its room's code, and the times its start may be derived from. */
 export interface FinishedGameRow {
   readonly id: string;
   readonly roomId: string;
@@ -8,9 +8,9 @@ export interface FinishedGameRow {
   readonly game: string;
   readonly gameNo: number;
   readonly summary: unknown;
-  /** Epoch ms. */
+  /** When the game finished, in epoch ms. */
   readonly finishedAt: number;
-  /** Microseconds since the epoch, as text: the keyset's exact position. */
+  /** Microseconds since the epoch, as text. This is the game's exact position in the keyset. */
   readonly finishedUs: string;
   /** When the room opened (epoch ms). */
   readonly roomOpenedAt: number;
@@ -25,11 +25,11 @@ export interface FinishedKey {
 }
 
 export interface FinishedQuery {
-  /** A room code (normalized): its rooms' games only. */
+  /** A room code (normalized). When given, only the games of rooms with that code are listed. */
   readonly code?: string;
-  /** Finished at or after (epoch ms). */
+  /** Only games that finished at or after this time (epoch ms). */
   readonly from?: number;
-  /** Finished before (epoch ms). */
+  /** Only games that finished before this time (epoch ms). */
   readonly to?: number;
   readonly after?: FinishedKey;
   readonly limit: number;
@@ -40,15 +40,16 @@ const COLUMNS = `f.id, f.room_id AS "roomId", trim(r.code) AS code, f.game, f.ga
   (extract(epoch FROM r.created_at) * 1000)::float8 AS "roomOpenedAt",
   (SELECT (extract(epoch FROM max(p.finished_at)) * 1000)::float8 FROM finished_games p WHERE p.room_id = f.room_id AND p.game_no < f.game_no) AS "previousFinishedAt"`;
 
-// Every bound is always given (infinity when open), so that each statement has one plan: the time
-// index read backwards from the cursor, or, with a code, that code's rooms.
+// Every bound is always given (infinity when it is open), so that each statement has one plan:
+// the time index read backwards from the cursor, or, with a code, that code's rooms.
 const BOUNDS = `f.finished_at >= coalesce(to_timestamp($1::float8 / 1000), '-infinity')
   AND f.finished_at < coalesce(to_timestamp($2::float8 / 1000), 'infinity')
   AND (f.finished_at, f.id) < (coalesce(timestamptz 'epoch' + $3::bigint * interval '1 microsecond', 'infinity'), coalesce($4::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))`;
 
 /**
  * Finished games for operators (`GET /admin/api/finished`), newest first, from `finished_games`
- * and their rooms, whatever the public results window: a row is shown while it exists.
+ * and their rooms. The public results window does not apply: a row is shown for as long as it
+ * exists.
  */
 export class FinishedGamesRepository {
   constructor(private readonly db: Database) {}

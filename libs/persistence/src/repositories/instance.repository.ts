@@ -7,7 +7,7 @@ export interface InstanceBeat {
   readonly name: string;
   readonly url: string;
   readonly pid: number;
-  /** Epoch ms. */
+  /** When the instance started, in epoch ms. */
   readonly startedAt: number;
   readonly rooms: number;
   readonly health: InstanceHealth;
@@ -19,9 +19,9 @@ export interface InstanceRow extends InstanceBeat {
 }
 
 /**
- * A room whose lease moved away from the instance that beat: another instance took it, or the
- * beat handed it to the instance that asked for it. `fence` is the lease's fence as the beat read
- * it: a copy of the room loaded here with a higher one was taken again since, and stays.
+ * A room whose lease moved away from the instance that beat: another instance took it, or the beat
+ * handed it to the instance that asked for it. `fence` is the lease's fence as the beat read it. A
+ * copy of the room loaded here with a higher fence was taken again since then, so it stays.
  */
 export interface LostLease {
   readonly id: string;
@@ -32,7 +32,7 @@ export interface LostLease {
 export interface BeatAnswer {
   /** Every instance's row, this one's included, by name. */
   readonly rows: InstanceRow[];
-  /** The beat's time by the database's clock (epoch ms): the next beat's `since`. */
+  /** The beat's time by the database's clock (epoch ms). The next beat passes it as `since`. */
   readonly at: number;
   /** Rooms whose lease moved away from this instance since `since`. */
   readonly lost: readonly LostLease[];
@@ -40,13 +40,16 @@ export interface BeatAnswer {
 
 /** Rows of instances silent for this long are deleted by the next beat of any instance. */
 export const FORGET_INSTANCE_AFTER = '1 day';
-/** An instance that asked for a room must have beaten this recently to be handed it (it asked while live). */
+/**
+ * An instance that asked for a room must have beaten this recently to be handed the room, which
+ * shows that it asked while it was live.
+ */
 export const WANTING_INSTANCE_FRESH = '30 seconds';
 /**
- * A beat reads the leases that moved away from its instance since its last answered beat, and this
- * long before it: a move whose statement ran this long before it committed was invisible to that
- * beat. Longer than any statement may run (COMMAND_TIMEOUT_MS is at most 60 s); a move the beat
- * still misses is caught by the fence at the room's next write.
+ * A beat reads the leases that moved away from its instance since its last answered beat, and
+ * also this long before it, because a move whose statement ran this long before it committed was
+ * invisible to that beat. The lookback is longer than any statement may run (COMMAND_TIMEOUT_MS is
+ * at most 60 s). A move the beat still misses is caught by the fence at the room's next write.
  */
 export const MOVED_LEASE_LOOKBACK = '1 minute';
 
@@ -54,20 +57,21 @@ export class InstanceRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * The heartbeat: one statement writes this instance's row, forgets instances silent for a
-   * day, and reads every other row, so the registry costs each instance one round trip per
-   * beat and nothing else. An instance's room leases live as long as its row is fresh (not
-   * stopped, seen within the lease), so writing the row renews all of them, whatever their
-   * number. The same statement hands over the rooms of this instance that another live instance
-   * asked for, and says which leases moved away from this instance since `since` (the `at` of the
-   * last beat whose answer was heard; unset, the lookback alone), each found through an index
-   * (migration 1764874800000): what it reads grows with the leases that moved, not with the rooms
-   * the instance holds. It runs on the cluster's own connections (`Database.runForCluster`).
+   * The heartbeat. One statement writes this instance's row, forgets instances silent for a day,
+   * and reads every other row, so the registry costs each instance one round trip per beat and
+   * nothing else. An instance's room leases live as long as its row is fresh (not stopped, and seen
+   * within the lease), so writing the row renews all of them, however many there are. The same
+   * statement hands over the rooms of this instance that another live instance asked for. It also
+   * says which leases moved away from this instance since `since`, which is the `at` of the last
+   * beat whose answer was heard (when unset, only the lookback applies). Each moved lease is found
+   * through an index (migration 1764874800000), so what the beat reads grows with the leases that
+   * moved, not with the rooms the instance holds. It runs on the cluster's own connections
+   * (`Database.runForCluster`).
    */
   async beat(me: InstanceBeat, since?: number): Promise<BeatAnswer> {
-    // A data-modifying CTE's effects are invisible to the statement's own reads: the last
-    // SELECT filters by age itself, this instance's row comes from RETURNING, and the rooms
-    // handed over now come from \`asked\` (their marks, set by the trigger, are read by the next beat).
+    // A data-modifying CTE's effects are invisible to the statement's own reads. So the last
+    // SELECT filters by age itself, this instance's row comes from RETURNING, and the rooms handed
+    // over now come from \`asked\` (their marks, set by the trigger, are read by the next beat).
     const rows = await this.db.runForCluster<InstanceRow & { at: number; lost: LostLease[] }>(
       'InstanceRepository.beat',
       `WITH me AS (
@@ -108,7 +112,7 @@ export class InstanceRepository {
        ORDER BY name`,
       [me.name, me.url, me.pid, me.startedAt, me.rooms, me.health, since ?? null],
     );
-    // Every row carries the same time and list (this instance's row is always among them).
+    // Every row carries the same time and list, and this instance's row is always among them, so read them from the first.
     const [first] = rows;
     return { rows: rows.map(({ at: _a, lost: _l, ...row }) => row), at: first.at, lost: first.lost };
   }

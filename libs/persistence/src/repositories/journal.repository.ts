@@ -7,57 +7,64 @@ const KINDS: ReadonlySet<string> = new Set<JournalKind>(['command', 'proposal', 
 /** An input the room accepted, as its rules took it. */
 export interface JournalEntry {
   readonly kind: JournalKind;
-  /** When it arrived, on the room's clock (epoch ms). */
+  /** When the input arrived, on the room's clock (epoch ms). */
   readonly atMs: number;
   readonly actor: Actor | null;
   readonly commandId: string | null;
-  /** What the rules were given; any JSON but null. */
+  /** What the rules were given. It may be any JSON except null. */
   readonly body: unknown;
 }
 
-/** An entry as it was recorded: the position of the statement that wrote it, and its place there. */
+/** An entry as it was recorded: the position of the statement that wrote it, and its place within that statement. */
 export interface JournaledEntry extends JournalEntry {
   readonly seq: number;
   readonly idx: number;
 }
 
-/** A room's state at a game's boundary. It holds every entry up to `seq`; the journal goes on after. */
+/** A room's state at a game's boundary. It holds every entry up to `seq`, and the journal goes on after it. */
 export interface Snapshot {
   readonly seq: number;
   readonly atMs: number;
   readonly state: unknown;
 }
 
-/** A game that ended: its summary is the game's own JSON. */
+/** A game that ended. Its summary is the game's own JSON. */
 export interface FinishedGame {
   readonly game: string;
   readonly gameNo: number;
   readonly summary: unknown;
-  /** Its id, when the game named it (a results link it already told its players); else a random one. */
+  /**
+   * The finished game's id, when the game chose it (for a results link it already told its
+   * players). Otherwise the database picks a random one.
+   */
   readonly id?: string;
 }
 
 export interface StoredResult extends FinishedGame {
-  /** Random: the public results id. */
+  /** The public results id, random unless the game chose it. */
   readonly id: string;
   readonly roomId: string;
   readonly finishedAt: number;
 }
 
 export interface AppendOptions {
-  /** The state after this statement's entries: it replaces the room's snapshot, at the statement's position. */
+  /** The state after this statement's entries. It replaces the room's snapshot, at the statement's position. */
   readonly snapshot?: { readonly atMs: number; readonly state: unknown };
   readonly result?: FinishedGame;
-  /** The room is over, for this reason: it is closed (its code freed) in the same statement. */
+  /** Set when the room is over, to the reason. The room is closed (and its code freed) in the same statement. */
   readonly closed?: string;
   /**
-   * The statement's name (its metrics label, and what merges with what): `JournalRepository.append`
-   * unless said. Statements of one name from many rooms in one turn share a round trip.
+   * The statement's name, which is its metrics label and decides what merges with what. It is
+   * `JournalRepository.append` unless given. Statements of one name from many rooms in one turn
+   * share a round trip.
    */
   readonly name?: string;
 }
 
-/** A value the journal cannot keep: refused before anything is sent, so no other room's statement fails with it. */
+/**
+ * A value the journal cannot keep. It is refused before anything is sent, so that no other room's
+ * statement fails with it.
+ */
 export class UnstorableJournalValueError extends UnstorableStepError {
   constructor(what: string, why: string) {
     super(`cannot journal ${what}: ${why}`);
@@ -67,22 +74,23 @@ export class UnstorableJournalValueError extends UnstorableStepError {
 
 /** The most results one read returns. */
 export const MAX_RESULTS_READ = 500;
-/** `idx` is a smallint. */
+/** The most entries one statement may write, because `idx` is a smallint. */
 const MAX_ENTRIES_PER_STATEMENT = 32_767;
 
 /**
  * The engine's generic persistence: the journal of accepted inputs, a snapshot per room, and
- * finished games. Knows no game: bodies, states and summaries are the rules' JSON.
+ * finished games. It knows no game: bodies, states and summaries are the rules' JSON.
  */
 export class JournalRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * The room's new entries, with its snapshot and a finished game when given, in one statement on
-   * the room's ordered path; the appends of many rooms sent in the same turn share it. Returns the
-   * finished game's id, if one was given. A snapshot replaces the room's journal up to it: the
-   * same statement deletes the entries since the snapshot it replaces, and journals none of its
-   * own (the snapshot is the room after them, with the replies they were given).
+   * Writes the room's new entries, with its snapshot and a finished game when given, in one
+   * statement on the room's ordered path. The appends of many rooms sent in the same turn share
+   * that statement. Returns the finished game's id, if a finished game was given. A snapshot
+   * replaces the room's journal up to it: the same statement deletes the entries since the snapshot
+   * it replaces, and journals none of its own entries (the snapshot is the room after them, with
+   * the replies they were given).
    */
   async append(
     entries: readonly JournalEntry[],
@@ -107,7 +115,8 @@ export class JournalRepository {
     if (snapshot && (snapshot.state === null || snapshot.state === undefined))
       throw new UnstorableJournalValueError('the snapshot', 'it has no state');
     // A snapshot is the room after this statement's entries, their replies included, and a load
-    // reads only the journal after it: those entries would be dead as they were written.
+    // reads only the journal after the snapshot. So those entries would be dead as soon as they
+    // were written, and are not journaled.
     const journaled = snapshot ? [] : rows;
     if (result && (result.summary === null || result.summary === undefined))
       throw new UnstorableJournalValueError('the result', 'it has no summary');
@@ -122,7 +131,7 @@ export class JournalRepository {
     const returned = await this.db.write<{ roomId: string; id: string }>(
       {
         name: options.name ?? 'JournalRepository.append',
-        // Data-modifying CTEs all run, read or not: one statement, one round trip.
+        // Data-modifying CTEs all run, whether read or not, so this is one statement and one round trip.
         sql: `WITH journal AS (
            INSERT INTO room_journal (room_id, seq, idx, at_ms, kind, actor, command_id, body)
            SELECT e."roomId", e.seq, e.idx, e."atMs", e.kind, e.actor, e."commandId", e.body
@@ -150,22 +159,22 @@ export class JournalRepository {
          SELECT coalesce(f.id, gen_random_uuid()), f."roomId", f.game, f."gameNo", f.summary
          FROM jsonb_to_recordset($3::jsonb) AS f("roomId" uuid, id uuid, game text, "gameNo" int, summary jsonb)
          RETURNING room_id AS "roomId", id`,
-        // Each array as one JSON text: pg sends a string as it is, where a text[] of JSON texts
-        // would be escaped character by character.
+        // Send each array as one JSON text. pg sends a string as it is, whereas a text[] of JSON
+        // texts would be escaped character by character.
         params: [journaled, snapshots, results, closes, cuts].map(jsonArray),
         position,
-        // Each room's rows are its own elements of the five arrays: merging is concatenating them.
+        // Each room's rows are its own elements of the five arrays, so merging means concatenating them.
         merge: (all) =>
           [0, 1, 2, 3, 4].map((i) => jsonArray(all.map((p) => (p[i] as string).slice(1, -1)).filter((inner) => inner !== ''))),
       },
       timeoutMs,
     );
-    // A shared statement returns every room's results: this room's is the one with its id.
+    // A shared statement returns every room's results. This room's result is the one with its room id.
     const resultId = returned.find((r) => r.roomId === roomId)?.id;
     return resultId === undefined ? {} : { resultId };
   }
 
-  /** One finished game by its id, if it finished within the last `keptDays` days (the results link's life). */
+  /** One finished game by its id, if it finished within the last `keptDays` days (the life of the results link). */
   async result(id: string, keptDays: number, timeoutMs?: number): Promise<StoredResult | undefined> {
     const [row] = await this.db.run<StoredResult>(
       'JournalRepository.result',
@@ -202,20 +211,21 @@ export class JournalRepository {
 const RESULT_COLUMNS = `id, room_id AS "roomId", game, game_no AS "gameNo", summary, (extract(epoch FROM finished_at) * 1000)::float8 AS "finishedAt"`;
 
 /**
- * `value` as JSON that PostgreSQL's jsonb accepts. Of what JSON.stringify escapes, jsonb refuses a
- * NUL and a lone surrogate, and would refuse them in the statement every room of the turn shares:
- * so such an escape (not itself behind an escaped backslash) is refused here, for this room alone.
+ * Returns `value` as JSON that PostgreSQL's jsonb accepts. Of what JSON.stringify escapes, jsonb
+ * refuses a NUL and a lone surrogate, and it would refuse them in the statement that every room of
+ * the turn shares. So such an escape (one not itself behind an escaped backslash) is refused here,
+ * for this room alone.
  */
 function jsonText(value: unknown, what: string): string {
   const text = JSON.stringify(value);
-  // The pattern runs only on a text that has an escape at all (most have none).
+  // Run the pattern only on a text that has an escape at all (most have none).
   if (text.includes('\\u') && /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i.test(text)) {
     throw new UnstorableJournalValueError(what, 'it holds a NUL character or a lone surrogate');
   }
   return text;
 }
 
-/** JSON texts (each one array element, or a comma-joined run of them) as one JSON array's text. */
+/** Joins JSON texts (each one array element, or a comma-joined run of elements) into one JSON array's text. */
 function jsonArray(elements: readonly string[]): string {
   return `[${elements.join(',')}]`;
 }

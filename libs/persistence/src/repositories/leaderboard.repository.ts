@@ -10,21 +10,21 @@ export interface LeaderboardEntry {
 }
 
 /**
- * How many finished games the leaderboard reads: the newest of one game, through the index
- * `finished_games_by_game` (migration 1764874800000). A request costs the same however many games
- * have finished, and an anonymous reader cannot make the server read them all.
+ * How many finished games the leaderboard reads: the newest games of one kind, through the index
+ * `finished_games_by_game` (migration 1764874800000). So a request costs the same however many
+ * games have finished, and an anonymous reader cannot make the server read them all.
  */
 export const LEADERBOARD_GAMES = 1000;
 
 /**
- * The best players over the newest finished games of one game, from what each finished game
- * reported: a summary's `standings` (`[{ playerId, name, score, rank }]`) is what a game that
- * ranks its players reports, and the leaderboard reads nothing else.
+ * The best players over the newest finished games of one kind, from what each finished game
+ * reported. A game that ranks its players reports a summary's `standings`
+ * (`[{ playerId, name, score, rank }]`), and the leaderboard reads nothing else.
  */
 export class LeaderboardRepository {
   constructor(private readonly db: Database) {}
 
-  /** A seat's games in one room (rematches included) add up, over the newest LEADERBOARD_GAMES games. */
+  /** Over the newest LEADERBOARD_GAMES games, a seat's games in one room (rematches included) add up. */
   async topPlayers(game: string, limit: number): Promise<LeaderboardEntry[]> {
     return this.db.run<LeaderboardEntry>(
       'LeaderboardRepository.topPlayers',

@@ -1,11 +1,11 @@
 import { Database } from '../database';
 
-/** One refused command as it is written: the room's id, and who, what and why. */
+/** One refused command as it is written: the room's id, and who sent what, and why it was refused. */
 export interface RefusalRow {
   readonly roomId: string;
-  /** Its arrival, epoch ms. */
+  /** When the command arrived, in epoch ms. */
   readonly atMs: number;
-  /** player, host, spectator or operator. */
+  /** Who sent it: player, host, spectator or operator. */
   readonly by: string;
   readonly seat: string | null;
   readonly name: string | null;
@@ -15,10 +15,10 @@ export interface RefusalRow {
   readonly message: string;
 }
 
-/** A stored refusal, with its place in the keyset (its time in microseconds, exact, and its id). */
+/** A stored refusal, with its place in the keyset: its exact time in microseconds, and its id. */
 export interface StoredRefusal extends Omit<RefusalRow, 'roomId'> {
   readonly id: string;
-  /** Microseconds since the epoch, as text: exact where a double would round. */
+  /** Microseconds since the epoch, as text, which stays exact where a double would round. */
   readonly atUs: string;
 }
 
@@ -28,21 +28,22 @@ export interface RefusalKey {
   readonly id: string;
 }
 
-/** Rows the pruning deletes in one statement at most: a flush stays short however much expired. */
+/** The most rows the pruning deletes in one statement, so that a flush stays short however much has expired. */
 export const PRUNE_ROWS_PER_STATEMENT = 5000;
 
 const COLUMNS = `id::text AS id, (extract(epoch FROM at) * 1000)::float8 AS "atMs", (extract(epoch FROM at) * 1000000)::bigint::text AS "atUs",
   by_role AS by, seat, name, type, code, status, message`;
 
 /**
- * The refused commands operators read in the console (`refused_commands`), kept `keptDays`:
- * written in batches by the refusal recorder, never on a command's path; each write also deletes
- * up to PRUNE_ROWS_PER_STATEMENT rows past the window, and reads never show one.
+ * The refused commands that operators read in the console (`refused_commands`), kept for
+ * `keptDays`. The refusal recorder writes them in batches, never on a command's path. Each write
+ * also deletes up to PRUNE_ROWS_PER_STATEMENT rows past the window, and reads never show such a
+ * row.
  */
 export class RefusalRepository {
   constructor(private readonly db: Database) {}
 
-  /** One statement: the rows in, and the oldest expired rows out. */
+  /** Writes the rows and deletes the oldest expired rows, in one statement. */
   async record(rows: readonly RefusalRow[], keptDays: number, timeoutMs?: number): Promise<void> {
     await this.db.run(
       'RefusalRepository.record',
@@ -59,7 +60,7 @@ export class RefusalRepository {
     );
   }
 
-  /** Deletes up to PRUNE_ROWS_PER_STATEMENT rows older than `keptDays`; how many it deleted. */
+  /** Deletes up to PRUNE_ROWS_PER_STATEMENT rows older than `keptDays`, and returns how many it deleted. */
   async prune(keptDays: number, timeoutMs?: number): Promise<number> {
     const rows = await this.db.run<{ n: number }>(
       'RefusalRepository.prune',
@@ -75,9 +76,9 @@ export class RefusalRepository {
   }
 
   /**
-   * The latest room with this code (open, or the last one closed) and one page of its refusals
-   * within the window, newest first, after `after` when given; undefined when no room ever had
-   * the code. One statement.
+   * Reads, in one statement, the latest room with this code (open, or the last one closed) and one
+   * page of its refusals within the window, newest first, starting after `after` when given.
+   * Returns undefined when no room ever had the code.
    */
   async page(
     code: string,

@@ -1,33 +1,39 @@
 import { Database } from '../database';
 
-/** What one pruning statement removed, by table (`room_decks`: deck copies cleared from `rooms.deck`). */
-export type RetentionTable = 'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'deck_images';
+/**
+ * What one pruning statement removed, by table. `room_decks` counts deck copies cleared from
+ * `rooms.deck`; `decks` and `questions` count hosts' unused decks, which the server's deck
+ * repository prunes; `deck_images` counts images of deleted decks once no open room shows them.
+ */
+export type RetentionTable =
+  'room_journal' | 'room_snapshots' | 'room_decks' | 'finished_games' | 'rooms' | 'room_heads' | 'decks' | 'questions' | 'deck_images';
 export type Removed = Partial<Record<RetentionTable, number>>;
 
-/** One batch: what it removed, and how many rows or rooms it took of the `limit` it was given. */
+/** One batch's result: what it removed, and how many rows or rooms it took of the `limit` it was given. */
 export interface PruneBatch {
   readonly removed: Removed;
-  /** Rows (or rooms) the batch selected: fewer than its limit means nothing more is due now. */
+  /** How many rows (or rooms) the batch selected. Fewer than its limit means that nothing more is due now. */
   readonly taken: number;
 }
 
-// A window in seconds, as PostgreSQL compares it with the times it wrote itself (closed_at, finished_at).
+// The cut-off of a window given in seconds. PostgreSQL computes it, so that it is compared with
+// times PostgreSQL wrote itself (closed_at, finished_at).
 const BEFORE = `now() - make_interval(secs => $1::float8)`;
 // The predicate of rooms_closed_unpruned, spelled as the index is, so that a generic plan uses it.
 const CLOSED_UNPRUNED = `r.closed_at IS NOT NULL AND r.pruned_at IS NULL`;
 
 /**
- * What is kept after it is needed goes, in bounded batches, off every command's path: the journal,
+ * Removes what is no longer needed, in bounded batches, off every command's path: the journal,
  * snapshot and deck copy of a room closed longer ago than the results window, finished games past
  * their own retention, and the row of a pruned room once no finished game names it. Each method is
  * one statement that removes at most `limit` rows (or rooms), oldest first, on the upkeep's own
- * connection. Instances may run them at once: each takes its rows with `FOR UPDATE SKIP LOCKED`,
- * so two batches never wait for each other nor remove a row twice.
+ * connection. Several instances may run them at once: each statement takes its rows with `FOR
+ * UPDATE SKIP LOCKED`, so two batches never wait for each other nor remove a row twice.
  */
 export class RetentionRepository {
   constructor(private readonly db: Database) {}
 
-  /** Journal rows of closed rooms past the window (the oldest rooms' first). */
+  /** Removes journal rows of closed rooms past the window, the oldest rooms' rows first. */
   async pruneClosedJournals(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number; journal: number }>(
       'RetentionRepository.pruneClosedJournals',
@@ -47,8 +53,9 @@ export class RetentionRepository {
   }
 
   /**
-   * Closed rooms past the window whose journal is gone: their snapshot goes and their deck copy is
-   * cleared, and they are marked pruned (such a room is never brought back: its code answers 404).
+   * Prunes closed rooms past the window whose journal is gone. Their snapshot goes, their deck copy
+   * is cleared, and they are marked pruned. Such a room is never brought back, and its code answers
+   * 404.
    */
   async pruneClosedRooms(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number; decks: number; snapshots: number }>(
@@ -83,7 +90,9 @@ export class RetentionRepository {
       `WITH due AS (
          SELECT i.id FROM deck_images i
          WHERE i.orphaned_at IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)))
+           AND NOT EXISTS (SELECT 1 FROM rooms r
+                           WHERE r.deck_id = i.deck_id AND r.deck_hash IS NULL AND r.closed_at IS NULL
+                             AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)))
          ORDER BY i.orphaned_at LIMIT $1
          FOR UPDATE OF i SKIP LOCKED
        ), gone AS (
@@ -96,7 +105,7 @@ export class RetentionRepository {
     return { taken: row.taken, removed: { deck_images: row.taken } };
   }
 
-  /** Finished games older than their retention (the oldest first). */
+  /** Removes finished games older than their retention, the oldest first. */
   async pruneFinishedGames(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number }>(
       'RetentionRepository.pruneFinishedGames',
@@ -115,8 +124,8 @@ export class RetentionRepository {
   }
 
   /**
-   * Pruned rooms closed longer ago than the finished games' retention, and so without one left:
-   * their row and head go.
+   * Removes pruned rooms closed longer ago than the finished games' retention, which therefore have
+   * no finished game left. Their row and head go.
    */
   async pruneRoomRows(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number; heads: number }>(

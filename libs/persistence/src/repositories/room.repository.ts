@@ -3,19 +3,24 @@ import { Database } from '../database';
 import { OPEN_ROOM } from './open-room';
 import { JournaledEntry, Snapshot } from './journal.repository';
 
-/** A room being opened: its game, what opening it took, and its first state (the journal starts there). */
+/** A room being opened: its game, the settings it was opened with, and its first state, where the journal starts. */
 export interface NewRoom {
   readonly id: string;
   readonly code: string;
   readonly game: string;
   readonly seed: number;
-  /** What opening it took, as the game's module parsed it. */
+  /** The settings the room was opened with, as the game's module parsed them. */
   readonly settings: unknown;
-  /** The copy of the deck it plays from, kept once with the room (not in its snapshots): a host's deck. */
+  /** For a host's deck: the copy of the deck the room plays from, kept once with the room and not in its snapshots. */
   readonly deck?: unknown;
-  /** Or the built-in deck it plays, by id and content hash: not copied (`deck` is then unset). */
+  /** For a host's deck: the deck the copy was made from. The room names it, so the deck is kept while the room is. */
+  readonly deckId?: string;
+  /** For a built-in deck: the deck the room plays, by id and content hash. It is not copied, and `deck` is then unset. */
   readonly deckRef?: DeckReference;
-  /** The room's state as it opens, with no replies owed: its first snapshot, before its first statement (position -1). */
+  /**
+   * The room's state as it opens, with no replies kept for resends. It is the room's first
+   * snapshot, taken before its first statement (at position -1).
+   */
   readonly snapshot: { readonly atMs: number; readonly state: unknown };
 }
 
@@ -34,34 +39,41 @@ export interface StoredRoom {
   readonly game: string;
   readonly seed: number;
   readonly createdAt: number;
-  /** The room's statements applied so far: where the actor's next one goes (see the ordered-commits migration). */
+  /**
+   * How many of the room's statements have been applied so far. The actor's next statement goes
+   * after them (see the ordered-commits migration).
+   */
   readonly commitSeq: number;
-  /** The fencing number of the lease this load took (the room's current one if it took none). */
+  /** The fencing number of the lease this load took, or the room's current one if the load took none. */
   readonly fence: number;
-  /** An open room whose lease another instance holds: it may not be served here now. */
+  /** For an open room whose lease another instance holds, that instance. The room may not be served here now. */
   readonly heldBy: string | null;
-  /** Why it was closed, if it is. */
+  /** Why the room was closed, if it is closed. */
   readonly closedReason: string | null;
-  /** Closed longer ago than its results window: its journal, snapshot and deck copy are gone, and so is the room. */
+  /**
+   * Set when the room closed longer ago than its results window. Its journal, snapshot and deck copy
+   * are gone, and so is the room.
+   */
   readonly pruned: boolean;
-  /** The copy of the deck it plays from, if it plays from a copy. */
+  /** The copy of the deck the room plays from, if it plays from a copy. */
   readonly deck: unknown;
-  /** The built-in deck it plays from, if it references one instead. */
+  /** The built-in deck the room plays from, if it references one instead. */
   readonly deckRef: DeckReference | null;
   /**
-   * Its latest snapshot: none for a room opened before the journal (its game's old record has it),
-   * nor for a closed room past its results window (its journal and snapshot were pruned).
+   * The room's latest snapshot. There is none for a room opened before the journal existed (its
+   * game's old record holds it), nor for a closed room past its results window (its journal and
+   * snapshot were pruned).
    */
   readonly snapshot: Snapshot | null;
   /** The journal after the snapshot, in order. */
   readonly entries: readonly JournaledEntry[];
 }
 
-/** The lease a load takes for `owner`: `ms` long, renewed by the owner's beat. */
+/** The lease a load takes for `owner`. It lasts `ms`, and the owner's beat renews it. */
 export interface RoomLease {
   readonly owner: string;
   readonly ms: number;
-  /** May another instance's lapsed lease be taken (and a held one asked for)? Default true. */
+  /** Whether another instance's lapsed lease may be taken (and a held one asked for). Default true. */
   readonly takeLapsed?: boolean;
 }
 
@@ -77,8 +89,9 @@ export class RoomRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * Opens a room with its first snapshot, in one statement; a code an open room already has is
-   * refused (`code_taken`: pick another and retry), and then nothing is written.
+   * Opens a room with its first snapshot, in one statement. A code that an open room already has
+   * is refused with `code_taken` (the caller picks another and retries), and then nothing is
+   * written.
    */
   async openRoom(room: NewRoom, timeoutMs?: number): Promise<OpenRoomResult> {
     const [row] = await this.db.run<{ created: number }>(
@@ -100,27 +113,28 @@ export class RoomRepository {
         room.snapshot.atMs,
         JSON.stringify({ state: room.snapshot.state, replies: [] }),
         room.deck === undefined ? null : JSON.stringify(room.deck),
-        room.deckRef?.id ?? null,
+        room.deckRef?.id ?? room.deckId ?? null,
         room.deckRef?.hash ?? null,
       ],
       timeoutMs,
-      // Its answer lost, it was recorded when the room is there (its id is this call's own).
+      // If the answer is lost, the write was recorded when the room is there (its id is this call's own).
       { sql: 'SELECT 1 AS created FROM rooms WHERE id = $1', params: [room.id] },
     );
     return row.created === 1 ? 'created' : 'code_taken';
   }
 
   /**
-   * Loads many rooms in one statement: rooms that activate together share a round trip. With each
-   * room comes what its recovery needs: its latest snapshot and the journal after it.
+   * Loads many rooms in one statement, so that rooms that activate together share a round trip.
+   * With each room comes what its recovery needs: its latest snapshot and the journal after it.
    *
-   * With `lease`, the same statement takes each open room's lease for `lease.owner` (free, already
-   * its own, or held by an instance that stopped or has not beaten for `lease.ms`), raising its
-   * fencing number; an open room whose lease another live instance holds comes back with `heldBy`,
-   * and is asked for (`wanted_by`): its holder hands it over at its next beat. Without
-   * `lease.takeLapsed` (the taker itself is just back from an outage, so the holder whose lease
-   * lapsed was most likely cut off as well and is about to renew it) only a free lease, its own,
-   * or a stopped instance's is taken, and nothing is asked for.
+   * With `lease`, the same statement takes each open room's lease for `lease.owner` and raises its
+   * fencing number. It takes a lease that is free, already the owner's, or held by an instance that
+   * stopped or has not beaten for `lease.ms`. An open room whose lease another live instance holds
+   * comes back with `heldBy`, and is asked for (`wanted_by`), so its holder hands it over at its next
+   * beat. Without `lease.takeLapsed`, only a free lease, the owner's own, or a stopped instance's is
+   * taken, and nothing is asked for. A taker sets it to false when it is itself just back from an
+   * outage, because the holder whose lease lapsed was then most likely cut off as well, and is
+   * about to renew it.
    */
   async loadRooms(codes: readonly string[], timeoutMs?: number, lease?: RoomLease): Promise<StoredRoom[]> {
     return await this.db.run<StoredRoom>(
@@ -168,9 +182,9 @@ export class RoomRepository {
   }
 
   /**
-   * Of these codes, those an open room has: one index read, no snapshot, journal or lease. Rooms
-   * asked for past the live-room cap are sorted with it, so that an unknown or closed code never
-   * takes a real room's place.
+   * Returns those of these codes that an open room has, with one index read and no snapshot,
+   * journal or lease. Rooms asked for past the live-room cap are sorted with it, so that an unknown
+   * or closed code never takes a real room's place.
    */
   async openCodes(codes: readonly string[], timeoutMs?: number): Promise<string[]> {
     const rows = await this.db.run<{ code: string }>(
@@ -183,8 +197,8 @@ export class RoomRepository {
   }
 
   /**
-   * Gives up `owner`'s leases on these rooms (a drain), so that another instance may take them at
-   * once; on the cluster's own connections, as the heartbeat's statements are.
+   * Gives up `owner`'s leases on these rooms (during a drain), so that another instance may take
+   * them at once. It runs on the cluster's own connections, as the heartbeat's statements do.
    */
   async releaseLeases(owner: string, rooms: readonly { id: string; fence: number }[], timeoutMs?: number): Promise<void> {
     await this.db.runForCluster(
@@ -221,10 +235,10 @@ export class RoomRepository {
        FROM closed`,
         params: [byId ? target.roomId : target.code, reason],
         position,
-        // Its answer lost (a close over HTTP), it was recorded when the room is closed for this
-        // reason: the caller then hears the truth, and closing a closed room again is no error.
-        // By code, an older room that had the code and closed for the same reason does not count
-        // while a room with that code is still open.
+        // If the answer of a close over HTTP is lost, the close was recorded when the room is
+        // closed for this reason. The caller then hears the truth, and closing a closed room again
+        // is no error. By code, an older room that had the code and closed for the same reason
+        // does not count while a room with that code is still open.
         check: {
           sql: byId
             ? `SELECT id, trim(code) AS code FROM rooms WHERE id = $1::uuid AND closed_at IS NOT NULL AND closed_reason = $2`

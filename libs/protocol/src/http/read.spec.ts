@@ -13,8 +13,9 @@ function refusal(read: () => unknown): { status: number; code: string; message: 
   throw new Error('read did not refuse');
 }
 
-// A body with a name and a list of entries, each with options and a pick among them: the reader
-// names a field nested in a list by its path, and a rule over several fields where it points.
+// The test body has a name and a list of entries, each with options and a pick among them. The
+// reader names a field nested in a list by its path, and names a rule over several fields by the
+// field the rule points at.
 const Entry = jsonObject({
   text: printableField(300),
   options: z

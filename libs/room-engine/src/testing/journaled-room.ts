@@ -1,11 +1,11 @@
-// A game's rules played the way the engine drives them, with the journal the engine keeps of it
-// (RuleDriver, JournalInput), for the games' property tests and testGame(): commands the
-// rules accepted, proposals, signals that changed the state, deadlines taken late after a
-// restart, holds of the clocks while writes failed; deadlines on time are not journaled (a
-// replay's catch-up takes them again). And the
-// replay, a mirror of RuleDriver.replay: each input at its moment, after the deadlines due before
-// it. Every rule call is also made on the state's JSON (a snapshot is the state as JSON), and
-// any difference is kept in `divergences`.
+// Plays a game's rules the way the engine drives them, and keeps the journal the engine would keep
+// (RuleDriver, JournalInput). The games' property tests and testGame() use it. The journal holds
+// the commands the rules accepted, proposals, signals that changed the state, deadlines taken late
+// after a restart, and holds of the clocks while writes failed. Deadlines taken on time are not
+// journaled, because a replay's catch-up takes them again.
+// The replay here mirrors RuleDriver.replay: each input at its moment, after the deadlines due
+// before it. Every rule call is also made on the state's JSON (a snapshot is the state as JSON),
+// and any difference is kept in `divergences`.
 import { okReply, ReplyFrame, RoomException } from '@app/protocol';
 import { Actor, GameRules, Outcome, RuleContext, Signal } from '../game-rules';
 import { JournalInput } from '../room-store';
@@ -14,7 +14,7 @@ import { unguessableIds } from '../unguessable-ids';
 
 type Command = { readonly id: string; readonly type: string };
 
-/** JSON with the keys of every object sorted: two values equal as JSON give the same string. */
+/** JSON with the keys of every object sorted, so two values that are equal as JSON give the same string. */
 export function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v) =>
     v && typeof v === 'object' && !Array.isArray(v)
@@ -25,7 +25,7 @@ export function canonical(value: unknown): string {
 
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
-/** RuleDriver's MAX_CATCH_UP: the deadlines a replay takes before one input, at most. */
+/** The same as RuleDriver's MAX_CATCH_UP: the most deadlines a replay takes before one input. */
 export const MAX_CATCH_UP = 1000;
 
 export class JournaledRoom<S, C extends Command> {
@@ -34,9 +34,12 @@ export class JournaledRoom<S, C extends Command> {
   readonly journal: JournalInput[] = [];
   /** The reply each accepted command got, by command id. */
   readonly acks = new Map<string, ReplyFrame>();
-  /** The latest boundary's snapshot (the room as it opened before any): the state as JSON, and where the journal after it starts. */
+  /**
+   * The latest boundary's snapshot (before the first boundary, the room as it opened): the state
+   * as JSON, and where the journal after it starts.
+   */
   snapshot: { readonly state: S; readonly from: number };
-  /** Where a rule decided otherwise on the state's JSON, or a restart found another room than the one that stopped. */
+  /** Each place where a rule decided otherwise on the state's JSON, or a restart found another room than the one that stopped. */
   readonly divergences: string[] = [];
 
   constructor(
@@ -44,7 +47,7 @@ export class JournaledRoom<S, C extends Command> {
     readonly seed: number,
     readonly opening: S,
     at: number,
-    /** Every outcome the room took, in order (the events its viewers got). */
+    /** Hears of every outcome the room took, in order (which carries the events its viewers got). */
     private readonly observe: (outcome: Outcome<S>) => void = () => undefined,
   ) {
     this.state = opening;
@@ -56,7 +59,10 @@ export class JournaledRoom<S, C extends Command> {
     return { now: at, random: seededRandom(this.seed, at), id: unguessableIds(undefined, this.seed, at) };
   }
 
-  /** The clock reaches `t`: the deadlines due before it fire on time, each at its moment (a timer has no bound). */
+  /**
+   * Moves the clock to `t`. The deadlines due before it fire on time, each at its moment. Unlike a
+   * replay's catch-up, a timer has no bound on how many it fires.
+   */
   advanceTo(t: number): void {
     for (let i = 0; i < 1_000_000; i++) {
       const due = this.rules.nextDeadline(this.state);
@@ -68,7 +74,7 @@ export class JournaledRoom<S, C extends Command> {
     this.now = Math.max(this.now, t);
   }
 
-  /** A command arriving at `at`: decided, journaled and acknowledged, or refused (and nothing changes). */
+  /** A command arriving at `at`. It is decided, journaled and acknowledged, or refused, and then nothing changes. */
   command(actor: Actor, command: C, at = this.now): Outcome<S> | RoomException {
     this.advanceTo(at);
     const decided = this.attempt(() => this.twin((s) => this.rules.decide(s, actor, command, this.ctx(at))));
@@ -91,7 +97,7 @@ export class JournaledRoom<S, C extends Command> {
     return decided;
   }
 
-  /** A signal at `at`, journaled when it changed the room. */
+  /** A signal at `at`. It is journaled when it changed the room. */
   signal(signal: Signal, at = this.now): Outcome<S> {
     this.advanceTo(at);
     const outcome = this.twin((s) => this.rules.onSignal(s, signal, this.ctx(at)));
@@ -101,9 +107,10 @@ export class JournaledRoom<S, C extends Command> {
   }
 
   /**
-   * The room's writes fail from `from` until a write succeeds `ms` later, as the engine holds its
-   * clocks (clock-hold.ts): the deadlines due before `from` are taken on time, none rings while
-   * the clocks hold, and the write that succeeds records the hold; every clock moves on by `ms`.
+   * The room's writes fail from `from` until a write succeeds `ms` later, and the clocks are held
+   * as the engine holds them (clock-hold.ts). The deadlines due before `from` are taken on time,
+   * none rings while the clocks are held, and the write that succeeds records the hold. Every
+   * clock moves on by `ms`.
    */
   hold(from: number, ms: number): void {
     this.advanceTo(from);
@@ -119,9 +126,9 @@ export class JournaledRoom<S, C extends Command> {
 
   /**
    * The process dies at `killedAt` and the room comes back at `at`, rebuilt from its latest
-   * snapshot and the journal after it, as the engine does (RoomActor's resume): it learns that
-   * nobody is connected (journaled if that changed it; nothing is caught up before it), then the
-   * deadlines that passed meanwhile are taken late, at `at`.
+   * snapshot and the journal after it, as the engine does it (RoomActor's resume). First the room
+   * learns that nobody is connected; that is journaled if it changed the room, and nothing is
+   * caught up before it. Then the deadlines that passed meanwhile are taken late, at `at`.
    */
   restart(killedAt: number, at: number): void {
     this.advanceTo(killedAt);
@@ -143,10 +150,11 @@ export class JournaledRoom<S, C extends Command> {
   }
 
   /**
-   * The room as its journal rebuilds it, caught up to `until`: from the latest snapshot, as the
-   * engine does, or from the opening, across every boundary since; then any number of deadlines
-   * may lie between two inputs (many hands of bots while the human is away), more than a replay
-   * from the latest snapshot ever takes, so that one is not bounded.
+   * The room as its journal rebuilds it, caught up to `until`. The replay starts either from the
+   * latest snapshot, as the engine does, or from the opening, across every boundary since. From
+   * the opening, any number of deadlines may lie between two inputs (many hands of bots while the
+   * human is away), more than a replay from the latest snapshot ever takes, so that replay's
+   * catch-up is not bounded.
    */
   replayed(from: 'opening' | 'snapshot', until = this.now): Replayed<S> {
     return from === 'opening'
@@ -169,7 +177,7 @@ export class JournaledRoom<S, C extends Command> {
     }
   }
 
-  /** `rule` on the state, and on the state's JSON: both must come to the same, refusals included. */
+  /** Runs `rule` on the state and on the state's JSON. Both must come to the same result, refusals included. */
   private twin(rule: (state: S) => Outcome<S>): Outcome<S> {
     const outcome = (state: S) => {
       try {
@@ -181,7 +189,7 @@ export class JournaledRoom<S, C extends Command> {
     };
     const live = outcome(this.state);
     const json = outcome(asJson(this.state));
-    // What the rules say of the state they left, too: its next deadline, and what a viewer sees.
+    // Compare also what the rules say of the state they left: its next deadline, and what a viewer sees.
     const said = (r: typeof live) =>
       r.refused
         ? canonical({ code: r.refused.code, message: r.refused.message })
@@ -239,7 +247,7 @@ export function replayJournal<S, C extends Command>(
       if (rules.nextDeadline(state) === input.body.due) state = rules.onSignal(state, { kind: 'deadline' }, ctx(input.at)).state;
       continue;
     }
-    // A room coming back takes what passed meanwhile as late: nothing is caught up before it.
+    // A room coming back takes what passed meanwhile as late, so nothing is caught up before it.
     if (!(input.kind === 'signal' && input.body.kind === 'resumed')) state = caughtUp(state, input.at);
     try {
       if (input.kind === 'command') {

@@ -3,7 +3,8 @@ import { jsonObject, printableField } from '@app/protocol';
 import { defineGame, GameDefinition } from '../define-game';
 import { GameTestFailure, ScriptStep, testGame } from './test-game';
 
-// testGame() on a tiny game with a secret per seat, sound and then broken in each way it checks.
+// These tests run testGame() on a tiny game with a secret per seat: first a sound version, then
+// versions broken in each way that testGame() checks.
 
 interface Seat {
   readonly id: string;
@@ -44,7 +45,7 @@ const sound = {
     },
   },
   commands: {
-    // A seat draws a secret token: the seat alone is told which, everyone that a token was drawn.
+    // A seat draws a secret token. Only that seat is told which token; everyone is told that a token was drawn.
     'draw.draw': {
       schema: z.object({}),
       roles: ['player'] as const,
@@ -101,7 +102,7 @@ describe('testGame', () => {
       statementsPerCommand: { 'draw.draw': 1 },
       snapshots: 1,
     });
-    // Each accepted command and the join is one statement; the seats' presence rides with them.
+    // Each accepted command and the join cost one statement; the seats' presence changes ride with them.
     expect(report.statements).toBe(4);
     expect(report.framesChecked).toBeGreaterThan(0);
     expect(report.text).toContain('draw: 5 steps, 4 accepted, 1 refused (unknown_type 1)');

@@ -9,17 +9,17 @@ import { unguessableIds } from '../unguessable-ids';
 import { VirtualScheduler } from '../virtual-scheduler';
 import { canonical, replayJournal } from './journaled-room';
 
-// testGame(): a game author's check that a game made by defineGame keeps the engine's promises.
-// The script is played on the engine's own RoomActor, on virtual time, over a store that only
+// testGame() lets a game author check that a game made by defineGame keeps the engine's promises.
+// It plays the script on the engine's own RoomActor, on virtual time, over a store that only
 // records and counts what the room sends it. Nothing here does I/O.
 
-/** One thing that happens to the room, `at` ms after it opened (steps go in order of time). */
+/** One thing that happens to the room, `at` ms after it opened. Steps must go in order of time. */
 export type ScriptStep =
   /** A command sent by a seat (`seat`), or by the host (no seat). */
   | { readonly at: number; readonly seat?: string; readonly role?: Role; readonly command: string; readonly data?: unknown }
-  /** A change asked for over HTTP, by the rules' name for it (`join` seats a player by name). */
+  /** A change asked for over HTTP, under the rules' name for it (`join` seats a player by name). */
   | { readonly at: number; readonly propose: string; readonly args: unknown }
-  /** A seat's socket opens (a seat that sends a command connects first, if it has not). */
+  /** A seat's socket opens. A seat that sends a command connects first, if it has not already. */
   | { readonly at: number; readonly connect: string }
   /** Nothing is sent: time passes, and the deadlines due meanwhile ring. */
   | { readonly at: number; readonly wait: true };
@@ -27,25 +27,26 @@ export type ScriptStep =
 export interface GameScript<S> {
   /** The body that opens the room, as `POST /api/rooms` takes it (without `game`). */
   readonly settings: Readonly<Record<string, unknown>>;
-  /** The deck a room of a game that plays from one copies. */
+  /** For a game that plays from a deck: the deck the room copies. */
   readonly deck?: { readonly id: string; readonly items: readonly unknown[] };
   /** The seed of the room's random source (and of its settings). Default: 7. */
   readonly seed?: number;
-  /** The seat id of the one who opens the room. Default: `host` for a game opened by its host, else `p1`. */
+  /** The seat id of whoever opens the room. Default: `host` for a game its host opens, otherwise `p1`. */
   readonly opener?: string;
   readonly steps: readonly ScriptStep[];
   /**
-   * What only `seat` may see in this state, as strings (its hand, say). No other seat's frames,
-   * no spectator's and no public summary may hold one. A game without secrets leaves it out.
+   * What only `seat` may see in this state, as strings (its hand, say). None of these strings may
+   * appear in another seat's frames, in a spectator's, or in the public summary. A game without
+   * secrets leaves this out.
    */
   readonly secretOf?: (state: S, seat: string) => readonly string[];
   /**
-   * The seats whose secrets are searched for, besides those the script saw (the opener, a seat
-   * that joined or sent a command): seats without a socket (bots), or a name for what nobody may
-   * see yet (the deck not dealt).
+   * More seats whose secrets are searched for, besides those the script saw (the opener, a seat
+   * that joined or sent a command). These are seats without a socket (bots), or a name for what
+   * nobody may see yet (the deck not dealt).
    */
   readonly seatsOf?: (state: S) => readonly string[];
-  /** The statements an accepted command may cost the room at most. Default: 1. */
+  /** The most statements an accepted command may cost the room. Default: 1. */
   readonly statementsPerCommand?: number;
 }
 
@@ -53,21 +54,21 @@ export interface GameScript<S> {
 export interface GameTestReport {
   readonly game: string;
   readonly accepted: number;
-  /** Refused commands and proposals, by their error code. */
+  /** How many commands and proposals were refused, by error code. */
   readonly refused: Readonly<Record<string, number>>;
-  /** The statements the room sent in all (presence and deadlines included). */
+  /** How many statements the room sent in all, presence changes and deadlines included. */
   readonly statements: number;
   /** The most statements one accepted command of each type cost. */
   readonly statementsPerCommand: Readonly<Record<string, number>>;
-  /** Snapshots the room left at boundaries (the latest is reloaded and caught up after every step). */
+  /** How many snapshots the room left at boundaries. The latest is reloaded and caught up after every step. */
   readonly snapshots: number;
-  /** Frames sent to watching sockets that were searched for another seat's secret. */
+  /** How many frames sent to watching sockets were searched for another seat's secret. */
   readonly framesChecked: number;
-  /** The same, as lines to print. */
+  /** The same report, as lines to print. */
   readonly text: string;
 }
 
-/** A promise of the engine broken by a game: its message names the step and what differed. */
+/** A game broke one of the engine's promises. The message names the step and what differed. */
 export class GameTestFailure extends Error {
   constructor(message: string) {
     super(message);
@@ -79,16 +80,19 @@ const T0 = 1_700_000_000_000;
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 
 /**
- * Plays `script` on a room of `game` and checks, after every step, that the room's journal
- * replayed from the opening, and from its latest snapshot, rebuilds the room it has (replies
- * included); that no seat's secret reached another seat, a spectator or the public summary; and
- * that no accepted command cost more statements than allowed. Throws a GameTestFailure on the
- * first broken promise; returns what it measured.
+ * Plays `script` on a room of `game`. After every step it checks three things. First, the room's
+ * journal, replayed from the opening and from the latest snapshot, rebuilds the room as it is,
+ * replies included. Second, no seat's secret reached another seat, a spectator or the public
+ * summary. Third, no accepted command cost more statements than allowed. It throws a
+ * GameTestFailure on the first broken promise, and otherwise returns what it measured.
  *
  * @example
  * const report = await testGame(ticTacToe, {
  *   settings: { name: 'Xena' },
- *   steps: [{ at: 0, propose: 'join', args: { playerId: 'p2', name: 'Otto' } }, { at: 100, seat: 'p1', command: 'ttt.move', data: { cell: 4 } }],
+ *   steps: [
+ *     { at: 0, propose: 'join', args: { playerId: 'p2', name: 'Otto' } },
+ *     { at: 100, seat: 'p1', command: 'ttt.move', data: { cell: 4 } },
+ *   ],
  * });
  */
 export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): Promise<GameTestReport> {
@@ -103,7 +107,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     ...(script.deck ? { deck: script.deck } : {}),
   });
 
-  // The store: every statement recorded, the journal it holds, and its latest snapshot.
+  // The store records every statement, the journal it holds, and its latest snapshot.
   const steps: JournalStep[] = [];
   const journal: JournalInput[] = [];
   let latest: { readonly state: unknown; readonly from: number } | undefined;
@@ -135,13 +139,13 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     },
   );
 
-  // The sockets that watch: a spectator from the start, and each seat from its first command.
+  // The sockets that watch the room: a spectator from the start, and each seat from its first command.
   const secrets = (seat: string): readonly string[] => script.secretOf?.(room.snapshot, seat) ?? [];
   let framesChecked = 0;
   let where = 'the opening';
   const replies = new Map<string, ReplyFrame>();
   const remember = (reply: ReplyFrame) => void (reply.id !== null && replies.set(reply.id, reply));
-  // A socket the room closes goes, as the gateway lets it go once it has closed.
+  // When the room closes a socket, the socket goes away, just as the gateway lets it go once it has closed.
   const watching = new Map<string, Viewer>();
   const watch = (role: Role, seat?: string): Viewer | undefined => {
     const viewer: Viewer = {
@@ -163,7 +167,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     return viewer;
   };
   const gone = (viewer: Viewer) => {
-    // A room that has left memory hears of no socket any more.
+    // A room that has left memory no longer hears of any socket.
     const heard = room.phase !== 'disposed';
     room.detach(viewer);
     watching.delete(viewer.seat ?? viewer.role);
@@ -171,7 +175,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   };
   /** The seats whose sockets came and went, and whether each is connected now. */
   const connected = new Map<string, boolean>();
-  // The seats whose secrets are searched for: the opener's, and each seat the script names.
+  // The seats whose secrets are searched for: the opener, and each seat the script names.
   const seatsSeen = new Set<string>(opening.openerRole === 'player' ? [opener] : []);
   const leakCheck = (what: string, data: unknown, viewerSeat: string | undefined) => {
     const text = JSON.stringify(data) ?? '';
@@ -181,7 +185,8 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
       if (leaked !== undefined) leak ??= `${game.kind}, ${where}: ${what} holds ${JSON.stringify(leaked)}, a secret of seat ${seat}`;
     }
   };
-  // A leak is kept, not thrown where it is found: the room catches what its sockets throw while it publishes.
+  // A leak is kept rather than thrown where it is found, because the room catches what its
+  // sockets throw while it publishes.
   let leak: string | undefined;
   const noLeak = () => {
     if (leak) throw new GameTestFailure(leak);
@@ -209,7 +214,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
         viewer = watch(actor.role, actor.seat);
         await scheduler.flush();
       }
-      // A seat the room does not admit has no socket: its command never reaches the room.
+      // A seat the room does not admit has no socket, so its command never reaches the room.
       if (!viewer) {
         refused.not_admitted = (refused.not_admitted ?? 0) + 1;
         continue;
@@ -258,8 +263,9 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
   room.dispose();
 
   /**
-   * The room as a replay leaves it, with each seat's socket connected or gone as it is: the engine
-   * writes a presence change with the room's next statement, so the latest may not be journaled yet.
+   * The room as a replay leaves it, with each seat's socket set connected or gone as it is now.
+   * The engine writes a presence change with the room's next statement, so the latest change may
+   * not be journaled yet.
    */
   function withPresence(state: S): string {
     const now = clock.now();
@@ -269,7 +275,7 @@ export async function testGame<S>(game: GameModule<S>, script: GameScript<S>): P
     return canonical(present);
   }
 
-  /** The journal rebuilds the room: from the opening (replies included), and from the latest snapshot. */
+  /** Checks that the journal rebuilds the room, both from the opening (replies included) and from the latest snapshot. */
   function rebuilt(): void {
     const now = clock.now();
     const live = canonical(room.snapshot);

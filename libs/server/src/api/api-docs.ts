@@ -48,11 +48,6 @@ const BAD_DATA: Answer = {
   schema: error('bad_data | bad_json'),
 };
 const NOT_FOUND: Answer = { status: 404, description: '`room_not_found`: no room has this code', schema: error('room_not_found') };
-const UNAVAILABLE: Answer = {
-  status: 503,
-  description: '`database_unavailable`: nothing was recorded, retry later',
-  schema: error('database_unavailable'),
-};
 // Opening a room or a table (PROTOCOL.md section 11): both carry Retry-After, in seconds.
 const RATE_LIMITED: Answer = {
   status: 429,
@@ -75,15 +70,22 @@ const SPECTATORS_FULL = '`room_closed`, or `spectators_full` (the room holds SPE
 const OPEN_UNAVAILABLE: Answer = {
   status: 503,
   description:
-    '`overloaded` (this instance sheds new work, PROTOCOL.md section 14), `rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+    '`overloaded` (this instance sheds new work, or has spent its budget of these for every client together: PROTOCOL.md sections 11 and 14), `rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
-// Joining and spectating create work too: shed while the instance is overloaded.
+// Joining, spectating and lookups create work too, so they are shed while the instance is overloaded and counted against its budgets.
 const NEW_WORK_UNAVAILABLE: Answer = {
   status: 503,
   description:
-    '`overloaded` (this instance sheds new work; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
+    '`overloaded` (this instance sheds new work, or has spent its budget of these for every client together; the room goes on), `rooms_at_capacity` or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
+};
+// Deck writes are shed and budgeted like the rest of the anonymous work.
+const DECK_UNAVAILABLE: Answer = {
+  status: 503,
+  description:
+    '`overloaded` (this instance sheds new work, or has spent its budget of deck writes for every client together) or `database_unavailable`: nothing was recorded; `Retry-After` says when to try again',
+  schema: error('overloaded | database_unavailable'),
 };
 const CODE = () => DocParams(RoomCodeParams);
 
@@ -178,7 +180,7 @@ export const DescribeRoomSummary = (registry: GameRegistry) =>
     CODE(),
     // Every registered game's own shape: a new game adds its own by registering.
     DocResponse(200, 'the room', oneOf(registry.games.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
-    ...answers(NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups')),
+    ...answers(NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups'), NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeCloseRoom = () =>
@@ -240,7 +242,7 @@ export const DescribeCreateDeck = () =>
     ApiOperation({ summary: 'Add a custom deck; the answer carries its edit token, shown this once' }),
     DocBody(DeckBody),
     DocResponse(201, 'the new deck', CreatedDeck),
-    ...answers(DECK_BAD_DATA, TOO_LARGE('a body over 1 MiB'), RATE_LIMITED_FOR('decks created or imported'), UNAVAILABLE),
+    ...answers(DECK_BAD_DATA, TOO_LARGE('a body over 1 MiB'), RATE_LIMITED_FOR('decks created or imported'), DECK_UNAVAILABLE),
   );
 
 export const DescribeImportDeck = () =>
@@ -268,7 +270,7 @@ export const DescribeImportDeck = () =>
         schema: error('unsupported_media_type'),
       },
       RATE_LIMITED_FOR('decks created or imported'),
-      UNAVAILABLE,
+      DECK_UNAVAILABLE,
     ),
   );
 
@@ -430,7 +432,7 @@ export const DescribeAliasSummary = (path: string, routes: GameRoutes) =>
     ApiOperation({ summary: `The public summary of a ${routes.noun} (GET /api/rooms/{code} for a ${routes.game.kind} room)` }),
     ALIAS_CODE(routes),
     DocResponse(200, `the ${routes.noun}`, routes.game.schemas.summary),
-    ...answers(ALIAS_NOT_FOUND(routes), GONE, RATE_LIMITED_FOR('room lookups')),
+    ...answers(ALIAS_NOT_FOUND(routes), GONE, RATE_LIMITED_FOR('room lookups'), NEW_WORK_UNAVAILABLE),
   );
 
 export const DescribeAliasClose = (path: string, routes: GameRoutes) =>

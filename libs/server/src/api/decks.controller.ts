@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Header, Headers, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { DeckListQuery, readQuery } from '@app/protocol';
-import { DeckRateGuard } from '../limits/address-rate.guard';
+import { DeckWriteGuard } from '../limits/anonymous-work.guard';
 import { readDeckBody, readDeckName } from '../decks/deck-body';
 import { presentedTokens } from '../decks/deck-token';
 import { DECK_CSV_TEMPLATE, readDeckCsv } from '../decks/deck-csv';
@@ -40,14 +40,14 @@ export class DecksController {
   }
 
   @Post()
-  @UseGuards(DeckRateGuard)
+  @UseGuards(DeckWriteGuard)
   @DescribeCreateDeck()
   create(@Body() body: unknown) {
     return this.decks.create(readDeckBody(body));
   }
 
   @Post('import')
-  @UseGuards(DeckRateGuard)
+  @UseGuards(DeckWriteGuard)
   @DescribeImportDeck()
   import(@Query('name') name: unknown, @Body() body: unknown, @Headers('content-type') type?: string) {
     // The text parser reads text/csv and text/plain bodies (server.ts); anything else arrives unread.

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { AdmissionGuard } from '../limits/admission.guard';
-import { LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
+import { LookupGuard, OpenGuard, SpectatorGuard } from '../limits/anonymous-work.guard';
 import { GameRegistry, GameRoutes } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeAliasClose, DescribeAliasOpen, DescribeAliasSpectate, DescribeAliasSummary } from './api-docs';
@@ -28,21 +28,21 @@ export function roomAliasController(path: string, routes: GameRoutes): Type {
     // The body is read by the game's own settings schema, which names the bad field.
     @Post()
     @DescribeAliasOpen(path, routes)
-    @UseGuards(AdmissionGuard, OpenRateGuard)
+    @UseGuards(AdmissionGuard, OpenGuard)
     async open(@Body() body: unknown) {
       return routes.opened(await this.rooms.openGame(kind, readBody(OpenRoomBody, body)));
     }
 
     @Post(':code/spectators')
     @DescribeAliasSpectate(path, routes)
-    @UseGuards(AdmissionGuard, SpectatorRateGuard)
+    @UseGuards(AdmissionGuard, SpectatorGuard)
     spectate(@Param('code') code: string) {
       return this.rooms.addSpectator(code, kind);
     }
 
     @Get(':code')
     @DescribeAliasSummary(path, routes)
-    @UseGuards(LookupRateGuard)
+    @UseGuards(LookupGuard)
     summary(@Param('code') code: string) {
       return this.rooms.summary(code, kind);
     }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, 
 import { SEAT_TOKENS, SeatTokens } from '@app/gateway';
 import { JoinRoomBody, OpenRoomBody, readBody, RoomErrorCode, RoomException } from '@app/protocol';
 import { AdmissionGuard } from '../limits/admission.guard';
-import { JoinRateGuard, LookupRateGuard, OpenRateGuard, SpectatorRateGuard } from '../limits/address-rate.guard';
+import { JoinGuard, LookupGuard, OpenGuard, SpectatorGuard } from '../limits/anonymous-work.guard';
 import { GameRegistry } from '../rooms/games';
 import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
@@ -21,7 +21,7 @@ export function roomsController(registry: GameRegistry): Type {
 
     @Post()
     @DescribeCreateRoom(registry)
-    @UseGuards(AdmissionGuard, OpenRateGuard)
+    @UseGuards(AdmissionGuard, OpenGuard)
     async create(@Body() body: unknown) {
       const b = readBody(OpenRoomBody, body);
       // Without `game`, a room of the default game, answered as its clients know it; with it, any game's.
@@ -33,21 +33,21 @@ export function roomsController(registry: GameRegistry): Type {
 
     @Post(':code/players')
     @DescribeJoinRoom()
-    @UseGuards(AdmissionGuard, JoinRateGuard)
+    @UseGuards(AdmissionGuard, JoinGuard)
     join(@Param('code') code: string, @Body() body: unknown) {
       return this.rooms.joinRoom(code, readBody(JoinRoomBody, body).name);
     }
 
     @Post(':code/spectators')
     @DescribeSpectate()
-    @UseGuards(AdmissionGuard, SpectatorRateGuard)
+    @UseGuards(AdmissionGuard, SpectatorGuard)
     spectate(@Param('code') code: string) {
       return this.rooms.addSpectator(code);
     }
 
     @Get(':code')
     @DescribeRoomSummary(registry)
-    @UseGuards(LookupRateGuard)
+    @UseGuards(LookupGuard)
     summary(@Param('code') code: string) {
       return this.rooms.summary(code);
     }

@@ -99,7 +99,19 @@ export interface ServerConfig {
   readonly spectatorsPerMinute: number;
   /** Addresses each per-address table holds at most; past it the least recently seen goes. */
   readonly addressTableEntries: number;
-  /** The window of those per-minute budgets, in seconds (60); tests lengthen it so that none ends mid-test. */
+  /**
+   * The same surfaces counted for the whole instance, from every address together: each a token
+   * bucket of a minute's worth that refills evenly (0: no limit); past one, 503 `overloaded` with Retry-After.
+   */
+  readonly instanceOpensPerMinute: number;
+  readonly instanceJoinsPerMinute: number;
+  readonly instanceDeckWritesPerMinute: number;
+  readonly instanceLookupsPerMinute: number;
+  readonly instanceSpectatorsPerMinute: number;
+  /**
+   * The minute of every per-minute budget above (per address and per instance), in seconds (60);
+   * tests lengthen it so that no window ends, and no token comes back, mid-test.
+   */
   readonly addressWindowSeconds?: number;
   /** Spectator sockets one room holds; past it a new spectator seat or socket is refused (429). 0: no cap. */
   readonly spectatorsPerRoom: number;
@@ -112,6 +124,11 @@ export interface ServerConfig {
   readonly overloadEventLoopDelayMs: number;
   readonly overloadCommitWaitMs: number;
   readonly overloadPoolWaitMs: number;
+  /**
+   * New anonymous work (opening, joining, deck writes, lookups, spectator seats) is shed while the
+   * event loop's delay holds this mark, with the same hysteresis; 0 turns this mark off.
+   */
+  readonly overloadAnonymousEventLoopDelayMs: number;
   /** Refused commands are kept this many days for the console (`refused_commands`); unset: 7. */
   readonly refusalsKeptDays?: number;
   /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
@@ -123,6 +140,8 @@ export interface ServerConfig {
   readonly resultsKeptDays?: number;
   /** How long finished games are kept (the console's history, the leaderboard); 0: for ever. Unset: 30 days. */
   readonly finishedGamesKeptDays?: number;
+  /** Hosts' decks no room names and nobody edited for this many days are removed; 0: kept for ever. Unset: 30 days. */
+  readonly decksKeptDays?: number;
   /** How often this instance prunes what is past its retention; unset or 0: it does not. */
   readonly retentionSweepMs?: number;
   /** The most rows (or rooms) one pruning statement removes. Unset: 1000. */
@@ -250,15 +269,22 @@ function fromEnv(e: ServerEnv): FromEnv {
     lookupsPerMinute: e.LOOKUPS_PER_MINUTE,
     spectatorsPerMinute: e.SPECTATORS_PER_MINUTE,
     addressTableEntries: e.ADDRESS_TABLE_ENTRIES,
+    instanceOpensPerMinute: e.INSTANCE_OPENS_PER_MINUTE,
+    instanceJoinsPerMinute: e.INSTANCE_JOINS_PER_MINUTE,
+    instanceDeckWritesPerMinute: e.INSTANCE_DECK_WRITES_PER_MINUTE,
+    instanceLookupsPerMinute: e.INSTANCE_LOOKUPS_PER_MINUTE,
+    instanceSpectatorsPerMinute: e.INSTANCE_SPECTATORS_PER_MINUTE,
     spectatorsPerRoom: e.SPECTATORS_PER_ROOM,
     maxSockets: e.MAX_SOCKETS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,
     overloadCommitWaitMs: e.OVERLOAD_COMMIT_WAIT_MS,
     overloadPoolWaitMs: e.OVERLOAD_POOL_WAIT_MS,
+    overloadAnonymousEventLoopDelayMs: e.OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS,
     refusalsKeptDays: e.REFUSALS_KEPT_DAYS,
     refusalsPerRoomPerMinute: e.REFUSALS_PER_ROOM_PER_MINUTE,
     resultsKeptDays: e.RESULTS_KEPT_DAYS,
     finishedGamesKeptDays: e.FINISHED_GAMES_KEPT_DAYS,
+    decksKeptDays: e.DECKS_KEPT_DAYS,
     retentionSweepMs: e.RETENTION_SWEEP_SECONDS * 1000,
     retentionBatchRows: e.RETENTION_BATCH_ROWS,
     allowTestSeeds: e.ALLOW_TEST_SEEDS,

@@ -181,6 +181,14 @@ export const SERVER_ENV = {
   LOOKUPS_PER_MINUTE: whole(0, 100_000, 300),
   SPECTATORS_PER_MINUTE: whole(0, 100_000, 60),
   ADDRESS_TABLE_ENTRIES: whole(100, 10_000_000, 100_000),
+  // The same surfaces for the whole instance, from every address together, each a minute's worth
+  // that refills evenly (0: no limit): well above what classrooms ask of one instance, so that only
+  // a flood from many addresses meets them (README, "Limits", says why each).
+  INSTANCE_OPENS_PER_MINUTE: whole(0, 1_000_000, 600),
+  INSTANCE_JOINS_PER_MINUTE: whole(0, 1_000_000, 6000),
+  INSTANCE_DECK_WRITES_PER_MINUTE: whole(0, 1_000_000, 60),
+  INSTANCE_LOOKUPS_PER_MINUTE: whole(0, 1_000_000, 12_000),
+  INSTANCE_SPECTATORS_PER_MINUTE: whole(0, 1_000_000, 1200),
   // Spectator sockets one room holds, and sockets this instance holds (0: no cap).
   SPECTATORS_PER_ROOM: whole(0, 1_000_000, 200),
   MAX_SOCKETS: whole(0, 10_000_000, 20_000),
@@ -190,6 +198,9 @@ export const SERVER_ENV = {
   OVERLOAD_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 500),
   OVERLOAD_COMMIT_WAIT_MS: whole(0, 60_000, 500),
   OVERLOAD_POOL_WAIT_MS: whole(0, 60_000, 500),
+  // New anonymous work (opening, joining, deck writes, lookups, spectator seats) is shed far earlier,
+  // while the event loop runs this late: long before rooms already playing would notice.
+  OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 30),
   // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
   REFUSALS_KEPT_DAYS: whole(1, 365, 7),
   REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),
@@ -197,6 +208,8 @@ export const SERVER_ENV = {
   // snapshot and deck copy are kept; how long finished games are kept (0: for ever); the pruning.
   RESULTS_KEPT_DAYS: whole(1, 3650, 30),
   FINISHED_GAMES_KEPT_DAYS: whole(0, 36_500, 30, ', 0 for ever; at least RESULTS_KEPT_DAYS'),
+  // Hosts' decks that no room names and nobody edited for this long are removed (0: kept for ever).
+  DECKS_KEPT_DAYS: whole(0, 36_500, 30, ', 0 for ever'),
   RETENTION_SWEEP_SECONDS: whole(0, 86_400, 300),
   RETENTION_BATCH_ROWS: whole(1, 100_000, 1000),
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),

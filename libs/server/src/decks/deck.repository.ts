@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Database } from '@app/persistence';
+import { Database, PruneBatch } from '@app/persistence';
 import type { StoredQuestion } from '@app/protocol';
 
 export interface DeckSummary {
@@ -135,6 +135,44 @@ export class DeckRepository {
       },
     );
     return Boolean(rows[0]?.id);
+  }
+
+  /**
+   * Hosts' decks that no room names and nobody edited (or deleted) within the window go, with their
+   * questions, the least recently edited first: at most `limit` rows, decks and questions together,
+   * in one statement on the upkeep's own connection (one deck at least, whatever its size). A deck a
+   * room names, live or kept, is never taken (and its row could not go: `rooms.deck_id` references it).
+   * A deck being edited is skipped (`SKIP LOCKED`), so an edit never waits for the pruning.
+   */
+  async pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch> {
+    const [row] = await this.db.runForUpkeep<{ candidates: number; decks: number; questions: number }>(
+      'DeckRepository.pruneUnusedDecks',
+      `WITH candidates AS (
+         SELECT d.id, d.updated_at, (SELECT count(*) FROM questions q WHERE q.deck_id = d.id) AS questions
+         FROM decks d
+         WHERE NOT d.builtin AND d.updated_at < now() - make_interval(secs => $1::float8)
+           -- Spelled as rooms_by_host_deck's predicate, so that each deck costs one probe of it.
+           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.deck_id = d.id AND r.deck_id IS NOT NULL AND r.deck_hash IS NULL)
+         ORDER BY d.updated_at, d.id LIMIT $2
+         FOR UPDATE OF d SKIP LOCKED
+       ), due AS (
+         -- As many of them as fit in the batch with their questions, and always the first.
+         SELECT id, questions FROM (
+           SELECT id, questions, sum(questions + 1) OVER (ORDER BY updated_at, id) AS rows_so_far,
+                  row_number() OVER (ORDER BY updated_at, id) AS n
+           FROM candidates
+         ) c WHERE rows_so_far <= $2 OR n = 1
+       ), gone AS (
+         DELETE FROM decks d USING due WHERE d.id = due.id RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM candidates)::int AS candidates, (SELECT count(*) FROM gone)::int AS decks,
+              (SELECT coalesce(sum(questions), 0) FROM due)::int AS questions`,
+      [windowSeconds, limit],
+      timeoutMs,
+    );
+    // Candidates left over did not fit in this batch: the next one takes them.
+    const taken = row.decks < row.candidates ? limit : row.candidates;
+    return { taken, removed: { decks: row.decks, questions: row.questions } };
   }
 
   /**

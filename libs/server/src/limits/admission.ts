@@ -8,6 +8,7 @@ import { JSON_LOG, SERVER_CONFIG } from '../tokens';
 import {
   ADMITTING,
   admitBelow,
+  anonymousWorkMarks,
   GateState,
   nextGateState,
   OVERLOAD_SIGNALS,
@@ -34,12 +35,18 @@ const SIGNAL_WORDS: Record<OverloadSignal, string> = {
  *
  * Overloaded means one of the signals (OverloadSignals) held its mark through most of the last
  * second; the shedding ends once every signal is below half its mark (overload-gate.ts).
+ *
+ * New anonymous work (opening, joining, deck writes, lookups, spectator seats) meets a second gate
+ * on the same readings, with a far lower event-loop mark (OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS):
+ * it is shed while the loop runs late enough for rooms to notice, long before the main gate trips.
  */
 @Injectable()
 export class Admission implements OnModuleInit, OnModuleDestroy {
   private readonly signals = new OverloadSignals();
   private readonly marks: OverloadMarks;
+  private readonly anonymousMarks: OverloadMarks;
   private state: GateState = ADMITTING;
+  private anonymousState: GateState = ADMITTING;
   private since: number | null = null;
   private refusedTotal = 0;
   private unobserve?: () => void;
@@ -55,6 +62,7 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
       commit_wait: config.overloadCommitWaitMs,
       pool_wait: config.overloadPoolWaitMs,
     };
+    this.anonymousMarks = anonymousWorkMarks(config.overloadAnonymousEventLoopDelayMs);
   }
 
   onModuleInit(): void {
@@ -74,6 +82,21 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
   check(): void {
     const refusal = this.refusalFor(1);
     if (refusal) throw refusal;
+  }
+
+  /**
+   * Before new anonymous work over HTTP: throws 503 `overloaded` while the event loop holds the
+   * lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
+   */
+  checkAnonymous(): void {
+    if (!this.anonymousState.shedding) return;
+    this.metrics.limitRefused('overload_anonymous_event_loop_delay');
+    const level = Math.round(this.signals.levels().event_loop_delay);
+    throw retryLater(
+      RoomErrorCode.Overloaded,
+      `this server is busy (event-loop delay ${level} ms, its mark for new anonymous work ${this.anonymousMarks.event_loop_delay} ms): it opens, seats, stores and looks up nothing new now, so that the rooms playing keep their pace; nothing was recorded, retry later`,
+      RETRY_AFTER_SECONDS,
+    );
   }
 
   /**
@@ -111,6 +134,7 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
   }
 
   private settle(levels: SignalLevels): void {
+    this.settleAnonymous(levels);
     const was = this.state;
     this.state = nextGateState(was, levels, this.marks);
     if (this.state.shedding === was.shedding) return;
@@ -125,6 +149,21 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     } else {
       this.log.info('admitting new work again', { levelsMs: rounded, shedForMs: this.since === null ? 0 : Date.now() - this.since });
       this.since = null;
+    }
+  }
+
+  private settleAnonymous(levels: SignalLevels): void {
+    const was = this.anonymousState;
+    this.anonymousState = nextGateState(was, levels, this.anonymousMarks);
+    if (this.anonymousState.shedding === was.shedding) return;
+    const delayMs = Math.round(levels.event_loop_delay);
+    if (this.anonymousState.shedding) {
+      this.log.info('the event loop runs late: new anonymous work is refused until it catches up', {
+        levelMs: delayMs,
+        markMs: this.anonymousMarks.event_loop_delay,
+      });
+    } else {
+      this.log.info('admitting new anonymous work again', { levelMs: delayMs });
     }
   }
 }

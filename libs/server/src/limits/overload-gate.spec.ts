@@ -1,4 +1,4 @@
-import { ADMITTING, GateState, nextGateState, OverloadMarks, SignalLevels, SustainedLevel } from './overload-gate';
+import { ADMITTING, anonymousWorkMarks, GateState, nextGateState, OverloadMarks, SignalLevels, SustainedLevel } from './overload-gate';
 
 const MARKS: OverloadMarks = { event_loop_delay: 200, commit_wait: 400, pool_wait: 100 };
 const QUIET: SignalLevels = { event_loop_delay: 5, commit_wait: 20, pool_wait: 0 };
@@ -71,6 +71,31 @@ describe('nextGateState', () => {
       { shedding: true, cause: 'pool_wait' },
       ADMITTING,
     ]);
+  });
+});
+
+describe('the gate for new anonymous work (anonymousWorkMarks)', () => {
+  const ANONYMOUS = anonymousWorkMarks(30);
+  const busyLoop = (ms: number): Partial<SignalLevels> => ({ event_loop_delay: ms });
+
+  it('sheds once the event loop holds its low mark, where the main gate still admits', () => {
+    const levels = [busyLoop(29), busyLoop(30), busyLoop(45)];
+    expect(run(levels, ANONYMOUS).map((s) => s.shedding)).toEqual([false, true, true]);
+    expect(run(levels, MARKS).map((s) => s.shedding)).toEqual([false, false, false]);
+    expect(run([busyLoop(30)], ANONYMOUS)).toEqual([{ shedding: true, cause: 'event_loop_delay' }]);
+  });
+
+  it('keeps shedding down to half its mark, and admits below it (hysteresis)', () => {
+    const states = run([busyLoop(40), busyLoop(25), busyLoop(15), busyLoop(14.9), busyLoop(29)], ANONYMOUS);
+    expect(states.map((s) => s.shedding)).toEqual([true, true, true, false, false]);
+  });
+
+  it("heeds the event loop alone: the database's waits are the main gate's", () => {
+    expect(run([{ commit_wait: 60_000, pool_wait: 60_000 }], ANONYMOUS)).toEqual([ADMITTING]);
+  });
+
+  it('is off at 0', () => {
+    expect(run([busyLoop(60_000)], anonymousWorkMarks(0))).toEqual([ADMITTING]);
   });
 });
 

@@ -22,6 +22,16 @@ export type OverloadMarks = SignalLevels;
 /** Where admission resumes, as a fraction of the mark that started the shedding. */
 export const ADMIT_FRACTION = 0.5;
 
+/**
+ * The marks of the gate for new anonymous work (opening, joining, deck writes, lookups, spectator
+ * seats): the event loop's lower mark alone. That work is only ever asked for, never owed, so it
+ * goes first, as soon as the loop runs late enough for rooms to feel it; commit and pool waits are
+ * the database's, and the main gate sheds on those.
+ */
+export function anonymousWorkMarks(eventLoopDelayMs: number): OverloadMarks {
+  return { event_loop_delay: eventLoopDelayMs, commit_wait: 0, pool_wait: 0 };
+}
+
 export interface GateState {
   readonly shedding: boolean;
   /** The signal that sheds now (past its mark, or still above its lower mark); null while admitting. */

@@ -7,11 +7,18 @@ export interface RetentionOptions {
   readonly resultsKeptDays: number;
   /** Finished games go this long after they finished, and then the rows of their pruned rooms; 0: kept for ever. */
   readonly finishedGamesKeptDays: number;
+  /** Hosts' decks that no room names go this long after their last edit; 0: kept for ever. */
+  readonly decksKeptDays: number;
   /** The most rows (or rooms) one statement removes. */
   readonly batchRows: number;
   /** How often a sweep starts; 0: never by itself (`sweep()` still prunes). */
   readonly sweepMs: number;
   readonly timeoutMs?: number;
+}
+
+/** Removes hosts' decks no room names (the server's deck repository: decks are not the engine's). */
+export interface UnusedDecks {
+  pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch>;
 }
 
 export interface RetentionCounters {
@@ -25,7 +32,7 @@ export interface SweepReport {
   readonly statements: Record<Step, number>;
 }
 
-type Step = 'closedJournals' | 'closedRooms' | 'orphanedImages' | 'finishedGames' | 'roomRows';
+type Step = 'closedJournals' | 'closedRooms' | 'orphanedImages' | 'finishedGames' | 'roomRows' | 'unusedDecks';
 
 // Sweeps stop after this many statements of one kind, so that a sweep ends even while something
 // keeps coming due; what is left is the next sweep's.
@@ -36,7 +43,9 @@ const FIRST_SWEEP_MS = 10_000;
 /**
  * Removes what is past its retention, on a timer, off every command's path: each sweep runs the
  * retention's statements in order (closed rooms' journals, then their snapshots and deck copies,
- * the pictures taken out of their decks that no open room shows any more, finished games, then the rows of rooms nothing names any more), each in batches of at most
+ * the pictures taken out of their decks (or of deleted decks) that no open room shows any more,
+ * finished games, then the rows of rooms nothing names any more, then hosts' decks that no room
+ * names and nobody edited within their window), each in batches of at most
  * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
  * short. Between two batches it rests as long as the last one took, so pruning holds at most half
  * of that one connection. Every instance may run it: the statements skip rows another holds.
@@ -48,6 +57,7 @@ export class RetentionPruner {
 
   constructor(
     private readonly repo: RetentionRepository,
+    private readonly decks: UnusedDecks,
     private readonly options: RetentionOptions,
     private readonly counters: RetentionCounters,
     private readonly warn: (msg: string, fields?: Record<string, unknown>) => void,
@@ -85,12 +95,23 @@ export class RetentionPruner {
   }
 
   private async sweepOnce(): Promise<SweepReport | undefined> {
-    const { resultsKeptDays, finishedGamesKeptDays, batchRows, timeoutMs } = this.options;
+    const { resultsKeptDays, finishedGamesKeptDays, decksKeptDays, batchRows, timeoutMs } = this.options;
     const results = resultsKeptDays * DAY_SECONDS;
     const finished = finishedGamesKeptDays * DAY_SECONDS;
+    const unusedDecks = decksKeptDays * DAY_SECONDS;
     const report: SweepReport = {
-      removed: { room_journal: 0, room_snapshots: 0, room_decks: 0, finished_games: 0, rooms: 0, room_heads: 0, deck_images: 0 },
-      statements: { closedJournals: 0, closedRooms: 0, orphanedImages: 0, finishedGames: 0, roomRows: 0 },
+      removed: {
+        room_journal: 0,
+        room_snapshots: 0,
+        room_decks: 0,
+        finished_games: 0,
+        rooms: 0,
+        room_heads: 0,
+        decks: 0,
+        questions: 0,
+        deck_images: 0,
+      },
+      statements: { closedJournals: 0, closedRooms: 0, orphanedImages: 0, finishedGames: 0, roomRows: 0, unusedDecks: 0 },
     };
     const steps: [Step, () => Promise<PruneBatch>][] = [
       ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
@@ -103,6 +124,10 @@ export class RetentionPruner {
             ['finishedGames', () => this.repo.pruneFinishedGames(finished, batchRows, timeoutMs)],
             ['roomRows', () => this.repo.pruneRoomRows(finished, batchRows, timeoutMs)],
           ] as [Step, () => Promise<PruneBatch>][])
+        : []),
+      // Last: the room rows removed just before may have been the last to name a deck.
+      ...(unusedDecks > 0
+        ? ([['unusedDecks', () => this.decks.pruneUnusedDecks(unusedDecks, batchRows, timeoutMs)]] as [Step, () => Promise<PruneBatch>][])
         : []),
     ];
     try {

@@ -4,6 +4,8 @@ import { ServerConfig } from '../config/server-config';
 export const DEFAULT_RESULTS_KEPT_DAYS = 30;
 /** How long finished games are kept unless configured: as long as their results link. */
 export const DEFAULT_FINISHED_GAMES_KEPT_DAYS = 30;
+/** How long a host's deck that no room names is kept after its last edit unless configured: as long as results. */
+export const DEFAULT_DECKS_KEPT_DAYS = 30;
 /** The most rows (or rooms) one pruning statement removes unless configured. */
 export const DEFAULT_RETENTION_BATCH_ROWS = 1000;
 
@@ -22,4 +24,9 @@ export function resultsReadableUntil(finishedAt: number, config: ServerConfig): 
 /** The finished games' retention of this server, in days; 0 keeps them for ever. */
 export function finishedGamesKeptDays(config: ServerConfig): number {
   return config.finishedGamesKeptDays ?? DEFAULT_FINISHED_GAMES_KEPT_DAYS;
+}
+
+/** The unused decks' retention of this server, in days; 0 keeps them for ever. */
+export function decksKeptDays(config: ServerConfig): number {
+  return config.decksKeptDays ?? DEFAULT_DECKS_KEPT_DAYS;
 }

@@ -184,11 +184,21 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       const openedAt = this.clock.now();
       const state = opening({ roomId, code }, openedAt);
       const snapshot = { atMs: openedAt, state: game.rules.snapshotOf?.(state) ?? state };
-      const kept = deck?.hash ? { deckRef: { id: deck.id, hash: deck.hash } } : deck ? { deck: deck.items } : {};
-      const opened = await this.rooms.openRoom(
-        { id: roomId, code, game: game.kind, seed: randomInt(2 ** 31 - 1), settings, snapshot, ...kept },
-        this.config.commandTimeoutMs,
-      );
+      // A host's deck is copied, and named, so that the retention keeps it while this room is kept.
+      const kept = deck?.hash ? { deckRef: { id: deck.id, hash: deck.hash } } : deck ? { deck: deck.items, deckId: deck.id } : {};
+      const opened = await this.rooms
+        .openRoom(
+          { id: roomId, code, game: game.kind, seed: randomInt(2 ** 31 - 1), settings, snapshot, ...kept },
+          this.config.commandTimeoutMs,
+        )
+        .catch((err: unknown) => {
+          // The retention removed the host's deck between its read and this write (a foreign key
+          // violation, nothing written): the deck is gone, as if it had never been there.
+          if (deck && !deck.hash && (err as { code?: string }).code === '23503') {
+            throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deck.id}`, { status: 404 });
+          }
+          throw err;
+        });
       if (opened === 'created') {
         this.log.info('room opened', { room: code, game: game.kind });
         return { roomId, code };

@@ -1,8 +1,8 @@
 import type { CommandFrame, EventFrame, ReplyFrame } from '../wire.types.js';
 import { SOCKET_OPEN, type FrameSocket } from './frame-socket.js';
 
-// An interface of event types to payloads ({"round.open": {...}}); object, so that an interface
-// without an index signature fits.
+// An interface from event types to payloads ({"round.open": {...}}). It is typed as object, so
+// that an interface without an index signature fits.
 export type EventMap = object;
 
 export type EventListener<T> = (data: T, frame: EventFrame<T>) => void;
@@ -25,25 +25,25 @@ export interface ReplyTiming {
   readonly id: string;
   readonly type: string;
   readonly reply: ReplyFrame;
-  /** Epoch milliseconds (fractional): the first and the last time the frame was written to a socket. */
+  /** The first and the last time the frame was written to a socket, in epoch milliseconds (fractional). */
   readonly firstSentAt: number;
   readonly lastSentAt: number;
   /** Epoch milliseconds (fractional) when the reply was read. */
   readonly repliedAt: number;
-  /** How many times the frame was written: more than one when a new socket resent it. */
+  /** How many times the frame was written. It is more than one when a new socket resent it. */
   readonly sends: number;
 }
 
 /** One frame as the socket carried it, and when. */
 export interface WireFrame {
   readonly direction: 'sent' | 'received';
-  /** The frame as the wire carried it (a compact profile's text for a received one). */
+  /** The frame as the wire carried it (for a received frame, a compact profile's text). */
   readonly text: string;
   /** The UTF-8 length of `text`. */
   readonly bytes: number;
-  /** Epoch milliseconds (fractional). */
+  /** When the frame was written or read, in epoch milliseconds (fractional). */
   readonly at: number;
-  /** The frame it stands for: the command sent, or the JSON frame a received one decodes to. */
+  /** The frame this stands for: the command sent, or the JSON frame a received frame decodes to. */
   readonly frame: unknown;
 }
 
@@ -54,10 +54,10 @@ export function epochNow(): number {
 
 const utf8 = new TextEncoder();
 
-/** The UTF-8 length of a frame's text: what it costs the socket. */
+/** The UTF-8 length of a frame's text, which is what it costs the socket. */
 export function utf8Bytes(text: string): number {
-  // Printable ASCII (all a JSON frame holds, unless it carries other characters) is one byte a
-  // character; a text with anything else is encoded to be counted.
+  // Printable ASCII (all that a JSON frame holds, unless it carries other characters) is one byte
+  // per character. A text with anything else is encoded so that it can be counted.
   return /[^ -~]/.test(text) ? utf8.encode(text).length : text.length;
 }
 
@@ -73,11 +73,11 @@ export class SessionEndedError extends Error {
 }
 
 /**
- * One seat's conversation with the server, across however many sockets it takes: routes each
- * reply to the command with its id and each event to the listeners of its type. A command
- * without a reply stays pending and goes out again, under the same id, on the next socket
- * attached; the server's replay (PROTOCOL.md section 3) makes that safe. Game-agnostic: it
- * knows envelopes, not command or event types.
+ * One seat's conversation with the server, across however many sockets it takes. It routes each
+ * reply to the command with its id, and each event to the listeners of its type. A command without
+ * a reply stays pending and goes out again, under the same id, on the next socket attached. The
+ * server's replay (PROTOCOL.md section 3) makes that safe. The session is game-agnostic: it knows
+ * envelopes, not command or event types.
  */
 export class ClientSession<Events extends EventMap = Record<string, unknown>> {
   private socket: FrameSocket | undefined;
@@ -87,7 +87,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
   private readonly replyListeners = new Set<(timing: ReplyTiming) => void>();
   private readonly frameListeners = new Set<(frame: WireFrame) => void>();
 
-  /** `now` is the clock of the timings it reports: epoch milliseconds. */
+  /** `now` is the clock of the timings the session reports, in epoch milliseconds. */
   constructor(private readonly now: () => number = epochNow) {}
 
   /** Uses `socket` from now on, and sends it every command still waiting for its reply. */
@@ -100,7 +100,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     this.socket = undefined;
   }
 
-  /** Sends a command (now if a socket is open, else on the next one) and resolves with its reply. */
+  /** Sends a command (now if a socket is open, otherwise on the next one) and resolves with its reply. */
   request(frame: CommandFrame): Promise<ReplyFrame> {
     const already = this.pending.get(frame.id);
     if (already) return Promise.reject(new Error(`command id ${frame.id} is already waiting for a reply`));
@@ -122,21 +122,21 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     return () => void set.delete(listener as EventListener<never>);
   }
 
-  /** Every event, whatever its type (after the typed listeners). */
+  /** Hears every event, whatever its type, after the typed listeners. */
   onAny(listener: (frame: EventFrame) => void): () => void {
     this.anyListeners.add(listener);
     return () => void this.anyListeners.delete(listener);
   }
 
-  /** Hears each reply with the times its command was sent and answered (the bench's latency). */
+  /** Hears each reply with the times its command was sent and answered (which is the bench's latency). */
   onReply(listener: (timing: ReplyTiming) => void): () => void {
     this.replyListeners.add(listener);
     return () => void this.replyListeners.delete(listener);
   }
 
   /**
-   * Hears every frame written or read, with its text and byte count. Only while someone
-   * listens does the session measure frames: a client nobody times pays nothing for it.
+   * Hears every frame written or read, with its text and byte count. The session measures frames
+   * only while someone listens, so a client that nobody times pays nothing for it.
    */
   onFrame(listener: (frame: WireFrame) => void): () => void {
     this.frameListeners.add(listener);
@@ -167,7 +167,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     this.receiveFrame(value);
   }
 
-  /** One frame already parsed (and decoded from a compact profile, if the socket has one). */
+  /** Takes one frame that is already parsed (and decoded from a compact profile, if the socket has one). */
   receiveFrame(value: unknown): void {
     if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') return;
     const frame = value as ReplyFrame | EventFrame;
@@ -177,7 +177,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     for (const listener of this.anyListeners) listener(event);
   }
 
-  /** Rejects every waiting command: nothing will answer them any more. */
+  /** Rejects every waiting command, because nothing will answer them any more. */
   end(closeCode: number): void {
     const error = new SessionEndedError(closeCode);
     const waiting = [...this.pending.values()];
@@ -187,7 +187,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
   }
 
   private settle(reply: ReplyFrame): void {
-    // A reply with id null answers a frame the server could not read; no command waits for it.
+    // A reply with id null answers a frame the server could not read, and no command waits for it.
     if (reply.id === null) return;
     const command = this.pending.get(reply.id);
     if (!command) return;
@@ -216,7 +216,7 @@ export class ClientSession<Events extends EventMap = Record<string, unknown>> {
     command.sends++;
   }
 
-  /** Writes the frame if a socket is open; returns when it handed it over, or undefined if it could not. */
+  /** Writes the frame if a socket is open. Returns when it handed the frame over, or undefined if it could not. */
   private write(frame: CommandFrame): number | undefined {
     if (this.socket?.readyState !== SOCKET_OPEN) return undefined;
     const text = JSON.stringify(frame);

@@ -1,6 +1,6 @@
 /**
- * The little a client needs from a socket: the browser's WebSocket has exactly this shape, and
- * so does a fake in a unit test. Nothing here names a game.
+ * The little that a client needs from a socket. The browser's WebSocket has exactly this shape,
+ * and so does a fake in a unit test. Nothing here names a game.
  */
 export interface FrameSocket {
   readonly readyState: number;
@@ -17,14 +17,14 @@ export const SOCKET_OPEN = 1;
 
 export type SocketFactory = (url: string) => FrameSocket;
 
-/** Where the token lives between page loads: the browser's sessionStorage fits. */
+/** Where the token lives between page loads. The browser's sessionStorage fits. */
 export interface TokenStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
 }
 
-/** setTimeout and clearTimeout, injectable so tests drive time themselves. */
+/** setTimeout and clearTimeout, injectable so that tests drive time themselves. */
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;

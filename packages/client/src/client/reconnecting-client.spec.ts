@@ -5,7 +5,7 @@ import { ClientSession, SessionEndedError, type ReplyTiming, type WireFrame } fr
 import { SOCKET_OPEN, type FrameSocket, type Timers, type TokenStorage } from './frame-socket.js';
 import { backoffDelay, ConnectionStatus, ReconnectingClient, ReconnectingClientOptions } from './reconnecting-client.js';
 
-/** A socket the test opens, feeds and closes by hand; it records what the client sent. */
+/** A socket that the test opens, feeds and closes by hand. It records what the client sent. */
 class FakeSocket implements FrameSocket {
   readyState = 0;
   onopen: FrameSocket['onopen'] = null;
@@ -173,7 +173,7 @@ describe(ReconnectingClient.name, () => {
     await answered;
     last().drop(1006);
     expect(client.status).toMatchObject({ state: 'reconnecting', closeCode: 1006 });
-    // A command sent while down waits for the next socket.
+    // A command sent while the connection is down waits for the next socket.
     const whileDown = client.send('x.later');
     expect(timers.fire()).toBe(backoffDelay(0, 0.5, 100, 1000));
     expect(sockets).toHaveLength(2);
@@ -186,7 +186,7 @@ describe(ReconnectingClient.name, () => {
     last().deliver(reply('p-3'));
     await expect(unanswered).resolves.toMatchObject({ id: 'p-2', status: 200 });
     await expect(whileDown).resolves.toMatchObject({ id: 'p-3' });
-    // Nothing is pending any more: a third socket sends nothing.
+    // Nothing is pending any more, so a third socket sends nothing.
     last().drop(1001);
     timers.fire();
     last().open();
@@ -430,7 +430,7 @@ describe('heartbeat', () => {
     expect(timers.fire()).toBe(1000);
     expect(last().sent).toEqual([expect.objectContaining({ type: 'ping' })]);
     last().deliver({ type: 'reply', id: last().sent[0].id, status: 200, data: { serverTime: 1 } });
-    // The reply re-armed the quiet timer; nothing was dropped.
+    // The reply re-armed the quiet timer, and nothing was dropped.
     expect([...timers.due.values()].map((t) => t.ms)).toEqual([1000]);
     expect(sockets).toHaveLength(1);
   });

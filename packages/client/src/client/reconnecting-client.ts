@@ -5,18 +5,19 @@ import type { EventFrame, ReplyFrame, WireProfile } from '../wire.types.js';
 import { ClientSession, epochNow, type EventListener, type EventMap, type ReplyTiming, type WireFrame } from './client-session.js';
 import { globalTimers, SOCKET_OPEN, type FrameSocket, type SocketFactory, type Timers, type TokenStorage } from './frame-socket.js';
 
-/** `connecting` the first time, `reconnecting` after a drop, `ended` for good. */
+/** The connection's state: `connecting` the first time, `open`, `reconnecting` after a drop, and `ended` for good. */
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'ended';
 
 export interface ConnectionStatus {
   readonly state: ConnectionState;
   /** The close that ended the session, or that the client is recovering from. */
   readonly closeCode?: number;
-  /** Failed attempts since the last socket that got a frame through. */
+  /** How many attempts failed since the last socket that got a frame through. */
   readonly attempt: number;
   /**
-   * Set when this side gave up the socket itself: it stayed `silent` past the heartbeat, or it
-   * sent a frame its compact profile could not decode (`undecodable`), with the decoder's message.
+   * Set when this side gave up the socket itself, with a message. Either the socket stayed
+   * `silent` past the heartbeat, or it sent a frame that its compact profile could not decode
+   * (`undecodable`; the message is then the decoder's).
    */
   readonly dropped?: { readonly why: 'silent' | 'undecodable'; readonly message: string };
 }
@@ -27,45 +28,45 @@ export interface ReconnectingClientOptions {
   readonly storage: TokenStorage;
   /** The storage key of this seat's token. */
   readonly storageKey: string;
-  /** A new token (just issued by the HTTP API) to keep; without it the stored one is used. */
+  /** A new token to keep, just issued by the HTTP API. Without it, the stored token is used. */
   readonly token?: string;
   readonly createSocket?: SocketFactory;
   readonly timers?: Timers;
-  /** In [0, 1): the jitter of each backoff delay. */
+  /** Returns a number in [0, 1) for the jitter of each backoff delay. */
   readonly random?: () => number;
-  /** A prefix that no earlier page load of this seat used: command ids must never repeat. */
+  /** A prefix of command ids that no earlier page load of this seat used, because command ids must never repeat. */
   readonly idPrefix?: string;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /**
-   * A socket that carries nothing for `idleMs` is asked for a ping; one that then stays silent
-   * for `timeoutMs` (or does not deliver its first frame within `connectMs`) is taken for dead
-   * and replaced. A phone that changes networks can keep a dead TCP connection for minutes
-   * without a close event. `false` turns it off.
+   * A socket that carries nothing for `idleMs` sends a ping. If it then stays silent for
+   * `timeoutMs` (or does not deliver its first frame within `connectMs`), it is taken for dead and
+   * replaced. This matters because a phone that changes networks can keep a dead TCP connection
+   * for minutes without a close event. `false` turns the heartbeat off.
    */
   readonly heartbeat?: { readonly idleMs: number; readonly timeoutMs: number; readonly connectMs: number } | false;
   /**
-   * The wire profile to ask for (PROTOCOL.md section 7): added to the URL as `wire=`, and each
-   * socket's frames are decoded with a memory of their own. JSON when absent.
+   * The wire profile to ask for (PROTOCOL.md section 7). It is added to the URL as `wire=`, and
+   * each socket's frames are decoded with a memory of their own. JSON when absent.
    */
   readonly wire?: WireProfile;
-  /** The compact-v2 code table to decode with (the server's `WIRE_CODES`); needed for a compact profile. */
+  /** The compact-v2 code table to decode with (the server's `WIRE_CODES`). A compact profile needs it. */
   readonly codes?: CodeTable;
   /**
-   * `false`: one socket only. Whatever closes it ends the client, with that close's code (a
-   * test that watches the server close a socket, a bench that counts drops itself). The token
-   * stays unless the close says it is no good. Default: reconnect.
+   * With `false`, the client uses one socket only. Whatever closes it ends the client, with that
+   * close's code (for a test that watches the server close a socket, or a bench that counts drops
+   * itself). The token stays unless the close says it is no good. Default: reconnect.
    */
   readonly reconnect?: boolean;
-  /** The clock of `onReply` and `onFrame`: epoch milliseconds. Default: `performance`'s, with sub-millisecond resolution. */
+  /** The clock of `onReply` and `onFrame`, in epoch milliseconds. Default: `performance`'s, with sub-millisecond resolution. */
   readonly now?: () => number;
 }
 
 const DEFAULT_HEARTBEAT = { idleMs: 15_000, timeoutMs: 5_000, connectMs: 10_000 };
 
-// The seat or the room is gone (4003, 4004) or the token is refused (4001); a binary or
-// oversized frame (1003, 1009) would be refused again; the seat's newer socket took over (4010:
-// reconnecting would push that one out in turn). Anything else is worth another socket:
-// a drop, a server going away (1001), a room moving to another instance (1012).
+// These closes are final. The seat or the room is gone (4003, 4004), or the token is refused
+// (4001). A binary or oversized frame (1003, 1009) would be refused again. The seat's newer socket
+// took over (4010), and reconnecting would push that one out in turn. Any other close is worth
+// another socket: a drop, a server going away (1001), a room moving to another instance (1012).
 const FINAL_CLOSES: ReadonlySet<number> = new Set([
   CloseCode.tokenInvalid,
   CloseCode.seatGone,
@@ -74,27 +75,27 @@ const FINAL_CLOSES: ReadonlySet<number> = new Set([
   CloseCode.frameTooLarge,
   CloseCode.replaced,
 ]);
-// Still a good seat, open elsewhere: a reload here may take it back.
+// After this close the seat is still good, only open elsewhere, so a reload here may take it back.
 const KEEP_TOKEN: ReadonlySet<number> = new Set([CloseCode.replaced]);
 
-/** The delay before reconnect attempt `attempt` (0-based): exponential, capped, with jitter in [half, full]. */
+/** The delay before reconnect attempt `attempt` (0-based): exponential, capped, with jitter between half and the full value. */
 export function backoffDelay(attempt: number, random: number, initialMs = 250, maxMs = 5000): number {
   const full = Math.min(maxMs, initialMs * 2 ** Math.min(attempt, 30));
   return Math.round(full / 2 + (full / 2) * random);
 }
 
-/** A game's commands by type, each with the shape of its data (the game's schemas' input). */
+/** A game's commands by type, each with the shape of its data (the input of the game's schemas). */
 export type CommandMap = object;
 
-/** The data argument of `send`: optional where the command takes no fields. */
+/** The data argument of `send`. It is optional when the command takes no fields. */
 export type CommandArgs<Commands, K extends keyof Commands> =
   Record<never, never> extends Commands[K] ? [data?: Commands[K]] : [data: Commands[K]];
 
 /**
- * A seat's connection that survives a bad network: keeps the seat's token in session storage,
- * opens a new socket with backoff after a drop, and resends, under the same id, every command
- * that got no reply. Stops for good on 4001, 4003 and 4004 (and forgets the token then), and on
- * 4010 (the seat's newer socket took over; the token stays).
+ * A seat's connection that survives a bad network. It keeps the seat's token in session storage,
+ * opens a new socket with backoff after a drop, and resends, under the same id, every command that
+ * got no reply. It stops for good on 4001, 4003 and 4004, and then forgets the token. It also stops
+ * on 4010, when the seat's newer socket took over, but then the token stays.
  *
  * @example
  *   const client = new ReconnectingClient<MyGameEvents, MyGameCommands>({ url: (t) => `${wsBase}/ws?token=${t}`,
@@ -144,24 +145,24 @@ export class ReconnectingClient<
     this.connect();
   }
 
-  /** Sends a command; resolves with its one reply, however many sockets that takes. */
+  /** Sends a command, and resolves with its one reply, however many sockets that takes. */
   send<K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>): Promise<ReplyFrame> {
     if (this.current.state === 'ended') return Promise.reject(new Error('the connection has ended'));
     return this.session.request({ id: `${this.idPrefix}-${this.nextId++}`, type, data: args[0] ?? {} });
   }
 
   /**
-   * Sends a command under an id the caller chose, and resolves with its reply. Sending again
-   * under the id of a command that was answered asks the server for that reply again: it
-   * answers from memory and does not run the command twice (PROTOCOL.md section 3). Ids must
-   * otherwise never repeat for a seat.
+   * Sends a command under an id the caller chose, and resolves with its reply. Sending again under
+   * the id of a command that was answered asks the server for that reply again: the server answers
+   * from memory and does not run the command twice (PROTOCOL.md section 3). Apart from that, ids
+   * must never repeat for a seat.
    */
   sendAs<K extends keyof Commands & string>(id: string, type: K, ...args: CommandArgs<Commands, K>): Promise<ReplyFrame> {
     if (this.current.state === 'ended') return Promise.reject(new Error('the connection has ended'));
     return this.session.request({ id, type, data: args[0] ?? {} });
   }
 
-  /** Commands sent or queued that have no reply yet. */
+  /** How many commands, sent or queued, have no reply yet. */
   get waiting(): number {
     return this.session.waiting;
   }
@@ -170,14 +171,15 @@ export class ReconnectingClient<
     return this.session.on(type, listener);
   }
 
-  /** Every event, whatever its type (after the listeners of its type). */
+  /** Hears every event, whatever its type, after the listeners of its type. */
   onAnyEvent(listener: (frame: EventFrame) => void): () => void {
     return this.session.onAny(listener);
   }
 
   /**
-   * Hears each command's reply with when the command was first and last written to a socket,
-   * when its reply was read, and how many sockets it took: a latency without timers of one's own.
+   * Hears each command's reply, with when the command was first and last written to a socket, when
+   * its reply was read, and how many sockets it took. A caller gets the latency without timers of
+   * its own.
    */
   onReply(listener: (timing: ReplyTiming) => void): () => void {
     return this.session.onReply(listener);
@@ -196,14 +198,14 @@ export class ReconnectingClient<
     return () => void this.statusListeners.delete(listener);
   }
 
-  /** The network is back (the page saw `online`): try now instead of at the end of the backoff. */
+  /** Tells the client the network is back (the page saw `online`), so it tries now instead of at the end of the backoff. */
   retryNow(): void {
     if (this.current.state !== 'reconnecting' || this.socket) return;
     this.timers.clearTimeout(this.retryTimer);
     this.connect();
   }
 
-  /** Closes for good, from this side: no reconnect. The token stays (a reload may resume). */
+  /** Closes for good, from this side, with no reconnect. The token stays, so a reload may resume. */
   close(): void {
     this.timers.clearTimeout(this.retryTimer);
     this.timers.clearTimeout(this.watchdog);
@@ -224,11 +226,11 @@ export class ReconnectingClient<
     const url = this.options.url(token);
     const socket = this.createSocket(wire === 'json' ? url : `${url}${url.includes('?') ? '&' : '?'}wire=${wire}`);
     this.socket = socket;
-    // A new socket starts a new compact stream: its memory starts empty.
+    // A new socket starts a new compact stream, so its memory starts empty.
     const decoder = new FrameDecoder(wire, this.options.codes ?? codeTable(0, []));
     let delivered = false;
     const heartbeat = this.options.heartbeat === false ? undefined : (this.options.heartbeat ?? DEFAULT_HEARTBEAT);
-    // Until the next frame is due: first the socket's first frame, then a quiet spell and a ping.
+    // Arms the watchdog for when the next frame is due: first the socket's first frame, then after a quiet spell, a ping's answer.
     const expect = (ms: number, then: () => void) => {
       this.timers.clearTimeout(this.watchdog);
       this.watchdog = this.timers.setTimeout(then, ms);
@@ -266,8 +268,8 @@ export class ReconnectingClient<
       this.setStatus({ state: 'open', attempt: this.current.attempt });
     };
     socket.onmessage = (event) => {
-      // A socket counts as healthy once a frame came through, not merely on open: a server
-      // that accepts and then closes at once must still be backed off from.
+      // A socket counts as healthy once a frame came through, not merely on open, so that a
+      // server that accepts and then closes at once is still backed off from.
       if (!delivered) {
         delivered = true;
         if (this.current.attempt !== 0) this.setStatus({ state: 'open', attempt: 0 });
@@ -278,8 +280,8 @@ export class ReconnectingClient<
       try {
         frame = decoder.decode(event.data);
       } catch (err) {
-        // A JSON frame that does not parse is ignored, as ever; a compact stream this client
-        // cannot read any further is replaced: a fresh socket starts one it can.
+        // A JSON frame that does not parse is ignored, as it always was. A compact stream that
+        // this client cannot read any further is replaced, because a fresh socket starts one it can read.
         const message = `a frame could not be decoded as ${wire}: ${err instanceof Error ? err.message : String(err)}`;
         return wire === 'json' ? undefined : dead('undecodable', message);
       }
@@ -304,7 +306,7 @@ export class ReconnectingClient<
 
 function randomPrefix(): string {
   const bytes = new Uint8Array(6);
-  // getRandomValues, unlike randomUUID, works on a plain-http page (a phone on the LAN).
+  // Use getRandomValues, because unlike randomUUID it works on a plain-http page (a phone on the LAN).
   globalThis.crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

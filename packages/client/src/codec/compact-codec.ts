@@ -5,7 +5,7 @@ import { isObject, stickyValue, WireMemory } from './wire-memory.js';
 /** The compact profiles this codec speaks. */
 export type CompactProfile = 'compact-v1' | 'compact-v2' | 'compact-v3';
 
-/** A frame a compact decoder could not read: the stream is not what the profile says. */
+/** A frame a compact decoder could not read, because the stream is not what the profile says it is. */
 export class WireDecodeError extends Error {
   constructor(message: string) {
     super(message);
@@ -14,10 +14,11 @@ export class WireDecodeError extends Error {
 }
 
 /**
- * One event for one socket, as its compact profile sends it, or null when the profile does not
- * send it (a frame that changes nothing for this viewer, a state frame identical to the last).
- * Does not touch `memory`: the caller remembers the data once the frame is sent. Every encoding
- * is checked by decoding it; one that would not decode to exactly the JSON data is sent plain.
+ * Encodes one event for one socket, as its compact profile sends it. Returns null when the profile
+ * does not send it (a frame that changes nothing for this viewer, or a state frame identical to
+ * the last). It does not touch `memory`: the caller remembers the data once the frame is sent.
+ * Every encoding is checked by decoding it, and one that would not decode to exactly the JSON data
+ * is sent plain.
  */
 export function encodeCompactEvent(profile: CompactProfile, memory: WireMemory, type: string, data: unknown): string | null {
   const game = memory.see(type);
@@ -36,7 +37,7 @@ export function encodeCompactEvent(profile: CompactProfile, memory: WireMemory, 
   return text;
 }
 
-/** A reply as the profile sends it: `id` and `status` always, by those names. */
+/** Encodes a reply as the profile sends it. `id` and `status` always go, under those names. */
 export function encodeCompactReply(profile: CompactProfile, memory: WireMemory, reply: ReplyFrame): string {
   if (profile === 'compact-v1' || !memory.game) return JSON.stringify(reply);
   const head = { id: reply.id, status: reply.status };
@@ -96,13 +97,13 @@ function v1Event(type: string, body: unknown, plain: boolean): string {
 }
 
 function v2Event(game: GameCodes | undefined, type: string, body: unknown, plain: boolean): string {
-  // The state frame goes by its name: it is what tells a fresh decoder which game's codes follow.
+  // The state frame goes by its name, because it is what tells a fresh decoder which game's codes follow.
   const code = game && type !== game.stateEvent ? (game.events[type]?.code ?? type) : type;
   if (plain) return JSON.stringify([code, body, 0]);
   return JSON.stringify(isObject(body) && Object.keys(body).length === 0 ? [code] : [code, body]);
 }
 
-// compact-v3: a number field as its difference from another of the same frame, when both are sent.
+// compact-v3 sends a number field as its difference from another field of the same frame, when both are sent.
 function relativeOut(relativeTo: Readonly<Record<string, string>>, body: Record<string, unknown>): Record<string, unknown> {
   let out = body;
   for (const [field, base] of Object.entries(relativeTo)) {
@@ -124,7 +125,7 @@ function relativeIn(relativeTo: Readonly<Record<string, string>>, body: Record<s
   return body;
 }
 
-// compact-v3: data that is one field is sent as that field's (coded) value, when it is not an object.
+// compact-v3 sends data that has one field as that field's (coded) value, when the value is not an object.
 function bareOut(game: GameCodes | undefined, v3: V3Codes | undefined, coded: unknown): unknown {
   if (!game || !v3?.bare || !isObject(coded)) return coded;
   const keys = Object.keys(coded);
@@ -141,7 +142,7 @@ function typeOfCode(game: GameCodes | undefined, code: unknown): string {
   throw new WireDecodeError(`unknown event code ${String(code)}`);
 }
 
-// compact-v1: sticky fields equal to their last value on this socket, and defaults, are left out.
+// compact-v1 leaves out sticky fields equal to their last value on this socket, and fields equal to their defaults.
 function omitKnown(
   memory: WireMemory,
   type: string,
@@ -196,7 +197,7 @@ function parsePath(path: string): Step[] {
   return path.split('.').map((s) => (s.endsWith('[]') ? { key: s.slice(0, -2), each: true } : { key: s, each: false }));
 }
 
-/** `value` without the default at `steps`, copying only what changes (the data is shared). */
+/** Returns `value` without the default at `steps`, copying only what changes, because the data is shared. */
 function omitAt(value: unknown, steps: readonly Step[], fallback: unknown): unknown {
   if (!isObject(value) || !(steps[0].key in value)) return value;
   const [step, ...rest] = steps;
@@ -218,7 +219,7 @@ function omitAt(value: unknown, steps: readonly Step[], fallback: unknown): unkn
   return next === child ? value : { ...value, [step.key]: next };
 }
 
-/** Puts the default back where it was left out (on decoded data, which is the decoder's own). */
+/** Puts the default back where it was left out. It works on decoded data, which is the decoder's own to change. */
 function fillAt(value: unknown, steps: readonly Step[], fallback: unknown): void {
   if (!isObject(value)) return;
   const [step, ...rest] = steps;
@@ -234,7 +235,7 @@ function fillAt(value: unknown, steps: readonly Step[], fallback: unknown): void
   }
 }
 
-// compact-v2 and v3: keys as letters, enum values and known ids as numbers, at any depth.
+// compact-v2 and v3 send keys as letters, and enum values and known ids as numbers, at any depth.
 const keyNumbers = new WeakMap<GameCodes, Map<string, number>>();
 
 function keyCode(game: GameCodes, key: string): string {
@@ -307,7 +308,7 @@ function decodesTo(decode: () => unknown, expected: unknown): boolean {
   }
 }
 
-/** The same JSON value, whatever the order of keys. */
+/** Whether two values are the same JSON value, whatever the order of keys. */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));

@@ -6,10 +6,10 @@ import { WireMemory } from './wire-memory.js';
 export type DecodedFrame = ReplyFrame | EventFrame;
 
 /**
- * One socket's received frames turned back into the JSON frames: keeps the socket's memory, so
- * feed it every frame of one socket, in order, from its first. Events get the `seq` the server
- * numbered them with (compact profiles leave it off the wire: it counts the events sent on the
- * socket, from 1 without gaps, in every profile).
+ * Turns one socket's received frames back into the JSON frames. It keeps the socket's memory, so
+ * feed it every frame of one socket, in order, from the first. Events get the `seq` the server
+ * numbered them with. Compact profiles leave `seq` off the wire, because in every profile it
+ * counts the events sent on the socket, from 1 without gaps.
  *
  * @example
  * const decoder = new FrameDecoder('compact-v2', WIRE_CODES);
@@ -41,13 +41,13 @@ export class FrameDecoder {
   }
 }
 
-/** The JSON frames a socket of `profile` would have shown, from the frames it received (all of them, in order). */
+/** The JSON frames a socket of `profile` would have shown, decoded from all the frames it received, in order. */
 export function decodeFrames(profile: WireProfile, frames: readonly string[], table: CodeTable): DecodedFrame[] {
   const decoder = new FrameDecoder(profile, table);
   return frames.map((f) => decoder.decode(f));
 }
 
-/** A profile this library speaks, from a client's or a command line's word; undefined for any other. */
+/** Reads a profile this library speaks from a client's or a command line's word. Returns undefined for any other word. */
 export function wireProfileOf(word: string | null | undefined): WireProfile | undefined {
   return (WIRE_PROFILES as readonly string[]).includes(word ?? '') ? (word as WireProfile) : undefined;
 }

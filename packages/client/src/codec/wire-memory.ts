@@ -4,11 +4,11 @@ import type { CompactProfile } from './compact-codec.js';
 /** A type's sticky fields in one profile, and where each one's last value is kept. */
 interface StickyRules {
   readonly fields: readonly string[];
-  /** Per field, its key in a socket's memory: the owning type (compact-v3 may name another) and the field. */
+  /** For each field, its key in a socket's memory: the owning type (compact-v3 may name another type) and the field. */
   readonly slots: readonly string[];
 }
 
-// Worked out once per section and profile, not per socket: every socket of a game asks the same.
+// These rules are worked out once per section and profile, not per socket, because every socket of a game asks the same.
 const stickyRules = new WeakMap<GameCodes, Map<string, StickyRules>>();
 const v3StickyRules = new WeakMap<GameCodes, Map<string, StickyRules>>();
 const NO_STICKY: StickyRules = { fields: [], slots: [] };
@@ -31,21 +31,21 @@ function rulesOf(game: GameCodes, type: string, v3: boolean): StickyRules {
 
 /**
  * What one socket's compact stream remembers, kept alike at both ends: the game its first state
- * frame announced, the last value of each sticky field, the last state frame, and (compact-v2
+ * frame announced, the last value of each sticky field, the last state frame, and (in compact-v2
  * and v3) the ids it was sent, numbered in order. Both ends update it from the JSON data of every
- * frame actually sent, after the frame; a new socket starts empty, so a reconnect starts clean.
+ * frame actually sent, after the frame. A new socket starts empty, so a reconnect starts clean.
  */
 export class WireMemory {
   game: GameCodes | undefined;
   lastState: string | undefined;
-  /** Last values of sticky fields, as JSON, by slot: one map for every type (see `StickyRules`). */
+  /** The last values of sticky fields, as JSON, by slot. One map serves every type (see `StickyRules`). */
   private readonly sticky = new Map<string, string>();
   private readonly idList: string[] = [];
   private readonly idNumbers = new Map<string, number>();
 
   readonly table: CodeTable;
   private readonly numbersIds: boolean;
-  /** compact-v3: the table's `v3` rules apply. */
+  /** Set for compact-v3, where the table's `v3` rules apply. */
   readonly v3: boolean;
 
   constructor(table: CodeTable, profile: CompactProfile) {
@@ -54,7 +54,7 @@ export class WireMemory {
     this.v3 = profile === 'compact-v3';
   }
 
-  /** Before a frame of `type` is encoded or decoded: the first state frame fixes the game. */
+  /** Call before a frame of `type` is encoded or decoded. The first state frame fixes the game. */
   see(type: string): GameCodes | undefined {
     this.game ??= gameOfStateEvent(this.table, type);
     return this.game;
@@ -80,7 +80,7 @@ export class WireMemory {
   }
 
   /**
-   * Everything the encoding of `data` as `type` depends on besides the data: sockets that agree
+   * Everything the encoding of `data` as `type` depends on besides the data, so sockets that agree
    * here get the same bytes. Of the ids, only the numbers of those this frame carries count.
    */
   key(type: string, data: unknown): string {
@@ -88,12 +88,12 @@ export class WireMemory {
     for (const slot of this.rules(type).slots) values += `${this.sticky.get(slot) ?? ''}\u0001`;
     let ids = '';
     if (this.numbersIds && this.game) for (const id of idsIn(this.game, data)) ids += `${this.idNumbers.get(id) ?? ''},`;
-    // A state frame identical to the last is dropped: the last one is part of what its bytes depend on.
+    // A state frame identical to the last one is dropped, so the last one is part of what its bytes depend on.
     const state = type === this.game?.stateEvent ? (this.lastState ?? '') : '';
     return `${this.game?.kind ?? ''}\u0002${values}\u0002${ids}\u0002${state}`;
   }
 
-  /** After a frame of `type` with this data was sent (or received). */
+  /** Call after a frame of `type` with this data was sent (or received). */
   remember(type: string, data: unknown): void {
     const game = this.game;
     if (!game || !isObject(data)) return;
@@ -110,9 +110,9 @@ export class WireMemory {
     return this.game ? rulesOf(this.game, type, this.v3) : NO_STICKY;
   }
 
-  // A frame's new ids are numbered in sorted order, not in the order the frame carries them: two
-  // viewers whose frames carry the same ids (each its own `you` first) get the same numbers, so
-  // their sockets keep sharing encodings.
+  // A frame's new ids are numbered in sorted order, not in the order the frame carries them. Two
+  // viewers whose frames carry the same ids (each with its own `you` first) then get the same
+  // numbers, so their sockets keep sharing encodings.
   private learnIds(game: GameCodes, data: unknown): void {
     const fresh = idsIn(game, data).filter((id) => !this.idNumbers.has(id));
     for (const id of fresh.sort()) {
@@ -123,8 +123,8 @@ export class WireMemory {
   }
 }
 
-// The ids a frame's data carries, each once, found once per data object: a broadcast's sockets
-// share its data, and each would otherwise walk it for its key and again for what it learns.
+// The ids a frame's data carries, each listed once, and found once per data object. A broadcast's
+// sockets share its data, and otherwise each would walk it for its key and again for what it learns.
 const idsByData = new WeakMap<GameCodes, WeakMap<object, readonly string[]>>();
 
 function idsIn(game: GameCodes, data: unknown): readonly string[] {
@@ -151,8 +151,8 @@ function collectIds(game: GameCodes, value: unknown, key: string | undefined, in
 }
 
 /**
- * A sticky field's value: a top-level field (`total`), or a column of a list (`scores[].playerId`:
- * every entry's playerId, in order) when every entry has it.
+ * A sticky field's value: a top-level field (`total`), or a column of a list (`scores[].playerId`,
+ * meaning every entry's playerId, in order) when every entry has it.
  */
 export function stickyValue(data: Record<string, unknown>, field: string): unknown {
   const column = field.split('[].');

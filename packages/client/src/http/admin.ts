@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { jsonObject, roomCodeField, wholeNumberQuery } from './fields.js';
 import { GameResults } from './results.js';
 
-// The operators' HTTP shapes (/admin/api, PROTOCOL.md section 4): what the console reads.
+// The operators' HTTP shapes (/admin/api, PROTOCOL.md section 4), which the console reads.
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -16,9 +16,9 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}
 const DATE_ACCEPTS = 'must be an ISO date (2026-12-01) or date and time with an offset (2026-12-01T09:30:00Z)';
 
 /**
- * `from` and `to`: an ISO date (a whole day, in UTC) or an ISO date and time with its offset.
- * `from` is the start of its day or its instant; `to` the end of its day (a range of one day is
- * `from=D&to=D`) or its instant. Read as epoch ms.
+ * `from` and `to` are each an ISO date (a whole day, in UTC) or an ISO date and time with its
+ * offset. `from` means the start of its day, or its instant. `to` means the end of its day (so a
+ * range of one day is `from=D&to=D`), or its instant. Both are read as epoch ms.
  */
 function dateBound(name: 'from' | 'to') {
   return z
@@ -29,7 +29,7 @@ function dateBound(name: 'from' | 'to') {
       if (day) {
         const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
         const start = Date.UTC(y, m - 1, d);
-        // Date.UTC rolls 2026-02-31 over into March: a day that does not exist is refused.
+        // Date.UTC rolls 2026-02-31 over into March, so check that the day exists and refuse it if not.
         const back = new Date(start);
         if (back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d)
           return name === 'from' ? start : start + 86_400_000;
@@ -47,7 +47,7 @@ function dateBound(name: 'from' | 'to') {
 }
 
 const CURSOR_ACCEPTS = "is not a cursor this API gave: pass back a page's `next` as it came";
-/** A page's cursor as the API gave it (`next`): opaque base64url text the server decodes. */
+/** A page's cursor as the API gave it (`next`): opaque base64url text that the server decodes. */
 const cursor = z
   .string({ error: CURSOR_ACCEPTS })
   .regex(/^[A-Za-z0-9_-]{1,120}$/, CURSOR_ACCEPTS)
@@ -55,7 +55,7 @@ const cursor = z
 
 const pageSize = wholeNumberQuery(1, MAX_PAGE_SIZE).optional().default(DEFAULT_PAGE_SIZE);
 
-/** `GET /admin/api/finished?code=&from=&to=&cursor=&limit=`; an empty parameter counts as absent. */
+/** `GET /admin/api/finished?code=&from=&to=&cursor=&limit=`. An empty parameter counts as absent. */
 export const FinishedQuery = z
   .object({
     code: roomCodeField().optional(),
@@ -164,7 +164,10 @@ export const RoomCommand = z.object({
 });
 export type RoomCommand = z.infer<typeof RoomCommand>;
 
-/** One live room: the row, what its game adds (the players and the open question of a room played from a deck), its last commands. */
+/**
+ * One live room: the row, what its game adds (the players and the open question of a room played
+ * from a deck), and its last commands.
+ */
 export const RoomDetail = z
   .object({
     ...roomFields,
@@ -248,7 +251,7 @@ export type RefusalsPage = z.infer<typeof RefusalsPage>;
 
 export const FinishedIdParams = z.object({ id: z.string().meta({ description: 'a finished game’s id (a UUID)' }) });
 
-/** `GET /admin/api/stream?room=`: with `room`, that room's detail too (or `room-gone`). */
+/** `GET /admin/api/stream?room=`. With `room`, it also streams that room's detail (or `room-gone`). */
 export const StreamQuery = z.object({
   room: z.string().optional().meta({ description: 'a room code: its detail rides along each second' }),
 });

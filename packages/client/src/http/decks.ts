@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DECK_PAGE_MAX } from './deck-list.js';
 import { jsonObject, printableField, uuidField, wholeField, wholeNumberQuery } from './fields.js';
 
-// The decks' HTTP shapes (docs/protocol.md section 12). The CSV import reads the same limits.
+// The decks' HTTP shapes (docs/protocol.md section 12). The CSV import applies the same limits.
 
 /** What a deck may hold, the same whether it arrives as JSON or CSV. */
 export const DECK_LIMITS = {
@@ -71,7 +71,7 @@ export const DeckQuestion = z
         .refine((c) => new Set(c).size === c.length, 'must all differ')
         .optional()
         .meta({ description: 'all different; choice, multi and poll (a truefalse question’s are True and False)' }),
-      // 0-based here; the CSV's column is 1-based, as a spreadsheet counts.
+      // The index is 0-based here, while the CSV's column is 1-based, as a spreadsheet counts.
       correct: z
         .union([wholeField(0, L.maxChoices - 1), z.array(wholeField(0, L.maxChoices - 1), { error: picksAccept }).min(1, picksAccept)], {
           error: 'must be the index of the right choice (0-based), or for a multi question a list of them',
@@ -169,7 +169,10 @@ export const DeckIdParams = z.object({
 export const DeckSummary = z.object({ id: z.guid(), name: z.string(), builtin: z.boolean(), questions: z.int() });
 export type DeckSummary = z.infer<typeof DeckSummary>;
 
-/** `GET /api/decks?limit=&cursor=`: the built-in decks, then those whose edit tokens come as `Authorization: Bearer t1, t2, ...`. */
+/**
+ * `GET /api/decks?limit=&cursor=`: the built-in decks, then the decks whose edit tokens come as
+ * `Authorization: Bearer t1, t2, ...`.
+ */
 export const DeckListQuery = z.object({
   limit: wholeNumberQuery(1, DECK_PAGE_MAX).optional().default(50),
   cursor: uuidField().optional().meta({ description: 'the `next` of the page before; absent for the first page' }),
@@ -181,7 +184,7 @@ export const DeckList = z.object({
 });
 export type DeckList = z.infer<typeof DeckList>;
 
-/** A new deck: the edit token is shown this once. */
+/** A new deck. The edit token is shown this once only. */
 export const CreatedDeck = DeckSummary.extend({
   editToken: z.string().meta({
     description: 'the right to change or delete this deck, as `Authorization: Bearer`; shown only now, kept by the server only as a hash',
@@ -189,7 +192,7 @@ export const CreatedDeck = DeckSummary.extend({
 });
 export type CreatedDeck = z.infer<typeof CreatedDeck>;
 
-/** `GET /api/decks/{id}`: `correct` and `accepted` only with the deck's edit token. */
+/** `GET /api/decks/{id}`. It includes `correct` and `accepted` only with the deck's edit token. */
 export const DeckDetails = DeckSummary.omit({ questions: true }).extend({
   editable: z.boolean(),
   questions: z.array(

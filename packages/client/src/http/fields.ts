@@ -1,18 +1,22 @@
 import { z } from 'zod';
 
-// The building blocks of every HTTP shape (and of the games' settings): each field carries what it
-// accepts as its one error message, so that a 400 says it (readBody names the field in front) and
-// the API document shows the same limits, from the same numbers. Browser-safe: no Node imports.
+// The building blocks of every HTTP shape (and of the games' settings). Each field carries what it
+// accepts as its one error message, so that a 400 says it (readBody puts the field's name in
+// front), and the API document shows the same limits from the same numbers. This file is
+// browser-safe: it has no Node imports.
 
-/** Control, format and separator characters: what a name or a question may not hold. */
+/** Control, format and separator characters, which a name or a question may not hold. */
 const NOT_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
-/** Already trimmed text of 1 to `max` printable characters (counted in characters, not UTF-16 units): every name, question and CSV cell. */
+/**
+ * Whether a text, already trimmed, is 1 to `max` printable characters (counted in characters, not
+ * UTF-16 units). Every name, question and CSV cell must be.
+ */
 export function isPrintableText(trimmed: string, max: number): boolean {
   return trimmed.length >= 1 && [...trimmed].length <= max && !NOT_PRINTABLE.test(trimmed);
 }
 
-/** 1 to `max` printable characters, trimmed; counted in characters, not UTF-16 units. */
+/** A text of 1 to `max` printable characters after trimming, counted in characters, not UTF-16 units. */
 export function printableField(max: number) {
   const accepts = `must be 1 to ${max} printable characters`;
   return z
@@ -34,12 +38,12 @@ export function decimalField(min: number, max: number, unit = '') {
   return z.number({ error: accepts }).min(min, accepts).max(max, accepts);
 }
 
-/** A UUID of any version (the built-in deck's id is a hand-made one); read in lower case. */
+/** A UUID of any version (the built-in deck's id is a hand-made one), read in lower case. */
 export function uuidField() {
   return z.guid({ error: 'must be a UUID' }).transform((s) => s.toLowerCase());
 }
 
-/** A whole number as a query string carries it: digits only (`1e3`, ` 8`, `2.5` are refused). */
+/** A whole number as a query string carries it: digits only, so `1e3`, ` 8` and `2.5` are refused. */
 export function wholeNumberQuery(min: number, max: number) {
   const accepts = `must be a whole number from ${min} to ${max}`;
   return z
@@ -49,16 +53,16 @@ export function wholeNumberQuery(min: number, max: number) {
     .pipe(wholeField(min, max));
 }
 
-/** A JSON object; its fields as `shape` says, others ignored. */
+/** A JSON object whose fields are read as `shape` says, and whose other fields are ignored. */
 export function jsonObject<S extends z.ZodRawShape>(shape: S) {
   return z.object(shape, { error: 'must be a JSON object' });
 }
 
-/** Upper-case letters and digits without look-alikes: no 0/O, 1/I/L (PROTOCOL.md section 1). */
+/** Upper-case letters and digits without look-alikes, so no 0/O or 1/I/L (PROTOCOL.md section 1). */
 export const ROOM_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const ROOM_CODE_LENGTH = 6;
 
-/** A room code as a person types it: any case, spaces around ignored; read in upper case. */
+/** A room code as a person types it, in any case and with spaces around it ignored. It is read in upper case. */
 export function roomCodeField() {
   const accepts = `must be a room code: ${ROOM_CODE_LENGTH} letters and digits`;
   return z

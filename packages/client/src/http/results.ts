@@ -6,7 +6,7 @@ import { wholeNumberQuery } from './fields.js';
 
 export const LEADERBOARD_MAX = 100;
 
-/** `GET /api/leaderboard?limit=&game=`; `game` is checked against the registry by the server. */
+/** `GET /api/leaderboard?limit=&game=`. The server checks `game` against the registry. */
 export const LeaderboardQuery = z.object({
   limit: wholeNumberQuery(1, LEADERBOARD_MAX).optional().default(10),
   game: z.string().optional().meta({ description: 'a game of this server; the first registered game by default' }),

@@ -3,15 +3,18 @@ import { ReconnectingClient, type ReconnectingClientOptions } from '../client/re
 import type { CommandsOf, EventsOf, SchemaMap } from '../schema.js';
 import { type CompactRules, deriveCodes } from './derive-codes.js';
 
-/** What a game's folder declares of its wire: its commands and events as zod schemas, and the compact rules a schema cannot say. */
+/**
+ * What a game's folder declares of its wire: its commands and events as zod schemas, and the
+ * compact rules that a schema cannot express.
+ */
 export interface WireDefinition<C extends SchemaMap, E extends SchemaMap> {
   /** The game's name, as rooms and the code table know it. */
   readonly kind: string;
   /** The shape of `data` the server accepts, by command type. */
   readonly commands: C;
-  /** The shape of `data` the room sends, by event type; the declaration order is the events' codes. */
+  /** The shape of `data` the room sends, by event type. The declaration order gives the events' codes. */
   readonly events: E;
-  /** The event that carries the whole room as one viewer sees it: the first frame of every socket. */
+  /** The event that carries the whole room as one viewer sees it. It is the first frame of every socket. */
   readonly stateEvent: keyof E & string;
   /** Sticky fields, defaults and compact-v3's rules, by event type (see `EventCodes`). */
   readonly compact?: { readonly [K in keyof E]?: CompactRules };
@@ -25,8 +28,8 @@ export interface GameWire<C extends SchemaMap = SchemaMap, E extends SchemaMap =
 }
 
 /**
- * A game's wire, as its folder exports it; the server validates with its schemas and encodes
- * with its codes, and a client takes its types from it.
+ * Builds a game's wire, as its folder exports it. The server validates with its schemas and
+ * encodes with its codes, and a client takes its types from it.
  *
  * @example
  * export const COUNTER_WIRE = defineWire({
@@ -46,7 +49,7 @@ export type WireCommands<W extends { readonly commands: SchemaMap }> = CommandsO
 /** What a client of this wire receives, by event type. */
 export type WireEvents<W extends { readonly events: SchemaMap }> = EventsOf<W['events']>;
 
-/** A seat's connection to a game of this wire: `send` and `on` take only the game's types and shapes. */
+/** A seat's connection to a game of this wire. `send` and `on` take only the game's types and shapes. */
 export type ClientOf<W extends { readonly commands: SchemaMap; readonly events: SchemaMap }> = ReconnectingClient<
   WireEvents<W>,
   WireCommands<W>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deriveCodes } from './derive-codes.js';
 import { idField, laterKey, plainEnum, textKey, usualValues } from './wire-notes.js';
 
-// A neutral game, rounds of moves, so that the derivation's rules are tested without a real game.
+// A neutral game of rounds of moves, so that the derivation's rules are tested without a real game.
 const mover = idField(z.string());
 const ROUNDS_EVENTS = {
   'rounds.state': z.object({
@@ -21,7 +21,7 @@ describe('deriveCodes', () => {
     expect(codes.events).toEqual({ 'rounds.state': { code: 0 }, 'round.move': { code: 1, sticky: ['by'] }, 'round.closed': { code: 2 } });
     expect(codes.keys).toEqual(['code', 'phase', 'seats', 'id', 'name', 'ready', 'by', 'cell', 'mark', 'winners', 'reason']);
     expect(codes.enums).toEqual({ phase: ['open', 'done'], mark: ['X', 'O'], reason: ['won', 'draw'] });
-    // Ids are a set: listed sorted, wherever they were met.
+    // Ids are a set, so they are listed sorted, wherever they were met.
     expect(codes.ids).toEqual(['by', 'id', 'winners']);
   });
 
@@ -72,7 +72,7 @@ describe('deriveCodes', () => {
       ...ROUNDS,
       events: {
         ...ROUNDS_EVENTS,
-        // A new field in an old event, marked for the next pass, and a new event declared last.
+        // Add a new field to an old event, marked for the next pass, and a new event declared last.
         'round.move': ROUNDS_EVENTS['round.move'].extend({ undo: laterKey(z.boolean().optional()) }),
         'round.undone': z.object({ by: mover, cell: z.number(), steps: laterKey(z.number()) }),
       },

@@ -4,9 +4,9 @@ import type { SchemaMap } from '../schema.js';
 import { keyNoteOf } from './wire-notes.js';
 
 /**
- * What a game declares beside its event schemas for the compact profiles: the rules that a
- * schema cannot say (which fields rarely change, their defaults, compact-v3's rules), by event
- * type. The code itself is never declared: it is the event's position among the schemas.
+ * What a game declares beside its event schemas for the compact profiles: the rules that a schema
+ * cannot express (which fields rarely change, their defaults, compact-v3's rules), by event type.
+ * The code itself is never declared, because it is the event's position among the schemas.
  */
 export type CompactRules = Omit<EventCodes, 'code'>;
 
@@ -16,7 +16,7 @@ export interface CodesSource {
   readonly stateEvent: string;
   readonly events: SchemaMap;
   readonly compact?: Readonly<Record<string, CompactRules | undefined>>;
-  /** Event types whose keys are numbered first, in this order; the other events follow in declaration order. */
+  /** Event types whose keys are numbered first, in this order. The other events follow in declaration order. */
   readonly keyOrder?: readonly string[];
 }
 
@@ -35,16 +35,16 @@ interface Field {
  * - An event's code is its position in the events' declaration: a new event is declared last.
  * - Keys are numbered in passes (see `laterKey`). In each pass the events are walked in
  *   `keyOrder`, then in declaration order, and each object's fields in declaration order, depth
- *   first; a key gets the next number the first time it is met. A key added to a shipped game is
+ *   first. A key gets the next number the first time it is met. A key added to a shipped game is
  *   marked for a later pass than any before, so it goes at the end and no existing key moves.
  * - A key whose schema is an enum (or a list of one), or a text field marked with `usualValues`,
- *   sends its values as their positions in that list: a list only ever grows at its end. Two
- *   different lists under one key are a mistake the derivation refuses; a key marked `plainEnum`
- *   anywhere gets no list.
+ *   sends its values as their positions in that list, and such a list only ever grows at its end.
+ *   Two different lists under one key are a mistake that the derivation refuses. A key marked
+ *   `plainEnum` anywhere gets no list.
  * - A key marked `textKey` is not numbered at all: it goes as its own text, and so does every
  *   key under it. This is how a key is added once the table is full, or without a new letter
  *   that the clients holding the shipped table could not decode.
- * - The keys marked with `idField` are numbered per socket; their order carries no meaning, so
+ * - The keys marked with `idField` are numbered per socket. Their order carries no meaning, so
  *   they are listed sorted.
  */
 export function deriveCodes(source: CodesSource): GameCodes {
@@ -114,7 +114,7 @@ interface Unwrapped {
   id: boolean;
   plain: boolean;
   values?: readonly string[];
-  /** The object shapes the value may take (one for an object, one per object of a union). */
+  /** The object shapes the value may take: one for an object, or one per object of a union. */
   shapes: Record<string, z.ZodType>[];
 }
 
@@ -133,7 +133,10 @@ function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Looks through optional, nullable, default, array and the like to what a field holds, gathering the notes on the way. */
+/**
+ * Looks through optional, nullable, default, array and the like to what a field holds, and
+ * gathers the notes on the way.
+ */
 function unwrap(schema: z.ZodType, pass: number): Unwrapped {
   const found: Unwrapped = { pass, text: false, id: false, plain: false, shapes: [] };
   let current: z.ZodType | undefined = schema;

@@ -1,27 +1,27 @@
 import type { z } from 'zod';
 
-// What a game's event schemas say about the compact codes beyond their shapes. A game marks a
-// field with one of the helpers below; the codes are then derived from the schemas alone.
+// What a game's event schemas say about the compact codes, beyond their shapes. A game marks a
+// field with one of the helpers below, and the codes are then derived from the schemas alone.
 
 /** What a field's schema says to the derivation of the compact codes. */
 export interface KeyNote {
   /** The field's string values (or arrays of strings) are ids, which each socket numbers. */
   readonly id?: boolean;
-  /** The field's key, and every key under it, is numbered in this pass (0 unless marked). */
+  /** The pass in which the field's key, and every key under it, is numbered (0 unless marked). */
   readonly pass?: number;
-  /** The field's enum values go as text: the derivation gives its key no enum. */
+  /** Set when the field's enum values go as text, so the derivation gives its key no enum. */
   readonly plain?: boolean;
-  /** The values a text field usually takes: sent as their positions, as an enum's are. */
+  /** The values a text field usually takes. They are sent as their positions, as an enum's values are. */
   readonly values?: readonly string[];
   /** The field's key is not numbered: it goes as its own text, and so do the keys under it. */
   readonly text?: boolean;
 }
 
-// A WeakMap rather than zod's `.meta()`: the notes are the wire's business, so they stay out of
-// the JSON Schemas and OpenAPI documents that zod writes from the same schemas.
-// A note is on the schema instance it was given. Wrappers (`.optional()`, `.nullable()`, `z.array`)
-// keep it, as the walk looks inside them; zod's copying methods (`.min()`, `.meta()`, `.describe()`)
-// return a new instance without it, so mark a field last.
+// The notes live in a WeakMap rather than in zod's `.meta()`. They are the wire's business, so they
+// stay out of the JSON Schemas and OpenAPI documents that zod writes from the same schemas.
+// A note is attached to the schema instance it was given. Wrappers (`.optional()`, `.nullable()`,
+// `z.array`) keep it, because the walk looks inside them. zod's copying methods (`.min()`,
+// `.meta()`, `.describe()`) return a new instance without it, so mark a field last.
 const notes = new WeakMap<z.ZodType, KeyNote>();
 
 function note<S extends z.ZodType>(schema: S, added: KeyNote): S {
@@ -34,7 +34,7 @@ export function keyNoteOf(schema: z.ZodType): KeyNote | undefined {
   return notes.get(schema);
 }
 
-/** Marks a field whose strings are ids (a player's, a seat's): each socket numbers the ids it was sent. */
+/** Marks a field whose strings are ids (a player's, a seat's). Each socket numbers the ids it was sent. */
 export function idField<S extends z.ZodType>(schema: S): S {
   return note(schema, { id: true });
 }
@@ -59,14 +59,14 @@ export function textKey<S extends z.ZodType>(schema: S): S {
 }
 
 /**
- * Marks a text field with the values it usually takes (a close's reason): each goes as its
+ * Marks a text field with the values it usually takes (a close's reason). Each of them goes as its
  * position in this list, and any other value goes as text. The list only ever grows at its end.
  */
 export function usualValues<S extends z.ZodType>(schema: S, values: readonly string[]): S {
   return note(schema, { values });
 }
 
-/** Marks an enum field whose values go as text: its key gets no enum in the codes, wherever it appears. */
+/** Marks an enum field whose values go as text. Its key gets no enum in the codes, wherever it appears. */
 export function plainEnum<S extends z.ZodType>(schema: S): S {
   return note(schema, { plain: true });
 }

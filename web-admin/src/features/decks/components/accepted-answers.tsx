@@ -1,12 +1,10 @@
-import { DECK_RULES, edit, fieldId, type DeckDraft, type DraftQuestion } from '../utils/deck-draft'
+import { DECK_RULES, edit, fieldId } from '../utils/deck-draft'
+import type { ChoiceFieldsProps } from './choice-fields'
 import { Hidden } from './hidden'
+import { TextList } from './text-list'
 
-export interface AcceptedAnswersProps {
-  readonly question: DraftQuestion
-  readonly index: number
-  readonly invalid: ReadonlySet<string>
-  readonly update: (change: (draft: DeckDraft) => DeckDraft) => void
-}
+/** The same as the choices': the question, its place, the fields with a problem, and the draft's update. */
+export type AcceptedAnswersProps = ChoiceFieldsProps
 
 /** A typed answer's 1 to 10 accepted answers; case, accents and extra spaces never count. */
 export function AcceptedAnswers({ question: q, index, invalid, update }: AcceptedAnswersProps) {
@@ -17,35 +15,21 @@ export function AcceptedAnswers({ question: q, index, invalid, update }: Accepte
         Accepted answers<Hidden>{` of question ${n}`}</Hidden>{' '}
         <span className="hint">(a typed answer is right when it is one of these; case, accents and extra spaces do not count)</span>
       </legend>
-      {q.accepted.map((answer, j) => (
-        <div className="deck-choice" key={j}>
-          <label className="visually-hidden" htmlFor={fieldId.accepted(q, j)}>{`Question ${n}, accepted answer ${j + 1}`}</label>
-          <input
-            id={fieldId.accepted(q, j)}
-            className="input"
-            value={answer}
-            maxLength={DECK_RULES.accepted}
-            aria-invalid={invalid.has(fieldId.accepted(q, j)) || undefined}
-            onChange={(e) => update((d) => edit.setAccepted(d, index, j, e.target.value))}
-          />
-          <button
-            type="button"
-            className="small-button"
-            disabled={q.accepted.length <= DECK_RULES.minAccepted}
-            onClick={() => update((d) => edit.removeAccepted(d, index, j))}
-          >
-            Remove<Hidden>{` accepted answer ${j + 1} of question ${n}`}</Hidden>
-          </button>
-        </div>
-      ))}
-      <button
-        type="button"
-        className="small-button"
-        disabled={q.accepted.length >= DECK_RULES.maxAccepted}
-        onClick={() => update((d) => edit.addAccepted(d, index))}
-      >
-        Add an accepted answer<Hidden>{` to question ${n}`}</Hidden>
-      </button>
+      <TextList
+        items={q.accepted}
+        min={DECK_RULES.minAccepted}
+        max={DECK_RULES.maxAccepted}
+        maxLength={DECK_RULES.accepted}
+        fieldId={(j) => fieldId.accepted(q, j)}
+        label={(j) => `Question ${n}, accepted answer ${j + 1}`}
+        removes={(j) => ` accepted answer ${j + 1} of question ${n}`}
+        addWord="Add an accepted answer"
+        adds={` to question ${n}`}
+        invalid={invalid}
+        onChange={(j, text) => update((d) => edit.setAccepted(d, index, j, text))}
+        onRemove={(j) => update((d) => edit.removeAccepted(d, index, j))}
+        onAdd={() => update((d) => edit.addAccepted(d, index))}
+      />
     </fieldset>
   )
 }

@@ -1,5 +1,6 @@
 import { DECK_RULES, edit, fieldId, type DeckDraft, type DraftQuestion } from '../utils/deck-draft'
 import { Hidden } from './hidden'
+import { TextList } from './text-list'
 
 const LETTERS = 'ABCDEF'
 
@@ -28,51 +29,41 @@ export function ChoiceFields({ question: q, index, invalid, update }: ChoiceFiel
       <legend>
         Choices<Hidden>{` of question ${n}`}</Hidden> <span className="hint">{hint}</span>
       </legend>
-      {q.choices.map((choice, j) => (
-        <div className="deck-choice" key={j}>
-          {marks && (
-            <label className="deck-right">
-              <input
-                type={marks}
-                name={marks === 'radio' ? `q${q.key}-right` : undefined}
-                checked={marks === 'radio' ? q.correct === j : q.rights.includes(j)}
-                onChange={() => update((d) => (marks === 'radio' ? edit.markCorrect(d, index, j) : edit.toggleRight(d, index, j)))}
-              />
-              <span>
-                Right<Hidden>{` answer: choice ${j + 1} of question ${n}`}</Hidden>
-              </span>
-            </label>
-          )}
-          <span className={`choice-letter c${j}`} aria-hidden="true">
-            {LETTERS[j]}
-          </span>
-          <label className="visually-hidden" htmlFor={fieldId.choice(q, j)}>{`Question ${n}, choice ${j + 1}`}</label>
-          <input
-            id={fieldId.choice(q, j)}
-            className="input"
-            value={choice}
-            maxLength={DECK_RULES.choice}
-            aria-invalid={invalid.has(fieldId.choice(q, j)) || undefined}
-            onChange={(e) => update((d) => edit.setChoice(d, index, j, e.target.value))}
-          />
-          <button
-            type="button"
-            className="small-button"
-            disabled={q.choices.length <= DECK_RULES.minChoices}
-            onClick={() => update((d) => edit.removeChoice(d, index, j))}
-          >
-            Remove<Hidden>{` choice ${j + 1} of question ${n}`}</Hidden>
-          </button>
-        </div>
-      ))}
-      <button
-        type="button"
-        className="small-button"
-        disabled={q.choices.length >= DECK_RULES.maxChoices}
-        onClick={() => update((d) => edit.addChoice(d, index))}
-      >
-        Add a choice<Hidden>{` to question ${n}`}</Hidden>
-      </button>
+      <TextList
+        items={q.choices}
+        min={DECK_RULES.minChoices}
+        max={DECK_RULES.maxChoices}
+        maxLength={DECK_RULES.choice}
+        fieldId={(j) => fieldId.choice(q, j)}
+        label={(j) => `Question ${n}, choice ${j + 1}`}
+        removes={(j) => ` choice ${j + 1} of question ${n}`}
+        addWord="Add a choice"
+        adds={` to question ${n}`}
+        invalid={invalid}
+        before={(j) => (
+          <>
+            {marks && (
+              <label className="deck-right">
+                <input
+                  type={marks}
+                  name={marks === 'radio' ? `q${q.key}-right` : undefined}
+                  checked={marks === 'radio' ? q.correct === j : q.rights.includes(j)}
+                  onChange={() => update((d) => (marks === 'radio' ? edit.markCorrect(d, index, j) : edit.toggleRight(d, index, j)))}
+                />
+                <span>
+                  Right<Hidden>{` answer: choice ${j + 1} of question ${n}`}</Hidden>
+                </span>
+              </label>
+            )}
+            <span className={`choice-letter c${j}`} aria-hidden="true">
+              {LETTERS[j]}
+            </span>
+          </>
+        )}
+        onChange={(j, text) => update((d) => edit.setChoice(d, index, j, text))}
+        onRemove={(j) => update((d) => edit.removeChoice(d, index, j))}
+        onAdd={() => update((d) => edit.addChoice(d, index))}
+      />
     </fieldset>
   )
 }

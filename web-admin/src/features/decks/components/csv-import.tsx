@@ -49,8 +49,9 @@ export function CsvImport({ name, onImported }: CsvImportProps) {
     <section className="card stack" aria-labelledby="import-title">
       <h2 id="import-title">Import from a spreadsheet</h2>
       <p className="muted">
-        Save the sheet as CSV: a header row, then one question a row: the question, two to six choices, and in the last column the number of
-        the right choice (1 for the first). Importing makes a new deck.
+        Save the sheet as CSV: a header row, then one question a row: the question, two to six choices, and the number of the right choice
+        (1 for the first); then, for the other kinds, the columns kind, seconds and accepted (the template has a row of each). Importing
+        makes a new deck.
       </p>
       <a className="big-button ghost" href="/api/decks/template.csv" download="deck-template.csv">
         Download the template

@@ -45,24 +45,18 @@ export function DeckExport({ deck, unsaved }: DeckExportProps) {
             : 'A CSV that the import (here or in a spreadsheet) reads back, or JSON for the deck API. Pictures go by their id on this server.'}
       </p>
       <div className="deck-actions">
-        <button
-          type="button"
-          className="big-button ghost"
-          disabled={!ready || busy}
-          aria-describedby="export-hint"
-          onClick={() => void save('csv')}
-        >
-          Export as CSV
-        </button>
-        <button
-          type="button"
-          className="big-button ghost"
-          disabled={!ready || busy}
-          aria-describedby="export-hint"
-          onClick={() => void save('json')}
-        >
-          Export as JSON
-        </button>
+        {(['csv', 'json'] as const).map((format) => (
+          <button
+            key={format}
+            type="button"
+            className="big-button ghost"
+            disabled={!ready || busy}
+            aria-describedby="export-hint"
+            onClick={() => void save(format)}
+          >
+            Export as {format.toUpperCase()}
+          </button>
+        ))}
       </div>
       {error && (
         <p className="error" role="alert">

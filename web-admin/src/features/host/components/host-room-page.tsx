@@ -103,6 +103,12 @@ export function HostRoomPage({ code }: { readonly code: string }) {
             <p className="muted">
               {view.settings.questionCount} questions, {view.settings.secondsPerQuestion} s each
             </p>
+            {byHost && (
+              <p className="hint">
+                You set the pace: Next moves the game on after each answer. A presenter’s clicker works too (Right arrow, Page Down or
+                Space); its first press starts the game.
+              </p>
+            )}
           </section>
         )}
         {view.phase === 'question' && view.question && <QuestionStage question={view.question} view={view} paused={paused} />}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { acceptedAnswers, countsPerChoice, kindOfReveal, rightAndWrong, rightChoices } from '../../../lib/question-kinds'
 import type { RoomView } from '../../../lib/room-view'
 import type { Reveal } from '../../../lib/trivia-events'
@@ -48,6 +49,36 @@ export function RevealStage({ reveal, view }: { readonly reveal: Reveal; readonl
   )
 }
 
+interface CountRowProps {
+  /** Marked as the right answer. */
+  readonly right: boolean
+  readonly count: number
+  /** The largest count of the reveal: its bar is full. */
+  readonly most: number
+  readonly letter?: string
+  /** The row's data attributes, for tests and styles. */
+  readonly data: Readonly<Record<`data-${string}`, string | number>>
+  readonly children: ReactNode
+}
+
+/** One line of a reveal: what was answered, a bar, and how many answered it. */
+function CountRow({ right, count, most, letter, data, children }: CountRowProps) {
+  return (
+    <li className={right ? 'count-row correct' : 'count-row'} {...data}>
+      {letter && (
+        <span className="choice-letter" aria-hidden="true">
+          {letter}
+        </span>
+      )}
+      <span className="count-label">{children}</span>
+      <span className="count-bar" aria-hidden="true">
+        <span style={{ transform: `scaleX(${count / most})` }} />
+      </span>
+      <span className="count-number">{count}</span>
+    </li>
+  )
+}
+
 /** Each choice with how many picked it; the right ones marked (none in a poll). */
 function ChoiceCounts({ reveal, view, poll }: { readonly reveal: Reveal; readonly view: RoomView; readonly poll: boolean }) {
   const counts = countsPerChoice(reveal.counts) ?? []
@@ -58,19 +89,10 @@ function ChoiceCounts({ reveal, view, poll }: { readonly reveal: Reveal; readonl
       {poll && <p className="reveal-note">A poll: no right answer, no points.</p>}
       <ol className="reveal-counts" aria-label={poll ? 'Votes per choice' : 'Answers per choice'}>
         {counts.map((count, i) => (
-          <li key={i} className={right.has(i) ? 'count-row correct' : 'count-row'} data-choice={i}>
-            <span className="choice-letter" aria-hidden="true">
-              {LETTERS[i]}
-            </span>
-            <span className="count-label">
-              {view.revealed?.choices[i] ?? `Choice ${LETTERS[i]}`}
-              {right.has(i) && <span className="correct-mark"> ✓ right answer</span>}
-            </span>
-            <span className="count-bar" aria-hidden="true">
-              <span style={{ transform: `scaleX(${count / most})` }} />
-            </span>
-            <span className="count-number">{count}</span>
-          </li>
+          <CountRow key={i} right={right.has(i)} count={count} most={most} letter={LETTERS[i]} data={{ 'data-choice': i }}>
+            {view.revealed?.choices[i] ?? `Choice ${LETTERS[i]}`}
+            {right.has(i) && <span className="correct-mark"> ✓ right answer</span>}
+          </CountRow>
         ))}
       </ol>
     </>
@@ -86,20 +108,12 @@ function TypedCounts({ accepted, right, wrong }: { readonly accepted: readonly s
         Accepted: <strong>{accepted.join(', ')}</strong>
       </p>
       <ol className="reveal-counts" aria-label="Typed answers">
-        <li className="count-row correct" data-typed="right">
-          <span className="count-label">Typed an accepted answer</span>
-          <span className="count-bar" aria-hidden="true">
-            <span style={{ transform: `scaleX(${right / most})` }} />
-          </span>
-          <span className="count-number">{right}</span>
-        </li>
-        <li className="count-row" data-typed="wrong">
-          <span className="count-label">Typed something else</span>
-          <span className="count-bar" aria-hidden="true">
-            <span style={{ transform: `scaleX(${wrong / most})` }} />
-          </span>
-          <span className="count-number">{wrong}</span>
-        </li>
+        <CountRow right count={right} most={most} data={{ 'data-typed': 'right' }}>
+          Typed an accepted answer
+        </CountRow>
+        <CountRow right={false} count={wrong} most={most} data={{ 'data-typed': 'wrong' }}>
+          Typed something else
+        </CountRow>
       </ol>
     </>
   )

@@ -57,29 +57,25 @@ export function AnswerPad({ question, view, pick, offline, paused = false, onAns
     </p>
   )
   // Keyed by question: the next question's form starts empty.
-  if (kind === 'multi') {
+  if (kind === 'multi' || kind === 'text') {
     return (
       <QuestionFrame {...frame}>
-        <MultiChoiceForm
-          key={question.index}
-          choices={choices}
-          sent={mine && 'choices' in mine ? mine.choices : undefined}
-          locked={locked}
-          onSubmit={(picked) => onAnswer({ choices: picked })}
-        />
-        {status}
-      </QuestionFrame>
-    )
-  }
-  if (kind === 'text') {
-    return (
-      <QuestionFrame {...frame}>
-        <TypedAnswerForm
-          key={question.index}
-          sent={mine && 'text' in mine ? mine.text : undefined}
-          locked={locked}
-          onSubmit={(text) => onAnswer({ text })}
-        />
+        {kind === 'multi' ? (
+          <MultiChoiceForm
+            key={question.index}
+            choices={choices}
+            sent={mine && 'choices' in mine ? mine.choices : undefined}
+            locked={locked}
+            onSubmit={(picked) => onAnswer({ choices: picked })}
+          />
+        ) : (
+          <TypedAnswerForm
+            key={question.index}
+            sent={mine && 'text' in mine ? mine.text : undefined}
+            locked={locked}
+            onSubmit={(text) => onAnswer({ text })}
+          />
+        )}
         {status}
       </QuestionFrame>
     )

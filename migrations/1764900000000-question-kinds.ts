@@ -44,8 +44,8 @@ const REPLACE_DECK = (columns: 'kinds' | 'before') => `
  * not play. The table's two checks from the first schema (unnamed, so found by their kind) give
  * way to these.
  */
-export class QuestionKinds1764896400000 implements MigrationInterface {
-  name = 'QuestionKinds1764896400000';
+export class QuestionKinds1764900000000 implements MigrationInterface {
+  name = 'QuestionKinds1764900000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

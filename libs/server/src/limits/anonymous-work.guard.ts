@@ -1,0 +1,40 @@
+import { CanActivate, ExecutionContext, Injectable, mixin, Type } from '@nestjs/common';
+import { Request } from 'express';
+import { AddressBudget, AddressLimits } from './address-limits';
+import { Admission } from './admission';
+import { InstanceBudgets } from './instance-budgets';
+
+/**
+ * The guard of one anonymous surface, before the body is looked at or anything is written. In turn:
+ * new anonymous work is shed while the event loop runs late (503 `overloaded`); the client's address
+ * spends from its budget (429 `rate_limited`); the instance spends from its own (503 `overloaded`).
+ * The order is the point: a shed request spends no allowance, and a request refused for its address
+ * spends nothing of the instance's, so one address's flood cannot use up every other client's share.
+ * `req.ip` is the TCP peer, or the client a trusted proxy names in `X-Forwarded-For` (TRUSTED_PROXIES,
+ * Express's `trust proxy`).
+ */
+export function AnonymousWorkGuard(surface: AddressBudget): Type<CanActivate> {
+  @Injectable()
+  class Guard implements CanActivate {
+    constructor(
+      private readonly admission: Admission,
+      private readonly addresses: AddressLimits,
+      private readonly instance: InstanceBudgets,
+    ) {}
+
+    canActivate(context: ExecutionContext): boolean {
+      this.admission.checkAnonymous();
+      this.addresses.take(surface, context.switchToHttp().getRequest<Request>().ip);
+      this.instance.take(surface);
+      return true;
+    }
+  }
+  return mixin(Guard);
+}
+
+/** Opening rooms and tables (OPEN_RATE_PER_MINUTE and OPEN_BURST per address, INSTANCE_OPENS_PER_MINUTE). */
+export const OpenGuard = AnonymousWorkGuard('open');
+export const JoinGuard = AnonymousWorkGuard('join');
+export const DeckWriteGuard = AnonymousWorkGuard('deck');
+export const LookupGuard = AnonymousWorkGuard('lookup');
+export const SpectatorGuard = AnonymousWorkGuard('spectator');
