@@ -12,9 +12,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   than deleting its row: the trigger
  *   `deck_images_follow_deck` then removes at once each image that no open room's deck copy
  *   shows, and marks the others orphaned. A room keeps the images of its copy while it lives;
- *   the retention's pruning removes an orphaned image once no open room shows it. An open room
- *   that shows its deck's picture names the deck (`rooms.deck_id`, migration 1764896400000), so
- *   only that deck's rooms are looked at, through `rooms_by_host_deck`. A picture its
+ *   the retention's pruning removes an orphaned image once no open room shows it. A picture its
  *   host takes out of the deck goes the same way (`remove_deck_image`), unless a question of the
  *   deck still names it. This migration follows 1764900000000, which gave questions `image`.
  * - `add_deck_image` stores an image if its deck can still take one (PROTOCOL.md's per-deck
@@ -81,8 +79,7 @@ export class DeckImages1764903600000 implements MigrationInterface {
         IF EXISTS (SELECT 1 FROM questions q WHERE q.deck_id = of_deck AND q.image = picture::text) THEN
           RETURN 'in_use';
         END IF;
-        IF EXISTS (SELECT 1 FROM rooms r WHERE r.deck_id = of_deck AND r.deck_hash IS NULL AND r.closed_at IS NULL
-                   AND r.deck @> jsonb_build_array(jsonb_build_object('image', picture::text))) THEN
+        IF EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', picture::text))) THEN
           UPDATE deck_images SET orphaned_at = now() WHERE id = picture;
           RETURN 'kept_for_rooms';
         END IF;
@@ -100,8 +97,7 @@ export class DeckImages1764903600000 implements MigrationInterface {
         END IF;
         DELETE FROM deck_images i
         WHERE i.deck_id = NEW.id
-          AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.deck_id = NEW.id AND r.deck_hash IS NULL AND r.closed_at IS NULL
-                          AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)));
+          AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)));
         UPDATE deck_images SET orphaned_at = now() WHERE deck_id = NEW.id AND orphaned_at IS NULL;
         RETURN NULL;
       END $$;
