@@ -4,9 +4,9 @@ import { GameMetrics } from '@app/observability';
 import { RoomsService } from './rooms/rooms.service';
 
 /**
- * The WebSocket adapter of an app that imports GameRoomsModule: `/ws` checks a seat's token,
- * origin and the instance's limits before a socket exists. Nest takes an adapter from the app,
- * not from a module, so the app installs it before it listens:
+ * Makes the WebSocket adapter of an app that imports GameRoomsModule. With it, `/ws` checks a
+ * seat's token, the origin and the instance's limits before a socket exists. Nest takes an adapter
+ * from the app, not from a module, so the app installs it before it listens:
  * `app.useWebSocketAdapter(gameRoomsAdapter(app))`.
  */
 export function gameRoomsAdapter(app: INestApplication): GameWsAdapter {

@@ -12,7 +12,7 @@ import { GameRegistry, labelVocabulary } from './rooms/games';
 import { RoomsService } from './rooms/rooms.service';
 import type { ServerRuntime } from './game-rooms.module';
 
-/** The runtime the module's providers are built from (the database opened and migrated). */
+/** The runtime that the module's providers are built from, with the database opened and migrated. */
 export const GAME_ROOMS_RUNTIME = Symbol('GAME_ROOMS_RUNTIME');
 /** True when the module opened its runtime itself, so the Nest app's start and close start and stop it. */
 export const GAME_ROOMS_RUNS_ITSELF = Symbol('GAME_ROOMS_RUNS_ITSELF');
@@ -21,9 +21,10 @@ export const GAME_ROOMS_RUNS_ITSELF = Symbol('GAME_ROOMS_RUNS_ITSELF');
 const SOCKETS_GONE_MS = 2000;
 
 /**
- * What a server does once it listens, and undoes when it stops: the metrics bound to the live
- * rooms, the instance's heartbeat, the pruning of refusals and of what is past its retention, and
- * the LISTEN for rooms other instances changed. Each step runs once however often it is asked.
+ * Does what a server does once it listens, and undoes it when the server stops. It binds the
+ * metrics to the live rooms, runs the instance's heartbeat, prunes refusals and what is past its
+ * retention, and LISTENs for rooms that other instances changed. Each step runs once, however often
+ * it is asked.
  */
 @Injectable()
 export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -48,7 +49,10 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
     private readonly http: HttpAdapterHost,
   ) {}
 
-  /** The metrics read the live rooms and the pool, and count every statement; the label vocabulary is the games' own. */
+  /**
+   * Makes the metrics read the live rooms and the pool, and count every statement. The label
+   * vocabulary is the games' own.
+   */
   observe(): void {
     if (this.stopCounting) return;
     this.metrics.bind(
@@ -65,27 +69,29 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
     });
   }
 
-  /** Stops counting statements (a start that failed after `observe`). */
+  /** Stops counting statements, for a start that failed after `observe`. */
   unobserve(): void {
     this.stopCounting?.();
   }
 
-  /** Starts the instance's own work once it listens on `port` (its default name and URL need it). */
+  /** Starts the instance's own work once it listens on `port`, which its default name and URL need. */
   start(port: number): Promise<void> {
     return (this.started ??= this.starting(port));
   }
 
   private async starting(port: number): Promise<void> {
     this.observe();
-    // The instance's default name needs the port it got; its first beat writes its registry row.
+    // The instance's default name needs the port it got, and its first beat writes its registry row.
     this.identity.settle(port);
-    // A room's statement written into a link the heartbeat found dead would wait for the link to
-    // come back before anyone could say whether it was recorded: while it is down, none is written.
+    // A room's statement written into a link that the heartbeat found dead would wait for the link to
+    // come back before anyone could say whether it was recorded. So while the link is down, no
+    // statement is written.
     this.db.writeOnlyWhile(() => this.heartbeat.link.reachable() !== false);
     await this.heartbeat.start();
-    // Refused commands past their window: the writes delete them as they go, this catches up at start.
+    // The writes delete refused commands past their window as they go, and this call catches up at
+    // start.
     await this.refusals.pruneOnce();
-    // What is past its retention goes in batches on a timer of its own, off every command's path.
+    // What is past its retention is removed in batches, on a timer of its own, off every command's path.
     this.pruner.start();
     const log = this.runtime.log;
     this.listener = new RoomChangeListener(
@@ -96,7 +102,10 @@ export class GameRoomsLifecycle implements OnApplicationBootstrap, BeforeApplica
     await this.listener.start();
   }
 
-  /** Drains: no new rooms or sockets, in-flight commands finish, sockets close with 1001; then the instance's own work stops. */
+  /**
+   * Drains the server. It takes no new rooms or sockets, lets in-flight commands finish, and closes
+   * the sockets with 1001. Then the instance's own work stops.
+   */
   drain(): Promise<void> {
     return (this.drained ??= this.draining());
   }

@@ -67,7 +67,7 @@ import { RoomsService } from './rooms/rooms.service';
 import { GAME_ROOMS_RUNS_ITSELF, GAME_ROOMS_RUNTIME, GameRoomsLifecycle } from './game-rooms.lifecycle';
 import { BUILD_INFO, CLOCK, COMMAND_OBSERVER, JSON_LOG, SERVER_CONFIG } from './tokens';
 
-/** What the server is built from; opened before Nest starts so migrations have run. */
+/** What the server is built from. It is opened before Nest starts, so that the migrations have run. */
 export interface ServerRuntime {
   readonly config: ServerConfig;
   readonly dataSource: DataSource;
@@ -82,23 +82,33 @@ export interface ServerRuntime {
 /** Where a server given in code finds PostgreSQL. */
 export interface GameRoomsDatabase {
   readonly url: string;
-  /** PostgreSQL's own address when `url` is a transaction pooler's (migrations, commit lanes and LISTEN use it). */
+  /**
+   * PostgreSQL's own address, when `url` is a transaction pooler's. Migrations, commit lanes and
+   * LISTEN use it.
+   */
   readonly directUrl?: string;
 }
 
 /**
- * What `GameRoomsModule.forRoot` takes: the games, and either where the database is (the module
- * opens it, runs the migrations it ships, and starts and stops with the Nest app), or a runtime
- * its caller opened and runs itself (apps/game-server: embedded PostgreSQL, config from env).
+ * What `GameRoomsModule.forRoot` takes: the games, and either where the database is, or a runtime.
+ * Given the database, the module opens it, runs the migrations it ships, and starts and stops with
+ * the Nest app. Given a runtime, the caller opened it and runs it itself, as apps/game-server does
+ * with its embedded PostgreSQL and its settings from the environment.
  */
 export interface GameRoomsOptions extends GameRoomsGames {
   readonly database?: GameRoomsDatabase;
-  /** The server's settings that differ from the defaults (README "Configuration" has them by variable). */
+  /**
+   * The server's settings that differ from the defaults. The README's "Configuration" lists them by
+   * variable.
+   */
   readonly config?: Partial<ServerConfig>;
   readonly clock?: Clock;
   readonly log?: JsonLog;
   readonly build?: BuildInfo;
-  /** An opened runtime: its opener starts and stops the server (see apps/game-server/src/server.ts). */
+  /**
+   * A runtime that is already open. Whoever opened it starts and stops the server (see
+   * apps/game-server/src/server.ts).
+   */
   readonly runtime?: ServerRuntime;
 }
 
@@ -115,7 +125,10 @@ const REPOSITORIES = [
   ImageRepository,
 ];
 
-/** Opens what a server given in code runs on: its settings, its database (migrated), its clock and log. */
+/**
+ * Opens what a server configured in code runs on: its settings, its database (migrated), its clock
+ * and its log.
+ */
 async function openRuntime(options: GameRoomsOptions): Promise<ServerRuntime> {
   if (!options.database) throw new Error('GameRoomsModule.forRoot needs `database: { url }` (or an opened `runtime`)');
   const config = configOf({ ...options.config, databaseUrl: options.database.url, databaseDirectUrl: options.database.directUrl });
@@ -259,7 +272,8 @@ export class GameRoomsModule {
         AdminTokenGuard,
         AdminViewService,
         AdminHistoryService,
-        // A runtime given is started and stopped by its opener; one the module opened, by the Nest app's own start and close.
+        // A runtime passed in is started and stopped by whoever opened it. A runtime that the module
+        // opened is started and stopped by the Nest app's own start and close.
         GameRoomsLifecycle,
         { provide: GAME_ROOMS_RUNS_ITSELF, useValue: !options.runtime },
         { provide: APP_FILTER, useClass: HttpErrorsFilter },
@@ -268,7 +282,7 @@ export class GameRoomsModule {
   }
 }
 
-/** The gateway's limits, from the server's settings, speaking the registry's compact codes. */
+/** Builds the gateway's limits from the server's settings, with the registry's compact codes. */
 function gatewayOptions(config: ServerConfig, registry: GameRegistry): GatewayOptions {
   return {
     ...DEFAULT_GATEWAY_OPTIONS,

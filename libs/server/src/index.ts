@@ -1,5 +1,6 @@
-// The game-room server as a Nest module (`GameRoomsModule.forRoot({ games, database })`), and what
-// a game author and an app that serves games need beside it. `@game-rooms/server` is this file.
+// This file is `@game-rooms/server`: the game-room server as a Nest module
+// (`GameRoomsModule.forRoot({ games, database })`), and what a game author and an app that serves
+// games need beside it.
 import 'reflect-metadata';
 export * from './game-rooms.module';
 export { GameRoomsLifecycle } from './game-rooms.lifecycle';

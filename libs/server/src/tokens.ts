@@ -1,4 +1,4 @@
-/** Dependency-injection tokens of the game server. */
+// The game server's dependency-injection tokens.
 export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
 export const CLOCK = Symbol('CLOCK');
 export const COMMAND_OBSERVER = Symbol('COMMAND_OBSERVER');

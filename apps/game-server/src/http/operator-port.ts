@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { NextFunction, Request, Response } from 'express';
 
-/** Marks a request that came in on the operator port (set by that port's listener, never by a client). */
+/** Marks a request that came in on the operator port. Only that port's listener sets it, never a client. */
 const ON_OPERATOR_PORT = Symbol('on the operator port');
 
 /** The operators' paths: the metrics Prometheus scrapes, and the console with its API. */
@@ -10,10 +10,11 @@ export function isOperatorPath(path: string): boolean {
 }
 
 /**
- * With an operator port, each port answers only its own: the public port answers the operators'
- * paths 404 (as if they did not exist, so a scan learns nothing), and the operator port answers
- * 404 to everything but them and /health (for an orchestrator's probes). Without one, this passes
- * everything through: both kinds are served on the one port, as before.
+ * When there is an operator port, each port answers only its own paths. The public port answers the
+ * operators' paths with 404, as if they did not exist, so a scan learns nothing. The operator port
+ * answers 404 to everything but those paths and /health (which an orchestrator's probes need).
+ * Without an operator port, this passes everything through, and both kinds are served on the one
+ * port, as before.
  */
 export function operatorSurface(operatorPort: number | undefined) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -28,8 +29,9 @@ export function operatorSurface(operatorPort: number | undefined) {
 }
 
 /**
- * A second listener in this process for the operator port: the same handlers as the public port
- * (one Express app), so the console and /metrics have one implementation wherever they are served.
+ * Opens a second listener in this process, for the operator port. It uses the same handlers as the
+ * public port (one Express app), so the console and /metrics have one implementation wherever they
+ * are served.
  */
 export async function listenForOperators(handler: RequestListener, port: number, host: string): Promise<Server> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -46,7 +48,7 @@ export async function listenForOperators(handler: RequestListener, port: number,
   return server;
 }
 
-/** Stops the operator listener, its open streams (the console's event stream) included. */
+/** Stops the operator listener, including its open streams, such as the console's event stream. */
 export async function closeOperatorListener(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();

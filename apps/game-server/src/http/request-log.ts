@@ -5,7 +5,8 @@ import { pinoHttp } from 'pino-http';
 import { JsonLog, logContext } from '@app/server';
 import { ROOM_ALIASES } from '../games';
 
-// A room's code where a request names it: the rooms' paths and their aliases (the registry's), or `room=`.
+// Where a request names a room's code: in the rooms' paths and their aliases (from the registry), or
+// in `room=`.
 const ROOM_IN_PATH = new RegExp(`^/api/(?:${['rooms', ...Object.keys(ROOM_ALIASES)].join('|')})/([A-Za-z0-9]{1,16})(?:[/?]|$)`);
 const ROOM_IN_QUERY = /[?&]room=([A-Za-z0-9]{1,16})(?:&|$)/;
 
@@ -15,26 +16,28 @@ export function roomOf(url: string): string | undefined {
 }
 
 /**
- * A 503 with `Retry-After` is a refusal the server chose (overloaded, a budget spent, PostgreSQL
- * away), already counted in /metrics: under a flood there are thousands a second, and a warn line
- * for each would spend the event loop that the refusal protects.
+ * A 503 with `Retry-After` is a refusal that the server chose (overloaded, a budget spent,
+ * PostgreSQL away), and it is already counted in /metrics. Under a flood there are thousands a
+ * second, and a warn line for each would spend the event loop that the refusal protects.
  */
 function isRefusal(res: ServerResponse): boolean {
   return res.statusCode === 503 && res.hasHeader('Retry-After');
 }
 
 /**
- * Gives every HTTP request an id (answered in `X-Request-Id`, so a player's report can be found
- * in the log) and serves it inside a log context: each line written while it is served carries
- * `reqId`, and `room` when the request names one. The request's own line (pino-http) is debug,
- * or warn for a 5xx other than a refusal (`isRefusal`); it names the method, the path without its
- * query (a console link holds a token there), the status and the time taken, never a header
- * (cookies, bearer tokens).
+ * Gives every HTTP request an id, and serves the request inside a log context. The id is answered
+ * in `X-Request-Id`, so that a player's report can be found in the log. Each line written while the
+ * request is served carries `reqId`, and `room` when the request names one. The request's own line
+ * (from pino-http) is logged at debug, or at warn for a 5xx other than a refusal (`isRefusal`). That
+ * line names the method, the path without its query (because a console link holds a token there),
+ * the status and the time taken. It never names a header, since headers carry cookies and bearer
+ * tokens.
  */
 export function requestLog(log: JsonLog) {
   const http = pinoHttp({
     logger: log.logger,
-    // Our own id, never the client's: a forged one could pass for another request's.
+    // The id is always our own, never the client's, because a forged one could pass for another
+    // request's id.
     genReqId: (_req: IncomingMessage, res: ServerResponse) => {
       const id = randomUUID();
       res.setHeader('X-Request-Id', id);

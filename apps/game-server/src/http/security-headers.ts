@@ -2,7 +2,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestHandler } from 'express';
 import helmet, { HelmetOptions } from 'helmet';
 
-// A Host the policy can name: a DNS name or IP (v6 in brackets) and a port, nothing else.
+// A Host header that the policy can name: a DNS name or IP address (IPv6 in brackets) and a port,
+// nothing else.
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 // The pages' socket is this origin's /ws. CSP3 lets 'self' match it, but not every browser a
@@ -37,17 +38,19 @@ function headers(directives: Directives): HelmetOptions {
     contentSecurityPolicy: { useDefaults: false, directives },
     referrerPolicy: { policy: 'no-referrer' },
     xFrameOptions: { action: 'deny' },
-    // Ignored over plain http; over https, this host only: sibling hosts are not ours to decide for.
+    // Browsers ignore this over plain http. Over https it covers this host only, because sibling hosts
+    // are not ours to decide for.
     strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
     // helmet also sends nosniff, removes X-Powered-By, and sets same-origin opener and resource policies.
   };
 }
 
 /**
- * The headers a public site sends, on every HTTP answer (pages, console, API, health, metrics):
- * a Content-Security-Policy with no inline script anywhere, no framing, nosniff, no referrer, no
- * X-Powered-By. Swagger UI at /api/docs writes its layout in inline `<style>` and draws its icons
- * from data: URLs, so its page alone may use those; its scripts are files as everywhere else.
+ * Sends the headers that a public site sends, on every HTTP answer (pages, console, API, health,
+ * metrics): a Content-Security-Policy with no inline script anywhere, no framing, nosniff, no
+ * referrer, and no X-Powered-By. Swagger UI at /api/docs writes its layout in inline `<style>` and
+ * draws its icons from data: URLs, so its page alone may use those. Its scripts are files, as
+ * everywhere else.
  */
 export function securityHeaders(): RequestHandler {
   const strict = helmet(headers(STRICT));

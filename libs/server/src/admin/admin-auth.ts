@@ -7,15 +7,16 @@ import { ServerConfig } from '../config/server-config';
 import { CLOCK, SERVER_CONFIG } from '../tokens';
 import { ADMIN_SESSION_COOKIE, ADMIN_SESSION_PATH, AdminSessions, cookieValues } from './admin-session';
 
-/** How a request proved it is the operator's. */
+/** How a request proved that it comes from the operator. */
 export type AdminCredential = { readonly via: 'bearer' } | { readonly via: 'cookie'; readonly expiresAt: number };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The operator's two proofs: `Authorization: Bearer <ADMIN_TOKEN>` (tools, tests, the bench) and
- * the session cookie that signing in with it sets (the console, whose EventSource cannot send
- * headers). The token itself never rides in a URL, where proxies' access logs would keep it.
+ * Checks the two ways the operator proves who they are. Tools, tests and the bench send
+ * `Authorization: Bearer <ADMIN_TOKEN>`. The console sends the session cookie that signing in with
+ * the token sets, because the console's EventSource cannot send headers. The token itself is never
+ * taken from a URL, because proxies' access logs would keep it.
  */
 @Injectable()
 export class AdminAuth {
@@ -30,7 +31,10 @@ export class AdminAuth {
     this.sessions = new AdminSessions(config.adminToken);
   }
 
-  /** Everything under /admin/api but signing in and out: the bearer token or a live session. */
+  /**
+   * Checks every request under /admin/api except signing in and out. Such a request must carry the
+   * bearer token or a live session cookie.
+   */
   authenticate(req: Request): AdminCredential {
     refuseTokenInUrl(req);
     if (req.headers.authorization !== undefined) {
@@ -51,7 +55,7 @@ export class AdminAuth {
     return { via: 'cookie', expiresAt };
   }
 
-  /** Signing in: the token as Bearer, answered with the session cookie. */
+  /** Signs in: the request sends the token as Bearer, and the answer sets the session cookie. */
   signIn(req: Request, res: Response): void {
     refuseTokenInUrl(req);
     this.checkBearer(req);
@@ -59,7 +63,7 @@ export class AdminAuth {
     res.cookie(ADMIN_SESSION_COOKIE, session.value, { ...cookieOptions(req), maxAge: this.sessions.lifetimeMs });
   }
 
-  /** Signing out always succeeds: whatever session this browser had, its cookie is gone. */
+  /** Signs out. This always succeeds: whatever session this browser had, the answer clears its cookie. */
   signOut(req: Request, res: Response): void {
     refuseTokenInUrl(req);
     res.clearCookie(ADMIN_SESSION_COOKIE, cookieOptions(req));
@@ -69,7 +73,7 @@ export class AdminAuth {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined)
       throw new RoomException(RoomErrorCode.Unauthorized, 'the admin API needs Authorization: Bearer <ADMIN_TOKEN>');
-    // Digests are equal in length whatever was sent, so the comparison gives away nothing of the token's.
+    // The digests are equal in length whatever was sent, so the comparison gives away nothing about the token.
     if (!timingSafeEqual(digest(bearer), this.tokenDigest))
       throw new RoomException(RoomErrorCode.Unauthorized, 'the server refused this admin token');
   }
@@ -87,9 +91,10 @@ function refuseTokenInUrl(req: Request): void {
   );
 }
 
-// SameSite=Strict keeps other sites' requests from carrying the cookie, but not a sibling origin
-// of the same site (another port or subdomain), and a plain form POST needs no preflight: a
-// cookie may only change something from the console's own origin.
+// SameSite=Strict keeps other sites' requests from carrying the cookie. It does not stop a sibling
+// origin of the same site (another port or subdomain), and a plain form POST needs no preflight.
+// So a request that only the cookie signs may change something only when it comes from the
+// console's own origin.
 function refuseCrossOrigin(req: Request): void {
   if (SAFE_METHODS.has(req.method)) return;
   const site = req.headers['sec-fetch-site'];
@@ -112,8 +117,9 @@ function hostOf(origin: string): string | null {
 }
 
 function cookieOptions(req: Request) {
-  // Secure only over https, so a phone on a plain-http LAN can still sign in. Behind a proxy that
-  // ends TLS, X-Forwarded-Proto says so; a client that sends it falsely only makes its own cookie stricter.
+  // The cookie is Secure only over https, so that a phone on a plain-http LAN can still sign in.
+  // Behind a proxy that ends TLS, X-Forwarded-Proto says that the client used https. A client that
+  // sends this header falsely only makes its own cookie stricter.
   const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
     .split(',')[0]
     .trim()

@@ -19,9 +19,10 @@ import { finishedCursor, finishedId, refusalCursor } from './history-query';
 const BAD_QUERY = { status: 400, description: '`bad_data`: the message names the parameter (`code`, `from`, `to`, `cursor` or `limit`)' };
 
 /**
- * The console's memory (issue 24): finished games and a room's refused commands, paged newest
- * first with a keyset cursor (`next`, passed back as `cursor`), read from PostgreSQL. The queries
- * are read by their schemas (packages/client/src/http/admin.ts); the cursor's contents here.
+ * The console's memory (issue 24): finished games and a room's refused commands, read from
+ * PostgreSQL. Pages come newest first and use a keyset cursor: the client passes a page's `next`
+ * back as `cursor`. The queries are read by their schemas (packages/client/src/http/admin.ts), and
+ * the cursor's contents are read here.
  */
 @Controller('admin/api')
 @UseGuards(AdminTokenGuard)

@@ -13,7 +13,7 @@ import { encodeCursor } from './history-query';
 export type FinishedGameLine = FinishedGame;
 export type StartedFrom = FinishedGame['startedFrom'];
 
-/** What operators read of the past: finished games and refused commands, from PostgreSQL. */
+/** Reads what operators see of the past, finished games and refused commands, from PostgreSQL. */
 @Injectable()
 export class AdminHistoryService {
   constructor(
@@ -35,7 +35,7 @@ export class AdminHistoryService {
     after?: { finishedUs: string; id: string };
     limit: number;
   }): Promise<FinishedPage> {
-    // One more than the page: whether there is a next one.
+    // The query asks for one row more than the page holds, to learn whether there is a next page.
     const rows = await this.finished.page({ ...q, limit: q.limit + 1 }, this.timeoutMs);
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
@@ -45,7 +45,10 @@ export class AdminHistoryService {
     };
   }
 
-  /** One finished game with its results as `GET /api/results/{id}` gives them, past that window too. */
+  /**
+   * Returns one finished game with its results as `GET /api/results/{id}` gives them. It does so
+   * even after that route's public window has closed.
+   */
   async finishedGame(id: string | undefined) {
     const row = id ? await this.finished.one(id, this.timeoutMs) : undefined;
     if (!row)
@@ -55,7 +58,7 @@ export class AdminHistoryService {
     const report = this.registry.games.find((g) => g.kind === row.game)?.results;
     return {
       ...lineOf(row, this.registry),
-      // The public link answers until then; operators read the row as long as it exists.
+      // The public link answers until this time, but operators can read the row as long as it exists.
       publicUntil: resultsReadableUntil(row.finishedAt, this.config),
       results: report ? report.json(row.summary) : null,
     };
@@ -92,8 +95,9 @@ export class AdminHistoryService {
 }
 
 /**
- * A row as the console lists it, through its game's module. The start: the summary's own when
- * the game reports one, else the end of the room's previous game, else the room's opening.
+ * Turns a row into a line of the console's list, through the row's game module. The game's start is
+ * the summary's own when the game reports one. Otherwise it is the end of the room's previous game,
+ * and failing that, the room's opening.
  */
 function lineOf(row: FinishedGameRow, registry: GameRegistry): FinishedGameLine {
   const record = registry.games.find((g) => g.kind === row.game)?.finishedRecord?.(row.summary);

@@ -4,7 +4,10 @@ import { AdminSession } from '@app/protocol';
 import { DescribeAdmin } from '../api/api-docs';
 import { AdminAuth } from './admin-auth';
 
-/** The console's sign-in: the token once, as Bearer, for an HttpOnly cookie that the stream and every admin request carry. */
+/**
+ * The console's sign-in. The console sends the token once, as Bearer, and gets back an HttpOnly
+ * cookie that the stream and every admin request carry.
+ */
 @Controller('admin/api/session')
 export class AdminSessionController {
   constructor(private readonly auth: AdminAuth) {}

@@ -5,7 +5,7 @@ export const ADMIN_SESSION_COOKIE = 'admin_session';
 export const ADMIN_SESSION_PATH = '/admin/api';
 export const ADMIN_SESSION_MS = 12 * 60 * 60 * 1000;
 
-// `<expiry in epoch ms>.<HMAC-SHA256, base64url>`: nothing else is ever accepted.
+// A session's value is `<expiry in epoch ms>.<HMAC-SHA256, base64url>`, and nothing else is ever accepted.
 const VALUE = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
 
 export interface IssuedSession {
@@ -14,9 +14,10 @@ export interface IssuedSession {
 }
 
 /**
- * A console session that needs no memory on the server: the cookie holds its own expiry and an
- * HMAC of it keyed by the admin token. So every instance sharing ADMIN_TOKEN accepts it (the
- * proxy sends the console's requests round robin), and changing the token ends every session.
+ * Console sessions that need no memory on the server. The cookie holds its own expiry and an HMAC
+ * of that expiry, keyed by the admin token. So every instance that shares ADMIN_TOKEN accepts the
+ * cookie, which matters because the proxy sends the console's requests round robin. Changing the
+ * token ends every session.
  */
 export class AdminSessions {
   constructor(
@@ -29,7 +30,7 @@ export class AdminSessions {
     return { value: `${expiresAt}.${this.mac(expiresAt)}`, expiresAt };
   }
 
-  /** The session's expiry when `value` is one this server issued and it has not expired; else null. */
+  /** Returns the session's expiry when `value` is a session this server issued that has not expired, else null. */
   verify(value: string, now: number): number | null {
     const parts = VALUE.exec(value);
     if (!parts) return null;
@@ -41,12 +42,15 @@ export class AdminSessions {
   }
 
   private mac(expiresAt: number): string {
-    // The label keeps this MAC from meaning anything anywhere else the token might key one.
+    // The label makes sure that this MAC means nothing anywhere else the token might key a MAC.
     return createHmac('sha256', this.adminToken).update(`admin-session/v1/${expiresAt}`).digest('base64url');
   }
 }
 
-/** Every value the Cookie header gives `name` (a browser may send two with the same name, for different paths). */
+/**
+ * Returns every value that the Cookie header gives `name`. A browser may send two cookies with the
+ * same name, for different paths.
+ */
 export function cookieValues(header: string | undefined, name: string): string[] {
   if (!header) return [];
   const values: string[] = [];

@@ -3,8 +3,9 @@ import { Request } from 'express';
 import { AdminAuth } from './admin-auth';
 
 /**
- * Everything under /admin/api needs the operator: `Authorization: Bearer <token>` or the
- * console's session cookie (admin-auth.ts). 401 otherwise, and for any `?token=`.
+ * Lets only the operator reach what is under /admin/api. A request must carry
+ * `Authorization: Bearer <token>` or the console's session cookie (see admin-auth.ts). Any other
+ * request gets 401, and so does any request with a `?token=`.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {

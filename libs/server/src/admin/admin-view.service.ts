@@ -8,11 +8,11 @@ import { GameRegistry } from '../rooms/games';
 import { GameRoom, RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 
-// The answers' shapes are the admin schemas' (packages/client/src/http/admin.ts): what the
-// document shows and the console's types are checked against what is built here.
+// The answers have the shapes of the admin schemas (packages/client/src/http/admin.ts). So what the
+// API document shows, and the console's types, are checked against what is built here.
 export type { RoomRow };
 
-/** What operators see: built from the live rooms and the metrics, never from a query. */
+/** Builds what operators see from the live rooms and the metrics, never from a database query. */
 @Injectable()
 export class AdminViewService {
   constructor(
@@ -59,8 +59,8 @@ export class AdminViewService {
     };
   }
 
-  // Every game's row comes from its own summary: seats stand where players were, its round
-  // (a question, a hand) where a question was.
+  // Every game's row comes from the game's own summary. The game's seats fill the row's player
+  // fields, and the game's round (a question, a hand) fills its `question` field.
   private row(room: GameRoom): RoomRow {
     const summary = this.registry.gameOf(room.kind).rules.summarize(room.snapshot);
     return {

@@ -83,8 +83,8 @@ export class AdminController {
   }
 
   /**
-   * The console's live feed (server-sent events): the overview and the room list about once a
-   * second, and one room's detail when `room` is given. The console never polls.
+   * The console's live feed, as server-sent events. It pushes the overview and the room list about
+   * once a second, and one room's detail when `room` is given, so the console never polls.
    */
   @Sse('stream')
   @DescribeAdmin(

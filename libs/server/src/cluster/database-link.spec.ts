@@ -14,7 +14,7 @@ describe(DatabaseLink.name, () => {
     link.beatFailed();
     expect(link.reachable(1000)).toBe(false);
     expect(link.steadyFor(6000, 1000)).toBe(false);
-    // The first beat after the outage says so.
+    // The first beat after the outage reports that PostgreSQL is back.
     expect(link.beatOk(30_000)).toBe(true);
     expect(link.beatOk(31_000)).toBe(false);
     expect(link.reachable(31_000)).toBe(true);

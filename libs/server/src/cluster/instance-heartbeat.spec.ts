@@ -3,7 +3,7 @@ import { JsonLog } from '../config/json-log';
 import { InstanceHeartbeat } from './instance-heartbeat';
 import { InstanceIdentity } from './instance-identity';
 
-/** The registry's reading of its rows, with the database replaced by a list of answers. */
+// How the heartbeat reads the registry's rows, with the database replaced by a list of answers.
 describe(InstanceHeartbeat.name, () => {
   const row = (name: string, over: Partial<InstanceRow> = {}): InstanceRow => ({
     name,
@@ -100,13 +100,13 @@ describe(InstanceHeartbeat.name, () => {
     const heartbeat = new InstanceHeartbeat(repository, identity, () => 2, 0, log, holder);
     await heartbeat.start();
     await heartbeat.draining();
-    // The beat after a failed one asks again from the last answer heard: a move it missed is read again.
+    // The beat after a failed one asks again from the last answer heard, so a move that it missed is read again.
     await heartbeat.draining();
     expect(sent).toEqual([undefined, 1000, 1000]);
     expect(heard[0]).toEqual({ lost: [] });
     expect(heard[1].unrenewedFor).toBeGreaterThanOrEqual(0);
     expect(heard[2]).toEqual({ lost: [{ id: 'r1', fence: 4 }] });
-    // The last beat, once the rooms are gone, tells the rooms nothing.
+    // The last beat comes once the rooms are gone, so it tells the rooms nothing.
     await heartbeat.stop();
     expect(sent[3]).toBe(5000);
     expect(heard).toHaveLength(3);

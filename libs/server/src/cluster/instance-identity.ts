@@ -2,9 +2,10 @@ import { hostname } from 'node:os';
 import { ServerConfig } from '../config/server-config';
 
 /**
- * Who this process is among the instances sharing one database: the name /health, the registry
- * and the console show, where it is reached, and its process. The defaults need the port the
- * server got, so they are settled once it listens (before any request can ask).
+ * Who this process is among the instances that share one database: the name that /health, the
+ * registry and the console show, the URL where it is reached, and its process id. The defaults
+ * need the port the server got, so they are settled once the server listens, before any request
+ * can ask.
  */
 export class InstanceIdentity {
   readonly pid = process.pid;

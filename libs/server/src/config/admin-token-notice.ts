@@ -8,17 +8,17 @@ export interface Terminal {
 }
 
 /**
- * Says where the admin token comes from, with the token itself never in the log: logs are
- * collected, shipped and kept by others, and a token in one opens the console to all its readers.
- * A token this start generated is printed once to an interactive terminal only; anywhere else the
- * log says which file holds it and how to set ADMIN_TOKEN instead.
+ * Says where the admin token comes from, and never puts the token itself in the log. Logs are
+ * collected, shipped and kept by others, and a token in a log opens the console to all its readers.
+ * A token that this start generated is printed once, and only to an interactive terminal. Anywhere
+ * else, the log says which file holds the token and how to set ADMIN_TOKEN instead.
  */
 export function announceAdminToken(
   config: Pick<ServerConfig, 'adminToken' | 'adminTokenGenerated' | 'adminTokenFile'>,
   log: JsonLog,
   terminal: Terminal = process.stdout,
 ): void {
-  if (!config.adminTokenFile) return; // ADMIN_TOKEN came from the environment: the operator has it.
+  if (!config.adminTokenFile) return; // ADMIN_TOKEN came from the environment, so the operator has it.
   const howToSet = 'set ADMIN_TOKEN (32 or more characters, e.g. openssl rand -base64 32) to choose one';
   if (config.adminTokenGenerated && terminal.isTTY) {
     terminal.write(`\nAdmin token (shown once; kept in ${config.adminTokenFile}):\n  ${config.adminToken}\n\n`);

@@ -59,7 +59,8 @@ describe(readBuildInfo.name, () => {
 
     it("is stamped by npm run build's last step with the sha of the tree it was built from", () => {
       const dir = repo();
-      // The step loads the compiled module the server uses: compile this one as nest build would.
+      // The step loads the compiled module that the server uses, so the test compiles build-info.ts
+      // as nest build would.
       const compiled = join(dir, 'dist/apps/game-server/libs/server/src/config/build-info.js');
       mkdirSync(dirname(compiled), { recursive: true });
       const source = readFileSync(join(__dirname, 'build-info.ts'), 'utf8');
@@ -81,7 +82,8 @@ describe(readBuildInfo.name, () => {
 });
 
 describe(packageRoot.name, () => {
-  // The code's own checkout, not the folder the process was started in (the A/B starts another build's server from here).
+  // The root is the code's own checkout, not the folder the process was started in, because the A/B
+  // starts another build's server from here.
   it('is the nearest folder above the code that holds a package.json', () => {
     const root = mkdtempSync(join(tmpdir(), 'package-root-'));
     writeFileSync(join(root, 'package.json'), '{}');

@@ -8,14 +8,16 @@ export interface BuildInfo {
 }
 
 /**
- * Written by `npm run build` (scripts/write-build-info.mjs) beside the compiled server. `nest
- * build` empties that folder first, so the file can never describe an older build than the code.
+ * The file that `npm run build` (scripts/write-build-info.mjs) writes beside the compiled server.
+ * `nest build` empties that folder first, so the file can never describe an older build than the
+ * code.
  */
 export const BUILD_INFO_FILE = 'dist/apps/game-server/build-info.json';
 
 /**
- * What this server was built from: BUILD_SHA when set (an override), else the file the build
- * stamped, else the tree it runs from (see `sourceBuildInfo`), for runs without a build step.
+ * Says what this server was built from. BUILD_SHA wins when it is set, as an override. Otherwise
+ * the file that the build stamped says. Failing that, for runs without a build step, the tree the
+ * server runs from says (see `sourceBuildInfo`).
  */
 export function readBuildInfo(root = packageRoot(__dirname), env = process.env): BuildInfo {
   return (env.BUILD_SHA ? undefined : stampedBuildInfo(root)) ?? sourceBuildInfo(root, env);
@@ -26,15 +28,16 @@ function stampedBuildInfo(root: string): BuildInfo | undefined {
     const stamped = JSON.parse(readFileSync(join(root, BUILD_INFO_FILE), 'utf8')) as Partial<BuildInfo>;
     if (typeof stamped.version === 'string' && typeof stamped.sha === 'string') return { version: stamped.version, sha: stamped.sha };
   } catch {
-    // Not built by `npm run build` (jest, a bare `nest build`): the tree it runs from says.
+    // This code was not built by `npm run build` (it runs under jest, or from a bare `nest build`),
+    // so the tree it runs from says what it is.
   }
   return undefined;
 }
 
 /**
- * The nearest folder above `from` that holds a package.json: the checkout (or image) this code
- * runs from, wherever the process was started. A server started from another folder (the A/B's
- * other arm) would otherwise report that folder's build.
+ * Finds the nearest folder above `from` that holds a package.json. That is the checkout (or image)
+ * this code runs from, wherever the process was started. Without this, a server started from
+ * another folder (as the A/B's other arm is) would report that folder's build.
  */
 export function packageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -44,15 +47,16 @@ export function packageRoot(from: string): string {
 }
 
 /**
- * The version from package.json and the git sha of the tree at `root`, marked `-dirty` when that
- * tree has uncommitted changes; BUILD_SHA overrides (an image is built without .git).
+ * Reads the version from package.json and the git sha of the tree at `root`, marked `-dirty` when
+ * that tree has uncommitted changes. BUILD_SHA overrides the sha, because an image is built
+ * without .git.
  */
 export function sourceBuildInfo(root = process.cwd(), env = process.env): BuildInfo {
   let version = '0.0.0';
   try {
     version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
-    // Not fatal: a build without its package.json still runs.
+    // This is not fatal: a build without its package.json still runs.
   }
   if (env.BUILD_SHA) return { version, sha: env.BUILD_SHA };
   try {

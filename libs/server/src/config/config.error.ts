@@ -1,18 +1,22 @@
-/** One variable the server does not accept, as its refusal line says it. */
+/** One variable that the server does not accept, as the refusal line describes it. */
 export interface ConfigProblem {
   readonly variable: string;
-  /** The value as the line shows it: quoted, a URL's password masked, a secret left out. */
+  /** The value as the line shows it: quoted, with a URL's password masked, and with a secret left out. */
   readonly shown: string;
-  /** What is wrong beyond not being what the variable accepts (a list's bad entry, the lease against the heartbeat). */
+  /**
+   * What is wrong beyond the value not being one the variable accepts, such as a list's bad entry,
+   * or the lease set against the heartbeat.
+   */
   readonly detail?: string;
   readonly accepts: string;
-  /** A secret's line is its own: the problem after the name, no value. */
+  /** The refusal line. A secret's line has a form of its own: the problem after the name, and no value. */
   readonly line: string;
 }
 
 /**
- * The environment the server was started with has values it does not accept. Thrown before
- * anything is written under DATA_DIR; its message has one line per variable, all of them.
+ * Thrown when the environment the server was started with has values that the server does not
+ * accept. It is thrown before anything is written under DATA_DIR, and its message has one line for
+ * each such variable, all of them listed.
  */
 export class ConfigError extends Error {
   constructor(readonly problems: readonly ConfigProblem[]) {

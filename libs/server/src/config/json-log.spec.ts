@@ -78,7 +78,8 @@ describe(JsonLog.name, () => {
       const huge = 'é'.repeat(15_000);
       log.error(huge, Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${huge}${i}`, huge])));
       expect(raw).toHaveLength(1);
-      // 16 fields of a 64-character key and a 256-character value, the message, the envelope.
+      // The bound allows 16 fields of a 64-character key and a 256-character value, plus the
+      // message and the envelope.
       expect(raw[0].length).toBeLessThan(16 * (64 + 256 + 40) + 1024 + 200);
     });
   });

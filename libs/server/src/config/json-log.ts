@@ -5,8 +5,9 @@ import pino, { Logger } from 'pino';
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
- * Bounds of one line. A field may carry what a client wrote (a name, a command type), so every
- * value is cut short; a stack trace (`error`) gets more room, being the server's own and useful.
+ * The bounds of one line. A field may carry what a client wrote (a name, a command type), so every
+ * value is cut short. A stack trace (`error`) gets more room, because it is the server's own and
+ * useful.
  */
 export const LOG_LIMITS = { fields: 16, keyChars: 64, valueChars: 256, errorChars: 4096, messageChars: 1024 } as const;
 const RESERVED = new Set(['time', 'level', 'msg', 'fieldsDropped', 'reqId']);
@@ -17,13 +18,17 @@ export interface LogContext {
   readonly room?: string;
 }
 
-/** The request being served, if any: set around each HTTP request (http/request-context.ts). */
+/**
+ * The request being served, if any. It is set around each HTTP request (in
+ * apps/game-server/src/http/request-log.ts).
+ */
 export const logContext = new AsyncLocalStorage<LogContext>();
 
 /**
- * One JSON line per event that matters: `{"level","time","msg",...fields}`, written by pino. Below
- * the configured level nothing is written, so a busy server's log stays readable. A line written
- * while an HTTP request is served carries its `reqId`, and the room code (`room`) it names.
+ * Writes one JSON line per event that matters, `{"level","time","msg",...fields}`, through pino.
+ * Nothing below the configured level is written, so a busy server's log stays readable. A line
+ * written while an HTTP request is served carries the request's `reqId`, and the room code
+ * (`room`) that the request names.
  */
 export class JsonLog implements LoggerService {
   private readonly pino: Logger;
@@ -36,8 +41,8 @@ export class JsonLog implements LoggerService {
         messageKey: 'msg',
         timestamp: () => `,"time":"${new Date().toISOString()}"`,
         formatters: { level: (label) => ({ level: label }) },
-        // The request's id and room, when a line is written while one is served; a field the
-        // caller names (its own `room`) comes after and wins.
+        // A line written while a request is served gets the request's id and room. A field that
+        // the caller names (its own `room`) comes after these and wins.
         // pino-http's lines come from its child logger, which has them bound already.
         mixin: (_fields, _level, logger) => {
           const context = logger === this.pino ? logContext.getStore() : undefined;
@@ -49,7 +54,7 @@ export class JsonLog implements LoggerService {
     );
   }
 
-  /** The pino logger itself, for pino-http: its request lines are lines of this log. */
+  /** The pino logger itself, for pino-http, so that its request lines are lines of this log. */
   get logger(): Logger {
     return this.pino;
   }
@@ -75,9 +80,9 @@ export class JsonLog implements LoggerService {
     this.write('error', msg instanceof Error ? msg.message : typeof msg === 'string' ? msg : JSON.stringify(msg), extra);
   }
 
-  // LoggerService: Nest's own messages, with their context.
+  // The LoggerService methods: Nest's own messages arrive here, with their context.
   log(message: unknown, context?: unknown): void {
-    // Nest's start-up chatter (every module, route and gateway) is debug; the rest is info.
+    // Nest's start-up chatter (every module, route and gateway) is logged at debug, and the rest at info.
     const chatter =
       typeof context === 'string' && /^(InstanceLoader|RoutesResolver|RouterExplorer|WebSocketsController|NestFactory)$/.test(context);
     this.write(chatter ? 'debug' : 'info', String(message), typeof context === 'string' ? { context } : undefined);
@@ -106,7 +111,7 @@ export class JsonLog implements LoggerService {
   }
 }
 
-/** A value as it is written: strings cut short, objects kept only while their JSON is short. */
+/** Returns a value as it is written: a string cut short, an object kept only while its JSON is short. */
 function bounded(value: unknown, chars: number): unknown {
   if (typeof value === 'string') return cut(value, chars);
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
@@ -114,13 +119,13 @@ function bounded(value: unknown, chars: number): unknown {
   try {
     json = JSON.stringify(value);
   } catch {
-    json = undefined; // cycles, BigInt
+    json = undefined; // JSON.stringify throws on cycles and on BigInt.
   }
   if (json === undefined) return cut(String(value), chars);
   return json.length > chars ? cut(json, chars) : value;
 }
 
-/** `s` itself, or its first `chars` characters, an ellipsis and how long it was. */
+/** Returns `s` itself, or its first `chars` characters, an ellipsis and how long it was. */
 function cut(s: string, chars: number, withLength = true): string {
   if (s.length <= chars) return s;
   return withLength ? `${s.slice(0, chars)}… (${s.length} chars)` : `${s.slice(0, chars - 1)}…`;

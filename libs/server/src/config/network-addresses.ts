@@ -1,8 +1,9 @@
 import { networkInterfaces, NetworkInterfaceInfo } from 'node:os';
 
 /**
- * The addresses phones on the same network can reach this server at: every external IPv4
- * address. A host screen opened at localhost would put "localhost" into its QR code.
+ * Lists the addresses at which phones on the same network can reach this server: every external
+ * IPv4 address. The start banner needs them because a host screen opened at localhost would put
+ * "localhost" into its QR code.
  */
 export function lanUrls(port: number, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces()): string[] {
   const urls: string[] = [];
@@ -12,7 +13,7 @@ export function lanUrls(port: number, interfaces: NodeJS.Dict<NetworkInterfaceIn
   return urls;
 }
 
-/** What `npm start` prints: where to host, join, operate, and read the API. */
+/** Builds what `npm start` prints: where to host a game, join one, operate the server, and read the API. */
 export function startBanner(port: number, lan: string[], operatorPort = port): string {
   const base = lan[0] ?? `http://localhost:${port}`;
   const lines = [

@@ -1,21 +1,22 @@
 import { JsonLog } from './json-log';
 
-/** Where the process counts the faults it survives (GameMetrics, once the server runs). */
+/** Where the process counts the faults it survives. Once the server runs, this is GameMetrics. */
 export interface FaultCounter {
   unhandledRejection(): void;
 }
 
 /**
- * What the process does with a fault that escaped every room (each room guards its own
- * publishing and settling: a throw there lets only that room go).
+ * What the process does with a fault that escaped every room. (Each room guards its own publishing
+ * and settling, so a throw there lets only that room go.)
  *
  * - A promise rejection nobody handled is a bug in one piece of work that nobody awaited. It is
  *   logged and counted (`game_unhandled_rejections_total`), and the process goes on serving its
- *   other rooms: on Node 20 it would otherwise end the process, and every room in it.
+ *   other rooms. Otherwise, on Node 20, the rejection would end the process and every room in it.
  * - An uncaught exception escaped a timer or an event handler part way through, and may have left
- *   anything half changed. It is logged and the process exits with status 1, as Node's default
- *   does: the orchestrator starts it again (or another instance takes its rooms when their leases
- *   run out), and every room comes back from what PostgreSQL committed (PROTOCOL.md section 5).
+ *   anything half changed. It is logged, and the process exits with status 1, as Node's default
+ *   does. The orchestrator then starts the process again (or another instance takes its rooms when
+ *   their leases run out), and every room comes back from what PostgreSQL committed (PROTOCOL.md
+ *   section 5).
  *
  *     const faults = new ProcessFaults(log);
  *     faults.install();                 // at start, before anything runs
@@ -23,7 +24,10 @@ export interface FaultCounter {
  */
 export class ProcessFaults {
   private counter: FaultCounter | undefined;
-  /** Rejections before the metrics existed (the server was starting): counted once they do. */
+  /**
+   * Rejections that came while the server was starting, before the metrics existed. They are
+   * counted once they do.
+   */
   private uncounted = 0;
 
   constructor(
@@ -56,7 +60,10 @@ export class ProcessFaults {
   }
 }
 
-/** The one line, and the stack for whoever fixes the bug (the log gives `error` room for it). */
+/**
+ * Describes a fault in one line (`reason`), and gives the stack to whoever fixes the bug (`error`,
+ * which the log gives more room).
+ */
 function describe(fault: unknown): { reason: string; error: string } {
   const stack = fault instanceof Error ? fault.stack : undefined;
   return { reason: String(fault), error: stack ?? String(fault) };

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Shorter than this, a secret can be guessed or brute-forced offline from one seat token. */
+/** A secret shorter than this can be guessed, or brute-forced offline from one seat token. */
 export const MIN_SECRET_LENGTH = 32;
 
-// Every literal secret this repository ever shipped (compose fallbacks, docs, tests): anyone can
-// read them, so a server configured with one is as open as a server without one.
+// Every literal secret this repository ever shipped (in compose fallbacks, docs and tests). Anyone
+// can read them, so a server configured with one is as open as a server without one.
 const SHIPPED_PLACEHOLDERS = [
   'change-me',
   'change-me-to-a-long-random-secret',
@@ -19,9 +19,10 @@ const SHIPPED_PLACEHOLDERS = [
 ];
 
 /**
- * What is wrong with a secret an attacker could know or guess: shorter than 32 characters, or one
- * of the placeholders shipped in this repository (any case). Undefined when it will do. The
- * message follows the secret's name (`TOKEN_SECRET is 31 characters; ...`).
+ * Says what is wrong with a secret that an attacker could know or guess: it is shorter than 32
+ * characters, or it is one of the placeholders shipped in this repository (in any case). Returns
+ * undefined when the secret will do. The message is written to follow the secret's name
+ * (`TOKEN_SECRET is 31 characters; ...`).
  */
 export function secretProblem(value: string): string | undefined {
   const lower = value.trim().toLowerCase();
@@ -34,7 +35,7 @@ export function secretProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** The secret itself, or an error naming the variable (or file) and what is wrong. */
+/** Returns the secret itself, or throws an error that names the variable (or file) and what is wrong. */
 export function checkSecret(name: string, value: string): string {
   const problem = secretProblem(value);
   if (problem) throw new Error(`${name} ${problem}`);
@@ -44,21 +45,23 @@ export function checkSecret(name: string, value: string): string {
 export interface KeptSecret {
   readonly value: string;
   readonly file: string;
-  /** True when this start generated it (the file did not exist). */
+  /** True when this start generated the secret, because the file did not exist. */
   readonly generated: boolean;
 }
 
 /**
- * A secret generated once and kept in `dataDir/<name>` (mode 0600), so what it signed or
- * authorised survives a restart. A kept file is checked like a variable: an edited, weak one is refused.
+ * Returns a secret that is generated once and kept in `dataDir/<name>` (mode 0600), so that what it
+ * signed or authorised survives a restart. A kept file is checked like a variable, so a weak secret
+ * edited into it is refused.
  */
 export function keptSecret(dataDir: string, name: string): KeptSecret {
   const file = join(dataDir, name);
   if (existsSync(file)) return { value: checkSecret(file, readFileSync(file, 'utf8').trim()), file, generated: false };
   mkdirSync(dataDir, { recursive: true });
   const value = randomBytes(32).toString('base64url');
-  // Written aside, then linked into place: of two servers starting on one DATA_DIR, the second
-  // finds the first one's complete file (link fails with EEXIST) and keeps that secret.
+  // The secret is written aside, then linked into place. When two servers start on one DATA_DIR,
+  // the second finds the first one's complete file (its link fails with EEXIST) and keeps that
+  // secret.
   const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(aside, value + '\n', { mode: 0o600 });
   chmodSync(aside, 0o600);

@@ -21,7 +21,8 @@ describe(readConfig.name, () => {
       expect(readdirSync(dir)).toEqual([]);
     });
 
-    // The values docker-compose.yml shipped as fallbacks, and the ones the tests use, in any case.
+    // These are the values that docker-compose.yml shipped as fallbacks, and the ones the tests use,
+    // in upper, lower or mixed case.
     it.each([
       ['TOKEN_SECRET', 'change-me-to-a-long-random-secret'],
       ['TOKEN_SECRET', 'CHANGE-ME-TO-A-LONG-RANDOM-SECRET'],
@@ -126,7 +127,7 @@ describe(readConfig.name, () => {
       ).toThrow(
         "LEASE_SECONDS='6': shorter than two heartbeats (INSTANCE_HEARTBEAT_SECONDS=5): a lease would run out between two renewals; expected a whole number from 1 to 86400, at least twice INSTANCE_HEARTBEAT_SECONDS",
       );
-      // With the heartbeat off (0) there is no renewal to outlast.
+      // With the heartbeat off (0), there is no renewal for the lease to outlast.
       expect(
         readConfig({
           DATA_DIR: dataDir(),
@@ -149,7 +150,7 @@ describe(readConfig.name, () => {
       expect(() => readConfig({ ...base, RESULTS_KEPT_DAYS: '60' })).toThrow(
         "FINISHED_GAMES_KEPT_DAYS='': 30 days (30 when unset) is shorter than the results link's life (RESULTS_KEPT_DAYS=60): set it to at least that, or 0 to keep them for ever",
       );
-      // Longer, or for ever (0), is what operators may choose for the console and the leaderboard.
+      // Operators may keep finished games longer, or for ever (0), for the console and the leaderboard.
       expect(readConfig({ ...base, RESULTS_KEPT_DAYS: '60', FINISHED_GAMES_KEPT_DAYS: '365' })).toMatchObject({
         resultsKeptDays: 60,
         finishedGamesKeptDays: 365,
@@ -230,7 +231,7 @@ describe(readConfig.name, () => {
   });
   describe('the schema of the environment', () => {
     const base = () => ({ DATA_DIR: dataDir(), TOKEN_SECRET: strong, ADMIN_TOKEN: strongToo });
-    /** The ConfigError readConfig throws for `env`, after checking it wrote nothing. */
+    /** Returns the ConfigError that readConfig throws for `env`, after checking that it wrote nothing. */
     function refusal(env: Record<string, string>): ConfigError {
       const dir = dataDir();
       try {
@@ -309,7 +310,8 @@ describe(readConfig.name, () => {
       ]);
     });
 
-    // Issue 23: each of these started a server that could not work, or silently ran on something else.
+    // Issue 23: each of these values used to start a server that could not work, or that silently ran
+    // on something else.
     it.each([
       ['a pool of no connections', 'DB_POOL_MAX', '0', 'a whole number from 1 to 1000'],
       ['no commit lanes', 'DB_COMMIT_LANES', '0', 'a whole number from 1 to 256'],
@@ -419,7 +421,7 @@ describe(readConfig.name, () => {
       for (const { name, fallback, accepts } of rows) {
         const variable = SERVER_ENV[name as ServerEnvName];
         expect({ name, accepts }).toEqual({ name, accepts: variable.accepts });
-        // A default the README states as a plain value is the schema's.
+        // When the README states a default as a plain value, it must be the schema's default.
         const parsed = (variable.schema as { parse(v: undefined): unknown }).parse(undefined);
         if (typeof parsed === 'number' || typeof parsed === 'string')
           expect({ name, fallback: fallback.replace(/`/g, '') }).toEqual({ name, fallback: String(parsed) });

@@ -11,97 +11,119 @@ import { LogLevel, SERVER_ENV, ServerEnv, serverEnvSchema, ServerEnvName } from 
 export interface ServerConfig {
   readonly port: number;
   /**
-   * Where /metrics and /admin (the console and its API) are served, apart from the players' port,
-   * which then answers them 404. Unset: both on `port`, as before.
+   * The port where /metrics and /admin (the console and its API) are served, apart from the players'
+   * port, which then answers them with 404. When unset, both are served on `port`, as before.
    */
   readonly operatorPort?: number;
   readonly host: string;
-  /** Unset: the server starts an embedded PostgreSQL under DATA_DIR. */
+  /** When unset, the server starts an embedded PostgreSQL under DATA_DIR. */
   readonly databaseUrl?: string;
   /**
-   * PostgreSQL itself, for what needs a session of its own (migrations, commit lanes, LISTEN, the
-   * settling of lost answers) when `databaseUrl` is a transaction pooler's. Unset: `databaseUrl`.
+   * PostgreSQL's own address, for what needs a session of its own (migrations, commit lanes, LISTEN,
+   * the settling of lost answers) when `databaseUrl` is a transaction pooler's. When unset,
+   * `databaseUrl` is used.
    */
   readonly databaseDirectUrl?: string;
   readonly dataDir: string;
   readonly adminToken: string;
-  /** True only on the start that generated it into `adminTokenFile` (shown once, and only on a terminal). */
+  /**
+   * True only on the start that generated the token into `adminTokenFile`. It is shown once, and
+   * only on a terminal.
+   */
   readonly adminTokenGenerated: boolean;
-  /** Where a generated admin token is kept; unset when ADMIN_TOKEN came from the environment. */
+  /** Where a generated admin token is kept. It is unset when ADMIN_TOKEN came from the environment. */
   readonly adminTokenFile?: string;
   readonly allowedOrigins: string[];
   readonly tokenSecret: string;
   readonly poolMax: number;
   readonly mailboxDepth: number;
   /**
-   * How many of a room's decisions may have statements in flight at once (pipelined commits);
-   * 1 turns pipelining off: a batch then waits for the statement before it.
+   * How many of a room's decisions may have statements in flight at once (pipelined commits). 1 turns
+   * pipelining off, and then a batch waits for the statement before it.
    */
   readonly pipelineDepth: number;
-  /** How much of its replies a room remembers for resends, in bytes of JSON: in all, and for one seat. Unset: 64 KiB and 8 KiB. */
+  /**
+   * How many bytes of JSON of its replies a room remembers for resends, in all and for one seat. When
+   * unset, 64 KiB and 8 KiB.
+   */
   readonly replyMemory?: { readonly roomBytes: number; readonly seatBytes: number };
-  /** Pipelined connections that carry rooms' writes, each room always on the same one. */
+  /** How many pipelined connections carry the rooms' writes. Each room always uses the same one. */
   readonly commitLanes: number;
-  /** How long PostgreSQL may say nothing on a commit lane with statements in flight before the lane is reset (ms of this process's waking time). */
+  /**
+   * How long PostgreSQL may say nothing on a commit lane with statements in flight before the lane is
+   * reset, in milliseconds of this process's waking time.
+   */
   readonly silenceMs: number;
-  /** How far V8 lets the heap grow past what the last full collection kept, in percent (0: V8's own choice). */
+  /** How far V8 lets the heap grow past what the last full collection kept, in percent. 0 leaves it to V8. */
   readonly heapGrowingPercent: number;
   readonly passivateAfterMs: number;
   readonly roomExpirySeconds: number;
   /**
    * Every command, HTTP request and /health is answered within this many ms, whatever PostgreSQL
-   * does (a silent outage gets 503 in time); statements get a little less.
+   * does, so a silent outage gets its 503 in time. Statements get a little less.
    */
   readonly commandTimeoutMs: number;
   readonly logLevel: LogLevel;
-  /** What a socket may have sent and its client not yet read before it is evicted with 4009. */
+  /** How much may be sent on a socket and not yet read by its client before the socket is evicted with 4009. */
   readonly sendQueueBytes: number;
   readonly sendQueueFrames: number;
   /**
-   * A socket quiet this long is pinged, and one that then answers nothing for `socketPongTimeoutMs`
-   * is closed with 4011 (its seat shows disconnected). Unset: 20 s and 30 s.
+   * A socket that is quiet this long is pinged. If it then answers nothing for `socketPongTimeoutMs`,
+   * it is closed with 4011, and its seat shows as disconnected. When unset, 20 s and 30 s.
    */
   readonly socketPingIdleMs?: number;
   readonly socketPongTimeoutMs?: number;
-  /** This instance's stable name in the registry and on /health; unset: `<hostname>-<port>`. */
+  /** This instance's stable name in the registry and on /health. When unset, `<hostname>-<port>`. */
   readonly instanceName?: string;
-  /** Where other instances and operators reach this one; unset: `http://<hostname>:<port>`. */
+  /** Where other instances and operators reach this one. When unset, `http://<hostname>:<port>`. */
   readonly instanceUrl?: string;
-  /** How often the instance writes its registry row and renews its leases; unset or 0: once at start and once at stop. */
+  /**
+   * How often the instance writes its registry row and renews its leases. When unset or 0, it writes
+   * once at start and once at stop.
+   */
   readonly heartbeatMs?: number;
   /**
-   * How long a room's lease lasts unless renewed (PROTOCOL.md section 10): a dead instance's rooms
-   * may be taken by another this long after its last beat. At least two beats.
+   * How long a room's lease lasts unless renewed (PROTOCOL.md section 10). Another instance may take
+   * a dead instance's rooms this long after its last beat. It must be at least two beats.
    */
   readonly leaseMs?: number;
   /**
-   * Opening rooms and tables, per client address: at most `openBurst` in a window of
-   * `openBurst / openRatePerMinute` minutes, so `openRatePerMinute` on average. 0: no limit.
+   * How many rooms and tables one client address may open: at most `openBurst` in a window of
+   * `openBurst / openRatePerMinute` minutes, so `openRatePerMinute` on average. 0 means no limit.
    */
   readonly openRatePerMinute: number;
   readonly openBurst: number;
   /**
-   * Peers whose `X-Forwarded-For` names the client (Express's `trust proxy`): addresses, CIDRs or
-   * `loopback`, `linklocal`, `uniquelocal`. Empty: the client is the TCP peer, the header is ignored.
+   * The peers whose `X-Forwarded-For` header names the client (Express's `trust proxy`), given as
+   * addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal`. When it is empty, the client is the
+   * TCP peer and the header is ignored.
    */
   readonly trustedProxies: string[];
-  /** Open sockets one seat token may hold; the newest wins, the oldest past it closes with 4010. */
+  /**
+   * How many open sockets one seat token may hold. The newest wins, and the oldest past the limit
+   * closes with 4010.
+   */
   readonly socketsPerSeat: number;
-  /** Live rooms and tables this instance holds; past it opening and activating get 503. 0: no cap. */
+  /**
+   * The most live rooms and tables this instance holds. Past that, opening and activating get 503.
+   * 0 means no cap.
+   */
   readonly maxLiveRooms: number;
   /**
-   * Per client address, in a window of one minute (0: no limit): joins, deck creations and imports,
-   * room lookups, spectator seats asked for; past one, 429 `rate_limited` with Retry-After.
+   * Limits per client address, in a window of one minute (0 means no limit): joins, deck creations
+   * and imports, room lookups, and spectator seats asked for. A request past a limit gets 429
+   * `rate_limited` with Retry-After.
    */
   readonly joinsPerMinute: number;
   readonly deckWritesPerMinute: number;
   readonly lookupsPerMinute: number;
   readonly spectatorsPerMinute: number;
-  /** Addresses each per-address table holds at most; past it the least recently seen goes. */
+  /** The most addresses each per-address table holds. Past that, the least recently seen address is dropped. */
   readonly addressTableEntries: number;
   /**
-   * The same surfaces counted for the whole instance, from every address together: each a token
-   * bucket of a minute's worth that refills evenly (0: no limit); past one, 503 `overloaded` with Retry-After.
+   * The same surfaces counted for the whole instance, from every address together. Each is a token
+   * bucket of a minute's worth that refills evenly (0 means no limit). A request past a limit gets
+   * 503 `overloaded` with Retry-After.
    */
   readonly instanceOpensPerMinute: number;
   readonly instanceJoinsPerMinute: number;
@@ -109,13 +131,17 @@ export interface ServerConfig {
   readonly instanceLookupsPerMinute: number;
   readonly instanceSpectatorsPerMinute: number;
   /**
-   * The minute of every per-minute budget above (per address and per instance), in seconds (60);
-   * tests lengthen it so that no window ends, and no token comes back, mid-test.
+   * The length in seconds (60) of the minute of every per-minute budget above, per address and per
+   * instance. Tests lengthen it so that no window ends, and no token comes back, in the middle of a
+   * test.
    */
   readonly addressWindowSeconds?: number;
-  /** Spectator sockets one room holds; past it a new spectator seat or socket is refused (429). 0: no cap. */
+  /**
+   * The most spectator sockets one room holds. Past that, a new spectator seat or socket is refused
+   * with 429. 0 means no cap.
+   */
   readonly spectatorsPerRoom: number;
-  /** Sockets this instance holds; past it an upgrade gets 503 with Retry-After. 0: no cap. */
+  /** The most sockets this instance holds. Past that, an upgrade gets 503 with Retry-After. 0 means no cap. */
   readonly maxSockets: number;
   /**
    * Overload (PROTOCOL.md section 14): new work is shed once a signal holds its mark through most
@@ -126,29 +152,41 @@ export interface ServerConfig {
   readonly overloadPoolWaitMs: number;
   /**
    * New anonymous work (opening, joining, deck writes, lookups, spectator seats) is shed while the
-   * event loop's delay holds this mark, with the same hysteresis; 0 turns this mark off.
+   * event loop's delay holds this mark, with the same hysteresis. 0 turns this mark off.
    */
   readonly overloadAnonymousEventLoopDelayMs: number;
-  /** Refused commands are kept this many days for the console (`refused_commands`); unset: 7. */
+  /** Refused commands are kept this many days for the console (`refused_commands`). When unset, 7. */
   readonly refusalsKeptDays?: number;
-  /** Refusals one room may add to that record per minute; the rest are counted as dropped. Unset: 120. */
+  /**
+   * How many refusals one room may add to that record per minute. The rest are counted as dropped.
+   * When unset, 120.
+   */
   readonly refusalsPerRoomPerMinute?: number;
   /**
    * How long a results link answers, and how long after a room closed its journal, snapshot and
-   * deck copy are kept (README, "Retention"). Unset: 30 days.
+   * deck copy are kept (README, "Retention"). When unset, 30 days.
    */
   readonly resultsKeptDays?: number;
-  /** How long finished games are kept (the console's history, the leaderboard); 0: for ever. Unset: 30 days. */
+  /**
+   * How long finished games (the console's history, the leaderboard) are kept. 0 keeps them for
+   * ever. When unset, 30 days.
+   */
   readonly finishedGamesKeptDays?: number;
-  /** Hosts' decks no room names and nobody edited for this many days are removed; 0: kept for ever. Unset: 30 days. */
+  /**
+   * Hosts' decks that no room names and nobody has edited for this many days are removed. 0 keeps
+   * them for ever. When unset, 30 days.
+   */
   readonly decksKeptDays?: number;
-  /** How often this instance prunes what is past its retention; unset or 0: it does not. */
+  /** How often this instance prunes what is past its retention. When unset or 0, it does not prune. */
   readonly retentionSweepMs?: number;
-  /** The most rows (or rooms) one pruning statement removes. Unset: 1000. */
+  /** The most rows (or rooms) one pruning statement removes. When unset, 1000. */
   readonly retentionBatchRows?: number;
-  /** A server started for tests: a `seed` in an opening body is honoured (refused with 400 otherwise). */
+  /**
+   * True on a server started for tests, where a `seed` in an opening body is honoured. Otherwise a
+   * seed is refused with 400.
+   */
   readonly allowTestSeeds: boolean;
-  /** Serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
+  /** Whether to serve the games that live only in tests (`TEST_GAMES`), as a server started for tests does. */
   readonly allowTestGames: boolean;
 }
 
@@ -157,7 +195,10 @@ export function statementTimeoutMs(config: ServerConfig): number {
   return Math.max(1, config.commandTimeoutMs - 100);
 }
 
-/** Where the database is, from the server's own environment (checked whole, as readConfig does), and nothing written anywhere. */
+/**
+ * Reads where the database is from the server's own environment, which is checked whole, as
+ * readConfig does. Nothing is written anywhere.
+ */
 export function readDatabaseConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): Pick<ServerConfig, 'databaseUrl' | 'databaseDirectUrl' | 'dataDir'> {
@@ -166,18 +207,21 @@ export function readDatabaseConfig(
 }
 
 /**
- * The settings of a server given in code (`GameRoomsModule.forRoot`): each variable's default,
- * then what is given. Nothing is read from the environment and nothing is written under DATA_DIR:
- * secrets not given are fresh for this process, so its tokens do not outlive it.
+ * The settings of a server configured in code (`GameRoomsModule.forRoot`): each variable's default,
+ * overridden by what is given. Nothing is read from the environment and nothing is written under
+ * DATA_DIR. Secrets that are not given are fresh for this process, so its tokens do not outlive it.
  */
 export function configOf(given: Partial<ServerConfig> = {}): ServerConfig {
   const fresh = () => randomBytes(32).toString('base64url');
   return { ...fromEnv(parseEnv({})), tokenSecret: fresh(), adminToken: fresh(), adminTokenGenerated: false, ...given };
 }
 
-/** Reads and checks the environment; a value the server does not accept throws a ConfigError listing them all. */
+/**
+ * Reads and checks the environment. If any value is one that the server does not accept, it throws a
+ * ConfigError that lists them all.
+ */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  // Every variable is checked before anything is written under DATA_DIR: a refused start changes nothing.
+  // Every variable is checked before anything is written under DATA_DIR, so a refused start changes nothing.
   const given = fromEnv(parseEnv(env));
   const keptToken = given.tokenSecret === undefined ? keptSecret(given.dataDir, 'token-secret') : undefined;
   const keptAdmin = given.adminToken === undefined ? keptSecret(given.dataDir, 'admin-token') : undefined;
@@ -194,7 +238,8 @@ function parseEnv(env: NodeJS.ProcessEnv): ServerEnv {
   const names = Object.keys(SERVER_ENV) as ServerEnvName[];
   const result = serverEnvSchema.safeParse(Object.fromEntries(names.map((name) => [name, env[name]])));
   if (result.success) return result.data;
-  // One line per variable: the first issue each (a bad entry in a list, or the value itself).
+  // The refusal has one line per variable, with that variable's first issue (a bad entry in a list,
+  // or the value itself).
   const problems = new Map<string, ConfigProblem>();
   for (const issue of result.error.issues) {
     const name = String(issue.path[0]) as ServerEnvName;
@@ -211,7 +256,7 @@ function problem(name: ServerEnvName, value: string, message: string): ConfigPro
   return { variable: name, shown, detail, accepts, line: `${name}=${shown}: ${detail ? `${detail}; ` : ''}expected ${accepts}` };
 }
 
-// The refusal goes to the log: a database URL's password stays out of it.
+// The refusal goes to the log, so a database URL's password must stay out of it.
 function withoutPassword(value: string): string {
   try {
     const u = new URL(value);
@@ -236,7 +281,7 @@ function fromEnv(e: ServerEnv): FromEnv {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
-    // Absolute, from where the server started.
+    // DATA_DIR is made absolute, from where the server started.
     dataDir: resolve(e.DATA_DIR),
     tokenSecret: e.TOKEN_SECRET,
     adminToken: e.ADMIN_TOKEN,

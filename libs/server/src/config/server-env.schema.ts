@@ -2,23 +2,18 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { secretProblem } from './secrets';
 
-/**
- * The server's environment as one zod schema: each variable with its default and what it
- * accepts, the one place both are written. readConfig parses with it; the README's
- * configuration table is checked against it (server-config.spec.ts).
- */
 export interface Variable<T = unknown> {
   readonly schema: z.ZodType<T, string | undefined>;
-  /** What the variable accepts, as the refusal and the README say it. */
+  /** What the variable accepts, in the words that the refusal and the README use. */
   readonly accepts: string;
-  /** How a refusal shows the value given: a secret is never shown, a URL without its password. */
+  /** How a refusal shows the value given: a secret is never shown, and a URL is shown without its password. */
   readonly shown?: 'secret' | 'url';
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-// An empty variable counts as unset: compose passes `${ADMIN_TOKEN:-}` through as ''.
+// An empty variable counts as unset, because compose passes `${ADMIN_TOKEN:-}` through as ''.
 const unset = (v: unknown) => (v === '' ? undefined : v);
 
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback: T, shown?: Variable['shown']): Variable<T>;
@@ -29,13 +24,16 @@ function variable<T>(
   shown?: Variable['shown'],
 ): Variable<T | undefined>;
 function variable<T>(accepts: string, schema: z.ZodType<T, string>, fallback?: T, shown?: Variable['shown']): Variable<T | undefined> {
-  // A list's default is a fresh array each time: no two configurations share one.
+  // A list's default is a fresh array each time, so that no two configurations share one array.
   const fresh = () => (Array.isArray(fallback) ? ([...fallback] as T) : fallback);
   const optional = fallback === undefined ? schema.optional() : schema.optional().transform((v) => (v === undefined ? fresh() : v));
   return { accepts, shown, schema: z.preprocess(unset, optional) as unknown as z.ZodType<T | undefined, string | undefined> };
 }
 
-/** Digits only: `1e3`, `0x10`, ` 8` and `2.5` are refused rather than read as something else. */
+/**
+ * A whole number in a range, written in digits only. `1e3`, `0x10`, ` 8` and `2.5` are refused
+ * rather than read as something else.
+ */
 function whole(min: number, max: number, fallback: number, also = ''): Variable<number> {
   const accepts = `a whole number from ${min} to ${max}${also}`;
   return variable(
@@ -56,7 +54,10 @@ function matching(accepts: string, pattern: RegExp, fallback?: string): Variable
   return variable(accepts, z.string().regex(pattern, accepts), fallback);
 }
 
-/** A comma-separated list; each entry trimmed, empty ones dropped, each checked by `problem` (a message, or undefined when fine). */
+/**
+ * A comma-separated list. Each entry is trimmed, empty entries are dropped, and each entry is
+ * checked by `problem`, which returns a message, or undefined when the entry is fine.
+ */
 function list(accepts: string, problem: (entry: string) => string | undefined): Variable<string[]> {
   const schema = z
     .string()
@@ -96,7 +97,8 @@ function url(accepts: string, protocols: readonly string[], shown?: Variable['sh
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-// Checked here, not left to Express: a wrong entry would otherwise fail only at the first request.
+// Proxy entries are checked here, not left to Express, because a wrong entry would otherwise fail
+// only at the first request.
 function proxyProblem(entry: string): string | undefined {
   if (PROXY_KEYWORDS.has(entry)) return undefined;
   const [address, prefix, ...rest] = entry.split('/');
@@ -106,23 +108,30 @@ function proxyProblem(entry: string): string | undefined {
   return family === 0 || !prefixOk || rest.length > 0 ? `'${entry}' is not an IP address, a CIDR or a keyword` : undefined;
 }
 
-// The browser's Origin header is compared as a whole: `https://a.example/` (a slash) would never match.
+// The browser's Origin header is compared as a whole, so `https://a.example/` (with a slash) would never match.
 function originProblem(entry: string): string | undefined {
   try {
     const u = new URL(entry);
     if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === entry) return undefined;
   } catch {
-    // not a URL at all
+    // The entry is not a URL at all.
   }
   return `'${entry}' is not an origin`;
 }
 
-// A name is a label of the registry, the console and /health: short, and plain enough to read in a log.
+// An instance's name labels it in the registry, the console and /health, so the name is short and
+// plain enough to read in a log.
 const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
+/**
+ * The server's environment as one zod schema. Each variable comes with its default and what it
+ * accepts, and this is the one place where both are written. readConfig parses the environment
+ * with it, and server-config.spec.ts checks the README's configuration table against it.
+ */
 export const SERVER_ENV = {
   PORT: whole(0, 65535, 3000),
-  // Unset: /metrics and /admin are served on PORT with the rest (see the README, "Watching it").
+  // When this is unset, /metrics and /admin are served on PORT with the rest (see the README,
+  // "Watching it").
   OPERATOR_PORT: variable(
     'a whole number from 0 to 65535',
     z
@@ -133,41 +142,46 @@ export const SERVER_ENV = {
   ),
   HOST: matching('an address or host name to listen on (no spaces)', /^\S+$/, '0.0.0.0'),
   DATABASE_URL: url('a postgres:// or postgresql:// URL', ['postgres:', 'postgresql:'], 'url'),
-  // PostgreSQL's own address when DATABASE_URL is a transaction pooler's (Prisma's `directUrl`).
+  // PostgreSQL's own address, for when DATABASE_URL is a transaction pooler's (like Prisma's `directUrl`).
   DATABASE_DIRECT_URL: url('a postgres:// or postgresql:// URL, with DATABASE_URL set', ['postgres:', 'postgresql:'], 'url'),
   DATA_DIR: variable('a folder', z.string(), '.data'),
   ADMIN_TOKEN: secret(),
   TOKEN_SECRET: secret(),
   ALLOWED_ORIGINS: list('comma-separated origins (http[s]://host[:port], no path)', originProblem),
   // The pool and the commit lanes are connections to PostgreSQL, whose max_connections (100 by
-  // default) bounds them across instances; 0 would make every statement wait forever.
+  // default) bounds them across all instances. A size of 0 would make every statement wait forever.
   DB_POOL_MAX: whole(1, 1000, 10),
   DB_COMMIT_LANES: whole(1, 256, 16),
-  // Longer than a statement may run (COMMAND_TIMEOUT_MS): a lane is reset only when PostgreSQL is silent, not slow.
+  // This is longer than a statement may run (COMMAND_TIMEOUT_MS), so that a lane is reset only when
+  // PostgreSQL is silent, not when it is slow.
   DB_SILENCE_MS: whole(500, 600_000, 3000),
-  // 0 leaves V8 its own growth (up to 4 times what survived, when memory looks ample); see heap-growth.ts.
+  // 0 leaves V8 to choose its own growth (up to 4 times what survived, when memory looks ample).
+  // See heap-growth.ts.
   HEAP_GROWING_PERCENT: whole(0, 300, 0),
-  // 0 would refuse every command with 503.
+  // A depth of 0 would refuse every command with 503.
   MAILBOX_DEPTH: whole(1, 10_000, 64),
   PIPELINE_DEPTH: whole(1, 64, 8),
-  // Bytes of JSON a room remembers of the replies it gave, for resends (README, "Limits"), and one seat's share at most.
+  // How many bytes of JSON a room remembers of the replies it gave, so that it can resend them
+  // (README, "Limits"), and the most that one seat's share may be.
   REPLY_MEMORY_ROOM_BYTES: whole(1024, 16 * 1024 * 1024, 64 * 1024),
   REPLY_MEMORY_SEAT_BYTES: whole(256, 16 * 1024 * 1024, 8 * 1024, ', at most REPLY_MEMORY_ROOM_BYTES'),
   PASSIVATE_AFTER_SECONDS: whole(1, 86_400, 60),
-  // Shorter than this, a room can close before its host has shared the code.
+  // Below the minimum of 10 seconds, a room could close before its host has shared the code.
   ROOM_EXPIRY_SECONDS: whole(10, 7 * 86_400, 300),
-  // Statements get 100 ms less: at least 100 ms each.
+  // Statements get 100 ms less than this, so each statement gets at least 100 ms.
   COMMAND_TIMEOUT_MS: whole(200, 60_000, 1000),
-  // At least a room's largest frames (a state of 50 seats), or a client is evicted on its first one.
+  // The queue must hold at least a room's largest frame (a state of 50 seats), or a client would be
+  // evicted on its first such frame.
   SEND_QUEUE_BYTES: whole(65_536, 64 * 1024 * 1024, 256 * 1024),
   SEND_QUEUE_FRAMES: whole(16, 1_000_000, 1024),
-  // A quiet socket is pinged after 20 s (under the 60 s idle timeout of common proxies) and has 30 s
-  // to answer (a train's tunnel): a vanished peer goes within 60 s (README, "Limits").
+  // A quiet socket is pinged after 20 s, which is under the 60 s idle timeout of common proxies. It
+  // then has 30 s to answer, long enough for a train's tunnel. So a vanished peer is let go within
+  // 60 s (README, "Limits").
   SOCKET_PING_IDLE_MS: whole(100, 3_600_000, 20_000),
   SOCKET_PONG_TIMEOUT_MS: whole(100, 3_600_000, 30_000),
   INSTANCE_NAME: matching("1 to 63 letters, digits, '.', '_' or '-', starting with a letter or digit", INSTANCE_NAME),
   INSTANCE_URL: url('an http:// or https:// URL', ['http:', 'https:']),
-  // 0: written once at start and once at stop.
+  // With 0, the instance's row is written once at start and once at stop.
   INSTANCE_HEARTBEAT_SECONDS: whole(0, 3600, 2),
   LEASE_SECONDS: whole(1, 86_400, 6, ', at least twice INSTANCE_HEARTBEAT_SECONDS'),
   OPEN_RATE_PER_MINUTE: whole(0, 100_000, 30),
@@ -175,51 +189,58 @@ export const SERVER_ENV = {
   TRUSTED_PROXIES: list('comma-separated IP addresses, CIDRs (address/bits) or loopback, linklocal, uniquelocal', proxyProblem),
   SOCKETS_PER_SEAT: whole(1, 100, 3),
   MAX_LIVE_ROOMS: whole(0, 1_000_000, 5000),
-  // Per client address, each in a window of one minute (0: no limit), and the cap on each table's addresses.
+  // Limits per client address, each over a window of one minute (0 means no limit), and the cap on
+  // how many addresses each table holds.
   JOINS_PER_MINUTE: whole(0, 100_000, 60),
   DECK_WRITES_PER_MINUTE: whole(0, 100_000, 20),
   LOOKUPS_PER_MINUTE: whole(0, 100_000, 300),
   SPECTATORS_PER_MINUTE: whole(0, 100_000, 60),
   ADDRESS_TABLE_ENTRIES: whole(100, 10_000_000, 100_000),
-  // The same surfaces for the whole instance, from every address together, each a minute's worth
-  // that refills evenly (0: no limit): well above what classrooms ask of one instance, so that only
-  // a flood from many addresses meets them (README, "Limits", says why each).
+  // Limits on the same surfaces for the whole instance, from every address together. Each is a
+  // minute's worth that refills evenly (0 means no limit). They sit well above what classrooms ask
+  // of one instance, so that only a flood from many addresses meets them. The README's "Limits"
+  // section says why each has its value.
   INSTANCE_OPENS_PER_MINUTE: whole(0, 1_000_000, 600),
   INSTANCE_JOINS_PER_MINUTE: whole(0, 1_000_000, 6000),
   INSTANCE_DECK_WRITES_PER_MINUTE: whole(0, 1_000_000, 60),
   INSTANCE_LOOKUPS_PER_MINUTE: whole(0, 1_000_000, 12_000),
   INSTANCE_SPECTATORS_PER_MINUTE: whole(0, 1_000_000, 1200),
-  // Spectator sockets one room holds, and sockets this instance holds (0: no cap).
+  // The most spectator sockets one room holds, and the most sockets this instance holds (0 means no cap).
   SPECTATORS_PER_ROOM: whole(0, 1_000_000, 200),
   MAX_SOCKETS: whole(0, 10_000_000, 20_000),
-  // Overload (PROTOCOL.md section 14): the level each signal must hold through most of a second
-  // before new work is shed; admitted again below half of it. 0 turns that signal off. A checkout
-  // gives up at COMMAND_TIMEOUT_MS less 100 (and a commit seldom lasts longer): a mark must sit below to matter.
+  // Overload (PROTOCOL.md section 14): the level that each signal must hold through most of a second
+  // before new work is shed. New work is admitted again once the signal is below half that level.
+  // 0 turns the signal off. A checkout gives up at COMMAND_TIMEOUT_MS less 100 ms (and a commit
+  // seldom lasts longer), so a wait's mark must sit below that to matter.
   OVERLOAD_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 500),
   OVERLOAD_COMMIT_WAIT_MS: whole(0, 60_000, 500),
   OVERLOAD_POOL_WAIT_MS: whole(0, 60_000, 500),
   // New anonymous work (opening, joining, deck writes, lookups, spectator seats) is shed far earlier,
-  // while the event loop runs this late: long before rooms already playing would notice.
+  // whenever the event loop runs this late. That is long before rooms already playing would notice.
   OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS: whole(0, 60_000, 30),
   // The console's record of refused commands: how long it is kept, and how many one room may add a minute.
   REFUSALS_KEPT_DAYS: whole(1, 365, 7),
   REFUSALS_PER_ROOM_PER_MINUTE: whole(1, 100_000, 120),
-  // Retention (README, "Retention"): how long a results link answers, and a closed room's journal,
-  // snapshot and deck copy are kept; how long finished games are kept (0: for ever); the pruning.
+  // Retention (README, "Retention"). RESULTS_KEPT_DAYS is how long a results link answers, and how
+  // long a closed room's journal, snapshot and deck copy are kept. FINISHED_GAMES_KEPT_DAYS is how
+  // long finished games are kept (0 means for ever). RETENTION_SWEEP_SECONDS and
+  // RETENTION_BATCH_ROWS pace the pruning.
   RESULTS_KEPT_DAYS: whole(1, 3650, 30),
   FINISHED_GAMES_KEPT_DAYS: whole(0, 36_500, 30, ', 0 for ever; at least RESULTS_KEPT_DAYS'),
-  // Hosts' decks that no room names and nobody edited for this long are removed (0: kept for ever).
+  // Hosts' decks that no room names and nobody has edited for this long are removed (0 keeps them for ever).
   DECKS_KEPT_DAYS: whole(0, 36_500, 30, ', 0 for ever'),
   RETENTION_SWEEP_SECONDS: whole(0, 86_400, 300),
   RETENTION_BATCH_ROWS: whole(1, 100_000, 1000),
   LOG_LEVEL: variable(`one of ${LOG_LEVELS.join(', ')}`, z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }), 'info'),
-  // Only 1 turns it on: a typo such as `ALLOW_TEST_SEEDS=yes` must not pass for either answer.
+  // Only 1 turns this on and only 0 turns it off, because a typo such as `ALLOW_TEST_SEEDS=yes` must
+  // not pass for either answer.
   ALLOW_TEST_SEEDS: variable(
     '1 or 0',
     z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'),
     false,
   ),
-  // Read where the game registry is built (apps/game-server/src/games.ts), before this schema runs.
+  // This variable is read where the game registry is built (apps/game-server/src/games.ts), before
+  // this schema runs.
   ALLOW_TEST_GAMES: variable(
     '1 or 0',
     z.enum(['0', '1'], { error: '1 or 0' }).transform((v) => v === '1'),
@@ -235,9 +256,10 @@ const shape = Object.fromEntries(Object.entries(SERVER_ENV).map(([name, v]) => [
 };
 
 /**
- * The environment, parsed: every variable checked (all problems at once), then the operator port
- * against the public one, the lease against the heartbeat, the direct URL against the URL, a seat's
- * reply memory against the room's, and the finished games' retention against the results link's.
+ * The schema of the whole environment. It checks every variable and reports all problems at once.
+ * Then it checks the operator port against the public one, the lease against the heartbeat, the
+ * direct URL against the URL, a seat's reply memory against the room's, and the finished games'
+ * retention against the results link's.
  */
 export const serverEnvSchema = z.object(shape).superRefine((env, ctx) => {
   if (env.OPERATOR_PORT !== undefined && env.OPERATOR_PORT !== 0 && env.OPERATOR_PORT === env.PORT) {

@@ -17,9 +17,9 @@ export const ADDRESS_BUDGETS = {
 export type AddressBudget = keyof typeof ADDRESS_BUDGETS;
 
 /**
- * The per-address budgets of the public routes (README "Limits"), each its own table of at most
- * ADDRESS_TABLE_ENTRIES addresses. A request past its budget gets 429 `rate_limited` with the
- * seconds to wait, before its body is read or anything is written.
+ * The per-address budgets of the public routes (README "Limits"). Each budget has its own table of
+ * at most ADDRESS_TABLE_ENTRIES addresses. A request past its budget gets 429 `rate_limited` with
+ * the seconds to wait, before its body is read or anything is written.
  */
 @Injectable()
 export class AddressLimits {
@@ -30,7 +30,7 @@ export class AddressLimits {
     private readonly metrics: GameMetrics,
   ) {
     const entries = config.addressTableEntries;
-    // `n` in a window of one minute for each but opening, whose burst is its own setting.
+    // Every budget but opening allows `n` in a window of one minute. Opening's burst is a setting of its own.
     const windowSeconds = config.addressWindowSeconds ?? 60;
     const perMinute = (n: number) => new AddressRate({ perMinute: (n * 60) / windowSeconds, burst: n }, entries);
     this.rates = {
@@ -42,7 +42,7 @@ export class AddressLimits {
     };
   }
 
-  /** Counts one request of `budget` by the client at `ip`; throws 429 `rate_limited` past it. */
+  /** Counts one request of `budget` by the client at `ip`, and throws 429 `rate_limited` past the budget. */
   take(budget: AddressBudget, ip: string | undefined): void {
     const taken = this.rates[budget].take(ip);
     if (taken.ok) return;
@@ -52,7 +52,7 @@ export class AddressLimits {
     throw retryLater(RoomErrorCode.RateLimited, `too many ${what} from this address; nothing was recorded, retry in ${seconds} s`, seconds);
   }
 
-  /** Addresses held in one budget's table. */
+  /** How many addresses one budget's table holds. */
   entries(budget: AddressBudget): number {
     return this.rates[budget].entries;
   }

@@ -26,7 +26,8 @@ describe(AddressRate.name, () => {
       expect(rate.entries).toBeLessThanOrEqual(500);
     }
     expect(rate.entries).toBe(500);
-    // The latest 500 are still held (and spent); the first was forgotten and gets a fresh allowance.
+    // The latest 500 addresses are still held (and spent), but the first was forgotten and gets a
+    // fresh allowance.
     expect(rate.take('10.0.78.31').ok).toBe(false); // i = 19,999
     expect(rate.take('10.0.76.64').ok).toBe(false); // i = 19,520
     expect(rate.take('10.0.0.0').ok).toBe(true);
@@ -36,16 +37,18 @@ describe(AddressRate.name, () => {
   it('bounds IPv6 addresses by their /64 and /48 alike: a site’s many /64s share the /48’s allowance', () => {
     const clock = manualClock();
     const rate = new AddressRate({ perMinute: 1, burst: 1 }, 1000, clock.now);
-    // One /64: one allowance, whatever the interface id.
+    // One /64 has one allowance, whatever the interface id.
     expect(rate.take('2001:db8:1:1::1').ok).toBe(true);
     expect(rate.take('2001:db8:1:1::2').ok).toBe(false);
-    // Other /64s of the same /48: each its own allowance, until the /48 has spent SITE_ALLOWANCE_FACTOR.
+    // Other /64s of the same /48 each have their own allowance, until the /48 has spent
+    // SITE_ALLOWANCE_FACTOR.
     const answers = Array.from({ length: 20 }, (_, i) => rate.take(`2001:db8:1:${(i + 2).toString(16)}::1`).ok);
     expect(answers.filter(Boolean)).toHaveLength(SITE_ALLOWANCE_FACTOR - 1);
     expect(answers.slice(0, SITE_ALLOWANCE_FACTOR - 1).every(Boolean)).toBe(true);
     // Another /48 is another client.
     expect(rate.take('2001:db8:2:1::1').ok).toBe(true);
-    // Entries: the /48 and the /64s it let through, the other /48 and its /64; a refused /64 is not kept.
+    // The entries are the /48 and the /64s it let through, plus the other /48 and its /64. A refused
+    // /64 is not kept.
     expect(rate.entries).toBe(1 + SITE_ALLOWANCE_FACTOR + 2);
   });
 

@@ -1,13 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { clientKeys } from './client-address';
 
-/** One budget: at most `burst` in a window of `burst / perMinute` minutes. perMinute 0: no limit. */
+/** One budget: at most `burst` in a window of `burst / perMinute` minutes. A perMinute of 0 means no limit. */
 export interface RateBudget {
   readonly perMinute: number;
   readonly burst: number;
 }
 
-/** A /48 holds 65,536 /64s: it may spend this many times one /64's allowance. */
+/** A /48 holds 65,536 /64s, so it may spend this many times one /64's allowance. */
 export const SITE_ALLOWANCE_FACTOR = 8;
 
 interface Window {
@@ -16,12 +16,12 @@ interface Window {
 }
 
 /**
- * One budget counted per client address in this process (PROTOCOL.md section 11): at most
- * `burst` in a window of `burst / perMinute` minutes, which starts at the address's first request.
- * An IPv6 client spends from its /64 and from its /48 (which gets SITE_ALLOWANCE_FACTOR times as
- * much). The table holds at most `maxEntries` addresses: past it the least recently seen one is
- * forgotten (a client that many addresses away gets a fresh allowance, which costs the attacker
- * that many addresses), and an entry also goes when its window ends.
+ * One budget, counted per client address in this process (PROTOCOL.md section 11): at most `burst`
+ * in a window of `burst / perMinute` minutes, which starts at the address's first request. An IPv6
+ * client spends from its /64 and from its /48, which gets SITE_ALLOWANCE_FACTOR times as much. The
+ * table holds at most `maxEntries` addresses. Past that, the least recently seen address is
+ * forgotten: a client whose address was followed by that many others gets a fresh allowance, and
+ * that costs an attacker that many addresses. An entry also goes when its window ends.
  */
 export class AddressRate {
   private readonly windows?: LRUCache<string, Window>;
@@ -37,8 +37,8 @@ export class AddressRate {
   }
 
   /**
-   * Spends one from every key of the client at `ip`, or none when one of them is spent out: then
-   * the seconds until that key's window ends (at least 1).
+   * Spends one from every key of the client at `ip`. When one of the keys is spent out, it spends
+   * none and returns the seconds until that key's window ends (at least 1).
    */
   take(ip: string | undefined): { ok: true } | { ok: false; retryAfterSeconds: number } {
     const windows = this.windows;
@@ -61,7 +61,7 @@ export class AddressRate {
     return { ok: true };
   }
 
-  /** Addresses held now: never more than the table's cap. */
+  /** How many addresses the table holds now, never more than its cap. */
   get entries(): number {
     return this.windows?.size ?? 0;
   }

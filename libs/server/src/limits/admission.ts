@@ -28,17 +28,19 @@ const SIGNAL_WORDS: Record<OverloadSignal, string> = {
 };
 
 /**
- * Admission control (PROTOCOL.md section 14): while this instance is overloaded, what would create
- * work (opening rooms and tables, joins, spectators, activating a room not live here, which is
- * also what a socket for such a room needs) gets 503 `overloaded` with Retry-After. Commands of
- * rooms already live are never refused here: they are the work the shedding protects.
+ * Admission control (PROTOCOL.md section 14). While this instance is overloaded, every request that
+ * would create work gets 503 `overloaded` with Retry-After: opening rooms and tables, joins,
+ * spectators, and activating a room that is not live here (which a socket for such a room also
+ * needs). Commands of rooms already live are never refused here, because they are the work that
+ * the shedding protects.
  *
- * Overloaded means one of the signals (OverloadSignals) held its mark through most of the last
- * second; the shedding ends once every signal is below half its mark (overload-gate.ts).
+ * The instance is overloaded when one of the signals (OverloadSignals) held its mark through most
+ * of the last second. The shedding ends once every signal is below half its mark (overload-gate.ts).
  *
  * New anonymous work (opening, joining, deck writes, lookups, spectator seats) meets a second gate
- * on the same readings, with a far lower event-loop mark (OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS):
- * it is shed while the loop runs late enough for rooms to notice, long before the main gate trips.
+ * on the same readings, with a far lower event-loop mark (OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS).
+ * That work is shed while the loop runs late enough for rooms to notice, long before the main gate
+ * trips.
  */
 @Injectable()
 export class Admission implements OnModuleInit, OnModuleDestroy {
@@ -78,15 +80,15 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     this.unobserve?.();
   }
 
-  /** Before new work over HTTP: throws 503 `overloaded` while shedding. */
+  /** Called before new work over HTTP. Throws 503 `overloaded` while the instance sheds work. */
   check(): void {
     const refusal = this.refusalFor(1);
     if (refusal) throw refusal;
   }
 
   /**
-   * Before new anonymous work over HTTP: throws 503 `overloaded` while the event loop holds the
-   * lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
+   * Called before new anonymous work over HTTP. Throws 503 `overloaded` while the event loop holds
+   * the lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
    */
   checkAnonymous(): void {
     if (!this.anonymousState.shedding) return;
@@ -100,8 +102,8 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * While shedding, the refusal of `count` pieces of new work (rooms asked to go live together),
-   * each counted once; undefined while admitting.
+   * While the instance sheds work, returns the refusal of `count` pieces of new work (rooms asked to
+   * go live together), and counts each of them once. Returns undefined while admitting.
    */
   refusalFor(count: number): RoomException | undefined {
     const cause = this.state.cause;

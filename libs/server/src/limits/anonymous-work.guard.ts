@@ -5,13 +5,13 @@ import { Admission } from './admission';
 import { InstanceBudgets } from './instance-budgets';
 
 /**
- * The guard of one anonymous surface, before the body is looked at or anything is written. In turn:
- * new anonymous work is shed while the event loop runs late (503 `overloaded`); the client's address
- * spends from its budget (429 `rate_limited`); the instance spends from its own (503 `overloaded`).
- * The order is the point: a shed request spends no allowance, and a request refused for its address
- * spends nothing of the instance's, so one address's flood cannot use up every other client's share.
- * `req.ip` is the TCP peer, or the client a trusted proxy names in `X-Forwarded-For` (TRUSTED_PROXIES,
- * Express's `trust proxy`).
+ * Makes the guard of one anonymous surface, which runs before the body is looked at or anything is
+ * written. It does three things in turn. First, new anonymous work is shed while the event loop runs
+ * late (503 `overloaded`). Then the client's address spends from its budget (429 `rate_limited`).
+ * Then the instance spends from its own budget (503 `overloaded`). The order matters: a shed request
+ * spends no allowance, and a request refused for its address spends nothing of the instance's, so
+ * one address's flood cannot use up every other client's share. `req.ip` is the TCP peer, or the
+ * client that a trusted proxy names in `X-Forwarded-For` (TRUSTED_PROXIES, Express's `trust proxy`).
  */
 export function AnonymousWorkGuard(surface: AddressBudget): Type<CanActivate> {
   @Injectable()
@@ -32,7 +32,10 @@ export function AnonymousWorkGuard(surface: AddressBudget): Type<CanActivate> {
   return mixin(Guard);
 }
 
-/** Opening rooms and tables (OPEN_RATE_PER_MINUTE and OPEN_BURST per address, INSTANCE_OPENS_PER_MINUTE). */
+/**
+ * The guard for opening rooms and tables (OPEN_RATE_PER_MINUTE and OPEN_BURST per address, and
+ * INSTANCE_OPENS_PER_MINUTE).
+ */
 export const OpenGuard = AnonymousWorkGuard('open');
 export const JoinGuard = AnonymousWorkGuard('join');
 export const DeckWriteGuard = AnonymousWorkGuard('deck');

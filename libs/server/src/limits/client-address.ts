@@ -1,18 +1,18 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The key one client's requests are counted under: its IPv4 address, or the /64 network of its
- * IPv6 address (one subscriber's whole allocation: otherwise each of its 2^64 addresses would be
- * a new client with a fresh allowance, and a new entry in the limiter's memory).
+ * The key that one client's requests are counted under: its IPv4 address, or the /64 network of its
+ * IPv6 address. A /64 is one subscriber's whole allocation. Without this, each of its 2^64
+ * addresses would be a new client with a fresh allowance, and a new entry in the limiter's memory.
  */
 export function clientKey(ip: string | undefined): string {
   return clientKeys(ip)[0];
 }
 
 /**
- * Every key a client's request counts against: an IPv4 address is one; an IPv6 address is its /64
- * and its /48 (a site's usual allocation: 65,536 /64s, which one holder could otherwise use as
- * 65,536 clients).
+ * Every key that a client's request counts against. An IPv4 address has one key. An IPv6 address has
+ * two: its /64, and its /48, which is a site's usual allocation. A /48 holds 65,536 /64s, which one
+ * holder could otherwise use as 65,536 clients.
  */
 export function clientKeys(ip: string | undefined): string[] {
   if (!ip) return ['unknown'];

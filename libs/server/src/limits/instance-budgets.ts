@@ -6,7 +6,10 @@ import { ServerConfig } from '../config/server-config';
 import { SERVER_CONFIG } from '../tokens';
 import { ADDRESS_BUDGETS, AddressBudget } from './address-limits';
 
-/** The limit label in /metrics of each surface counted for the whole instance (the per-address budgets' surfaces). */
+/**
+ * The limit label in /metrics for each surface counted for the whole instance. The surfaces are those
+ * of the per-address budgets.
+ */
 export const INSTANCE_LIMITS: Readonly<Record<AddressBudget, LimitName>> = {
   open: 'instance_open_rate',
   join: 'instance_join_rate',
@@ -16,11 +19,12 @@ export const INSTANCE_LIMITS: Readonly<Record<AddressBudget, LimitName>> = {
 };
 
 /**
- * The instance-wide budgets of the anonymous surfaces (README "Limits"): one token bucket per
- * surface for every client address together, a minute's worth at once that refills evenly. The
- * per-address budgets stop one client; these stop many clients, or one that rotates its address,
- * from making the instance open, seat, store or look up without end. A request past one gets 503
- * `overloaded` with the seconds until the next token, before its body is read or anything is written.
+ * The instance-wide budgets of the anonymous surfaces (README "Limits"). Each surface has one token
+ * bucket for every client address together, which holds a minute's worth at once and refills
+ * evenly. The per-address budgets stop one client. These budgets stop many clients, or one client
+ * that rotates its address, from making the instance open, seat, store or look up without end. A
+ * request past a budget gets 503 `overloaded` with the seconds until the next token, before its
+ * body is read or anything is written.
  */
 @Injectable()
 export class InstanceBudgets {
@@ -47,13 +51,13 @@ export class InstanceBudgets {
     }
   }
 
-  /** Counts one request of `budget` for the instance; throws 503 `overloaded` when its bucket is empty. */
+  /** Counts one request of `budget` for the instance, and throws 503 `overloaded` when its bucket is empty. */
   take(budget: AddressBudget): void {
     const bucket = this.buckets[budget];
     const now = performance.now();
     if (!bucket || bucket.take(now)) return;
     this.metrics.limitRefused(INSTANCE_LIMITS[budget]);
-    // The surface in the same words as its per-address refusal.
+    // The refusal names the surface in the same words as the per-address refusal does.
     const { what } = ADDRESS_BUDGETS[budget];
     const seconds = Math.max(1, Math.ceil(bucket.secondsUntilToken(now)));
     throw retryLater(

@@ -4,14 +4,15 @@ import { RoomErrorCode, RoomException, retryLater } from '@app/protocol';
 import { ServerConfig } from '../config/server-config';
 import { SERVER_CONFIG } from '../tokens';
 
-// Rooms leave memory when idle or closed (PASSIVATE_AFTER_SECONDS); through the proxy a retry
-// may also land on another instance.
+// Rooms leave memory when they are idle (PASSIVATE_AFTER_SECONDS) or closed, and through the proxy a
+// retry may also land on another instance.
 const RETRY_AFTER_SECONDS = 5;
 
 /**
  * MAX_LIVE_ROOMS: how many rooms and tables (of every game) this instance holds in memory at once.
- * At the cap nothing new is opened and no room that is not live here is activated (a join, a
- * socket, a summary): 503 `rooms_at_capacity` with Retry-After. Rooms already live go on as ever.
+ * At the cap, nothing new is opened, and no room that is not live here is activated (by a join, a
+ * socket or a summary). Such requests get 503 `rooms_at_capacity` with Retry-After. Rooms already
+ * live go on as ever.
  */
 @Injectable()
 export class LiveRoomCap {
@@ -20,14 +21,14 @@ export class LiveRoomCap {
     private readonly metrics: GameMetrics,
   ) {}
 
-  /** Before opening one: throws at the cap. */
+  /** Called before opening a room. Throws when the instance is at the cap. */
   checkOpen(live: number): void {
     if (this.room(live) > 0) return;
     this.metrics.limitRefused('live_rooms');
     throw this.refusal();
   }
 
-  /** Of the rooms asked to go live together, those that fit; the others get the refusal. */
+  /** Admits those of the rooms asked to go live together that fit. The others get the refusal. */
   admit(live: number, codes: readonly string[]): { admitted: string[]; refused: Map<string, RoomException> } {
     const fit = this.room(live);
     const refused = new Map(codes.slice(fit).map((code) => [code, this.refusal()] as const));
@@ -35,7 +36,7 @@ export class LiveRoomCap {
     return { admitted: codes.slice(0, fit), refused };
   }
 
-  /** Would `count` rooms asked for together, with `live` live already, find one of them refused? */
+  /** Whether, with `live` rooms live already, one of `count` rooms asked for together would be refused. */
   wouldRefuse(live: number, count: number): boolean {
     return count > this.room(live);
   }

@@ -66,7 +66,7 @@ describe('nextGateState', () => {
   it('never sheds for a signal whose mark is 0 (turned off)', () => {
     const off = { ...MARKS, event_loop_delay: 0 };
     expect(run([{ event_loop_delay: 60_000 }, { event_loop_delay: 60_000 }], off)).toEqual([ADMITTING, ADMITTING]);
-    // ...nor keeps shedding for it once another signal started it.
+    // Nor does the gate keep shedding for that signal once another signal started the shedding.
     expect(run([{ pool_wait: 500, event_loop_delay: 60_000 }, { event_loop_delay: 60_000 }], off)).toEqual([
       { shedding: true, cause: 'pool_wait' },
       ADMITTING,
@@ -118,7 +118,7 @@ describe(SustainedLevel.name, () => {
       window.push(reading);
       levels.push(window.level());
     }
-    // The fifth high reading makes the level: the lowest of the five highest.
+    // The fifth high reading sets the level, which is the lowest of the five highest readings.
     expect(levels).toEqual([0, 0, 0, 0, 250, 300, 300, 300, 300, 300, 250, 1]);
   });
 });

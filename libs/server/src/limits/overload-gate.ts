@@ -13,9 +13,9 @@ export const OVERLOAD_SIGNALS: readonly OverloadSignal[] = OverloadSignal.option
 export type SignalLevels = Readonly<Record<OverloadSignal, number>>;
 
 /**
- * Each signal's mark: at or past it new work is shed. 0 turns that signal off. Admission resumes
- * only once every signal is below ADMIT_FRACTION of its mark, so that a level hovering at the
- * mark does not switch shedding on and off with every reading.
+ * Each signal's mark. At or past its mark, new work is shed. A mark of 0 turns that signal off.
+ * Admission resumes only once every signal is below ADMIT_FRACTION of its mark, so that a level
+ * hovering at the mark does not switch shedding on and off with every reading.
  */
 export type OverloadMarks = SignalLevels;
 
@@ -25,8 +25,8 @@ export const ADMIT_FRACTION = 0.5;
 /**
  * The marks of the gate for new anonymous work (opening, joining, deck writes, lookups, spectator
  * seats): the event loop's lower mark alone. That work is only ever asked for, never owed, so it
- * goes first, as soon as the loop runs late enough for rooms to feel it; commit and pool waits are
- * the database's, and the main gate sheds on those.
+ * is shed first, as soon as the loop runs late enough for rooms to feel it. Commit and pool waits
+ * are the database's, and the main gate sheds on those.
  */
 export function anonymousWorkMarks(eventLoopDelayMs: number): OverloadMarks {
   return { event_loop_delay: eventLoopDelayMs, commit_wait: 0, pool_wait: 0 };
@@ -34,7 +34,10 @@ export function anonymousWorkMarks(eventLoopDelayMs: number): OverloadMarks {
 
 export interface GateState {
   readonly shedding: boolean;
-  /** The signal that sheds now (past its mark, or still above its lower mark); null while admitting. */
+  /**
+   * The signal that causes the shedding now (past its mark, or still above its lower mark), or null
+   * while admitting.
+   */
   readonly cause: OverloadSignal | null;
 }
 
@@ -46,9 +49,10 @@ export function admitBelow(mark: number): number {
 }
 
 /**
- * The gate's next state from the latest levels (hysteresis): admitting, it sheds once any signal
- * reaches its mark; shedding, it admits again only once every signal has fallen below its lower
- * mark. A pure function: the caller owns the clock and the readings.
+ * Returns the gate's next state from the latest levels, with hysteresis. While admitting, the gate
+ * sheds once any signal reaches its mark. While shedding, it admits again only once every signal
+ * has fallen below its lower mark. This is a pure function: the caller owns the clock and the
+ * readings.
  */
 export function nextGateState(state: GateState, levels: SignalLevels, marks: OverloadMarks): GateState {
   const on = (signal: OverloadSignal) => marks[signal] > 0;
@@ -60,17 +64,17 @@ export function nextGateState(state: GateState, levels: SignalLevels, marks: Ove
 }
 
 /**
- * The last few readings of one signal, each the worst seen in its slice of time, and the level
- * it held through most of them: the level that at least half the readings reached. One long pause
- * (a collection, a stall of the machine) is one reading and does not make a level; a loop held back,
- * or commits kept waiting, through most of the window does.
+ * The last few readings of one signal, and the level it held through most of them. Each reading is
+ * the worst seen in its slice of time, and the level is the one that at least half the readings
+ * reached. So one long pause (a collection, a stall of the machine) is one reading and does not
+ * make a level. A loop held back, or commits kept waiting, through most of the window does.
  */
 export class SustainedLevel {
   private readonly readings: number[];
   private next = 0;
 
   constructor(readonly size: number) {
-    // Starts quiet: a server that has just started has shed nothing.
+    // The window starts quiet, because a server that has just started has shed nothing.
     this.readings = new Array<number>(size).fill(0);
   }
 

@@ -1,30 +1,34 @@
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { OverloadSignal, SignalLevels, SustainedLevel } from './overload-gate';
 
-/** How often the signals are read: each reading is the worst of its slice. */
+/** How often the signals are read. Each reading is the worst of its slice. */
 export const SLICE_MS = 100;
-/** Readings kept: the window is SLICES × SLICE_MS, one second. */
+/** How many readings are kept. The window is SLICES × SLICE_MS, one second. */
 export const SLICES = 10;
-/** The event-loop monitor's own timer; what it records is the time between its runs, this included. */
+/**
+ * The period of the event-loop monitor's own timer. The monitor records the time between its
+ * timer's runs, and that time includes this period.
+ */
 const RESOLUTION_MS = 10;
 
 /**
- * The three overload signals, measured where they happen and read once per slice, so a request
- * pays nothing for them: the monitor's timer and this reader's own run on their own timers, and a
- * commit or a checkout that reports its wait costs one comparison.
+ * The three overload signals, measured where they happen and read once per slice, so that a request
+ * pays nothing for them. The monitor and this reader run on their own timers, and a commit or a
+ * checkout that reports its wait costs one comparison.
  *
  * - Event-loop delay: the worst delay the event loop monitor saw in the slice, or the lateness of
- *   this reader's own timer, whichever is more (after a stall the two timers run in either order, so
- *   each slice is sure to show it).
+ *   this reader's own timer, whichever is more. (After a stall the two timers run in either order,
+ *   and taking both makes sure the slice shows the stall.)
  * - Commit wait: the longest a room's statement took from being handed to the ordered path to its
  *   answer, among those answered in the slice.
  * - Pool wait: the longest a statement waited for a pooled connection, among checkouts answered
  *   in the slice.
  *
- * Waits count once answered only. One room's statement held by a lock is that room's wait, not the
- * instance's load, and a checkout or a commit that never comes (PostgreSQL away) is an outage,
- * answered as one (`database_unavailable`); an overloaded instance answers commits and checkouts
- * in every slice, late. A slice without any reads 0.
+ * A wait counts only once it is answered. One room's statement held by a lock is that room's wait,
+ * not the instance's load. A checkout or a commit that never comes (PostgreSQL away) is an outage,
+ * and is answered as one (`database_unavailable`). An overloaded instance, by contrast, still
+ * answers commits and checkouts in every slice, only late. A slice without any answered wait reads
+ * 0.
  */
 export class OverloadSignals {
   private readonly monitor: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -38,7 +42,7 @@ export class OverloadSignals {
   private timer?: NodeJS.Timeout;
   private lastRead = 0;
 
-  /** Starts measuring; `read` runs after each slice with the levels as they stand. */
+  /** Starts measuring. `read` runs after each slice, with the levels as they stand. */
   start(read: (levels: SignalLevels) => void): void {
     if (this.timer) return;
     this.monitor.enable();
@@ -75,7 +79,8 @@ export class OverloadSignals {
     const now = performance.now();
     const lateness = now - this.lastRead - SLICE_MS;
     this.lastRead = now;
-    // The monitor records nanoseconds between its timer's runs; an idle loop shows its resolution.
+    // The monitor records nanoseconds between its timer's runs, and an idle loop shows the timer's
+    // resolution, so the resolution is taken off.
     const monitored = this.monitor.count > 0 ? this.monitor.max / 1e6 - RESOLUTION_MS : 0;
     this.monitor.reset();
     this.windows.event_loop_delay.push(Math.max(0, lateness, monitored));

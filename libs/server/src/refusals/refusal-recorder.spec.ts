@@ -48,7 +48,7 @@ describe('RefusalRecorder', () => {
     expect(recorder.buffered).toBe(5);
     expect(c.lost).toEqual({ buffer_full: 7 });
     await recorder.flush();
-    // In batches of at most two rows, in order.
+    // The rows are written in order, in batches of at most two rows.
     expect(written.map((b) => b.map((r) => r.atMs))).toEqual([[0, 1], [2, 3], [4]]);
     expect([recorder.buffered, c.written]).toEqual([0, 5]);
     await recorder.stop();

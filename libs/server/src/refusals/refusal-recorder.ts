@@ -3,9 +3,9 @@ import { RefusalRepository, RefusalRow } from '@app/persistence';
 import { RefusalHook } from '@app/room-engine';
 import { RoomRefusalCap } from './room-refusal-cap';
 
-/** Rows the process holds waiting to be written at most: past it, refusals are dropped and counted. */
+/** The most rows the process holds waiting to be written. Past that, refusals are dropped and counted. */
 export const REFUSAL_BUFFER_CAP = 10_000;
-/** Rows one statement writes at most. */
+/** The most rows one statement writes. */
 export const REFUSAL_BATCH_ROWS = 500;
 /** How long a refusal may wait before its batch is written. */
 export const REFUSAL_FLUSH_MS = 1000;
@@ -27,13 +27,13 @@ export interface RefusalCounters {
 }
 
 /**
- * Keeps every refusal the rooms answer for the console (`refused_commands`), off the answer
- * path: a room's hook only pushes a row into this process's buffer, and a timer writes what
- * gathered in one statement a second later (several, `REFUSAL_BATCH_ROWS` each, when more did).
- * Nothing waits, so nothing gathers: an idle server writes nothing. Bounded three ways: each room
- * adds at most its share a minute, the buffer holds at most `REFUSAL_BUFFER_CAP` rows (what does not
- * fit is dropped and counted, `game_refused_commands_dropped_total`), and rows past the window
- * are deleted as new ones are written.
+ * Keeps every refusal that the rooms answer, for the console (`refused_commands`), off the answer
+ * path. A room's hook only pushes a row into this process's buffer, and a timer writes what
+ * gathered in one statement a second later (or in several of `REFUSAL_BATCH_ROWS` rows each, when
+ * more gathered). The timer runs only while rows wait, so an idle server writes nothing. The record
+ * is bounded three ways. Each room adds at most its share a minute. The buffer holds at most
+ * `REFUSAL_BUFFER_CAP` rows, and what does not fit is dropped and counted
+ * (`game_refused_commands_dropped_total`). Rows past the window are deleted as new ones are written.
  */
 export class RefusalRecorder {
   private buffer: RefusalRow[] = [];
@@ -55,12 +55,15 @@ export class RefusalRecorder {
     this.flushMs = options.flushMs ?? REFUSAL_FLUSH_MS;
   }
 
-  /** Rows waiting to be written. */
+  /** How many rows wait to be written. */
   get buffered(): number {
     return this.buffer.length;
   }
 
-  /** The hook of one room: its share a minute, and the name of the seat that sent each refusal, as the room knows it then. */
+  /**
+   * Makes the hook of one room. The hook keeps the room to its share a minute, and records the name
+   * of the seat that sent each refusal, as the room knows it at that moment.
+   */
   hookFor(roomId: string, nameOf: (seat: string) => string | undefined): RefusalHook {
     const cap = new RoomRefusalCap(this.options.perRoomPerMinute);
     return (r) => {
@@ -85,7 +88,10 @@ export class RefusalRecorder {
     this.schedule();
   }
 
-  /** Writes everything buffered now (tests, and the server's stop); resolves once it is written or dropped. */
+  /**
+   * Writes everything buffered now, for tests and for the server's stop. Resolves once every row is
+   * written or dropped.
+   */
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -95,13 +101,13 @@ export class RefusalRecorder {
     this.timer = undefined;
   }
 
-  /** The server stops: what is buffered is written, and nothing more is taken. */
+  /** Called when the server stops. What is buffered is written, and nothing more is taken. */
   async stop(): Promise<void> {
     await this.flush();
     this.stopped = true;
   }
 
-  /** Rows past the window, deleted at start (the writes delete them as they go after that). */
+  /** Deletes the rows past the window, at start. After that, the writes delete such rows as they go. */
   async pruneOnce(): Promise<void> {
     try {
       await this.repo.prune(this.options.keptDays, this.options.timeoutMs);
@@ -125,14 +131,15 @@ export class RefusalRecorder {
     const writing = this.repo.record(rows, this.options.keptDays, this.options.timeoutMs).then(
       () => this.counters.refusalsWritten(rows.length),
       (err) => {
-        // Not retried: a database that is away would have them pile up; they are counted instead.
+        // The batch is not retried, because while the database is away the batches would pile up.
+        // The rows are counted as dropped instead.
         this.counters.refusalsLost('write_failed', rows.length);
         this.warn('could not record refused commands', { rows: rows.length, error: String(err) });
       },
     );
     this.writing = writing.finally(() => {
       this.writing = undefined;
-      // What arrived meanwhile waits its own second.
+      // Rows that arrived during the write wait a second of their own.
       if (this.buffer.length > 0) this.schedule();
     });
     return this.writing;

@@ -1,10 +1,10 @@
-/** One minute: the window a room's share of the refusal record is counted in. */
+/** The window in which a room's share of the refusal record is counted: one minute. */
 export const REFUSAL_WINDOW_MS = 60_000;
 
 /**
- * How many refusals one room may add to the record per minute (by their arrival): a client that
- * floods one room with bad frames fills its room's share, not the process's buffer. It lives with
- * its room, so it holds two numbers per live room and nothing once the room is gone.
+ * How many refusals one room may add to the record per minute, counted by their arrival. A client
+ * that floods one room with bad frames fills that room's share, not the process's buffer. The cap
+ * lives with its room, so it holds two numbers per live room, and nothing once the room is gone.
  */
 export class RoomRefusalCap {
   private windowStart = Number.NEGATIVE_INFINITY;

@@ -3,20 +3,29 @@ import { PruneBatch, RetentionRepository, RetentionTable } from '@app/persistenc
 const DAY_SECONDS = 86_400;
 
 export interface RetentionOptions {
-  /** A closed room's journal, snapshot and deck copy go this long after it closed (the results window). */
+  /**
+   * A closed room's journal, snapshot and deck copy are removed this long after the room closed (the
+   * results window).
+   */
   readonly resultsKeptDays: number;
-  /** Finished games go this long after they finished, and then the rows of their pruned rooms; 0: kept for ever. */
+  /**
+   * Finished games are removed this long after they finished, and then the rows of their pruned
+   * rooms. 0 keeps them for ever.
+   */
   readonly finishedGamesKeptDays: number;
-  /** Hosts' decks that no room names go this long after their last edit; 0: kept for ever. */
+  /** Hosts' decks that no room names are removed this long after their last edit. 0 keeps them for ever. */
   readonly decksKeptDays: number;
   /** The most rows (or rooms) one statement removes. */
   readonly batchRows: number;
-  /** How often a sweep starts; 0: never by itself (`sweep()` still prunes). */
+  /** How often a sweep starts. With 0, no sweep starts by itself, but `sweep()` still prunes. */
   readonly sweepMs: number;
   readonly timeoutMs?: number;
 }
 
-/** Removes hosts' decks no room names (the server's deck repository: decks are not the engine's). */
+/**
+ * Removes hosts' decks that no room names. The server's deck repository does this, because decks are
+ * not the engine's.
+ */
 export interface UnusedDecks {
   pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch>;
 }
@@ -35,20 +44,22 @@ export interface SweepReport {
 type Step = 'closedJournals' | 'closedRooms' | 'orphanedImages' | 'finishedGames' | 'roomRows' | 'unusedDecks';
 
 // Sweeps stop after this many statements of one kind, so that a sweep ends even while something
-// keeps coming due; what is left is the next sweep's.
+// keeps coming due. What is left goes to the next sweep.
 const MAX_BATCHES_PER_STEP = 10_000;
-// The first sweep waits this long after start (or one interval, if shorter): a start is busy enough.
+// The first sweep waits this long after start (or one interval, if that is shorter), because a start
+// is busy enough already.
 const FIRST_SWEEP_MS = 10_000;
 
 /**
- * Removes what is past its retention, on a timer, off every command's path: each sweep runs the
- * retention's statements in order (closed rooms' journals, then their snapshots and deck copies,
- * the pictures taken out of their decks (or of deleted decks) that no open room shows any more,
- * finished games, then the rows of rooms nothing names any more, then hosts' decks that no room
- * names and nobody edited within their window), each in batches of at most
+ * Removes what is past its retention, on a timer, off every command's path. Each sweep runs the
+ * retention's statements in order: closed rooms' journals, then their snapshots and deck copies,
+ * then the pictures taken out of their decks (or of deleted decks) that no open room shows any
+ * more, then finished games, then the rows of rooms that nothing names any more, then hosts' decks
+ * that no room names and nobody edited within their window. Each step runs in batches of at most
  * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
- * short. Between two batches it rests as long as the last one took, so pruning holds at most half
- * of that one connection. Every instance may run it: the statements skip rows another holds.
+ * short. Between two batches the sweep rests as long as the last batch took, so pruning holds at
+ * most half of that one connection. Every instance may run the pruner, because the statements skip
+ * rows that another instance holds.
  */
 export class RetentionPruner {
   private timer: NodeJS.Timeout | undefined;
@@ -63,7 +74,7 @@ export class RetentionPruner {
     private readonly warn: (msg: string, fields?: Record<string, unknown>) => void,
   ) {}
 
-  /** Starts the timer (when `sweepMs` says so); the first sweep comes shortly after. */
+  /** Starts the timer, when `sweepMs` asks for one. The first sweep comes shortly after. */
   start(): void {
     if (this.options.sweepMs > 0) this.schedule(Math.min(this.options.sweepMs, FIRST_SWEEP_MS));
   }
@@ -77,8 +88,9 @@ export class RetentionPruner {
   }
 
   /**
-   * One sweep now (or the one in progress): what it removed. A statement that fails ends the
-   * sweep (counted and logged); the next one starts where it stopped, since nothing was removed twice.
+   * Runs one sweep now (or joins the one in progress) and returns what it removed. A statement that
+   * fails ends the sweep, and the failure is counted and logged. The next sweep starts where this
+   * one stopped, since nothing was removed twice.
    */
   sweep(): Promise<SweepReport | undefined> {
     this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
@@ -118,14 +130,15 @@ export class RetentionPruner {
       ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
       // After the rooms: a picture taken out of its deck (or of a deleted deck) goes once no open room shows it.
       ['orphanedImages', () => this.repo.pruneOrphanedImages(batchRows, timeoutMs)],
-      // Kept for ever: neither the games nor the rooms they name go.
+      // When finished games are kept for ever, neither the games nor the rooms they name are removed.
       ...(finished > 0
         ? ([
             ['finishedGames', () => this.repo.pruneFinishedGames(finished, batchRows, timeoutMs)],
             ['roomRows', () => this.repo.pruneRoomRows(finished, batchRows, timeoutMs)],
           ] as [Step, () => Promise<PruneBatch>][])
         : []),
-      // Last: the room rows removed just before may have been the last to name a deck.
+      // Unused decks come last, because the room rows removed just before may have been the last to
+      // name a deck.
       ...(unusedDecks > 0
         ? ([['unusedDecks', () => this.decks.pruneUnusedDecks(unusedDecks, batchRows, timeoutMs)]] as [Step, () => Promise<PruneBatch>][])
         : []),

@@ -1,12 +1,18 @@
 import { ServerConfig } from '../config/server-config';
 
-/** How long a results link answers unless configured (PROTOCOL.md section 12), and how long a closed room's journal is kept. */
+/**
+ * How long a results link answers unless configured otherwise (PROTOCOL.md section 12), and how long
+ * a closed room's journal is kept.
+ */
 export const DEFAULT_RESULTS_KEPT_DAYS = 30;
-/** How long finished games are kept unless configured: as long as their results link. */
+/** How long finished games are kept unless configured otherwise: as long as their results link answers. */
 export const DEFAULT_FINISHED_GAMES_KEPT_DAYS = 30;
-/** How long a host's deck that no room names is kept after its last edit unless configured: as long as results. */
+/**
+ * How long a host's deck that no room names is kept after its last edit, unless configured
+ * otherwise: as long as results.
+ */
 export const DEFAULT_DECKS_KEPT_DAYS = 30;
-/** The most rows (or rooms) one pruning statement removes unless configured. */
+/** The most rows (or rooms) one pruning statement removes, unless configured otherwise. */
 export const DEFAULT_RETENTION_BATCH_ROWS = 1000;
 
 export const DAY_MS = 86_400_000;
@@ -16,7 +22,10 @@ export function resultsKeptDays(config: ServerConfig): number {
   return config.resultsKeptDays ?? DEFAULT_RESULTS_KEPT_DAYS;
 }
 
-/** When a finished game's results link stops answering: its record's commit plus the results window, in whole ms. */
+/**
+ * Returns when a finished game's results link stops answering, in whole ms: the time its record was
+ * committed, plus the results window.
+ */
 export function resultsReadableUntil(finishedAt: number, config: ServerConfig): number {
   return Math.floor(finishedAt) + resultsKeptDays(config) * DAY_MS;
 }
