@@ -7,13 +7,14 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - The id is the server's random UUID, the only name the image is served by; nobody can list a
  *   deck's images or guess one's id.
  * - `bytes` is stored EXTERNAL: the images are WebP already, so PostgreSQL does not try to compress them.
- * - An image goes with its deck. A deck's row is deleted only by a cascade (the foreign key), and
- *   the deck API marks a deck deleted rather than deleting it: the trigger
+ * - An image goes with its deck. A deck's row that goes (the retention's pruning of decks nobody
+ *   uses) takes its images by the foreign key's cascade. The deck API marks a deck deleted rather
+ *   than deleting its row: the trigger
  *   `deck_images_follow_deck` then removes at once each image that no open room's deck copy
  *   shows, and marks the others orphaned. A room keeps the images of its copy while it lives;
  *   the retention's pruning removes an orphaned image once no open room shows it. A picture its
  *   host takes out of the deck goes the same way (`remove_deck_image`), unless a question of the
- *   deck still names it. This migration follows 1764896400000, which gave questions `image`.
+ *   deck still names it. This migration follows 1764900000000, which gave questions `image`.
  * - `add_deck_image` stores an image if its deck can still take one (PROTOCOL.md's per-deck
  *   caps). It locks the deck's row first, so that two uploads of one deck are counted one after
  *   the other, and a deletion under way is seen; as in `replace_deck`, each statement after the

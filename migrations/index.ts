@@ -19,6 +19,7 @@ import { RetirePreJournal1764892800000 } from './1764892800000-retire-pre-journa
 import { DeckRetention1764896400000 } from './1764896400000-deck-retention';
 import { QuestionKinds1764900000000 } from './1764900000000-question-kinds';
 import { DeckImages1764903600000 } from './1764903600000-deck-images';
+import { DeckImagesByDeck1764907200000 } from './1764907200000-deck-images-by-deck';
 
 export { BUILTIN_DECK_ID } from './1764489600001-builtin-deck';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   DeckRetention1764896400000,
   QuestionKinds1764900000000,
   DeckImages1764903600000,
+  DeckImagesByDeck1764907200000,
 ];

@@ -6,6 +6,7 @@ import { RetentionPruner } from '../../../libs/server/src/retention/retention-pr
 import { openDataSource, StatementMeter } from '@app/persistence';
 import { BUILTIN_DECK_ID, MIGRATIONS } from '../../../migrations';
 import { DeckImages1764903600000 } from '../../../migrations/1764903600000-deck-images';
+import { DeckImagesByDeck1764907200000 } from '../../../migrations/1764907200000-deck-images-by-deck';
 import { createTestDatabase } from '../../../test/support/database';
 import { withTestServer } from '../../../test/support/test-server';
 import { RunningServer } from '../src/server';
@@ -502,6 +503,31 @@ describe(DeckImages1764903600000.name, () => {
       expect(await present()).toEqual({ images: false, follows: false, adds: false });
       await migration.up(runner);
       expect(await present()).toEqual({ images: true, follows: true, adds: true });
+    } finally {
+      await runner.release();
+      await dataSource.destroy();
+    }
+  });
+});
+
+describe(DeckImagesByDeck1764907200000.name, () => {
+  it("asks a deck's own rooms whether they show its picture, and goes down to asking every open room", async () => {
+    const dataSource = await openDataSource({ url: await createTestDatabase(), poolMax: 1, migrations: MIGRATIONS }, new StatementMeter());
+    const runner = dataSource.createQueryRunner();
+    const byDeck = async () =>
+      (
+        await runner.query(
+          `SELECT bool_and(pg_get_functiondef(p.oid) LIKE '%r.deck_id = %') AS by_deck FROM pg_proc p
+           WHERE p.proname IN ('remove_deck_image', 'deck_images_follow_deck')`,
+        )
+      )[0].by_deck;
+    try {
+      const migration = new DeckImagesByDeck1764907200000();
+      expect(await byDeck()).toBe(true);
+      await migration.down(runner);
+      expect(await byDeck()).toBe(false);
+      await migration.up(runner);
+      expect(await byDeck()).toBe(true);
     } finally {
       await runner.release();
       await dataSource.destroy();

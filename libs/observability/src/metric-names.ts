@@ -43,7 +43,8 @@ export type ImageUploadOutcome = (typeof IMAGE_UPLOAD_OUTCOMES)[number];
  * The `table` label of `game_retention_removed_total`: what the retention's pruning removed.
  * `room_decks` counts deck copies cleared from `rooms.deck`; the others count rows (`decks` and
  * `questions`: hosts' decks that no room used and nobody edited within their window;
- * `deck_images`: images of deleted decks that open rooms showed until they closed).
+ * `deck_images`: pictures taken out of their decks, or of deleted decks, that open rooms showed
+ * until they closed).
  */
 export const RETENTION_TABLES = [
   'room_journal',

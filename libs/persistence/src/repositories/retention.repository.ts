@@ -80,8 +80,8 @@ export class RetentionRepository {
   }
 
   /**
-   * Images of deleted decks that an open room showed when the deck went (`orphaned_at`), once no
-   * open room's deck copy shows them any more: the room closed, or was pruned. The oldest first.
+   * Pictures taken out of their decks, or of deleted decks, that an open room showed then
+   * (`orphaned_at`), once no open room's deck copy shows them any more. The oldest first.
    */
   async pruneOrphanedImages(limit: number, timeoutMs?: number): Promise<PruneBatch> {
     const [row] = await this.db.runForUpkeep<{ taken: number }>(
@@ -89,7 +89,9 @@ export class RetentionRepository {
       `WITH due AS (
          SELECT i.id FROM deck_images i
          WHERE i.orphaned_at IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.closed_at IS NULL AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)))
+           AND NOT EXISTS (SELECT 1 FROM rooms r
+                           WHERE r.deck_id = i.deck_id AND r.deck_hash IS NULL AND r.closed_at IS NULL
+                             AND r.deck @> jsonb_build_array(jsonb_build_object('image', i.id::text)))
          ORDER BY i.orphaned_at LIMIT $1
          FOR UPDATE OF i SKIP LOCKED
        ), gone AS (

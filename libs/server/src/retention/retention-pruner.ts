@@ -57,9 +57,9 @@ const FIRST_SWEEP_MS = 10_000;
 /**
  * Removes what is past its retention, on a timer, off every command's path. Each sweep runs the
  * retention's statements in order: closed rooms' journals, then their snapshots and deck copies,
- * then the images of deleted decks that no open room shows any more, then finished games, then the
- * rows of rooms that nothing names any more, then hosts' decks that no room names and nobody edited
- * within their window. Each step runs in batches of at most
+ * then the pictures taken out of their decks (or of deleted decks) that no open room shows any
+ * more, then finished games, then the rows of rooms that nothing names any more, then hosts' decks
+ * that no room names and nobody edited within their window. Each step runs in batches of at most
  * `batchRows`, one statement at a time on the upkeep's own connection, until a batch comes back
  * short. Between two batches the sweep rests as long as the last batch took, so pruning holds at
  * most half of that one connection. Every instance may run the pruner, because the statements skip
@@ -132,7 +132,7 @@ export class RetentionPruner {
     const steps: [Step, () => Promise<PruneBatch<PrunedTable>>][] = [
       ['closedJournals', () => this.repo.pruneClosedJournals(results, batchRows, timeoutMs)],
       ['closedRooms', () => this.repo.pruneClosedRooms(results, batchRows, timeoutMs)],
-      // After the rooms: a deleted deck's image goes once no open room shows it.
+      // After the rooms: a picture taken out of its deck (or of a deleted deck) goes once no open room shows it.
       ['orphanedImages', () => this.repo.pruneOrphanedImages(batchRows, timeoutMs)],
       // When finished games are kept for ever, neither the games nor the rooms they name are removed.
       ...(finished > 0
