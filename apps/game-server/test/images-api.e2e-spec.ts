@@ -461,11 +461,11 @@ describe('image API', () => {
   });
 });
 
-describe('image uploads under the deck writes’ rate', () => {
+describe('image uploads under their own rate', () => {
   let server: RunningServer;
-  withTestServer((s) => (server = s), { deckWritesPerMinute: 3 });
+  withTestServer((s) => (server = s), { imageUploadsPerMinute: 3 });
 
-  it('counts uploads against the address’s deck-write allowance: past it 429 with Retry-After, nothing stored', async () => {
+  it('counts uploads against the address’s picture allowance: past it 429 with Retry-After, nothing stored', async () => {
     const api = new HttpApi(server.url);
     const deck = (await api.request('POST', '/api/decks', DECK)).body as { id: string; editToken: string };
     const photo = await photoWithGps(64, 48);
@@ -475,12 +475,13 @@ describe('image uploads under the deck writes’ rate', () => {
         headers: { 'content-type': 'image/jpeg', authorization: `Bearer ${deck.editToken}` },
         body: photo,
       });
-    expect([(await send()).status, (await send()).status]).toEqual([201, 201]);
+    // Creating the deck spent nothing of the pictures' allowance: three uploads go, the fourth is refused.
+    expect([(await send()).status, (await send()).status, (await send()).status]).toEqual([201, 201, 201]);
     const refused = await send();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
-    expect((await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images'))[0].n).toBe(2);
+    expect((await queryDb(server, 'SELECT count(*)::int AS n FROM deck_images'))[0].n).toBe(3);
   });
 });
 

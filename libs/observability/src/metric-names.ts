@@ -34,7 +34,7 @@ export const MetricName = {
  * over 2 MiB; `bad_image`: it does not decode; `too_many_pixels`: more pixels than the server
  * decodes; `deck_full`: the deck holds as many images (or bytes) as it may; `busy`: this instance
  * was re-encoding as many images as it takes at once. Uploads refused by their address's rate are
- * counted as `game_limit_refusals_total{limit="deck_rate"}`.
+ * counted as `game_limit_refusals_total{limit="image_rate"}` (the instance's: `instance_image_rate`).
  */
 export const IMAGE_UPLOAD_OUTCOMES = ['stored', 'bad_type', 'too_large', 'bad_image', 'too_many_pixels', 'deck_full', 'busy'] as const;
 export type ImageUploadOutcome = (typeof IMAGE_UPLOAD_OUTCOMES)[number];
@@ -96,6 +96,7 @@ export const LIMITS = [
   'deck_rate',
   'lookup_rate',
   'spectator_rate',
+  'image_rate',
   'room_spectators',
   'instance_sockets',
   'instance_open_rate',
@@ -103,6 +104,7 @@ export const LIMITS = [
   'instance_deck_rate',
   'instance_lookup_rate',
   'instance_spectator_rate',
+  'instance_image_rate',
   'overload_anonymous_event_loop_delay',
 ] as const;
 export type LimitName = (typeof LIMITS)[number];

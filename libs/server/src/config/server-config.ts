@@ -118,6 +118,8 @@ export interface ServerConfig {
   readonly deckWritesPerMinute: number;
   readonly lookupsPerMinute: number;
   readonly spectatorsPerMinute: number;
+  /** Pictures uploaded to decks (and taken out of them), per address a minute. */
+  readonly imageUploadsPerMinute: number;
   /** The most addresses each per-address table holds. Past that, the least recently seen address is dropped. */
   readonly addressTableEntries: number;
   /**
@@ -130,6 +132,7 @@ export interface ServerConfig {
   readonly instanceDeckWritesPerMinute: number;
   readonly instanceLookupsPerMinute: number;
   readonly instanceSpectatorsPerMinute: number;
+  readonly instanceImageUploadsPerMinute: number;
   /**
    * The length in seconds (60) of the minute of every per-minute budget above, per address and per
    * instance. Tests lengthen it so that no window ends, and no token comes back, in the middle of a
@@ -313,12 +316,14 @@ function fromEnv(e: ServerEnv): FromEnv {
     deckWritesPerMinute: e.DECK_WRITES_PER_MINUTE,
     lookupsPerMinute: e.LOOKUPS_PER_MINUTE,
     spectatorsPerMinute: e.SPECTATORS_PER_MINUTE,
+    imageUploadsPerMinute: e.IMAGE_UPLOADS_PER_MINUTE,
     addressTableEntries: e.ADDRESS_TABLE_ENTRIES,
     instanceOpensPerMinute: e.INSTANCE_OPENS_PER_MINUTE,
     instanceJoinsPerMinute: e.INSTANCE_JOINS_PER_MINUTE,
     instanceDeckWritesPerMinute: e.INSTANCE_DECK_WRITES_PER_MINUTE,
     instanceLookupsPerMinute: e.INSTANCE_LOOKUPS_PER_MINUTE,
     instanceSpectatorsPerMinute: e.INSTANCE_SPECTATORS_PER_MINUTE,
+    instanceImageUploadsPerMinute: e.INSTANCE_IMAGE_UPLOADS_PER_MINUTE,
     spectatorsPerRoom: e.SPECTATORS_PER_ROOM,
     maxSockets: e.MAX_SOCKETS,
     overloadEventLoopDelayMs: e.OVERLOAD_EVENT_LOOP_DELAY_MS,

@@ -195,6 +195,7 @@ export const SERVER_ENV = {
   DECK_WRITES_PER_MINUTE: whole(0, 100_000, 20),
   LOOKUPS_PER_MINUTE: whole(0, 100_000, 300),
   SPECTATORS_PER_MINUTE: whole(0, 100_000, 60),
+  IMAGE_UPLOADS_PER_MINUTE: whole(0, 100_000, 60),
   ADDRESS_TABLE_ENTRIES: whole(100, 10_000_000, 100_000),
   // Limits on the same surfaces for the whole instance, from every address together. Each is a
   // minute's worth that refills evenly (0 means no limit). They sit well above what classrooms ask
@@ -205,6 +206,7 @@ export const SERVER_ENV = {
   INSTANCE_DECK_WRITES_PER_MINUTE: whole(0, 1_000_000, 60),
   INSTANCE_LOOKUPS_PER_MINUTE: whole(0, 1_000_000, 12_000),
   INSTANCE_SPECTATORS_PER_MINUTE: whole(0, 1_000_000, 1200),
+  INSTANCE_IMAGE_UPLOADS_PER_MINUTE: whole(0, 1_000_000, 600),
   // The most spectator sockets one room holds, and the most sockets this instance holds (0 means no cap).
   SPECTATORS_PER_ROOM: whole(0, 1_000_000, 200),
   MAX_SOCKETS: whole(0, 10_000_000, 20_000),

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Headers, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { Request, Response } from 'express';
-import { DeckWriteGuard } from '../limits/anonymous-work.guard';
+import { ImageGuard } from '../limits/anonymous-work.guard';
 import { IMAGE_LIMITS } from './image-limits';
 import { readImageBody, refuseDeclaredTooLarge } from './image-body';
 import { ImagesService, ImageUpload } from './images.service';
@@ -16,7 +16,7 @@ export class ImagesController {
   constructor(private readonly images: ImagesService) {}
 
   @Post('decks/:id/images')
-  @UseGuards(DeckWriteGuard)
+  @UseGuards(ImageGuard)
   @HttpCode(201)
   @DescribeUploadImage()
   upload(
@@ -29,7 +29,7 @@ export class ImagesController {
   }
 
   @Delete('decks/:id/images/:imageId')
-  @UseGuards(DeckWriteGuard)
+  @UseGuards(ImageGuard)
   @HttpCode(204)
   @DescribeRemoveImage()
   async remove(@Param('id') id: string, @Param('imageId') imageId: string, @Headers('authorization') authorization: string | undefined) {

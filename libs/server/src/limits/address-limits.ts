@@ -12,6 +12,7 @@ export const ADDRESS_BUDGETS = {
   deck: { limit: 'deck_rate', what: 'decks created or imported' },
   lookup: { limit: 'lookup_rate', what: 'room lookups' },
   spectator: { limit: 'spectator_rate', what: 'spectator seats asked for' },
+  image: { limit: 'image_rate', what: 'pictures uploaded or taken out' },
 } as const satisfies Record<string, { limit: LimitName; what: string }>;
 
 export type AddressBudget = keyof typeof ADDRESS_BUDGETS;
@@ -39,6 +40,7 @@ export class AddressLimits {
       deck: perMinute(config.deckWritesPerMinute),
       lookup: perMinute(config.lookupsPerMinute),
       spectator: perMinute(config.spectatorsPerMinute),
+      image: perMinute(config.imageUploadsPerMinute),
     };
   }
 

@@ -41,3 +41,4 @@ export const JoinGuard = AnonymousWorkGuard('join');
 export const DeckWriteGuard = AnonymousWorkGuard('deck');
 export const LookupGuard = AnonymousWorkGuard('lookup');
 export const SpectatorGuard = AnonymousWorkGuard('spectator');
+export const ImageGuard = AnonymousWorkGuard('image');

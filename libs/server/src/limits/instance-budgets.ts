@@ -16,6 +16,7 @@ export const INSTANCE_LIMITS: Readonly<Record<AddressBudget, LimitName>> = {
   deck: 'instance_deck_rate',
   lookup: 'instance_lookup_rate',
   spectator: 'instance_spectator_rate',
+  image: 'instance_image_rate',
 };
 
 /**
@@ -41,6 +42,7 @@ export class InstanceBudgets {
       deck: config.instanceDeckWritesPerMinute,
       lookup: config.instanceLookupsPerMinute,
       spectator: config.instanceSpectatorsPerMinute,
+      image: config.instanceImageUploadsPerMinute,
     };
     // Tests lengthen the minute, so that no token comes back while they count refusals.
     const windowSeconds = config.addressWindowSeconds ?? 60;
