@@ -5,8 +5,8 @@ import { Admission } from './admission';
 import { InstanceBudgets } from './instance-budgets';
 
 /**
- * Makes the guard of one anonymous surface, which runs before the body is looked at or anything is
- * written. It does three things in turn. First, new anonymous work is shed while the event loop runs
+ * Makes the guard of one anonymous surface, which runs before the body is checked or anything is
+ * written (a JSON body has been parsed by the global body parser by then). It does three things in turn. First, new anonymous work is shed while the event loop runs
  * late (503 `overloaded`). Then the client's address spends from its budget (429 `rate_limited`).
  * Then the instance spends from its own budget (503 `overloaded`). The order matters: a shed request
  * spends no allowance, and a request refused for its address spends nothing of the instance's, so
