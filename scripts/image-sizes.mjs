@@ -5,10 +5,14 @@
 // Usage: node scripts/image-sizes.mjs FILE...
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { ImageEncoder } = require('../dist/apps/game-server/libs/server/src/images/image-encoder.js');
+// The built encoder is found at run time, as the other scripts find the built server: it is what
+// `nest build` wrote, not a module of the source tree.
+const BUILT_ENCODER = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/apps/game-server/libs/server/src/images/image-encoder.js');
+const { ImageEncoder } = require(BUILT_ENCODER);
 const sharp = require('sharp');
 
 const files = process.argv.slice(2);
