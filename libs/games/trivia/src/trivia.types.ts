@@ -42,8 +42,8 @@ interface QuestionBase {
 }
 
 /**
- * A question as a room plays it. A `choice` question has no `kind`, as no question had before kinds
- * existed. A `truefalse` question has the choices `True` and `False`.
+ * A question as a room plays it. A `choice` question has no `kind` field, just as no question had one
+ * before kinds existed. A `truefalse` question has the choices `True` and `False`.
  */
 export type Question =
   | ChoiceQuestion

@@ -46,7 +46,7 @@ export function readImageBody(req: IncomingMessage, maxBytes: number): Promise<B
       length += chunk.length;
       if (length > maxBytes) {
         // Refuse the body now. Whatever arrives until the answer (Connection: close) has gone out is
-        // read and dropped rather than kept. That way the socket closes with nothing unread, because
+        // dropped rather than kept. That way the socket closes with nothing unread, because
         // unread bytes would make the socket reset under the answer.
         chunks.length = 0;
         done(tooLarge(maxBytes));
