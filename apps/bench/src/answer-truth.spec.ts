@@ -138,7 +138,8 @@ describe('missingAcks', () => {
       answer(reply(503), reply(409, 'question_closed'), { question: 0 }),
     ];
     expect(missingAcks(answers, [close(0, 2)])).toEqual({ questions: 1, closeNotSeen: 0, short: [], missing: 0, disagreed: 0 });
-    // Counts may hold more: answers whose replies were lost, or a seat the bench does not play.
+    // Counts may hold more answers than got 200: answers whose replies were lost, or a seat the bench
+    // does not play.
     expect(missingAcks(answers, [close(0, 4)]).missing).toBe(0);
   });
 

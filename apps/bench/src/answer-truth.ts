@@ -1,21 +1,21 @@
 /**
- * Whether a server told its players the truth about their answers, from what the players saw.
+ * Judges whether a server told its players the truth about their answers, from what the players saw.
  *
- * Every answer is sent once. When its reply was not 200, the bench sends it again under the same
- * id after its question closed: the server's reply memory returns the original outcome of a
- * recorded command (PROTOCOL.md section 3), and a command that was not recorded is executed afresh,
- * which a closed question refuses. So a 200 to the resend means the answer had been recorded,
- * whatever its first reply said. And every answer that got 200 must be counted in that question's
- * `question.closed` counts. Pure functions over what the bots kept; no I/O.
+ * Every answer is sent once. When its reply was not 200, the bench sends it again under the same id
+ * after its question closed. The server's reply memory returns the original outcome of a recorded
+ * command (PROTOCOL.md section 3), and a command that was not recorded is executed afresh, which a
+ * closed question refuses. So a 200 to the resend means the answer had been recorded, whatever its
+ * first reply said. And every answer that got 200 must be counted in that question's
+ * `question.closed` counts. These are pure functions over what the bots kept, with no I/O.
  */
 
-/** What came of one send: its reply's status and code, or no reply. */
+/** What came of one send: its reply's status and code, or the lack of a reply. */
 export interface SendOutcome {
   /** Epoch ms when the frame was handed to the socket. */
   readonly sentAt: number;
-  /** Send to reply (or to giving up). */
+  /** The time from the send to the reply (or to giving up). */
   readonly ms: number;
-  /** The reply's status; null when no reply came (the socket closed, or it timed out). */
+  /** The reply's status. It is null when no reply came (the socket closed, or the send timed out). */
   readonly status: number | null;
   /** The reply's error code, or why there was none. */
   readonly error?: string;
@@ -26,20 +26,23 @@ export interface SendOutcome {
 export interface AnswerOutcome extends SendOutcome {
   readonly room: string;
   readonly seat: string;
-  /** The room's game (1 for its first), and the question's index in it. */
+  /** The room's game (1 for its first game), and the question's index in that game. */
   readonly game: number;
   readonly question: number;
   readonly id: string;
-  /** The same id sent again after its question closed; absent when the first reply was 200, or when the run ended first. */
+  /**
+   * The same id, sent again after its question closed. It is absent when the first reply was 200, or
+   * when the run ended first.
+   */
   resend?: SendOutcome;
 }
 
-/** A question's close as the room's sockets saw it: how many answers its counts hold. */
+/** A question's close as the room's sockets saw it, with how many answers its counts hold. */
 export interface QuestionClose {
   readonly room: string;
   readonly game: number;
   readonly question: number;
-  /** The sum of `question.closed`'s counts (the first one seen). */
+  /** The sum of the counts in `question.closed` (the first one seen). */
   readonly counted: number;
   /** Another socket of the room saw other counts for the same question. */
   readonly disagreed: boolean;
@@ -47,18 +50,18 @@ export interface QuestionClose {
 
 /**
  * What a resend says about its first reply:
- * - `lied`: the first reply refused (503, 409...) yet the answer was recorded (the resend got 200,
- *   or 409 `already_answered`);
- * - `truthful`: the first reply refused and the answer was not recorded (the resend was refused too,
- *   with anything but 503 or 429, which the server does not remember);
- * - `recorded-unanswered` / `not-recorded-unanswered`: the first send got no reply; the resend
- *   says whether it had been recorded (no lie: the client was told nothing);
- * - `undetermined`: the resend got no reply, or 503/429 again (nothing can be read from it);
+ * - `lied`: the first reply refused (503, 409...), yet the answer was recorded (the resend got 200,
+ *   or 409 `already_answered`).
+ * - `truthful`: the first reply refused, and the answer was not recorded (the resend was refused
+ *   too, with anything but 503 or 429, which the server does not remember).
+ * - `recorded-unanswered` / `not-recorded-unanswered`: the first send got no reply, and the resend
+ *   says whether the answer had been recorded. This is no lie, because the client was told nothing.
+ * - `undetermined`: the resend got no reply, or got 503/429 again, so nothing can be read from it.
  * - `not-resent`: the run ended before the question closed, or the seat ended.
  */
 export type ResendVerdict = 'lied' | 'truthful' | 'recorded-unanswered' | 'not-recorded-unanswered' | 'undetermined' | 'not-resent';
 
-/** The verdict on an answer whose first reply was not 200; undefined for an acknowledged one. */
+/** Returns the verdict on an answer whose first reply was not 200, or undefined for an acknowledged answer. */
 export function resendVerdict(a: AnswerOutcome): ResendVerdict | undefined {
   if (a.status === 200) return undefined;
   const r = a.resend;
@@ -69,13 +72,13 @@ export function resendVerdict(a: AnswerOutcome): ResendVerdict | undefined {
   return recorded ? 'lied' : 'truthful';
 }
 
-// 409 already_answered also means recorded: the seat's answer is in, under the only id it sent
-// for that question, even if the reply memory did not return it.
+// 409 already_answered also means the answer was recorded. The seat's answer is in, under the only
+// id the seat sent for that question, even if the reply memory did not return it.
 function isRecordedResend(r: SendOutcome): boolean {
   return r.status === 200 || (r.status === 409 && r.error === 'already_answered');
 }
 
-/** How a first reply reads in a table: `200`, `503 database_unavailable`, `no reply`, `timed out`. */
+/** How a first reply reads in a table: `200`, `503 database_unavailable`, `no reply` or `timed out`. */
 export function outcomeKey(o: SendOutcome): string {
   if (o.timedOut) return 'timed out';
   if (o.status === null) return 'no reply';
@@ -84,19 +87,19 @@ export function outcomeKey(o: SendOutcome): string {
 
 export interface AnswerAccount {
   readonly sent: number;
-  /** First replies 200. */
+  /** How many first replies were 200. */
   readonly acknowledged: number;
-  /** First replies by status and code (`outcomeKey`); they add up to `sent`. */
+  /** First replies by status and code (`outcomeKey`). They add up to `sent`. */
   readonly firstReplies: Record<string, number>;
   /** Answers whose first reply was not 200 and whose id was sent again after the question closed. */
   readonly resent: number;
-  /** Verdicts on every answer whose first reply was not 200; they add up to `sent - acknowledged`. */
+  /** Verdicts on every answer whose first reply was not 200. They add up to `sent - acknowledged`. */
   readonly verdicts: Record<ResendVerdict, number>;
-  /** Refusals that lied, by the first reply's status: `{503: 11}`. */
+  /** Refusals that lied, by the first reply's status, such as `{503: 11}`. */
   readonly falseRefusals: Record<string, number>;
-  /** The refusals with 503 that lied: the answer was recorded. */
+  /** The refusals with 503 that lied, because the answer was recorded. */
   readonly false503: number;
-  /** Answers the database holds as far as the bench can tell: first 200s, and resends that got 200. */
+  /** The answers the database holds, as far as the bench can tell: first 200s, and resends that got 200. */
   readonly recorded: number;
 }
 
@@ -149,7 +152,7 @@ export interface ShortQuestion {
 export interface MissingAcks {
   /** Questions with at least one answer that got 200 (first reply or resend). */
   readonly questions: number;
-  /** Of those, the ones whose close no socket of the room saw (their counts are unknown). */
+  /** Of those, the ones whose close no socket of the room saw, so their counts are unknown. */
   readonly closeNotSeen: number;
   /** Questions whose counts add up to fewer answers than got 200. */
   readonly short: ShortQuestion[];
@@ -193,7 +196,10 @@ export function missingAcks(answers: readonly AnswerOutcome[], closes: readonly 
   };
 }
 
-/** The number of answers a `question.closed`'s counts hold: per choice (an array), or `{right, wrong}` for text. */
+/**
+ * Returns the number of answers that the counts of a `question.closed` hold. The counts are per choice
+ * (an array), or `{right, wrong}` for a text question.
+ */
 export function answersCounted(counts: unknown): number | undefined {
   const values = Array.isArray(counts) ? counts : counts && typeof counts === 'object' ? Object.values(counts) : undefined;
   if (!values || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) return undefined;

@@ -43,7 +43,7 @@ describe('playCardTable against a real server', () => {
       for (const kind of ['table.snapshot', 'hand.started', 'hole_cards.dealt', 'action.applied', 'hand.finished', 'reply'])
         expect(kinds.get(kind)).toBeGreaterThan(0);
       expect(kinds.has('undecodable')).toBe(false);
-      // Decoded names, never compact-v2's numeric codes.
+      // The records hold decoded names, never compact-v2's numeric codes.
       for (const kind of kinds.keys()) expect(kind).toMatch(/^[a-z_]+(\.[a-z_]+)?$/);
     });
   }

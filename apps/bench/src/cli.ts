@@ -1,4 +1,4 @@
-/** Command-line parsing: `<mode> [--name value | --name=value | --flag]...`, nothing clever. */
+/** Parses the command line, `<mode> [--name value | --name=value | --flag]...`, with nothing clever. */
 
 export const MODES = ['latency', 'ladder', 'ab', 'soak', 'outage', 'tables', 'failover', 'steady', 'overload', 'storage'] as const;
 export type Mode = (typeof MODES)[number];
@@ -35,7 +35,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return { mode: mode ?? '', values, flags };
 }
 
-/** Typed access that remembers which options were read, so unknown ones are refused. */
+/** Typed access to the options. It remembers which options were read, so that unknown ones are refused. */
 export class Options {
   private readonly read = new Set<string>();
 
@@ -72,7 +72,7 @@ export class Options {
     return this.args.flags.has(name);
   }
 
-  /** Throws for any option given but never read by the mode. */
+  /** Throws for any option that was given but that the mode never read. */
   assertAllUsed(): void {
     const unknown = [...this.args.values.keys(), ...this.args.flags].filter((k) => !this.read.has(k));
     if (unknown.length)
@@ -80,7 +80,7 @@ export class Options {
   }
 }
 
-/** `A=1 B="x y"` -> {A: '1', B: 'x y'}. */
+/** Parses `A=1 B="x y"` into {A: '1', B: 'x y'}. */
 export function parseEnvList(text: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
   for (const word of splitWords(text ?? '')) {

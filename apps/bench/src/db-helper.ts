@@ -5,18 +5,18 @@ import { startPostgres } from '../../game-server/src/embedded/postgres-cluster';
 import { PG_STATEMENTS_FLAGS } from './pg-statements';
 
 /**
- * The database side of a bench run, in its own process: an embedded PostgreSQL in a fresh data
- * directory and, when asked, the delay proxy in front of it. Kept out of the bench process so
- * the bots' work cannot delay the proxy's timers, and so that PostgreSQL's exit hook does
- * not race the bench's own shutdown. When the bench goes away (its IPC channel closes, even on
- * SIGKILL), this process stops the server it was told about, then PostgreSQL.
+ * Runs the database side of a bench run in its own process: an embedded PostgreSQL in a fresh data
+ * directory and, when asked, the delay proxy in front of it. It is kept out of the bench process so
+ * that the bots' work cannot delay the proxy's timers, and so that PostgreSQL's exit hook does not
+ * race the bench's own shutdown. When the bench goes away (its IPC channel closes, even on SIGKILL),
+ * this process stops the server it was told about, then PostgreSQL.
  */
 export interface DbHelperConfig {
   readonly dataDir: string;
   readonly delayMs: number;
-  /** fsync and synchronous_commit off (not production-like; said so in the report). */
+  /** Turns fsync and synchronous_commit off. This is not production-like, and the report says so. */
   readonly fast: boolean;
-  /** pg_stat_statements loaded (`--pg-statements`). */
+  /** Loads pg_stat_statements (`--pg-statements`). */
   readonly statements?: boolean;
 }
 
@@ -34,7 +34,8 @@ export type DbHelperMessage = { kind: 'watch'; pid: number } | { kind: 'stop' };
 export async function runDbHelper(config: DbHelperConfig): Promise<void> {
   const send = (m: unknown) => process.send?.(m);
   const flags = config.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [];
-  // The server's own start-up: as root it runs from binaries and a folder the postgres user can reach.
+  // Use the server's own start-up, which, as root, runs from binaries and a folder that the postgres
+  // user can reach.
   const pg = await startPostgres({
     dir: join(config.dataDir, 'pg'),
     fresh: true,
@@ -78,7 +79,7 @@ export async function runDbHelper(config: DbHelperConfig): Promise<void> {
   send(ready);
 }
 
-/** SIGTERM, then SIGKILL if the process is still there after 15 s. */
+/** Sends SIGTERM, then SIGKILL if the process is still there after 15 s. */
 async function terminate(pid: number): Promise<void> {
   const alive = () => {
     try {
@@ -100,7 +101,7 @@ async function terminate(pid: number): Promise<void> {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
-      // gone meanwhile
+      // The process is gone meanwhile.
     }
   }
 }

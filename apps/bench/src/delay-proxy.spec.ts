@@ -4,9 +4,9 @@ import { DelayProxy } from '@app/bot-kit';
 import { selectOneRoundTrips } from './yardstick';
 
 /**
- * How early a timer may fire as `performance.now()` sees it: Node counts timers in whole
- * milliseconds of the loop's clock. A lower bound with this tolerance is deterministic; how much
- * later than its delay a chunk arrives depends on the machine, so it is the bench's figure (the
+ * How early a timer may fire as `performance.now()` sees it, because Node counts timers in whole
+ * milliseconds of the loop's clock. A lower bound with this tolerance is deterministic. How much
+ * later than its delay a chunk arrives depends on the machine, so that is the bench's figure (the
  * yardstick it prints), never a test's limit.
  */
 const TIMER_TOLERANCE_MS = 2;
@@ -19,7 +19,7 @@ function connect(port: number): Promise<Socket> {
   });
 }
 
-/** Round trips of one byte through `port`, one after another. */
+/** Times round trips of one byte through `port`, one after another. */
 async function echoRoundTrips(port: number, n: number): Promise<number[]> {
   const socket = await connect(port);
   const samples: number[] = [];
@@ -89,7 +89,7 @@ describe(DelayProxy.name, () => {
 
   it('never delivers a chunk before its delay, in either direction', async () => {
     const delayMs = 25;
-    // A sink that says when a byte arrives: the way out, timed on its own.
+    // A sink that says when a byte arrives, so that the way out is timed on its own.
     let arrived: (at: number) => void = () => undefined;
     const sink = createServer((s) => {
       s.setNoDelay(true);
@@ -110,7 +110,7 @@ describe(DelayProxy.name, () => {
       }
       socket.destroy();
       expect(Math.min(...oneWay)).toBeGreaterThanOrEqual(delayMs - TIMER_TOLERANCE_MS);
-      // There and back: two delays.
+      // A round trip goes there and back, so it takes two delays.
       const samples = await echoRoundTrips(await toEcho.start(), 10);
       expect(Math.min(...samples)).toBeGreaterThanOrEqual(2 * (delayMs - TIMER_TOLERANCE_MS));
     } finally {

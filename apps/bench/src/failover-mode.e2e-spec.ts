@@ -4,18 +4,19 @@ import { playFailover } from './modes/failover';
 import { FailoverResult, FailoverSettings } from './modes/failover-result';
 
 /**
- * The failover mode's core for real, small: `npm run cluster` with two instances behind HAProxy,
- * four rooms playing through the proxy only, and the instance holding most of them killed with
- * SIGKILL about 3 s in (or, with `rolling`, both instances restarted in turn through the cluster
- * script's stdin). The seats reconnect with the tokens they have and resend what got no reply
- * under its id; afterwards every durable command acknowledged 2xx is looked for in PostgreSQL.
- * Nothing here is timed against a limit: the failover times are the report's.
+ * Runs the failover mode's core for real, at a small size: `npm run cluster` with two instances
+ * behind HAProxy, and four rooms playing through the proxy only. The instance holding most of the
+ * rooms is killed with SIGKILL about 3 s in (or, with `rolling`, both instances are restarted in
+ * turn through the cluster script's stdin). The seats reconnect with the tokens they have, and
+ * resend under its id what got no reply. Afterwards, every durable command acknowledged with 2xx is
+ * looked for in PostgreSQL. Nothing here is timed against a limit, because the failover times are
+ * the report's to give.
  */
 jest.setTimeout(300_000);
 
 const REPO = resolve(__dirname, '../../..');
 
-// Two instances, four rooms of two seats: what both runs share; each says how its games go.
+// Both runs share two instances and four rooms of two seats. Each run says how its games go.
 const BOTS = { seats: 2, revealSeconds: 0.5, keepAliveMs: 0, commandTimeoutMs: 10_000, wire: 'json' as const };
 function settings(run: Pick<FailoverSettings, 'bots' | 'killAfterMs'> & Partial<FailoverSettings>): FailoverSettings {
   return { instances: 2, games: 4, kill: 'busiest', staggerMs: 100, resumeTimeoutMs: 60_000, clusterEnv: {}, ...run };
@@ -28,8 +29,8 @@ describe('the failover mode', () => {
   beforeAll(async () => {
     result = await playFailover(
       settings({
-        // Eight questions of up to 4 s, each answered after 0.4-1.2 s: the kill lands mid-game
-        // (a busy machine slows the games as much as it delays the kill).
+        // Eight questions of up to 4 s, each answered after 0.4-1.2 s, so the kill lands mid-game. A
+        // busy machine slows the games as much as it delays the kill.
         bots: { ...BOTS, questions: 8, secondsPerQuestion: 4, pause: { baseMs: 400, spreadMs: 800 }, seed: 7 },
         killAfterMs: 3000,
       }),
@@ -75,9 +76,9 @@ describe('the failover mode, rolling', () => {
   beforeAll(async () => {
     result = await playFailover(
       settings({
-        // Sixteen questions, each answered after 2-3.5 s (of 5): a game of a minute or so. The
-        // restarts begin only once every game has started, and two of them take far less, so
-        // every game is live through them however busy the machine.
+        // Sixteen questions, each answered after 2-3.5 s (of 5), make a game of a minute or so. The
+        // restarts begin only once every game has started, and two of them take far less, so every
+        // game is live through them, however busy the machine.
         bots: { ...BOTS, questions: 16, secondsPerQuestion: 5, pause: { baseMs: 2000, spreadMs: 1500 }, seed: 11 },
         killAfterMs: 1000,
         rolling: { gapMs: 1000 },
@@ -102,7 +103,7 @@ describe('the failover mode, rolling', () => {
       expect(r.newPid).toBeDefined();
       expect(r.newPid).not.toBe(r.oldPid);
       expect(r.servingAgainMs).toBeGreaterThan(0);
-      // The cluster's view has the new process.
+      // The cluster's view shows the new process.
       expect(result.instances.find((i) => i.instance === r.instance)!.pid).toBe(r.newPid);
     }
     expect(result.perInstance.map((i) => i.restarted)).toEqual([true, true]);

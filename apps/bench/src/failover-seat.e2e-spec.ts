@@ -4,10 +4,11 @@ import { holdTable, journaled, untilWaitingOnLock, waitFor } from '../../game-se
 import { startTestServer } from '../../../test/support/test-server';
 
 /**
- * The failover bots' seat against a real server, its socket cut by a TCP proxy in between: an
- * answer whose reply is lost with the socket is sent again under its id on the next socket, and
- * the server records it once (PROTOCOL.md section 3: a used id gets its original reply). The
- * answer is held in flight by a lock on its table, so the cut lands before its reply.
+ * Tests the failover bots' seat against a real server, with its socket cut by a TCP proxy in
+ * between. An answer whose reply is lost with the socket is sent again under its id on the next
+ * socket, and the server records it once (PROTOCOL.md section 3: a used id gets its original
+ * reply). A lock on the answer's table holds the answer in flight, so that the cut lands before its
+ * reply.
  */
 describe(FailoverSeat.name, () => {
   let server: RunningServer;
@@ -62,7 +63,7 @@ describe(FailoverSeat.name, () => {
     const release = await holdTable(server, 'room_journal');
     const answered = ann.command('room.answer', { question: 0, choice: 1 }, 'p1-q0');
     await untilWaitingOnLock(server, 'room_journal');
-    // The answer is in flight: its socket goes, and the seat opens another through the proxy.
+    // While the answer is in flight, its socket goes, and the seat opens another through the proxy.
     proxy.cutAll();
     proxy.restore();
     await waitFor(() => records.filter((r) => r.type === 'ws.connect' && r.status === 101).length >= 2, 'the seat to open a second socket');
@@ -72,10 +73,11 @@ describe(FailoverSeat.name, () => {
     expect(outcome).toMatchObject({ type: 'room.answer', id: 'p1-q0', status: 200, busy: 0 });
     expect(outcome.unanswered).toBeGreaterThanOrEqual(1);
     expect(outcome.sends).toBe(outcome.unanswered + 1);
-    // The second socket came back after the drop (1006: the proxy cut it without a close frame).
+    // The second socket came back after the drop. The drop is 1006, because the proxy cut the socket
+    // without a close frame.
     expect(resumes).toHaveLength(2);
     expect(resumes[1].after).toBe(1006);
-    // Journaled once, with the choice it was sent with.
+    // The answer is journaled once, with the choice it was sent with.
     const rows = (await journaled(server, room.roomId, 'room.answer')).filter((c) => c.commandId === 'p1-q0');
     expect(rows.map((c) => c.data.choice)).toEqual([1]);
   });

@@ -38,7 +38,7 @@ describe('reading /proc', () => {
   });
 
   it("counts a live child's calls with its parent's, and keeps them there once it is reaped", async () => {
-    // The child makes 1,000 write calls, says so, and waits to be told to go.
+    // The child makes 1,000 write calls, says so, and waits until it is told to go.
     const child = spawn(
       process.execPath,
       [
@@ -56,7 +56,7 @@ describe('reading /proc', () => {
 
     child.stdin!.write('go');
     await once(child, 'exit');
-    // Reaped: the kernel added the child's counts to this process's own.
+    // Once the child is reaped, the kernel has added the child's counts to this process's own.
     expect(ioCalls(process.pid)!.writes).toBeGreaterThanOrEqual(own.writes + childCalls.writes);
   });
 });

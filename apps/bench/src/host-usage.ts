@@ -3,8 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
- * Where the machine's CPU went during a run (the bench, the server, PostgreSQL and the proxy
- * share it), and how late the bench's own event loop ran: both are confounds of client timings.
+ * Measures where the machine's CPU went during a run (the bench, the server, PostgreSQL and the
+ * proxy share it), and how late the bench's own event loop ran. Both are confounds of client
+ * timings.
  */
 let ticks: number | undefined;
 function clockTicks(): number {
@@ -35,7 +36,7 @@ function readStat(pid: number): Stat | undefined {
   }
 }
 
-/** The parent of `pid` when it runs on this machine (a PostgreSQL backend's is its postmaster). */
+/** The parent of `pid` when it runs on this machine. A PostgreSQL backend's parent is its postmaster. */
 export function parentPid(pid: number): number | undefined {
   return readStat(pid)?.ppid;
 }
@@ -50,7 +51,7 @@ function childrenOf(pid: number): number[] {
   return children;
 }
 
-/** CPU seconds of `pid`, plus its live and reaped children when asked (PostgreSQL's backends). */
+/** CPU seconds of `pid`, plus those of its live and reaped children when asked (PostgreSQL's backends). */
 export function cpuSeconds(pid: number, withChildren = false): number | undefined {
   const stat = readStat(pid);
   if (!stat) return undefined;
@@ -59,13 +60,13 @@ export function cpuSeconds(pid: number, withChildren = false): number | undefine
   return total / clockTicks();
 }
 
-/** System calls a process made that read or write (every socket read and writev among them). */
+/** The system calls a process made that read or write, including every socket read and writev. */
 export interface IoCalls {
   readonly reads: number;
   readonly writes: number;
 }
 
-/** `syscr` and `syscw` of a /proc/PID/io text; undefined when either is missing. */
+/** Reads `syscr` and `syscw` from a /proc/PID/io text. It returns undefined when either is missing. */
 export function parseIoCalls(text: string): IoCalls | undefined {
   const field = (name: string) => {
     const m = new RegExp(`^${name}:\\s*(\\d+)\\s*$`, 'm').exec(text);
@@ -80,16 +81,17 @@ function readIoCalls(pid: number): IoCalls | undefined {
   try {
     return parseIoCalls(readFileSync(`/proc/${pid}/io`, 'utf8'));
   } catch {
-    // Gone, or not ours to read (/proc/PID/io needs the right to trace the process).
+    // The process is gone, or not ours to read (/proc/PID/io needs the right to trace the process).
     return undefined;
   }
 }
 
 /**
- * Read and write system calls of `pid`, plus its live children when asked. Unlike CPU time, a
- * reaped child's calls are already in its parent's /proc/PID/io (the kernel adds them on wait),
- * so a backend that exits mid-window moves from one term of the sum to the other. Undefined when
- * any of the processes cannot be read: a partial sum would pass for a small one.
+ * Counts the read and write system calls of `pid`, plus those of its live children when asked.
+ * Unlike CPU time, a reaped child's calls are already in its parent's /proc/PID/io (the kernel adds
+ * them on wait), so a backend that exits mid-window moves from one term of the sum to the other. It
+ * returns undefined when any of the processes cannot be read, because a partial sum would pass for
+ * a small one.
  */
 export function ioCalls(pid: number, withChildren = false): IoCalls | undefined {
   const own = readIoCalls(pid);
@@ -105,7 +107,7 @@ export function ioCalls(pid: number, withChildren = false): IoCalls | undefined 
   return { reads, writes };
 }
 
-/** VmRSS of a /proc/PID/status text, in bytes (the kernel writes it in units of 1,024 bytes). */
+/** Reads VmRSS from a /proc/PID/status text, in bytes. The kernel writes it in units of 1,024 bytes. */
 export function parseVmRssBytes(text: string): number | undefined {
   const m = /^VmRSS:\s*(\d+)\s*kB\s*$/m.exec(text);
   return m ? Number(m[1]) * 1024 : undefined;
@@ -130,7 +132,10 @@ export interface UsageReading {
   readonly loadAverage: readonly number[];
   /** The bench's event-loop delay in ms. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
-  /** Read and write system calls over the interval, of the server and of PostgreSQL; undefined where /proc could not tell. */
+  /**
+   * Read and write system calls over the interval, of the server and of PostgreSQL. Each is undefined
+   * where /proc could not tell.
+   */
   readonly syscalls: Record<string, IoCalls | undefined>;
 }
 
@@ -156,7 +161,7 @@ export class UsageMeter {
     this.loop.enable();
   }
 
-  /** The interval since start (the meter keeps running until `stop`). */
+  /** Reads the interval since start. The meter keeps running until `stop`. */
   read(): UsageReading {
     const wallSeconds = (performance.now() - this.started) / 1000;
     const now = this.sample();
@@ -190,7 +195,7 @@ export class UsageMeter {
   private sample(): Record<string, number | undefined> {
     const usage = process.cpuUsage();
     return {
-      // Every process on the machine, so that other people's work shows up as a confound.
+      // Count every process on the machine, so that other people's work shows up as a confound.
       machine: machineBusySeconds(),
       bench: (usage.user + usage.system) / 1e6,
       server: this.targets.server ? cpuSeconds(this.targets.server) : undefined,

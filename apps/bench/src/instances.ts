@@ -11,9 +11,9 @@ interface Instance {
 }
 
 /**
- * The server figures of each instance of a cluster (`--instance-urls`): the bench drives the
- * proxy, and reads every instance's /metrics directly before and after, since the proxy would
- * hand each scrape to any of them. An instance killed during the run shows as restarted or gone.
+ * The server figures of each instance of a cluster (`--instance-urls`). The bench drives the proxy,
+ * but reads every instance's /metrics directly before and after, because the proxy would hand each
+ * scrape to any of them. An instance killed during the run shows as restarted or gone.
  */
 export class InstanceFigures {
   private constructor(

@@ -1,10 +1,11 @@
 import type { WireFrame } from '@game-rooms/client';
 import { fmtNum, table } from './report';
 
-// Bytes per answer by question kind (PROTOCOL.md section 13), as the bots' sockets received them.
-// The server counts its bytes by message kind only (`game_ws_outbound_bytes_total{kind}`), and a
-// `question.closed` is the same message whatever kind of question it closes: so each socket here
-// gives every frame it receives to the kind of the question it last saw open, until the game ends.
+// This file counts bytes per answer by question kind (PROTOCOL.md section 13), as the bots' sockets
+// received them. The server counts its bytes by message kind only
+// (`game_ws_outbound_bytes_total{kind}`), and a `question.closed` is the same message whatever kind
+// of question it closes. So each socket here counts every frame it receives for the kind of the
+// question it last saw open, until the game ends.
 
 /** The kinds in the order the report lists them. */
 export const KIND_ORDER = ['choice', 'truefalse', 'multi', 'poll', 'text'];
@@ -12,7 +13,10 @@ export const KIND_ORDER = ['choice', 'truefalse', 'multi', 'poll', 'text'];
 /** What a frame belongs to before the first question opens and after the game finishes. */
 const BETWEEN = 'between questions';
 
-/** One question kind's share: the bytes its sockets received while it was open or revealed, and the answers to it. */
+/**
+ * One question kind's share: the bytes the sockets received while a question of that kind was open
+ * or revealed, and the answers to such questions.
+ */
 interface KindShare {
   bytes: number;
   frames: number;
@@ -24,7 +28,10 @@ export class KindBytes {
   /** Each socket's question kind now, by the socket's name. */
   private readonly current = new Map<string, string>();
 
-  /** A frame of one socket: a received frame counts for the kind of the question that socket has open or revealed. */
+  /**
+   * Counts a frame of one socket. A received frame counts for the kind of the question that the
+   * socket has open or revealed.
+   */
   frame(socket: string, f: WireFrame): void {
     if (f.direction !== 'received') return;
     const decoded = f.frame as { type?: string; data?: { kind?: string } } | undefined;
@@ -35,12 +42,12 @@ export class KindBytes {
     share.frames++;
   }
 
-  /** An answer to a question of this kind; only a 200 counts. */
+  /** Counts an answer to a question of this kind. Only a 200 counts. */
   answer(kind: string, status: number | null): void {
     if (status === 200) this.share(kind).answers++;
   }
 
-  /** The figures by kind, in the report's order, then what fell between questions. */
+  /** The figures by kind, in the report's order, followed by what fell between questions. */
   rows(): { kind: string; bytes: number; frames: number; answers: number; bytesPerAnswer: number | null }[] {
     const kinds = [...KIND_ORDER.filter((k) => this.shares.has(k)), ...[...this.shares.keys()].filter((k) => !KIND_ORDER.includes(k))];
     return kinds.map((kind) => {
@@ -82,7 +89,7 @@ export class KindBytes {
 }
 
 /**
- * A deck of `questions` questions that cycles through every kind, for `POST /api/decks`: the
+ * Makes a deck of `questions` questions that cycles through every kind, for `POST /api/decks`. The
  * bench's rooms play it in its order, so each kind comes up as often as the others.
  */
 export function everyKindDeck(questions: number): { name: string; questions: Record<string, unknown>[] } {

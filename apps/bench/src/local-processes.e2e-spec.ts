@@ -8,8 +8,8 @@ import { parentPid } from './host-usage';
 import { BenchRun, TargetSettings } from './run';
 
 /**
- * With --url, the bench measures the CPU of a server and a PostgreSQL that run on this machine:
- * the server's pid comes from /health, the postmaster is the parent of a backend of --database-url.
+ * With --url, the bench measures the CPU of a server and a PostgreSQL that run on this machine. The
+ * server's pid comes from /health, and the postmaster is the parent of a backend of --database-url.
  */
 describe('BenchRun.findLocalProcesses (--url)', () => {
   let health: Server;
@@ -18,7 +18,7 @@ describe('BenchRun.findLocalProcesses (--url)', () => {
   const pgUrl = () => `${process.env.TEST_PG_URL}/postgres`;
 
   beforeAll(async () => {
-    // Stands in for the server's /health: this test process is the "server" on this machine.
+    // This stands in for the server's /health, so this test process is the "server" on this machine.
     health = createServer((_req, res) => res.end(JSON.stringify({ status: 'ok', pid: process.pid })));
     await new Promise<void>((r) => health.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(health.address() as AddressInfo).port}`;
@@ -42,11 +42,11 @@ describe('BenchRun.findLocalProcesses (--url)', () => {
     const run = new BenchRun(out, target(pgUrl()), out);
     const found = await run.findLocalProcesses();
     expect(found.server).toBe(process.pid);
-    // The postmaster is the parent of every backend: ask for one more and compare.
+    // The postmaster is the parent of every backend, so ask for one more backend and compare.
     const client = new Client({ connectionString: pgUrl() });
     await client.connect();
     const backend = Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
-    // Read while the backend lives: it exits with its connection.
+    // Read this while the backend lives, because it exits with its connection.
     const postmaster = parentPid(backend);
     await client.end();
     expect(postmaster).toBeDefined();

@@ -16,12 +16,13 @@ import { runShard, SHARD_ARG } from './tables-shard';
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === HELPER_ARG) {
-    // The database side of a run, started by the bench itself (see stack.ts).
+    // This process is the database side of a run, which the bench itself started (see stack.ts).
     await runDbHelper(JSON.parse(process.env.BENCH_DB_CONFIG ?? '{}'));
     return -1;
   }
   if (argv[0] === SHARD_ARG) {
-    // One shard of a `tables` run, started by the bench itself (see tables-shard.ts).
+    // This process is one shard of a `tables` run, which the bench itself started (see
+    // tables-shard.ts).
     await runShard();
     return 0;
   }
@@ -37,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const out = o.string('out') ?? defaultOut(cwd, args.mode);
   const gzipRecords = o.flag('gzip-records');
   const command = commandLine(argv);
-  // Options are checked before anything starts.
+  // Check the options before anything starts.
   const modes = {
     latency: latencyMode,
     ladder: ladderMode,
@@ -53,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
   const play = modes[args.mode as keyof typeof modes](o, target);
   const run = new BenchRun(out, target, cwd, gzipRecords);
 
-  // First Ctrl-C: stop playing, write what was measured, stop everything. Second: stop now.
+  // The first Ctrl-C stops playing, writes what was measured, and stops everything. A second Ctrl-C
+  // stops at once.
   let interrupts = 0;
   const onSignal = (sig: string) => {
     if (++interrupts === 1) {
@@ -68,7 +70,8 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   try {
-    // A server given by --url is measured like a started one when it (and its database) run here.
+    // A server given by --url is measured like a started one when it (and its database) run on this
+    // machine.
     if (target.url) await run.findLocalProcesses();
     await play(run, command);
     log(`report: ${out}/report.md`);
@@ -80,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    // The helper keeps running until told to stop; everything else exits with its status.
+    // The helper keeps running until it is told to stop. Everything else exits with its status.
     if (code >= 0) process.exit(code);
   },
   (err) => {

@@ -1,11 +1,11 @@
 import { Client } from 'pg';
 
 /**
- * PostgreSQL's own account of a window (`--pg-statements`): the bench's PostgreSQL is started
- * with pg_stat_statements, the counters are reset when a window opens and read when it closes,
- * and the report lists where PostgreSQL's time went, statement by statement, with the pages each
+ * Takes PostgreSQL's own account of a window (`--pg-statements`). The bench's PostgreSQL is started
+ * with pg_stat_statements. The counters are reset when a window opens and read when it closes, and
+ * the report lists where PostgreSQL's time went, statement by statement, with the pages each one
  * touched. This is what found a guard that scanned every room's row and a plan that scanned every
- * open room: costs that grow with the number of rooms and that no client-side figure shows.
+ * open room. Such costs grow with the number of rooms, and no client-side figure shows them.
  */
 export const PG_STATEMENTS_FLAGS = ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'];
 
@@ -14,7 +14,7 @@ export interface StatementCost {
   readonly calls: number;
   readonly totalMs: number;
   readonly rows: number;
-  /** Shared buffers hit or read per call: pages the statement touched. */
+  /** Shared buffers hit or read per call, which are the pages the statement touched. */
   readonly pagesPerCall: number;
 }
 
@@ -51,7 +51,7 @@ export function readPgStatements(url: string): Promise<StatementCost[]> {
   });
 }
 
-/** The report's table of one window. */
+/** Writes the report's table for one window. */
 export function pgStatementsTable(costs: readonly StatementCost[], windowSeconds: number): string[] {
   const fmt = (n: number, d: number) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = [

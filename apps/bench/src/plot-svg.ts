@@ -1,6 +1,6 @@
 /**
- * Small SVG plots written by hand: line plots (linear or log axes) and histograms, with labelled
- * axes and ticks. Enough for a report; nothing is drawn that the numbers do not say.
+ * Small SVG plots written by hand: line plots (with linear or log axes) and histograms, with labelled
+ * axes and ticks. They are enough for a report, and they draw nothing that the numbers do not say.
  */
 
 export interface AxisSpec {
@@ -8,9 +8,9 @@ export interface AxisSpec {
   readonly log?: boolean;
   readonly min?: number;
   readonly max?: number;
-  /** Tick positions; chosen automatically when absent. */
+  /** Tick positions. They are chosen automatically when absent. */
   readonly ticks?: readonly number[];
-  /** Counts: ticks only at whole numbers. */
+  /** Whether the axis shows counts, which puts ticks only at whole numbers. */
   readonly integer?: boolean;
 }
 
@@ -50,7 +50,7 @@ export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A readable number: 0.25, 3.5, 12, 1,250, 2.5k is avoided on purpose (exact values). */
+/** Formats a readable number: 0.25, 3.5, 12, 1,250. A form like 2.5k is avoided on purpose, to keep values exact. */
 export function formatTick(v: number): string {
   if (v === 0) return '0';
   const a = Math.abs(v);
@@ -60,7 +60,7 @@ export function formatTick(v: number): string {
   return String(Number(v.toPrecision(2)));
 }
 
-/** About `target` ticks at 1, 2 or 5 times a power of ten, covering [min, max]. */
+/** Returns about `target` ticks at 1, 2 or 5 times a power of ten, covering [min, max]. */
 export function linearTicks(min: number, max: number, target = 6): number[] {
   if (!(max > min)) return [min];
   const raw = (max - min) / target;
@@ -71,7 +71,7 @@ export function linearTicks(min: number, max: number, target = 6): number[] {
   return ticks;
 }
 
-/** Powers of ten in [min, max], with 2 and 5 between them when the range spans few decades. */
+/** Returns the powers of ten in [min, max], with 2 and 5 between them when the range spans few decades. */
 export function logTicks(min: number, max: number): number[] {
   const lo = Math.floor(Math.log10(min));
   const hi = Math.ceil(Math.log10(max));
@@ -146,7 +146,7 @@ function axes(xs: Scale, ys: Scale, x: AxisSpec, y: AxisSpec, width: number, hei
     out.push(`<text x="${left - 6}" y="${r(py + 4)}" text-anchor="end">${formatTick(t)}</text>`);
   }
   const visible = xs.ticks.map((t) => ({ t, px: xs.at(t), text: formatTick(t) })).filter((k) => k.px >= left - 0.5 && k.px <= right + 0.5);
-  // Labels that would run into each other are turned, all of them, rather than dropped.
+  // When labels would run into each other, all of them are turned rather than some dropped.
   const crowded = visible.some((k, i) => i > 0 && k.px - visible[i - 1].px < ((k.text.length + visible[i - 1].text.length) * 7) / 2 + 4);
   for (const { px, text } of visible) {
     out.push(`<line x1="${r(px)}" x2="${r(px)}" y1="${top}" y2="${bottom}" stroke="#f0f0f0"/>`);
@@ -172,7 +172,7 @@ function r(v: number): string {
   return String(Math.round(v * 10) / 10);
 }
 
-/** Lines over linear or log axes, with optional reference lines and a legend. */
+/** Draws lines over linear or log axes, with optional reference lines and a legend. */
 export function linePlot(spec: LinePlotSpec): string {
   const width = spec.width ?? 760;
   const height = spec.height ?? 380;
@@ -224,7 +224,7 @@ export function linePlot(spec: LinePlotSpec): string {
       for (const [x, y] of pts) body.push(`<circle cx="${r(xs.at(x))}" cy="${r(ys.at(y))}" r="3" fill="${color}"/>`);
     }
   });
-  // Legend in one row above the plot, so it never hides a line.
+  // The legend goes in one row above the plot, so that it never hides a line.
   let legendX = MARGIN.left;
   spec.series.forEach((s, i) => {
     const color = s.color ?? PALETTE[i % PALETTE.length];
@@ -250,8 +250,8 @@ export interface HistogramSpec {
 }
 
 /**
- * Counts of values in equal-width bins. When a few values lie far out (beyond 3x the 99th
- * percentile), the axis stops there and the subtitle says how many were left out.
+ * Draws counts of values in equal-width bins. When a few values lie far out (beyond 3x the 99th
+ * percentile), the axis stops there, and the subtitle says how many values were left out.
  */
 export function histogramPlot(spec: HistogramSpec): string {
   const width = spec.width ?? 760;
@@ -268,7 +268,8 @@ export function histogramPlot(spec: HistogramSpec): string {
     hi = 3 * p99;
     notes.push(`${values.filter((v) => v > hi).length} value(s) above ${formatTick(hi)} not drawn (max ${formatTick(values[n - 1])})`);
   }
-  // Reference lines (a round trip, the server mean) belong in view: they are the point of the plot.
+  // Reference lines (a round trip, the server mean) must stay in view, because they are the point of
+  // the plot.
   for (const m of spec.markers ?? []) {
     if (!Number.isFinite(m.at)) continue;
     lo = Math.min(lo, m.at);
@@ -279,7 +280,7 @@ export function histogramPlot(spec: HistogramSpec): string {
     hi = lo + Math.max(1, Math.abs(lo) * 0.1);
     lo = lo - Math.max(1, Math.abs(lo) * 0.1);
   }
-  // Bins line up with the ticks: the axis runs from tick to tick, each tick step split evenly.
+  // Bins line up with the ticks. The axis runs from tick to tick, and each tick step is split evenly.
   const ticks = linearTicks(lo, hi);
   const step = ticks.length > 1 ? ticks[1] - ticks[0] : Math.max(1, Math.abs(lo));
   const lo2 = Math.floor(lo / step + 1e-9) * step;
@@ -327,7 +328,7 @@ export function histogramPlot(spec: HistogramSpec): string {
   return frame(width, height, spec.title, notes.join(' · ') || undefined, body);
 }
 
-/** Several plots one above the other in one SVG. */
+/** Stacks several plots one above the other in one SVG. */
 export function stackPlots(svgs: readonly string[]): string {
   const sizes = svgs.map((s) => {
     const m = /width="(\d+)" height="(\d+)"/.exec(s);
@@ -348,7 +349,7 @@ export function stackPlots(svgs: readonly string[]): string {
   ].join('\n');
 }
 
-/** Points of an empirical CDF (x ascending, y = share of values at or below x). */
+/** Returns the points of an empirical CDF: x ascending, and y the share of values at or below x. */
 export function ecdfPoints(values: readonly number[]): [number, number][] {
   const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
   if (!sorted.length) return [];

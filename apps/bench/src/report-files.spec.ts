@@ -4,16 +4,16 @@ import { rawFilesNote, UNCOMMITTED_SUFFIXES } from './report';
 
 const repo = join(__dirname, '../../..');
 
-/** The paths among `paths` that git ignores (`git check-ignore`, no index: the rules alone). */
+/** The paths among `paths` that git ignores, by the rules alone (`git check-ignore --no-index`). */
 function ignored(paths: readonly string[]): string[] {
   const r = spawnSync('git', ['check-ignore', '--no-index', ...paths], { cwd: repo, encoding: 'utf8' });
-  // 0: some ignored, 1: none; anything else is git failing.
+  // Status 0 means some are ignored, and 1 means none are. Anything else means git failed.
   expect([r.status, r.stderr]).toEqual([r.status === 0 ? 0 : 1, '']);
   return r.stdout.split('\n').filter(Boolean);
 }
 
 describe('bench report files', () => {
-  // Where the bench writes its raw files: next to the report, and in its metrics/ folder.
+  // The bench writes its raw files next to the report, and in its metrics/ folder.
   const raw = [
     'bench/reports/some-run/records.jsonl',
     'bench/reports/some-run/records.jsonl.gz',

@@ -6,9 +6,9 @@ import { Distances } from './yardstick';
 /** The commands that send a statement on their critical path (DESIGN.md, round-trip budget). */
 export const DURABLE_COMMANDS: readonly string[] = ['room.start', 'room.answer', 'room.rematch', 'room.leave'];
 /**
- * The statement a durable command waits for: an append to the room's journal (commands of many
- * rooms committing in the same turn share one). What no command waits for (a game's finish, a
- * close, a presence change that closed a question) is `JournalRepository.record`.
+ * The statement a durable command waits for: an append to the room's journal. Commands of many rooms
+ * that commit in the same turn share one. What no command waits for (a game's finish, a close, a
+ * presence change that closed a question) is written by `JournalRepository.record`.
  */
 export const JOURNAL_APPEND = 'JournalRepository.append';
 
@@ -20,7 +20,7 @@ export function typeOrder(a: string, b: string): number {
   return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
 }
 
-/** ms for a table: more decimals for small values; a percentile past the timeout says so. */
+/** Formats ms for a table, with more decimals for small values. A percentile past the timeout says so. */
 export function fmtMs(v: number | undefined, timeoutMs?: number): string {
   if (v === undefined || Number.isNaN(v)) return '';
   if (v === Infinity) return timeoutMs ? `> ${fmtNum(timeoutMs)} (timeout)` : '∞';
@@ -45,13 +45,13 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 }
 
 /**
- * The file suffixes a report's raw files have: per-command records, /metrics snapshots, anything
- * gzipped. The repository's .gitignore keeps them out of bench/reports (a ladder's records alone
- * were megabytes); the report, summary.json and the plots are committed.
+ * The file suffixes of a report's raw files: per-command records, /metrics snapshots, and anything
+ * gzipped. The repository's .gitignore keeps them out of bench/reports, because a ladder's records
+ * alone were megabytes. The report, summary.json and the plots are committed.
  */
 export const UNCOMMITTED_SUFFIXES = ['.jsonl', '.ndjson', '.csv', '.prom', '.gz', '.log'] as const;
 
-/** The line under a report's "Files": those files are not committed, and the command makes a new set. */
+/** The line under a report's "Files". It says those files are not committed, and that the command makes a new set. */
 export function rawFilesNote(command: string): string {
   const patterns = UNCOMMITTED_SUFFIXES.map((x) => `\`*${x}\``).join(', ');
   return `The records, the /metrics snapshots and the logs are written beside this report but kept out of git under bench/reports (.gitignore: ${patterns}). This folder holds the run's only copy; a new set comes from running the command again (a new run, with its own report): \`${command}\`.`;
@@ -64,11 +64,11 @@ export interface ClientRow {
   readonly summary: Summary;
   readonly statuses: Record<string, number>;
   readonly timedOut: number;
-  /** No reply and not timed out: the socket closed first, or it was never open. */
+  /** Commands with no reply that did not time out: the socket closed first, or it was never open. */
   readonly noReply: number;
 }
 
-/** Latency values of records: timed-out ones as +Infinity, no-reply ones left out. */
+/** The latency values of records. Timed-out records count as +Infinity, and records with no reply are left out. */
 export function latencies(records: readonly CommandRecord[]): number[] {
   return records.filter((r) => r.timedOut || r.status !== null).map((r) => (r.timedOut ? Infinity : r.ms));
 }
@@ -205,7 +205,7 @@ export function serverSection(figures: ServerFigures, heading = '##'): string {
   return out.join('\n');
 }
 
-/** Server exact mean of one command over every status class. */
+/** The server's exact mean for one command, over every status class. */
 export function serverMean(delta: MetricsDelta | undefined, command: string): { n: number; meanMs?: number } {
   if (!delta) return { n: 0 };
   const [h] = delta.histograms('game_command_duration_seconds', ['command']).filter((x) => x.labels.command === command);
@@ -356,8 +356,9 @@ export function distancesSection(d: Distances, injectedDelayMs: number | undefin
 // ---------------------------------------------------------------------------------- rematch
 
 /**
- * How many groups the vote replies of one game came back in: a new group starts where the gap
- * between consecutive replies is over half a round trip. Only meaningful at a distance (>= 5 ms).
+ * Counts how many groups the vote replies of one game came back in. A new group starts where the gap
+ * between consecutive replies is over half a round trip. This is only meaningful at a distance
+ * (>= 5 ms).
  */
 export function replyBatches(game: GameReport, rttMs: number | undefined): number | undefined {
   if (rttMs === undefined || rttMs < 5) return undefined;
@@ -450,7 +451,7 @@ export interface Check {
   readonly what: string;
   readonly expected: string;
   readonly measured: string;
-  /** true met, false not met, undefined not applicable here. */
+  /** true when met, false when not met, and undefined when not applicable here. */
   readonly ok?: boolean;
   readonly note?: string;
 }

@@ -11,7 +11,7 @@ describe('BenchRun records', () => {
   beforeEach(() => (out = mkdtempSync(join(tmpdir(), 'bench-records-'))));
   afterEach(() => rmSync(out, { recursive: true, force: true }));
 
-  // Records are written in chunks: every one of them, in order, must be in the file at the close.
+  // Records are written in chunks, and every one of them must be in the file, in order, at the close.
   it.each([false, true])('writes every record, in order, once the run closes (gzip %s)', async (gzip) => {
     const run = new BenchRun(out, TARGET, out, gzip);
     run.setTag('rung', 7);

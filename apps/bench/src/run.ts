@@ -22,24 +22,24 @@ import {
 } from './stack';
 import { MetricsDelta } from './stats';
 import { measureDistances, Distances } from './yardstick';
-// A small seeded generator (mulberry32), so pauses and choices can be repeated.
+// A small seeded generator (mulberry32), so that pauses and choices can be repeated.
 export { seededRandom } from './seeded-random';
 
 /** Where the server is and how the bench reaches it. */
 export interface TargetSettings {
   /** Measure this running server instead of starting one. */
   readonly url?: string;
-  /** With --url of a cluster's proxy: every instance, read directly for per-instance figures. */
+  /** With --url of a cluster's proxy: the URL of every instance, read directly for per-instance figures. */
   readonly instanceUrls: readonly string[];
-  /** With --url: the database for the yardstick. */
+  /** With --url: the database that the yardstick measures. */
   readonly databaseUrl?: string;
   readonly dbDelayMs: number;
   readonly serverCommand: string[];
-  /** The checkout the server runs in and is built from, when `--server` names another one's build. */
+  /** The checkout the server runs in and is built from, when `--server` names another checkout's build. */
   readonly serverCwd?: string;
   readonly serverEnv: Record<string, string>;
   readonly pgFast: boolean;
-  /** PostgreSQL's per-statement account of each window (pg_stat_statements). */
+  /** Whether to take PostgreSQL's per-statement account of each window (pg_stat_statements). */
   readonly pgStatements: boolean;
 }
 
@@ -85,8 +85,9 @@ export function targetSettings(o: Options, cwd: string): TargetSettings {
 }
 
 /**
- * `--server PATH`: another checkout's built server (its `main.js`), to measure an older build
- * beside this one with this bench. It runs in its own checkout, so /health names that tree's sha.
+ * Reads `--server PATH`: another checkout's built server (its `main.js`), so that this bench can
+ * measure an older build beside this one. The server runs in its own checkout, so /health names that
+ * tree's sha.
  */
 function serverScript(path: string | undefined, cwd: string): string | undefined {
   if (path === undefined) return undefined;
@@ -121,7 +122,7 @@ export function botSettings(
 /** The profiles `--wire` takes, as a usage message names them: "json, compact-v1, ... or compact-v3". */
 export const WIRE_WORDS = `${WIRE_PROFILES.slice(0, -1).join(', ')} or ${WIRE_PROFILES[WIRE_PROFILES.length - 1]}`;
 
-/** `--wire <profile>` for the trivia bots: one profile per run. */
+/** Reads `--wire <profile>` for the trivia bots. A run uses one profile. */
 function wireOption(o: Options): WireProfile {
   const word = o.string('wire', 'json');
   const wire = wireProfileOf(word);
@@ -129,7 +130,7 @@ function wireOption(o: Options): WireProfile {
   return wire;
 }
 
-/** What every mode hands each room's bots from the settings it read. */
+/** Returns what every mode hands each room's bots from the settings it read. */
 export function roomBotOptions(
   bots: BotSettings,
 ): Pick<
@@ -152,8 +153,8 @@ export function roomBotOptions(
 const RECORDS_CHUNK_CHARS = 256 * 1024;
 
 /**
- * One bench run: its output folder, the JSONL of records, the database and server it started
- * (or the URL it was given), and the cleanup of all of it, also on Ctrl-C.
+ * One bench run. It owns its output folder, the JSONL of records, and the database and server it
+ * started (or the URL it was given). It cleans all of that up, also on Ctrl-C.
  */
 export class BenchRun {
   readonly records: CommandRecord[] = [];
@@ -162,16 +163,16 @@ export class BenchRun {
   readonly workDir: string;
   db?: DatabaseSide;
   server?: ServerSide;
-  /** How the server's build compares with its sources (when the bench starts a built script). */
+  /** How the server's build compares with its sources, when the bench starts a built script. */
   build?: BuildFreshness;
-  /** Where the server's database link goes instead of the run's own (a mode with a proxy of its own). */
+  /** Where the server's database link goes instead of the run's own database, for a mode with a proxy of its own. */
   databaseOverride?: string;
   private readonly jsonl: Writable;
   private readonly file: WriteStream;
   /** The JSONL's file name in the output folder. */
   readonly recordsFile: string;
   private closed = false;
-  /** Lines not yet handed to the file: one write per chunk, not per record (see `record`). */
+  /** Lines not yet handed to the file. They are written once per chunk, not once per record (see `record`). */
   private unwritten: string[] = [];
   private unwrittenChars = 0;
   private servers = 0;
@@ -186,8 +187,8 @@ export class BenchRun {
     gzipRecords = false,
   ) {
     mkdirSync(out, { recursive: true });
-    // A ladder makes hundreds of thousands of records: gzip keeps the run's folder small (the
-    // records are never committed: .gitignore, UNCOMMITTED_SUFFIXES in report.ts).
+    // A ladder makes hundreds of thousands of records, so gzip keeps the run's folder small. The
+    // records are never committed (see .gitignore, and UNCOMMITTED_SUFFIXES in report.ts).
     this.recordsFile = gzipRecords ? 'records.jsonl.gz' : 'records.jsonl';
     this.file = createWriteStream(join(out, this.recordsFile));
     if (gzipRecords) {
@@ -212,13 +213,13 @@ export class BenchRun {
     return url;
   }
 
-  /** Tags added to every record from now on (rung, arm...). */
+  /** Adds a tag to every record from now on (rung, arm...). An undefined value removes it. */
   setTag(name: string, value: string | number | undefined): void {
     if (value === undefined) delete this.tags[name];
     else this.tags[name] = value;
   }
 
-  /** Where records go: memory (for the report) and one JSON line each. */
+  /** Takes each record into memory (for the report) and writes it as one JSON line. */
   readonly record: RecordSink = (r) => {
     const line: CommandRecord = {
       ...r,
@@ -228,8 +229,9 @@ export class BenchRun {
     };
     this.records.push(line);
     if (this.closed) return;
-    // A ladder makes thousands of records a second; a write each (a zlib job each, with
-    // --gzip-records) cost the bench a sixth of its CPU at 2,000 rooms, CPU the server then lacked.
+    // A ladder makes thousands of records a second. One write per record (one zlib job per record,
+    // with --gzip-records) cost the bench a sixth of its CPU at 2,000 rooms, and the server then
+    // lacked that CPU. So records are written in chunks.
     const text = JSON.stringify(line) + '\n';
     this.unwritten.push(text);
     this.unwrittenChars += text.length;
@@ -303,7 +305,7 @@ export class BenchRun {
     await s.stop();
   }
 
-  /** Build, yardstick, TCP connects, client hop. */
+  /** Measures the distances: the build, the yardstick, the TCP connects and the client hop. */
   async distances(): Promise<Distances> {
     const yardstick = this.db
       ? {
@@ -328,15 +330,18 @@ export class BenchRun {
     });
   }
 
-  /** The server's pid when it runs on this machine: the one this run started, or the one --url's /health named. */
+  /**
+   * The server's pid when it runs on this machine: the one this run started, or the one that the
+   * /health of --url named.
+   */
   get serverPid(): number | undefined {
     return this.server?.pid ?? this.found.server;
   }
 
   /**
-   * With --url, the processes to measure when they run on this machine: the server's pid from
-   * /health, and PostgreSQL's postmaster (the parent of a backend of --database-url). Either is
-   * left out when it is elsewhere; the report then shows no CPU for it.
+   * With --url, finds the processes to measure when they run on this machine: the server's pid from
+   * /health, and PostgreSQL's postmaster (the parent of a backend of --database-url). A process that
+   * runs elsewhere is left out, and the report then shows no CPU for it.
    */
   async findLocalProcesses(): Promise<{ server?: number; postgres?: number }> {
     if (!this.target.url) return {};
@@ -366,7 +371,10 @@ export class BenchRun {
     return this.found;
   }
 
-  /** A /metrics snapshot; with a name, its text is kept as metrics/<name>.prom so the server figures can be checked. */
+  /**
+   * Takes a /metrics snapshot. With a name, its text is kept as metrics/<name>.prom, so that the
+   * server figures can be checked.
+   */
   async snapshot(name?: string, baseUrl = this.baseUrl): Promise<MetricsSnapshot> {
     const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(30_000) });
     if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
@@ -378,7 +386,7 @@ export class BenchRun {
     return new MetricsSnapshot(text);
   }
 
-  /** The difference, or why it is refused. */
+  /** Returns the difference between two snapshots, or why it is refused. */
   static delta(before: MetricsSnapshot | undefined, after: MetricsSnapshot | undefined): { delta?: MetricsDelta; refused?: string } {
     if (!before || !after) return { refused: 'a /metrics snapshot could not be taken' };
     try {
@@ -408,7 +416,7 @@ export class BenchRun {
     }
   }
 
-  /** Facts about the machine for the confounds. */
+  /** Facts about the machine, for the report's confounds. */
   static machine(): string {
     const c = cpus();
     return `${c.length} CPU core(s) (${c[0]?.model.trim() ?? 'unknown'}), ${Math.round(totalmem() / 2 ** 30)} GiB memory, Node.js ${process.version}`;

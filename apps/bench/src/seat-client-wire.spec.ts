@@ -3,9 +3,9 @@ import { WebSocketServer } from 'ws';
 import { SeatClient, CommandRecord } from '@app/bot-kit';
 
 /**
- * A seat client of a compact profile asks for it and decodes what it receives; a frame it cannot
- * decode drops the socket (its memory no longer matches the server's) and says why, so a bench
- * run counts it as an error instead of misreading every later frame.
+ * A seat client of a compact profile asks for the profile and decodes what it receives. A frame it
+ * cannot decode drops the socket, because the client's memory no longer matches the server's, and
+ * the client says why. So a bench run counts it as an error instead of misreading every later frame.
  */
 describe('SeatClient with a wire profile', () => {
   let wss: WebSocketServer;
@@ -30,7 +30,7 @@ describe('SeatClient with a wire profile', () => {
     const json = await SeatClient.connect(baseUrl, 't', {});
     expect((await json.nextEvent('room.state')).data.phase).toBe('lobby');
     json.close();
-    // compact-v1 leaves a frame's shape alone: a type and its data, numbered by the decoder.
+    // compact-v1 leaves a frame's shape alone: a type and its data, which the decoder numbers.
     firstFrame = JSON.stringify({ type: 'room.state', data: { phase: 'lobby' } });
     const v1 = await SeatClient.connect(baseUrl, 't', { wire: 'compact-v1' });
     const state = await v1.nextEvent('room.state');

@@ -1,4 +1,7 @@
-/** mulberry32: the bench's one seeded generator (bots' pauses and choices), a module of its own so that a shard loads nothing else. */
+/**
+ * mulberry32, the bench's one seeded generator (for the bots' pauses and choices). It is a module of
+ * its own so that a shard loads nothing else.
+ */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -2,13 +2,16 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { FreezeSchedule, ServerFreezer } from './server-freezer';
 
-/** The process's state letter from /proc (`T`: stopped by a signal). */
+/** The process's state letter from /proc. `T` means stopped by a signal. */
 function stateOf(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
 }
 
-/** Waits until `test` holds, checking every 10 ms, with a hard limit (the kernel delivers signals asynchronously). */
+/**
+ * Waits until `test` holds, checking every 10 ms, with a hard limit. It must wait, because the kernel
+ * delivers signals asynchronously.
+ */
 async function until(test: () => boolean, what: string): Promise<void> {
   const by = Date.now() + 10_000;
   while (!test()) {
@@ -55,7 +58,8 @@ describe('ServerFreezer and FreezeSchedule, on a real process', () => {
     schedule.expectedPerQuestion = 4;
     schedule.answerSending(1, 0);
     schedule.answerSending(1, 1);
-    // The second answer of question 0 is half of its four: its freeze falls due; the rest add none.
+    // The second answer of question 0 makes half of its four, so its freeze falls due. The other
+    // answers add no freeze.
     schedule.answerSending(1, 0);
     schedule.answerSending(1, 0);
     schedule.answerSending(1, 0);

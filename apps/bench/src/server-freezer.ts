@@ -9,10 +9,10 @@ export interface Freeze {
 }
 
 /**
- * Freezes a process with SIGSTOP and wakes it with SIGCONT, as a starved CPU would stall it: its
- * timers, its reads and its writes all wait, while the kernel keeps taking bytes into its sockets.
- * The process is never left frozen: SIGCONT is sent at the end of each freeze, when the run is
- * interrupted, and when the bench exits.
+ * Freezes a process with SIGSTOP and wakes it with SIGCONT, the way a starved CPU would stall it.
+ * Its timers, its reads and its writes all wait, while the kernel keeps taking bytes into its
+ * sockets. The process is never left frozen: SIGCONT is sent at the end of each freeze, when the run
+ * is interrupted, and when the bench exits.
  */
 export class ServerFreezer {
   readonly freezes: Freeze[] = [];
@@ -23,7 +23,7 @@ export class ServerFreezer {
     try {
       process.kill(this.pid, 'SIGCONT');
     } catch {
-      // The process is gone: nothing to wake.
+      // The process is gone, so there is nothing to wake.
     }
   };
 
@@ -34,7 +34,7 @@ export class ServerFreezer {
     process.once('exit', this.wake);
   }
 
-  /** Freezes the process for `ms` (less if the run is interrupted meanwhile). */
+  /** Freezes the process for `ms`, or less if the run is interrupted meanwhile. */
   async freeze(ms: number, what: { game: number; question: number }): Promise<Freeze> {
     const started = performance.now();
     const at = epochMs();
@@ -58,16 +58,16 @@ export class ServerFreezer {
 }
 
 /**
- * Once per question, mid-stream: when the share `at` of a question's expected answers has been
- * sent, the server is frozen `delayMs` later (time for the last answer's statement to reach
- * PostgreSQL, so that its COMMIT comes back while the server cannot read it) for `holdMs`.
- * Freezes never overlap: one that falls due during another waits for it.
+ * Freezes the server once per question, mid-stream. When the share `at` of a question's expected
+ * answers has been sent, the server is frozen for `holdMs`, starting `delayMs` later. The delay gives
+ * the last answer's statement time to reach PostgreSQL, so that its COMMIT comes back while the
+ * server cannot read it. Freezes never overlap: one that falls due during another waits for it.
  */
 export class FreezeSchedule {
   private readonly sent = new Map<string, number>();
   private readonly due = new Set<string>();
   private chain: Promise<unknown> = Promise.resolve();
-  /** Answers each question expects: rooms seated times players per room; set once the rooms are in. */
+  /** The answers each question expects: rooms seated times players per room. It is set once the rooms are in. */
   expectedPerQuestion = 0;
 
   constructor(
@@ -79,7 +79,7 @@ export class FreezeSchedule {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** An answer to `question` of `game` is about to be sent. */
+  /** Called when an answer to `question` of `game` is about to be sent. */
   answerSending(game: number, question: number): void {
     const key = `${game}:${question}`;
     const n = (this.sent.get(key) ?? 0) + 1;

@@ -6,11 +6,11 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './cli';
 import { DbHelperConfig, DbHelperReady } from './db-helper';
 
-/** PostgreSQL (and the delay proxy) as started by the bench, in the helper process. */
+/** PostgreSQL (and the delay proxy) as the bench started them, in the helper process. */
 export interface DatabaseSide {
-  /** Straight to PostgreSQL. */
+  /** The URL that goes straight to PostgreSQL. */
   readonly directUrl: string;
-  /** What the server uses: through the proxy when there is a delay. */
+  /** The URL the server uses. It goes through the proxy when there is a delay. */
   readonly serverUrl: string;
   readonly delayMs: number;
   readonly fast: boolean;
@@ -37,7 +37,8 @@ export async function startDatabase(options: {
     fast: options.fast,
     statements: options.statements,
   };
-  // Its own process group: a Ctrl-C reaches the bench, which stops things in order.
+  // The helper gets its own process group, so that a Ctrl-C reaches only the bench, which then stops
+  // things in order.
   const child = spawn(process.execPath, [process.argv[1], HELPER_ARG], {
     env: { ...process.env, BENCH_DB_CONFIG: JSON.stringify(config) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -91,12 +92,12 @@ export interface ServerSide {
   readonly pid: number;
   readonly command: readonly string[];
   readonly env: Record<string, string>;
-  /** JSON log lines by level, and the last lines. */
+  /** The count of JSON log lines by level, and the last lines. */
   logSummary(): { byLevel: Record<string, number>; tail: string[]; file: string };
   stop(): Promise<void>;
 }
 
-/** The checkout a built script belongs to: the nearest folder above it with a package.json. */
+/** Finds the checkout a built script belongs to: the nearest folder above it with a package.json. */
 export function checkoutOf(script: string): string {
   for (let dir = dirname(script); ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
@@ -128,11 +129,11 @@ export async function startServer(options: {
     HOST: '127.0.0.1',
     DATABASE_URL: options.databaseUrl,
     DATA_DIR: options.dataDir,
-    // 43 characters: the server refuses an admin token shorter than 32.
+    // The token has 43 characters, because the server refuses an admin token shorter than 32.
     ADMIN_TOKEN: randomBytes(32).toString('base64url'),
     LOG_LEVEL: 'warn',
-    // The bench measures the server, not its limits: it opens rooms by the thousand from one
-    // address, holds as many live as a rung asks, and seeds its tables (--server-env may set them).
+    // The bench measures the server, not its limits. It opens rooms by the thousand from one address,
+    // holds as many live as a rung asks, and seeds its tables. --server-env may still set the limits.
     OPEN_RATE_PER_MINUTE: '0',
     JOINS_PER_MINUTE: '0',
     LOOKUPS_PER_MINUTE: '0',
@@ -223,7 +224,8 @@ export async function startServer(options: {
 function within(p: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((r) => {
     const t = setTimeout(() => r(false), ms);
-    // Settled either way is "within": the caller asks whether it ended in time, not how.
+    // A promise settled either way counts as "within", because the caller asks whether it ended in
+    // time, not how.
     const settled = () => (clearTimeout(t), r(true));
     p.then(settled, settled);
   });
@@ -248,7 +250,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** When the server's build was made, and the newest source file it is built from. */
+/** When the server's build was made, and the newest of the source files it is built from. */
 export interface BuildFreshness {
   readonly builtAt: Date;
   readonly newestSource?: { readonly file: string; readonly at: Date };
@@ -256,9 +258,9 @@ export interface BuildFreshness {
 }
 
 /**
- * /health names the sha of the source tree the server runs in, not of what was compiled: a build
- * older than its sources would be measured under the wrong name. Compares the built entry point
- * with the server's sources (apps/game-server/src, the libraries it uses, migrations).
+ * Compares the built entry point with the server's sources (apps/game-server/src, the libraries it
+ * uses, the migrations). /health names the sha of the source tree the server runs in, not of what was
+ * compiled, so a build older than its sources would be measured under the wrong name.
  */
 export function buildFreshness(cwd: string, script: string): BuildFreshness | undefined {
   let builtAt: Date;

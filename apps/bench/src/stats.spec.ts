@@ -98,7 +98,7 @@ describe(MetricsDelta.name, () => {
       { leMs: 10, count: 3 },
       { leMs: Infinity, count: 2 },
     ]);
-    // Unchanged label sets drop out; counters subtract.
+    // Unchanged label sets drop out, and counters subtract.
     expect(delta.histograms('game_command_duration_seconds').map((h) => h.labels.command)).toEqual(['room.answer']);
     expect(delta.counterBy('game_db_round_trips_total', 'statement')).toEqual([{ key: 'AnswerRepository.recordAnswers', value: 5 }]);
   });

@@ -1,11 +1,11 @@
 import { MetricsSnapshot, Sample } from '@app/bot-kit';
 
-/** p95 and p99 are left empty at or below this many samples: there is no tail to speak of. */
+/** p95 and p99 are left empty at or below this many samples, because there is no tail to speak of. */
 export const MAX_N_WITHOUT_TAIL = 11;
 
 /**
- * The p-quantile (p in [0, 1]) of ascending `sorted` by linear interpolation between ranks:
- * rank r = p (n - 1), value = x[floor r] + (r - floor r) (x[ceil r] - x[floor r]).
+ * Returns the p-quantile (p in [0, 1]) of the ascending `sorted`, by linear interpolation between
+ * ranks: rank r = p (n - 1), value = x[floor r] + (r - floor r) (x[ceil r] - x[floor r]).
  */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) throw new Error('percentile of no samples');
@@ -15,7 +15,7 @@ export function percentile(sorted: readonly number[], p: number): number {
   const hi = Math.ceil(r);
   const a = sorted[lo];
   const b = sorted[hi];
-  // Equal neighbours (also two timeouts counted as +Infinity) need no interpolation.
+  // Equal neighbours (including two timeouts counted as +Infinity) need no interpolation.
   if (a === b || lo === hi) return a;
   return a + (r - lo) * (b - a);
 }
@@ -32,9 +32,9 @@ export interface Summary {
 }
 
 /**
- * Client-side summary of latencies. Values may include +Infinity (a command that never got its
- * reply): it sorts last, so a percentile that lands on one reads as "beyond the timeout".
- * The mean is over finite values only.
+ * Summarizes latencies on the client side. Values may include +Infinity, for a command that never
+ * got its reply. +Infinity sorts last, so a percentile that lands on one reads as "beyond the
+ * timeout". The mean is over finite values only.
  */
 export function summarize(values: readonly number[]): Summary {
   const n = values.length;
@@ -70,20 +70,20 @@ function seriesKey(name: string, labels: Readonly<Record<string, string>>): stri
   );
 }
 
-/** One histogram label set over an interval: Δcount, Δsum, the exact mean, Δ per bucket. */
+/** One histogram label set over an interval: Δcount, Δsum, the exact mean, and Δ per bucket. */
 export interface HistogramDelta {
   readonly labels: Readonly<Record<string, string>>;
   readonly count: number;
   readonly sumSeconds: number;
-  /** Δsum / Δcount, in ms; undefined when nothing was observed. */
+  /** Δsum / Δcount, in ms. It is undefined when nothing was observed. */
   readonly meanMs?: number;
-  /** Observations per bucket (not cumulative), by upper bound in ms; only non-empty buckets. */
+  /** Observations per bucket (not cumulative), by upper bound in ms. Only non-empty buckets are listed. */
   readonly buckets: readonly { readonly leMs: number; readonly count: number }[];
 }
 
 /**
- * The difference between two /metrics snapshots, sample by sample. Histograms' `_sum` and
- * `_count` give exact means; quantiles estimated from buckets are never reported as figures.
+ * The difference between two /metrics snapshots, sample by sample. Histograms' `_sum` and `_count`
+ * give exact means. Quantiles estimated from buckets are never reported as figures.
  */
 export class MetricsDelta {
   private readonly byKey = new Map<string, Sample>();
@@ -93,8 +93,9 @@ export class MetricsDelta {
   }
 
   /**
-   * after - before, refused (ServerRestartedError) when `process_start_time_seconds` is missing
-   * or changed, or when a counter went down (the process or its registry was reset).
+   * Computes after - before. It is refused (ServerRestartedError) when `process_start_time_seconds`
+   * is missing or changed, or when a counter went down, because then the process or its registry
+   * was reset.
    */
   static between(before: MetricsSnapshot, after: MetricsSnapshot): MetricsDelta {
     const startBefore = before.samples.find((s) => s.name === PROCESS_START)?.value;
@@ -113,7 +114,8 @@ export class MetricsDelta {
       if (type !== 'counter' && type !== 'histogram') continue;
       const was = previous.get(seriesKey(s.name, s.labels)) ?? 0;
       const delta = s.value - was;
-      // A histogram's _sum may go down only through float error; counts and counters never do.
+      // A histogram's _sum may go down, but only through float error. Counts and counters never go
+      // down.
       if (delta < 0 && !(s.name.endsWith('_sum') && delta > -1e-9)) {
         throw new ServerRestartedError(`${s.name}${JSON.stringify(s.labels)} went down (${was} -> ${s.value}): the metrics were reset`);
       }
@@ -122,7 +124,7 @@ export class MetricsDelta {
     return new MetricsDelta(deltas);
   }
 
-  /** Adds intervals (A/B blocks of one arm, each measured on its own server). */
+  /** Adds intervals together, such as the A/B blocks of one arm, each measured on its own server. */
   static sum(deltas: readonly MetricsDelta[]): MetricsDelta {
     const total = new Map<string, Sample>();
     for (const d of deltas) {
@@ -135,21 +137,24 @@ export class MetricsDelta {
     return new MetricsDelta([...total.values()]);
   }
 
-  /** Sum of the deltas of `name` whose labels include `labels`. */
+  /** The sum of the deltas of `name` whose labels include `labels`. */
   value(name: string, labels: Record<string, string> = {}): number {
     return this.samples
       .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
       .reduce((sum, s) => sum + s.value, 0);
   }
 
-  /** A counter's deltas grouped by one label (e.g. statement), non-zero only. */
+  /** A counter's non-zero deltas, grouped by one label (for example, statement). */
   counterBy(name: string, label: string): { key: string; value: number }[] {
     const out = new Map<string, number>();
     for (const s of this.samples) if (s.name === name) out.set(s.labels[label] ?? '', (out.get(s.labels[label] ?? '') ?? 0) + s.value);
     return [...out.entries()].filter(([, v]) => v !== 0).map(([key, value]) => ({ key, value }));
   }
 
-  /** A histogram family per label set (without `le`), with Δcount > 0, optionally merged over labels not in `keep`. */
+  /**
+   * A histogram family per label set (without `le`), for sets with Δcount > 0. With `keep`, the sets
+   * are merged over the labels not in it.
+   */
   histograms(family: string, keep?: readonly string[]): HistogramDelta[] {
     const project = (labels: Readonly<Record<string, string>>) => {
       const out: Record<string, string> = {};
@@ -198,7 +203,7 @@ function familyType(snapshot: MetricsSnapshot, sampleName: string): string | und
   );
 }
 
-/** Mean of finite numbers, undefined for none. */
+/** The mean of finite numbers, or undefined when there are none. */
 export function mean(values: readonly number[]): number | undefined {
   const finite = values.filter(Number.isFinite);
   return finite.length ? finite.reduce((s, v) => s + v, 0) / finite.length : undefined;

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuiltBench, REPO, runBench } from '../test/built-bench';
 
-// The bench as a user runs it: its built script starts PostgreSQL, the delay proxy and the built
-// server, plays two rooms and freezes the server (SIGSTOP) once per question. Only what is
-// deterministic is asserted: the report is complete and its counts add up; never a latency, and
-// never the server's own figures (false 503s, rooms let go), which are the report's to say.
+// This test runs the bench as a user runs it. Its built script starts PostgreSQL, the delay proxy
+// and the built server, plays two rooms, and freezes the server (SIGSTOP) once per question. Only
+// what is deterministic is asserted: the report is complete and its counts add up. A latency is
+// never asserted, and neither are the server's own figures (false 503s, rooms let go), which are
+// the report's to say.
 
 jest.setTimeout(300_000);
 
@@ -22,7 +23,7 @@ describe('bench steady mode with --starve, against a real server process', () =>
   beforeAll(async () => {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npx nest build game-server\` first (npm test does it)`);
     await ensureBuiltBench();
-    // Two rooms of four, two questions, a 1.5 s freeze in each; short pauses keep the stream
+    // Two rooms of four play two questions, with a 1.5 s freeze in each. Short pauses keep the stream
     // dense, and a long question clock keeps every answer inside its question on a busy machine.
     const result = await runBench([
       'steady',
@@ -64,7 +65,8 @@ describe('bench steady mode with --starve, against a real server process', () =>
     expect(sum(a.firstReplies)).toBe(a.sent);
     expect(a.firstReplies['200'] ?? 0).toBe(a.acknowledged);
     expect(sum(a.verdicts)).toBe(a.sent - a.acknowledged);
-    // Every answer not acknowledged was resent once its question closed: the run waits for them.
+    // Every answer not acknowledged was resent once its question closed, because the run waits for
+    // the resends.
     expect(a.verdicts['not-resent']).toBe(0);
     expect(a.resent).toBe(a.sent - a.acknowledged);
     expect(a.false503).toBe(a.falseRefusals['503'] ?? 0);

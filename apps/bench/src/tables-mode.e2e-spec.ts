@@ -5,13 +5,13 @@ import { RunningServer } from '../../game-server/src/server';
 import { startTestServer } from '../../../test/support/test-server';
 import { ensureBuiltBench, runBench } from '../test/built-bench';
 
-// The bench as a user runs it (a built script that forks its shards as child processes), against
-// a real server. Only what is deterministic is asserted: completeness and consistency of the
-// report, never a latency or a rate.
+// This test runs the bench as a user runs it (a built script that forks its shards as child
+// processes), against a real server. Only what is deterministic is asserted: the completeness and
+// consistency of the report, never a latency or a rate.
 
-// Tables that deal a hand in well under a second, so a few seconds' window sees several. The ramp
-// gives three tables six seconds to be seated: a busy machine (CI, or other suites beside this
-// one) has been seen to need more than two.
+// The tables deal a hand in well under a second, so that a window of a few seconds sees several.
+// The ramp gives three tables six seconds to be seated, because a busy machine (CI, or other suites
+// beside this one) has been seen to need more than two.
 const FAST = ['--bot-think-ms', '5,20', '--hand-pause-ms', '20', '--pause-ms', '5', '--pause-spread-ms', '20'];
 
 interface KindCount {
@@ -45,10 +45,10 @@ function expectConsistent(summary: any, tables: number, shards: number): void {
   expect(summary.bytesPerHand).toBeCloseTo(summary.bytes / summary.handsCompleted, 6);
   expect(summary.framesPerHand).toBeCloseTo(summary.frames / summary.handsCompleted, 6);
   expect(summary.mbps).toBeCloseTo((summary.bytes * 8) / summary.window.seconds / 1e6, 9);
-  // Every human action durable: one statement each, and nothing evicted. The server counts a
-  // statement when it is sent and a command when it is answered, so an action in flight at either
-  // edge of the window (at most one per table) may be in one count and not the other; the exact
-  // budget, one statement per action, is asserted by tables.e2e-spec.ts.
+  // Every human action is durable, with one statement each, and nothing is evicted. The server
+  // counts a statement when it is sent and a command when it is answered, so an action in flight at
+  // either edge of the window (at most one per table) may be in one count and not the other.
+  // tables.e2e-spec.ts asserts the exact budget of one statement per action.
   expect(summary.server.refused).toBeNull();
   expect(Math.abs(summary.server.roundTripsPerAct - 1)).toBeLessThanOrEqual((2 * tables) / summary.actions.n);
   expect(summary.evictions).toEqual({ client4009: 0, server: {}, total: 0 });

@@ -5,21 +5,21 @@ import { WireProfile } from '@app/protocol';
 import { seededRandom } from './seeded-random';
 
 /**
- * One shard of a `tables` run: a child process of the bench that plays its share of the tables,
- * so that the bench's own CPU is not the limit (each shard has its own event loop and heap, on
- * whichever core is free). Every shard opens the same steady window at the same instant (epoch
- * ms, given by the coordinator); what a shard counts, it counts inside that window only.
+ * One shard of a `tables` run. A shard is a child process of the bench that plays its share of the
+ * tables, so that the bench's own CPU is not the limit: each shard has its own event loop and heap,
+ * on whichever core is free. Every shard opens the same steady window at the same instant (epoch
+ * ms, given by the coordinator), and counts only what happens inside that window.
  */
 export const SHARD_ARG = '__tables_shard';
 
 export interface ShardConfig {
   readonly shard: number;
   readonly baseUrl: string;
-  /** Where sockets connect: the server, or the egress shaper in front of it. */
+  /** Where sockets connect: to the server, or to the egress shaper in front of it. */
   readonly socketUrl: string;
   readonly wire: WireProfile;
   readonly tables: number;
-  /** The first table's number in the whole run (seeds differ per table). */
+  /** The number of this shard's first table in the whole run. Seeds differ per table. */
   readonly firstTable: number;
   readonly table: CardTableSettings;
   readonly pause: HumanPause;
@@ -41,22 +41,22 @@ export interface ShardResult {
   readonly shard: number;
   readonly tables: number;
   readonly tablesOpened: number;
-  /** Tables whose socket was open with its first snapshot when the window opened. */
+  /** Tables whose socket was open, with its first snapshot, when the window opened. */
   readonly seatedAtWindowStart: number;
   /** Tables whose socket was still open when the window closed. */
   readonly seatedAtWindowEnd: number;
-  /** Frames received in the window, by decoded kind: UTF-8 bytes of the payload, as the wire carried it. */
+  /** Frames received in the window, by decoded kind, with the UTF-8 bytes of the payload as the wire carried it. */
   readonly byKind: Record<string, KindCount>;
   readonly handsFinished: number;
-  /** Close codes the server sent, by code: in the window, and over the whole run. */
+  /** The close codes the server sent, by code, counted in the window and over the whole run. */
   readonly closes: Record<string, { inWindow: number; total: number }>;
   readonly grantedWire: Record<string, number>;
-  /** CPU seconds of this process over the window, and the window's length as it saw it. */
+  /** CPU seconds of this process over the window, and the window's length as this process saw it. */
   readonly cpuSeconds: number;
   readonly wallSeconds: number;
-  /** Event-loop delay over the window, ms beyond the monitor's resolution. */
+  /** Event-loop delay over the window, in ms beyond the monitor's resolution. */
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number };
-  /** Commands sent in the window still without an outcome when the shard reported (should be 0). */
+  /** Commands sent in the window that still had no outcome when the shard reported. This should be 0. */
   readonly unresolved: number;
   readonly failures: number;
   /** A few distinct failure messages (bounded). */
@@ -74,7 +74,10 @@ export type CoordinatorMessage = { kind: 'start'; config: ShardConfig } | { kind
 const LOOP_RESOLUTION_MS = 10;
 const MAX_FAILURE_SAMPLES = 5;
 
-/** The shard's whole life: wait for its config, play, report the window, tear down on the word, exit. */
+/**
+ * Runs the shard's whole life. It waits for its config, plays, reports the window, tears down when
+ * told to, and exits.
+ */
 export async function runShard(): Promise<void> {
   const send = (m: ShardMessage) => process.send?.(m);
   const config = await new Promise<ShardConfig>((resolve) =>
@@ -84,7 +87,7 @@ export async function runShard(): Promise<void> {
   );
   const teardown = new Promise<void>((resolve) => {
     process.on('message', (m: CoordinatorMessage) => m.kind === 'teardown' && resolve());
-    // The coordinator went away: stop too.
+    // When the coordinator goes away, the shard stops too.
     process.on('disconnect', () => resolve());
   });
   try {
@@ -110,7 +113,7 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   const flusher = setInterval(flush, 250);
   let unresolved = 0;
   const record = (r: CommandRecord) => {
-    // A command that was never sent (its socket had closed) was never counted as sent either.
+    // A command that was never sent (because its socket had closed) was never counted as sent either.
     const sent = !(typeof r.error === 'string' && r.error.startsWith('socket not open'));
     if (r.type !== 'ws.connect' && !r.type.startsWith('http') && r.type !== 'cleanup' && sent && inWindow(r.sentAt)) unresolved--;
     batch.push({ ...r, sentAt: Math.round(r.sentAt * 1000) / 1000, ms: Math.round(r.ms * 1000) / 1000 });
@@ -146,7 +149,7 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
         k.bytes += bytes;
       },
       onHandFinished: () => inWindow(epochMs()) && hands++,
-      // Counted when the close arrives, not when the table's cleanup is over.
+      // A close is counted when it arrives, not when the table's cleanup is over.
       onClosed: (code) => {
         const entry = (closes[String(code)] ??= { inWindow: 0, total: 0 });
         entry.total++;
@@ -181,7 +184,7 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
     }
   })();
 
-  // The window, measured in this process: CPU, event-loop delay, who is seated.
+  // Measure the window in this process: CPU, event-loop delay, and who is seated.
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   await sleep(Math.max(0, c.windowStart - epochMs()), stop.signal);
   const cpuBefore = process.cpuUsage();
@@ -193,7 +196,8 @@ async function playShard(c: ShardConfig, send: (m: ShardMessage) => void, teardo
   const cpu = process.cpuUsage(cpuBefore);
   const wallSeconds = (performance.now() - wallBefore) / 1000;
   const seatedAtEnd = seated;
-  // Replies to commands sent in the window are part of it: wait for them (each resolves by its timeout).
+  // Replies to commands sent in the window are part of the window, so wait for them. Each one
+  // resolves by its timeout at the latest.
   const waitUntil = performance.now() + c.commandTimeoutMs + 1000;
   while (unresolved > 0 && performance.now() < waitUntil && !stop.signal.aborted) await sleep(20, stop.signal);
   const ms = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);

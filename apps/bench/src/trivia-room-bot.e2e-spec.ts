@@ -43,8 +43,9 @@ describe('playTriviaRoom against a real server', () => {
       expect(r.ms).toBeGreaterThanOrEqual(0);
       expect(r.room).toBe(room.room);
     }
-    // The votes went out in one turn: every one was written before any reply came back. How close
-    // together they left (sendSpreadMs) is a timing, which the bench prints, not a test's business.
+    // The votes went out in one turn, so every one was written before any reply came back. How close
+    // together they left (sendSpreadMs) is a timing, which the bench prints, and no business of a
+    // test.
     const { rematch } = room.games[0];
     expect(rematch.statuses).toEqual([200, 200, 200]);
     const replied = rematch.repliedAt.filter((t): t is number => t !== null);
@@ -93,7 +94,8 @@ describe('playTriviaRoom against a real server', () => {
       });
       const after = await MetricsSnapshot.fetch(server.url);
       expect(room.error).toBeUndefined();
-      // Two games: the rematch and the lobby between them are read from decoded frames too.
+      // The room plays two games, so the rematch and the lobby between them are read from decoded
+      // frames too.
       expect(room.games.map((g) => g.game)).toEqual([1, 2]);
       expect(room.games.every((g) => g.rematch.accepted === true)).toBe(true);
       const count = (type: string) => records.filter((r) => r.type === type).length;
@@ -103,7 +105,7 @@ describe('playTriviaRoom against a real server', () => {
         expect(r.timedOut).toBe(false);
         expect(r.status).toBeLessThan(300);
       }
-      // Every socket of the room asked for the profile and got it: nothing went out as JSON.
+      // Every socket of the room asked for the profile and got it, so nothing went out as JSON.
       expect(bytes(after, wire) - bytes(before, wire)).toBeGreaterThan(0);
       expect(bytes(after, 'json') - bytes(before, 'json')).toBe(0);
     },

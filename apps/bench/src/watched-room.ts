@@ -2,7 +2,7 @@ import { benchRoomOpening, epochMs, GameEvent, HumanPause, pauseMs, RecordSink, 
 import { AnswerOutcome, answersCounted, QuestionClose } from './answer-truth';
 import type { BotSettings } from './run';
 
-/** A seat's socket the server (or the network) closed under it. */
+/** A seat's socket that the server (or the network) closed under it. */
 export interface SeatDrop {
   readonly room: string;
   readonly seat: string;
@@ -12,14 +12,14 @@ export interface SeatDrop {
 }
 
 /**
- * What a run keeps of its watched rooms: every answer with its reply (and its resend's), every
- * question's close as the sockets saw it, the sockets the server closed and the seats that came
+ * What a run keeps of its watched rooms: every answer with its reply (and its resend's reply), every
+ * question's close as the sockets saw it, the sockets the server closed, and the seats that came
  * back. The truth accounting (answer-truth.ts) reads it at the end.
  */
 export class PlayLedger {
   readonly answers: AnswerOutcome[] = [];
   readonly drops: SeatDrop[] = [];
-  /** Seats back in after a drop (one per socket that got its first `room.state` again). */
+  /** Seats that got back in after a drop: one per socket that got its first `room.state` again. */
   readonly reconnects: SeatDrop[] = [];
   /** Each room's cohort (`playing`, `new`, `probe`), by code. */
   readonly cohorts = new Map<string, string>();
@@ -27,7 +27,7 @@ export class PlayLedger {
   pendingResends = 0;
   private readonly closeByKey = new Map<string, QuestionClose>();
 
-  /** A question's counts, as one socket of the room saw them; another socket's are compared. */
+  /** Records a question's counts as one socket of the room saw them. Another socket's counts are compared with them. */
   seeClose(room: string, game: number, question: number, counted: number | undefined): void {
     if (counted === undefined) return;
     const key = `${room}\u0000${game}\u0000${question}`;
@@ -42,12 +42,12 @@ export class PlayLedger {
 }
 
 /**
- * One room's game as every socket of it sees it, together: a room's seats are all in this
- * process, so a close seen by one seat's socket is known to the others (one of them may be
- * reconnecting and miss it).
+ * One room's game as all of the room's sockets see it together. A room's seats are all in this
+ * process, so a close that one seat's socket sees is known to the others, one of which may be
+ * reconnecting and miss it.
  */
 class RoomWatch {
-  /** The game the host last started (set before its `room.start` is sent). */
+  /** The game the host last started. It is set before the host sends `room.start`. */
   game = 0;
   phase?: string;
   /** The current game's open question. */
@@ -57,7 +57,7 @@ class RoomWatch {
   private closedThrough = -1;
   /** The last game known to be over. */
   private finishedGame = 0;
-  /** The current game was seen under way: a lobby or a finished room after that means it is over. */
+  /** Whether the current game was seen under way. A lobby or a finished room after that means the game is over. */
   private underWay = false;
 
   constructor(
@@ -96,7 +96,7 @@ class RoomWatch {
     }
   }
 
-  /** The game is over: every one of its questions is closed. */
+  /** Tells whether the game is over, which means every one of its questions is closed. */
   over(game: number): boolean {
     return this.finishedGame >= game || this.game > game;
   }
@@ -120,7 +120,7 @@ class RoomWatch {
 
 export interface WatchedRoomOptions {
   readonly baseUrl: string;
-  /** Players in the room (the host is extra). */
+  /** How many players are in the room, not counting the host. */
   readonly seats: number;
   readonly questionCount: number;
   readonly secondsPerQuestion: number;
@@ -128,24 +128,27 @@ export interface WatchedRoomOptions {
   readonly pause: HumanPause;
   readonly commandTimeoutMs: number;
   readonly ledger: PlayLedger;
-  /** `playing` (rooms already playing), `new` (offered during an overload), `probe`: on every record and in the ledger. */
+  /**
+   * `playing` (rooms already playing), `new` (offered during an overload) or `probe`. It goes on
+   * every record and into the ledger.
+   */
   readonly cohort: string;
   readonly record?: RecordSink;
   readonly random: () => number;
   readonly signal?: AbortSignal;
-  /** A seat that cannot get back in for this long gives up; default 60 s. */
+  /** A seat that cannot get back in for this long gives up. The default is 60 s. */
   readonly resumeTimeoutMs?: number;
-  /** Awaited once every seat is in, before the first game starts (so rooms can start together). */
+  /** Awaited once every seat is in, before the first game starts, so that rooms can start together. */
   readonly startGate?: Promise<void>;
-  /** Asked after each game: true plays a rematch in the same room. Default: one game. */
+  /** Asked after each game. True plays a rematch in the same room. By default the room plays one game. */
   readonly anotherGame?: (gamesPlayed: number) => boolean;
-  /** Every seat is in. */
+  /** Called when every seat is in. */
   readonly onSeated?: (room: string) => void;
   /** Called just before each first send of an answer. */
   readonly onAnswerSending?: (game: number, question: number) => void;
 }
 
-/** A watched room's options from the run's bot settings and what the mode adds (ledger, cohort, hooks). */
+/** Builds a watched room's options from the run's bot settings and what the mode adds (ledger, cohort, hooks). */
 export function watchedRoomOptions(
   bots: BotSettings,
   rest: Omit<WatchedRoomOptions, 'seats' | 'questionCount' | 'secondsPerQuestion' | 'revealSeconds' | 'pause' | 'commandTimeoutMs'> & {
@@ -165,16 +168,16 @@ export function watchedRoomOptions(
 
 export interface WatchedRoomReport {
   readonly room?: string;
-  /** The step of the set-up that was refused (or failed): the room never played. */
+  /** The step of the set-up that was refused (or failed). The room never played. */
   readonly refusedAt?: 'open' | 'join' | 'socket';
   readonly seated: boolean;
-  /** Games started. */
+  /** How many games were started. */
   readonly games: number;
   readonly error?: string;
   readonly aborted: boolean;
 }
 
-/** A set-up that stopped at a refused step; the room, when it was opened, is to be closed again. */
+/** A set-up that stopped at a refused step. If the room was opened, it must be closed again. */
 interface RefusedSetUp {
   readonly refusedAt: 'open' | 'join' | 'socket';
   readonly room?: string;
@@ -182,7 +185,7 @@ interface RefusedSetUp {
   readonly error: string;
 }
 
-/** A room's set-up once every seat is in: its code, host token and one seat per socket. */
+/** A room's set-up once every seat is in: its code, its host token, and one seat per socket. */
 interface SetUpRoom {
   readonly code: string;
   readonly hostToken: string;
@@ -191,15 +194,18 @@ interface SetUpRoom {
   readonly watch: RoomWatch;
   /** Whether the host sees every player connected. */
   readonly everySeatIn: () => boolean;
-  /** The seats are about to leave: the closes that say so (4003, 4004) are theirs, not the server's doing. */
+  /**
+   * Says the seats are about to leave. The closes that follow (4003, 4004) are then the seats' own
+   * doing, not the server's.
+   */
   readonly leaving: () => void;
 }
 
 /**
- * Opens a room as new work is opened: each step tried once (the room, each join, each seat's
- * first socket), every try recorded with its status, `Retry-After` and time. A refused step ends
- * the set-up, and what was made is closed again. The seats then reconnect after any close that is
- * not final, as a page does, and every drop and return is kept in the ledger.
+ * Opens a room the way new work is opened. Each step is tried once (the room, each join, each
+ * seat's first socket), and every try is recorded with its status, `Retry-After` and time. A refused
+ * step ends the set-up, and what was made is closed again. After that, the seats reconnect after any
+ * close that is not final, as a page does, and every drop and return is kept in the ledger.
  */
 export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: FailoverSeat[]) => void): Promise<SetUpRoom | RefusedSetUp> {
   const tags = { cohort: o.cohort };
@@ -235,7 +241,7 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
   }
   const watch = new RoomWatch(code, o.ledger);
   let leaving = false;
-  // What the host sees of the seats: a game starts only once every seat is connected.
+  // Track what the host sees of the seats, because a game starts only once every seat is connected.
   const connected = new Map<string, boolean>();
   const seeSeats = (e: GameEvent) => {
     if (e.type === 'room.state') for (const p of e.data.players ?? []) connected.set(p.id, !!p.connected);
@@ -256,7 +262,8 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
       signal: o.signal,
       random: o.random,
       onEvent,
-      // A seat that left is closed with 4003, the host's after the room is closed with 4004: the bot's own doing.
+      // A seat that left is closed with 4003, and the host's socket is closed with 4004 after the room
+      // is closed. Those closes are the bot's own doing, so they are not counted as drops.
       onDrop: (closeCode) =>
         (leaving && (closeCode === 4003 || closeCode === 4004)) ||
         o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
@@ -284,12 +291,12 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
 }
 
 /**
- * One trivia room whose players are checked for the truth of what they are told. Each player
- * answers every question once, after a human pause, under an id of its own (`p1-g1-q3`); an
- * answer whose reply is not 200 is sent again under the same id once its question has closed
- * (answer-truth.ts reads the two replies). Every socket the server closes is opened again, and
- * the player goes on from the room's state. After each game the players vote yes on the rematch
- * while another game is wanted; then they vote no and leave, and the host closes the room.
+ * Plays one trivia room whose players are checked for the truth of what they are told. Each player
+ * answers every question once, after a human pause, under an id of its own (`p1-g1-q3`). An answer
+ * whose reply is not 200 is sent again under the same id once its question has closed, and
+ * answer-truth.ts reads the two replies. Every socket the server closes is opened again, and the
+ * player goes on from the room's state. After each game, the players vote yes on the rematch while
+ * another game is wanted. Then they vote no and leave, and the host closes the room.
  */
 export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoomReport> {
   const stepTimeoutMs = (o.secondsPerQuestion + o.revealSeconds) * 1000 + o.commandTimeoutMs + (o.resumeTimeoutMs ?? 60_000);
@@ -318,7 +325,7 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
       if (o.signal?.aborted) throw new Error('aborted');
       await host.until(set.everySeatIn, 'every seat connected', stepTimeoutMs);
       watch.startGame(game);
-      // A refused start is tried again under its id: nothing is being checked about it.
+      // A refused start is tried again under its id, because nothing is being checked about it.
       const start = await host.command('room.start', {}, `host-start-g${game}`);
       if (start.status !== 200) throw new Error(`room.start answered ${start.status ?? start.error}`);
       games = game;
@@ -347,7 +354,8 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
     return { room, seated, games, aborted, ...(aborted ? {} : { error: err instanceof Error ? err.message : String(err) }) };
   } finally {
     for (const s of seats) s.close();
-    // A room given up on is closed, so it does not linger for its expiry (not timed, not recorded).
+    // A room that was given up on is closed, so that it does not linger until it expires. This close
+    // is not timed or recorded.
     if (room && hostToken && !closedByUs && !o.signal?.aborted) {
       await timedHttp(o.baseUrl, 'DELETE', `/api/rooms/${room}`, {
         type: 'cleanup',
@@ -358,7 +366,10 @@ export async function playWatchedRoom(o: WatchedRoomOptions): Promise<WatchedRoo
   }
 }
 
-/** One player through one game: each question it finds open answered once; refused answers resent after their question closed. */
+/**
+ * Plays one player through one game. The player answers once each question it finds open, and
+ * resends refused answers after their question closed.
+ */
 async function answerEveryQuestion(
   o: WatchedRoomOptions,
   room: string,
@@ -413,7 +424,10 @@ async function answerEveryQuestion(
   await Promise.all(resends);
 }
 
-/** The same id again once its question is closed: the reply says whether the first one was recorded. */
+/**
+ * Sends the same id again once its question is closed. The reply says whether the first send was
+ * recorded.
+ */
 async function resendOnceClosed(
   o: WatchedRoomOptions,
   watch: RoomWatch,
@@ -428,7 +442,7 @@ async function resendOnceClosed(
     const r = await seat.commandOnce('room.answer', data, answer.id, { game: answer.game, question: answer.question, resend: true });
     if (r) answer.resend = { sentAt: r.sentAt, ms: r.ms, status: r.status, timedOut: r.timedOut, ...(r.error ? { error: r.error } : {}) };
   } catch {
-    // The seat ended, or the question was never seen closed: the answer stays "not resent".
+    // The seat ended, or the question was never seen closed, so the answer stays "not resent".
   } finally {
     o.ledger.pendingResends--;
   }

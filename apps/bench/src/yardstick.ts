@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Client } from 'pg';
 import { SeatClient, timedHttp } from '@app/bot-kit';
 
-/** What /health said: the build being measured and the server's own view of its database. */
+/** What /health said: the build being measured, and the server's own view of its database. */
 export interface HealthReading {
   readonly status: string;
   readonly version: string;
@@ -15,12 +15,12 @@ export interface HealthReading {
 export interface Distances {
   readonly health?: HealthReading;
   readonly healthError?: string;
-  /** 20 sequential `select 1` over the same path as the server's queries (through the proxy). */
+  /** 20 sequential `select 1` queries over the same path as the server's queries (through the proxy). */
   readonly selectOne?: { readonly path: string; readonly connectMs: number; readonly samples: number[] };
   readonly selectOneSkipped?: string;
   /** TCP connect times from the bench to the server. */
   readonly tcpConnect: number[];
-  /** WebSocket `ping` replies on one socket: the client hop plus the server's edge, no database. */
+  /** WebSocket `ping` replies on one socket. They measure the client hop plus the server's edge, with no database. */
   readonly wsPing?: number[];
   readonly wsPingError?: string;
 }
@@ -32,7 +32,7 @@ export async function readHealth(baseUrl: string): Promise<HealthReading> {
   return body;
 }
 
-/** `n` sequential `select 1` on one fresh connection; the connect is timed apart. */
+/** Times `n` sequential `select 1` queries on one fresh connection. The connect is timed separately. */
 export async function selectOneRoundTrips(databaseUrl: string, n = 20): Promise<{ connectMs: number; samples: number[] }> {
   const client = new Client({ connectionString: databaseUrl, application_name: 'bench-yardstick' });
   const t0 = performance.now();
@@ -51,7 +51,7 @@ export async function selectOneRoundTrips(databaseUrl: string, n = 20): Promise<
   }
 }
 
-/** `n` TCP connects to the server's port, one after another, each closed at once. */
+/** Times `n` TCP connects to the server's port, one after another, each closed at once. */
 export async function tcpConnectTimes(baseUrl: string, n = 20): Promise<number[]> {
   const u = new URL(baseUrl);
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
@@ -74,7 +74,7 @@ export async function tcpConnectTimes(baseUrl: string, n = 20): Promise<number[]
   return samples;
 }
 
-/** Opens a throwaway room, sends `n` pings on the host's socket one after another, closes the room. */
+/** Opens a throwaway room, sends `n` pings on the host's socket one after another, and closes the room. */
 export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
   const created = await timedHttp<{ code: string; hostToken: string }>(baseUrl, 'POST', '/api/rooms', {
     type: 'preflight',
@@ -90,7 +90,7 @@ export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
       const r = await socket.command('ping');
       if (r.status !== 200) throw new Error(`ping answered ${r.status ?? r.error}`);
       samples.push(r.ms);
-      // 20 commands a second is the socket's allowance; stay under it.
+      // The socket's allowance is 20 commands a second, so stay under it.
       await new Promise((resolve) => setTimeout(resolve, 60));
     }
     return samples;
@@ -100,7 +100,7 @@ export async function wsPingTimes(baseUrl: string, n = 20): Promise<number[]> {
   }
 }
 
-/** Everything measured before a run; a failure of one measurement is reported, not fatal. */
+/** Measures everything before a run. A failed measurement is reported, not fatal. */
 export async function measureDistances(
   baseUrl: string,
   yardstick: { databaseUrl?: string; path: string; skipped?: string },

@@ -3,12 +3,15 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isFreshBuild } from '../../../test/support/fresh-build';
 
-/** The checkout, and the bench as `nest build bench` makes it: what the end-to-end tests run, as a user does. */
+/**
+ * The checkout, and the bench as `nest build bench` makes it. The end-to-end tests run this, as a user
+ * does.
+ */
 export const REPO = resolve(__dirname, '../../..');
 const OUT = join(REPO, 'dist/apps/bench');
 export const BENCH = join(OUT, 'apps/bench/src/main.js');
-// `nest build` empties the output folder first: two test files building at once would run each
-// other's half-written bench. The one holding this folder builds; the others wait for it.
+// `nest build` empties the output folder first, so two test files building at once would run each
+// other's half-written bench. The one that holds this lock folder builds, and the others wait for it.
 const LOCK = join(REPO, 'dist/.bench-build-lock');
 const LOCK_STALE_MS = 5 * 60_000;
 

@@ -89,9 +89,9 @@ interface Block {
 }
 
 /**
- * Two servers (two commands or two configurations) measured in alternating blocks, A B A B, on
- * the same database and at the same distance, so that drift in the machine or the database hits
- * both arms alike.
+ * Measures two servers (two commands or two configurations) in alternating blocks, A B A B, on the
+ * same database and at the same distance, so that drift in the machine or the database hits both
+ * arms alike.
  */
 async function runAb(run: BenchRun, command: string, s: AbSettings): Promise<void> {
   const { bots, arms } = s;

@@ -2,7 +2,7 @@ import { BenchRun } from '../run';
 import { fmtMs, fmtNum, rawFilesNote, table } from '../report';
 import { FAILOVER_GOAL_MS, FailoverResult, FailoverSettings } from './failover-result';
 
-/** report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, each instance. */
+/** Writes report.md of a `failover` run: the verdict first, then the accounting, the moved rooms, and each instance. */
 export function failoverReport(p: {
   title: string;
   command: string;
@@ -33,7 +33,7 @@ export function failoverReport(p: {
     );
   }
   lines.push('', `Machine: ${BenchRun.machine()}.`, '', '## Verdict', '');
-  // Both modes' verdicts open with what was kept; each then says what its own disruption did.
+  // Both modes' verdicts open with what was kept. Each then says what its own disruption did.
   const kept = [
     ['durable commands acknowledged 2xx to a bot', fmtNum(r.accounting.acknowledged), ''],
     ['of them found in PostgreSQL', fmtNum(r.accounting.found), 'all'],

@@ -4,30 +4,35 @@ import { ClusterScript, epochMs, sleep } from '@app/bot-kit';
 export interface InstanceRestart {
   readonly instance: string;
   readonly oldPid: number;
-  /** Taken right before the `restart` line was written: the script sends SIGTERM at once, and the instance drains. */
+  /**
+   * Taken right before the `restart` line was written. The script sends SIGTERM at once, and the
+   * instance drains.
+   */
   readonly drainAt: number;
-  /** The run's rooms it held live just before (its admin API, asked directly). */
+  /** The run's rooms that the instance held live just before, as its admin API, asked directly, said. */
   readonly rooms: readonly string[];
   readonly newPid?: number;
   /**
-   * `drainAt` plus the script's SIGTERM-to-exit: the old process is gone (its sockets closed
-   * before that), so from here on whatever this instance's name serves is the new process's.
+   * `drainAt` plus the script's SIGTERM-to-exit time. The old process is gone by then (its sockets
+   * closed before that), so from here on whatever is served under this instance's name comes from the
+   * new process.
    */
   readonly stoppedAt?: number;
-  /** The script's {"restarted"} line arrived: the new process answers /health. */
+  /** When the script's {"restarted"} line arrived, which means the new process answers /health. */
   readonly backAt?: number;
-  /** The script's figure: SIGTERM to the new process's first 200 on /health. */
+  /** The script's figure for the time from SIGTERM to the new process's first 200 on /health. */
   readonly downMs?: number;
-  /** The proxy sent the new process a request (it had marked it up again). */
+  /** When the proxy sent the new process a request, after marking it up again. */
   readonly servingAt?: number;
   readonly error?: string;
 }
 
 /**
- * Restarts every instance in turn through the cluster script's stdin: each one only once the
- * one before is back and the proxy sends it traffic again, `gapMs` after that. `isRunRoom` keeps
- * to the run's rooms in what each instance holds. Stops at the first restart that fails (the
- * cluster is then one instance short, and the next restart would prove nothing).
+ * Restarts every instance in turn through the cluster script's stdin. Each instance is restarted
+ * only once the one before is back and the proxy sends it traffic again, and then `gapMs` later.
+ * `isRunRoom` keeps only the run's rooms in what each instance holds. The loop stops at the first
+ * restart that fails, because the cluster is then one instance short, and the next restart would
+ * prove nothing.
  */
 export async function rollThrough(
   cluster: ClusterScript,

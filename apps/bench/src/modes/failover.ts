@@ -20,7 +20,7 @@ import { failoverReport } from './failover-report';
 import { FailoverResult, FailoverSettings, InstanceRow, LostCommand, MovedRoom, RestartRow } from './failover-result';
 import { InstanceRestart, rollThrough } from './failover-rolling';
 
-/** Refusals of a resent command that mean the game moved on while it was unanswered, not a loss. */
+/** Refusals of a resent command that mean the game moved on while the command was unanswered. They are not losses. */
 const MOVED_ON = new Set(['question_closed', 'wrong_phase', 'rematch_closed', 'not_in_game']);
 
 export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
@@ -85,10 +85,10 @@ export function failoverMode(o: Options, target: TargetSettings): (run: BenchRun
 const fmt = (v: number | undefined) => (v === undefined ? '-' : String(Math.round(v)));
 
 /**
- * The mode's core, also run by its e2e test: starts the cluster, plays every room through the
- * proxy, kills one instance with SIGKILL at the set time (or restarts every instance in turn),
- * lets every room play on, then counts against PostgreSQL what was acknowledged, and times each
- * moved room's return.
+ * Runs the mode's core, which its e2e test also runs. It starts the cluster and plays every room
+ * through the proxy. At the set time it kills one instance with SIGKILL (or restarts every instance
+ * in turn), and lets every room play on. Then it checks against PostgreSQL what was acknowledged,
+ * and times each moved room's return.
  */
 export async function playFailover(
   s: FailoverSettings,
@@ -121,7 +121,7 @@ async function playOn(
   const rooms = new Map<string, ResumingRoom>();
   const startedAt = epochMs();
   const plays: Promise<ResumingRoomReport>[] = [];
-  // For the rolling restart's start: every room's game begun, or its room given up.
+  // The rolling restart starts once every room's game has begun, or its room was given up.
   const gamesBegun = new Set<string>();
   let playsOver = 0;
   let allOpened = false;
@@ -134,7 +134,7 @@ async function playOn(
     await untilKillTime();
     if (io.signal?.aborted) return;
     const held = await cluster.roomsByInstance();
-    // Only this run's rooms count (the instances hold nothing else, but say so).
+    // Only this run's rooms count. The instances hold nothing else, but the filter says so.
     for (const [name, codes] of held) held.set(name, new Set([...codes].filter((c) => rooms.has(c))));
     ownersAtKill = held;
     victim = s.kill === 'busiest' ? [...held].sort((a, b) => b[1].size - a[1].size || a[0].localeCompare(b[0]))[0][0] : s.kill;
@@ -145,8 +145,8 @@ async function playOn(
   };
   const roll = async (gapMs: number): Promise<InstanceRestart[]> => {
     await untilKillTime();
-    // Not before every game is under way, so that every game is live through the first restart
-    // however slowly a busy machine opens the rooms (a state of this process, looked at often).
+    // Wait until every game is under way, so that every game is live through the first restart,
+    // however slowly a busy machine opens the rooms. This polls a state of this process, often.
     while (!io.signal?.aborted && !(allOpened && gamesBegun.size + playsOver >= plays.length)) await sleep(100, io.signal);
     if (io.signal?.aborted) return [];
     log(`every game has started: restarting the ${cluster.instances.length} instances one at a time`);
@@ -175,7 +175,7 @@ async function playOn(
       },
       onResume: (r) => resumes.push(r),
     });
-    // A room that ended without its game begun no longer holds the restarts back.
+    // A room that ended without its game having begun no longer holds the restarts back.
     void play.then((r) => !r.started && playsOver++);
     plays.push(play);
     if (s.staggerMs > 0) await sleep(s.staggerMs, io.signal);
@@ -315,7 +315,7 @@ async function playOn(
 
 const ok = (o: SeatCommandOutcome) => o.status !== null && o.status >= 200 && o.status < 300;
 
-/** How the seats' failed reconnects after `since` failed, summed (`upgrade 503`, `close 1012`...). */
+/** Counts how the seats' reconnects after `since` failed, by way of failing (`upgrade 503`, `close 1012`...). */
 function failedReconnects(resumes: readonly SeatResume[], since: number): Record<string, number> {
   const sums: Record<string, number> = {};
   for (const r of resumes.filter((x) => x.at > since)) for (const [why, n] of Object.entries(r.failed)) sums[why] = (sums[why] ?? 0) + n;
@@ -323,11 +323,11 @@ function failedReconnects(resumes: readonly SeatResume[], since: number): Record
 }
 
 /**
- * One turn of a rolling restart: each room the instance held at the drain's start and asked
- * something after it, timed from the drain's start to its first 2xx reply from another
- * instance or from the instance's new process (anything its name served after the old process
- * exited). A 2xx from the draining process itself (a command it took before the drain, replied
- * to during it) is not a return.
+ * Times one turn of a rolling restart. It takes each room that the instance held at the drain's
+ * start and that was asked something after it. It times the room from the drain's start to its
+ * first 2xx reply from another instance or from the instance's new process (anything served under
+ * the instance's name after the old process exited). A 2xx from the draining process itself (for a
+ * command it took before the drain and replied to during it) is not a return.
  */
 function restartRow(
   r: InstanceRestart,
@@ -365,8 +365,9 @@ function restartRow(
 }
 
 /**
- * `since` (the kill, or a drain's start) to a moved room's first socket back and first 2xx
- * reply, each from an instance `servedAgain` accepts (by the proxy's `X-Served-By`, and when).
+ * Times from `since` (the kill, or a drain's start) to a moved room's first socket back and first
+ * 2xx reply. Each must come from an instance that `servedAgain` accepts, judged by the proxy's
+ * `X-Served-By` and the time.
  */
 function movedRoom(
   code: string,
@@ -404,11 +405,11 @@ function movedRoom(
 }
 
 /**
- * Every durable command acknowledged 2xx, looked for in PostgreSQL by its room, seat and id, where
- * the database keeps it: its room's journal (the commands since the room's latest snapshot), the
- * replies that snapshot keeps for resends, or the record of the game it belongs to once that game
- * finished (whose snapshot cut the journal): an answer by its player and question (the bots' ids
- * end in `-q<question>`), a start by the game it began.
+ * Looks for every durable command acknowledged with 2xx in PostgreSQL, by its room, seat and id,
+ * wherever the database keeps it. That is the room's journal (the commands since the room's latest
+ * snapshot), the replies that snapshot keeps for resends, or, once the game it belongs to finished
+ * (and its snapshot cut the journal), that game's record. In a game's record, an answer is found by
+ * its player and question (the bots' ids end in `-q<question>`), and a start by the game it began.
  */
 async function account(
   databaseUrl: string,
@@ -432,14 +433,15 @@ async function account(
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const found = new Set<string>();
-  // Answers in finished games' records (room, player, question), and the rooms with a finished game.
+  // These hold the answers in finished games' records (room, player, question), and the rooms that
+  // have a finished game.
   const recorded = new Set<string>();
   const gamesFinished = new Set<string>();
   try {
     const queries = [
-      // In its room's journal, under its seat (the host has none) and id.
+      // Look in the command's room's journal, under its seat (the host has none) and id.
       `SELECT room_id::text AS room, coalesce(actor->>'seat', 'host') AS who, command_id AS id FROM room_journal WHERE room_id = ANY($1::uuid[]) AND kind = 'command'`,
-      // Among the replies its room's snapshot keeps, under its seat's key (`host`, `p:<player>`).
+      // Look among the replies the room's snapshot keeps, under the seat's key (`host`, `p:<player>`).
       `SELECT s.room_id::text AS room, CASE WHEN r->>'seat' = 'host' THEN 'host' ELSE substr(r->>'seat', 3) END AS who, r->'reply'->>'id' AS id
        FROM room_snapshots s, jsonb_array_elements(s.state->'replies') r
        WHERE s.room_id = ANY($1::uuid[]) AND (r->>'seat' = 'host' OR r->>'seat' LIKE 'p:%') AND (r->'reply'->>'status')::int < 300`,
@@ -477,18 +479,18 @@ async function account(
   return { acknowledged, found: foundCount, lost: lostCommands.length, byType, lostCommands: lostCommands.slice(0, 50) };
 }
 
-/** Where each instance's figures split: the kill (for all), or its own restart. */
+/** Where each instance's figures split into before and after: at the kill (for all), or at its own restart. */
 interface InstanceCut {
   /** Answers sent before this are "before". */
   readonly at: number;
-  /** Rooms with a reply after this are "served after" (rolling: its new process is up). */
+  /** Rooms with a reply after this are "served after". In a rolling restart, this is when the new process is up. */
   readonly afterFrom: number;
   readonly rooms: ReadonlySet<string>;
   readonly killed: boolean;
   readonly restarted: boolean;
 }
 
-/** Rooms, acknowledged answers and their client latency per instance, before and after its cut. */
+/** Counts rooms, acknowledged answers and their client latency per instance, before and after its cut. */
 function perInstance(
   instances: readonly ClusterMember[],
   cuts: ReadonlyMap<string, InstanceCut>,
@@ -496,7 +498,7 @@ function perInstance(
   records: readonly CommandRecord[],
 ): InstanceRow[] {
   return instances.map(({ instance }) => {
-    // An instance a rolling restart never reached: everything is "before".
+    // For an instance that a rolling restart never reached, everything is "before".
     const cut = cuts.get(instance) ?? { at: Infinity, afterFrom: Infinity, rooms: new Set<string>(), killed: false, restarted: false };
     const answers = records.filter((r) => r.type === 'room.answer' && r.status === 200 && r.servedBy === instance);
     const before = answers.filter((r) => r.sentAt < cut.at).map((r) => r.ms);

@@ -38,7 +38,7 @@ export interface Svg {
 /** The commands whose client distribution gets a plot. */
 const PLOTTED = ['room.start', 'room.answer', 'room.rematch', 'room.leave', 'ping'];
 
-/** One histogram per command type: client latencies with p50/p95/p99, the server mean and one round trip. */
+/** Draws one histogram per command type: client latencies with p50/p95/p99, the server mean and one round trip. */
 export function latencyPlots(
   records: readonly CommandRecord[],
   figures: ServerFigures,
@@ -79,12 +79,13 @@ export function latencyPlots(
 }
 
 /**
- * A big room: many seats answering each question within a short spread. Its goals differ (PROTOCOL
- * of issue 10): answer p99 at most 1.3 round trips, and round trips per answer well under 1.
+ * A big room, where many seats answer each question within a short spread. Its goals differ
+ * (PROTOCOL of issue 10): an answer p99 of at most 1.3 round trips, and well under 1 round trip per
+ * answer.
  */
 export const BIG_ROOM_SEATS = 20;
 
-/** The checks the issue names for a run at distance (pipelined commits: issue 10's goals). */
+/** The checks the issue names for a run at a distance (issue 10's goals for pipelined commits). */
 export function latencyChecks(
   records: readonly CommandRecord[],
   games: readonly GameReport[],
@@ -269,11 +270,11 @@ export interface GamesReportInput {
   readonly load: string;
   readonly plots: boolean;
   readonly extraSections?: string[];
-  /** Many games: the rematch spreads as a distribution instead of one row per game. */
+  /** For many games, the rematch spreads show as a distribution instead of one row per game. */
   readonly rematchSummaryOnly?: boolean;
 }
 
-/** The whole Markdown report of games played one after another (latency, and each soak). */
+/** Writes the whole Markdown report of games played one after another (latency, and each soak). */
 export function gamesReport(i: GamesReportInput): { markdown: string; svgs: Svg[] } {
   const rtt = rttOf(i.distances);
   const rows = clientRows(i.records);

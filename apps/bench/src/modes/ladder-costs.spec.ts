@@ -60,7 +60,7 @@ describe('serverRss', () => {
 
   it("falls back to the server's own gauge when the process is not here, and to nothing without it", () => {
     expect(serverRss(undefined, metrics)).toEqual({ bytes: 123456789, source: 'metrics' });
-    // A pid no process has (above the kernel's pid_max): /proc has nothing to read.
+    // No process has this pid (it is above the kernel's pid_max), so /proc has nothing to read.
     expect(serverRss(2 ** 23, metrics)).toEqual({ bytes: 123456789, source: 'metrics' });
     expect(serverRss(undefined, new MetricsSnapshot('game_sockets_open 3\n'))).toBeUndefined();
     expect(serverRss(undefined, undefined)).toBeUndefined();

@@ -3,23 +3,24 @@ import { residentBytes, UsageReading } from '../host-usage';
 import { MetricsDelta } from '../stats';
 
 /**
- * What a rung costs the server per unit of load: CPU, system calls and bytes per answer, memory
- * per socket. Each figure is undefined when its reading is missing, so a report can tell "not
+ * What a rung costs the server per unit of load: CPU, system calls and bytes per answer, and memory
+ * per socket. Each figure is undefined when its reading is missing, so that a report can tell "not
  * measured" from a measured zero.
  */
 
 /** The server's resident memory at one moment, and where it was read. */
 export interface RssReading {
   readonly bytes: number;
-  /** `proc`: VmRSS of /proc/PID/status; `metrics`: the server's own `process_resident_memory_bytes`. */
+  /** `proc` means VmRSS of /proc/PID/status, and `metrics` means the server's own `process_resident_memory_bytes`. */
   readonly source: 'proc' | 'metrics';
 }
 
 export const RESIDENT_MEMORY = 'process_resident_memory_bytes';
 
 /**
- * The server's RSS: from /proc when it is a process on this machine (read at this moment), else
- * from a /metrics snapshot taken at the same point (a server the bench did not start).
+ * Reads the server's RSS. It comes from /proc, read at this moment, when the server is a process on
+ * this machine. Otherwise it comes from a /metrics snapshot taken at the same point (for a server
+ * the bench did not start).
  */
 export function serverRss(pid: number | undefined, snapshot: MetricsSnapshot | undefined): RssReading | undefined {
   const local = pid === undefined ? undefined : residentBytes(pid);
@@ -28,7 +29,10 @@ export function serverRss(pid: number | undefined, snapshot: MetricsSnapshot | u
   return undefined;
 }
 
-/** (RSS at the rung - idle RSS) / sockets, in KB of 1,024 bytes: what one more open socket (and its share of its room) holds. */
+/**
+ * Computes (RSS at the rung - idle RSS) / sockets, in KB of 1,024 bytes. That is what one more open
+ * socket (and its share of its room) holds.
+ */
 export function rssPerSocketKb(
   idle: RssReading | undefined,
   atRung: RssReading | undefined,
@@ -39,8 +43,8 @@ export function rssPerSocketKb(
 }
 
 /**
- * CPU time (from /proc, over the rung's window) per answer the server handled in the same window:
- * the cost per answer of the issue's goal, for one process group.
+ * Computes CPU time (from /proc, over the rung's window) per answer the server handled in the same
+ * window. That is the cost per answer of the issue's goal, for one process group.
  */
 export function cpuMsPerAnswer(usage: UsageReading | undefined, who: string, answers: number | undefined): number | undefined {
   const percent = usage?.cpuPercent[who];
@@ -48,7 +52,7 @@ export function cpuMsPerAnswer(usage: UsageReading | undefined, who: string, ans
   return ((percent / 100) * usage!.wallSeconds * 1000) / answers;
 }
 
-/** Write and read system calls of one process group over the window, per answer handled in it. */
+/** The write and read system calls of one process group over the window, per answer handled in it. */
 export function syscallsPerAnswer(
   usage: UsageReading | undefined,
   who: string,
@@ -59,14 +63,20 @@ export function syscallsPerAnswer(
   return { writes: calls.writes / answers, reads: calls.reads / answers };
 }
 
-/** "writes / reads" per answer; "not available" where /proc could not be read (not 0: nothing was measured). */
+/**
+ * Formats "writes / reads" per answer. Where /proc could not be read, it says "not available" rather
+ * than 0, because nothing was measured.
+ */
 export function fmtSyscallsPerAnswer(usage: UsageReading | undefined, who: string, answers: number | undefined): string {
   if (!usage?.syscalls[who]) return 'not available';
   const per = syscallsPerAnswer(usage, who, answers);
   return per ? `${per.writes.toFixed(2)} / ${per.reads.toFixed(2)}` : '-';
 }
 
-/** Everything the server wrote to game sockets over the window (`game_ws_outbound_bytes_total`, all kinds), per answer handled. */
+/**
+ * Everything the server wrote to game sockets over the window (`game_ws_outbound_bytes_total`, all
+ * kinds), per answer handled.
+ */
 export function bytesPerAnswer(delta: MetricsDelta | undefined, answers: number | undefined): number | undefined {
   if (!delta || !answers) return undefined;
   return delta.value('game_ws_outbound_bytes_total') / answers;

@@ -56,7 +56,7 @@ interface LadderSettings {
   readonly plots: boolean;
 }
 
-/** One rung as measured: its window, the records sent in it, and the server's difference over it. */
+/** One rung as measured: its window, the records sent in it, and the server's /metrics difference over it. */
 interface Rung {
   readonly rooms: number;
   readonly roomsLive: { start: number; end: number };
@@ -67,11 +67,11 @@ interface Rung {
   readonly usage?: UsageReading;
   /** The server's RSS at the end of the window. */
   readonly rss?: RssReading;
-  /** PostgreSQL's statements over the window, with --pg-statements. */
+  /** PostgreSQL's statements over the window, when --pg-statements is given. */
   readonly pgStatements?: StatementCost[];
   /** Why the ladder stopped here, if it did. */
   stoppedBecause?: string;
-  /** Filled at the end, when late replies and timeouts are in. */
+  /** Filled in at the end, once late replies and timeouts are in. */
   records: CommandRecord[];
 }
 
@@ -97,7 +97,7 @@ export function ladderMode(o: Options, target: TargetSettings): (run: BenchRun, 
   return (run, command) => runLadder(run, command, s);
 }
 
-/** The bench's soft limit on open files (each socket is one); the bench raises nothing. */
+/** The bench's soft limit on open files, where each socket is one file. The bench does not raise the limit. */
 export function openFileLimit(): number | undefined {
   try {
     const line = readFileSync('/proc/self/limits', 'utf8')
@@ -112,7 +112,8 @@ export function openFileLimit(): number | undefined {
 
 async function runLadder(run: BenchRun, command: string, s: LadderSettings): Promise<void> {
   const { bots } = s;
-  // Rungs the bench itself cannot open (one file descriptor per socket) are left out, and said so.
+  // Rungs that the bench itself cannot open (it needs one file descriptor per socket) are left out,
+  // and the log says so.
   const limit = openFileLimit();
   const perRoom = bots.seats + 1;
   const fits = (rooms: number) => limit === undefined || rooms * perRoom <= limit * 0.9 - 200;
@@ -126,13 +127,14 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   const timeLeft = () => deadline - performance.now();
   await run.startServer();
   const distances = await run.distances();
-  // The idle process, before any room: what each rung's sockets add is measured from here.
+  // Measure the idle process before any room opens. What each rung's sockets add is measured from
+  // this.
   const idleRss = serverRss(run.serverPid, undefined) ?? serverRss(undefined, await run.snapshot('idle').catch(() => undefined));
   const overall = run.usageMeter();
   overall.start();
 
   const random = seededRandom(bots.seed);
-  // Rooms play game after game until the ladder ends; then every socket is dropped at once.
+  // Rooms play game after game until the ladder ends. Then every socket is dropped at once.
   const stopRooms = new AbortController();
   setMaxListeners(0, stopRooms.signal);
   run.signal.addEventListener('abort', () => stopRooms.abort(), { once: true });
@@ -188,7 +190,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
       stopReason = 'interrupted';
       break;
     }
-    // Opening the rooms, settling and holding must fit in what is left of the time cap.
+    // Opening the rooms, settling and holding the window must fit in what is left of the time cap.
     const needSeconds = Math.max(0, target - live) / s.rampPerSecond + s.settleSeconds + s.holdSeconds + 5;
     if (timeLeft() < needSeconds * 1000) {
       stopReason = `the time cap (--max-minutes ${s.maxMinutes}) left no room for the ${target}-room rung (about ${fmtNum(needSeconds)} s needed, ${fmtNum(Math.max(0, timeLeft()) / 1000)} s left)`;
@@ -215,7 +217,8 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     }
     if (stopReason) break;
     if (rampBroke) {
-      // No steady window to speak of: the rung is reported over its ramp, and the ladder ends.
+      // There is no steady window to speak of, so the rung is reported over its ramp, and the ladder
+      // ends.
       const usage = meter.stop();
       const procRss = serverRss(run.serverPid, undefined);
       const after = await run.snapshot(`rung-${target}-after`).catch(() => undefined);
@@ -234,7 +237,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
       stopReason = `the ${target}-room rung broke: ${rampBroke}`;
       break;
     }
-    // Every room seated (or failed), then a short settle so games are under way.
+    // Wait until every room is seated (or failed), then settle briefly so that games are under way.
     const seatBy = performance.now() + 60_000 + (bots.secondsPerQuestion + bots.revealSeconds) * 1000;
     while (seated < live && performance.now() < seatBy && !run.signal.aborted) await sleep(250, run.signal);
     await sleep(s.settleSeconds * 1000, run.signal);
@@ -258,7 +261,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     }
     const windowEnd = epochMs();
     const usage = meter.stop();
-    // Read before the /metrics scrape, which allocates in the server.
+    // Read the RSS before the /metrics scrape, because the scrape allocates memory in the server.
     const procRss = serverRss(run.serverPid, undefined);
     const after = await run.snapshot(`rung-${target}-after`).catch(() => undefined);
     const pgStatements = pgUrl ? await readPgStatements(pgUrl) : undefined;
@@ -277,7 +280,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
     };
     rungs.push(rung);
 
-    // Decide on what has arrived so far; the report recomputes once late replies are in.
+    // Decide on what has arrived so far. The report recomputes once late replies are in.
     const so = rungStats(run.records.filter((r) => r.sentAt >= windowStart && r.sentAt < windowEnd));
     log(
       `rung ${target} rooms: answers n=${so.answers.n} p50 ${fmtMs(so.answers.p50)} ms p99 ${fmtMs(so.answers.p99)} ms, errors ${so.errors}/${so.commands}, timeouts ${so.timeouts}, server mean ${fmtMs(serverMean(rung.figures.delta, 'room.answer').meanMs)} ms, bench loop p99 ${fmtMs(usage.loopDelay.p99)} ms`,
@@ -299,7 +302,7 @@ async function runLadder(run: BenchRun, command: string, s: LadderSettings): Pro
   log(`ladder over: ${stopReason}`);
   run.setTag('rung', undefined);
 
-  // Replies still on their way may yet arrive, or time out: wait for them before dropping sockets.
+  // Replies still on their way may yet arrive or time out, so wait for them before dropping sockets.
   const lastEnd = rungs.length ? rungs[rungs.length - 1].windowEnd : epochMs();
   const waitFor = Math.max(0, lastEnd + bots.commandTimeoutMs + 500 - epochMs());
   if (!run.signal.aborted && waitFor > 0) {
@@ -404,7 +407,7 @@ function rssSourceText(r: RssReading): string {
 
 interface RungStats {
   readonly answers: Summary;
-  /** One-second slots of the window, and those in which some answer took longer than the budget. */
+  /** The number of one-second slots in the window, and of those in which some answer took longer than the budget. */
   readonly seconds: number;
   readonly secondsOverBudget: number;
   readonly commands: number;
@@ -416,7 +419,7 @@ interface RungStats {
 function rungStats(records: readonly CommandRecord[], budgetMs = Infinity, window?: { start: number; end: number }): RungStats {
   const answerRecords = records.filter((r) => r.type === 'room.answer');
   const answers = summarize(latencies(answerRecords));
-  // A tail made of a few stalls shows as a few slow seconds; a slow server, as many.
+  // A tail made of a few stalls shows as a few slow seconds, and a slow server shows as many.
   const seconds = window ? Math.max(1, Math.ceil((window.end - window.start) / 1000)) : 0;
   const slow = new Set<number>();
   if (window) for (const r of answerRecords) if (r.timedOut || r.ms > budgetMs) slow.add(Math.floor((r.sentAt - window.start) / 1000));
@@ -456,7 +459,7 @@ function ladderReport(i: {
   const stats = rungs.map((r) => rungStats(r.records, s.budgetMs, { start: r.windowStart, end: r.windowEnd }));
   const firstOver = rungs.find((r, k) => !(stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs));
   const firstErrors = rungs.find((r, k) => stats[k].errors > 0);
-  // The highest rung that held: every rung up to it within the budget and without errors.
+  // Find the highest rung that held, with every rung up to it within the budget and without errors.
   let held: Rung | undefined;
   for (let k = 0; k < rungs.length; k++) {
     if (stats[k].answers.p99 !== undefined && stats[k].answers.p99! <= s.budgetMs && stats[k].errors === 0) held = rungs[k];
@@ -645,7 +648,7 @@ function ladderReport(i: {
     bots: s.bots,
     load: `Rooms were opened ${s.rampPerSecond} per second and kept playing; each rung's window starts after its rooms are seated, so it measures steady play, not the ramp (HTTP joins and socket opens happen in the ramp). Real rooms arrive and leave at random, start games at random, and spend most of their life in a lobby.`,
   });
-  // A question closes when every seat has answered: its cycle is the slowest pause plus the reveal.
+  // A question closes when every seat has answered, so its cycle is the slowest pause plus the reveal.
   const n = s.bots.seats;
   const slowest = (s.bots.pause.baseMs + (s.bots.pause.spreadMs * n) / (n + 1)) / 1000;
   const rate = (reveal: number) => n / (slowest + reveal);
@@ -665,9 +668,9 @@ function ladderReport(i: {
 }
 
 /**
- * The rung before the budget was left beside the first rung over it: the server's parts of an
- * answer's time, CPU by process, and the bench's own delay, so a reader can see where the time
- * went. Figures only; the reading is left to the note in the report's folder.
+ * Puts the last rung within the budget beside the first rung over it: the server's parts of an
+ * answer's time, CPU by process, and the bench's own delay, so that a reader can see where the time
+ * went. It gives figures only, and leaves the reading to the note in the report's folder.
  */
 function whereTheTimeWent(
   rungs: readonly Rung[],
@@ -741,7 +744,7 @@ function whereTheTimeWent(
   ];
 }
 
-/** The largest histogram bucket bound at or below the budget (the server's tail is counted above it). */
+/** The largest histogram bucket bound at or below the budget. The server's tail is counted above it. */
 function tailBound(delta: MetricsDelta | undefined, budgetMs: number): number {
   const bounds = (delta?.histograms('game_command_duration_seconds', ['command']) ?? []).flatMap((h) => h.buckets.map((b) => b.leMs));
   const below = [...new Set(bounds)].filter((b) => b <= budgetMs);
@@ -752,7 +755,7 @@ function fmtBoundMs(ms: number): string {
   return String(Number(ms.toPrecision(4)));
 }
 
-/** How many of the server's answers took longer than `boundMs` (from bucket counts; exact at a bucket bound). */
+/** How many of the server's answers took longer than `boundMs`, from bucket counts. It is exact at a bucket bound. */
 function serverTail(delta: MetricsDelta | undefined, boundMs: number): string {
   const [h] = (delta?.histograms('game_command_duration_seconds', ['command']) ?? []).filter((x) => x.labels.command === 'room.answer');
   if (!h) return '';

@@ -7,8 +7,8 @@ import { InstanceFigures } from '../instances';
 import { everyKindDeck, KindBytes } from '../kind-bytes';
 
 /**
- * Games one after another, one room live at a time: the latency of each command with nothing
- * else going on, at the database distance of the run.
+ * Plays games one after another, with one room live at a time. It measures the latency of each
+ * command with nothing else going on, at the database distance of the run.
  */
 export function latencyMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 3, questions: 10, secondsPerQuestion: 20, revealSeconds: 1, pingSeconds: 15 });
@@ -18,14 +18,15 @@ export function latencyMode(o: Options, target: TargetSettings): (run: BenchRun,
     `Latency: ${gameCount} games of ${bots.seats} seats, ${bots.questions} questions, database ${target.url ? 'as found' : target.dbDelayMs ? `${target.dbDelayMs} ms away each way` : 'local (no delay)'}`,
   );
   const plots = !o.flag('no-plots');
-  // By default the rooms play a deck with every kind of question (section 13), in its order; `--deck builtin` plays the built-in deck.
+  // By default, the rooms play a deck with every kind of question (section 13), in its order.
+  // `--deck builtin` plays the built-in deck.
   const deck = o.string('deck', 'kinds');
   if (deck !== 'kinds' && deck !== 'builtin') throw new Error(`--deck must be kinds or builtin, not ${deck}`);
   o.assertAllUsed();
   return (run, command) => runLatency(run, command, { bots, gameCount, title, plots, kinds: deck === 'kinds' });
 }
 
-/** A deck with every kind for the run's rooms, made over the API once: its id. */
+/** Makes a deck with every kind of question for the run's rooms, once, over the API, and returns its id. */
 async function makeKindsDeck(baseUrl: string, questions: number): Promise<string> {
   const res = await fetch(`${baseUrl}/api/decks`, {
     method: 'POST',
@@ -44,7 +45,7 @@ async function runLatency(
   const { bots, gameCount, title, plots, kinds } = p;
 
   await run.startServer();
-  // Made before the snapshot, so that the deck's write is not counted with the games.
+  // The deck is made before the snapshot, so that the deck's write is not counted with the games.
   const deckId = kinds ? await makeKindsDeck(run.baseUrl, bots.questions) : undefined;
   const byKind = new KindBytes();
   const distances = await run.distances();

@@ -10,14 +10,14 @@ export interface SustainedOutage {
   readonly statusesDuring: Record<string, number>;
   /** The slowest reply to a command sent while PostgreSQL was away, in ms. */
   readonly slowestDuringMs: number;
-  /** The three slowest of them: which command, its reply, and when it was sent (ms into the outage). */
+  /** The three slowest of them: which command, its reply, and when it was sent (in ms into the outage). */
   readonly slowest: readonly { readonly type: string; readonly status: number | 'none'; readonly ms: number; readonly sentAtMs: number }[];
-  /** Commands that got no reply at all (by the end of the run). */
+  /** Commands that got no reply at all by the end of the run. */
   readonly unanswered: number;
   /** Sockets the server closed, and the reconnects they needed. */
   readonly socketsClosed: number;
   readonly reconnects: number;
-  /** From the restore to the first answer acknowledged after it, in ms. */
+  /** The time from the restore to the first answer acknowledged after it, in ms. */
   readonly firstAnswerAfterMs: number | null;
   readonly gameFinished: boolean;
   /** Answers acknowledged with 200, and how many of them the database has. */
@@ -25,25 +25,26 @@ export interface SustainedOutage {
   readonly recorded: number;
 }
 
-/** Each client sends a command this often: an answer until one is acknowledged, else a ping. */
+/** Each client sends a command this often: an answer until one is acknowledged, and otherwise a ping. */
 const EVERY_MS = 200;
-/** A reply never waits longer than this in the bench: past it, it counts as unanswered. */
+/** The bench never waits longer than this for a reply. A reply that takes longer counts as unanswered. */
 const REPLY_TIMEOUT_MS = 15_000;
 
 interface Seat {
   client: SeatClient;
   readonly token: string;
   question: number;
-  /** Question indexes this seat's answer was acknowledged for. */
+  /** The question indexes for which this seat's answer was acknowledged. */
   readonly acked: Set<number>;
 }
 
 /**
- * A room of a host and four players plays on while PostgreSQL is away for `holdMs`, each client
- * sending a command every 200 ms throughout: pings until the outage starts (a second into the
- * first question), then answers (refused with 503 while it is away, and retried under the same
- * id) until each is acknowledged, pings otherwise. Counts what the server closed and what it never
- * answered, then lets the game finish and checks every acknowledged answer is in the database.
+ * Plays a room of a host and four players on while PostgreSQL is away for `holdMs`. Each client
+ * sends a command every 200 ms throughout. It sends pings until the outage starts (a second into the
+ * first question), then answers until each is acknowledged, and pings otherwise. While PostgreSQL is
+ * away, the answers are refused with 503 and retried under the same id. The mode counts what the
+ * server closed and what it never answered, then lets the game finish and checks that every
+ * acknowledged answer is in the database.
  */
 export async function sustainedOutage(
   baseUrl: string,
@@ -67,7 +68,7 @@ export async function sustainedOutage(
   const seats: Seat[] = [];
   for (const token of tokens) seats.push({ client: await connect(token), token, question: 0, acked: new Set() });
   const [host, ...players] = seats;
-  // A socket the server closes is opened again (counted), as a page would.
+  // A socket that the server closes is opened again, as a page would, and counted.
   const watch = (seat: Seat) => {
     void seat.client.closed.then(async () => {
       if (stopped) return;
@@ -107,7 +108,7 @@ export async function sustainedOutage(
       const next = new Promise((r) => setTimeout(r, EVERY_MS));
       const open = player ? seat.client.events.filter((e) => e.type === 'question.open').at(-1)?.data.index : undefined;
       if (open !== undefined) seat.question = open;
-      // Nobody answers before the outage: the whole game is played through it and after it.
+      // Nobody answers before the outage, so the whole game is played through the outage and after it.
       if (player && outage !== undefined && open !== undefined && !seat.acked.has(seat.question)) {
         const q = seat.question;
         const reply = await send(seat, 'room.answer', { question: q, choice: q % 2 }, `${seat.token.slice(-8)}-q${q}`);
@@ -124,7 +125,7 @@ export async function sustainedOutage(
   };
   const loops = seats.map((s, i) => play(s, i > 0));
   await host.client.nextEvent('question.open');
-  // A little play before the outage, then the outage for `holdMs`, then play to the end.
+  // Play a little before the outage, then hold the outage for `holdMs`, then play to the end.
   await new Promise((r) => setTimeout(r, 1000));
   outage = { from: performance.now() };
   if (kind === 'refused') proxy.cutAll();
@@ -141,7 +142,8 @@ export async function sustainedOutage(
   const acknowledged = players.reduce((n, p) => n + p.acked.size, 0);
   const db = new Client({ connectionString: directUrl });
   await db.connect();
-  // The answers of a game that finished are in its record (its finish cut the journal); those of one still on, in the journal.
+  // The answers of a game that finished are in its record, because its finish cut the journal. The
+  // answers of a game still on are in the journal.
   const { rows } = await db.query<{ n: number }>(
     `SELECT (SELECT count(*) FROM finished_games f, jsonb_array_elements(f.summary->'questions') q, jsonb_array_elements(q->'answers') a WHERE f.room_id = $1)::int
           + (SELECT count(*) FROM room_journal WHERE room_id = $1 AND kind = 'command' AND body->>'type' = 'room.answer')::int AS n`,

@@ -6,19 +6,21 @@ import { BenchRun, log } from '../run';
 import { SustainedOutage, sustainedOutage, sustainedReport } from './outage-sustained';
 
 /**
- * PostgreSQL goes away while a game is on, refused (the link cut) or silent (packets held:
- * a dead NAT, a failover in progress), and the bench times what everyone is told meanwhile:
- * the answer whose statement is out, an answer queued behind it, a command that needs no
- * database, an HTTP request that does, and /health. After the link heals it checks that
- * nothing that got 503 was recorded. Then a game plays through one long outage of each kind
- * (`--refused-ms`, `--silent-ms`, longer than the rooms' leases): sockets closed, reconnects,
- * the slowest reply, and every acknowledged answer recorded. Runs against the server it starts
- * (`--server-cmd` picks the build), with a proxy of its own between that server and PostgreSQL.
+ * Takes PostgreSQL away while a game is on, either refused (the link is cut) or silent (packets are
+ * held, as with a dead NAT or a failover in progress). The bench times what everyone is told
+ * meanwhile: the answer whose statement is out, an answer queued behind it, a command that needs no
+ * database, an HTTP request that does, and /health. After the link heals, it checks that nothing
+ * that got 503 was recorded. Then a game plays through one long outage of each kind (`--refused-ms`,
+ * `--silent-ms`, longer than the rooms' leases), and the bench counts the sockets closed, the
+ * reconnects, the slowest reply, and whether every acknowledged answer was recorded. The mode runs
+ * against the server it starts (`--server-cmd` picks the build), with a proxy of its own between
+ * that server and PostgreSQL.
  */
 export function outageMode(o: Options): (run: BenchRun, command: string) => Promise<void> {
   const trials = o.number('trials', 3, 1, 50);
   const holdMs = o.number('outage-ms', 6000, 500, 60_000);
-  // Issue 20's outages: 30 s refused, 20 s silent, each past the default 6 s lease. 0 skips one.
+  // These are issue 20's outages: 30 s refused and 20 s silent, each past the default 6 s lease. 0
+  // skips an outage.
   const refusedMs = o.number('refused-ms', 30_000, 0, 600_000);
   const silentMs = o.number('silent-ms', 20_000, 0, 600_000);
   const title = o.string('title', `Outage: what a room and the HTTP API answer while PostgreSQL is refused or silent`);
@@ -35,7 +37,7 @@ interface Probe {
 interface Trial {
   readonly kind: 'refused' | 'silent';
   readonly probes: Probe[];
-  /** Answers that were refused with 503 and yet are in the answers table after the link healed. */
+  /** Answers that were refused with 503 and yet were in the answers table after the link healed. */
   readonly recordedAfter503: number;
 }
 
@@ -78,7 +80,7 @@ async function runOutage(run: BenchRun, command: string, p: OutageParams): Promi
   }
 }
 
-/** Waits for `GET /health/ready` to answer 200 (at most a minute). */
+/** Waits, at most a minute, for `GET /health/ready` to answer 200. */
 async function untilReady(baseUrl: string): Promise<void> {
   const until = Date.now() + 60_000;
   while (
@@ -94,8 +96,8 @@ async function untilReady(baseUrl: string): Promise<void> {
 
 async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind: Trial['kind'], holdMs: number): Promise<Trial> {
   const api = new HttpApi(baseUrl);
-  // The server writes nothing until its heartbeat has found PostgreSQL back after the trial
-  // before (a room opened sooner gets 503): the trial starts once it says it is ready.
+  // The server writes nothing until its heartbeat has found PostgreSQL back after the previous trial,
+  // and a room opened sooner gets 503. So the trial starts once the server says it is ready.
   await untilReady(baseUrl);
   const room = await api.createRoom({ hostName: 'Host', questionCount: 3, secondsPerQuestion: 60, revealSeconds: 0 });
   const seats = [await api.join(room.code, 'Ann'), await api.join(room.code, 'Bob'), await api.join(room.code, 'Cy')];
@@ -130,10 +132,10 @@ async function trial(baseUrl: string, directUrl: string, proxy: DelayProxy, kind
     ),
     timed('GET /health', () => http('/health')),
   ]);
-  // The outage lasts `holdMs` whatever the answers: what got 503 must not be recorded when it ends.
+  // The outage lasts `holdMs`, whatever the answers. What got 503 must not be recorded when it ends.
   const [done] = await Promise.all([probes, new Promise((r) => setTimeout(r, holdMs))]);
   proxy.restore();
-  // Cy's answer after the outage: its statement follows anything that was still on its way.
+  // Cy answers after the outage, so its statement follows anything that was still on its way.
   await players[2].send('room.answer', { question: 0, choice: 2 }, 'cy-0').catch(() => undefined);
   const refused = done.filter((d) => d.what.startsWith('room.answer') && d.result.startsWith('503')).length;
   const db = new Client({ connectionString: directUrl });

@@ -23,7 +23,7 @@ import {
 
 interface OverloadSettings {
   readonly bots: BotSettings;
-  /** Rooms the server holds within the budget, measured earlier (0: found here by a ladder of `rungs`). */
+  /** The rooms the server holds within the budget, measured earlier. With 0, a ladder of `rungs` finds it here. */
   readonly capacity: number;
   readonly rungs: number[];
   readonly budgetMs: number;
@@ -36,7 +36,7 @@ interface OverloadSettings {
   readonly title: string;
 }
 
-/** One window of play of the rooms already playing: its rooms and its answers' p99. */
+/** One window of play of the rooms already playing: its rooms and the p99 of its answers. */
 interface Window {
   readonly rooms: number;
   readonly from: number;
@@ -45,12 +45,13 @@ interface Window {
 }
 
 /**
- * Offered more rooms than it holds: the rooms already playing (as many as the capacity: the rung
- * where answer p99 passes the budget, found by a ladder here or given by `--capacity`) keep
- * playing while new rooms are offered until twice that many are live or being set up, and then
- * for a steady window, every refused or finished one replaced. The report says what the rooms
- * already playing were told (answer p99 against the capacity's, false 503s, rooms let go,
- * acknowledged answers missing) and how new work was refused (status, `Retry-After`, how fast).
+ * Offers the server more rooms than it holds. The rooms already playing are as many as the
+ * capacity: the rung where answer p99 passes the budget, found by a ladder here or given by
+ * `--capacity`. They keep playing while new rooms are offered until twice that many are live or
+ * being set up, and then for a steady window, with every refused or finished room replaced. The
+ * report says what the rooms already playing were told (answer p99 against the capacity's, false
+ * 503s, rooms let go, acknowledged answers missing), and how new work was refused (status,
+ * `Retry-After`, how fast).
  */
 export function overloadMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 4, questions: 10, secondsPerQuestion: 5, revealSeconds: 1, pingSeconds: 0 });
@@ -87,7 +88,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const distances = await run.distances();
   const ledger = new PlayLedger();
   const random = seededRandom(bots.seed);
-  // Rooms play game after game until the run ends; then every socket is dropped at once.
+  // Rooms play game after game until the run ends. Then every socket is dropped at once.
   const stop = new AbortController();
   setMaxListeners(0, stop.signal);
   run.signal.addEventListener('abort', () => stop.abort(), { once: true });
@@ -125,7 +126,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   };
   const p99Of = (w: Window) => playingFigures(ledger, { cohort: 'playing', from: w.from, to: w.to }, undefined).answeredMs.p99;
 
-  // The capacity: given, or the first rung of a ladder whose answer p99 passes the budget.
+  // The capacity is either given, or the first rung of a ladder whose answer p99 passes the budget.
   const search: Window[] = [];
   let capacity = s.capacity;
   let baseline: Window | undefined;
@@ -162,7 +163,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   if (!baseline) throw new Error('the run ended before the capacity was measured');
   const target = Math.round(capacity * s.factor);
 
-  // Past capacity: new rooms offered until `target` are live or being set up, then held there.
+  // Go past capacity: offer new rooms until `target` are live or being set up, then hold there.
   const snapshotBefore = await run.snapshot('overload-before').catch(() => undefined);
   const meter = run.usageMeter();
   meter.start();
@@ -190,7 +191,7 @@ async function runOverload(run: BenchRun, command: string, s: OverloadSettings):
   const usage = meter.stop();
   const snapshotAfter = await run.snapshot('overload-after').catch(() => undefined);
   // Every question with an answer in the window closes within a question's time, and its refused
-  // answers are resent then: wait for both before dropping the sockets.
+  // answers are resent then. Wait for both before dropping the sockets.
   const closedBy = performance.now() + bots.secondsPerQuestion * 1000 + 1000;
   const drainBy = performance.now() + (bots.secondsPerQuestion + bots.revealSeconds) * 1000 + bots.commandTimeoutMs + 2000;
   log(`overload over: waiting for the window's questions to close and ${ledger.pendingResends} resend(s) to be answered`);

@@ -48,9 +48,9 @@ interface Minute {
 }
 
 /**
- * A steady number of rooms for a long while: each room plays a few games (rematches accepted),
- * its seats leave, and a fresh room takes its place. Looks for drift: latency, errors and the
- * server's memory minute by minute.
+ * Keeps a steady number of rooms for a long while. Each room plays a few games (rematches
+ * accepted), its seats leave, and a fresh room takes its place. The mode looks for drift in latency,
+ * errors and the server's memory, minute by minute.
  */
 async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise<void> {
   const { bots } = s;
@@ -110,7 +110,7 @@ async function runSoak(run: BenchRun, command: string, s: SoakSettings): Promise
       `minute ${m}: answers n=${answers.n} p50 ${fmtMs(answers.p50)} ms p99 ${fmtMs(answers.p99)} ms, server RSS ${fmtNum((minute.rssBytes ?? 0) / 2 ** 20)} MiB, ${games.length} games so far`,
     );
   }
-  // Let rooms finish the game they are in, then leave; drop whatever is still going after that.
+  // Let rooms finish the game they are in, then leave. Drop whatever is still going after that.
   log('ending: rooms finish their game and leave');
   ending.abort();
   const graceMs = bots.questions * (bots.secondsPerQuestion + bots.revealSeconds) * 1000 + bots.commandTimeoutMs + 10_000;

@@ -24,7 +24,7 @@ interface SteadySettings {
   readonly bots: BotSettings;
   readonly rooms: number;
   readonly rampPerSecond: number;
-  /** 0: no freeze. */
+  /** How long each freeze lasts. 0 means no freeze. */
   readonly starveMs: number;
   readonly starveAt: number;
   readonly starveDelayMs: number;
@@ -32,10 +32,10 @@ interface SteadySettings {
 }
 
 /**
- * A steady stream of answers from rooms that start together, each answer checked for the truth of
- * its reply (watched-room.ts); with `--starve S`, the server is frozen (SIGSTOP) for S seconds once
- * per question, mid-stream, and woken (SIGCONT). Issue 31's case: 40 rooms of 4 players, the
- * database 30 ms away, a 2.5 s freeze per question.
+ * Sends a steady stream of answers from rooms that start together, and checks each answer for the
+ * truth of its reply (watched-room.ts). With `--starve S`, the server is frozen (SIGSTOP) for S
+ * seconds once per question, mid-stream, and then woken (SIGCONT). Issue 31's case is 40 rooms of 4
+ * players, the database 30 ms away, and a 2.5 s freeze per question.
  */
 export function steadyMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   const bots = botSettings(o, { seats: 4, questions: 4, secondsPerQuestion: 10, revealSeconds: 1, pingSeconds: 0 });
@@ -53,7 +53,8 @@ export function steadyMode(o: Options, target: TargetSettings): (run: BenchRun, 
     rampPerSecond: o.number('ramp-per-second', 10, 0.1, 1000),
     starveMs: starveSeconds * 1000,
     starveAt: o.number('starve-at', 0.5, 0, 1),
-    // Long enough for the last answer's statement to reach PostgreSQL: its COMMIT then comes back while the server is frozen.
+    // The delay is long enough for the last answer's statement to reach PostgreSQL, so that its COMMIT
+    // comes back while the server is frozen.
     starveDelayMs: o.number('starve-delay-ms', target.dbDelayMs + 5, 0, 60_000),
     title: o.string(
       'title',
@@ -84,7 +85,8 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   const gate = new Promise<void>((r) => (releaseGate = r));
   const options = (cohort: string, seats: number): WatchedRoomOptions =>
     watchedRoomOptions(bots, { seats, baseUrl: run.baseUrl, ledger, cohort, record: run.record, random, signal: run.signal });
-  // Each freeze also offers new work to the frozen server: a room opened, a seat joined, its socket.
+  // Each freeze also offers new work to the frozen server: a room to open, a seat to join, and the
+  // seat's socket.
   const schedule =
     freezer &&
     new FreezeSchedule(freezer, s.starveAt, s.starveDelayMs, s.starveMs, () => probes.push(probeNewWork(options('probe', 1))), run.signal);
@@ -103,8 +105,8 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
     rooms.push(room.finally(() => over++));
     await sleep(1000 / s.rampPerSecond, run.signal);
   }
-  // Every room seated (or its set-up over), then every game starts at once: the questions of all
-  // rooms run side by side, so each freeze lands in the middle of every room's question.
+  // Once every room is seated (or its set-up is over), every game starts at once. The questions of
+  // all rooms then run side by side, so each freeze lands in the middle of every room's question.
   const seatBy = performance.now() + 60_000 + s.rooms * 100;
   while (seated + over < rooms.length && performance.now() < seatBy && !run.signal.aborted) await sleep(100, run.signal);
   if (schedule) schedule.expectedPerQuestion = seated * bots.seats;
@@ -238,7 +240,10 @@ async function runSteady(run: BenchRun, command: string, s: SteadySettings): Pro
   );
 }
 
-/** Answers in flight when a freeze began: sent before it, answered after it or never; and what their first replies were. */
+/**
+ * Counts the answers in flight when a freeze began (sent before it, and answered after it or never),
+ * and what their first replies were.
+ */
 function aroundFreeze(
   answers: readonly AnswerOutcome[],
   f: Freeze,
@@ -255,7 +260,10 @@ function aroundFreeze(
   };
 }
 
-/** One room opened, one seat joined and its socket opened, then all of it closed: new work offered to a frozen server. */
+/**
+ * Offers new work to a frozen server: it opens one room, joins one seat and opens its socket, then
+ * closes all of it.
+ */
 async function probeNewWork(o: WatchedRoomOptions): Promise<void> {
   let seats: { close(): void }[] = [];
   const set = await setUpWatchedRoom(o, (s) => (seats = s)).catch(() => undefined);

@@ -14,10 +14,10 @@ const TABLES: readonly { readonly name: string; readonly per: 'room' | 'game' | 
 ];
 
 interface Sizes {
-  /** pg_total_relation_size (table, TOAST and indexes), bytes, after VACUUM FULL. */
+  /** pg_total_relation_size (table, TOAST and indexes) in bytes, after VACUUM FULL. */
   readonly bytes: Record<string, number>;
   readonly rows: Record<string, number>;
-  /** Bytes of the deck copies rooms keep in `rooms.deck` (TOASTed, inside the rooms figure). */
+  /** The bytes of the deck copies that rooms keep in `rooms.deck`. They are TOASTed, and part of the rooms figure. */
   readonly deckCopyBytes: number;
 }
 
@@ -35,14 +35,14 @@ interface StorageParams {
 }
 
 /**
- * What a game leaves in PostgreSQL, and what is left of it once its retention window passed: the
- * bench starts a server on a fresh database, plays `--games` rooms of one game each to their end
- * (the bots vote for a rematch, leave, and the host closes the room), `--concurrency` at a time,
- * then measures every table (VACUUM FULL, then pg_total_relation_size, so that the figure is what
- * the rows take, not dead space). With `--prune` (the default) it then moves the rooms' and games'
- * own timestamps back 31 days, as a month passing would, waits for the server's pruning to remove
- * them, and measures again. The report projects the figures to a day, a month and a year at
- * `--games-per-day`. Run it against another build with `--server-cmd` to compare.
+ * Measures what a game leaves in PostgreSQL, and what is left of it once its retention window has
+ * passed. The bench starts a server on a fresh database and plays `--games` rooms of one game each
+ * to their end, `--concurrency` at a time (the bots vote for a rematch and leave, and the host closes
+ * the room). Then it measures every table: VACUUM FULL, then pg_total_relation_size, so that the
+ * figure is what the rows take, not dead space. With `--prune` (the default), it then moves the
+ * rooms' and games' own timestamps back 31 days, as a month passing would, waits for the server's
+ * pruning to remove them, and measures again. The report projects the figures to a day, a month and
+ * a year at `--games-per-day`. Run it against another build with `--server-cmd` to compare.
  */
 export function storageMode(o: Options, target: TargetSettings): (run: BenchRun, command: string) => Promise<void> {
   if (target.url) throw new UsageError('storage measures a database of its own: it starts the server itself (no --url)');
@@ -79,7 +79,7 @@ async function runStorage(run: BenchRun, command: string, p: StorageParams): Pro
     };
     await Promise.all(Array.from({ length: p.concurrency }, worker));
     if (errors.length) log(`${errors.length} room(s) failed, the first: ${errors[0]}`);
-    // Every room is closed: what a month of play leaves is this, times the games.
+    // Every room is closed now, so what a month of play leaves is this, times the games.
     const full = await measure(db);
     let pruned: { sizes: Sizes; waitedMs: number } | undefined;
     if (p.prune && !run.signal.aborted) {
@@ -97,7 +97,8 @@ async function runStorage(run: BenchRun, command: string, p: StorageParams): Pro
             )
           ).rows[0].n,
         );
-      // Until every row is gone, or nothing was removed for a while (a build without retention removes nothing).
+      // Wait until every row is gone, or nothing was removed for a while (a build without retention
+      // removes nothing).
       let left = await rowsOf();
       let changedAt = performance.now();
       while (
@@ -121,7 +122,7 @@ async function runStorage(run: BenchRun, command: string, p: StorageParams): Pro
   }
 }
 
-/** Every table compacted (VACUUM FULL), then its size with its TOAST and indexes, and its rows. */
+/** Compacts every table (VACUUM FULL), then reads its size with its TOAST and indexes, and its rows. */
 async function measure(db: Client): Promise<Sizes> {
   const bytes: Record<string, number> = {};
   const rows: Record<string, number> = {};

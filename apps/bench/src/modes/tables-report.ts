@@ -26,22 +26,22 @@ import { KindCount } from '../tables-shard';
 import { Distances } from '../yardstick';
 import { CellRun, TablesSettings } from './tables-result';
 
-/** The seed's figures (the card-table field report), quoted beside ours. */
+/** The seed's figures (from the card-table field report), quoted beside ours. */
 export const SEED = { tables: 1000, actionP99Ms: 1.2, workerThreads: 2, jsonMbps: 4.07 } as const;
-/** The goal for ours: this many tables within this action p99, every human action durable. */
+/** The goal for our figures: this many tables within this action p99, with every human action durable. */
 export const GOAL = { tables: 2000, actionP99Ms: 10 } as const;
 
-// The statement a human's `table.act` sends on its path, once: the journal's append (a hand's end
-// that no action carried is a `JournalRepository.record` of its own).
+// A human's `table.act` sends one statement on its path: the journal's append. A hand's end that no
+// action carried is written by a `JournalRepository.record` of its own.
 const ACT_STATEMENTS = [JOURNAL_APPEND];
-// prom-client samples the server's event loop every 10 ms; its figures include that interval.
+// prom-client samples the server's event loop every 10 ms, and its figures include that interval.
 const SERVER_LOOP_RESOLUTION_MS = 10;
 
-/** One cell (a rung and a profile) as it goes into summary.json and the report. */
+/** One cell (a rung with a profile) as it goes into summary.json and the report. */
 export interface CellSummary {
   readonly tables: number;
   readonly wire: string;
-  /** Profiles the server's first snapshots named, by count (should be all `wire`). */
+  /** The profiles that the server's first snapshots named, by count. They should all be `wire`. */
   readonly grantedWire: Record<string, number>;
   readonly egressMbps: number | null;
   readonly shards: number;
@@ -74,7 +74,7 @@ export interface CellSummary {
     readonly actMeanMs: number | null;
     readonly roundTripsPerAct: number | null;
     readonly cpuPercent: number | null;
-    /** From the server's /metrics (prom-client's nodejs_eventloop_lag_*), less its 10 ms sampling interval. */
+    /** Taken from the server's /metrics (prom-client's nodejs_eventloop_lag_*), less its 10 ms sampling interval. */
     readonly loopDelayMs: { readonly p50: number; readonly p99: number; readonly max: number } | null;
   };
   readonly postgresCpuPercent: number | null;
@@ -86,7 +86,7 @@ export interface CellSummary {
       readonly cpuPercent: number;
       readonly loopDelayMs: { p50: number; p99: number; max: number };
     }[];
-    /** The coordinator (and the shaper, which runs in it). */
+    /** The coordinator's usage, which includes the shaper that runs in it. */
     readonly coordinator: { readonly cpuPercent: number | null; readonly loopDelayMs: { p50: number; p99: number; max: number } };
     readonly cpuPercentTotal: number;
     readonly loopDelayP99MaxMs: number;
@@ -212,7 +212,7 @@ export function cellSummary(c: CellRun, records: readonly CommandRecord[], s: Ta
   };
 }
 
-/** The server's event-loop delay over the window: prom-client's gauges at the scrape that closed it. */
+/** The server's event-loop delay over the window, from prom-client's gauges at the scrape that closed the window. */
 function serverLoopDelay(after: import('@app/bot-kit').MetricsSnapshot): { p50: number; p99: number; max: number } | null {
   const g = (name: string) => after.samples.find((x) => x.name === name)?.value;
   const p50 = g('nodejs_eventloop_lag_p50_seconds');
@@ -229,7 +229,7 @@ export interface Knee {
   /** The first rung that broke the rule, or null when none did. */
   readonly kneeTables: number | null;
   readonly why: string | null;
-  /** The highest rung below the knee (every rung up to it held). */
+  /** The highest rung below the knee. Every rung up to it held. */
   readonly heldTables: number | null;
 }
 
@@ -385,7 +385,8 @@ function ladderSections(i: ReportInput, knees: readonly Knee[]): string[] {
       '',
     );
   }
-  // Bytes per hand against JSON in the same rung: the compact profiles' saving, measured in one sitting.
+  // Compare bytes per hand against JSON in the same rung. This measures the compact profiles' saving
+  // in one sitting.
   const json = (tables: number) => summaries.find((c) => c.tables === tables && c.wire === 'json');
   const savings = summaries.filter((c) => c.wire !== 'json' && json(c.tables)?.bytesPerHand && c.bytesPerHand !== null);
   if (savings.length) {

@@ -3,16 +3,16 @@ import type { WireProfile } from '@app/protocol';
 import type { UsageReading } from '../host-usage';
 import type { ShardResult } from '../tables-shard';
 
-// What a tables run is set to do and what it measured around each window: shared by the run
-// (tables.ts) and its report (tables-report.ts), so that neither imports the other.
+// These types say what a tables run is set to do and what it measured around each window. The run
+// (tables.ts) and its report (tables-report.ts) share them, so that neither imports the other.
 
 export interface TablesSettings {
-  /** One rung without --ladder. */
+  /** The rungs to play. Without --ladder there is one rung. */
   readonly rungs: readonly number[];
   readonly ladder: boolean;
   readonly wires: readonly WireProfile[];
   readonly seconds: number;
-  /** Per rung; undefined: from the number of tables. */
+  /** The ramp's length per rung. When undefined, it follows from the number of tables. */
   readonly rampSeconds?: number;
   readonly shards: number;
   readonly egressMbps?: number;
@@ -26,7 +26,7 @@ export interface TablesSettings {
   readonly plots: boolean;
 }
 
-/** What the coordinator measured around one cell's window (one rung, one profile). */
+/** What the coordinator measured around one cell's window (one rung with one profile). */
 export interface CellRun {
   readonly tables: number;
   readonly wire: WireProfile;
@@ -42,6 +42,6 @@ export interface CellRun {
   readonly shaper?: { readonly before: EgressShaperStats; readonly after: EgressShaperStats };
   readonly results: ShardResult[];
   readonly shardErrors: string[];
-  /** Late: the window opened before every shard had opened its tables. */
+  /** True when the window opened late, before every shard had opened its tables. */
   readonly interrupted: boolean;
 }

@@ -89,7 +89,8 @@ async function runTables(run: BenchRun, command: string, s: TablesSettings): Pro
   const cells: CellRun[] = [];
   try {
     for (let r = 0; r < s.rungs.length && !run.signal.aborted; r++) {
-      // Profiles take turns within a rung, each rung starting with the next one, so none is always first.
+      // Profiles take turns within a rung, and each rung starts with the next profile, so that no
+      // profile is always first.
       const order = s.wires.map((_, i) => s.wires[(i + r) % s.wires.length]);
       for (const wire of order) {
         if (run.signal.aborted) break;
@@ -184,8 +185,8 @@ async function runCell(
   const onAbort = () => teardown();
   run.signal.addEventListener('abort', onAbort, { once: true });
 
-  // The window as the coordinator sees it: /metrics (which also resets the server's event-loop
-  // histogram), the server's CPU, the shaper's counters.
+  // Measure the window as the coordinator sees it: /metrics (which also resets the server's
+  // event-loop histogram), the server's CPU, and the shaper's counters.
   await sleep(Math.max(0, windowStart - epochMs()), run.signal);
   const meter = run.usageMeter();
   const before = await run.snapshot(`${label}-before`).catch(() => undefined);
@@ -199,7 +200,7 @@ async function runCell(
   const usage = meter.stop();
   const interrupted = run.signal.aborted;
 
-  // Every shard reports once the replies of its window are in (or timed out).
+  // Every shard reports once the replies of its window are in (or have timed out).
   await Promise.race([allResults, sleep(s.commandTimeoutMs + 30_000)]);
   log(`${tables} tables, ${wire}: window over; closing the tables`);
   teardown();

@@ -9,15 +9,15 @@ import { MetricsDelta, summarize, Summary } from '../stats';
 import { PlayLedger, WatchedRoomReport } from '../watched-room';
 import { standardConfounds } from './games-report';
 
-/** A span of the run (epoch ms, end excluded) and the rooms it is about. */
+/** A span of the run (epoch ms, end excluded), and the rooms it is about. */
 export interface Slice {
-  /** Only rooms of this cohort; all rooms when absent. */
+  /** Only the rooms of this cohort, or all rooms when absent. */
   readonly cohort?: string;
   readonly from?: number;
   readonly to?: number;
 }
 
-/** A "room let go" line of the server's log: when, and which room. */
+/** A "room let go" line of the server's log: when it was written, and which room it names. */
 export interface LetGoLine {
   readonly at: number;
   readonly room?: string;
@@ -30,19 +30,19 @@ export interface PlayingFigures {
   readonly answers: AnswerAccount;
   /** Client latency of the answers whose first reply was 200. */
   readonly acknowledgedMs: Summary;
-  /** Client latency of every first send that got a reply or timed out (a timeout counts as longer than any). */
+  /** Client latency of every first send that got a reply or timed out. A timeout counts as longer than any reply. */
   readonly answeredMs: Summary;
   readonly missing: MissingAcks;
   readonly lettingGo: {
     /** Sockets the server closed with 1012, and the rooms they were in. */
     readonly sockets1012: number;
     readonly rooms1012: number;
-    /** "room let go" lines in the server's log for these rooms; null when the bench did not have the log. */
+    /** The "room let go" lines in the server's log for these rooms. It is null when the bench did not have the log. */
     readonly logLines: number | null;
   };
   /** Sockets the server (or the network) closed under the seats, by close code. */
   readonly socketsClosed: Record<string, number>;
-  /** Seats back in after such a close. */
+  /** Seats that got back in after such a close. */
   readonly reconnects: number;
 }
 
@@ -72,7 +72,7 @@ export function playingFigures(ledger: PlayLedger, slice: Slice, letGo: readonly
   };
 }
 
-/** The "room let go" lines of a server log of JSON lines; undefined when there is no such file. */
+/** Reads the "room let go" lines of a server log of JSON lines. It returns undefined when there is no such file. */
 export function letGoLines(logFile: string | undefined): LetGoLine[] | undefined {
   if (!logFile) return undefined;
   let text: string;
@@ -89,7 +89,7 @@ export function letGoLines(logFile: string | undefined): LetGoLine[] | undefined
       if (!entry.msg?.startsWith('room let go')) continue;
       lines.push({ at: entry.time ? Date.parse(entry.time) : NaN, ...(entry.room ? { room: entry.room } : {}) });
     } catch {
-      // Not a log line.
+      // This line is not a log line.
     }
   }
   return lines;
@@ -99,11 +99,11 @@ export function letGoLines(logFile: string | undefined): LetGoLine[] | undefined
 export interface NewWorkKind {
   readonly tried: number;
   readonly admitted: number;
-  /** Refusals by status and code (`503 overloaded`; `no reply` when none came). */
+  /** Refusals by status and code, such as `503 overloaded`, or `no reply` when none came. */
   readonly refused: Record<string, number>;
-  /** The refusals' `Retry-After` in seconds (`none` where a refusal gave none), by value. */
+  /** The refusals' `Retry-After` in seconds, by value. A refusal without one counts as `none`. */
   readonly retryAfter: Record<string, number>;
-  /** How long a refusal took to arrive, and an admission. */
+  /** How long a refusal took to arrive, and how long an admission took. */
   readonly refusalMs: Summary;
   readonly admittedMs: Summary;
 }
@@ -116,7 +116,10 @@ export interface NewWorkFigures {
 
 const NEW_WORK = { opens: 'http POST /api/rooms', joins: 'http POST /api/rooms/:code/players', sockets: 'ws.connect' } as const;
 
-/** New work from the run's records: each open, join and first socket of the slice's rooms (reconnects are not new work). */
+/**
+ * Collects the new work from the run's records: each open, join and first socket of the slice's
+ * rooms. Reconnects are not new work.
+ */
 export function newWorkFigures(records: readonly CommandRecord[], slice: Slice): NewWorkFigures {
   const mine = records.filter((r) => (slice.cohort === undefined || r.cohort === slice.cohort) && !r.reconnect && inSlice(slice, r.sentAt));
   const kind = (type: string, ok: number): NewWorkKind => {
@@ -154,7 +157,7 @@ const counts = (c: Record<string, number>) =>
     .map(([k, v]) => `${k}: ${fmtNum(v)}`)
     .join(', ') || 'none';
 
-/** The figures of rooms already playing, as a table and the notes that read it. */
+/** Shows the figures of rooms already playing, as a table and the notes that read it. */
 export function playingSection(f: PlayingFigures, timeoutMs: number, heading = '##', title = 'Rooms already playing'): string {
   const a = f.answers;
   const v = a.verdicts;
@@ -212,7 +215,7 @@ export function playingSection(f: PlayingFigures, timeoutMs: number, heading = '
   return out.join('\n');
 }
 
-/** New work as a table: tried, admitted, refused by status, Retry-After, and how fast. */
+/** Shows new work as a table: tried, admitted, refused by status, Retry-After, and how fast. */
 export function newWorkSection(w: NewWorkFigures, timeoutMs: number, heading = '##', intro = ''): string {
   const ms = (s: Summary) => (s.n ? `${fmtMs(s.p50, timeoutMs)} / ${fmtMs(s.p99, timeoutMs) || '-'} / ${fmtMs(s.max)}` : '-');
   const row = (what: string, k: NewWorkKind) => [
@@ -249,12 +252,15 @@ export function newWorkSection(w: NewWorkFigures, timeoutMs: number, heading = '
   ].join('\n');
 }
 
-/** The playing figures for summary.json: the short questions capped, the rest whole. */
+/** The playing figures for summary.json, with the list of short questions capped and the rest whole. */
 export function playingJson(f: PlayingFigures): unknown {
   return { ...f, missing: { ...f.missing, short: f.missing.short.slice(0, 100), shortCount: f.missing.short.length } };
 }
 
-/** Issue 31's expectations of rooms already playing: no false 503, no room let go, nothing acknowledged missing. */
+/**
+ * Issue 31's expectations of rooms already playing: no false 503, no room let go, and nothing
+ * acknowledged missing.
+ */
 export function truthChecks(f: PlayingFigures): Check[] {
   const letGo = Math.max(f.lettingGo.sockets1012 > 0 ? f.lettingGo.rooms1012 : 0, f.lettingGo.logLines ?? 0);
   return [
@@ -279,7 +285,7 @@ export function truthChecks(f: PlayingFigures): Check[] {
   ];
 }
 
-/** First replies of one status, whatever their codes (`503`, `503 database_unavailable`...). */
+/** Counts the first replies of one status, whatever their codes (`503`, `503 database_unavailable`...). */
 export function repliesWithStatus(replies: Record<string, number>, status: number): number {
   return Object.entries(replies)
     .filter(([k]) => k === String(status) || k.startsWith(`${status} `))
@@ -335,7 +341,7 @@ export function serverCountersJson(figures: ServerFigures): unknown {
     : { refused: figures.refused };
 }
 
-/** How the rooms' set-ups ended: refused at which step, or with an error once playing. */
+/** How the rooms' set-ups ended: refused at a given step, or with an error once playing. */
 export interface SetUpCounts {
   readonly refusedAt: Record<'open' | 'join' | 'socket', number>;
   readonly errors: string[];
@@ -351,7 +357,10 @@ export function setUpCounts(reports: readonly WatchedRoomReport[]): SetUpCounts 
   return { refusedAt, errors };
 }
 
-/** The rooms of a run: the mode's own rows, then set-ups refused by step and rooms that ended with an error (the first ten named). */
+/**
+ * The rooms of a run: the mode's own rows, then the set-ups refused by step, and the rooms that ended
+ * with an error (the first ten are named).
+ */
 export function roomsSection(rows: [string, string][], setUp: SetUpCounts): string {
   const out = [
     table(
@@ -369,7 +378,7 @@ export function roomsSection(rows: [string, string][], setUp: SetUpCounts): stri
   return out.join('\n');
 }
 
-/** The sections every report of these modes ends with: the server's own counts, the distances, the confounds. */
+/** The sections every report of these modes ends with: the server's own counts, the distances and the confounds. */
 export function closingSections(i: {
   run: BenchRun;
   figures: ServerFigures;
@@ -388,7 +397,7 @@ export function closingSections(i: {
   ];
 }
 
-/** What every summary.json of these modes starts with: the mode, the command, when, the build and the distance. */
+/** What every summary.json of these modes starts with: the mode, the command, when it ran, the build and the distance. */
 export function summaryHead(mode: string, run: BenchRun, command: string, finishedAt: Date, distances: Distances): Record<string, unknown> {
   return {
     mode,

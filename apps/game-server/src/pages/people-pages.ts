@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 
-// The paths that answer with the pages' one HTML document: the app routes by itself from there.
+// These paths answer with the pages' single HTML document. From there, the app does its own routing.
 const PAGE_PATHS = [
   /^\/$/,
   /^\/host\/?$/,
@@ -18,9 +18,10 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the pages for people (web-admin's second build, dist-pages) at the root of the game
- * server's origin: `/`, `/host`, `/host/{code}`, `/host/decks/{id}`, `/play/{code}`, `/table/{code}` and `/results/{id}` get the HTML (never cached, so
- * a deploy is picked up at once), `/assets/*` the hashed files (cached for good). Every other
- * path is left to the API, the console and the socket.
+ * server's origin. `/`, `/host`, `/host/{code}`, `/host/decks/{id}`, `/play/{code}`, `/table/{code}`
+ * and `/results/{id}` get the HTML, which is never cached so that a deploy is picked up at once.
+ * `/assets/*` gets the hashed files, which are cached for good. Every other path is left to the API,
+ * the console and the socket.
  */
 export function peoplePages(dir = process.env.PAGES_DIR ?? resolve(process.cwd(), 'web-admin/dist-pages')) {
   const html = join(dir, 'pages.html');

@@ -16,7 +16,7 @@ const ids = ['6f1c2a9e-0b1d-4c57-9a53-3f2d8f7d2a11', 'a3b9e0c4-5d2f-4e8a-b1c7-9d
 const settings = { deckId: 'general', questionCount: 2, secondsPerQuestion: 10, revealSeconds: 4, maxPlayers: 20, minPlayers: 2 };
 const players = ids.map((id, i) => ({ id, name: `P${i}`, connected: true, score: 0 }));
 
-/** A trivia stream as one player's JSON socket gets it: events and replies in order. */
+/** A trivia stream as one player's JSON socket gets it: the events and replies in order. */
 function stream(): ({ type: string; data: unknown } | ReplyFrame)[] {
   return [
     {
@@ -90,7 +90,10 @@ function stream(): ({ type: string; data: unknown } | ReplyFrame)[] {
   ] as never;
 }
 
-/** What the server's encoder sends for `frames` on one socket of `profile`, and the JSON frames it stands for. */
+/**
+ * Returns what the server's encoder sends for `frames` on one socket of `profile`, and the JSON
+ * frames those stand for.
+ */
 function encode(profile: CompactProfile, frames: ReturnType<typeof stream>, table: CodeTable = WIRE_CODES) {
   const memory = new WireMemory(table, profile);
   const sent: string[] = [];
@@ -136,7 +139,7 @@ describe('compact profiles', () => {
     expect(sent[5]).not.toContain(ids[1]);
     expect(JSON.parse(sent[2])).toMatchObject({ id: 'c-1', status: 200 });
     expect(JSON.parse(sent[7])).toEqual({ id: 'c-2', status: 409, error: { code: 'question_closed', message: 'question 0 is not open' } });
-    // An id the socket was never sent in full goes in full.
+    // An id that the socket was never sent in full is sent in full.
     expect(sent[11]).toContain('not-a-known-id');
   });
 
@@ -149,13 +152,14 @@ describe('compact profiles', () => {
   it('compact-v3 sends a lone count bare, names the open question once, and the deadline as its length', () => {
     const v2 = encode('compact-v2', stream()).sent;
     const { sent } = encode('compact-v3', stream());
-    // question.open: closesAt (e) as closesAt - serverTime (f).
+    // question.open sends closesAt (e) as closesAt - serverTime (f).
     expect(JSON.parse(sent[1])).toEqual([4, { a: 0, b: 2, c: 'Which planet is largest?', d: ['Mars', 'Jupiter'], e: 10000, f: 1000 }]);
-    // question.progress: the first carries `of` (h), not the index the open question gave; the next is its count alone.
+    // The first question.progress carries `of` (h), but not the index the open question gave. The
+    // next one is its count alone.
     expect(JSON.parse(sent[3])).toEqual([5, { g: 1, h: 3 }]);
     expect(sent[4]).toBe('[5,2]');
     expect(JSON.parse(v2[4])).toEqual([5, { g: 2 }]);
-    // question.closed: no index (a) while it is the open question's.
+    // question.closed has no index (a) while the index is the open question's.
     expect(JSON.parse(sent[5])[1]).not.toHaveProperty('a');
     expect(JSON.parse(v2[5])[1]).toHaveProperty('a', 0);
     const bytes = (frames: string[]) => frames.reduce((n, f) => n + f.length, 0);
@@ -173,7 +177,7 @@ describe('compact profiles', () => {
     const { sent, json } = encode('compact-v3', frames as never);
     expect(JSON.parse(sent[2])).toEqual([5, { a: 1, g: 1, h: 3 }]);
     expect(JSON.parse(sent[3])).toEqual([5, { g: 2, h: 4 }]);
-    // The progress frames moved the shared index to 1: the reveal of question 0 says so.
+    // The progress frames moved the shared index to 1, so the reveal of question 0 names its index.
     expect(JSON.parse(sent[4])[1]).toHaveProperty('a', 0);
     expect(decodeFrames('compact-v3', sent, WIRE_CODES)).toEqual(json);
   });
@@ -204,8 +208,8 @@ describe('compact profiles', () => {
     }
   });
 
-  // Values a rule could mistake: counts that are not numbers, deadlines that are not, fractions,
-  // questions out of order, fields missing.
+  // These are values a rule could mistake: counts that are not numbers, deadlines that are not
+  // numbers, fractions, questions out of order, and missing fields.
   const num = fc.oneof(
     fc.integer({ min: -3, max: 30 }),
     fc.double({ noNaN: true, noDefaultInfinity: true }),

@@ -1,7 +1,7 @@
 import { CommandFrame, parseFrame, Role, RoomErrorCode, RoomException } from '@app/protocol';
 import { triviaRules } from './trivia.game';
 
-// The envelope's parsing is derived from trivia's map of commands (defineGame).
+// defineGame derives the envelope's parsing from trivia's map of commands.
 const validateCommand = (f: CommandFrame, role: Role) => triviaRules.parseCommand(f, role);
 
 function parsed(text: string): CommandFrame {

@@ -41,7 +41,7 @@ describe(drawQuestions.name, () => {
         expect(drawn.every((id) => ids.includes(id))).toBe(true);
         expect(drawn).toHaveLength(Math.min(count, ids.length));
         const fresh = ids.filter((id) => !played.includes(id)).length;
-        // A played question only once every unplayed one is in.
+        // A played question is drawn only once every unplayed one is in.
         expect(drawn.map((id) => played.includes(id))).toEqual(drawn.map((_id, i) => i >= fresh));
       }),
     );

@@ -1,10 +1,10 @@
 import { Question, QuestionOrder } from './trivia.types';
 
 /**
- * A game's questions, drawn from the room's deck with the rules' random source: questions not
- * played in this room yet come first, in random order, then played ones, so that a small deck
- * deals again only what it must (as the database's draw did: `ORDER BY played, random()`). In
- * the deck's order (`order: "deck"`), the same, each part in the order the deck has them.
+ * Draws a game's questions from the room's deck with the rules' random source. Questions not yet
+ * played in this room come first, in random order, then the played ones. That way a small deck deals
+ * again only what it must, as the database's draw did (`ORDER BY played, random()`). With the
+ * deck's order (`order: "deck"`) the draw is the same, but each part keeps the order of the deck.
  */
 export function drawQuestions(
   deck: readonly Question[],
@@ -20,7 +20,7 @@ export function drawQuestions(
   return [...shuffled(fresh, random), ...shuffled(again, random)].slice(0, count);
 }
 
-/** Fisher-Yates on a copy: the same draws give the same order. */
+/** Shuffles a copy with Fisher-Yates. The same random draws give the same order. */
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {

@@ -1,6 +1,6 @@
 import { ErrorStatus, RoomErrorCode, RoomException, Status } from '@app/protocol';
 
-/** Trivia's own refusals, beside the envelope's (RoomErrorCode). */
+/** Trivia's own refusals. Trivia also uses the envelope's refusals (RoomErrorCode). */
 export enum TriviaErrorCode {
   ChoiceOutOfRange = 'choice_out_of_range',
   PlayerNotFound = 'player_not_found',
@@ -15,13 +15,13 @@ export enum TriviaErrorCode {
   RoomFull = 'room_full',
   GameInProgress = 'game_in_progress',
   NameTaken = 'name_taken',
-  /** The answer's field is not the one its question's kind takes (a choice for a text question, say). */
+  /** The answer's field is not the one its question's kind takes (for example, a choice for a text question). */
   WrongAnswerKind = 'wrong_answer_kind',
-  /** `room.next` in a room whose clock moves the game on. */
+  /** `room.next` was sent in a room where the clock moves the game on. */
   ClockPaced = 'clock_paced',
 }
 
-/** The one table from a trivia code to its reply status (and HTTP status where it differs). */
+/** The only table that maps a trivia error code to its reply status (and to its HTTP status where that differs). */
 const STATUS: Record<TriviaErrorCode, ErrorStatus> = {
   [TriviaErrorCode.ChoiceOutOfRange]: { status: Status.badRequest },
   [TriviaErrorCode.PlayerNotFound]: { status: Status.conflict, http: 404 },

@@ -11,18 +11,18 @@ import { roomSettings, settingsOf, TRIVIA_SETTINGS } from './trivia.settings';
 import { TRIVIA_SUMMARY } from './trivia.summary';
 import { Answer, Game, TriviaState } from './trivia.types';
 
-/** One command (its schema is its wire's): who may send it, and the rules' decision on it. */
+/** Declares one command: who may send it, and the rules' decision on it. Its schema comes from the wire. */
 function command<T extends TriviaCommandType>(type: T, roles: readonly Role[]): CommandDefinition<TriviaState, TriviaCommandData[T]> {
   return { roles, decide: (state, data, ctx) => decide(state, ctx.actor, { id: ctx.commandId, type, data } as RoomCommand, ctx) };
 }
 
-/** Trivia on the room engine: the rules of PROTOCOL.md sections 2, 3 and 13. */
+/** Trivia as a game of the room engine, with the rules of PROTOCOL.md sections 2, 3 and 13. */
 export const triviaGame = defineGame({
   wire: TRIVIA_WIRE,
   settings: TRIVIA_SETTINGS,
   settingsOf,
   openerRole: 'host',
-  // A room opens with its host and a copy of its deck: the host's seat is its opener's.
+  // A room opens with its host and a copy of its deck. The opener gets the host's seat.
   deck: { item: DECK_QUESTION, of: (settings) => settings.deckId },
   setup(settings, opened) {
     const deck = opened.deck!;
@@ -80,7 +80,7 @@ export const triviaGame = defineGame({
   },
 
   proposals: {
-    /** A seat by name (`POST /api/rooms/{code}/players`): `{ playerId, name }`, as the server made them. */
+    /** Seats a player by name (`POST /api/rooms/{code}/players`) with `{ playerId, name }`, as the server made them. */
     join(state, args: unknown) {
       if (!isPlainObject(args) || typeof args.playerId !== 'string' || typeof args.name !== 'string') {
         throw new RoomException(RoomErrorCode.BadData, 'a join takes { playerId, name } as strings');
@@ -96,11 +96,13 @@ export const triviaGame = defineGame({
   batchKey: (command) => (command.type === 'room.answer' ? 'answer' : command.type === 'room.rematch' ? 'vote' : null),
   mayPassivate(state) {
     const rematchOpen = state.phase === 'finished' && state.rematch && !state.rematch.decided;
-    // A host-paced reveal waits for the host with no clock running: nothing is due while nobody watches.
+    // A host-paced reveal waits for the host with no clock running, so nothing is due while nobody
+    // watches.
     const waitingForHost = state.phase === 'reveal' && state.game?.revealEndsAt === undefined;
     return (state.phase !== 'question' && state.phase !== 'reveal' && !rematchOpen) || waitingForHost;
   },
-  // The deck's copy is kept once with the room (rooms.deck), not at every game's end: it comes back from the room's copy.
+  // The deck's copy is kept once with the room (rooms.deck), not in the snapshot at every game's end.
+  // On restore, it comes back from the room's copy.
   snapshotOf: ({ deck: _deck, ...kept }) => kept,
   fromSnapshot: (json, opened) => ({
     ...withAnswerList(json as Omit<TriviaState, 'deck'>),
@@ -108,10 +110,13 @@ export const triviaGame = defineGame({
   }),
 });
 
-/** The rules as the engine drives them. */
+/** Trivia's rules in the form the engine drives them. */
 export const triviaRules = triviaGame.rules;
 
-/** A snapshot from before `Game.answers` was a list held them by player id, in the order they came. */
+/**
+ * Converts an old snapshot to the current form. Before `Game.answers` was a list, a snapshot held the
+ * answers by player id, in the order they came.
+ */
 function withAnswerList<S extends { readonly game?: Game }>(state: S): S {
   const answers: unknown = state.game?.answers;
   if (!state.game || Array.isArray(answers)) return state;

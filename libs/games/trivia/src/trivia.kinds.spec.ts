@@ -6,14 +6,14 @@ import { normalizedText } from './trivia.kinds';
 import { roomDeck } from './trivia.opening';
 import { Given, Question, QuestionClosed, TriviaState } from './trivia.types';
 
-// Each kind of question through the rules (PROTOCOL.md section 13): what is right, what it scores,
-// what the reveal counts, and which answers are refused.
+// These tests play each kind of question through the rules (PROTOCOL.md section 13). They check
+// what is right, what it scores, what the reveal counts, and which answers are refused.
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
 const QUESTIONS = roomDeck(KINDS_DECK);
 const byKind = (kind: string): Question => QUESTIONS.find((q) => (q.kind ?? 'choice') === kind)!;
 
-/** A game of three players on this one question, open since T0. */
+/** A game of three players on this one question, which has been open since T0. */
 function playing(q: Question): TriviaState {
   return startGame(lobby(3), T0, undefined, [q]).state;
 }
@@ -23,7 +23,7 @@ function answerWith(state: TriviaState, seat: string, given: Given, now: number)
   return decide(state, asPlayer(seat), { id: `${seat}-a`, type: 'room.answer', data }, ctx(now));
 }
 
-/** The points section 3 gives a right answer `elapsed` ms into a question of `duration` ms. */
+/** The points that section 3 gives a right answer `elapsed` ms into a question of `duration` ms. */
 const points = (elapsed: number, duration: number) => Math.round(1000 * (1 - elapsed / duration / 2));
 
 describe('question kinds', () => {
@@ -144,7 +144,7 @@ describe('question kinds', () => {
   });
 
   describe('the reveal', () => {
-    /** The reveal after these answers: at once when everyone answered, else at the deadline. */
+    /** Returns the reveal after these answers. It comes at once when everyone answered, or else at the deadline. */
     function closed(q: Question, answers: [string, Given][]): QuestionClosed {
       let state = playing(q);
       for (const [seat, given] of answers) state = answerWith(state, seat, given, T0 + 1000).state;

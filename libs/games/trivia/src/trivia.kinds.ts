@@ -1,30 +1,31 @@
 import { refuse, TriviaErrorCode } from './trivia.errors';
 import { Given, Question, QuestionKind, RevealedAnswer } from './trivia.types';
 
-// What each kind of question takes and counts as right (PROTOCOL.md section 13). Pure functions
-// of the question and what a player gave; the rules decide when, these decide what.
+// These functions say what each kind of question takes and counts as right (PROTOCOL.md section 13).
+// They are pure functions of the question and what a player gave. The rules decide when something
+// happens, and these functions decide what.
 
-/** The choices of every `truefalse` question, in the order its `correct` counts them (0 is true). */
+/** The choices of every `truefalse` question, in the order its `correct` counts them (0 is True). */
 export const TRUE_FALSE: readonly string[] = Object.freeze(['True', 'False']);
 
 export function kindOf(q: Question): QuestionKind {
   return q.kind ?? 'choice';
 }
 
-/** The choices a player picks from; a `text` question has none. */
+/** The choices a player picks from. A `text` question has none. */
 export function choicesOf(q: Question): readonly string[] | undefined {
   return q.kind === 'text' ? undefined : q.choices;
 }
 
 /**
- * A typed answer as it is compared: Unicode NFKD, accents removed, lower case, runs of white space
- * as one space, trimmed. "  Élan  Vital " and "elan vital" are the same answer.
+ * Normalizes a typed answer for comparison: Unicode NFKD, accents removed, lower case, runs of white
+ * space made one space, and trimmed. So "  Élan  Vital " and "elan vital" are the same answer.
  */
 export function normalizedText(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-/** What an answer's data gives, by the field it holds (the wire's schema lets exactly one through). */
+/** Reads what an answer's data gives, by the field it holds. The wire's schema lets exactly one field through. */
 export function givenOf(data: { readonly choice?: number; readonly choices?: readonly number[]; readonly text?: string }): Given {
   if (data.choices !== undefined) return { choices: [...data.choices].sort((a, b) => a - b) };
   if (data.text !== undefined) return { text: data.text };
@@ -32,8 +33,8 @@ export function givenOf(data: { readonly choice?: number; readonly choices?: rea
 }
 
 /**
- * Refuses (400) an answer that does not fit the question: the wrong field for its kind, or a
- * choice it does not have. The data's own shape was checked before, by the wire's schema.
+ * Refuses (400) an answer that does not fit the question: the wrong field for its kind, or a choice
+ * the question does not have. The wire's schema has already checked the data's own shape.
  */
 export function checkGiven(q: Question, given: Given, index: number): void {
   const kind = kindOf(q);
@@ -48,7 +49,10 @@ export function checkGiven(q: Question, given: Given, index: number): void {
     refuse(TriviaErrorCode.ChoiceOutOfRange, `choice must be from 0 to ${q.choices.length - 1}`);
 }
 
-/** Whether the answer is right: a poll has no right answer; a typed answer is right when it matches an accepted one as people read it. */
+/**
+ * Tells whether the answer is right. A poll has no right answer. A typed answer is right when it
+ * matches an accepted answer as people read it.
+ */
 export function isRight(q: Question, given: Given): boolean {
   switch (q.kind) {
     case 'poll':
@@ -56,7 +60,8 @@ export function isRight(q: Question, given: Given): boolean {
     case 'text':
       return 'text' in given && q.accepted.some((a) => normalizedText(a) === normalizedText(given.text));
     case 'multi':
-      // Every right choice, and only those: `givenOf` sorted the choices, and the deck holds its right ones sorted and distinct.
+      // The answer must hold every right choice and only those. `givenOf` sorted the choices, and the
+      // room's copy of the deck holds the right ones sorted and distinct.
       return 'choices' in given && given.choices.length === q.correct.length && given.choices.every((c, i) => c === q.correct[i]);
     default:
       return 'choice' in given && given.choice === q.correct;
@@ -68,7 +73,7 @@ export function earnsPoints(q: Question): boolean {
   return q.kind !== 'poll';
 }
 
-/** The right answer, as the reveal shows it. */
+/** Returns the right answer, as the reveal shows it. */
 export function revealed(q: Question): RevealedAnswer {
   switch (q.kind) {
     case 'poll':
@@ -80,7 +85,10 @@ export function revealed(q: Question): RevealedAnswer {
   }
 }
 
-/** The reveal's counts: how many picked each choice (a `multi` answer counts for each of its choices), or right and wrong for typed answers. */
+/**
+ * Counts the answers for the reveal: how many players picked each choice (a `multi` answer counts for
+ * each of its choices), or how many typed answers are right and wrong.
+ */
 export function countsOf(
   q: Question,
   answers: readonly (Given & { readonly correct: boolean })[],
@@ -97,14 +105,14 @@ export function countsOf(
   return counts;
 }
 
-/** Only what was given, out of an answer that holds more (its player, its points...). */
+/** Keeps only what was given, out of an answer that holds more (its player, its points...). */
 export function givenIn(a: Given): Given {
   if ('text' in a) return { text: a.text };
   if ('choices' in a) return { choices: a.choices };
   return { choice: a.choice };
 }
 
-/** What a player gave, as the question's words: the choice's text, the choices' texts, or the typed text. */
+/** Writes what a player gave in the question's words: the choice's text, the choices' texts, or the typed text. */
 export function givenWords(q: { readonly choices: readonly string[] }, given: Given): string {
   if ('text' in given) return given.text;
   if ('choices' in given) return given.choices.map((c) => q.choices[c] ?? String(c)).join(' | ');

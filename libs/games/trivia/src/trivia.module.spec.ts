@@ -19,7 +19,8 @@ describe('triviaModule.fromSnapshot', () => {
     json.game.answers = { p2, p1 };
     const restored = triviaModule.fromSnapshot!(json, opened) as TriviaState;
     expect(restored.game!.answers.map((a) => a.playerId)).toEqual(['p2', 'p1']);
-    // It plays on: the third player's answer closes the question, with all three counted.
+    // The restored room plays on. The third player's answer closes the question, and all three
+    // answers are counted.
     const closed = answer(restored, 'p3', 0, 1, T0 + 3000);
     expect(closed.events.find((e) => e.type === 'question.closed')?.data).toMatchObject({ counts: [1, 2, 0, 0] });
   });

@@ -1,2 +1,3 @@
-// Trivia as the server registers it (PROTOCOL.md sections 2 and 3): its definition, trivia.game.ts.
+// This is trivia as the server registers it (PROTOCOL.md sections 2 and 3). Its definition is in
+// trivia.game.ts.
 export { triviaGame as trivia } from './trivia.game';

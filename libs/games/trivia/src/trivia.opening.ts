@@ -16,9 +16,10 @@ const inRange = (q: { choices: readonly string[]; correct: number | readonly num
 const fitsChoices = { message: 'correct must be the place of one of the choices', path: ['correct'] };
 
 /**
- * The deck's item schema, which trivia declares as the game that plays from a deck: every question
- * a room copies is checked against it (the engine's deck items are the game's, of any shape). A
- * question without `kind` is a `choice` question, as every question was before kinds.
+ * The deck's item schema. Trivia declares it because trivia is the game that plays from a deck, and
+ * the engine's deck items are the game's, of any shape. Every question a room copies is checked
+ * against it. A question without `kind` is a `choice` question, as every question was before kinds
+ * existed.
  */
 export const DECK_QUESTION = z.union([
   z.object({ ...base, kind: z.literal('choice').optional(), choices, correct: place }).refine(inRange, fitsChoices),
@@ -36,14 +37,17 @@ interface DeckQuestionBase {
   readonly image?: string;
 }
 
-/** A deck's `choice` question, as every deck question was before kinds. */
+/** A deck's `choice` question, as every deck question was before kinds existed. */
 export type ChoiceDeckQuestion = DeckQuestionBase & {
   readonly kind?: 'choice';
   readonly choices: readonly string[];
   readonly correct: number;
 };
 
-/** A question as a deck holds it (DECK_QUESTION): its id in the room is its place in the deck unless it has one. */
+/**
+ * A question as a deck holds it (DECK_QUESTION). Its id in the room is its place in the deck, unless
+ * it has an id of its own.
+ */
 export type DeckQuestion =
   | ChoiceDeckQuestion
   | (DeckQuestionBase & { readonly kind: 'truefalse'; readonly choices?: readonly string[]; readonly correct: number })
@@ -51,7 +55,10 @@ export type DeckQuestion =
   | (DeckQuestionBase & { readonly kind: 'poll'; readonly choices: readonly string[] })
   | (DeckQuestionBase & { readonly kind: 'text'; readonly accepted: readonly string[] });
 
-/** The room's copy of one deck question: only what the question is, with a `truefalse` question's choices said and a `multi` one's right choices in order. */
+/**
+ * Makes the room's copy of one deck question. The copy holds only what the question is. A `truefalse`
+ * question gets its choices written out, and a `multi` question gets its right choices in order.
+ */
 function roomQuestion(q: DeckQuestion, place: number): Question {
   const own = {
     id: q.id ?? place,
@@ -74,14 +81,14 @@ function roomQuestion(q: DeckQuestion, place: number): Question {
   }
 }
 
-// Thousands of rooms play the same deck: the server hands them one frozen copy, and the room's
-// questions made from it are made once and shared (a copy per room was most of a room's memory).
+// Thousands of rooms play the same deck. The server hands them one frozen copy, and the room's
+// questions are made from it once and shared, because a copy per room was most of a room's memory.
 const fromFrozen = new WeakMap<readonly DeckQuestion[], readonly Question[]>();
 
 /**
- * The room's own plain copy of its deck (only what a question is, numbered): what else a deck
- * carries, or a later change to it, is not the room. A frozen deck cannot change, so its copy is
- * made once, frozen, and shared by every room that plays it.
+ * Makes the room's own plain copy of its deck: only what each question is, numbered. Anything else
+ * a deck carries, and any later change to the deck, does not belong to the room. A frozen deck cannot
+ * change, so its copy is made once, frozen, and shared by every room that plays it.
  */
 export function roomDeck(deck: readonly ChoiceDeckQuestion[]): readonly ChoiceQuestion[];
 export function roomDeck(deck: readonly DeckQuestion[]): readonly Question[];
@@ -96,18 +103,21 @@ export function roomDeck(deck: readonly DeckQuestion[]): readonly Question[] {
   return shared;
 }
 
-/** What opening a trivia room takes: its ids, its host, its settings, and the deck it plays from. */
+/** What it takes to open a trivia room: its ids, its host, its settings, and the deck it plays from. */
 export interface TriviaOpening {
   readonly roomId: string;
   readonly code: string;
   readonly hostName: string;
   readonly settings: Settings;
-  /** The deck's questions as they are now: the room keeps its own copy, so a deck edited later changes no room. */
+  /**
+   * The deck's questions as they are now. The room keeps its own copy, so a deck edited later changes
+   * no room.
+   */
   readonly deck: readonly DeckQuestion[];
   readonly openedAt: number;
 }
 
-/** A new room: an empty lobby that expires `expirySeconds` after it opened unless a game starts. */
+/** Makes a new room: an empty lobby that expires `expirySeconds` after it opened, unless a game starts. */
 export function openTrivia(opening: TriviaOpening): TriviaState {
   const { roomId, code, hostName, settings, deck, openedAt } = opening;
   return {
@@ -119,13 +129,13 @@ export function openTrivia(opening: TriviaOpening): TriviaState {
     players: [],
     gamesPlayed: 0,
     expiresAt: openedAt + settings.expirySeconds * 1000,
-    // Plain JSON: a snapshot is the state as JSON.
+    // The deck is plain JSON, because a snapshot is the state as JSON.
     deck: roomDeck(deck),
     playedQuestionIds: [],
   };
 }
 
-/** The question with its lists frozen too. */
+/** Returns the question with its lists frozen too. */
 function deepFrozen(q: Question): Question {
   const lists = Object.fromEntries(Object.entries(q).map(([k, v]) => [k, Array.isArray(v) ? Object.freeze(v) : v]));
   return lists as unknown as Question;

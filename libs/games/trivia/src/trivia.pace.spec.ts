@@ -4,7 +4,8 @@ import { drawQuestions } from './trivia.draw';
 import { triviaGame } from './trivia.game';
 import { Outcome, Question, TriviaState } from './trivia.types';
 
-// The host's pace, the deck's order, a question's own time and late arrivals (PROTOCOL.md section 13).
+// These tests cover the host's pace, the deck's order, a question's own time and late arrivals
+// (PROTOCOL.md section 13).
 
 const next = (state: TriviaState, now: number): Outcome =>
   decide(state, HOST, { id: `next-${now}`, type: 'room.next', data: {} }, ctx(now));
@@ -37,7 +38,7 @@ describe('the host’s pace', () => {
     expect(revealing.game!.revealEndsAt).toBeUndefined();
     expect(nextDeadline(revealing)).toBeUndefined();
     expect(onDeadline(revealing, T0 + 3_600_000).state).toBe(revealing);
-    // Nothing is due while it waits, so the room may leave memory.
+    // Nothing is due while the reveal waits, so the room may leave memory.
     expect(triviaGame.rules.mayPassivate(revealing)).toBe(true);
     const opened = next(revealing, T0 + 3_600_000);
     expect(types(opened)).toEqual(['question.open']);
@@ -67,7 +68,8 @@ describe('a question’s own time', () => {
     const opened = startGame(lobby(2), T0, undefined, own);
     expect(opened.state.game!.closesAt).toBe(T0 + 60_000);
     expect(opened.events[0].data).toMatchObject({ seconds: 60, closesAt: T0 + 60_000 });
-    // Half of its 60 s, not past the room's 20 s: 750 points.
+    // The answer comes after half of the question's own 60 s (not past the room's 20 s), so it earns
+    // 750 points.
     expect(answer(opened.state, 'p1', 0, 1, T0 + 30_000).state.game!.answers[0].points).toBe(750);
     const second = onDeadline(onDeadline(opened.state, T0 + 60_000).state, T0 + 64_000);
     expect(second.state.game!.closesAt).toBe(T0 + 64_000 + DURATION);

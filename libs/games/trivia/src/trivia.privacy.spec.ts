@@ -6,15 +6,16 @@ import { triviaGame } from './trivia.game';
 import { DeckQuestion } from './trivia.opening';
 import { TriviaState } from './trivia.types';
 
-// Privacy with question kinds (PROTOCOL.md sections 3 and 13), over every frame to every seat: the
-// rules are played as the engine drives them (each event to its audience, the whole room as each
-// viewer may see it after every step), on random histories of a deck with every kind, at the
-// clock's pace and the host's, with late arrivals.
+// These tests check privacy with question kinds (PROTOCOL.md sections 3 and 13) over every frame to
+// every seat. The rules are played as the engine drives them: each event goes to its audience, and
+// each viewer gets the whole room as it may see it after every step. The histories are random, on a
+// deck with every kind, at the clock's pace and the host's, with late arrivals.
 //
-// What no frame may tell is checked by changing it: the same history is played again with the
-// right answer of one question changed, and every other player's answer to it changed too (a
-// choice for another, a typed text for another). Until that question's reveal, a viewer's frames
-// must be the same, byte for byte: then none of them told it the right answer or another's answer.
+// To check what no frame may tell, the test changes it. The same history is played again with the
+// right answer of one question changed, and every other player's answer to that question changed
+// too (a choice for another, a typed text for another). Until that question's reveal, a viewer's
+// frames must be the same, byte for byte. Then none of them told the viewer the right answer or
+// another player's answer.
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 60);
 const T0 = 1_700_000_000_000;
@@ -65,7 +66,10 @@ const history: fc.Arbitrary<History> = fc.record({
   steps: fc.array(fc.record({ after: fc.oneof(fc.nat(50), fc.nat(12_000)), step }), { maxLength: 120 }),
 });
 
-/** Three players seated and connected, and the game started: the random steps come after it (more may join, late). */
+/**
+ * Three players are seated and connected, and the game is started. The random steps come after
+ * this, and more players may join late.
+ */
 const PRELUDE: History['steps'] = [
   ...[0, 1, 2].flatMap((seat) => [
     { after: 10, step: { kind: 'join' as const, seat } },
@@ -74,7 +78,10 @@ const PRELUDE: History['steps'] = [
   { after: 10, step: { kind: 'start' as const } },
 ];
 
-/** What one run showed each viewer, as JSON lines, and where the watched question's first reveal came in each viewer's lines. */
+/**
+ * What one run showed each viewer, as JSON lines, and where the watched question's first reveal came
+ * in each viewer's lines.
+ */
 interface Shown {
   readonly frames: Map<string, string[]>;
   readonly revealAt: Map<string, number>;
@@ -87,7 +94,8 @@ interface Shown {
 
 /**
  * Plays a history on a room with this deck. `change`, when given, is the second run's change: the
- * answers of every seat but `keep` to question `item` (by its deck id) are changed for others.
+ * answers of every seat except `keep` to the watched question (by its deck id) are changed for
+ * others.
  */
 function play(h: History, deck: readonly DeckQuestion[], watched: number, change?: { readonly keep?: string }): Shown {
   const ctx = (now: number): RuleContext => ({ now, random: seededRandom(7, now), id: unguessableIds(undefined, 7, now) });
@@ -171,7 +179,7 @@ function play(h: History, deck: readonly DeckQuestion[], watched: number, change
       case 'answer': {
         const q = state.game?.questions[state.game.index];
         const kind = q?.kind ?? 'choice';
-        // Mostly the field the open question takes, now and then another (a refusal).
+        // Mostly use the field the open question takes, and now and then another one (a refusal).
         const field =
           s.field < 8
             ? kind === 'text'
@@ -183,7 +191,7 @@ function play(h: History, deck: readonly DeckQuestion[], watched: number, change
         const n = q && 'choices' in q ? q.choices.length : 4;
         let value: unknown = field === 'text' ? TYPED[s.pick % TYPED.length] : field === 'choices' ? s.picks : s.pick % (n + 1);
         if (change && id !== change.keep && watchedOpen()) {
-          // The second run: another answer of the same shape, valid exactly when the first was.
+          // In the second run, give another answer of the same shape, valid exactly when the first was.
           if (field === 'text') value = TYPED[(TYPED.indexOf(value as string) + 1) % TYPED.length];
           else if (field === 'choice' && (value as number) < n) value = ((value as number) + 1) % n;
           else if (field === 'choices' && s.picks.every((c) => c < n)) value = s.picks.map((c) => (c + 1) % n);
@@ -199,7 +207,7 @@ function play(h: History, deck: readonly DeckQuestion[], watched: number, change
   return { frames, revealAt, typed, revealed, late };
 }
 
-/** A viewer's lines before the watched question's reveal (all of them when it never came). */
+/** A viewer's lines before the watched question's reveal, or all of them when the reveal never came. */
 const beforeReveal = (shown: Shown, viewer: string) => shown.frames.get(viewer)!.slice(0, shown.revealAt.get(viewer));
 
 describe('trivia privacy with question kinds (property)', () => {

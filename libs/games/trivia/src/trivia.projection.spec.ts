@@ -15,7 +15,7 @@ import { viewRoom } from './trivia.projection';
 import { Actor as Viewer } from '@app/room-engine';
 import { Question, Settings, TriviaState } from './trivia.types';
 
-// This file's own questions: the reveal assertions below rely on their right choices.
+// This file has its own questions, because the reveal assertions below rely on their right choices.
 const QUESTIONS: Question[] = [
   { id: 21, text: 'Which planet is red?', choices: ['Venus', 'Mars', 'Jupiter', 'Saturn'], correct: 1 },
   { id: 22, text: 'Which is a prime?', choices: ['4', '6', '7'], correct: 2 },
@@ -43,7 +43,7 @@ function valuesUnder(value: unknown, key: string): unknown[] {
   return found;
 }
 
-/** p1 answered right (choice 1), p2 wrong (choice 3), p3 has not answered: question 0 is still open. */
+/** p1 answered right (choice 1), p2 answered wrong (choice 3), and p3 has not answered, so question 0 is still open. */
 function midQuestion(): TriviaState {
   let state = inQuestion(3);
   state = answer(state, 'p1', 0, 1, T0 + 1000);

@@ -4,10 +4,10 @@ import { answerOf, openQuestionOf, publicSeat } from './trivia.rules';
 import { Settings, TriviaState } from './trivia.types';
 
 /**
- * The whole room as one viewer may see it (`room.state`). Before a question closes, nobody (host
- * included) sees its right answer or another player's answer; a player sees its own answer under
- * `you`. Spectators see no answer at all before the reveal, and nobody but its player ever sees a
- * typed answer here.
+ * Shows the whole room as one viewer may see it (`room.state`). Before a question closes, nobody,
+ * the host included, sees its right answer or another player's answer. A player sees their own
+ * answer under `you`. Spectators see no answer at all before the reveal, and nobody but the player
+ * who typed it ever sees a typed answer here.
  */
 export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record<string, unknown> {
   const { game } = state;
@@ -54,7 +54,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
   return view;
 }
 
-/** The room as anyone may see it without a seat (`GET /api/rooms/{code}`): no question text. */
+/** Shows the room as anyone may see it without a seat (`GET /api/rooms/{code}`). It shows no question text. */
 export function publicSummary(state: TriviaState): Record<string, unknown> {
   const game = state.game;
   return {
@@ -69,7 +69,7 @@ export function publicSummary(state: TriviaState): Record<string, unknown> {
   };
 }
 
-/** The settings a client is shown; the clock's internals (rematch window, expiry) stay inside. */
+/** The settings a client is shown. The clock's internals (the rematch window, the expiry) stay inside. */
 function publicSettings(settings: Settings): Record<string, unknown> {
   return {
     deckId: settings.deckId,
@@ -78,7 +78,8 @@ function publicSettings(settings: Settings): Record<string, unknown> {
     revealSeconds: settings.revealSeconds,
     maxPlayers: settings.maxPlayers,
     minPlayers: settings.minPlayers,
-    // Section 13's settings only when they are not the default, as a room opened before them shows.
+    // Section 13's settings are shown only when they are not the default, so that the room looks as a
+    // room opened before those settings existed.
     ...(settings.pace === 'host' ? { pace: 'host' } : {}),
     ...(settings.order === 'deck' ? { order: 'deck' } : {}),
     ...(settings.lateJoin === false ? { lateJoin: false } : {}),

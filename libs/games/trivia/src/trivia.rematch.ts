@@ -2,10 +2,10 @@ import { Effect, RoomEvent } from '@app/room-engine';
 import { Outcome, TriviaState } from './trivia.types';
 
 /**
- * Decides the rematch the moment its outcome is fixed, or returns undefined while it is open.
- * Accepted once every voter has voted and at least `minPlayers` said yes; declined as soon as the
- * yes votes plus the votes still to come are fewer than `minPlayers`. After the deadline a voter
- * who has not voted counts as no.
+ * Decides the rematch the moment its outcome is fixed, or returns undefined while it is open. The
+ * rematch is accepted once every voter has voted and at least `minPlayers` said yes. It is declined
+ * as soon as the yes votes plus the votes still to come are fewer than `minPlayers`. After the
+ * deadline, a voter who has not voted counts as a no.
  */
 export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: number): Outcome | undefined {
   const rematch = state.rematch;
@@ -35,7 +35,8 @@ export function decideRematch(state: TriviaState, deadlinePassed: boolean, now: 
       ...rest,
       phase: 'lobby',
       players,
-      // Kept (decided) until the next game starts, so a late vote is told the rematch is closed.
+      // The decided rematch is kept until the next game starts, so that a late vote is told the
+      // rematch is closed.
       rematch: { ...rematch, decided: { accepted: true, playerIds: yes } },
       expiresAt: now + state.settings.expirySeconds * 1000,
     },

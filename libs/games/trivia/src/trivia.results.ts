@@ -2,34 +2,38 @@ import { FinishedRecord } from '@app/room-engine';
 import { givenIn, givenWords } from './trivia.kinds';
 import { GameSummary } from './trivia.types';
 
-// A finished game's results as PROTOCOL.md section 12 gives them, from its summary: every
-// question is closed by then, so nothing here is a secret any more.
+// These functions give a finished game's results, as PROTOCOL.md section 12 describes them, from the
+// game's summary. Every question is closed by then, so nothing here is a secret any more.
 
 /**
- * The results' JSON: standings (each with `from`, the first question the player could answer),
- * and per question its kind, its right answer, the right-answer rate and every answer as it was
- * given: `choice`, `choices` (multi) or `text` (the typed text, which only the results show).
+ * Builds the results' JSON. It holds the standings, each with `from` (the first question the player
+ * could answer). For each question it holds the kind, the right answer, the right-answer rate, and
+ * every answer as it was given: `choice`, `choices` (multi) or `text` (the typed text, which only the
+ * results show).
  */
 export function resultsOf(summary: GameSummary) {
   return {
     code: summary.code,
     number: summary.no,
     finishedAt: summary.finishedAt,
-    // A summary from before late arrivals has no `from`: everybody played from the first question.
+    // A summary from before late arrivals existed has no `from`, because everybody played from the
+    // first question.
     standings: summary.standings.map((s) => ({ ...s, from: s.from ?? 0 })),
     questions: summary.questions.map((q) => {
       const right = q.answers.filter((a) => a.correct).length;
-      // Of the players who could answer it (a late arrival could not answer what came before), those who answered right.
+      // The rate is over the players who could answer the question, because a late arrival could not
+      // answer what came before.
       const players = summary.standings.filter((s) => (s.from ?? 0) <= q.index).length;
       const kind = q.kind ?? 'choice';
       return {
         index: q.index,
         text: q.text,
         kind,
-        // Beyond section 12's fields: what each choice said, so that a reader sees more than its number.
+        // This goes beyond section 12's fields: it says what each choice said, so that a reader sees
+        // more than the choice's number.
         ...(kind === 'text' ? {} : { choices: q.choices }),
         correct: q.correct,
-        // A poll has no right answer, so no rate either.
+        // A poll has no right answer, so it has no rate either.
         rightRate: kind === 'poll' ? null : players ? Math.round((right / players) * 10_000) / 10_000 : 0,
         answers: q.answers.map((a) => ({
           playerId: a.playerId,
@@ -44,7 +48,7 @@ export function resultsOf(summary: GameSummary) {
   };
 }
 
-/** The console's line: the host, the players by standing, and whoever ranked first (all of them, when tied). */
+/** Builds the console's line: the host, the players by standing, and whoever ranked first (all of them, when tied). */
 export function finishedRecordOf(summary: GameSummary): FinishedRecord {
   const first = summary.standings.filter((s) => s.rank === 1).map((s) => s.name);
   return {
@@ -55,15 +59,15 @@ export function finishedRecordOf(summary: GameSummary): FinishedRecord {
   };
 }
 
-/** Section 12's columns, which spreadsheets already read by place: each kind fits in them. */
+/** Section 12's columns, which spreadsheets already read by place. Every kind of question fits in them. */
 export const RESULTS_CSV_HEADER = ['game', 'question', 'text', 'player', 'choice', 'right', 'points', 'ms'];
 
 /**
- * One row per player per question (a player who did not answer: no choice, not right, 0 points):
- * the question by its number from 1, the answer in words (the choice's text, a multi answer's
- * choices joined by " | ", the typed text), as a spreadsheet reads them. A poll's answers are
- * neither right nor wrong: its `right` cell is empty. A late arrival has no rows for the
- * questions before the first it could answer (the JSON's `from`).
+ * Writes one row per player per question, as a spreadsheet reads them. A player who did not answer
+ * gets no choice, not right, and 0 points. The question is given by its number, counted from 1. The
+ * answer is given in words: the choice's text, a multi answer's choices joined by " | ", or the typed
+ * text. A poll's answers are neither right nor wrong, so its `right` cell is empty. A late arrival
+ * has no rows for the questions before the first one that player could answer (the JSON's `from`).
  */
 export function resultsCsvRows(summary: GameSummary): string[][] {
   return summary.questions.flatMap((q) =>

@@ -41,7 +41,7 @@ function eventTypes(outcome: Outcome): string[] {
   return outcome.events.map((e) => e.type);
 }
 
-/** What the engine reads of an outcome besides state and events: absent flags are left out. */
+/** What the engine reads of an outcome besides state and events. Absent flags are left out. */
 function flagsOf(outcome: Outcome): Record<string, unknown> {
   const { durable, boundary, finished } = outcome;
   return { ...(durable ? { durable } : {}), ...(boundary ? { boundary } : {}), ...(finished ? { finished } : {}) };
@@ -53,11 +53,6 @@ function eventData<T = any>(outcome: Outcome, type: string): T {
   return event.data as T;
 }
 
-/**
- * Plays every question of the running game: each player in `choose` answers 1 s apart from the
- * open (undefined = no answer), the question closes (early or at its deadline), the reveal ends.
- * Returns the outcome of the last step (the one that finishes the game) and its time.
- */
 /** The answer the outcome's state holds for `playerId` under the open question. */
 function answerOf(outcome: Outcome, playerId: string) {
   const a = answerIn(outcome.state.game!, playerId);
@@ -65,6 +60,12 @@ function answerOf(outcome: Outcome, playerId: string) {
   return a;
 }
 
+/**
+ * Plays every question of the running game. For each question, the players answer as `choose`
+ * says, 1 s apart from the question's opening (undefined means no answer). Then the question closes
+ * (early or at its deadline), and the reveal ends. Returns the outcome of the last step (the one
+ * that finishes the game) and its time.
+ */
 function playToEnd(state: TriviaState, choose: (playerId: string, index: number) => number | undefined): { outcome: Outcome; now: number } {
   let current = state;
   let outcome: Outcome | undefined;
@@ -315,7 +316,7 @@ describe('trivia rules', () => {
     });
 
     it('measures from the question open, not from the game start', () => {
-      // Question 1 opens at the reveal's end; an answer 2 s after that is worth 950.
+      // Question 1 opens at the reveal's end, and an answer 2 s after that is worth 950.
       let state = inQuestion(1);
       state = onDeadline(state, T0 + DURATION).state;
       const opensAt = state.game!.revealEndsAt!;
@@ -441,7 +442,7 @@ describe('trivia rules', () => {
       expect(eventTypes(last)).toEqual(['question.progress', 'question.closed']);
       expect(last.state.phase).toBe('reveal');
       expect(last.state.game!.revealEndsAt).toBe(T0 + 3000 + SETTINGS.revealSeconds * 1000);
-      // A command is journaled before anyone hears of it anyway: the close needs no flag.
+      // A command is journaled before anyone hears of it anyway, so the close needs no flag.
       expect(flagsOf(last)).toEqual({});
       expect(last.reply).toEqual({ accepted: true });
     });
@@ -471,7 +472,7 @@ describe('trivia rules', () => {
       expect(eventTypes(gone)).toEqual(['player.presence', 'question.closed']);
       expect(gone.events[0].data).toEqual({ playerId: 'p3', connected: false });
       expect(gone.state.phase).toBe('reveal');
-      // Who was connected decided the close: it is durable before anyone hears of it.
+      // Who was connected decided the close, so the close is durable before anyone hears of it.
       expect(flagsOf(gone)).toEqual({ durable: true });
       // The non-answerer still has an entry, with 0 points.
       expect(eventData<QuestionClosed>(gone, 'question.closed').scores.find((s) => s.playerId === 'p3')).toEqual({
@@ -515,7 +516,7 @@ describe('trivia rules', () => {
       state = answer(state, 'p1', 0, 1, T0 + 5000).state; // right, 875
       state = answer(state, 'p2', 0, 1, T0 + 10_000).state; // right, 750
       state = answer(state, 'p3', 0, 2, T0 + 1000).state; // wrong
-      // p4 does not answer: the question closes at its deadline.
+      // p4 does not answer, so the question closes at its deadline.
       expect(state.phase).toBe('question');
       const closed = onDeadline(state, T0 + DURATION);
       expect(eventTypes(closed)).toEqual(['question.closed']);
@@ -633,12 +634,12 @@ describe('trivia rules', () => {
       });
       expect(summary.questions[1].answers.map((a) => a.playerId)).toEqual(['p1', 'p2']);
       expect(summary.finishedAt).toBe(now);
-      // The summary is plain JSON: it goes to the finished games as it is.
+      // The summary is plain JSON, so it goes to the finished games as it is.
       expect(JSON.parse(JSON.stringify(summary))).toEqual(summary);
     });
 
     it('ranks the final standings by score then by speed', () => {
-      // p1 answers every question first (1 s), p2 second (2 s), p3 is always wrong.
+      // p1 answers every question first (1 s), p2 answers second (2 s), and p3 is always wrong.
       const { outcome } = playToEnd(inQuestion(3), (id, i) =>
         id === 'p3' ? (QUESTIONS[i].correct + 1) % QUESTIONS[i].choices.length : QUESTIONS[i].correct,
       );
@@ -682,7 +683,7 @@ describe('trivia rules', () => {
       it('is the rematch deadline while the vote is open', () => {
         const { state, now } = finishedGame(3);
         expect(nextDeadline(state)).toBe(now + 30_000);
-        // Whichever comes first.
+        // The deadline is whichever of the rematch deadline and the expiry comes first.
         expect(nextDeadline({ ...state, expiresAt: now + 10_000 })).toBe(now + 10_000);
       });
 
@@ -728,7 +729,8 @@ describe('trivia rules', () => {
       const held = shiftClocks(before, HELD);
       expect(nextDeadline(held)).toBe(T0 + DURATION + HELD);
       expect(onDeadline(held, T0 + DURATION).state).toBe(held);
-      // Two more seconds of the question after the hold: 4 s of it in all, not 64.
+      // p2 answers two more seconds into the question after the hold, so the answer is timed at 4 s
+      // in all, not 64.
       const late = answer(held, 'p2', 0, QUESTIONS[0].correct, T0 + HELD + 4000);
       expect(answerOf(late, 'p2').elapsedMs).toBe(4000);
       expect(answerOf(late, 'p1')).toEqual(answerOf({ ...late, state: before }, 'p1'));
@@ -806,7 +808,7 @@ describe('trivia rules', () => {
       const { state, now } = finishedGame(3);
       let current = vote(state, 'p1', true, now + 1).state;
       const firstNo = vote(current, 'p2', false, now + 2);
-      // 1 yes + 1 still to vote = 2: not decided yet.
+      // 1 yes plus 1 still to vote makes 2, so the rematch is not decided yet.
       expect(firstNo.events).toEqual([]);
       current = firstNo.state;
       const secondNo = vote(current, 'p3', false, now + 3);
@@ -1026,7 +1028,8 @@ describe('trivia rules', () => {
       expect(refusal(() => proposal(lobby(1), null, ctx(T0)))).toEqual({ code: RoomErrorCode.BadData, status: 400 });
     });
 
-    // Section 13: a room seats late players unless it was opened with lateJoin false (trivia.pace.spec.ts seats them).
+    // By section 13, a room seats late players unless it was opened with lateJoin false.
+    // trivia.pace.spec.ts tests the seating of late players.
     it('refuses during a game with 409 game_in_progress, in a room that takes no late players', () => {
       expect(refusal(() => join(inQuestion(2, { lateJoin: false }), 'p9', 'Zed'))).toEqual({
         code: TriviaErrorCode.GameInProgress,

@@ -20,11 +20,12 @@ import {
   TriviaState,
 } from './trivia.types';
 
-// Trivia rules: pure functions of (state, input, ctx). No clock reads, no I/O, no randomness but
-// ctx.random (the question draw). `now` is a command's arrival or the moment a deadline was due,
-// so that replaying the same inputs rebuilds the same room. States are plain JSON.
+// Trivia's rules are pure functions of (state, input, ctx). They read no clock, do no I/O, and use
+// no randomness except ctx.random (for the question draw). `now` is a command's arrival or the
+// moment a deadline was due, so that replaying the same inputs rebuilds the same room. States are
+// plain JSON.
 
-/** A room command from a viewer, arrived at `ctx.now`. Throws RoomException for a refusal. */
+/** Decides a room command from a viewer that arrived at `ctx.now`. It throws RoomException for a refusal. */
 export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, ctx: RuleContext): Outcome {
   const now = ctx.now;
   switch (command.type) {
@@ -44,8 +45,8 @@ export function decide(state: TriviaState, viewer: Actor, command: RoomCommand, 
 }
 
 /**
- * A player asks for a seat (through the HTTP API). While a game runs, a room that takes late
- * players (the default) seats them too: they play from the next question that opens.
+ * Seats a player who asks for a seat through the HTTP API. While a game runs, a room that takes late
+ * players (the default) seats them too, and they play from the next question that opens.
  */
 export function join(state: TriviaState, playerId: string, name: string): Outcome {
   if (state.phase === 'closed') refuse(RoomErrorCode.RoomClosed, 'the room is closed');
@@ -83,7 +84,7 @@ function start(state: TriviaState, now: number, random: () => number): Outcome {
   return { ...beginGame(state, { id: `${state.roomId}:${no}`, no, questions, roster: state.players.map((p) => p.id) }, now), reply: {} };
 }
 
-/** Game `no` begins with these questions: the first one opens at `now`. */
+/** Begins game number `no` with these questions. The first question opens at `now`. */
 export function beginGame(
   state: TriviaState,
   begun: { id: string; no: number; questions: readonly Question[]; roster: readonly string[] },
@@ -109,7 +110,8 @@ export function beginGame(
     players,
     game,
     gamesPlayed: begun.no,
-    // A set, in the order first played: bounded by the deck.
+    // This is a set, kept in the order the questions were first played, so its size is bounded by the
+    // deck.
     playedQuestionIds: [...new Set([...state.playedQuestionIds, ...begun.questions.map((q) => q.id)])],
   };
   return { state: next, events: [questionOpen(next, now)], effects: [] };
@@ -117,7 +119,7 @@ export function beginGame(
 
 function answer(state: TriviaState, seat: Seat, question: number, given: Given, now: number): Outcome {
   const game = state.game;
-  // An answer that arrived after the deadline is late even if the clock's signal is still queued.
+  // An answer that arrived after the deadline is late, even if the clock's signal is still queued.
   if (state.phase !== 'question' || !game || question !== game.index || now > game.closesAt) {
     refuse(TriviaErrorCode.QuestionClosed, `question ${question} is not open`);
   }
@@ -159,8 +161,9 @@ function vote(state: TriviaState, seat: Seat, yes: boolean, now: number): Outcom
 }
 
 /**
- * The host moves a host-paced game on: during a question it closes now; during a reveal the next
- * question opens, or the game finishes after the last. A clock-paced room refuses (409).
+ * Lets the host move a host-paced game on. During a question, the question closes now. During a
+ * reveal, the next question opens, or the game finishes after the last question. A clock-paced room
+ * refuses (409).
  */
 function moveOn(state: TriviaState, now: number, newId: () => string): Outcome {
   if ((state.settings.pace ?? 'clock') !== 'host')
@@ -180,7 +183,7 @@ function kick(state: TriviaState, playerId: string, now: number): Outcome {
   return release(state, seat, 'kicked', now);
 }
 
-/** A player leaves or is kicked: the seat goes, and the game or the rematch goes on without it. */
+/** Removes the seat of a player who leaves or is kicked. The game or the rematch goes on without it. */
 export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked', now: number): Outcome {
   const players = state.players.filter((p) => p.id !== seat.id);
   let next: TriviaState = { ...state, players };
@@ -206,8 +209,8 @@ export function release(state: TriviaState, seat: Seat, reason: 'left' | 'kicked
 }
 
 /**
- * The timer fired: whatever was due at `now` happens. `newId` is where a finished game's results
- * id comes from (the rule context's `id`); without it, the game has no results link.
+ * Runs when the timer fires, and makes whatever was due at `now` happen. `newId` gives a finished
+ * game its results id (it is the rule context's `id`). Without it, the game has no results link.
  */
 export function onDeadline(state: TriviaState, now: number, newId?: () => string): Outcome {
   const game = state.game;
@@ -220,7 +223,7 @@ export function onDeadline(state: TriviaState, now: number, newId?: () => string
     if (decided) return decided;
   }
   if ((state.phase === 'lobby' || state.phase === 'finished') && now >= state.expiresAt) {
-    // The engine records the room closed when it sees the close.
+    // The engine records that the room is closed when it sees the close effect.
     return {
       state: { ...state, phase: 'closed' },
       events: [{ type: 'room.closed', data: { reason: 'expired' } }],
@@ -230,7 +233,7 @@ export function onDeadline(state: TriviaState, now: number, newId?: () => string
   return unchanged(state);
 }
 
-/** The next moment this room has something to do, if any. */
+/** Returns the next moment this room has something to do, if any. */
 export function nextDeadline(state: TriviaState): number | undefined {
   switch (state.phase) {
     case 'question':
@@ -247,11 +250,11 @@ export function nextDeadline(state: TriviaState): number | undefined {
 }
 
 /**
- * Every clock of the room moved on by `ms`: its writes failed for that long, so nobody could
- * answer or vote, and the engine held its clocks. What is still to come moves: the open
+ * Moves every clock of the room on by `ms`. The room's writes failed for that long, so nobody could
+ * answer or vote, and the engine held the room's clocks. What is still to come moves: the open
  * question's window (its opening too, so that an answer's time does not count the hold), the
- * reveal's end, the rematch vote's close and the room's expiry. What records the past stays:
- * when the game started, each answer's time, the closes of questions already closed.
+ * reveal's end, the rematch vote's close and the room's expiry. What records the past stays as it
+ * is: when the game started, each answer's time, and the closes of questions already closed.
  */
 export function shiftClocks(state: TriviaState, ms: number): TriviaState {
   const { game, rematch } = state;
@@ -272,8 +275,9 @@ export function shiftClocks(state: TriviaState, ms: number): TriviaState {
 }
 
 /**
- * A seat's sockets came or went. A question it closes early is durable before anyone hears of
- * it: who was connected decided it, and a replay knows that only from the journal.
+ * Records that a seat's sockets came or went. If this closes a question early, the close is made
+ * durable before anyone hears of it, because who was connected decided it, and a replay can know
+ * that only from the journal.
  */
 export function setPresence(state: TriviaState, playerId: string, connected: boolean, now: number): Outcome {
   const seat = state.players.find((p) => p.id === playerId);
@@ -284,13 +288,16 @@ export function setPresence(state: TriviaState, playerId: string, connected: boo
   return { ...chain(base, closeQuestion(next, now)), durable: true };
 }
 
-/** A fresh process has the room: nobody is connected until their sockets come back (the same state when nobody was). */
+/**
+ * Runs when a fresh process takes the room. Nobody is connected until their sockets come back. When
+ * nobody was connected, the state is returned as it is.
+ */
 export function resumed(state: TriviaState): TriviaState {
   if (!state.players.some((p) => p.connected)) return state;
   return { ...state, players: state.players.map((p) => ({ ...p, connected: false })) };
 }
 
-/** The room was closed from outside the room (HTTP API, operator): the change is already committed. */
+/** Runs when the room was closed from outside (HTTP API, operator). The change is already committed. */
 export function roomClosed(state: TriviaState, reason: string): Outcome {
   if (state.phase === 'closed') return unchanged(state);
   return {
@@ -320,7 +327,8 @@ function closeQuestion(state: TriviaState, now: number): Outcome {
     const name = state.players.find((p) => p.id === id)?.name ?? id;
     return a ? [{ playerId: id, name, ...givenIn(a), correct: a.correct, points: a.points, elapsedMs: a.elapsedMs }] : [];
   });
-  // A host-paced room waits after the reveal until the host's room.next: no clock ends it.
+  // A host-paced room waits after the reveal until the host sends room.next, so no clock ends the
+  // reveal.
   const { revealEndsAt: _ends, ...open } = game;
   const ends = (state.settings.pace ?? 'clock') === 'clock' ? { revealEndsAt: now + state.settings.revealSeconds * 1000 } : {};
   const next: TriviaState = {
@@ -332,7 +340,7 @@ function closeQuestion(state: TriviaState, now: number): Outcome {
   return { state: next, events: [{ type: 'question.closed', data: closed }], effects: [] };
 }
 
-/** The next question opens, and the players who joined since the last one opened play from it. */
+/** Opens the next question. The players who joined since the last question opened play from this one. */
 function openNextQuestion(state: TriviaState, now: number): Outcome {
   const { revealEndsAt: _ends, ...game } = state.game!;
   const index = game.index + 1;
@@ -352,7 +360,10 @@ function openNextQuestion(state: TriviaState, now: number): Outcome {
   return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
 
-/** The last reveal ended: the standings, the rematch vote, and the game's summary for the finished games. */
+/**
+ * Finishes the game after the last reveal ends. It ranks the standings, opens the rematch vote, and
+ * writes the game's summary for the finished games.
+ */
 function finishGame(state: TriviaState, now: number, resultsId: string | undefined): Outcome {
   const game = state.game!;
   const standings = rankStandings(
@@ -382,7 +393,7 @@ function finishGame(state: TriviaState, now: number, resultsId: string | undefin
       ...(resultsId ? { id: resultsId } : {}),
     },
   };
-  // Too few players to ever reach a rematch: it is declined at once.
+  // With too few players to ever reach a rematch, the rematch is declined at once.
   const decided = decideRematch(opened, false, now);
   return decided ? chain(base, decided) : base;
 }
@@ -417,11 +428,11 @@ function questionOpen(state: TriviaState, now: number): RoomEvent {
 }
 
 /**
- * The open question as every viewer may see it (`question.open`, `room.state`): its choices unless
- * it is a text question, and its kind, own time and picture when it has them; never its right
- * answer. A `choice` question without its own time goes as every question did before kinds (no
- * `kind`: choice; no `seconds`: the room's `secondsPerQuestion`), so a client that predates them
- * reads it as it always did.
+ * The open question as every viewer may see it (`question.open`, `room.state`). It shows the
+ * choices unless it is a text question, and the kind, own time and picture when the question has
+ * them. It never shows the right answer. A `choice` question without its own time is sent as every
+ * question was before kinds existed: no `kind` means choice, and no `seconds` means the room's
+ * `secondsPerQuestion`. So a client that predates kinds reads it as it always did.
  */
 export function openQuestionOf(game: Game, q: Question) {
   const choices = choicesOf(q);
@@ -441,14 +452,17 @@ export function imageUrl(imageId: string): string {
   return `/api/images/${encodeURIComponent(imageId)}`;
 }
 
-/** Every connected player in the game has answered, and at least one has. */
+/** Tells whether every connected player in the game has answered, and at least one has. */
 function everyoneAnswered(state: TriviaState): boolean {
   const game = state.game;
   if (!game || game.answers.length === 0) return false;
   return game.roster.every((id) => answerOf(game, id) || !state.players.find((p) => p.id === id)?.connected);
 }
 
-/** Names compared as people read them: spaces around and between words, and case, do not tell two apart. */
+/**
+ * Compares names as people read them. Spaces around and between words, and case, do not make two
+ * names different.
+ */
 function sameName(a: string, b: string): boolean {
   const key = (s: string) => s.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
   return key(a) === key(b);
@@ -465,7 +479,7 @@ function seatOf(state: TriviaState, viewer: Actor): Seat {
   return seat;
 }
 
-/** How long a question stays open: its own seconds, or the room's. */
+/** How long a question stays open: its own seconds, or else the room's. */
 function durationMs(state: TriviaState, q: Question): number {
   return (q.seconds ?? state.settings.secondsPerQuestion) * 1000;
 }

@@ -1,8 +1,8 @@
 import { Seat, Standing } from './trivia.types';
 
 /**
- * Points for a right answer: 1000 at the instant the question opens, falling linearly to 500 at
- * its deadline. `elapsedMs` is clamped to the question's duration.
+ * Returns the points for a right answer: 1000 at the instant the question opens, falling linearly to
+ * 500 at its deadline. `elapsedMs` is clamped to the question's duration.
  */
 export function pointsFor(elapsedMs: number, durationMs: number): number {
   const elapsed = Math.min(Math.max(elapsedMs, 0), durationMs);
@@ -20,7 +20,8 @@ export function rankStandings(seats: readonly Seat[], fromOf: (playerId: string)
     const prev = sorted[i - 1];
     if (!prev || prev.score !== seat.score || prev.elapsedSum !== seat.elapsedSum) rank = i + 1;
     const from = fromOf(seat.id);
-    // `from` only for a late arrival: everybody else played from the first question, and their line reads as before.
+    // Only a late arrival gets `from`. Everybody else played from the first question, and their line
+    // reads as it did before late arrivals existed.
     return { playerId: seat.id, name: seat.name, score: seat.score, correct: seat.correct, rank, ...(from > 0 ? { from } : {}) };
   });
 }

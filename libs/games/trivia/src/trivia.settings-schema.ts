@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { decimalField, jsonObject, printableField, uuidField, wholeField } from '@game-rooms/client';
 
-// Apart from the reader, so that a browser page can take its type (only the protocol's
-// browser-safe fields here).
+// This schema lives apart from the reader, so that a browser page can take its type. Only the
+// protocol's browser-safe fields are used here.
 
 /**
  * The body of `POST /api/rooms`: the host's name and the room's settings with their defaults. The
- * server reads the body with it (a 400 names the first bad field) and the API document shows it.
+ * server reads the body with this schema (a 400 names the first bad field), and the API document
+ * shows it.
  */
 export const TRIVIA_SETTINGS = jsonObject({
   hostName: printableField(32),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** `GET /api/rooms/{code}` of a trivia room, for the API document. */
+/** The answer of `GET /api/rooms/{code}` for a trivia room, for the API document. */
 export const TRIVIA_SUMMARY = z
   .object({
     game: z.literal('trivia'),

@@ -5,8 +5,9 @@ import { KINDS_DECK, TYPED } from '../test/trivia.kinds-deck';
 import { triviaGame } from './trivia.game';
 import { TriviaState } from './trivia.types';
 
-// Trivia through testGame(): a host, players who join, answer, leave and vote for a rematch at
-// any moment; the journal rebuilds the room after every step, and each command is one statement.
+// These tests play trivia through testGame(): a host, and players who join, answer, leave and vote
+// for a rematch at any moment. They check that the journal rebuilds the room after every step, and
+// that each command costs one statement.
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 25);
 const deck = { id: 'deck-1', items: DECK };
@@ -30,7 +31,7 @@ describe('trivia through testGame', () => {
         { at: 50, connect: 'p1' },
         { at: 50, connect: 'p2' },
         { at: 100, command: 'room.start' },
-        // The question closes once every connected player has answered: p2's second answer is late.
+        // The question closes once every connected player has answered, so p2's second answer is late.
         answer(1000, 'p1', 0, 1),
         answer(1200, 'p2', 0, 0),
         answer(1300, 'p2', 0, 1),
@@ -84,7 +85,7 @@ describe('trivia through testGame', () => {
       command: 'room.answer',
       data: { question, ...data },
     });
-    /** Every text a seat typed in the current game: no frame to anyone else may hold one. */
+    /** Every text a seat typed in the current game. No frame to anyone else may hold one of them. */
     const typedBy = (state: TriviaState, seat: string): string[] =>
       [...(state.game?.answers ?? []), ...(state.game?.closed.flat() ?? [])]
         .filter((a) => a.playerId === seat && 'text' in a)
@@ -103,11 +104,11 @@ describe('trivia through testGame', () => {
           { at: 100, command: 'room.start' },
           answerWith(1000, 'p1', 0, { choice: 1 }),
           answerWith(1200, 'p2', 0, { choice: 0 }),
-          // The reveal waits for the host far past its 2 s.
+          // The reveal waits for the host, far past its 2 s.
           next(30_000),
           join(30_500, 'p3'),
           { at: 30_600, connect: 'p3' },
-          // p3 joined during question 1: it plays from question 2.
+          // p3 joined during question 1, so p3 plays from question 2.
           answerWith(31_000, 'p3', 1, { choice: 0 }),
           answerWith(31_000, 'p1', 1, { choice: 0 }),
           answerWith(31_100, 'p2', 1, { choice: 1 }),

@@ -1,4 +1,4 @@
-// Builders for the rules' unit tests: a room in a known state, and commands to send it.
+// These builders serve the rules' unit tests: a room in a known state, and commands to send it.
 import { RoomException } from '@app/protocol';
 import { Actor, RuleContext, seededRandom, unguessableIds } from '@app/room-engine';
 import { RoomCommand } from '../src/trivia.commands';
@@ -7,10 +7,10 @@ import { ChoiceQuestion, Outcome, Question, Seat, Settings, TriviaState } from '
 
 type Viewer = Actor;
 
-// Every rule takes `now` explicitly; T0 stands in for "the moment the test begins".
+// Every rule takes `now` explicitly. T0 stands in for "the moment the test begins".
 export const T0 = 1_700_000_000_000;
 
-/** The rules' context at `now`, drawn as a room seeded 7 would draw. */
+/** The rules' context at `now`. Its draws are those of a room seeded with 7. */
 export const ctx = (now: number): RuleContext => ({ now, random: seededRandom(7, now), id: unguessableIds(undefined, 7, now) });
 
 export const SETTINGS: Settings = {
@@ -60,8 +60,8 @@ export function startCommand(): RoomCommand {
 }
 
 /**
- * Begins the next game at `now` with these questions in this order (a start draws them in a
- * random one), and opens question 0; `roster` overrides the seated players.
+ * Begins the next game at `now` with these questions in this order, where a real start would draw
+ * them in a random order. It opens question 0. `roster` overrides the seated players.
  */
 export function startGame(state: TriviaState, now = T0, roster?: string[], questions: Question[] = QUESTIONS): Outcome {
   const no = state.gamesPlayed + 1;

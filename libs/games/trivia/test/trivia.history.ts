@@ -1,8 +1,9 @@
-// Random but plausible room histories for the property tests, played on the real rules the way
-// the engine drives them, journaled the way the engine journals them (JournaledRoom): deadlines
-// fired at the moments they were due, each before any input stamped after it; refused commands
-// change nothing; now and then the process dies and the room comes back from its journal, or its
-// writes fail for a while and its clocks hold. Time is explicit epoch ms, and never goes back.
+// This file makes random but plausible room histories for the property tests. They are played on
+// the real rules the way the engine drives them, and journaled the way the engine journals them
+// (JournaledRoom). Deadlines fire at the moments they were due, each before any input stamped after
+// it. Refused commands change nothing. Now and then the process dies and the room comes back from
+// its journal, or the room's writes fail for a while and its clocks hold. Time is explicit epoch ms,
+// and it never goes back.
 import { RoomException } from '@app/protocol';
 import { Actor, RoomEvent } from '@app/room-engine';
 import fc from 'fast-check';
@@ -14,7 +15,7 @@ export const T0 = 1_700_000_000_000;
 export const EXPIRY_SECONDS = 300;
 export const SEED = 7;
 
-/** The room's deck: more than a game needs, so a second game prefers unplayed ones. */
+/** The room's deck. It has more questions than a game needs, so that a second game prefers unplayed ones. */
 export const DECK: ChoiceQuestion[] = [
   { id: 11, text: 'Capital of France?', choices: ['Berlin', 'Paris', 'Rome', 'Madrid'], correct: 1 },
   { id: 12, text: '2 + 2?', choices: ['3', '5', '4'], correct: 2 },
@@ -29,19 +30,19 @@ export const asPlayer = (seat: string): Actor => ({ role: 'player', seat });
 /** How far the clock moves before a step: a little, exactly to the next deadline, or past it. */
 export type Wait = { readonly mode: 'same' | 'small' | 'atDeadline' | 'pastDeadline' | 'long'; readonly ms: number };
 
-/** One step of a history, in the abstract; `play` turns it into what fits the room's phase. */
+/** One step of a history, in the abstract. `play` turns it into what fits the room's phase. */
 export interface Step {
   readonly wait: Wait;
-  /** What kind of thing happens, 0-99: its meaning depends on the phase. */
+  /** What kind of thing happens, from 0 to 99. Its meaning depends on the phase. */
   readonly pick: number;
   readonly who: number;
   readonly choice: number;
   readonly yes: boolean;
-  /** How many answers or votes arrive together (decided together, one statement). */
+  /** How many answers or votes arrive together. They are decided together, in one statement. */
   readonly together: number;
   /** The process dies before this step and the room comes back this many ms later. */
   readonly restartAfterMs: number | null;
-  /** The room's writes fail from the end of this step's wait for this many ms: its clocks hold. */
+  /** The room's writes fail for this many ms from the end of this step's wait, so its clocks hold. */
   readonly holdMs: number | null;
 }
 
@@ -57,7 +58,7 @@ const waitArb: fc.Arbitrary<Wait> = fc.oneof(
   { weight: 10, arbitrary: fc.record({ mode: fc.constant('atDeadline' as const), ms: fc.constant(0) }) },
   { weight: 10, arbitrary: fc.record({ mode: fc.constant('pastDeadline' as const), ms: fc.integer({ min: 1, max: 3000 }) }) },
   { weight: 6, arbitrary: fc.record({ mode: fc.constant('long' as const), ms: fc.integer({ min: 1, max: 60_000 }) }) },
-  // Now and then long enough for an idle room to expire.
+  // Now and then the wait is long enough for an idle room to expire.
   {
     weight: 1,
     arbitrary: fc.record({ mode: fc.constant('long' as const), ms: fc.integer({ min: 60_000, max: EXPIRY_SECONDS * 1000 + 5000 }) }),
@@ -169,7 +170,7 @@ export class LiveRoom {
             { length: step.together },
             (_, i) => waiting[(step.who + i) % Math.max(waiting.length, 1)] ?? pickSeat()?.id,
           );
-          // A choice past the last one now and then: refused, it changes nothing.
+          // Now and then the choice is past the last one. It is refused and changes nothing.
           const open = game.questions[game.index];
           const choices = 'choices' in open ? open.choices.length : 0;
           return this.batch(
@@ -212,7 +213,7 @@ export class LiveRoom {
   }
 
   private target(wait: Wait): number {
-    // Only a long wait lets an idle room expire: histories should mostly play.
+    // Only a long wait lets an idle room expire, because histories should mostly play.
     const s = this.state;
     const expiring =
       s.phase === 'lobby' ||
@@ -232,7 +233,7 @@ export class LiveRoom {
     }
   }
 
-  /** The room's writes fail from now for `ms`: its clocks hold, and move on when a write succeeds. */
+  /** Makes the room's writes fail for `ms` from now. Its clocks hold, and move on when a write succeeds. */
   private hold(ms: number): void {
     const seen = () => ({ phase: this.state.phase, due: triviaRules.nextDeadline(this.state) });
     const before = seen();
@@ -240,7 +241,7 @@ export class LiveRoom {
     this.holds.push({ ms, before, after: seen() });
   }
 
-  /** A seat by name over HTTP (the join proposal), its socket opened at once when `connect`. */
+  /** Seats a player by name as over HTTP (the join proposal). With `connect`, the seat's socket opens at once. */
   private join(connect: boolean): void {
     const id = `p${this.nextPlayer++}`;
     const joined = this.room.proposal('join', { playerId: id, name: `Name ${id}` });
@@ -263,7 +264,7 @@ export class LiveRoom {
     this.batch([{ actor, type, data }]);
   }
 
-  /** Commands that waited together: each decided against the state the one before it left. */
+  /** Decides commands that waited together. Each is decided against the state the one before it left. */
   private batch(commands: { actor: Actor; type: string; data: unknown }[]): void {
     for (const c of commands) {
       const command = triviaRules.parseCommand({ id: `c${this.nextCommand++}`, type: c.type, data: c.data }, c.actor.role);

@@ -1,5 +1,5 @@
-// A deck with a question of every kind (PROTOCOL.md section 13), as a deck holds them, and the
-// answers players may type or pick for it: what the kinds' property tests play.
+// The kinds' property tests play this deck. It has a question of every kind (PROTOCOL.md section
+// 13), as a deck holds them, and the answers players may type or pick for it.
 import { DeckQuestion } from '../src/trivia.opening';
 
 export const KINDS_DECK: DeckQuestion[] = [
@@ -11,14 +11,15 @@ export const KINDS_DECK: DeckQuestion[] = [
 ];
 
 /**
- * What players type, none of it spelled exactly like an accepted answer (so that a frame holding
- * one of them can only be a leak), several of them right once case, accents and spaces are ignored.
+ * What players type. None of it is spelled exactly like an accepted answer, so that a frame holding
+ * one of these can only be a leak. Several of them are right once case, accents and spaces are
+ * ignored.
  */
 export const TYPED = ['élan   VITAL', 'ELAN', 'elan vital', 'Lyon', 'Bergson', 'vital élan'];
 
 /**
- * The question with another right answer, the `pick`-th of those it could have: what no frame
- * before its reveal may tell apart from the first.
+ * Returns the question with another right answer, the `pick`-th of those it could have. No frame
+ * before the question's reveal may tell this question apart from the first.
  */
 export function otherAnswers(q: DeckQuestion, pick: number): DeckQuestion {
   switch (q.kind) {
@@ -28,7 +29,7 @@ export function otherAnswers(q: DeckQuestion, pick: number): DeckQuestion {
     case 'truefalse':
       return { ...q, correct: q.correct === 0 ? 1 : 0 };
     case 'multi': {
-      // Every other non-empty set of choices, each a bit mask.
+      // List every other non-empty set of choices, each made from a bit mask.
       const sets = Array.from({ length: 2 ** q.choices.length - 1 }, (_, m) =>
         q.choices.map((_, i) => i).filter((i) => ((m + 1) >> i) & 1),
       );

@@ -2,19 +2,20 @@ import fc from 'fast-check';
 import { expectRebuilt } from '../../test/journaled-room';
 import { LiveRoom, Scenario, scenarioArb } from './trivia.history';
 
-// Issue 21: a room is its journal. A room killed at any moment (kill -9) and rebuilt by
-// replaying what the engine journaled through the same rules is the room that stopped, replies
-// included, whether the replay starts from the room's opening or from its latest snapshot (the
-// state as JSON, taken when a game finished). Histories are random but plausible, with restarts
-// in them (deadlines taken late, everyone disconnected) and holds of the clocks (writes failed). What reaches the real database is
-// tested end to end in apps/game-server/test.
+// Issue 21: a room is its journal. Kill a room at any moment (kill -9) and rebuild it by replaying
+// what the engine journaled through the same rules, and you get the room that stopped, replies
+// included. This holds whether the replay starts from the room's opening or from its latest
+// snapshot (the state as JSON, taken when a game finished). The histories are random but plausible.
+// They contain restarts (deadlines taken late, everyone disconnected) and holds of the clocks
+// (failed writes). What reaches the real database is tested end to end in apps/game-server/test.
 
-// A few seconds in all; PROPERTY_RUNS=5000 digs deeper.
+// This takes a few seconds in all. PROPERTY_RUNS=5000 digs deeper.
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
 
 /**
- * A history stopped after some step (extraMs 0: before any deadline after the last input), or
- * later still by `extraMs` (the deadlines due meanwhile fired live, and fire on the replayed room).
+ * A history stopped after some step. With extraMs 0 it stops before any deadline after the last
+ * input. Otherwise it stops `extraMs` later still: the deadlines due meanwhile fired live, and they
+ * fire on the replayed room too.
  */
 const killArb = fc.record({ scenario: scenarioArb, cut: fc.nat(), extraMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40_000 })) });
 

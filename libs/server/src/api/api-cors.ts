@@ -1,15 +1,15 @@
 import cors from 'cors';
 import { RequestHandler } from 'express';
 
-/** The methods and request headers a player app on another origin uses against /api. */
+/** The methods and request headers that a player app on another origin uses against /api. */
 const METHODS = ['GET', 'HEAD', 'POST', 'DELETE'];
 const HEADERS = 'authorization, content-type';
 
 /**
- * CORS for the player-facing HTTP API, by the same rule as the socket's upgrade: an origin in
- * ALLOWED_ORIGINS is echoed back (with `Vary: Origin`), any other gets no CORS headers and its
- * browser keeps the answer from it. An empty list allows every origin, as it does for sockets.
- * Seat tokens travel in the Authorization header, so credentials (cookies) are never allowed.
+ * Applies CORS to the player-facing HTTP API by the same rule as the socket's upgrade. An origin in
+ * ALLOWED_ORIGINS is echoed back (with `Vary: Origin`). Any other origin gets no CORS headers, so its
+ * browser keeps the answer from it. An empty list allows every origin, as it does for sockets. Seat
+ * tokens travel in the Authorization header, so credentials (cookies) are never allowed.
  */
 export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);
@@ -20,7 +20,8 @@ export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
     maxAge: 600,
   });
   return (req, res, next) => {
-    // Every answer depends on the Origin, refused ones too: a shared cache must not hand one origin's to another.
+    // Every answer depends on the Origin, refused ones too, so a shared cache must not hand the answer
+    // for one origin to another.
     res.vary('Origin');
     handler(req, res, next);
   };

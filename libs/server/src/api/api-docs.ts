@@ -34,9 +34,10 @@ import { LEADERBOARD_GAMES } from '@app/persistence';
 import { GameRegistry, GameRoutes } from '../rooms/games';
 import { DocBody, DocParams, DocQuery, DocResponse, oneOf, openApiOf } from './schema-docs';
 
-// The OpenAPI description of each route, kept out of the controllers so that they stay a line
-// each. Every shape is a zod schema (packages/client/src/http/, each game's own), the same that
-// validates the request; error codes as docs/protocol.md sections 2 and 8 give them.
+// This file holds the OpenAPI description of each route. It is kept out of the controllers so that
+// each route there stays one line. Every shape is a zod schema (in packages/client/src/http/, or
+// each game's own), the same schema that validates the request. The error codes are those that
+// docs/protocol.md sections 2 and 8 give.
 
 type Answer = { readonly status: number; readonly description: string; readonly schema?: z.ZodType };
 const answers = (...list: Answer[]) => list.map((a) => DocResponse(a.status, a.description, a.schema));
@@ -48,19 +49,20 @@ const BAD_DATA: Answer = {
   schema: error('bad_data | bad_json'),
 };
 const NOT_FOUND: Answer = { status: 404, description: '`room_not_found`: no room has this code', schema: error('room_not_found') };
-// Opening a room or a table (PROTOCOL.md section 11): both carry Retry-After, in seconds.
+// The refusal of opening a room or a table (PROTOCOL.md section 11). Both refusals carry Retry-After,
+// in seconds.
 const RATE_LIMITED: Answer = {
   status: 429,
   description: '`rate_limited`: this client address opened too many rooms and tables lately; `Retry-After` says when to try again',
   schema: error('rate_limited'),
 };
-/** Any other per-address budget (README "Limits"): `what` names it. */
+/** The refusal for any other per-address budget (README "Limits"). `what` names the budget. */
 const RATE_LIMITED_FOR = (what: string): Answer => ({
   status: 429,
   description: `\`rate_limited\`: this client address made too many ${what} lately; nothing was recorded; \`Retry-After\` says when to try again`,
   schema: error('rate_limited'),
 });
-/** A closed room is answered from its row. */
+/** The refusal for a closed room, which is answered from its row. */
 const GONE: Answer = {
   status: 410,
   description: '`room_gone`: the room is closed; answered from its row, never rebuilt',
@@ -73,7 +75,8 @@ const OPEN_UNAVAILABLE: Answer = {
     '`overloaded` (this instance sheds new work, or has spent its budget of these for every client together: PROTOCOL.md sections 11 and 14), `rooms_at_capacity` (this instance holds MAX_LIVE_ROOMS live rooms) or `database_unavailable` (nothing was recorded); `Retry-After` says when to try again',
   schema: error('overloaded | rooms_at_capacity | database_unavailable'),
 };
-// Joining, spectating and lookups create work too, so they are shed while the instance is overloaded and counted against its budgets.
+// Joining, spectating and lookups create work too, so they are shed while the instance is overloaded
+// and counted against its budgets.
 const NEW_WORK_UNAVAILABLE: Answer = {
   status: 503,
   description:
@@ -92,18 +95,21 @@ const CODE = () => DocParams(RoomCodeParams);
 const openable = (registry: GameRegistry) => registry.games.filter((g) => g.opening);
 const openableKinds = (registry: GameRegistry) => openable(registry).map((g) => g.kind) as [string, ...string[]];
 
-/** A game's opening body with `game` in front; a schema that is not an object is shown beside it. */
+/** Shows a game's opening body with `game` in front. A schema that is not an object is shown beside `game`. */
 function withGame(kind: string, schema: z.ZodType): z.ZodType {
   const game = z.object({ game: z.literal(kind) });
   return schema instanceof z.ZodObject ? game.extend(schema.shape) : game.and(schema);
 }
 
-/** One of these schemas: a union when there are several (a server of one game has one). */
+/** Returns one schema for these: a union when there are several. A server of one game has only one. */
 function oneSchema(schemas: z.ZodType[]): z.ZodType {
   return schemas.length === 1 ? schemas[0] : z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 }
 
-/** The opening body and answer of a route without `game`: the default game's own words, or the first game's as any route answers it. */
+/**
+ * The opening body and answer of a route without `game`. They are in the default game's own words
+ * when there is a default game, and otherwise the first game's, as any route answers them.
+ */
 function defaultOpening(registry: GameRegistry): { body: z.ZodType[]; answer: z.ZodType[] } {
   const routes = registry.defaultGame;
   if (!routes?.game.opening) return { body: [], answer: [] };
@@ -116,7 +122,7 @@ export const DescribeCreateRoom = (registry: GameRegistry) =>
     ApiOperation({
       summary: `Open a room of any game: with \`game\`, that game's settings, and the answer carries the opener's seat and token; without it, a ${registry.defaultKind} room${registry.defaultGame ? ' in its lobby, and the answer carries the host token' : ''}`,
     }),
-    // Without `game`, the default game's settings; with it, each game's own.
+    // Without `game`, the body is the default game's settings. With it, the body is each game's own.
     DocBody(
       oneSchema([
         ...defaultOpening(registry).body,
@@ -178,7 +184,7 @@ export const DescribeRoomSummary = (registry: GameRegistry) =>
     ApiTags('rooms'),
     ApiOperation({ summary: 'The public summary of a room of any game, in its game’s shape (`game` says which); never a secret' }),
     CODE(),
-    // Every registered game's own shape: a new game adds its own by registering.
+    // Each registered game has its own shape here, so a new game adds its shape by registering.
     DocResponse(200, 'the room', oneOf(registry.games.map((g) => ({ title: g.kind, schema: g.schemas.summary })))),
     ...answers(NOT_FOUND, GONE, RATE_LIMITED_FOR('room lookups'), NEW_WORK_UNAVAILABLE),
   );
@@ -358,7 +364,7 @@ export const DescribeReadiness = () =>
     DocResponse(503, '`{status: "not_ready", reason: "database_unavailable" | "draining", instance}`, with `Retry-After`', Readiness),
   );
 
-/** What an operators' route takes and answers, beside its summary. */
+/** What an operators' route takes and answers, besides its summary. */
 export interface AdminShapes {
   readonly ok?: z.ZodType;
   readonly body?: z.ZodType;
@@ -378,7 +384,8 @@ export const DescribeAdmin = (summary: string, extra: Answer[] = [], shapes: Adm
     ...answers({ status: 401, description: '`unauthorized`: no admin token, or a wrong one', schema: error('unauthorized') }, ...extra),
   );
 
-// The aliases of the generic routes for one game (the registry's aliases), tagged by their path.
+// The descriptions below are for the aliases of the generic routes for one game (the registry's
+// aliases). Each is tagged by its path.
 
 const ALIAS_CODE = ({ noun }: GameRoutes) =>
   DocParams(

@@ -30,7 +30,7 @@ export class DecksController {
     return this.decks.list(presentedTokens(authorization), query.limit, query.cursor);
   }
 
-  // Before ':id', which it would otherwise be taken for.
+  // This route comes before ':id', because otherwise `template.csv` would be taken for an id.
   @Get('template.csv')
   @DescribeDeckTemplate()
   @Header('content-type', 'text/csv; charset=utf-8')
@@ -50,7 +50,8 @@ export class DecksController {
   @UseGuards(DeckWriteGuard)
   @DescribeImportDeck()
   import(@Query('name') name: unknown, @Body() body: unknown, @Headers('content-type') type?: string) {
-    // The text parser reads text/csv and text/plain bodies (server.ts); anything else arrives unread.
+    // The text parser reads text/csv and text/plain bodies (server.ts). A body of any other type
+    // arrives unread.
     if (typeof body !== 'string' && !/^text\/(csv|plain)\b/i.test(type ?? '')) {
       throw deckError(DeckErrorCode.UnsupportedMediaType, 'send the CSV as the body with Content-Type: text/csv');
     }
@@ -61,7 +62,7 @@ export class DecksController {
   @Get(':id')
   @DescribeReadDeck()
   async read(@Param('id') id: string, @Res({ passthrough: true }) res: Response, @Headers('authorization') authorization?: string) {
-    // `{id}.csv` is the deck's export in the import's format, for the holder of its edit token.
+    // `{id}.csv` is the deck's export in the import's format, for the holder of the deck's edit token.
     if (!id.endsWith('.csv')) return this.decks.read(id, bearer(authorization));
     const csv = await this.decks.exportCsv(id.slice(0, -4), bearer(authorization));
     res.setHeader('content-type', 'text/csv; charset=utf-8');

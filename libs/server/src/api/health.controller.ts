@@ -8,14 +8,15 @@ import { RoomsService } from '../rooms/rooms.service';
 import { BUILD_INFO } from '../tokens';
 import { DescribeHealth, DescribeLiveness, DescribeReadiness } from './api-docs';
 
-/** A readiness check without a heartbeat to read asks PostgreSQL itself, within this. */
+/** When a readiness check has no heartbeat to read, it asks PostgreSQL itself, waiting at most this long. */
 const READY_PING_MS = 500;
 
 /**
- * Three answers for three readers (PROTOCOL.md section 11): `/health` for people (the build and
- * the database's distance; 503 while it is unreachable), `/health/live` for an orchestrator that
- * restarts what is stuck (never touches PostgreSQL: an outage must not restart healthy instances),
- * and `/health/ready` for whatever routes traffic (no database, or a drain: send it elsewhere).
+ * Gives three answers for three readers (PROTOCOL.md section 11). `/health` is for people: it shows
+ * the build and the database's round-trip time, and answers 503 while the database is unreachable.
+ * `/health/live` is for an orchestrator that restarts what is stuck. It never touches PostgreSQL,
+ * because an outage must not restart healthy instances. `/health/ready` is for whatever routes
+ * traffic: with no database, or during a drain, it says to send traffic elsewhere.
  */
 @Controller('health')
 export class HealthController {
@@ -29,14 +30,16 @@ export class HealthController {
     private readonly rooms: RoomsService,
   ) {}
 
-  /** 200 with the database's round-trip time; 503 while the database cannot be reached. */
+  /** Answers 200 with the database's round-trip time, or 503 while the database cannot be reached. */
   @Get()
   @DescribeHealth()
   async check(@Res() res: Response): Promise<void> {
-    // `instance` and `pid` say which of several instances answered (through a proxy, any may).
+    // `instance` and `pid` say which of several instances answered, since through a proxy any of them
+    // may answer.
     const base = { ...this.identity(), version: this.build.version, sha: this.build.sha };
     try {
-      // The ping has the statement time limit of every query: a silent database is a 503 in time.
+      // The ping has the same statement time limit as every query, so a silent database turns into a
+      // 503 in time.
       const roundTripMs = await this.health.ping();
       res.status(200).json({ status: 'ok', ...base, db: { ok: true, roundTripMs: Math.round(roundTripMs * 100) / 100 } });
     } catch (err) {
@@ -44,14 +47,14 @@ export class HealthController {
     }
   }
 
-  /** Answered from memory: that it answers at all is the point. */
+  /** Answers from memory. The point is that it answers at all. */
   @Get('live')
   @DescribeLiveness()
   live() {
     return { status: 'live', ...this.identity() };
   }
 
-  /** From the heartbeat's last beat (no query of its own when the instance beats on a timer). */
+  /** Answers from the heartbeat's last beat. It runs no query of its own when the instance beats on a timer. */
   @Get('ready')
   @DescribeReadiness()
   async ready(@Res() res: Response): Promise<void> {

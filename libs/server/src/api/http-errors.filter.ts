@@ -5,7 +5,7 @@ import { retryAfterFor, RoomErrorCode, RoomException } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { JSON_LOG } from '../tokens';
 
-/** Every HTTP error as `{statusCode, code, message}`; a 429 or 503 with `Retry-After`. */
+/** Answers every HTTP error as `{statusCode, code, message}`, and a 429 or 503 with `Retry-After`. */
 @Catch()
 export class HttpErrorsFilter implements ExceptionFilter {
   constructor(@Inject(JSON_LOG) private readonly log: JsonLog) {}
@@ -19,7 +19,7 @@ export class HttpErrorsFilter implements ExceptionFilter {
   }
 
   private describe(error: unknown): [number, string, string] {
-    // Each context's table gave the refusal its HTTP status; this is where it is used.
+    // Each context's table gave the refusal its HTTP status, and this is where that status is used.
     if (error instanceof RoomException) return [error.httpStatus, error.code, error.message];
     if (error instanceof DatabaseUnavailableError) {
       return [503, RoomErrorCode.DatabaseUnavailable, 'the database is unavailable; nothing was recorded, retry later'];
@@ -42,7 +42,7 @@ export class HttpErrorsFilter implements ExceptionFilter {
     const { status, limit } = error as { status?: number; limit?: number };
     if (status === 413) return [413, 'payload_too_large', `the body is larger than this endpoint takes (${limit ?? '?'} bytes)`];
     if (status === 400) {
-      // body-parser: malformed JSON.
+      // body-parser reports malformed JSON this way.
       return [400, 'bad_json', (error as Error).message];
     }
     this.log.error('unexpected error in an HTTP request', { error: error instanceof Error ? error.stack : String(error) });
@@ -50,7 +50,7 @@ export class HttpErrorsFilter implements ExceptionFilter {
   }
 }
 
-/** Fields a refusal carries beside its code and message (bad_csv's line and column). */
+/** The fields a refusal carries besides its code and message, such as bad_csv's line and column. */
 function detailsOf(error: unknown): Record<string, unknown> {
   if (!(error instanceof RoomException) || !('details' in error)) return {};
   const { statusCode: _s, code: _c, message: _m, ...details } = error.details as Record<string, unknown>;

@@ -15,7 +15,8 @@ export class LeaderboardController {
   @DescribeLeaderboard()
   async top(@Query('limit') limit?: string, @Query('game') game?: string) {
     const query = readQuery(LeaderboardQuery, { limit, game });
-    // The default game's, as before other games finished games.
+    // Without `?game=`, the leaderboard is the default game's, as it was before other games had
+    // finished games.
     const kinds = this.registry.games.map((g) => g.kind) as [string, ...string[]];
     const { game: kind } = readBody(gameChoice(kinds), { game: query.game ?? this.registry.defaultKind }, 'the query');
     return { players: await this.leaderboard.topPlayers(kind, query.limit) };

@@ -5,10 +5,10 @@ import { BuildInfo } from '../config/build-info';
 import { openApiOf } from './schema-docs';
 
 /**
- * The HTTP API's OpenAPI description, generated from the controllers and their `Describe*`
- * decorators (api-docs.ts), whose shapes are the zod schemas that validate the requests
- * (packages/client/src/http/): the UI at /api/docs, the JSON at /api/docs-json. The UI's files come
- * from the swagger-ui-dist package on this server, so it works without the internet.
+ * Serves the HTTP API's OpenAPI description: the UI at /api/docs and the JSON at /api/docs-json. The
+ * description is generated from the controllers and their `Describe*` decorators (api-docs.ts),
+ * whose shapes are the zod schemas that validate the requests (packages/client/src/http/). The UI's
+ * files come from the swagger-ui-dist package on this server, so it works without the internet.
  */
 export function describeApi(app: INestApplication, build: BuildInfo): void {
   const config = new DocumentBuilder()

@@ -11,9 +11,10 @@ import { DescribeResults } from './api-docs';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A finished game's results by its unguessable link, read from its record (`finished_games`)
- * through its game's module: `GET /api/results/{id}` (JSON) and `/api/results/{id}.csv`. It is
- * built for the registry it is given, because the API document names each game's CSV columns.
+ * Serves a finished game's results by its unguessable link, as `GET /api/results/{id}` (JSON) and
+ * `/api/results/{id}.csv`. The results are read from the game's record (`finished_games`) through
+ * its game's module. The controller is built for the registry it is given, because the API document
+ * names each game's CSV columns.
  */
 export function resultsController(registry: GameRegistry): Type {
   @Controller('api/results')
@@ -28,7 +29,8 @@ export function resultsController(registry: GameRegistry): Type {
     async results(@Param('id') raw: string, @Res({ passthrough: true }) res: Response) {
       const csv = raw.endsWith('.csv');
       const id = csv ? raw.slice(0, -4) : raw;
-      // A results link's life is the results window (PROTOCOL.md section 12); a row past it may not be pruned yet.
+      // A results link lives as long as the results window (PROTOCOL.md section 12). The window is
+      // checked here, because a row past it may not have been pruned yet.
       const keptDays = resultsKeptDays(this.config);
       const found = UUID.test(id) ? await this.journal.result(id.toLowerCase(), keptDays) : undefined;
       const report = found && registry.games.find((g) => g.kind === found.game)?.results;
@@ -36,8 +38,8 @@ export function resultsController(registry: GameRegistry): Type {
         throw new RoomException('results_not_found', `no results have id ${id.slice(0, 40)} (results are kept ${keptDays} days)`, {
           status: 404,
         });
-      // When the link stops answering (its record's commit time plus the window, which the operator
-      // sets), so that a page can say it.
+      // Say when the link stops answering, so that a page can show it. That is the record's commit
+      // time plus the results window, which the operator sets.
       if (!csv) return { ...(report.json(found.summary) as object), readableUntil: resultsReadableUntil(found.finishedAt, this.config) };
       res.setHeader('content-type', 'text/csv; charset=utf-8');
       res.setHeader('content-disposition', `attachment; filename="results-${id}.csv"`);
@@ -48,8 +50,8 @@ export function resultsController(registry: GameRegistry): Type {
 }
 
 /**
- * A CSV cell as RFC 4180 quotes it; a text a spreadsheet would read as a formula (a player named
- * "=HYPERLINK(...)") gets a leading apostrophe, so that opening the file runs nothing.
+ * Quotes a CSV cell as RFC 4180 does. A text that a spreadsheet would read as a formula (a player
+ * named "=HYPERLINK(...)") gets a leading apostrophe, so that opening the file runs nothing.
  */
 function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

@@ -8,14 +8,15 @@ import { RoomsService } from '../rooms/rooms.service';
 import { DescribeAliasClose, DescribeAliasOpen, DescribeAliasSpectate, DescribeAliasSummary } from './api-docs';
 
 /**
- * The controller of one alias of the generic routes (the registry's `aliases`): `/api/<path>`
- * opens a room of its game, and `/api/<path>/{code}` finds, watches and closes one, through the
- * same RoomsService calls as `/api/rooms`, with the same guards, limited to that game (a room of
- * another answers 404). Only the opening's answer is in the game's own words.
+ * Builds the controller of one alias of the generic routes (the registry's `aliases`). `/api/<path>`
+ * opens a room of the alias's game, and `/api/<path>/{code}` finds, watches and closes one. They make
+ * the same RoomsService calls as `/api/rooms`, with the same guards, but only for that game: a room
+ * of another game answers 404. Only the answer to opening a room is in the game's own words.
  */
 export function roomAliasController(path: string, routes: GameRoutes): Type {
   const kind = routes.game.kind;
-  // The seat that opens a room of the game is the one whose token the refusal asks for, as before the alias was generic.
+  // A refused close asks for the token of the seat that opens a room of this game, as it did before
+  // the alias became generic.
   const opener = routes.game.opening?.openerRole ?? 'host';
 
   @Controller(`api/${path}`)
@@ -25,7 +26,7 @@ export function roomAliasController(path: string, routes: GameRoutes): Type {
       @Inject(SEAT_TOKENS) readonly tokens: SeatTokens,
     ) {}
 
-    // The body is read by the game's own settings schema, which names the bad field.
+    // The game's own settings schema reads the body, and its refusal names the bad field.
     @Post()
     @DescribeAliasOpen(path, routes)
     @UseGuards(AdmissionGuard, OpenGuard)
@@ -65,7 +66,7 @@ export function roomAliasController(path: string, routes: GameRoutes): Type {
   return RoomAliasController;
 }
 
-/** A controller for each alias in the registry. */
+/** Builds a controller for each alias in the registry. */
 export function roomAliasControllers(registry: GameRegistry): Type[] {
   return Object.entries(registry.aliases).map(([path, routes]) => roomAliasController(path, routes));
 }

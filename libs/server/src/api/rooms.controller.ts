@@ -8,8 +8,8 @@ import { RoomsService } from '../rooms/rooms.service';
 import { DescribeCloseRoom, DescribeCreateRoom, DescribeJoinRoom, DescribeRoomSummary, DescribeSpectate } from './api-docs';
 
 /**
- * The generic routes of rooms (`/api/rooms`), for the registry's games: built per registry, as
- * the API document of opening a room and of its summary names each of its games.
+ * Builds the generic routes of rooms (`/api/rooms`) for the registry's games. It is built per
+ * registry, because the API document for opening a room and for a room's summary names each game.
  */
 export function roomsController(registry: GameRegistry): Type {
   @Controller('api/rooms')
@@ -24,7 +24,8 @@ export function roomsController(registry: GameRegistry): Type {
     @UseGuards(AdmissionGuard, OpenGuard)
     async create(@Body() body: unknown) {
       const b = readBody(OpenRoomBody, body);
-      // Without `game`, a room of the default game, answered as its clients know it; with it, any game's.
+      // With `game`, this opens a room of any game. Without it, it opens a room of the default game and
+      // answers as that game's clients know.
       if (b.game !== undefined) return this.rooms.openGame(b.game, b);
       const routes = registry.defaultGame;
       if (!routes) return this.rooms.openGame(registry.defaultKind, b);

@@ -6,12 +6,12 @@ export interface DeckInput {
   readonly questions: NewQuestion[];
 }
 
-/** A deck's JSON body (`POST` and `PUT /api/decks`), read by its schema: each 400 names the offending field. */
+/** Reads a deck's JSON body (`POST` and `PUT /api/decks`) with its schema. Each 400 names the offending field. */
 export function readDeckBody(body: unknown): DeckInput {
   return readBody(DeckBody, body);
 }
 
-/** The deck's name of `POST /api/decks/import?name=`. */
+/** Reads the deck's name from `POST /api/decks/import?name=`. */
 export function readDeckName(value: unknown): string {
   return readQuery(DeckImportQuery, { name: value }).name;
 }

@@ -4,14 +4,16 @@ import { NewQuestion } from './deck.repository';
 import { BadCsvException } from './deck.errors';
 import { DECK_LIMITS as L } from './deck-limits';
 
-// A deck as a spreadsheet exports it (PROTOCOL.md sections 12 and 13): a header row, then one
-// question a row: `question,choice1,...,choice6,correct`, `correct` the 1-based number of the
-// right choice, and after it, when the header names them, `kind`, `seconds` and `accepted` (in
-// any order). A file without them reads as before kinds: every question a `choice` question.
-// Quoting is RFC 4180's (cells with commas, quotes or line breaks in double quotes, a quote in
-// one doubled); line ends may be CRLF, LF or CR; a UTF-8 BOM is dropped; a semicolon is the
-// separator when the header row has semicolons and no comma (spreadsheets in locales whose
-// decimal mark is a comma export so). Blank rows, and rows of empty cells, are skipped.
+// This file reads and writes a deck as a spreadsheet exports it (PROTOCOL.md sections 12 and 13).
+// The file has a header row, then one question per row: `question,choice1,...,choice6,correct`.
+// `correct` is the 1-based number of the right choice. After it come `kind`, `seconds` and
+// `accepted`, in any order, when the header names them. A file without those columns reads as files
+// did before kinds existed: every question is a `choice` question.
+// Quoting follows RFC 4180: a cell with a comma, a quote or a line break is in double quotes, and a
+// quote inside it is doubled. Line ends may be CRLF, LF or CR, and a UTF-8 BOM is dropped. A
+// semicolon is the separator when the header row has semicolons and no comma, because spreadsheets
+// in locales whose decimal mark is a comma export that way. Blank rows and rows of empty cells are
+// skipped.
 
 export const DECK_CSV_HEADER = ['question', 'choice1', 'choice2', 'choice3', 'choice4', 'choice5', 'choice6', 'correct'] as const;
 
@@ -19,15 +21,15 @@ export const DECK_CSV_HEADER = ['question', 'choice1', 'choice2', 'choice3', 'ch
 const KIND_COLUMNS = ['kind', 'seconds', 'accepted'] as const;
 type KindColumn = (typeof KIND_COLUMNS)[number];
 
-/** The columns of the template and of an exported deck: section 12's, then the kinds'. */
+/** The columns of the template and of an exported deck: first section 12's columns, then the kinds' columns. */
 export const DECK_CSV_COLUMNS = [...DECK_CSV_HEADER, ...KIND_COLUMNS] as const;
 
-/** What separates a multi question's right choices and a text question's accepted answers in one cell. */
+/** The separator between a multi question's right choices, and between a text question's accepted answers, in one cell. */
 const LIST_SEPARATOR = '|';
 
 /**
- * What `GET /api/decks/template.csv` serves: the header and a row of each kind, which show the
- * quoting too (a comma and a quote inside a cell), a question's own seconds and the lists.
+ * What `GET /api/decks/template.csv` serves: the header and one row of each kind. The rows also show
+ * the quoting (a comma and a quote inside a cell), a question's own seconds, and the lists.
  */
 export const DECK_CSV_TEMPLATE =
   [
@@ -50,11 +52,14 @@ const QUOTE_ERRORS: Record<string, string> = {
 
 interface Row {
   readonly cells: readonly string[];
-  /** The line of the file on which the row starts (1 = the header). */
+  /** The line of the file on which the row starts (1 is the header). */
   readonly line: number;
 }
 
-/** Where a file's columns are: `correct` is column `columns` (1-based), and each kind column named in the header at its place (0-based). */
+/**
+ * Where a file's columns are. `correct` is column number `columns` (1-based), and `named` gives the
+ * place (0-based) of each kind column the header names.
+ */
 interface Layout {
   readonly columns: number;
   readonly named: Readonly<Partial<Record<KindColumn, number>>>;
@@ -62,7 +67,7 @@ interface Layout {
   readonly width: number;
 }
 
-/** The questions of a deck's CSV, or a BadCsvException naming the first bad cell. */
+/** Reads the questions of a deck's CSV. A bad file throws a BadCsvException that names the first bad cell. */
 export function readDeckCsv(csv: string): NewQuestion[] {
   const [header, ...rows] = readRows(csv);
   if (!header)
@@ -80,8 +85,8 @@ export function readDeckCsv(csv: string): NewQuestion[] {
 }
 
 function readRows(csv: string): Row[] {
-  // One line end for the parser, so that its line count is the file's (it counts a CRLF inside
-  // quotes twice); a line break inside a cell becomes a space later anyway.
+  // Give the parser one kind of line end, so that its line count matches the file's. The parser
+  // would count a CRLF inside quotes twice. A line break inside a cell becomes a space later anyway.
   const text = csv.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const firstLine = text.slice(0, text.indexOf('\n') === -1 ? undefined : text.indexOf('\n'));
   const delimiter = firstLine.includes(';') && !firstLine.includes(',') ? ';' : ',';
@@ -105,13 +110,14 @@ function readRows(csv: string): Row[] {
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     const at = err as CsvError & { lines?: number; column?: number };
-    // An unclosed quote is found at the end of the file: the row it opened in is the one to name.
+    // The parser finds an unclosed quote only at the end of the file, but the row to name is the one
+    // in which the quote opened.
     const line = err.code === 'CSV_QUOTE_NOT_CLOSED' ? nextRowLine(text, lastLine) : (at.lines ?? lastLine + 1);
     throw new BadCsvException(line, (at.column ?? 0) + 1, QUOTE_ERRORS[err.code] ?? err.message);
   }
 }
 
-/** The first line after `after` that is not blank (nor only separators): where the next row starts. */
+/** Finds where the next row starts: the first line after `after` that is neither blank nor only separators. */
 function nextRowLine(text: string, after: number): number {
   const lines = text.split('\n');
   let i = after;
@@ -120,8 +126,9 @@ function nextRowLine(text: string, after: number): number {
 }
 
 /**
- * Where the rows' columns are: the question, the choices, `correct`, then the kind columns the
- * header names (by name, in any order, after `correct`).
+ * Reads the header to find where the rows' columns are. They are the question, the choices and
+ * `correct`, then the kind columns the header names. Those are found by name, in any order, after
+ * `correct`.
  */
 function readHeader(cells: readonly string[]): Layout {
   let width = cells.length;
@@ -230,10 +237,10 @@ function readQuestion({ cells, line }: Row, layout: Layout): NewQuestion {
   }
 }
 
-/** Refuses the row at a column (1-based) of its line. */
+/** Refuses the row, naming a column (1-based) of its line. */
 type Refuse = (column: number, message: string) => never;
 
-/** A true/false question's `correct` cell, as a spreadsheet user may write it. */
+/** The ways a spreadsheet user may write a true/false question's `correct` cell. */
 const TRUE_FALSE_CELLS: ReadonlyMap<string, number> = new Map([
   ['true', 0],
   ['1', 0],
@@ -241,7 +248,7 @@ const TRUE_FALSE_CELLS: ReadonlyMap<string, number> = new Map([
   ['2', 1],
 ]);
 
-/** `correct` of a choice question: the 1-based number of the right choice. */
+/** Reads the `correct` cell of a choice question, which holds the 1-based number of the right choice. */
 function choiceNumber(correct: string, count: number, column: number, bad: Refuse): number {
   const number = /^\d+$/.test(correct) ? Number(correct) : NaN;
   if (!(number >= 1 && number <= count))
@@ -252,7 +259,7 @@ function choiceNumber(correct: string, count: number, column: number, bad: Refus
   return number - 1;
 }
 
-/** The question's own seconds, when its cell has them. */
+/** Reads the question's own seconds, when its cell has them. */
 function readSeconds(cell: (i: number) => string, at: number | undefined, bad: Refuse): { seconds?: number } {
   const value = at === undefined ? '' : cell(at);
   if (value === '') return {};
@@ -265,7 +272,7 @@ function readSeconds(cell: (i: number) => string, at: number | undefined, bad: R
   return { seconds };
 }
 
-/** A text question's accepted answers: 1 to 10, separated by `|`, each 1 to 40 printable characters. */
+/** Reads a text question's accepted answers: 1 to 10 of them, separated by `|`, each 1 to 40 printable characters. */
 function readAccepted(value: string, at: number, bad: Refuse): string[] {
   const why = `a text question needs its accepted answers in the accepted column: 1 to ${L.maxAccepted}, separated by ${LIST_SEPARATOR}, each 1 to ${L.accepted} printable characters`;
   if (value === '') bad(at + 1, why);
@@ -275,8 +282,9 @@ function readAccepted(value: string, at: number, bad: Refuse): string[] {
 }
 
 /**
- * A deck as CSV in the import's format (`GET /api/decks/{id}.csv`): every column of the template,
- * so that the file reads back as the same questions. Pictures stay out: a CSV carries no image.
+ * Writes a deck as CSV in the import's format (`GET /api/decks/{id}.csv`). It writes every column of
+ * the template, so that the file reads back as the same questions. Pictures are left out, because a
+ * CSV carries no image.
  */
 export function deckCsv(questions: readonly NewQuestion[]): string {
   const rows = questions.map((q) => {
@@ -300,7 +308,10 @@ export function deckCsv(questions: readonly NewQuestion[]): string {
   return [DECK_CSV_COLUMNS as readonly string[], ...rows].map((row) => row.map(quotedCell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** A cell as RFC 4180 quotes it: in double quotes when it holds a comma, a quote or a line break, a quote in it doubled. */
+/**
+ * Quotes a cell as RFC 4180 does. A cell that holds a comma, a quote or a line break goes in double
+ * quotes, and each quote in it is doubled.
+ */
 function quotedCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }

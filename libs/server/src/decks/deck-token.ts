@@ -2,9 +2,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DECK_TOKENS_MAX, EDIT_TOKEN_PATTERN, RoomErrorCode, RoomException } from '@app/protocol';
 import { DeckErrorCode, deckError } from './deck.errors';
 
-// A deck's edit token: random, shown once, kept only as its SHA-256. The token has 256 random
-// bits, so a plain hash is enough (nothing to guess a dictionary from); comparing the digests
-// in constant time keeps the comparison from telling how much of a guess was right.
+// A deck's edit token is random, is shown once, and is kept only as its SHA-256. The token has 256
+// random bits, so a plain hash is enough: there is no dictionary to guess from. The digests are
+// compared in constant time, so that the comparison does not tell how much of a guess was right.
 
 export interface EditToken {
   readonly token: string;
@@ -20,16 +20,17 @@ export function hashEditToken(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
-/** Whether `token` is the one whose hash was kept; false for no token or no hash. */
+/** Tells whether `token` is the one whose hash was kept. It is false when there is no token or no hash. */
 export function editTokenMatches(token: string | undefined, hash: Buffer | null): boolean {
   if (token === undefined || hash === null || hash.length !== 32) return false;
   return timingSafeEqual(hashEditToken(token), hash);
 }
 
 /**
- * Refuses a change to a deck that nobody may edit (403 `deck_read_only`: the built-in deck, or one
- * made before edit tokens), or without its edit token, or with another (403 `forbidden`).
- * `doing` says what the token is asked for, for the message.
+ * Refuses a change to a deck that nobody may edit, which is the built-in deck or one made before edit
+ * tokens (403 `deck_read_only`). It also refuses a change without the deck's edit token or with
+ * another token (403 `forbidden`). `doing` says what the token is needed for, and goes into the
+ * message.
  */
 export function checkEditRight(
   deck: { readonly builtin: boolean; readonly editTokenHash: Buffer | null },
@@ -51,8 +52,9 @@ export function checkEditRight(
 }
 
 /**
- * The edit tokens a caller presents to `GET /api/decks`: `Authorization: Bearer t1, t2, ...` (none
- * without the header). Anything else there is a 400 naming what is wrong, not a shorter list.
+ * Reads the edit tokens a caller presents to `GET /api/decks` as `Authorization: Bearer t1, t2, ...`.
+ * Without the header there are none. Anything else in the header is refused with a 400 that names
+ * what is wrong, rather than read as a shorter list.
  */
 export function presentedTokens(authorization: string | undefined): string[] {
   if (authorization === undefined || authorization.trim() === '') return [];

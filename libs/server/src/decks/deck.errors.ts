@@ -1,15 +1,15 @@
 import { ErrorStatus, RoomException, Status } from '@app/protocol';
 
-/** The deck API's own refusals, beside the envelope's (RoomErrorCode: bad_data, forbidden). */
+/** The deck API's own refusals. It also uses the envelope's refusals (RoomErrorCode: bad_data, forbidden). */
 export enum DeckErrorCode {
   DeckNotFound = 'deck_not_found',
-  /** The built-in deck, or one made before decks had edit tokens: nobody may change it. */
+  /** Nobody may change the built-in deck, or a deck made before decks had edit tokens. */
   DeckReadOnly = 'deck_read_only',
   BadCsv = 'bad_csv',
   UnsupportedMediaType = 'unsupported_media_type',
 }
 
-/** The one table from a deck code to its HTTP status. */
+/** The only table that maps a deck error code to its HTTP status. */
 const STATUS: Record<DeckErrorCode, ErrorStatus> = {
   [DeckErrorCode.DeckNotFound]: { status: Status.unknownType },
   [DeckErrorCode.DeckReadOnly]: { status: Status.forbidden },
@@ -21,7 +21,10 @@ export function deckError(code: DeckErrorCode, message: string): RoomException {
   return new RoomException(code, message, STATUS[code]);
 }
 
-/** `bad_csv`, naming the first bad cell: its line in the file (1 = the header) and its column (1 = the question). */
+/**
+ * The `bad_csv` refusal. It names the first bad cell by its line in the file (1 is the header) and its
+ * column (1 is the question).
+ */
 export class BadCsvException extends RoomException {
   constructor(
     readonly line: number,
@@ -31,7 +34,7 @@ export class BadCsvException extends RoomException {
     super(DeckErrorCode.BadCsv, `line ${line}, column ${column}: ${message}`, STATUS[DeckErrorCode.BadCsv]);
   }
 
-  /** The fields the HTTP answer carries beside statusCode, code and message. */
+  /** The fields the HTTP answer carries besides statusCode, code and message. */
   get details(): { line: number; column: number } {
     return { line: this.line, column: this.column };
   }

@@ -12,32 +12,35 @@ export interface DeckSummary {
   readonly questions: number;
 }
 
-/** A question as the deck API's schema leaves it (section 13): only the fields its kind takes, a `choice` question without its kind. */
+/**
+ * A question as the deck API's schema leaves it (section 13). It has only the fields its kind takes,
+ * and a `choice` question has no `kind` field.
+ */
 export type NewQuestion = Readonly<StoredQuestion>;
 
-// One question row as the deck's JSON holds it: a field the question does not have is left out,
-// so a `choice` question reads as every question did before kinds.
+// Builds one question row as the deck's JSON holds it. A field the question does not have is left
+// out, so a `choice` question reads as every question did before kinds existed.
 const QUESTION_JSON = `jsonb_strip_nulls(jsonb_build_object(
     'kind', nullif(q.kind, 'choice'), 'text', q.text, 'choices', q.choices, 'correct', coalesce(to_jsonb(q.correct), q.right_choices),
     'accepted', q.accepted, 'seconds', q.seconds, 'image', q.image))`;
 
-/** A deck as a room plays it: its questions in the deck's order, right answers included. */
+/** A deck as a room plays it: its questions in the deck's order, with the right answers included. */
 export interface LoadedDeck {
   readonly id: string;
   readonly name: string;
-  /** A built-in deck changes only by a migration, never through the API. */
+  /** A built-in deck changes only through a migration, never through the API. */
   readonly builtin: boolean;
   readonly questions: NewQuestion[];
 }
 
-/** A deck with what deciding who may edit it takes. */
+/** A deck with what it takes to decide who may edit it. */
 export interface StoredDeck extends LoadedDeck {
   readonly builtin: boolean;
-  /** SHA-256 of the edit token; null when nobody may edit the deck (built in, or made before tokens). */
+  /** The SHA-256 of the edit token. It is null when nobody may edit the deck (it is built in, or made before tokens). */
   readonly editTokenHash: Buffer | null;
 }
 
-// The deck's questions in order, as one JSON array; a deleted deck is no deck.
+// Reads the deck's questions in order, as one JSON array. A deleted deck is treated as no deck.
 const SELECT_DECK = `
   SELECT d.id, d.name, d.builtin, d.edit_token_hash,
          coalesce((SELECT jsonb_agg(${QUESTION_JSON} ORDER BY q.position)
@@ -48,10 +51,11 @@ export class DeckRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * A page of the decks a caller may list: the built-in ones, then those whose edit tokens' hashes
-   * it presents, each group oldest first; `after` is the last deck of the page before. Each is found
-   * through an index (`decks_builtin`, `decks_by_edit_token`) and its questions counted through
-   * `questions (deck_id, position)`: the cost is the page's, however many decks hosts have made.
+   * Returns a page of the decks a caller may list: the built-in ones, then those whose edit tokens'
+   * hashes the caller presents, each group oldest first. `after` is the last deck of the page before.
+   * Each deck is found through an index (`decks_builtin`, `decks_by_edit_token`), and its questions
+   * are counted through `questions (deck_id, position)`. So the cost depends on the page size, not on
+   * how many decks hosts have made.
    */
   async listDecks(tokenHashes: readonly Buffer[], limit: number, after?: string): Promise<DeckSummary[]> {
     return this.db.run<DeckSummary>(
@@ -71,9 +75,9 @@ export class DeckRepository {
     );
   }
 
-  /** A deck and all its questions, in one statement; `editTokenHash` is what later edits must match. */
+  /** Creates a deck and all its questions in one statement. Later edits must match `editTokenHash`. */
   async createDeck(name: string, questions: readonly NewQuestion[], editTokenHash: Buffer | null = null): Promise<DeckSummary> {
-    // The id is made here, so that a creation whose answer was lost can be looked for.
+    // The id is made here, so that a creation whose answer was lost can be looked up.
     const id = randomUUID();
     const [row] = await this.db.run<{ id: string }>(
       'DeckRepository.createDeck',
@@ -94,7 +98,7 @@ export class DeckRepository {
     return { id: row.id, name, builtin: false, questions: questions.length };
   }
 
-  /** The deck a room opens with, its questions in order; null when no deck (or a deleted one) has this id. */
+  /** Loads the deck a room opens with, its questions in order. It returns null when no deck, or only a deleted one, has this id. */
   async loadDeck(id: string): Promise<LoadedDeck | null> {
     const [row] = await this.db.run<{ id: string; name: string; builtin: boolean; questions: NewQuestion[] }>(
       'DeckRepository.loadDeck',
@@ -104,7 +108,10 @@ export class DeckRepository {
     return row ? { id: row.id, name: row.name, builtin: row.builtin, questions: row.questions } : null;
   }
 
-  /** The same, with whether and by which token it may be edited (the deck API's reads and checks). */
+  /**
+   * Loads a deck as `loadDeck` does, and also whether and with which token it may be edited. The deck
+   * API uses it for its reads and checks.
+   */
   async findDeck(id: string): Promise<StoredDeck | null> {
     const [row] = await this.db.run<{
       id: string;
@@ -117,10 +124,11 @@ export class DeckRepository {
   }
 
   /**
-   * Replaces an editable deck's name and questions in one statement; false when the deck is gone
-   * (or is not editable). Questions are rewritten in place by position, so the rows a live game
-   * drew keep their ids; positions past the new end go. Concurrent edits of one deck are taken one
-   * after the other, the last whole (`replace_deck`, migration 1764889260000, says why a function).
+   * Replaces an editable deck's name and questions in one statement. It returns false when the deck
+   * is gone or is not editable. Questions are rewritten in place by position, so the rows a live game
+   * drew keep their ids, and positions past the new end are removed. Concurrent edits of one deck are
+   * applied one after the other, and the last one wins whole. Migration 1764889260000 says why
+   * `replace_deck` is a database function.
    */
   async replaceDeck(id: string, name: string, questions: readonly NewQuestion[]): Promise<boolean> {
     const rows = await this.db.run<{ id: string | null }>(
@@ -128,7 +136,8 @@ export class DeckRepository {
       `SELECT replace_deck($1::uuid, $2, $3::jsonb) AS id`,
       [id, name, JSON.stringify(questions)],
       undefined,
-      // Its answer lost, it was recorded when the deck holds exactly this name and these questions.
+      // If the answer is lost, the edit counts as recorded when the deck holds exactly this name and
+      // these questions.
       {
         sql: `SELECT d.id FROM decks d
               WHERE d.id = $1 AND d.deleted_at IS NULL AND d.name = $2
@@ -141,11 +150,12 @@ export class DeckRepository {
   }
 
   /**
-   * Hosts' decks that no room names and nobody edited (or deleted) within the window go, with their
-   * questions, the least recently edited first: at most `limit` rows, decks and questions together,
-   * in one statement on the upkeep's own connection (one deck at least, whatever its size). A deck a
-   * room names, live or kept, is never taken (and its row could not go: `rooms.deck_id` references it).
-   * A deck being edited is skipped (`SKIP LOCKED`), so an edit never waits for the pruning.
+   * Removes hosts' decks, with their questions, that no room names and nobody edited or deleted
+   * within the window, the least recently edited first. One statement on the upkeep's own connection
+   * removes at most `limit` rows, decks and questions together, but always at least one deck,
+   * whatever its size. A deck that a room names, live or kept, is never removed (its row could not be
+   * removed anyway, because `rooms.deck_id` references it). A deck being edited is skipped (`SKIP
+   * LOCKED`), so an edit never waits for the pruning.
    */
   async pruneUnusedDecks(windowSeconds: number, limit: number, timeoutMs?: number): Promise<PruneBatch<HostDeckTable>> {
     const [row] = await this.db.runForUpkeep<{ candidates: number; decks: number; questions: number }>(
@@ -173,23 +183,25 @@ export class DeckRepository {
       [windowSeconds, limit],
       timeoutMs,
     );
-    // Candidates left over did not fit in this batch: the next one takes them.
+    // Candidates that are left over did not fit in this batch, and the next batch takes them.
     const taken = row.decks < row.candidates ? limit : row.candidates;
     return { taken, removed: { decks: row.decks, questions: row.questions } };
   }
 
   /**
-   * Deletes an editable deck: its questions go, its row stays (rooms reference it) marked deleted,
-   * so it is listed, read and played no more. False when it was gone already or is not editable.
+   * Deletes an editable deck. Its questions are removed, and its row stays, marked deleted, because
+   * rooms reference it. A deleted deck is no longer listed, read or played. It returns false when the
+   * deck was gone already or is not editable.
    */
   async deleteDeck(id: string): Promise<boolean> {
     const rows = await this.db.run<{ id: string | null }>(
       'DeckRepository.deleteDeck',
-      // A function, as for replaceDeck: an edit it waited for leaves no question behind.
+      // A database function is used, as for replaceDeck, so that an edit the deletion waited for leaves
+      // no question behind.
       `SELECT delete_deck($1::uuid) AS id`,
       [id],
       undefined,
-      // Its answer lost, it was recorded when the deck is marked deleted.
+      // If the answer is lost, the deletion counts as recorded when the deck is marked deleted.
       { sql: 'SELECT id FROM decks WHERE id = $1 AND deleted_at IS NOT NULL', params: [id] },
     );
     return Boolean(rows[0]?.id);

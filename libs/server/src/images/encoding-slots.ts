@@ -1,9 +1,10 @@
 import { RoomErrorCode, retryLater } from '@app/protocol';
 
 /**
- * How many re-encodings run at once in this process, and how many may wait for their turn.
- * Decoding a large image takes up to 4 bytes a pixel, so the slots bound the memory uploads take;
- * an upload that finds every slot busy and the queue full is told to come back (503 `overloaded`).
+ * Bounds how many re-encodings run at once in this process, and how many may wait for their turn.
+ * Decoding a large image takes up to 4 bytes per pixel, so the slots bound the memory that uploads
+ * take. An upload that finds every slot busy and the queue full is told to come back later (503
+ * `overloaded`).
  */
 export class EncodingSlots {
   private running = 0;
@@ -26,14 +27,15 @@ export class EncodingSlots {
     try {
       return await work();
     } finally {
-      // The slot passes to the next upload waiting, if any; `running` counts it still.
+      // The slot passes to the next waiting upload, if there is one. Then `running` stays the same,
+      // because it now counts that upload.
       const next = this.waiting.shift();
       if (next) next();
       else this.running--;
     }
   }
 
-  /** Uploads waiting for a slot now. */
+  /** How many uploads are waiting for a slot now. */
   get queued(): number {
     return this.waiting.length;
   }

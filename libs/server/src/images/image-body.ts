@@ -2,7 +2,10 @@ import { IncomingMessage } from 'node:http';
 import { ImageErrorCode, imageError } from './image.errors';
 import { IMAGE_LIMITS } from './image-limits';
 
-/** An upload's Content-Type, if it is one of the types an image may be; `image/jpg` is a common misspelling of JPEG. */
+/**
+ * Returns an upload's Content-Type if it is one of the types an image may be, or null. `image/jpg` is
+ * read as JPEG, because it is a common misspelling.
+ */
 export function imageTypeOf(contentType: string | undefined): string | null {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const named = type === 'image/jpg' ? 'image/jpeg' : type;
@@ -16,13 +19,14 @@ export function refuseDeclaredTooLarge(req: IncomingMessage, maxBytes: number): 
 }
 
 /**
- * The request's body, read up to `maxBytes`: a body that goes past it is refused (413) as soon as
- * it does, and no more of it is kept. The caller's answer should close the connection then
- * (`Connection: close`), so that the rest of the body is not waited for.
+ * Reads the request's body, up to `maxBytes`. A body that goes past that is refused (413) as soon as
+ * it does, and no more of it is kept. The caller's answer should then close the connection
+ * (`Connection: close`), so that the server does not wait for the rest of the body.
  */
 export function readImageBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   refuseDeclaredTooLarge(req, maxBytes);
-  // A body parser took it already (a type some parser reads): there is nothing left to read.
+  // A body parser has already read the body, because its type is one that some parser reads. There
+  // is nothing left to read.
   if (req.readableEnded) return Promise.reject(imageError(ImageErrorCode.BadImage, 'the body was already read as another type'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -41,8 +45,9 @@ export function readImageBody(req: IncomingMessage, maxBytes: number): Promise<B
     const take = (chunk: Buffer) => {
       length += chunk.length;
       if (length > maxBytes) {
-        // Refused now. What arrives until the answer (Connection: close) has gone out is dropped,
-        // not kept, so that the socket closes with nothing unread (which would reset it under the answer).
+        // Refuse the body now. Whatever arrives until the answer (Connection: close) has gone out is
+        // dropped rather than kept. That way the socket closes with nothing unread, because
+        // unread bytes would make the socket reset under the answer.
         chunks.length = 0;
         done(tooLarge(maxBytes));
       } else chunks.push(chunk);

@@ -19,24 +19,26 @@ export interface EncodedImage {
   readonly height: number;
 }
 
-// Cut short or damaged files fail; only a first frame is read (an animation becomes its first picture).
+// Files that are cut short or damaged fail. Only the first frame is read, so an animation becomes its
+// first picture.
 const INPUT: SharpOptions = { limitInputPixels: IMAGE_MAX_INPUT_PIXELS, failOn: 'error', autoOrient: true, animated: false };
 
 /**
- * Re-encodes what hosts upload into what the pages show: turned upright by its EXIF orientation,
- * at most IMAGE_LIMITS.maxSide pixels on its longer side, as WebP, in sRGB, and with no metadata
- * at all (sharp keeps none unless told to: no EXIF, no GPS position, no XMP, no ICC profile, the
- * colours converted to sRGB first). A few at a time (EncodingSlots), in libvips' threads.
+ * Re-encodes what hosts upload into what the pages show. The image is turned upright by its EXIF
+ * orientation and scaled to at most IMAGE_LIMITS.maxSide pixels on its longer side. It is written
+ * as WebP, in sRGB, with no metadata at all. sharp keeps no metadata unless told to, so there is no
+ * EXIF, no GPS position, no XMP and no ICC profile, and the colours are converted to sRGB first.
+ * Only a few images are encoded at a time (EncodingSlots), in libvips' threads.
  */
 export class ImageEncoder {
   private readonly slots = new EncodingSlots(IMAGE_ENCODINGS_AT_ONCE, IMAGE_ENCODINGS_WAITING);
 
   constructor() {
-    // Every upload is a different file: libvips' cache of operations would only hold memory.
+    // Every upload is a different file, so libvips' cache of operations would only hold memory.
     sharp.cache(false);
   }
 
-  /** The image re-encoded; 400 `bad_image_type`, `bad_image` or `too_many_pixels` when it cannot be. */
+  /** Re-encodes the image. It refuses with 400 `bad_image_type`, `bad_image` or `too_many_pixels` when it cannot. */
   async encode(input: Buffer): Promise<EncodedImage> {
     if (!sniffImageType(input)) {
       throw imageError(ImageErrorCode.BadImageType, `an image must be PNG, JPEG or WebP; this body is ${describeBytes(input)}`);
@@ -55,7 +57,7 @@ export class ImageEncoder {
   }
 }
 
-/** libvips' reason, as the uploader's refusal. */
+/** Turns libvips' reason for a failure into the refusal the uploader gets. */
 function refusalOf(err: unknown) {
   const reason = err instanceof Error ? err.message : String(err);
   if (/pixel limit/i.test(reason)) {

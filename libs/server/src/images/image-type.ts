@@ -1,6 +1,6 @@
-// An upload is taken for what its first bytes say it is, not for its name or its Content-Type:
-// only PNG, JPEG and WebP reach the decoder, so no other decoder (SVG, TIFF, HEIF, ...) ever
-// reads a stranger's file.
+// An upload is judged by what its first bytes say it is, not by its name or its Content-Type. Only
+// PNG, JPEG and WebP reach the decoder, so no other decoder (SVG, TIFF, HEIF, ...) ever reads a
+// stranger's file.
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG = [0xff, 0xd8, 0xff];
@@ -8,7 +8,7 @@ const JPEG = [0xff, 0xd8, 0xff];
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) => prefix.every((b, i) => bytes[at + i] === b);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
-/** `image/png`, `image/jpeg` or `image/webp` by the body's signature; null for anything else. */
+/** Returns `image/png`, `image/jpeg` or `image/webp` from the body's signature, or null for anything else. */
 export function sniffImageType(bytes: Uint8Array): string | null {
   if (startsWith(bytes, PNG)) return 'image/png';
   if (startsWith(bytes, JPEG)) return 'image/jpeg';
@@ -16,7 +16,7 @@ export function sniffImageType(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** What the first bytes look like, for a refusal's message: the common image types by name. */
+/** Says what the first bytes look like, for a refusal's message. It names the common image types. */
 export function describeBytes(bytes: Uint8Array): string {
   if (bytes.length === 0) return 'an empty body';
   if (startsWith(bytes, ascii('GIF8'))) return 'a GIF';

@@ -4,8 +4,8 @@ import { CreatedImage, DeckIdParams, errorBody, IMAGE_LIMITS, ImageIdParams } fr
 import { DocParams, DocResponse } from '../api/schema-docs';
 import { DECK_IMAGE_BYTES, IMAGE_MAX_INPUT_PIXELS } from './image-limits';
 
-// The OpenAPI description of the image routes (PROTOCOL.md section 13, "Images"), as
-// api/api-docs.ts describes the others.
+// This file holds the OpenAPI description of the image routes (PROTOCOL.md section 13, "Images"),
+// in the same way that api/api-docs.ts describes the other routes.
 
 const MIB = 1024 * 1024;
 

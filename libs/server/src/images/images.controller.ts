@@ -8,7 +8,7 @@ import { DescribeReadImage, DescribeRemoveImage, DescribeUploadImage } from './i
 
 const bearer = (authorization: string | undefined) => /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
 
-/** An image's id names its bytes for ever, so a browser or proxy may keep them as long as it likes. */
+/** An image's id names the same bytes for ever, so a browser or proxy may keep them as long as it likes. */
 const CACHED_FOR_EVER = 'public, max-age=31536000, immutable';
 
 @Controller('api')
@@ -40,15 +40,17 @@ export class ImagesController {
   @DescribeReadImage()
   async read(@Param('imageId') imageId: string, @Res() res: Response): Promise<void> {
     const image = await this.images.read(imageId);
-    // Express answers 304 to a matching If-None-Match; the id is the ETag, as the bytes never change.
+    // Express answers 304 to a matching If-None-Match. The id serves as the ETag, because the bytes
+    // never change.
     res.set({ 'content-type': image.contentType, 'cache-control': CACHED_FOR_EVER, etag: `"${imageId.toLowerCase()}"` });
     res.send(image.bytes);
   }
 }
 
 /**
- * The request's body as an upload. Until it has been read whole, an answer closes the connection:
- * a refusal (a wrong token, a full deck, a body past 2 MiB) then costs no more of the body's bytes.
+ * Wraps the request's body as an upload. Until the body has been read whole, an answer closes the
+ * connection. That way a refusal (a wrong token, a full deck, a body over 2 MiB) costs no more of
+ * the body's bytes.
  */
 function bodyOf(req: Request, res: Response): ImageUpload {
   res.setHeader('connection', 'close');

@@ -10,10 +10,13 @@ import { ImageErrorCode, imageError } from './image.errors';
 import { DECK_IMAGE_BYTES, IMAGE_LIMITS } from './image-limits';
 import { imageTypeOf } from './image-body';
 
-/** An upload's body as the transport hands it over: its declared length, and how to read it (at most IMAGE_LIMITS.maxBytes). */
+/**
+ * An upload's body as the transport hands it over. It can check the declared length, and it can be
+ * read (at most IMAGE_LIMITS.maxBytes).
+ */
 export interface ImageUpload {
   readonly contentType: string | undefined;
-  /** Refuses (413) a body whose Content-Length is over the limit, before anything is read. */
+  /** Refuses (413) a body whose Content-Length is over the limit, before any of it is read. */
   checkDeclaredLength(): void;
   read(): Promise<Buffer>;
 }
@@ -22,7 +25,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const CAPS: DeckImageCaps = { images: IMAGE_LIMITS.perDeck, bytes: DECK_IMAGE_BYTES };
 
-/** What each refusal of an upload is counted as in /metrics. */
+/** The outcome that each refusal of an upload is counted as in /metrics. */
 const OUTCOME_OF: Partial<Record<string, ImageUploadOutcome>> = {
   [ImageErrorCode.BadImageType]: 'bad_type',
   [ImageErrorCode.TooLarge]: 'too_large',
@@ -33,8 +36,9 @@ const OUTCOME_OF: Partial<Record<string, ImageUploadOutcome>> = {
 };
 
 /**
- * Pictures on deck questions (PROTOCOL.md section 13, "Images"): a deck's edit token uploads one,
- * the server re-encodes it and keeps it in PostgreSQL, and anyone with its id may read it.
+ * Handles pictures on deck questions (PROTOCOL.md section 13, "Images"). The holder of a deck's edit
+ * token uploads a picture, the server re-encodes it and keeps it in PostgreSQL, and anyone with the
+ * picture's id may read it.
  */
 @Injectable()
 export class ImagesService {
@@ -45,8 +49,8 @@ export class ImagesService {
   ) {}
 
   /**
-   * Stores an uploaded image for a deck. Everything that can be refused without the body is
-   * refused before it is read: the type, the declared length, the deck and its token, a full deck.
+   * Stores an uploaded image for a deck. Everything that can be refused without the body is refused
+   * before the body is read: the type, the declared length, the deck and its token, and a full deck.
    */
   async upload(deckId: string, token: string | undefined, upload: ImageUpload): Promise<CreatedImage> {
     if (!UUID.test(deckId)) throw deckNotFound(deckId);
@@ -72,7 +76,7 @@ export class ImagesService {
     return created;
   }
 
-  /** The image with this id; 404 `image_not_found` for an unknown one (or an id that is not a UUID). */
+  /** Returns the image with this id. An unknown id, or one that is not a UUID, gets 404 `image_not_found`. */
   async read(imageId: string): Promise<StoredImage> {
     const image = UUID.test(imageId) ? await this.images.readImage(imageId) : null;
     if (!image) throw imageError(ImageErrorCode.ImageNotFound, `no image has id ${imageId.slice(0, 40)}`);
@@ -80,9 +84,10 @@ export class ImagesService {
   }
 
   /**
-   * Takes a picture out of a deck, with its edit token, once no question of the deck names it
-   * (409 `image_in_use` before). A picture an open room shows stays served until no open room does
-   * (the retention's pruning removes it then), but is no longer the deck's.
+   * Takes a picture out of a deck, with the deck's edit token, once no question of the deck names
+   * it. While a question still names it, the answer is 409 `image_in_use`. A picture that an open
+   * room shows is still served until no open room shows it, and the retention's pruning removes it
+   * then. It no longer belongs to the deck, though.
    */
   async remove(deckId: string, token: string | undefined, imageId: string): Promise<void> {
     if (!UUID.test(deckId)) throw deckNotFound(deckId);
@@ -94,7 +99,10 @@ export class ImagesService {
     }
   }
 
-  /** 404 for no such deck, then 403 for a deck nobody may edit or the wrong token. */
+  /**
+   * Checks that the deck exists (404 if not), then that it may be edited with this token (403 for a
+   * deck nobody may edit, or for the wrong token).
+   */
   private async editableDeck(deckId: string, token: string | undefined): Promise<DeckForImages> {
     const deck = await this.images.findDeckForImages(deckId);
     if (!deck) throw deckNotFound(deckId);

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** Upper-case letters and digits without look-alikes: no 0/O, 1/I/L. */
+/** Upper-case letters and digits, leaving out the look-alikes 0/O and 1/I/L. */
 export const ROOM_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const ROOM_CODE_LENGTH = 6;
 
@@ -10,7 +10,7 @@ export function newRoomCode(): string {
   return code;
 }
 
-/** Lookups ignore case; anything that cannot be a code is rejected before the database. */
+/** Lookups ignore case. Anything that cannot be a code is rejected before it reaches the database. */
 export function normalizeRoomCode(raw: string): string | null {
   const code = raw.trim().toUpperCase();
   if (code.length !== ROOM_CODE_LENGTH) return null;

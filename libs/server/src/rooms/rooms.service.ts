@@ -31,10 +31,10 @@ import { Admission } from '../limits/admission';
 import { RefusalRecorder } from '../refusals/refusal-recorder';
 import { deckHash } from './deck-reference';
 
-/** A live room of any game; `kind` says which, and `gameOf(kind)` what it is. */
+/** A live room of any game. Its `kind` says which game, and `gameOf(kind)` returns that game. */
 export type GameRoom = RoomActor<any, any>;
 
-/** What opening a room over HTTP answers: the opener's seat and token. */
+/** The answer to opening a room over HTTP. It gives the opener's seat and token. */
 export interface OpenedRoom {
   readonly game: string;
   readonly roomId: string;
@@ -44,35 +44,36 @@ export interface OpenedRoom {
   readonly token: string;
 }
 
-/** The deck a room opens with: its items, and for a built-in deck the hash the room keeps instead of a copy. */
+/** The deck a room opens with. It holds the items and, for a built-in deck, the hash the room keeps instead of a copy. */
 interface OpeningDeck {
   readonly id: string;
   readonly items: readonly unknown[];
-  /** Set for a built-in deck: the room references it by id and this hash. */
+  /** Set only for a built-in deck, which the room references by its id and this hash. */
   readonly hash?: string;
 }
 
-/** The refusal of a deck id no deck has (PROTOCOL.md section 12). */
+/** The error code for a deck id that no deck has (PROTOCOL.md section 12). */
 const DECK_NOT_FOUND = 'deck_not_found';
 
-/** A room full of spectators: one may leave soon. */
+/** The retry hint for a room that is full of spectators, because one of them may leave soon. */
 const SPECTATORS_RETRY_AFTER_SECONDS = 10;
 
-/** Unset in the config: a lease of this many ms (PROTOCOL.md section 10). */
+/** The lease length in ms when the config does not set one (PROTOCOL.md section 10). */
 const DEFAULT_LEASE_MS = 6000;
 
 /**
- * The rooms of this process: opening them, seating players, and handing sockets to the live
- * room that owns them. Live rooms are activated on first use (rebuilt from PostgreSQL as they
- * were, whatever happened to the process that had them before) and leave memory when idle.
+ * Manages the rooms of this process. It opens rooms, seats players, and hands each socket to the
+ * live room that owns it. A room is activated on first use: it is rebuilt from PostgreSQL as it was,
+ * whatever happened to the process that had it before. An idle room leaves memory.
  *
- * A room is live here only while this instance holds its lease: taken in the statement that
- * loads it, renewed by the instance's heartbeat, carried (its fencing number) by every write. A
- * room whose lease another instance holds is refused (503 `room_elsewhere`, retry); a room whose
- * lease this instance lost is let go (its sockets close with 1012, and reconnect to its owner).
- * A lease that only lapsed because PostgreSQL could not be reached is not lost (PROTOCOL.md
- * section 11): the rooms stay, their writes are refused until it answers, and the first beat
- * that gets through renews every lease whose fence has not moved.
+ * A room is live here only while this instance holds its lease. The lease is taken in the
+ * statement that loads the room and renewed by the instance's heartbeat, and every write carries
+ * its fencing number. A room whose lease another instance holds is refused with 503
+ * `room_elsewhere`, and the client retries. A room whose lease this instance lost is let go: its
+ * sockets close with 1012 and reconnect to the room's owner. A lease that lapsed only because
+ * PostgreSQL could not be reached is not lost (PROTOCOL.md section 11). The rooms stay, their writes
+ * are refused until PostgreSQL answers, and the first heartbeat that gets through renews every lease
+ * whose fence has not moved.
  */
 @Injectable()
 export class RoomsService implements RoomDirectory, LeaseHolder {
@@ -102,17 +103,18 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * Opens a room of any registered game over HTTP (`POST /api/rooms {game, ...settings}`): the
-   * game's module reads the settings, names the deck the room copies (if it plays from one) and
-   * makes the first state; the opener gets its seat's token (the host's, or the first player's).
+   * Opens a room of any registered game over HTTP (`POST /api/rooms {game, ...settings}`). The
+   * game's module reads the settings, names the deck the room copies (if the game plays from one)
+   * and makes the first state. The opener gets the token of its seat, which is the host's seat or
+   * the first player's.
    */
   async openGame(kind: unknown, body: Readonly<Record<string, unknown>>): Promise<OpenedRoom> {
-    // The registry's games that open over HTTP are the schema's choices: its refusal names them.
+    // The schema's choices are the registry's games that open over HTTP, so its refusal names them.
     const openable = this.gameRegistry.games.filter((g) => g.opening);
     const { game: chosen } = readBody(gameChoice(openable.map((g) => g.kind) as [string, ...string[]]), { game: kind });
     const game = openable.find((g) => g.kind === chosen)!;
     const opening = game.opening!;
-    // Whoever chose the seed would know every deal: only a server started for tests takes one.
+    // Whoever chose the seed would know every deal, so only a server started for tests takes one.
     if (!this.config.allowTestSeeds && body.seed !== undefined) {
       this.metrics.limitRefused('test_seed');
       throw badData('seed', 'is taken only by a server started for tests (ALLOW_TEST_SEEDS=1); leave it out and the deal is random');
@@ -130,10 +132,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The items of the deck a room opens with, as the copy rooms share in memory. A host's deck is
-   * copied into the room (so that an edit or a deletion later changes no room that opened); a
-   * built-in deck is referenced by its id and content hash. A built-in deck changes only by a
-   * migration, which a new process runs before it serves: it is read once per process.
+   * Returns the items of the deck a room opens with, as the copy that rooms share in memory. A
+   * host's deck is copied into the room, so that a later edit or deletion changes no room that has
+   * opened. A built-in deck is referenced by its id and content hash. A built-in deck changes only
+   * through a migration, which a new process runs before it serves, so it is read once per process.
    */
   private async deckCopy(deckId: string): Promise<OpeningDeck> {
     const known = this.builtinDecks.get(deckId);
@@ -148,9 +150,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The built-in decks the rooms being restored reference, by id: read once per process. A deck
-   * whose content no longer has the hash a room opened with (a migration changed it in place) is
-   * missing from the answer, and such a room is refused rather than replayed with other questions.
+   * Returns the built-in decks that the rooms being restored reference by id. Each is read once per
+   * process. A deck whose content no longer has the hash a room opened with (because a migration
+   * changed it in place) is missing from the answer. Such a room is refused rather than replayed with
+   * other questions.
    */
   private async referencedDecks(stored: readonly StoredRoom[]): Promise<Map<string, OpeningDeck>> {
     const ids = new Set(stored.flatMap((s) => (s.deckRef ? [s.deckRef.id] : [])));
@@ -160,7 +163,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       try {
         deck = await this.deckCopy(id);
       } catch (err) {
-        // No such deck any more is a deck that changed; PostgreSQL away fails the activation.
+        // A deck that no longer exists counts as a deck that changed. If PostgreSQL is away, the
+        // activation fails.
         if (!(err instanceof RoomException)) throw err;
       }
       if (deck?.hash) found.set(deck.hash, deck);
@@ -169,8 +173,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * Opens a room of `game` with its first state, under a fresh code: codes are random, and a clash
-   * with an open room is rare and simply retried.
+   * Opens a room of `game` with its first state, under a fresh code. Codes are random, so a clash
+   * with an open room is rare, and it is simply retried.
    */
   private async open(
     game: GameModule,
@@ -184,7 +188,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       const openedAt = this.clock.now();
       const state = opening({ roomId, code }, openedAt);
       const snapshot = { atMs: openedAt, state: game.rules.snapshotOf?.(state) ?? state };
-      // A host's deck is copied, and named, so that the retention keeps it while this room is kept.
+      // A host's deck is copied and also named, so that the retention keeps the deck while it keeps
+      // this room.
       const kept = deck?.hash ? { deckRef: { id: deck.id, hash: deck.hash } } : deck ? { deck: deck.items, deckId: deck.id } : {};
       const opened = await this.rooms
         .openRoom(
@@ -192,8 +197,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
           this.config.commandTimeoutMs,
         )
         .catch((err: unknown) => {
-          // The retention removed the host's deck between its read and this write (a foreign key
-          // violation, nothing written): the deck is gone, as if it had never been there.
+          // The retention removed the host's deck between its read and this write. The foreign key
+          // violation means nothing was written, and the deck is treated as if it had never existed.
           if (deck && !deck.hash && (err as { code?: string }).code === '23503') {
             throw new RoomException(DECK_NOT_FOUND, `no deck has id ${deck.id}`, { status: 404 });
           }
@@ -207,7 +212,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     throw new RoomException(RoomErrorCode.DatabaseUnavailable, 'could not find a free room code; retry');
   }
 
-  /** Seats a player by name, in a game that takes players that way (its module's `join`). */
+  /** Seats a player by name, in a game that seats players that way (its module's `join`). */
   async joinRoom(rawCode: string, name: string, kind?: string): Promise<{ playerId: string; playerToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
     const join = this.gameRegistry.gameOf(room.kind).joinProposal;
@@ -218,9 +223,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * A spectator's token for a live room of any game that is not closed, while the room has room
-   * for one more spectator (SPECTATORS_PER_ROOM sockets): a seat is only a token, so the cap is
-   * on the sockets, checked here and again at the socket's upgrade.
+   * Issues a spectator's token for a live room of any game that is not closed, while the room has
+   * space for one more spectator (SPECTATORS_PER_ROOM sockets). A spectator's seat is only a token,
+   * so the cap applies to the sockets. It is checked here and again at the socket's upgrade.
    */
   async addSpectator(rawCode: string, kind?: string): Promise<{ spectatorToken: string }> {
     const room = await this.requireRoom(rawCode, kind);
@@ -232,23 +237,24 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     return { spectatorToken: this.tokens.issue({ roomId: room.roomId, code: room.code, role: 'spectator', seat }) };
   }
 
-  /** What anyone may know of a room, as its game says. */
+  /** Returns what anyone may know of a room, as its game decides. */
   async summary(rawCode: string, kind?: string): Promise<Record<string, unknown>> {
     const room = await this.requireRoom(rawCode, kind);
-    // `game` first: it says which shape the rest has.
+    // `game` comes first because it says which shape the rest has.
     return { game: room.kind, ...this.gameRegistry.gameOf(room.kind).publicSummary(room.snapshot) };
   }
 
   /**
-   * Closes a room from outside its actor: one statement that also NOTIFYs, so the actor (here
-   * or on another instance) tells its sockets. Closing a closed room again is not an error.
+   * Closes a room from outside its actor. One statement closes it and also sends a NOTIFY, so that
+   * the actor, here or on another instance, tells its sockets. Closing a closed room again is not an
+   * error.
    */
   async closeRoom(target: { roomId: string } | { code: string }, reason: string): Promise<boolean> {
     const closed = await this.rooms.closeRoom(target, reason, this.config.commandTimeoutMs);
     if (!closed) return false;
     this.log.info('room closed', { room: closed.code, reason });
-    // The room here hears it now, so that what this request's caller asks next sees it closed;
-    // rooms elsewhere hear it through NOTIFY.
+    // The room live here hears of the close now, so that the caller's next request sees it closed.
+    // A room live on another instance hears of it through NOTIFY.
     await this.onRoomChange({ ...closed, change: 'closed', reason });
     return true;
   }
@@ -261,21 +267,22 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * An operator kicks a player: the same command as the host's (the registry's `kickCommands`),
-   * taken in the room's turn. A room of a game that kicks no one answers as to any unknown command.
+   * Lets an operator kick a player. It sends the same command the host would (the registry's
+   * `kickCommands`), and the room takes it in turn with its other commands. A room of a game that
+   * kicks no one answers as it answers any unknown command.
    */
   async kickByOperator(rawCode: string, playerId: string): Promise<void> {
     const room = await this.requireRoom(rawCode);
     const kick = this.gameRegistry.kickCommands[room.kind];
     if (!kick) throw this.gameRegistry.gameOf(room.kind).error(RoomErrorCode.UnknownType, `a ${room.kind} room has no player to kick`);
     const reply = await room.operatorCommand({ id: `operator-kick-${randomUUID()}`, type: kick, data: { playerId } });
-    // The room's own refusal, with the statuses its game gives that code.
+    // Throw the room's own refusal, with the statuses its game gives that code.
     if (reply.error) throw this.gameRegistry.gameOf(room.kind).error(reply.error.code, reply.error.message);
   }
 
   /**
-   * A seat closes its room with its token, if its game lets that seat (its module's `mayClose`):
-   * `<role>_closed`. Closing a closed room again is not an error.
+   * Closes a room with a seat's token, if the room's game lets that seat close it (its module's
+   * `mayClose`). The reason recorded is `<role>_closed`. Closing a closed room again is not an error.
    */
   async closeWithToken(rawCode: string, claims: SeatClaims, kind?: string): Promise<void> {
     const code = normalizeRoomCode(rawCode);
@@ -284,7 +291,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     try {
       room = await this.requireRoom(code, kind);
     } catch (err) {
-      // Closed and gone from memory: closing it again is not an error, for a seat that could have closed it.
+      // The room is closed and gone from memory. For a seat that could have closed it, closing it
+      // again is not an error.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone && claims.role !== 'spectator') return;
       throw err;
     }
@@ -294,16 +302,17 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     await this.closeRoom({ roomId: claims.roomId }, `${claims.role}_closed`);
   }
 
-  /** A change made outside the actor, heard through NOTIFY. */
+  /** Applies a change made outside the actor, which this instance heard through NOTIFY. */
   async onRoomChange(change: RoomChange): Promise<void> {
     const room = this.registry.peek(change.code);
     if (room && room.roomId === change.roomId && change.change === 'closed') await room.closedElsewhere(change.reason);
   }
 
   /**
-   * Before a socket exists: its room is made live here (loaded if it is not), so that a socket
-   * this instance cannot serve now (PostgreSQL away, the room another instance's, no room for more
-   * rooms) is refused at the upgrade with a status and a retry hint rather than accepted and closed.
+   * Runs before a socket exists. It makes the socket's room live here, loading it if needed. A
+   * socket that this instance cannot serve now (PostgreSQL is away, another instance has the room,
+   * or there is no space for more rooms) is then refused at the upgrade with a status and a retry
+   * hint, rather than accepted and closed.
    */
   async admit(claims: SeatClaims): Promise<AdmitResult> {
     try {
@@ -312,12 +321,13 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       if (full) return { ok: false, status: full.httpStatus, retryAfterSeconds: SPECTATORS_RETRY_AFTER_SECONDS, message: full.message };
       return { ok: true };
     } catch (err) {
-      // A closed room's socket is accepted and closed with 4004, as one live here would be: its client stops reconnecting.
+      // A closed room's socket is accepted and then closed with 4004, as it would be if the room were
+      // live here. The 4004 tells its client to stop reconnecting.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone) return { ok: true };
       const refusal =
         err instanceof RoomException ? err : new RoomException(RoomErrorCode.DatabaseUnavailable, 'the room cannot be loaded now; retry');
       if (!(err instanceof RoomException)) this.log.warn('a socket’s room could not be loaded', { room: claims.code, error: String(err) });
-      // The same hint an HTTP request gets for the same refusal.
+      // Give the same retry hint that an HTTP request gets for the same refusal.
       const retryAfterSeconds = retryAfterFor(refusal.code, refusal.retryAfterSeconds) ?? 2;
       return { ok: false, status: refusal.httpStatus, retryAfterSeconds, message: refusal.message };
     }
@@ -328,7 +338,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     try {
       room = await this.registry.get(claims.code);
     } catch (err) {
-      // Admitted at the upgrade, and lost since (passivated and not loadable, or taken): reconnect.
+      // The room was admitted at the upgrade and has been lost since: it was passivated and cannot
+      // be loaded, or another instance took it. The client should reconnect.
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomElsewhere)
         return { ok: false, closeCode: CloseCode.roomReloading, reason: 'room served elsewhere' };
       if (err instanceof RoomException && err.code === RoomErrorCode.RoomGone)
@@ -336,7 +347,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       throw err;
     }
     if (!room || room.roomId !== claims.roomId) {
-      // The code now names another room: this token's room is gone.
+      // The code now names another room, so this token's room is gone.
       return { ok: false, closeCode: CloseCode.roomClosed, reason: 'room closed' };
     }
     const attached = room.attach(viewer);
@@ -351,7 +362,10 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     };
   }
 
-  /** The refusal of one more spectator when the room holds SPECTATORS_PER_ROOM spectator sockets; undefined while it has room. */
+  /**
+   * Returns the refusal of one more spectator when the room already holds SPECTATORS_PER_ROOM
+   * spectator sockets, or undefined while it has space.
+   */
   private spectatorsFull(room: GameRoom): RoomException | undefined {
     const cap = this.config.spectatorsPerRoom;
     if (cap === 0) return undefined;
@@ -376,7 +390,8 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     await Promise.race([Promise.all(this.registry.rooms().map((r) => r.drain())), timeout]);
     clearTimeout(timer);
     this.registry.disposeAll();
-    // Given up at once, so that another instance takes these rooms without waiting for expiry.
+    // Give the leases up at once, so that another instance can take these rooms without waiting for
+    // the leases to expire.
     if (held.length) {
       await this.rooms
         .releaseLeases(this.identity.name, held, this.config.commandTimeoutMs)
@@ -384,7 +399,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
     }
   }
 
-  /** The lease of every open room live here, with its fence: what a drain gives up. */
+  /** Returns the lease of every open room live here, with its fence. A drain gives these up. */
   private heldLeases(): { id: string; fence: number }[] {
     const held: { id: string; fence: number }[] = [];
     for (const r of this.registry.rooms())
@@ -395,19 +410,20 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   renewed(lost: readonly LostLease[]): void {
     this.lapseLogged = false;
     if (lost.length === 0) return;
-    // One pass over the live rooms, whatever the number lost: they are found by id.
+    // Make one pass over the live rooms, however many leases were lost, and find the lost ones by id.
     const byId = new Map(lost.map((l) => [l.id, l.fence]));
     for (const room of this.registry.rooms()) {
       const fence = byId.get(room.roomId);
-      // A copy loaded here after the beat read the lease has a higher fence: it holds the lease now.
-      // Closed meanwhile: nothing to give up.
+      // A copy loaded here after the heartbeat read the lease has a higher fence, so it holds the
+      // lease now. A room that closed meanwhile has nothing to give up.
       if (fence === undefined || room.fence > fence || room.snapshot.phase === 'closed') continue;
       room.letGo('another instance holds its lease now, or asked for it');
     }
   }
 
   unrenewedFor(ms: number): void {
-    // Said once an outage, when the leases may have run out: the rooms stay (see the class comment).
+    // Logged once per outage. Leases may have lapsed meanwhile, but the rooms stay on this instance
+    // (see the class comment).
     if (ms < this.leaseMs || this.lapseLogged) return;
     this.lapseLogged = true;
     this.log.warn('leases not renewed for longer than a lease: rooms kept, their writes refused until PostgreSQL answers', {
@@ -423,8 +439,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The room with this code, activated if it is not live here; with `kind` (an alias of the
-   * rooms' paths for one game, the registry's `ROOM_ALIASES`), 404 for a room of another game.
+   * Returns the room with this code, and activates it if it is not live here. `kind` is given by
+   * an alias of the rooms' paths for one game (the registry's `ROOM_ALIASES`). With it, a room of
+   * another game is refused with 404.
    */
   async requireRoom(rawCode: string, kind?: string): Promise<GameRoom> {
     const room = await this.find(rawCode);
@@ -439,20 +456,21 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * Rooms asked for together are loaded in one statement and rebuilt as they were; deadlines
-   * that passed while no process had them take effect before anyone sees them.
+   * Loads the rooms asked for together in one statement and rebuilds them as they were. Deadlines
+   * that passed while no process had a room take effect before anyone sees the room.
    */
   private async activate(codes: string[]): Promise<Map<string, GameRoom | Error>> {
-    // Overloaded, no room goes live here: loading one is new work, and the live rooms come first.
+    // While this instance is overloaded, no room goes live here. Loading a room is new work, and the
+    // rooms already live come first.
     const overloaded = this.admission.refusalFor(codes.length);
     if (overloaded) return new Map(codes.map((code) => [code, overloaded]));
     const { admitted, refused } = await this.admitLive(codes);
-    // Just back from an outage, this instance neither takes a lapsed lease nor asks for a held one:
-    // its holder was most likely cut off too, and renews it at its next beat.
+    // Just after an outage, this instance neither takes a lapsed lease nor asks for a held one. The
+    // lease's holder was most likely cut off too, and it renews the lease at its next heartbeat.
     const lease = { owner: this.identity.name, ms: this.leaseMs, takeLapsed: this.link.steadyFor(this.leaseMs) };
-    // A closed room past its results window has no snapshot any more: it is gone, and its code
-    // answers 404. A closed room still within it comes back as its row alone and is answered from
-    // it (410), never rebuilt.
+    // A closed room past its results window has no snapshot any more. It is gone, and its code
+    // answers 404. A closed room still within its results window comes back as its row alone. It is
+    // answered from that row (410) and never rebuilt.
     const stored = (admitted.length ? await this.rooms.loadRooms(admitted, this.config.commandTimeoutMs, lease) : []).filter(
       (s) => !s.pruned,
     );
@@ -488,11 +506,11 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * The codes to load, within the live-room cap (a room is refused before its lease is taken:
-   * nothing to give back). When the batch holds more codes than the cap has room for, the codes of
-   * open rooms are found first, so that an unknown or a closed code (a lookup of a random code)
-   * never takes the place of a real room: those are loaded as well, and come back as nothing or
-   * as a closed row.
+   * Picks the codes to load within the live-room cap. A room is refused before its lease is taken,
+   * so there is nothing to give back. When the batch holds more codes than the cap has space for,
+   * the codes of open rooms are found first. That way an unknown or closed code (such as a lookup of
+   * a random code) never takes the place of a real room. Those codes are loaded as well, and come
+   * back as nothing or as a closed row.
    */
   private async admitLive(codes: string[]): Promise<{ admitted: string[]; refused: Map<string, RoomException> }> {
     if (!this.cap.wouldRefuse(this.registry.size, codes.length)) return this.cap.admit(this.registry.size, codes);
@@ -505,9 +523,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
   }
 
   /**
-   * A room from its snapshot and journal, through its game's rules (with the built-in deck it
-   * references, if it does). Every open room has a snapshot: its opening wrote the first, and the
-   * rooms from before the journal that had none were closed by migration 1764892800000.
+   * Rebuilds a room from its snapshot and journal through its game's rules, with the built-in deck
+   * it references, if any. Every open room has a snapshot, because opening a room writes the first
+   * one. The rooms from before the journal that had none were closed by migration 1764892800000.
    */
   private restore(s: StoredRoom, referenced: readonly unknown[] | undefined): GameRoom {
     const game = this.gameRegistry.gameOf(s.game);
@@ -521,7 +539,7 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       replies: snapshot.replies,
       journal: s.entries.map(inputOf),
     };
-    // A refusal names its seat as the room knows it when it is refused.
+    // A refusal names its seat as the room knows that seat at the moment of the refusal.
     let room: GameRoom | undefined;
     const nameOf = (seat: string) => (room ? game.seatName?.(room.snapshot, seat) : undefined);
     room = RoomActor.restore(ids, game.rules, restored, this.deps(s, nameOf));
@@ -540,8 +558,9 @@ export class RoomsService implements RoomDirectory, LeaseHolder {
       passivateAfterMs: this.config.passivateAfterMs,
       commandBudgetMs: this.config.commandTimeoutMs,
       seed: s.seed,
-      // The ids its rules hand out (a results link) come from the server's secret, so no client
-      // can guess them, and from the room, so every instance and every replay makes the same.
+      // The ids the rules hand out (such as a results link) come from the server's secret, so that
+      // no client can guess them, and from the room, so that every instance and every replay makes
+      // the same ids.
       idSecret: createHmac('sha256', this.config.tokenSecret).update(`room-ids:${s.roomId}`).digest('base64url'),
       committedStatements: s.commitSeq,
       fence: s.fence,
