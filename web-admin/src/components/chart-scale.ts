@@ -20,7 +20,7 @@ export function niceTicks(max: number, integer: boolean): number[] {
 
 const TIME_STEPS_MS = [5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000]
 
-/** Ticks on round times inside [start, end]: the finest step that gives at most `most` of them. */
+/** Returns ticks on round times inside [start, end], using the finest step that gives at most `most` of them. */
 export function timeTicks(start: number, end: number, most = 6): number[] {
   const span = Math.max(0, end - start)
   const step = TIME_STEPS_MS.find((s) => span / s <= most) ?? TIME_STEPS_MS.at(-1)!

@@ -7,7 +7,7 @@ export interface QrCodeProps {
   readonly className?: string
 }
 
-/** A QR code drawn as one SVG path: crisp on a projector at any size, no canvas, no image request. */
+/** Draws a QR code as one SVG path. It stays crisp on a projector at any size and needs no canvas and no image request. */
 export function QrCode({ text, label, className }: QrCodeProps) {
   const { size, path } = useMemo(() => {
     const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' })

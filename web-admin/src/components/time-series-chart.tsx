@@ -22,14 +22,14 @@ export interface TimeSeriesChartProps<T extends { readonly t: number }> {
   readonly reference?: { readonly value: number; readonly label: string }
   /** The y axis never shrinks below this, so an idle chart does not magnify noise. */
   readonly minYMax?: number
-  /** Counts, not measurements: whole-number ticks. */
+  /** The values are counts, not measurements, so the ticks are whole numbers. */
   readonly integer?: boolean
 }
 
 /**
- * A live chart of the last `windowMs`: the right edge is the newest sample. It grows from the
- * first sample until the window is full, then scrolls. No animation, since a new point every
- * second would keep it moving.
+ * A live chart of the last `windowMs`, whose right edge is the newest sample. It grows from the
+ * first sample until the window is full, then scrolls. It has no animation, since a new point
+ * every second would keep it moving.
  */
 export function TimeSeriesChart<T extends { readonly t: number }>({
   samples,
