@@ -97,7 +97,7 @@ describe(RoomDetailPage.name, () => {
     const kick = calls.find((c) => c.init.method === 'POST')!
     expect(kick.url).toMatch(/\/admin\/api\/rooms\/K7QMPD\/kick$/)
     expect(JSON.parse(String(kick.init.body))).toEqual({ playerId: 'p-bob' })
-    // Signed by the session cookie: the console sends no token.
+    // The session cookie signs the request, so the console sends no token.
     expect(new Headers(kick.init.headers).get('authorization')).toBeNull()
     expect(kick.init.credentials).toBe('same-origin')
   })
