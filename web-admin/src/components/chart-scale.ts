@@ -1,9 +1,10 @@
-// Axis ticks a person reads at a glance: 0 and a few round steps (1, 2, 2.5 or 5 times a power
-// of ten) that just cover the data, instead of whatever the data's maximum happens to be.
+// These functions choose axis ticks a person reads at a glance: 0 and a few round steps (1, 2, 2.5
+// or 5 times a power of ten) that just cover the data, instead of whatever the data's maximum
+// happens to be.
 
 const STEPS = [1, 2, 2.5, 5, 10]
 
-/** Ticks from 0 to a round value at or above `max`, 3 to 5 intervals. */
+/** Returns ticks from 0 to a round value at or above `max`, in 3 to 5 intervals. */
 export function niceTicks(max: number, integer: boolean): number[] {
   const top = Math.max(max, integer ? 1 : Number.MIN_VALUE)
   let best: number[] | null = null

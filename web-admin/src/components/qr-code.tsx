@@ -15,7 +15,7 @@ export function QrCode({ text, label, className }: QrCodeProps) {
     for (let row = 0; row < modules.size; row++) {
       for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) d += `M${col + 4} ${row + 4}h1v1h-1z`
     }
-    // Four modules of quiet zone on each side, as scanners expect.
+    // The code gets four modules of quiet zone on each side, as scanners expect.
     return { size: modules.size + 8, path: d }
   }, [text])
   return (

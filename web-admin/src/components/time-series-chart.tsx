@@ -43,7 +43,7 @@ export function TimeSeriesChart<T extends { readonly t: number }>({
   integer = false,
 }: TimeSeriesChartProps<T>) {
   const end = samples.at(-1)?.t ?? 0
-  // At least half a minute wide, so the first few samples do not stretch across the chart.
+  // The chart is at least half a minute wide, so the first few samples do not stretch across it.
   const start = Math.min(Math.max(samples[0]?.t ?? 0, end - windowMs), end - 30_000)
   const data = samples as T[]
   let dataMax = 0

@@ -91,7 +91,7 @@ function fromSnapshot(prev: TableView | undefined, data: CardsEvents['table.snap
       deadline: h.actionDeadline === null ? null : h.actionDeadline - clockOffset,
     },
     yourCards: data.yourCards,
-    // A snapshot keeps the last hand's result and the standings, which it does not carry.
+    // A snapshot does not carry the last hand's result or the standings, so the view keeps the ones it had.
     result: prev?.result,
     standings: prev?.standings,
     clockOffset,
@@ -190,7 +190,8 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
     }
     case 'standings': {
       const by = new Map(event.data.seats.map((s) => [s.seat, s]))
-      // A busted bot bought in again between the hand and its standings.
+      // The stacks come from the standings, because a busted bot bought in again between the hand and its
+      // standings.
       const seats = view.seats.map((s) => {
         const n = by.get(s.seat)
         return n ? { ...s, stack: n.stack, buyInTotal: n.buyInTotal, connected: n.connected } : s

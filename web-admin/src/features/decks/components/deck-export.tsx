@@ -22,7 +22,7 @@ export function DeckExport({ deck, unsaved }: DeckExportProps) {
     setError(null)
     try {
       if (format === 'csv') {
-        // A byte order mark, so that a spreadsheet reads the file as UTF-8; the import drops it.
+        // The file starts with a byte order mark, so that a spreadsheet reads it as UTF-8. The import drops the mark.
         downloadFile(exportFileName(deck.name, 'csv'), 'text/csv;charset=utf-8', `\uFEFF${await exportDeckCsv(deck.id, deck.editToken)}`)
       } else {
         downloadFile(exportFileName(deck.name, 'json'), 'application/json', deckJson(await getDeck(deck.id, deck.editToken)))

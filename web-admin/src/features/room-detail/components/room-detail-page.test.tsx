@@ -74,7 +74,7 @@ describe(RoomDetailPage.name, () => {
     ).toEqual(['Ann', 'Bob', 'Cy'])
     expect(within(players).getByText('2 of 3 connected')).toBeInTheDocument()
     const log = screen.getByRole('region', { name: 'Last commands' })
-    // Newest first.
+    // The log lists the newest command first.
     expect(within(log).getAllByRole('row')[1]).toHaveTextContent('409')
 
     act(() => FakeEventSource.latest().emit('room', roomDetailFixture({ hostName: 'Hugo', players: [] })))
