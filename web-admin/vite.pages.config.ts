@@ -3,9 +3,9 @@ import react from '@vitejs/plugin-react'
 import { HTTP_SCHEMAS_PURE, ZOD_CALLS_PURE } from './http-schemas-pure.ts'
 import { defineConfig } from 'vite'
 
-// The pages for people (/, /host, /play/{code}): a second entry of this app, built on its own so
-// that the console keeps its build, its base (/admin/) and its charts, and a phone never loads
-// any of them. The game server serves dist-pages at the root of its origin.
+// This builds the pages for people (/, /host, /play/{code}). They are a second entry of this app,
+// built on their own so that the console keeps its build, its base (/admin/) and its charts, and a
+// phone never loads any of them. The game server serves dist-pages at the root of its origin.
 const apiTarget = process.env.ADMIN_API_TARGET ?? 'http://localhost:3000'
 
 export default defineConfig({

@@ -4,8 +4,8 @@ import { App } from './app/app'
 import { resumeSession } from './features/auth/api/resume-session'
 import './index.css'
 
-// Takes a `?token=` out of the address bar at once; the console shows "Signing in…" until the
-// server has answered, so a link or a live cookie signs in without flashing the form.
+// This takes a `?token=` out of the address bar at once. The console shows "Signing in…" until the
+// server has answered, so a link or a live cookie signs in without flashing the sign-in form.
 void resumeSession(window.location, window.history, browserStorage())
 
 function browserStorage(): Storage | null {

@@ -14,12 +14,12 @@ import { usePath } from '../lib/router'
 import { useSession } from '../lib/session'
 import { shortSha } from '../lib/format'
 
-/** Signed out: the token form. Signed in: the console over one admin stream for that session. */
+/** Shows the token form when signed out. When signed in, it shows the console over one admin stream for that session. */
 export function App() {
   const { status, epoch } = useSession()
   if (status === 'checking') return <CheckingSession />
   if (status === 'signed-out') return <SignIn />
-  // Keyed by sign-in: a new session gets a new stream and forgets the old one's data.
+  // The key changes with each sign-in, so a new session gets a new stream and forgets the old session's data.
   return (
     <LiveProvider key={epoch}>
       <Shell />

@@ -5,17 +5,22 @@ import { TablePage } from '../features/table/components/table-page'
 import { usePath } from '../lib/router'
 import { normalizeCode } from '../lib/room-code'
 
-// The host screen (and its QR library) is a separate chunk: a phone joining a game never loads it.
+// The host screen and its QR library are a separate chunk, so a phone joining a game never loads them.
 const HostSetupPage = lazy(() => import('../features/host/components/host-setup-page').then((m) => ({ default: m.HostSetupPage })))
 const HostRoomPage = lazy(() => import('../features/host/components/host-room-page').then((m) => ({ default: m.HostRoomPage })))
 const DeckEditorPage = lazy(() => import('../features/decks/components/deck-editor-page').then((m) => ({ default: m.DeckEditorPage })))
 const ResultsPage = lazy(() => import('../features/results/components/results-page').then((m) => ({ default: m.ResultsPage })))
 
-/** The pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened), `/host/decks/{id|new}` (the deck editor), `/play/{code}`, `/table/{code}` (a card table), `/results/{id}` (a finished game's results). */
+/**
+ * Routes the pages for people: `/`, `/host`, `/host/{code}` (a room this tab opened),
+ * `/host/decks/{id|new}` (the deck editor), `/play/{code}`, `/table/{code}` (a card table), and
+ * `/results/{id}` (a finished game's results).
+ */
 export function PagesApp() {
   const path = usePath()
   const [first, second, third] = path.split('/').filter(Boolean)
-  // `/host/decks/new` and `/host/decks/{id}`: the deck editor (never a room: codes have 6 characters).
+  // `/host/decks/new` and `/host/decks/{id}` open the deck editor. They never name a room, because room
+  // codes have 6 characters.
   if (first === 'host' && second === 'decks') {
     const id = third && third !== 'new' ? decodeURIComponent(third) : undefined
     return (
@@ -24,7 +29,7 @@ export function PagesApp() {
       </Suspense>
     )
   }
-  // Keyed by id: other results are another load with nothing carried over.
+  // The key is the results' id, so other results load afresh with nothing carried over.
   if (first === 'results' && second) {
     const id = decodedOr(second)
     return (
@@ -34,7 +39,7 @@ export function PagesApp() {
     )
   }
   const code = second ? normalizeCode(decodeURIComponent(second)) : undefined
-  // Keyed by code: another room is another connection with nothing carried over.
+  // The key is the room's code, so another room gets its own connection with nothing carried over.
   if (first === 'play' && code) return <PlayPage key={code} code={code} />
   if (first === 'table' && code) return <TablePage key={code} code={code} />
   if (first === 'host') {
@@ -47,7 +52,7 @@ export function PagesApp() {
   return <HomePage />
 }
 
-/** A path segment decoded; as it is when it is not valid percent-encoding (the server then says 404). */
+/** Decodes a path segment. A segment that is not valid percent-encoding is returned as it is, and the server then answers 404. */
 function decodedOr(segment: string): string {
   try {
     return decodeURIComponent(segment)

@@ -7,13 +7,13 @@ export const TYPED_ANSWER_MAX = 40
 
 export interface MultiChoiceFormProps {
   readonly choices: readonly string[]
-  /** The choices sent, once the answer is in (or on its way): the boxes then show them and take no more changes. */
+  /** The choices sent, once the answer is in (or on its way). The boxes then show them and take no more changes. */
   readonly sent?: readonly number[]
   readonly locked: boolean
   readonly onSubmit: (choices: number[]) => void
 }
 
-/** "Every right choice": a checkbox per choice, named by its text, and one Submit for the set. */
+/** Answers "every right choice" with a checkbox per choice, named by its text, and one Submit for the whole set. */
 export function MultiChoiceForm({ choices, sent, locked, onSubmit }: MultiChoiceFormProps) {
   const [ticked, setTicked] = useState<ReadonlySet<number>>(new Set())
   const shown = sent ? new Set(sent) : ticked
@@ -60,7 +60,7 @@ export interface TypedAnswerFormProps {
   readonly onSubmit: (text: string) => void
 }
 
-/** A typed answer: one field and Submit. Case, accents and extra spaces do not count (the server compares). */
+/** Takes a typed answer in one field with Submit. Case, accents and extra spaces do not count, because the server compares. */
 export function TypedAnswerForm({ sent, locked, onSubmit }: TypedAnswerFormProps) {
   const [text, setText] = useState('')
   const [problem, setProblem] = useState<string | null>(null)

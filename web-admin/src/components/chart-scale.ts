@@ -1,9 +1,10 @@
-// Axis ticks a person reads at a glance: 0 and a few round steps (1, 2, 2.5 or 5 times a power
-// of ten) that just cover the data, instead of whatever the data's maximum happens to be.
+// These functions choose axis ticks a person reads at a glance: 0 and a few round steps (1, 2, 2.5
+// or 5 times a power of ten) that just cover the data, instead of whatever the data's maximum
+// happens to be.
 
 const STEPS = [1, 2, 2.5, 5, 10]
 
-/** Ticks from 0 to a round value at or above `max`, 3 to 5 intervals. */
+/** Returns ticks from 0 to a round value at or above `max`, in 3 to 5 intervals. */
 export function niceTicks(max: number, integer: boolean): number[] {
   const top = Math.max(max, integer ? 1 : Number.MIN_VALUE)
   let best: number[] | null = null
@@ -20,7 +21,7 @@ export function niceTicks(max: number, integer: boolean): number[] {
 
 const TIME_STEPS_MS = [5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000]
 
-/** Ticks on round times inside [start, end]: the finest step that gives at most `most` of them. */
+/** Returns ticks on round times inside [start, end], using the finest step that gives at most `most` of them. */
 export function timeTicks(start: number, end: number, most = 6): number[] {
   const span = Math.max(0, end - start)
   const step = TIME_STEPS_MS.find((s) => span / s <= most) ?? TIME_STEPS_MS.at(-1)!

@@ -6,7 +6,7 @@ export interface ConfirmDialogProps {
   readonly children: ReactNode
   /** The confirm button's text, naming the action: "Kick Ann", "Close room". */
   readonly confirmLabel: string
-  /** Runs the action; the dialog stays open, busy, until it settles. */
+  /** Runs the action. The dialog stays open, and shows that it is busy, until the action settles. */
   readonly onConfirm: () => Promise<void>
   readonly onClose: () => void
 }

@@ -1,9 +1,9 @@
 import type { ConnectionStatus } from '@game-rooms/client'
 
 /**
- * Says so while the socket is down (the client reconnects by itself, the page only tells), or
- * while the room's clocks hold because its database cannot record anything (the room resumes by
- * itself when it can).
+ * Tells the player while the socket is down. The client reconnects by itself; the page only tells.
+ * It also tells while the room's clocks hold because the room's database cannot record anything.
+ * The room resumes by itself when it can.
  */
 export function ConnectionBanner({ status, paused = false }: { readonly status: ConnectionStatus; readonly paused?: boolean }) {
   if (status.state === 'reconnecting') {

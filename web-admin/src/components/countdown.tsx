@@ -2,15 +2,15 @@ import { useNow } from '../hooks/use-now'
 
 export interface CountdownProps {
   readonly closesAt: number
-  /** Server time minus local time: the deadline is the server's, whatever the device's clock says. */
+  /** Server time minus local time. The deadline is the server's, whatever the device's clock says. */
   readonly clockOffsetMs: number
   readonly seconds: number
   readonly className?: string
-  /** The room's clocks hold (its database is away): nothing runs out, so no number counts down. */
+  /** True while the room's clocks hold because its database is away. Nothing runs out then, so no number counts down. */
   readonly paused?: boolean
 }
 
-/** Seconds left on the server's deadline, with a bar that empties; while the room's clocks hold, says so instead. */
+/** Shows the seconds left on the server's deadline, with a bar that empties. While the room's clocks hold, it says so instead. */
 export function Countdown({ closesAt, clockOffsetMs, seconds, className, paused = false }: CountdownProps) {
   const now = useNow(200)
   if (paused) {

@@ -14,7 +14,7 @@ const TONE_COLOR = { normal: 'var(--accent)', warn: 'var(--warn)', bad: 'var(--b
 /** A half-dial of `value` against `max`, with the number written in it. */
 export function Gauge({ label, value, max, caption, tone = 'normal' }: GaugeProps) {
   const filled = Math.min(Math.max(value, 0), max)
-  // A pie of nothing draws nothing: with max 0 show the empty track.
+  // A pie of nothing draws nothing, so with max 0 the gauge shows the empty track.
   const data =
     max > 0
       ? [

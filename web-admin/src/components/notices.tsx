@@ -1,7 +1,7 @@
 import type { Notice } from '../hooks/use-notices'
 
 export function NoticeList({ notices, dismiss }: { readonly notices: readonly Notice[]; readonly dismiss: (id: number) => void }) {
-  // Always rendered, so screen readers hear what is added to it.
+  // The list is always rendered, so that screen readers hear what is added to it.
   return (
     <div className="notices" role="status" aria-live="polite">
       {notices.map((n) => (

@@ -1,4 +1,5 @@
-// Any game's phase: trivia's (lobby, question, ...) or another game's own (a table's between, playing, ...).
+// The badge shows any game's phase: trivia's (lobby, question, ...) or another game's own (a table's
+// between, playing, ...).
 export function PhaseBadge({ phase }: { readonly phase: string }) {
   return <span className={`badge phase-${phase}`}>{phase}</span>
 }

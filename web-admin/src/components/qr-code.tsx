@@ -7,7 +7,7 @@ export interface QrCodeProps {
   readonly className?: string
 }
 
-/** A QR code drawn as one SVG path: crisp on a projector at any size, no canvas, no image request. */
+/** Draws a QR code as one SVG path. It stays crisp on a projector at any size and needs no canvas and no image request. */
 export function QrCode({ text, label, className }: QrCodeProps) {
   const { size, path } = useMemo(() => {
     const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' })
@@ -15,7 +15,7 @@ export function QrCode({ text, label, className }: QrCodeProps) {
     for (let row = 0; row < modules.size; row++) {
       for (let col = 0; col < modules.size; col++) if (modules.get(row, col)) d += `M${col + 4} ${row + 4}h1v1h-1z`
     }
-    // Four modules of quiet zone on each side, as scanners expect.
+    // The code gets four modules of quiet zone on each side, as scanners expect.
     return { size: modules.size + 8, path: d }
   }, [text])
   return (

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { QuestionPicture } from './question-picture'
 
 export interface QuestionFrameProps {
-  /** "3 / 10": where the question is in the game. */
+  /** Where the question is in the game, such as "3 / 10". */
   readonly kicker: string
   /** The countdown in a game; a still clock in the deck editor's preview. */
   readonly timer: ReactNode
@@ -12,11 +12,11 @@ export interface QuestionFrameProps {
   /** The answer's controls, and below them what became of the answer. */
   readonly children?: ReactNode
   readonly label?: string
-  /** The text's heading level: the page's own on a phone, below the editor's title in a preview. */
+  /** The text's heading level. On a phone it is the page's own heading; in a preview it sits below the editor's title. */
   readonly heading?: 'h1' | 'h2' | 'h3'
 }
 
-/** A question as a player's phone shows it: where it is in the game, its clock, its text and picture, then the answer. */
+/** Shows a question as a player's phone shows it: where it is in the game, its clock, its text and picture, then the answer. */
 export function QuestionFrame({ kicker, timer, text, image, children, label = 'Question', heading: Heading = 'h1' }: QuestionFrameProps) {
   return (
     <section className="play-question" aria-label={label}>
@@ -42,7 +42,7 @@ export interface QuestionFaceProps extends QuestionFrameProps {
 
 const LETTERS = 'ABCDEF'
 
-/** A question whose answer is one choice (one right, true or false, a poll): the choices as big buttons named by their text. */
+/** Shows the choices as big buttons named by their text, for a question answered by one choice (one right, true or false, a poll). */
 export function QuestionFace({ choices, chosen, locked = false, onChoose, children, ...frame }: QuestionFaceProps) {
   return (
     <QuestionFrame {...frame}>

@@ -22,14 +22,14 @@ export interface TimeSeriesChartProps<T extends { readonly t: number }> {
   readonly reference?: { readonly value: number; readonly label: string }
   /** The y axis never shrinks below this, so an idle chart does not magnify noise. */
   readonly minYMax?: number
-  /** Counts, not measurements: whole-number ticks. */
+  /** The values are counts, not measurements, so the ticks are whole numbers. */
   readonly integer?: boolean
 }
 
 /**
- * A live chart of the last `windowMs`: the right edge is the newest sample. It grows from the
- * first sample until the window is full, then scrolls. No animation, since a new point every
- * second would keep it moving.
+ * A live chart of the last `windowMs`, whose right edge is the newest sample. It grows from the
+ * first sample until the window is full, then scrolls. It has no animation, since a new point
+ * every second would keep it moving.
  */
 export function TimeSeriesChart<T extends { readonly t: number }>({
   samples,
@@ -43,7 +43,7 @@ export function TimeSeriesChart<T extends { readonly t: number }>({
   integer = false,
 }: TimeSeriesChartProps<T>) {
   const end = samples.at(-1)?.t ?? 0
-  // At least half a minute wide, so the first few samples do not stretch across the chart.
+  // The chart is at least half a minute wide, so the first few samples do not stretch across it.
   const start = Math.min(Math.max(samples[0]?.t ?? 0, end - windowMs), end - 30_000)
   const data = samples as T[]
   let dataMax = 0

@@ -6,7 +6,7 @@ export interface Notice {
   readonly text: string
 }
 
-/** Results of actions, newest last; each fades after a while, errors stay longer. */
+/** Keeps the results of actions, newest last. Each fades after a while, and errors stay longer. */
 export function useNotices(): {
   notices: readonly Notice[]
   push: (tone: Notice['tone'], text: string) => void

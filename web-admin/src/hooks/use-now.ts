@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react'
 
 /**
- * The local time, re-read every `everyMs`, for countdowns and "12 s ago". A display clock
- * only: data still arrives by push.
+ * The local time, re-read every `everyMs`, for countdowns and "12 s ago". It is only a clock for
+ * the display: data still arrives by push.
  */
 export function useNow(everyMs = 1000): number {
   const [now, setNow] = useState(() => Date.now())

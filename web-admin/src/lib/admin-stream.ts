@@ -1,8 +1,9 @@
 import type { InstancesSnapshot, Overview, RoomDetail, RoomsSnapshot } from './admin-types'
 
-// The admin push stream (server-sent events). One connection feeds every view: `overview` and
-// `rooms` and `instances` about once a second, plus `room` / `room-gone` for the room being watched. Nothing in
-// the console polls; when this stream is down the views say so and keep their last data.
+// The admin push stream (server-sent events). One connection feeds every view. It sends
+// `overview`, `rooms` and `instances` about once a second, plus `room` or `room-gone` for the room
+// being watched. Nothing in the console polls. When this stream is down, the views say so and keep
+// their last data.
 
 export type StreamMessage =
   | { readonly type: 'overview'; readonly data: Overview }
@@ -21,7 +22,7 @@ export interface StreamStatus {
   readonly lastMessageAt: number | null
   /** When the current outage began, for "down for 12 s". */
   readonly downSince: number | null
-  /** When the next reconnect attempt is due, if one is scheduled by us (not by EventSource). */
+  /** When the next reconnect attempt is due, if this stream scheduled one (rather than EventSource). */
   readonly retryAt: number | null
 }
 
@@ -40,7 +41,7 @@ export interface AdminStreamOptions {
   readonly now?: () => number
   /** Called when the server ends the stream for good (a 401 looks like this), before retrying. */
   readonly onClosedByServer?: () => void
-  /** With no message for this long the connection is presumed dead and opened again. */
+  /** After this long with no message, the connection is presumed dead and opened again. */
   readonly silenceMs?: number
   readonly backoffMs?: readonly number[]
 }
@@ -91,13 +92,13 @@ export class AdminStream {
     this.closeSource()
   }
 
-  /** Asks the server for one room's detail as well (or none); reopens the connection. */
+  /** Asks the server for one room's detail as well (or for none), and reopens the connection. */
   watchRoom(code: string | null): void {
     const next = code ? code.toUpperCase() : null
     if (next === this.room) return
     this.room = next
     if (!this.running) return
-    // A deliberate reopen is not an outage: keep the phase, only swap the connection.
+    // A deliberate reopen is not an outage, so the phase stays and only the connection is swapped.
     this.clearTimers()
     this.closeSource()
     this.open()
@@ -126,8 +127,8 @@ export class AdminStream {
       if (this.source !== source) return
       this.markDown(null)
       if (source.readyState === EVENT_SOURCE_CLOSED) {
-        // EventSource gives up on HTTP errors (401, 404, 5xx) and wrong content types; it only
-        // retries by itself after a network error. Open a new one with backoff.
+        // EventSource gives up on HTTP errors (401, 404, 5xx) and wrong content types. It only
+        // retries by itself after a network error, so this opens a new one with backoff.
         this.closeSource()
         this.options.onClosedByServer?.()
         this.scheduleReopen()
@@ -178,8 +179,8 @@ export class AdminStream {
 
   private armSilenceTimer(): void {
     if (this.silenceTimer) clearTimeout(this.silenceTimer)
-    // The server sends every second; a silent connection (a proxy holding it open, a laptop
-    // waking from sleep) is as good as down.
+    // The server sends every second, so a silent connection is as good as down. A proxy holding the
+    // connection open, or a laptop waking from sleep, can leave it silent.
     this.silenceTimer = setTimeout(() => {
       this.silenceTimer = null
       if (!this.running) return
@@ -223,9 +224,10 @@ export class AdminStream {
 }
 
 /**
- * The stream's address, with the room being watched if any. It carries no token: an EventSource
- * cannot send an Authorization header, so the browser's session cookie signs it, and a token in
- * a URL would sit in every proxy's access log (the server refuses one).
+ * The stream's address, with the room being watched, if any. The address carries no token. An
+ * EventSource cannot send an Authorization header, so the browser's session cookie signs the
+ * stream instead. A token in a URL would sit in every proxy's access log, and the server refuses
+ * one.
  */
 export function adminStreamUrl(api: string, room: string | null): string {
   return room ? `${api}/stream?${new URLSearchParams({ room }).toString()}` : `${api}/stream`

@@ -1,6 +1,6 @@
 // The admin API's shapes, inferred from the zod schemas the server documents them with
-// (packages/client/src/http/admin.ts, through the client package): one edit there changes
-// the server's document and these types together. Every fetcher and the stream speak these.
+// (packages/client/src/http/admin.ts, through the client package). One edit there changes the
+// server's document and these types together. Every fetcher and the stream use these types.
 
 import type { z } from 'zod'
 import type {

@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from './admin-types'
 import { session } from './session'
 
-/** Where the server answers the admin API: fixed by the server, wherever the console is served. */
+/** Where the server answers the admin API. The server fixes this path, wherever the console is served. */
 export const ADMIN_API = '/admin/api'
 
 /** A non-2xx answer from the admin API, with the server's error code when it sent one. */
@@ -21,7 +21,7 @@ export interface AdminRequest {
   readonly method?: 'GET' | 'POST' | 'DELETE'
   readonly body?: unknown
   readonly signal?: AbortSignal
-  /** Only to sign in: the admin token, sent once as Bearer. Every other request rides on the session cookie. */
+  /** The admin token, sent once as Bearer, only to sign in. Every other request rides on the session cookie. */
   readonly token?: string
 }
 
@@ -60,7 +60,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A short line for an operator: "room_not_found (404)". */
+/** Describes an error in a short line for an operator, such as "room_not_found (404)". */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.code ? `${error.code} (${error.status})` : error.message
   if (error instanceof Error) return error.message

@@ -1,6 +1,7 @@
-// A deck's edit token is the only right to change it (no accounts): the server shows it once,
-// and this browser keeps it in localStorage, one entry per deck id, so the host can come back.
-// The same tokens are what lists this browser's decks (GET /api/decks shows no one else's).
+// A deck's edit token is the only right to change the deck, since there are no accounts. The
+// server shows the token once, and this browser keeps it in localStorage, one entry per deck id,
+// so that the host can come back. The same tokens list this browser's decks, because GET
+// /api/decks shows no one else's.
 
 import { EDIT_TOKEN_PATTERN } from '@game-rooms/client'
 
@@ -19,7 +20,7 @@ export function forgetDeckToken(deckId: string): void {
   window.localStorage.removeItem(key(deckId))
 }
 
-/** Every edit token this browser keeps, each once; an entry that is not a token (edited by hand) is left out. */
+/** Every edit token this browser keeps, each once. An entry that is not a token (one edited by hand) is left out. */
 export function allDeckTokens(): string[] {
   const tokens = new Set<string>()
   const storage = window.localStorage

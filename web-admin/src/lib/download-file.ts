@@ -8,6 +8,6 @@ export function downloadFile(name: string, type: string, text: string): void {
   document.body.append(link)
   link.click()
   link.remove()
-  // The browser has taken the file once the click is handled; the URL is not needed after.
+  // The browser has taken the file once the click is handled, so the URL is not needed after that.
   setTimeout(() => URL.revokeObjectURL(url), 0)
 }

@@ -1,4 +1,4 @@
-// How numbers read in the console: short, with units, and a dash for "nothing yet".
+// These functions write numbers for the console: short, with units, and a dash for "nothing yet".
 
 export const DASH = '—'
 
@@ -29,7 +29,7 @@ export function formatAge(seconds: number): string {
   return `${Math.floor(h / 24)}d ${h % 24}h`
 }
 
-/** A chart axis label: as short as it can be and still exact, "0.25 ms", "40 ms", "1.5 s". */
+/** A chart axis label, as short as it can be while still exact: "0.25 ms", "40 ms", "1.5 s". */
 export function formatMsAxis(ms: number): string {
   if (ms >= 1000) return `${+(ms / 1000).toPrecision(3)} s`
   return `${+ms.toPrecision(3)} ms`
@@ -51,14 +51,14 @@ export function formatClockMs(epochMs: number): string {
   return `${d.toLocaleTimeString('en-GB', { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`
 }
 
-/** A status's class for colour: 2xx ok, 4xx refused, 5xx failed. */
+/** The class that colours a status: ok for 2xx, refused for 4xx, failed for 5xx. */
 export function statusClass(status: number): 'ok' | 'refused' | 'failed' {
   if (status >= 500) return 'failed'
   if (status >= 400) return 'refused'
   return 'ok'
 }
 
-/** A commit as people quote it: 7 hex digits, keeping a suffix such as "-dirty". */
+/** Writes a commit as people quote it: 7 hex digits, keeping a suffix such as "-dirty". */
 export function shortSha(sha: string): string {
   return sha.replace(/^([0-9a-f]{7})[0-9a-f]+/i, '$1')
 }

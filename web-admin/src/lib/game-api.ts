@@ -1,5 +1,6 @@
-// The game's HTTP API (docs/protocol.md section 2) on the page's own origin. Its shapes are the
-// protocol's zod schemas (packages/client/src/http/), whose inferred types the fetchers name.
+// This calls the game's HTTP API (docs/protocol.md section 2) on the page's own origin. Its shapes
+// are the protocol's zod schemas (packages/client/src/http/), and the fetchers name the types
+// inferred from them.
 
 import type { ErrorBody } from '@game-rooms/client'
 
@@ -7,7 +8,7 @@ import type { ErrorBody } from '@game-rooms/client'
 export class GameApiError extends Error {
   readonly status: number
   readonly code: string | undefined
-  /** The whole error answer: some carry more than a code (`bad_csv` has `line` and `column`). */
+  /** The whole error answer. Some answers carry more than a code (`bad_csv` has `line` and `column`). */
   readonly body: Readonly<Record<string, unknown>>
 
   constructor(status: number, code: string | undefined, message: string, body: Readonly<Record<string, unknown>> = {}) {
@@ -54,7 +55,7 @@ function isRawBody(body: unknown): body is RawBody {
   )
 }
 
-/** A sentence for a person, from the error codes they can meet. */
+/** Turns the error codes a person can meet into a sentence for that person. */
 export function explain(error: unknown): string {
   if (error instanceof GameApiError) {
     switch (error.code) {

@@ -8,9 +8,9 @@ import type { FinishedGame } from '../features/finished/api/finished-types'
 import type { FinishedGame as FinishedGameSchema } from '@game-rooms/client'
 import type { TriviaSettingsBody } from './http-types'
 
-// The console's HTTP types are the server's schemas' (packages/client/src/http/): `tsc -b` (the
-// build) fails here if a page's type and the schema part ways; the server's side of the same
-// limits is apps/game-server/test/http-schemas.e2e-spec.ts.
+// The console's HTTP types are inferred from the server's schemas (packages/client/src/http/). The
+// build (`tsc -b`) fails here if a page's type and the schema part ways. The server's side of the
+// same limits is tested in apps/game-server/test/http-schemas.e2e-spec.ts.
 describe('the console’s HTTP types', () => {
   it('are inferred from the schemas the server validates with', () => {
     expectTypeOf<Seat>().toEqualTypeOf<JoinedRoom>()

@@ -10,7 +10,7 @@ export function useLiveStore(): LiveStore {
   return store
 }
 
-/** Reads one part of the live state; `select` must return a part of it, not a new object. */
+/** Reads one part of the live state. `select` must return a part of the state, not a new object. */
 export function useLive<T>(select: (state: LiveState) => T): T {
   const store = useLiveStore()
   return useSyncExternalStore(store.subscribe, () => select(store.getState()))

@@ -23,8 +23,9 @@ export function LiveProvider({ children, store: given }: LiveProviderProps) {
 function createLiveStore(): LiveStore {
   const stream = new AdminStream({
     url: (room) => adminStreamUrl(ADMIN_API, room),
-    // EventSource cannot tell a 401 (the session expired) from an outage. One plain request can:
-    // a 401 there signs the session out (see adminRequest); anything else is an outage and the stream retries.
+    // EventSource cannot tell a 401 (the session expired) from an outage, but one plain request can.
+    // A 401 to that request signs the session out (see adminRequest). Any other failure is an
+    // outage, and the stream retries.
     onClosedByServer: () => void adminRequest('/session').catch(() => undefined),
   })
   return new LiveStore(stream)

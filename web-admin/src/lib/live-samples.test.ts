@@ -4,7 +4,7 @@ import { intervalMean, SampleHistory } from './live-samples'
 
 describe('intervalMean', () => {
   it('is the exact mean of what ran between two cumulative snapshots', () => {
-    // 10 at 2 ms, then 30 more at 6 ms: 40 at 5 ms.
+    // 10 commands at 2 ms, then 30 more at 6 ms, make 40 at 5 ms on average.
     expect(intervalMean({ count: 10, meanMs: 2 }, { count: 40, meanMs: 5 })).toEqual({ count: 30, meanMs: 6 })
   })
 
@@ -36,7 +36,7 @@ describe(SampleHistory.name, () => {
     )
     const [first, second] = history.samples
     expect(first).toMatchObject({ t: 1000, latencyAllMs: null, mailboxTotal: 7, mailboxDeepest: 5 })
-    // room.answer: 10 more at 7 ms; ping is new: 2 at 1 ms.
+    // room.answer ran 10 more times, at 7 ms. ping is new and ran twice, at 1 ms.
     expect(second.latencyMs).toEqual({ 'room.answer': 7, ping: 1 })
     expect(second.latencyAllMs).toBeCloseTo((10 * 7 + 2 * 1) / 12)
     expect(second).toMatchObject({ poolInUse: 5, poolIdle: 1, poolWaiting: 2, poolMax: 10 })
@@ -49,7 +49,8 @@ describe(SampleHistory.name, () => {
     history.addOverview(answers(20, 2), 2000)
     history.addOverview(answers(20, 2), 3000)
     history.addOverview(answers(20, 2), 4000)
-    // 3000 against 1000: the 10 that ran at 3 ms; 4000 against 2000: nothing.
+    // The sample at 3000 against the one at 1000 holds the 10 that ran at 3 ms. The sample at 4000
+    // against the one at 2000 holds nothing.
     expect(history.samples.map((s) => s.latencyAllMs)).toEqual([null, 3, 3, null])
   })
 

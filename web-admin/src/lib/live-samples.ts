@@ -1,13 +1,13 @@
 import type { CommandStat, Overview, RoomsSnapshot } from './admin-types'
 
-// The charts' memory: one sample per overview message, the last few minutes, kept in the tab.
+// The charts' memory keeps one sample per overview message for the last few minutes, in the tab.
 // The overview reports totals since the server started (count and mean per command), so the
-// latency over an interval comes from the difference of two snapshots: exact, not a mean of
-// means. The interval is the last few snapshots rather than the last one: at a command or two
-// a second, most single seconds are empty and the line would be all gaps.
+// latency over an interval comes from the difference of two snapshots. That latency is exact, not a
+// mean of means. The interval spans the last few snapshots rather than the last one: at a command
+// or two a second, most single seconds are empty and the line would be all gaps.
 
 export const SAMPLE_WINDOW_MS = 5 * 60 * 1000
-/** Snapshots per latency interval: with one a second, the same 5 s the server's rate uses. */
+/** Snapshots per latency interval. With one snapshot a second, this is the same 5 s that the server's rate uses. */
 export const LATENCY_SPAN = 5
 
 export interface LiveSample {
@@ -39,7 +39,7 @@ interface Totals {
 
 export class SampleHistory {
   private list: LiveSample[] = []
-  /** The last LATENCY_SPAN snapshots' totals, oldest first: the baseline is the oldest. */
+  /** The totals of the last LATENCY_SPAN snapshots, oldest first. The oldest is the baseline. */
   private totals: Totals[] = []
   private mailbox = { total: 0, deepest: 0 }
   private readonly windowMs: number
@@ -61,7 +61,7 @@ export class SampleHistory {
     let intervalSumMs = 0
     const baseline = this.totals[0]
     for (const [name, now] of commands) {
-      // A command type missing from the baseline had not run yet: it all ran since.
+      // A command type missing from the baseline had not run yet, so all its runs happened since.
       const before = baseline ? (baseline.commands.get(name) ?? NONE) : undefined
       const delta = intervalMean(before, now)
       if (delta) {
@@ -91,7 +91,7 @@ export class SampleHistory {
     ]
   }
 
-  /** Mailbox depths come with the rooms message; they update the newest sample in place. */
+  /** Mailbox depths come with the rooms message, and they update the newest sample in place. */
   addRooms(snapshot: RoomsSnapshot): void {
     let total = 0
     let deepest = 0
@@ -106,10 +106,10 @@ export class SampleHistory {
 }
 
 /**
- * The count and mean of what happened between two cumulative snapshots, or null when nothing
- * did or there is no earlier snapshot to compare with (totals since the server started are not
- * an interval). A count that went down means the server restarted: the new totals are the
- * interval.
+ * The count and mean of what happened between two cumulative snapshots. It is null when nothing
+ * happened, or when there is no earlier snapshot to compare with, because totals since the server
+ * started are not an interval. A count that went down means the server restarted, and then the
+ * new totals are the interval.
  */
 export function intervalMean(
   before: { readonly count: number; readonly meanMs: number } | undefined,

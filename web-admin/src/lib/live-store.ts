@@ -2,8 +2,9 @@ import type { AdminStream, StreamMessage } from './admin-stream'
 import type { InstancesSnapshot, Overview, RoomDetail, RoomsSnapshot } from './admin-types'
 import { SampleHistory, type LiveSample } from './live-samples'
 
-// What the views read: the latest snapshot of each kind and the charts' samples, fed by the
-// stream. A first GET per view may seed it, so a view has data before the first push arrives.
+// The store holds what the views read: the latest snapshot of each kind and the charts' samples,
+// fed by the stream. A first GET per view may seed it, so that a view has data before the first
+// push arrives.
 
 export interface WatchedRoom {
   readonly code: string
@@ -65,7 +66,7 @@ export class LiveStore {
     this.stream.watchRoom(upper)
   }
 
-  /** Data from a one-off GET; the stream's newer messages replace it. */
+  /** Stores data from a one-off GET. The stream's newer messages replace it. */
   seedOverview(overview: Overview): void {
     if (!this.state.overview) this.apply({ type: 'overview', data: overview })
   }

@@ -1,15 +1,16 @@
 import type { QuestionKind } from '@game-rooms/client'
 
 // The question kinds of docs/protocol.md section 13 as the pages show them: what each is called,
-// what a player answers, and the right answer and counts of a reveal in words. The readers take
-// the wire's objects as they come: a question without `kind` is a `choice` question, as every
-// deck written before section 13 is.
+// what a player answers, and a reveal's right answer and counts in words. The functions here take
+// the wire's objects as they come. A question without `kind` is a `choice` question, as is every
+// question of a deck written before section 13.
 
 export type { QuestionKind }
 
 /**
- * The client package's QUESTION_KINDS, copied: its module builds the deck schemas as it loads, and
- * a page must not ship zod for a list (question-kinds.test.ts checks the copy against it).
+ * A copy of the client package's QUESTION_KINDS. That module builds the deck schemas as it loads,
+ * and a page must not ship zod for a list. question-kinds.test.ts checks the copy against the
+ * original.
  */
 export const QUESTION_KINDS: readonly QuestionKind[] = ['choice', 'truefalse', 'multi', 'poll', 'text']
 
@@ -39,13 +40,13 @@ export type AnswerValue = { readonly choice: number } | { readonly choices: numb
 
 const isKind = (value: unknown): value is QuestionKind => QUESTION_KINDS.includes(value as QuestionKind)
 
-/** A question's kind; `choice` when it names none (a deck or a server from before the kinds). */
+/** A question's kind. It is `choice` when the question names none (a deck or a server from before the kinds). */
 export function kindOf(question: object | undefined): QuestionKind {
   const kind = question && 'kind' in question ? question.kind : undefined
   return isKind(kind) ? kind : 'choice'
 }
 
-/** A question's own seconds, when it has them; else the room's. */
+/** A question's own seconds when it has them, and the room's otherwise. */
 export function secondsOf(question: object, roomSeconds: number): number {
   const seconds = 'seconds' in question ? question.seconds : undefined
   return typeof seconds === 'number' && seconds > 0 ? seconds : roomSeconds
@@ -57,7 +58,7 @@ export function imageOf(question: object | undefined): string | undefined {
   return typeof image === 'string' && image !== '' ? image : undefined
 }
 
-/** A question's choices as the phone and the host screen show them; none for a typed answer. */
+/** A question's choices as the phone and the host screen show them. A typed answer has none. */
 export function choicesOf(question: object | undefined): readonly string[] {
   if (kindOf(question) === 'text') return []
   const choices = question && 'choices' in question ? question.choices : undefined
@@ -77,7 +78,7 @@ export function acceptedAnswers(correct: unknown): readonly string[] {
   return Array.isArray(correct) ? correct.filter((c): c is string => typeof c === 'string') : []
 }
 
-/** A reveal's counts per choice; undefined for a typed answer's `{right, wrong}`. */
+/** A reveal's counts per choice. It is undefined for a typed answer, whose counts are `{right, wrong}`. */
 export function countsPerChoice(counts: unknown): readonly number[] | undefined {
   return Array.isArray(counts) ? counts.filter((c): c is number => typeof c === 'number') : undefined
 }
@@ -89,14 +90,14 @@ export function rightAndWrong(counts: unknown): { readonly right: number; readon
   return typeof right === 'number' && typeof wrong === 'number' ? { right, wrong } : undefined
 }
 
-/** A reveal's kind, from its own shape, for a page that did not see its question open (it was reloaded during the reveal). */
+/** A reveal's kind, read from its own shape, for a page that was reloaded during the reveal and so did not see its question open. */
 export function kindOfReveal(reveal: { readonly correct: unknown; readonly counts: unknown }): QuestionKind {
   if (rightAndWrong(reveal.counts) || acceptedAnswers(reveal.correct).length > 0) return 'text'
   if (reveal.correct === null || reveal.correct === undefined) return 'poll'
   return Array.isArray(reveal.correct) ? 'multi' : 'choice'
 }
 
-/** The right answer in words: "Mars", "Mars, Venus", or the accepted answers; undefined for a poll. */
+/** The right answer in words: "Mars", "Mars, Venus", or the accepted answers. It is undefined for a poll. */
 export function rightAnswerWords(kind: QuestionKind, correct: unknown, choices: readonly string[]): string | undefined {
   if (kind === 'poll') return undefined
   if (kind === 'text') return acceptedAnswers(correct).join(' or ') || undefined
@@ -116,8 +117,9 @@ export function answerWords(answer: AnswerValue, choices: readonly string[]): st
 }
 
 /**
- * A typed answer as the server compares it (section 13): Unicode NFKD, accents removed, lower
- * case, runs of spaces as one. The editor uses it to find two accepted answers that are the same.
+ * A typed answer as the server compares it (section 13): in Unicode NFKD, with accents removed, in
+ * lower case, and with each run of spaces as one. The editor uses it to find two accepted answers
+ * that are the same.
  */
 export function comparableText(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()

@@ -1,7 +1,7 @@
-// Room codes: 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L); case is ignored.
+// A room code has 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L). Case is ignored.
 const CODE = /^[A-HJKMNP-Z2-9]{6}$/
 
-/** Upper-cased and stripped of spaces, as people type codes read off a screen. */
+/** Upper-cases a typed code and strips its spaces and dashes, since people type codes they read off a screen. */
 export function normalizeCode(typed: string): string {
   return typed.replace(/[\s-]/g, '').toUpperCase()
 }

@@ -75,12 +75,13 @@ describe('applyEvent', () => {
     )
     view = applyEvent(view, { type: 'rematch.open', data: { closesAt: 40_000 } }, 10_000)
     expect(view).toMatchObject({ phase: 'finished', reveal: { index: 0 }, rematch: { closesAt: 40_000 }, resultsId: 'r-1' })
-    // A reconnect while finished: room.state names the results; from a server that does not, the view keeps them.
+    // On a reconnect while finished, room.state names the results. When a server's room.state does not, the
+    // view keeps the results it has.
     view = applyEvent(view, { type: 'room.state', data: { ...STATE, phase: 'finished', serverTime: 20_000 } }, 20_000)
     expect(view?.resultsId).toBe('r-1')
     expect(fold([{ type: 'room.state', data: { ...STATE, phase: 'finished', resultsId: 'r-2' } }])?.resultsId).toBe('r-2')
     view = applyEvent(view, { type: 'rematch.decided', data: { accepted: true, playerIds: ['p1', 'p2'] } }, 10_000)
-    // Back to the lobby: the outcome stays on screen until the next game opens its first question.
+    // Back in the lobby, the rematch's outcome stays on screen until the next game opens its first question.
     view = applyEvent(view, { type: 'room.state', data: { ...STATE, serverTime: 41_000 } }, 41_000)
     expect(view).toMatchObject({ phase: 'lobby', lastRematch: { accepted: true }, reveal: undefined, resultsId: undefined })
   })

@@ -4,7 +4,7 @@ import type { OpenQuestion, Reveal, RematchDecision, RoomPhase, RoomSettings, Se
 /** This player's answer to one question: a choice, several, or a typed text. */
 export type MyAnswer = { readonly question: number } & AnswerValue
 
-/** The question a reveal is about, as it was asked: the reveal itself names only its index. */
+/** The question a reveal is about, as it was asked. The reveal itself names only the question's index. */
 export interface RevealedQuestion {
   readonly text: string
   readonly kind: QuestionKind
@@ -14,8 +14,8 @@ export interface RevealedQuestion {
 }
 
 /**
- * The room as a page shows it, folded from `room.state` and the events after it. Pure: the
- * pages render it, the tests feed it events.
+ * The room as a page shows it, folded from `room.state` and the events after it. The folding is
+ * pure: the pages render the view, and the tests feed it events.
  */
 export interface RoomView {
   readonly code: string
@@ -30,7 +30,7 @@ export interface RoomView {
   readonly question?: OpenQuestion
   /** This player's answer to the open question, as the server has it. */
   readonly myAnswer?: MyAnswer
-  /** The last reveal; kept through the standings so a player still sees how the last one went. */
+  /** The last reveal. It is kept through the standings so that a player still sees how the last question went. */
   readonly reveal?: Reveal
   /** The last question as it was asked, for the reveal. */
   readonly revealed?: RevealedQuestion
@@ -144,7 +144,7 @@ function fromState(s: TriviaEvents['room.state'], localNow: number, before: Room
     reveal: s.reveal ?? (sameGame ? before.reveal : undefined),
     revealed: sameGame ? before.revealed : undefined,
     standings: s.standings,
-    // A server that does not name the results in room.state: a reconnect keeps what game.finished said.
+    // Some servers do not name the results in room.state, so a reconnect keeps what game.finished said.
     resultsId: s.phase === 'finished' ? (s.resultsId ?? (sameGame ? before.resultsId : undefined)) : undefined,
     rematch: s.rematch ? { closesAt: s.rematch.closesAt, myVote: s.you.rematchVote, decided: s.rematch.decided } : undefined,
     lastRematch: s.phase === 'lobby' ? (before?.rematch?.decided ?? before?.lastRematch) : undefined,

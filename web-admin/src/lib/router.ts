@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react'
 
-// Three views do not need a router library: paths under the base, pushState, and popstate.
-// The game server answers every /admin/* path with index.html, so deep links and reloads work.
+// Three views do not need a router library. This uses paths under the base, pushState, and
+// popstate. The game server answers every /admin/* path with index.html, so deep links and
+// reloads work.
 
 const BASE = import.meta.env.BASE_URL.replace(/\/$/, '')
 const listeners = new Set<() => void>()

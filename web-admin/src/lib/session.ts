@@ -1,9 +1,9 @@
 import { useSyncExternalStore } from 'react'
 
-// Whether the console is signed in. The proof is the session cookie the server sets when the
-// admin token is given once (POST /admin/api/session): HttpOnly, so no script here can read it,
-// and sent by the browser with every admin request and the stream. The console keeps no token:
-// it learns its state from the server's answers (features/auth).
+// This tracks whether the console is signed in. The proof is the session cookie that the server
+// sets when the admin token is given once (POST /admin/api/session). The cookie is HttpOnly, so no
+// script here can read it, and the browser sends it with every admin request and the stream. The
+// console keeps no token: it learns its state from the server's answers (features/auth).
 
 export type SessionStatus = 'checking' | 'signed-in' | 'signed-out'
 

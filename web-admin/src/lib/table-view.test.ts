@@ -32,7 +32,7 @@ function fold(events: TableEvent[], localNow = 9_000): TableView {
   return view
 }
 
-// Hand 1: button 0, Bot 1 the small blind, Bot 2 the big blind; Ann acts first.
+// In hand 1, seat 0 has the button, Bot 1 posts the small blind and Bot 2 the big blind. Ann acts first.
 const STARTED: TableEvent[] = [
   SNAPSHOT,
   {
@@ -89,7 +89,7 @@ describe('applyTableEvent', () => {
         data: { seat: 0, action: 'raise', amount: 10, stack: 190, pot: 13, currentBet: 10, toAct: 1, actionDeadline: 30_000 },
       },
     ])
-    // A raise of 8 over 2: the next must reach 18.
+    // After a raise of 8 over 2, the next raise must reach 18.
     expect(raised.hand).toMatchObject({ currentBet: 10, minRaise: 18, toAct: 1, deadline: 29_000 })
     expect(choicesOf(raised).myTurn).toBe(false)
     const flop = fold([

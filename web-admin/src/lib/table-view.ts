@@ -1,5 +1,5 @@
-// What a card table sends (PROTOCOL.md section 8), folded into what the table page shows. The
-// server sends a snapshot first and events after; every event here is applied as the server
+// This folds what a card table sends (PROTOCOL.md section 8) into what the table page shows. The
+// server sends a snapshot first and events after it. Every event here is applied as the server
 // applied it, so the page never needs a fresh snapshot to stay right.
 
 import type { CardsEvents, Street, TableAction, TableRules, TableSeat } from '@game-rooms/client/cards'
@@ -17,7 +17,7 @@ export interface HandView {
   readonly currentBet: number
   readonly minRaise: number
   readonly toAct: number | null
-  /** On this browser's clock: the server's deadline less the clock offset. */
+  /** The deadline on this browser's clock: the server's deadline less the clock offset. */
   readonly deadline: number | null
 }
 
@@ -47,9 +47,9 @@ export interface TableView {
   readonly yourCards: readonly string[] | undefined
   readonly result: HandResult | undefined
   readonly standings: readonly Standing[] | undefined
-  /** serverTime minus the local clock when the snapshot came; 0 without a serverTime. */
+  /** serverTime minus the local clock when the snapshot came, or 0 without a serverTime. */
   readonly clockOffset: number
-  /** Counts every change of the betting: a page (or a test) can tell one turn from the next. */
+  /** Counts every change of the betting, so that a page (or a test) can tell one turn from the next. */
   readonly moves: number
   readonly closedReason: string | undefined
 }
@@ -91,7 +91,7 @@ function fromSnapshot(prev: TableView | undefined, data: CardsEvents['table.snap
       deadline: h.actionDeadline === null ? null : h.actionDeadline - clockOffset,
     },
     yourCards: data.yourCards,
-    // A snapshot keeps the last hand's result and the standings, which it does not carry.
+    // A snapshot does not carry the last hand's result or the standings, so the view keeps the ones it had.
     result: prev?.result,
     standings: prev?.standings,
     clockOffset,
@@ -103,7 +103,7 @@ function fromSnapshot(prev: TableView | undefined, data: CardsEvents['table.snap
 const withSeat = (seats: readonly TableSeatView[], seat: number, change: Partial<TableSeatView>) =>
   seats.map((s) => (s.seat === seat ? { ...s, ...change } : s))
 
-/** The view after one event; `now` is the local clock when it came. Events before the snapshot change nothing. */
+/** Returns the view after one event; `now` is the local clock when the event came. Events before the snapshot change nothing. */
 export function applyTableEvent(view: TableView | undefined, event: TableEvent, now: number): TableView | undefined {
   if (event.type === 'table.snapshot') return fromSnapshot(view, event.data, now)
   if (!view) return view
@@ -128,7 +128,7 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
         toAct: null,
         deadline: null,
       }
-      // The last hand's result stays up while the next is dealt: the pause between may be short.
+      // The last hand's result stays up while the next hand is dealt, because the pause between hands may be short.
       return { ...view, phase: 'playing', seats, hand, yourCards: undefined, moves: view.moves + 1 }
     }
     case 'hole_cards.dealt':
@@ -137,7 +137,7 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
       const d = event.data
       const hand = view.hand
       if (!hand) return view
-      // The minimum raise grows only by a full raise: a short all-in leaves it where it was.
+      // The minimum raise grows only by a full raise, so a short all-in leaves it where it was.
       const lastRaise = hand.minRaise - hand.currentBet
       const raisedBy = d.currentBet - hand.currentBet
       const minRaise = d.currentBet + Math.max(lastRaise, raisedBy)
@@ -190,7 +190,8 @@ export function applyTableEvent(view: TableView | undefined, event: TableEvent, 
     }
     case 'standings': {
       const by = new Map(event.data.seats.map((s) => [s.seat, s]))
-      // A busted bot bought in again between the hand and its standings.
+      // The stacks come from the standings, because a busted bot bought in again between the hand and its
+      // standings.
       const seats = view.seats.map((s) => {
         const n = by.get(s.seat)
         return n ? { ...s, stack: n.stack, buyInTotal: n.buyInTotal, connected: n.connected } : s
@@ -239,7 +240,7 @@ export function choicesOf(view: TableView): Choices {
 const SUITS: Record<string, string> = { s: '♠', h: '♥', d: '♦', c: '♣' }
 const RANKS: Record<string, string> = { T: '10' }
 
-/** "As" as a person reads it: "A♠"; "Td": "10♦". */
+/** Writes a card as a person reads it: "As" becomes "A♠", and "Td" becomes "10♦". */
 export function cardText(card: string): string {
   return `${RANKS[card[0]] ?? card[0]}${SUITS[card[1]] ?? card[1]}`
 }

@@ -1,6 +1,6 @@
-// What the trivia room sends (docs/protocol.md section 8), under the names the pages use: trivia's
-// wire schemas (libs/games/trivia/src/trivia.wire.ts, published as @game-rooms/client/trivia) are
-// the one description of it, and these types are inferred from them.
+// These are the types of what the trivia room sends (docs/protocol.md section 8), under the names
+// the pages use. Trivia's wire schemas (libs/games/trivia/src/trivia.wire.ts, published as
+// @game-rooms/client/trivia) are the one description of it, and these types are inferred from them.
 export type {
   TriviaEvents,
   TriviaRoomPhase as RoomPhase,

@@ -19,7 +19,7 @@ const EVENT_TYPES: readonly (keyof TriviaEvents & string)[] = [
   'room.closed',
 ]
 
-/** The key under which a seat's token is kept in sessionStorage: one per role and room. */
+/** The key under which a seat's token is kept in sessionStorage. There is one key per role and room. */
 export function seatKey(role: 'host' | 'player', code: string): string {
   return `trivia:${role}:${code.toUpperCase()}`
 }
@@ -29,7 +29,7 @@ export type RoomConnection = SeatConnection<RoomView, TriviaCommands>
 const applyTrivia = (view: RoomView | undefined, type: keyof TriviaEvents & string, data: unknown, now: number) =>
   applyEvent(view, { type, data } as Parameters<typeof applyEvent>[1], now)
 
-/** One seat's live room: its events folded into a RoomView. Null storageKey: nothing to connect yet. */
+/** One seat's live room, with its events folded into a RoomView. A null storageKey means there is nothing to connect yet. */
 export function useRoom(storageKey: string | null): RoomConnection {
   return useSeat<RoomView, TriviaEvents, TriviaCommands>(storageKey, EVENT_TYPES, applyTrivia)
 }

@@ -13,8 +13,8 @@ import {
 
 /**
  * The seat's socket URL. A page's path carries its room's code (/play/CODE, /host/CODE,
- * /table/CODE); it goes beside the token as `room=`, so a proxy in front of several instances
- * sends the socket where it sent the page (PROTOCOL.md section 10).
+ * /table/CODE). The URL carries the code beside the token as `room=`, so that a proxy in front of
+ * several instances sends the socket where it sent the page (PROTOCOL.md section 10).
  */
 export function wsUrl(token: string, location: Pick<Location, 'protocol' | 'host' | 'pathname'> = window.location): string {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
@@ -28,7 +28,10 @@ type AnyCommands = Record<string, Record<string, unknown>>
 export interface SeatConnection<V, Commands extends CommandMap = AnyCommands> {
   readonly view: V | undefined
   readonly status: ConnectionStatus
-  /** The room's clocks hold: its database cannot record anything now, so nothing runs out (`room.paused` until `room.resumed`). */
+  /**
+   * True while the room's clocks hold (from `room.paused` until `room.resumed`). The room's
+   * database cannot record anything then, so nothing runs out.
+   */
   readonly paused: boolean
   /** The game's commands only, each with its data's shape (the client package's schemas). */
   readonly send: <K extends keyof Commands & string>(type: K, ...args: CommandArgs<Commands, K>) => Promise<ReplyFrame>
@@ -37,9 +40,9 @@ export interface SeatConnection<V, Commands extends CommandMap = AnyCommands> {
 }
 
 /**
- * One seat's live connection, whatever the game: a ReconnectingClient for the token kept under
- * `storageKey`, each of `eventTypes` folded into a view by `apply`. Null storageKey: nothing to
- * connect yet. `eventTypes` and `apply` must be stable (module-level).
+ * One seat's live connection, whatever the game. It runs a ReconnectingClient for the token kept
+ * under `storageKey`, and `apply` folds each of `eventTypes` into a view. A null storageKey means
+ * there is nothing to connect yet. `eventTypes` and `apply` must be stable (module-level).
  */
 export function useSeat<V, Events extends EventMap, Commands extends CommandMap = AnyCommands>(
   storageKey: string | null,
@@ -60,8 +63,8 @@ export function useSeat<V, Events extends EventMap, Commands extends CommandMap 
     })
     clientRef.current = client
     const offs = eventTypes.map((type) => client.on(type, (data) => setView((v) => apply(v, type, data, Date.now()))))
-    // Every room, whatever its game, says when its clocks hold and when they run again. A new
-    // socket is told again, after the room's state, if they still hold.
+    // Every room, whatever its game, says when its clocks hold and when they run again. If they
+    // still hold when a new socket connects, the room tells that socket again, after the room's state.
     offs.push(client.on(ROOM_PAUSED, () => setPaused(true)))
     offs.push(client.on(ROOM_RESUMED, () => setPaused(false)))
     offs.push(
@@ -70,10 +73,10 @@ export function useSeat<V, Events extends EventMap, Commands extends CommandMap 
         if (s.state === 'open') setPaused(false)
       }),
     )
-    // The phone says its network is back: no need to sit out the rest of the backoff.
+    // When the phone says its network is back, there is no need to sit out the rest of the backoff.
     const online = () => client.retryNow()
     window.addEventListener('online', online)
-    // The status listener is in place, so even an immediate end (no token) is seen.
+    // The status listener is already in place, so even an immediate end (with no token) is seen.
     client.start()
     return () => {
       window.removeEventListener('online', online)

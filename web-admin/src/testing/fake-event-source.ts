@@ -44,13 +44,13 @@ export class FakeEventSource implements EventSourceLike {
     for (const listener of this.listeners.get(type) ?? []) listener(event)
   }
 
-  /** A network error: EventSource is retrying by itself. */
+  /** Simulates a network error, after which a real EventSource retries by itself. */
   drop(): void {
     this.readyState = 0
     this.onerror?.call(this, new Event('error'))
   }
 
-  /** An HTTP error such as 401: EventSource has given up. */
+  /** Simulates an HTTP error such as 401, after which a real EventSource has given up. */
   fail(): void {
     this.readyState = 2
     this.onerror?.call(this, new Event('error'))

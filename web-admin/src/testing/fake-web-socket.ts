@@ -1,6 +1,6 @@
 import { act } from '@testing-library/react'
 
-/** A WebSocket the test opens, feeds and breaks; each one the page opens is kept in `sockets`. */
+/** A WebSocket the test opens, feeds and breaks. Each one the page opens is kept in `sockets`. */
 export class FakeWebSocket {
   static readonly sockets: FakeWebSocket[] = []
   readyState = 0

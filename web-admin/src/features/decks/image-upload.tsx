@@ -1,12 +1,13 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react'
 import { IMAGE_LIMITS, imagePath, type CreatedImage, type ErrorBody } from '@game-rooms/client'
 
-// A question's picture in the deck editor (docs/protocol.md section 13, "Images"): a file input
-// for PNG, JPEG or WebP, a preview, the upload to the deck, and the server's verdict. The server
-// re-encodes the picture (no EXIF or GPS position kept, at most 1600 px) and answers its id.
+// This is the control for a question's picture in the deck editor (docs/protocol.md section 13,
+// "Images"). It has a file input for PNG, JPEG or WebP, a preview, the upload to the deck, and the
+// server's verdict. The server re-encodes the picture (keeping no EXIF or GPS position, at most
+// 1600 px) and answers with its id.
 
 export interface ImageUploadProps {
-  /** The saved deck the picture is for: a deck must be saved (and have its edit token) before it takes pictures. */
+  /** The saved deck the picture is for. A deck must be saved (and have its edit token) before it takes pictures. */
   readonly deckId: string
   readonly editToken: string
   /** The picture the question has now, if any. */
@@ -22,7 +23,7 @@ export interface ImageUploadProps {
 const MIB = 1024 * 1024
 const TYPES: readonly string[] = IMAGE_LIMITS.types
 
-/** A sentence for the person, from the upload's refusal. */
+/** Turns the upload's refusal into a sentence for the person. */
 function describeRefusal(status: number, error: Partial<ErrorBody>): string {
   switch (error.code) {
     case 'payload_too_large':
@@ -40,7 +41,7 @@ function describeRefusal(status: number, error: Partial<ErrorBody>): string {
   }
 }
 
-/** POST /api/decks/{id}/images: the file itself as the body. */
+/** POST /api/decks/{id}/images sends the file itself as the body. */
 async function uploadImage(deckId: string, editToken: string, file: File): Promise<CreatedImage> {
   let res: Response
   try {
@@ -57,12 +58,12 @@ async function uploadImage(deckId: string, editToken: string, file: File): Promi
   return body as CreatedImage
 }
 
-/** The picture control of one question: choose a file, see it, and the question gets the server's id for it. */
+/** The picture control of one question. The person chooses a file and sees it, and the question gets the server's id for it. */
 export function ImageUpload({ deckId, editToken, imageId, label, onUploaded, onRemoved }: ImageUploadProps) {
   const inputId = useId()
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  // The chosen file, shown while it uploads (a blob: URL, which the pages' CSP allows).
+  // The chosen file is shown while it uploads, from a blob: URL, which the pages' CSP allows.
   const [pending, setPending] = useState<string | null>(null)
   const pendingUrl = useRef<string | null>(null)
 
@@ -76,7 +77,7 @@ export function ImageUpload({ deckId, editToken, imageId, label, onUploaded, onR
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.target
     const file = input.files?.[0]
-    // The same file, fixed, can be chosen again.
+    // Clearing the input lets the person choose the same file again after fixing it.
     input.value = ''
     if (!file) return
     setError(null)

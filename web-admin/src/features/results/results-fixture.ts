@@ -1,9 +1,9 @@
 import type { GameResults } from './api/results-types'
 
 /**
- * A finished game of three players and three questions, as the API sends it: question 2 lists
- * no answer for Cy (who let the time run out), question 3 comes without its choices' texts
- * and with Cy's empty answer spelled out. The hardest is question 3 (nobody right), the slowest
+ * A finished game of three players and three questions, as the API sends it. Question 2 lists no
+ * answer for Cy, who let the time run out. Question 3 comes without its choices' texts and spells
+ * out Cy's empty answer. The hardest question is 3 (nobody was right), and the slowest is
  * question 2 (4.5 s on average).
  */
 export const RESULTS: GameResults = {

@@ -3,8 +3,9 @@ import { ApiError, adminRequest, describeError } from '../../../lib/api-client'
 import { session } from '../../../lib/session'
 
 /**
- * Signs in: the admin token once, as Bearer, for the session cookie the server sets (HttpOnly,
- * 12 hours). True when the server took it, false when it refused the token.
+ * Signs in by sending the admin token once, as Bearer, in exchange for the session cookie the
+ * server sets (HttpOnly, 12 hours). Resolves true when the server took the token, and false when
+ * it refused it.
  */
 export async function createSession(token: string): Promise<boolean> {
   try {
@@ -22,7 +23,7 @@ export interface SignInAttempt {
   readonly error: string | null
 }
 
-/** The sign-in form's request: signed in on success, the reason on the form otherwise. */
+/** Sends the sign-in form's request. On success the console is signed in; otherwise the form shows the reason. */
 export function useCreateSession(): SignInAttempt {
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<string | null>(null)

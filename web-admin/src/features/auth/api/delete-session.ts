@@ -1,7 +1,7 @@
 import { adminRequest, describeError } from '../../../lib/api-client'
 import { session } from '../../../lib/session'
 
-/** Signs out: the server clears the session cookie. Signed out here whatever it answers. */
+/** Signs out: the server clears the session cookie. The console signs out here whatever the server answers. */
 export async function deleteSession(): Promise<void> {
   try {
     await adminRequest('/session', { method: 'DELETE' })

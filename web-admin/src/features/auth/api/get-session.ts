@@ -1,6 +1,6 @@
 import { ApiError, adminRequest } from '../../../lib/api-client'
 
-/** Whether this browser's session cookie is still a session, as the server sees it. */
+/** Asks the server whether this browser's session cookie still holds a session. */
 export async function hasSession(): Promise<boolean> {
   try {
     await adminRequest('/session')

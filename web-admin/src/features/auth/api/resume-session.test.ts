@@ -4,7 +4,7 @@ import { resumeSession } from './resume-session'
 
 type FetchCall = { url: string; init: RequestInit; location: string }
 
-/** Answers each admin request by its method; records where the address bar was when it was sent. */
+/** Answers each admin request by its method, and records where the address bar was when the request was sent. */
 function mockFetch(answers: Partial<Record<'POST' | 'GET' | 'DELETE', number>>) {
   const calls: FetchCall[] = []
   vi.stubGlobal(

@@ -3,15 +3,17 @@ import { session } from '../../../lib/session'
 import { createSession } from './create-session'
 import { hasSession } from './get-session'
 
-// Where consoles before the session cookie kept the token: read once, traded, and forgotten.
+// Consoles from before the session cookie kept the token under this key. The console reads it once,
+// trades it for a session, and forgets it.
 const LEGACY_STORAGE_KEY = 'trivia-admin-token'
 
 /**
- * Settles the session before the console shows anything. A `/admin/?token=...` link (PROTOCOL.md
- * section 4) has the token taken out of the address bar at once, before any request, so it is
- * not in history or a copied link, and is traded for a session; so is a token an older console
- * left in localStorage, which is then deleted. Otherwise the server says whether this browser's
- * cookie is a session still.
+ * Settles the session before the console shows anything. When the console opens from a
+ * `/admin/?token=...` link (PROTOCOL.md section 4), the token is taken out of the address bar at
+ * once, before any request, so that it is not in history or a copied link. The token is then traded
+ * for a session. A token that an older console left in localStorage is traded the same way and
+ * then deleted. Without either, the server says whether this browser's cookie still holds a
+ * session.
  */
 export async function resumeSession(location: Location, history: History, storage: Storage | null): Promise<void> {
   const linked = takeTokenFromUrl(location, history)
@@ -44,7 +46,7 @@ function takeStoredToken(storage: Storage | null): string | null {
     storage?.removeItem(LEGACY_STORAGE_KEY)
     return token?.trim() || null
   } catch {
-    // Storage refused (a private window): nothing was kept there.
+    // The storage refused access (as in a private window), so nothing was kept there.
     return null
   }
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useSession } from '../../../lib/session'
 import { useCreateSession } from '../api/create-session'
 
-/** While the console asks the server whether this browser is signed in: a moment, with nothing to act on. */
+/** Shows a moment with nothing to act on, while the console asks the server whether this browser is signed in. */
 export function CheckingSession() {
   return (
     <main className="sign-in">

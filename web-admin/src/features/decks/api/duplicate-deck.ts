@@ -3,7 +3,7 @@ import type { CreatedDeck, DeckBody } from './deck-types'
 import { replaceDeck } from './replace-deck'
 import { downloadImage, uploadImage } from './upload-image'
 
-/** The name a copy takes: "Copy of" the deck's, cut to the longest name a deck may have. */
+/** Names a copy "Copy of" the deck's name, cut to the longest name a deck may have. */
 export function copyName(name: string, max: number): string {
   return [...`Copy of ${name.trim()}`].slice(0, max).join('').trim()
 }
@@ -21,10 +21,11 @@ const withImage = (q: Question, image: string | undefined): Question => {
 }
 
 /**
- * A new deck with the same questions and its own edit token (POST /api/decks). Its pictures are
- * copies of the original's, uploaded to the new deck (then PUT with their ids): an image goes
- * with its deck, so a copy that pointed at the original's would lose them when that one goes.
- * `onCreated` hears of the new deck at once, so its token is kept even if a picture then fails.
+ * Creates a new deck with the same questions and its own edit token (POST /api/decks). Its
+ * pictures are copies of the original's, uploaded to the new deck, and the deck is then PUT with
+ * their ids. An image is deleted with its deck, so a copy that pointed at the original's pictures
+ * would lose them when the original is deleted. `onCreated` is called with the new deck at once,
+ * so its token is kept even if a picture then fails.
  */
 export async function duplicateDeck(deck: DeckBody, maxName: number, onCreated: (deck: CreatedDeck) => void): Promise<CreatedDeck> {
   const created = await createDeck({ name: copyName(deck.name, maxName), questions: deck.questions.map((q) => withImage(q, undefined)) })

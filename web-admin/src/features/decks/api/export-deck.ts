@@ -1,8 +1,8 @@
 import { GameApiError } from '../../../lib/game-api'
 
 /**
- * GET /api/decks/{id}.csv with the edit token: the saved deck in the import's format, as the
- * server writes it (the same columns and lists its import reads back).
+ * GET /api/decks/{id}.csv with the edit token returns the saved deck in the import's format. The
+ * server writes it, with the same columns and lists that its import reads back.
  */
 export async function exportDeckCsv(id: string, editToken: string): Promise<string> {
   const res = await fetch(`/api/decks/${encodeURIComponent(id)}.csv`, { headers: { authorization: `Bearer ${editToken}` } })
@@ -12,7 +12,7 @@ export async function exportDeckCsv(id: string, editToken: string): Promise<stri
     try {
       error = JSON.parse(text) as typeof error
     } catch {
-      // Not JSON: the status says enough.
+      // The error body is not JSON, and the status says enough.
     }
     throw new GameApiError(res.status, error.code, error.message ?? `HTTP ${res.status}`, error)
   }

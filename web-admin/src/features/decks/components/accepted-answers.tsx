@@ -3,10 +3,10 @@ import type { ChoiceFieldsProps } from './choice-fields'
 import { Hidden } from './hidden'
 import { TextList } from './text-list'
 
-/** The same as the choices': the question, its place, the fields with a problem, and the draft's update. */
+/** The same props as the choices take: the question, its place, the fields with a problem, and the draft's update. */
 export type AcceptedAnswersProps = ChoiceFieldsProps
 
-/** A typed answer's 1 to 10 accepted answers; case, accents and extra spaces never count. */
+/** Edits a typed answer's 1 to 10 accepted answers. Case, accents and extra spaces never count. */
 export function AcceptedAnswers({ question: q, index, invalid, update }: AcceptedAnswersProps) {
   const n = index + 1
   return (

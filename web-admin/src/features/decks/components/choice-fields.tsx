@@ -12,8 +12,8 @@ export interface ChoiceFieldsProps {
 }
 
 /**
- * A question's 2 to 6 choices. A `choice` question marks its right one (radio buttons), a
- * `multi` question every right one (checkboxes), a poll none.
+ * Edits a question's 2 to 6 choices. A `choice` question marks its right one (radio buttons), a
+ * `multi` question marks every right one (checkboxes), and a poll marks none.
  */
 export function ChoiceFields({ question: q, index, invalid, update }: ChoiceFieldsProps) {
   const n = index + 1

@@ -12,7 +12,7 @@ export interface CsvImportProps {
 /** Spreadsheet columns are lettered: column 2 is B. */
 const letter = (column: number) => (column >= 1 && column <= 26 ? String.fromCharCode(64 + column) : String(column))
 
-/** A sentence naming the bad cell as a spreadsheet shows it: "Line 3, column 2 (B): ...". */
+/** Writes a sentence naming the bad cell as a spreadsheet shows it: "Line 3, column 2 (B): ...". */
 function describeImportError(error: unknown): string {
   if (error instanceof GameApiError && error.code === 'bad_csv') {
     const { line, column } = error.body as { line?: number; column?: number }
@@ -22,7 +22,7 @@ function describeImportError(error: unknown): string {
   return explain(error)
 }
 
-/** CSV import: a file input, the template to start from, and the server's verdict on the file. */
+/** Imports a CSV: a file input, the template to start from, and the server's verdict on the file. */
 export function CsvImport({ name, onImported }: CsvImportProps) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -40,7 +40,7 @@ export function CsvImport({ name, onImported }: CsvImportProps) {
       setError(describeImportError(err))
     } finally {
       setBusy(false)
-      // The same file, fixed, can be chosen again.
+      // Clearing the input lets the person choose the same file again after fixing it.
       input.value = ''
     }
   }

@@ -48,7 +48,7 @@ describe(DeckEditorPage.name, () => {
     await user.click(screen.getByRole('radio', { name: 'Right answer: choice 2 of question 1' }))
 
     await user.click(screen.getByRole('button', { name: 'Add a question' }))
-    // The new question has the focus: typing goes on there.
+    // The new question has the focus, so typing goes on there.
     expect(screen.getByLabelText('Text of question 2')).toHaveFocus()
     await user.keyboard('Largest planet?')
     await user.click(screen.getByRole('button', { name: 'Add a choice to question 2' }))
@@ -60,7 +60,7 @@ describe(DeckEditorPage.name, () => {
     await user.click(screen.getByRole('button', { name: 'Move up question 2' }))
     expect(screen.getByRole('button', { name: 'Move up question 1' })).toBeDisabled()
 
-    // The preview is the player's question: the text, and the choices as buttons named by their text.
+    // The preview shows the question as a player sees it: the text, and the choices as buttons named by their text.
     await user.click(screen.getByRole('button', { name: 'Preview question 2' }))
     const preview = screen.getByRole('region', { name: 'Question 2 as a player sees it' })
     expect(within(preview).getByRole('heading', { name: 'Red planet?' })).toBeInTheDocument()

@@ -36,7 +36,7 @@ type Loaded =
   | { readonly state: 'failed'; readonly message: string }
   | { readonly state: 'deleted' }
 
-/** `/host/decks/new` and `/host/decks/{id}`: write a deck, import one from a CSV, save, delete. */
+/** The page at `/host/decks/new` and `/host/decks/{id}`, where a host writes a deck, imports one from a CSV, saves or deletes it. */
 export function DeckEditorPage({ id }: { readonly id?: string }) {
   const [draft, setDraft] = useState<DeckDraft>(emptyDraft)
   const [deckId, setDeckId] = useState<string | undefined>(undefined)
@@ -51,11 +51,12 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
   const [confirmDelete, setConfirmDelete] = useState(false)
   const summaryRef = useRef<HTMLDivElement>(null)
   const focusNew = useRef(false)
-  // Counts tries to load the deck: a pasted token loads it again.
+  // This counts the tries to load the deck, so that a pasted token loads it again.
   const [attempt, setAttempt] = useState(0)
 
-  // The path named another deck: `/host/decks/new` is a blank one; any other is loaded (below),
-  // unless it is the deck this page just saved. Decided while rendering, as React advises.
+  // When the path names another deck, the editor switches to it. `/host/decks/new` is a blank deck.
+  // Any other deck is loaded (below), unless it is the deck this page just saved. This is decided
+  // while rendering, as React advises.
   const [pathId, setPathId] = useState(id)
   if (id !== pathId) {
     setPathId(id)
@@ -104,7 +105,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
       (err) => {
         if (!live) return
         if (token && err instanceof GameApiError && err.status === 403) {
-          // A token this browser kept, or that was pasted, that is not the deck's.
+          // The token this browser kept, or the one that was pasted, is not this deck's.
           forgetDeckToken(id)
           getDeck(id).then(
             (deck) => live && setLoaded({ state: 'locked', deck, why: 'That edit token is not this deck’s.' }),
@@ -163,7 +164,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
     }
   }
 
-  /** A deck the server just made: this browser keeps its token, and the address becomes the deck's. */
+  /** Takes a deck the server just made. This browser keeps its token, and the address becomes the deck's. */
   const adopt = (created: CreatedDeck) => {
     keepDeckToken(created.id, created.editToken)
     setShownToken(created.editToken)
@@ -171,7 +172,7 @@ export function DeckEditorPage({ id }: { readonly id?: string }) {
     navigate(`/host/decks/${created.id}`)
   }
 
-  /** A new deck with the saved deck's questions (and copies of its pictures); the editor moves to it. */
+  /** Makes a new deck with the saved deck's questions (and copies of its pictures), and moves the editor to it. */
   const duplicate = async () => {
     const deck = checked()
     if (!deck || unsaved) return

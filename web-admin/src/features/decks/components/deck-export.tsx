@@ -8,11 +8,11 @@ import { deckJson, exportFileName } from '../utils/deck-export'
 export interface DeckExportProps {
   /** The saved deck and its edit token; none for a deck not saved yet. */
   readonly deck?: { readonly id: string; readonly name: string; readonly editToken: string }
-  /** The editor holds changes not saved yet: an export is of the saved deck, so it waits for a save. */
+  /** True when the editor holds changes not saved yet. An export is of the saved deck, so it waits for a save. */
   readonly unsaved: boolean
 }
 
-/** Export the saved deck: as the CSV the import reads (the server writes it), or as the JSON the deck API takes. */
+/** Exports the saved deck as the CSV that the import reads (the server writes it), or as the JSON that the deck API takes. */
 export function DeckExport({ deck, unsaved }: DeckExportProps) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -22,7 +22,7 @@ export function DeckExport({ deck, unsaved }: DeckExportProps) {
     setError(null)
     try {
       if (format === 'csv') {
-        // A byte order mark, so that a spreadsheet reads the file as UTF-8; the import drops it.
+        // The file starts with a byte order mark, so that a spreadsheet reads it as UTF-8. The import drops the mark.
         downloadFile(exportFileName(deck.name, 'csv'), 'text/csv;charset=utf-8', `\uFEFF${await exportDeckCsv(deck.id, deck.editToken)}`)
       } else {
         downloadFile(exportFileName(deck.name, 'json'), 'application/json', deckJson(await getDeck(deck.id, deck.editToken)))

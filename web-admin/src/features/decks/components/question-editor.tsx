@@ -9,7 +9,7 @@ export interface QuestionEditorProps {
   readonly question: DraftQuestion
   readonly index: number
   readonly count: number
-  /** The ids of fields with a problem: they say so to screen readers. */
+  /** The ids of the fields with a problem. Those fields tell screen readers so. */
   readonly invalid: ReadonlySet<string>
   readonly previewing: boolean
   readonly update: (change: (draft: DeckDraft) => DeckDraft) => void
@@ -18,7 +18,7 @@ export interface QuestionEditorProps {
   readonly picture?: ReactNode
 }
 
-/** One question: its kind, its text, the fields its kind takes, its seconds and picture, and moving, previewing, deleting it. */
+/** Edits one question: its kind, its text, the fields its kind takes, its seconds and picture. It also moves, previews and deletes it. */
 export function QuestionEditor({ question: q, index, count, invalid, previewing, update, onPreview, picture }: QuestionEditorProps) {
   const n = index + 1
   return (

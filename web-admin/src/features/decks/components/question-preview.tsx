@@ -14,14 +14,14 @@ export interface QuestionPreviewProps {
   readonly image?: string
 }
 
-/** The choices as a phone shows them: each kind's own, with a placeholder for an empty one. */
+/** Shows the choices as a phone shows them, in each kind's own way, with a placeholder for an empty choice. */
 function shownChoices(q: DraftQuestion): readonly string[] {
   if (q.kind === 'truefalse') return TRUE_FALSE
   if (q.kind === 'text') return []
   return q.choices.map((c, j) => c.trim() || `Choice ${j + 1}`)
 }
 
-/** What the preview says to a tap or a Submit: whether the deck would count it right. */
+/** What the preview answers to a tap or a Submit: whether the deck would count that answer right. */
 function verdict(q: DraftQuestion, answer: AnswerValue, choices: readonly string[]): string {
   if (q.kind === 'poll') return 'A poll: every vote counts, none is right.'
   if ('text' in answer) {
@@ -42,7 +42,7 @@ function verdict(q: DraftQuestion, answer: AnswerValue, choices: readonly string
   return answer.choice === correct ? 'Right: that is the answer marked right.' : `Not this one: the right answer is ${choices[correct]}.`
 }
 
-/** The question as a player's phone shows it (the same components), with a still clock; an answer says whether it would be right. */
+/** Shows the question as a player's phone shows it (with the same components) and a still clock. An answer shows whether it would be right. */
 export function QuestionPreview({ question, index, total, seconds, image }: QuestionPreviewProps) {
   const [tried, setTried] = useState<{ key: number; kind: string; answer: AnswerValue } | null>(null)
   const answer = tried?.key === question.key && tried.kind === question.kind ? tried.answer : undefined

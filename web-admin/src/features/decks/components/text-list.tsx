@@ -3,7 +3,7 @@ import { Hidden } from './hidden'
 
 export interface TextListProps {
   readonly items: readonly string[]
-  /** The fewest and most items the list may have: Remove and Add stop there. */
+  /** The fewest and the most items the list may have. Remove and Add stop there. */
   readonly min: number
   readonly max: number
   readonly maxLength: number
@@ -24,7 +24,7 @@ export interface TextListProps {
   readonly onAdd: () => void
 }
 
-/** A question's list of short texts (its choices, its accepted answers): a field each with Remove, and Add. */
+/** Edits a question's list of short texts (its choices, its accepted answers): a field for each, with Remove, and an Add. */
 export function TextList({
   items,
   min,

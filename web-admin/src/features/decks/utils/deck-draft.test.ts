@@ -26,7 +26,7 @@ describe('deck draft edits', () => {
     expect(edit.removeChoice(d, 0, 1).questions[0].choices).toEqual(['b', 'c'])
     for (let i = 0; i < 10; i++) d = edit.addChoice(d, 0)
     expect(d.questions[0].choices).toHaveLength(DECK_RULES.maxChoices)
-    // The right one removed: the first choice is right now.
+    // The right choice is removed, so the first choice is now the right one.
     expect(edit.removeChoice(deck(['q', ['a', 'b', 'c'], 1]), 0, 1).questions[0]).toMatchObject({ choices: ['a', 'c'], correct: 0 })
   })
 
@@ -77,7 +77,7 @@ describe('question kinds in the draft', () => {
     d = edit.setKind(d, 0, 'multi')
     d = edit.toggleRight(edit.toggleRight(d, 0, 1), 0, 0)
     expect(toBody(d).questions).toEqual([{ kind: 'multi', text: 'Which are primes?', choices: ['2', '3', '4'], correct: [0, 1] }])
-    // Back to one right choice: the choice marked before is still the right one.
+    // After the switch back to `choice` (one right choice), the choice marked right before is still the right one.
     expect(toBody(edit.setKind(d, 0, 'choice')).questions[0]).toEqual({ text: 'Which are primes?', choices: ['2', '3', '4'], correct: 2 })
     expect(toBody(edit.setKind(d, 0, 'poll')).questions[0]).toEqual({ kind: 'poll', text: 'Which are primes?', choices: ['2', '3', '4'] })
     expect(toBody(edit.setTruth(edit.setKind(d, 0, 'truefalse'), 0, 1)).questions[0]).toEqual({

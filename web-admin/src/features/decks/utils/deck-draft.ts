@@ -1,10 +1,12 @@
 import { comparableText, kindOf, type QuestionKind } from '../../../lib/question-kinds'
 import type { DeckBody, DeckDetails } from '../api/deck-types'
 
-// The deck the editor holds while a host writes it: plain data and pure edits, so the page is
-// only wiring. The limits are the server's (docs/protocol.md sections 12 and 13); it checks them again.
+// This is the deck the editor holds while a host writes it. It is plain data with pure edits, so
+// the page is only wiring. The limits are the server's (docs/protocol.md sections 12 and 13), and
+// the server checks them again.
 
-// The client package's DECK_LIMITS, copied for the same reason as QUESTION_KINDS (deck-draft.test.ts checks them alike).
+// These are the client package's DECK_LIMITS, copied for the same reason as QUESTION_KINDS.
+// deck-draft.test.ts checks the copy against the original in the same way.
 export const DECK_RULES = {
   name: 64,
   maxQuestions: 200,
@@ -24,7 +26,7 @@ export const DECK_RULES = {
  * another kind and comes back finds what was written; the API gets only the chosen kind's.
  */
 export interface DraftQuestion {
-  /** Stays with the question through moves, for React's keys and the fields' ids. */
+  /** Stays with the question when it moves, for React's keys and the fields' ids. */
   readonly key: number
   readonly kind: QuestionKind
   readonly text: string
@@ -38,7 +40,7 @@ export interface DraftQuestion {
   readonly truth: 0 | 1
   /** A `text` question's accepted answers. */
   readonly accepted: readonly string[]
-  /** The question's own seconds as typed; empty for the room's. */
+  /** The question's own seconds as typed. Empty means the question takes the room's. */
   readonly seconds: string
   /** The question's picture (an image id of this deck), if any. */
   readonly image?: string
@@ -49,7 +51,7 @@ export interface DeckDraft {
   readonly questions: readonly DraftQuestion[]
 }
 
-/** A field that is not right yet: `field` is its element's id, for a link from the summary. */
+/** A field that is not right yet. `field` is its element's id, for a link from the summary. */
 export interface Problem {
   readonly field: string
   readonly message: string
@@ -67,7 +69,7 @@ export function emptyDraft(): DeckDraft {
 
 type StoredQuestion = DeckDetails['questions'][number]
 
-/** A deck read with its edit token (so with its right answers). */
+/** A deck read with its edit token, and so with its right answers. */
 export function draftFrom(deck: DeckDetails): DeckDraft {
   return { name: deck.name, questions: deck.questions.map(draftQuestionFrom) }
 }
@@ -121,7 +123,7 @@ const at = (draft: DeckDraft, index: number, change: (q: DraftQuestion) => Draft
   questions: draft.questions.map((q, i) => (i === index ? change(q) : q)),
 })
 
-/** A choice's index after choice `removed` went: the ones after it move up by one. */
+/** Returns a choice's index after choice `removed` is gone. The choices after it move up by one. */
 const shifted = (choice: number, removed: number) => (choice > removed ? choice - 1 : choice)
 
 export const edit = {
@@ -129,7 +131,7 @@ export const edit = {
   addQuestion: (draft: DeckDraft): DeckDraft =>
     draft.questions.length >= DECK_RULES.maxQuestions ? draft : { ...draft, questions: [...draft.questions, blankQuestion()] },
   removeQuestion: (draft: DeckDraft, index: number): DeckDraft => ({ ...draft, questions: draft.questions.filter((_, i) => i !== index) }),
-  /** Swaps the question with its neighbour above (-1) or below (+1); nothing past either end. */
+  /** Swaps the question with its neighbour above (-1) or below (+1). It does nothing past either end. */
   moveQuestion: (draft: DeckDraft, index: number, by: -1 | 1): DeckDraft => {
     const to = index + by
     if (to < 0 || to >= draft.questions.length) return draft
@@ -143,7 +145,7 @@ export const edit = {
     at(draft, index, (q) => ({ ...q, choices: q.choices.map((c, j) => (j === choice ? text : c)) })),
   addChoice: (draft: DeckDraft, index: number): DeckDraft =>
     at(draft, index, (q) => (q.choices.length >= DECK_RULES.maxChoices ? q : { ...q, choices: [...q.choices, ''] })),
-  /** The right answers stay on the same choices; if the one right choice goes, the first choice becomes right. */
+  /** Removes a choice. The right answers stay on the same choices; if the one right choice goes, the first choice becomes right. */
   removeChoice: (draft: DeckDraft, index: number, choice: number): DeckDraft =>
     at(draft, index, (q) =>
       q.choices.length <= DECK_RULES.minChoices
@@ -185,8 +187,9 @@ export const edit = {
 const chars = (text: string) => [...text].length
 
 /**
- * The problems of question `n`'s list of short texts (its choices, its accepted answers): one
- * empty, too long, or the same as an earlier one once `same` has read both.
+ * Finds the problems of question `n`'s list of short texts (its choices, its accepted answers). A
+ * text is a problem when it is empty, too long, or the same as an earlier one once `same` has read
+ * both.
  */
 function listProblems(
   n: number,
@@ -210,7 +213,7 @@ function listProblems(
   return problems
 }
 
-/** What is not right yet, in the order of the page; empty when the deck can be saved. */
+/** Lists what is not right yet, in the order of the page. The list is empty when the deck can be saved. */
 export function problemsOf(draft: DeckDraft): Problem[] {
   const problems: Problem[] = []
   const name = draft.name.trim()
@@ -254,7 +257,10 @@ export function problemsOf(draft: DeckDraft): Problem[] {
 
 type BodyQuestion = DeckBody['questions'][number]
 
-/** The deck as the API takes it, trimmed: each question with its kind's fields only (a `choice` question as before the kinds). */
+/**
+ * Returns the deck as the API takes it, trimmed: each question keeps only its kind's fields. A
+ * `choice` question is sent as it was before the kinds.
+ */
 export function toBody(draft: DeckDraft): DeckBody {
   return { name: draft.name.trim(), questions: draft.questions.map(bodyQuestion) }
 }

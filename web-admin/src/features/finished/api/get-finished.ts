@@ -4,7 +4,7 @@ import type { FinishedSearch } from './finished-types'
 
 export const FINISHED_PAGE_SIZE = 20
 
-/** The path of GET /admin/api/finished with the search and the page's cursor; empty fields are left out. */
+/** Builds the path of GET /admin/api/finished with the search and the page's cursor. Empty fields are left out. */
 export function finishedPath(search: FinishedSearch, cursor: string | null, limit = FINISHED_PAGE_SIZE): string {
   const q = new URLSearchParams()
   if (search.code.trim()) q.set('code', search.code.trim())
@@ -21,8 +21,9 @@ export type Loaded<T> =
   | { readonly state: 'failed'; readonly message: string; readonly status?: number }
 
 /**
- * GET of one admin API path, asked again when the path (or `asked`, a Refresh) changes; an answer
- * to an older path is dropped, and a new path reads as loading until its own answer comes.
+ * GETs one admin API path, and asks again when the path changes or `asked` changes (a Refresh).
+ * An answer to an older path is dropped, and a new path reads as loading until its own answer
+ * comes.
  */
 export function useAdminGet<T>(path: string, asked = 0): Loaded<T> {
   const key = `${path}#${asked}`

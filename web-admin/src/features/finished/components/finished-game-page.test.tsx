@@ -29,7 +29,7 @@ describe(FinishedGamePage.name, () => {
     const detail = finishedDetailFixture()
     const urls = serve(200, detail)
     render(<FinishedGamePage id={detail.id} />)
-    // The page says "Finished game" while it loads: the heading to wait for is the loaded one.
+    // The page says "Finished game" while it loads, so the test waits for the loaded page's heading.
     expect(await screen.findByRole('heading', { level: 1, name: /K7QMPD/ })).toHaveTextContent('Room K7QMPD, game 2')
     expect(urls).toEqual([`/admin/api/finished/${detail.id}`])
     expect(stat('Host')).toHaveTextContent('Hugo')

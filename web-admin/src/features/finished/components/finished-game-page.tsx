@@ -13,7 +13,7 @@ import { resultsCsvPath, resultsPagePath } from '../../results/api/get-results'
 import { formatDuration, formatWhen } from '../utils/format-finished'
 import './finished.css'
 
-/** One finished game: its line, and its results as the public results page shows them. */
+/** Shows one finished game: its line in the list, and its results as the public results page shows them. */
 export function FinishedGamePage({ id }: { readonly id: string }) {
   const loaded = useAdminGet<FinishedGameDetail>(finishedGamePath(id))
   const now = useNow(60_000)

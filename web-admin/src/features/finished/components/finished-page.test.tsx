@@ -60,7 +60,7 @@ describe(FinishedPage.name, () => {
     expect(cells[0][8]).toBe('4 min 05 s')
     expect(cells[1].slice(1, 7)).toEqual(['Q4TZ8M', 'tictactoe', '—', '2', 'Xena, Otto', '—'])
     expect(rows()[0].querySelector('time')?.getAttribute('datetime')).toBe('2026-03-14T09:30:05.000Z')
-    // One page only: no pager.
+    // With only one page, there is no pager.
     expect(screen.queryByRole('navigation', { name: 'Finished games pages' })).not.toBeInTheDocument()
   })
 

@@ -8,7 +8,7 @@ import { FinishedTable } from './finished-table'
 import { Pager } from './pager'
 import './finished.css'
 
-/** Every finished game the database holds, newest first: search by code and days, a page at a time. */
+/** Lists every finished game the database holds, newest first, a page at a time, searchable by code and days. */
 export function FinishedPage() {
   const [search, setSearch] = useState<FinishedSearch>(NO_SEARCH)
   const [trail, setTrail] = useState<PageTrail>(FIRST_PAGE)

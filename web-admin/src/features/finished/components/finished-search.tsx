@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { NO_SEARCH, type FinishedSearch } from '../api/finished-types'
 
-/** Search by a room code and a range of days; submitting starts again at the first page. */
+/** Searches by a room code and a range of days. Submitting starts again at the first page. */
 export function FinishedSearchForm({
   search,
   onSearch,

@@ -4,7 +4,7 @@ import { navigate } from '../../../lib/router'
 import type { FinishedGame } from '../api/finished-types'
 import { formatDuration, formatNames, formatWhen } from '../utils/format-finished'
 
-/** One page of finished games, newest first; a row opens the game's detail. */
+/** Shows one page of finished games, newest first. A row opens the game's detail. */
 export function FinishedTable({ games }: { readonly games: readonly FinishedGame[] }) {
   return (
     <div className="scroll">

@@ -1,4 +1,4 @@
-/** Previous and next for a keyset-paged list: the page's number, and whether either way goes anywhere. */
+/** Previous and Next for a keyset-paged list. It shows the page's number, and whether either way goes anywhere. */
 export function Pager({
   page,
   hasPrevious,

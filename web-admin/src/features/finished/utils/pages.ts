@@ -1,6 +1,6 @@
 /**
- * Keyset paging forwards and back: the server gives only the next page's cursor, so the cursors
- * of the pages already seen are kept to go back (the first page's is null).
+ * Keyset paging forwards and back. The server gives only the next page's cursor, so this keeps the
+ * cursors of the pages already seen in order to go back. The first page's cursor is null.
  */
 export interface PageTrail {
   /** The cursor of each page from the first to the one shown. */

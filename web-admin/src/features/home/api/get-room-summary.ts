@@ -8,7 +8,7 @@ export interface RoomSummary {
   readonly players: readonly { readonly id: string; readonly name: string }[]
 }
 
-/** GET /api/rooms/{code}: whether a room is there to join, before asking for a name. */
+/** GET /api/rooms/{code} tells whether a room is there to join, before the page asks for a name. */
 export function getRoomSummary(code: string): Promise<RoomSummary> {
   return gameRequest<RoomSummary>('GET', `/api/rooms/${encodeURIComponent(code)}`)
 }

@@ -5,7 +5,7 @@ import { navigate } from '../../../lib/router'
 import { getRoomSummary } from '../api/get-room-summary'
 import { PracticeForm } from '../../table/components/practice-form'
 
-/** `/`: join a room by its code, host one, or sit at a card practice table. */
+/** The page at `/`, where a person joins a room by its code, hosts one, or sits at a card practice table. */
 export function HomePage() {
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -3,12 +3,13 @@ import { gameRequest } from '../../../lib/game-api'
 
 export type { DeckSummary }
 
-/** More pages than this for one set of tokens would be a server that repeats itself: stop there. */
+/** More pages than this for one set of tokens would mean the server repeats itself, so the listing stops there. */
 const MAX_PAGES = 20
 
 /**
- * GET /api/decks: the built-in decks and those whose edit tokens this browser presents (nobody
- * lists another host's), every page. Tokens go `DECK_TOKENS_MAX` at a time, as the server takes them.
+ * Reads every page of GET /api/decks: the built-in decks, and the decks whose edit tokens this
+ * browser presents (nobody lists another host's decks). The tokens go `DECK_TOKENS_MAX` at a time,
+ * as the server takes them.
  */
 export async function getDecks(tokens: readonly string[]): Promise<readonly DeckSummary[]> {
   const decks = new Map<string, DeckSummary>()
@@ -28,7 +29,7 @@ export async function getDecks(tokens: readonly string[]): Promise<readonly Deck
       if (!cursor) break
     }
   }
-  // The built-in decks first, as the server lists them; each batch's own in its order after.
+  // The built-in decks come first, in the server's order. Each batch's own decks follow in their order.
   return [...decks.values()].sort((a, b) => Number(b.builtin) - Number(a.builtin))
 }
 

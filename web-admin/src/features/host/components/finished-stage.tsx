@@ -5,7 +5,7 @@ import type { RoomView } from '../../../lib/room-view'
 import { resultsCsvPath, resultsPagePath } from '../../results/api/get-results'
 import { Podium } from './podium'
 
-/** The podium and the final standings, the results to take away (when the server names them), and the rematch vote, then its outcome. */
+/** Shows the podium, the final standings, the results to take away (when the server names them), the rematch vote and its outcome. */
 export function FinishedStage({ view, paused = false }: { readonly view: RoomView; readonly paused?: boolean }) {
   const names = new Map((view.standings ?? []).map((s) => [s.playerId, s.name]))
   const decided = view.rematch?.decided

@@ -43,7 +43,7 @@ describe(HostRoomPage.name, () => {
     )
     await user.click(screen.getByRole('button', { name: 'Next' }))
     expect(nexts()).toHaveLength(1)
-    // A second press before the first one's reply sends nothing: a double click must not skip a question.
+    // A second press before the first one's reply sends nothing, because a double click must not skip a question.
     await user.keyboard('{ArrowRight}')
     expect(nexts()).toHaveLength(1)
     latest().deliver({ type: 'reply', id: nexts()[0].id, status: 200, data: {} })

@@ -14,15 +14,16 @@ import { PlayersPanel } from './players-panel'
 import { QuestionStage } from './question-stage'
 import { RevealStage } from './reveal-stage'
 
-/** `/host/{code}`: the presenter screen of a room this tab opened (its token is in this tab's session). */
+/** The page at `/host/{code}`: the presenter screen of a room this tab opened. The room's token is in this tab's session. */
 export function HostRoomPage({ code }: { readonly code: string }) {
   const key = seatKey('host', code)
   const [hasToken] = useState(() => window.sessionStorage.getItem(key) !== null)
   const { view, status, paused, send } = useRoom(hasToken ? key : null)
   const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  // One press of Next (or of the clicker in the lobby) at a time: a double press must not skip a
-  // question. The ref sees a second press before React has drawn the first one's state.
+  // Only one press of Next (or of the clicker in the lobby) is handled at a time, because a double
+  // press must not skip a question. The ref sees a second press before React has drawn the state
+  // of the first one.
   const [moving, setMoving] = useState(false)
   const pressed = useRef(false)
   const byHost = view !== undefined && hostPaced(view)
@@ -54,7 +55,7 @@ export function HostRoomPage({ code }: { readonly code: string }) {
     }
   }
   const next = () => once(() => run('Could not move on', () => send('room.next')))
-  // The presenter's clicker: in the lobby it starts the game, then each press is Next.
+  // In the lobby, the presenter's clicker starts the game. After that, each press is Next.
   usePresenterKeys(byHost && (canStart || canMove), () => void (view?.phase === 'lobby' ? once(start) : next()))
 
   if (!hasToken || status.state === 'ended') {

@@ -7,7 +7,7 @@ import { seatKey } from '../../../lib/use-room'
 import { createRoom } from '../api/create-room'
 import { getDecks, type DeckSummary } from '../api/get-decks'
 
-/** `/host`: pick a deck (or write one) and the clock, and open a room. */
+/** The page at `/host`, where a host picks a deck (or writes one) and the clock, and opens a room. */
 export function HostSetupPage() {
   const [decks, setDecks] = useState<readonly DeckSummary[] | null>(null)
   const [hostName, setHostName] = useState('')
@@ -23,12 +23,12 @@ export function HostSetupPage() {
 
   useEffect(() => {
     let live = true
-    // The built-in decks and this browser's own: the server lists no other host's.
+    // These are the built-in decks and this browser's own. The server lists no other host's decks.
     getDecks(allDeckTokens()).then(
       (list) => {
         if (!live) return
         setDecks(list)
-        // `/host?deck=ID`, from the deck editor: that deck, when it is listed.
+        // The deck editor links to `/host?deck=ID`, which picks that deck when it is listed.
         const wanted = new URLSearchParams(window.location.search).get('deck')?.toLowerCase()
         setDeckId((id) => id || (list.find((d) => d.id === wanted) ?? list.find((d) => d.builtin) ?? list[0])?.id || '')
       },

@@ -1,6 +1,6 @@
 import { QrCode } from '../../../components/qr-code'
 
-/** The room's code in large type, the join link and its QR code: what the room reads off the wall. */
+/** Shows what the people in the room read off the wall: the room's code in large type, the join link and its QR code. */
 export function JoinPanel({ code }: { readonly code: string }) {
   const link = `${window.location.origin}/play/${code}`
   const local = ['localhost', '127.0.0.1', '[::1]'].includes(window.location.hostname)

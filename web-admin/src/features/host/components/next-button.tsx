@@ -1,6 +1,6 @@
 import type { RoomView } from '../../../lib/room-view'
 
-/** What the host's Next does now, in words: close the open question, open the next, or end the game. */
+/** Says in words what the host's Next does now: close the open question, open the next, or end the game. */
 function nextStep(view: RoomView): string {
   if (view.phase === 'question') return 'Close this question now'
   const total = view.revealed?.total ?? (view.reveal && 'total' in view.reveal ? Number(view.reveal.total) : undefined)
@@ -14,7 +14,7 @@ export interface NextButtonProps {
   readonly onNext: () => void
 }
 
-/** The host's big Next, for a room at the host's pace; the presenter's keys do the same. */
+/** The host's big Next button, for a room at the host's pace. The presenter's keys do the same. */
 export function NextButton({ view, disabled, onNext }: NextButtonProps) {
   return (
     <div className="next-control">

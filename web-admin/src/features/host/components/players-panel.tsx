@@ -6,7 +6,7 @@ export interface PlayersPanelProps {
   readonly onKick: (player: SeatView) => void
 }
 
-/** The seated players as they come and go, each with its kick button. */
+/** Shows the seated players as they come and go, each with a kick button. */
 export function PlayersPanel({ players, maxPlayers, onKick }: PlayersPanelProps) {
   return (
     <section className="players-panel" aria-label="Players">

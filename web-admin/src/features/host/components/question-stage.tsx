@@ -6,7 +6,7 @@ import type { OpenQuestion } from '../../../lib/trivia-events'
 
 const LETTERS = 'ABCDEF'
 
-/** The open question, large, with its picture, its countdown and how many answered; never the right answer. */
+/** Shows the open question large, with its picture, its countdown and how many answered. It never shows the right answer. */
 export function QuestionStage({
   question,
   view,

@@ -6,8 +6,9 @@ import type { Reveal } from '../../../lib/trivia-events'
 const LETTERS = 'ABCDEF'
 
 /**
- * The right answer, how many chose each choice (or, for a typed answer, how many typed an
- * accepted one), and what each player scored. Never what anyone typed: this is on a projector.
+ * Shows the right answer, how many chose each choice (or, for a typed answer, how many typed an
+ * accepted one), and what each player scored. It never shows what anyone typed, because this is on
+ * a projector.
  */
 export function RevealStage({ reveal, view }: { readonly reveal: Reveal; readonly view: RoomView }) {
   const names = new Map(view.players.map((p) => [p.id, p.name]))
@@ -53,7 +54,7 @@ interface CountRowProps {
   /** Marked as the right answer. */
   readonly right: boolean
   readonly count: number
-  /** The largest count of the reveal: its bar is full. */
+  /** The largest count of the reveal. Its bar is full. */
   readonly most: number
   readonly letter?: string
   /** The row's data attributes, for tests and styles. */
@@ -79,7 +80,7 @@ function CountRow({ right, count, most, letter, data, children }: CountRowProps)
   )
 }
 
-/** Each choice with how many picked it; the right ones marked (none in a poll). */
+/** Shows each choice with how many picked it, and marks the right ones (none in a poll). */
 function ChoiceCounts({ reveal, view, poll }: { readonly reveal: Reveal; readonly view: RoomView; readonly poll: boolean }) {
   const counts = countsPerChoice(reveal.counts) ?? []
   const most = Math.max(1, ...counts)
@@ -99,7 +100,7 @@ function ChoiceCounts({ reveal, view, poll }: { readonly reveal: Reveal; readonl
   )
 }
 
-/** A typed answer's reveal: the accepted answers and how many typed one; what each typed stays in the results. */
+/** Reveals a typed answer: the accepted answers and how many typed one. What each player typed stays in the results. */
 function TypedCounts({ accepted, right, wrong }: { readonly accepted: readonly string[]; readonly right: number; readonly wrong: number }) {
   const most = Math.max(1, right, wrong)
   return (

@@ -6,18 +6,18 @@ export const NEXT_KEYS: readonly string[] = ['ArrowRight', 'PageDown', ' ']
 /** Whether a key press belongs to the element it was typed in, not to the presenter. */
 export function keyBelongsToTarget(key: string, target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false
-  // Text typed in a field (a name, a number) is the field's: no key there means "next".
+  // Text typed in a field (a name, a number) belongs to the field, so no key there means "next".
   if (target.isContentEditable || target.closest('input, textarea, select')) return true
-  // Space on a focused button or link presses that control, and the browser does it already.
+  // Space on a focused button or link presses that control, and the browser already does that.
   return key === ' ' && target.closest('button, a[href], [role="button"]') !== null
 }
 
 /**
- * Calls `onNext` for each press of Right arrow, Page Down or Space on the page while `enabled`:
- * one call per press (a held key's repeats are ignored), none for a key typed in a field.
+ * Calls `onNext` for each press of Right arrow, Page Down or Space on the page while `enabled`. It
+ * calls once per press (a held key's repeats are ignored), and never for a key typed in a field.
  */
 export function usePresenterKeys(enabled: boolean, onNext: () => void): void {
-  // The latest handler, so that the listener is added once and never calls a stale one.
+  // This holds the latest handler, so that the listener is added once and never calls a stale one.
   const next = useRef(onNext)
   useEffect(() => {
     next.current = onNext
@@ -28,7 +28,7 @@ export function usePresenterKeys(enabled: boolean, onNext: () => void): void {
     const onKey = (event: KeyboardEvent) => {
       if (!NEXT_KEYS.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
       if (keyBelongsToTarget(event.key, event.target)) return
-      // Space and Page Down would scroll the page as well.
+      // Without this, Space and Page Down would scroll the page as well.
       event.preventDefault()
       if (!event.repeat) next.current()
     }

@@ -12,7 +12,7 @@ export interface InstancesData {
   readonly error: string | null
 }
 
-/** Every instance sharing the database, kept current by the stream; one GET first so the table fills at once. */
+/** Every instance sharing the database, kept current by the stream. One GET comes first so that the table fills at once. */
 export function useInstances(): InstancesData {
   const store = useLiveStore()
   const instances = useLive((s) => s.instances)

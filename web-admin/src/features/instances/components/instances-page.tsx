@@ -3,7 +3,7 @@ import { useNow } from '../../../hooks/use-now'
 import { useInstances } from '../api/get-instances'
 import { InstancesTable } from './instances-table'
 
-/** The instances sharing this database, whichever of them serves the console. */
+/** Shows the instances sharing this database, whichever of them serves the console. */
 export function InstancesPage() {
   const { instances, error } = useInstances()
   const now = useNow(1000)

@@ -9,7 +9,7 @@ export interface InstancesTableProps {
 
 const STATUS_TEXT: Record<InstanceRow['status'], string> = { up: 'up', silent: 'silent', stopped: 'stopped' }
 
-/** Every instance by name; the one serving this console is marked, a silent one stands out. */
+/** Lists every instance by name. The one serving this console is marked, and a silent one stands out. */
 export function InstancesTable({ instances, now }: InstancesTableProps) {
   return (
     <table className="table instances-table">

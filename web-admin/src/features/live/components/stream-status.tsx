@@ -2,7 +2,7 @@ import { formatAge, formatClock } from '../../../lib/format'
 import { useStreamStatus } from '../../../lib/live-context'
 import { useNow } from '../../../hooks/use-now'
 
-/** The header's pill: is what I see live? */
+/** The header's pill, which answers the operator's question "is what I see live?". */
 export function StreamStatusPill() {
   const status = useStreamStatus()
   const label = status.phase === 'live' ? 'Live' : status.phase === 'down' ? 'Stream down' : 'Connecting…'
@@ -17,7 +17,7 @@ export function StreamStatusPill() {
   )
 }
 
-/** Across the page while the stream is down, so nobody acts on numbers that stopped moving. */
+/** Shows a banner across the page while the stream is down, so that nobody acts on numbers that stopped moving. */
 export function StreamDownBanner() {
   const status = useStreamStatus()
   const now = useNow(1000)

@@ -14,7 +14,7 @@ export interface OverviewData {
   readonly error: string | null
 }
 
-/** The overview, kept current by the stream; one GET first so the page fills at once. */
+/** The overview, kept current by the stream. One GET comes first so that the page fills at once. */
 export function useOverview(): OverviewData {
   const store = useLiveStore()
   const overview = useLive((s) => s.overview)

@@ -5,7 +5,7 @@ import { SIGNAL_NAMES } from './signal-names'
 
 type Admission = Overview['admission']
 
-/** Whether the server sheds new work as overloaded, and each signal it decides by against its marks. */
+/** Shows whether the server sheds new work as overloaded, and each signal it decides by, against that signal's mark. */
 export function AdmissionPanel({ admission }: { readonly admission: Admission }) {
   return (
     <Panel

@@ -2,7 +2,7 @@ import { Panel } from '../../../components/panel'
 import type { CommandStat } from '../../../lib/admin-types'
 import { formatCount, formatMs, formatRate } from '../../../lib/format'
 
-/** Every command type the server has run: how many and how long on average, slowest marked. */
+/** Lists every command type the server has run, with how many ran and how long they took on average. The slowest is marked. */
 export function CommandsPanel({ commands, perSecond }: { readonly commands: readonly CommandStat[]; readonly perSecond: number }) {
   const sorted = [...commands].sort((a, b) => b.count - a.count || a.command.localeCompare(b.command))
   const slowest = Math.max(0, ...commands.map((c) => c.meanMs))

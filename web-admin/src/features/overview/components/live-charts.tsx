@@ -17,7 +17,7 @@ const POOL: Series<LiveSample>[] = [
 
 const RATE: Series<LiveSample>[] = [{ key: 'rate', label: 'commands/s', color: COLORS[2], value: (s) => s.commandsPerSecond, kind: 'area' }]
 
-/** Latency per command type for the busiest few, the mean of all, and the pool's acquire wait. */
+/** Charts the latency per command type for the busiest few types, the mean of all, and the pool's acquire wait. */
 function latencySeries(samples: readonly LiveSample[]): Series<LiveSample>[] {
   const seen = new Map<string, number>()
   for (const s of samples) for (const name of Object.keys(s.latencyMs)) seen.set(name, (seen.get(name) ?? 0) + 1)
@@ -40,7 +40,7 @@ function latencySeries(samples: readonly LiveSample[]): Series<LiveSample>[] {
 
 const integer = (v: number) => String(Math.round(v))
 
-/** The last few minutes, from the samples the stream has brought while this tab was open. */
+/** Charts the last few minutes, from the samples the stream has brought while this tab was open. */
 export function LiveCharts({ samples }: { readonly samples: readonly LiveSample[] }) {
   const poolMax = samples.at(-1)?.poolMax
   const minutes = SAMPLE_WINDOW_MS / 60_000

@@ -3,7 +3,7 @@ import { Panel } from '../../../components/panel'
 import type { Overview } from '../../../lib/admin-types'
 import { formatCount, formatMs } from '../../../lib/format'
 
-/** The PostgreSQL pool against its maximum: what is open, busy, idle, and who is queuing. */
+/** Shows the PostgreSQL pool against its maximum: how many connections are open, busy and idle, and who is queuing. */
 export function PoolPanel({ overview }: { readonly overview: Overview }) {
   const { pool, poolAcquire } = overview
   const inUse = Math.max(0, pool.total - pool.idle)

@@ -8,7 +8,7 @@ import type { OpenQuestion } from '../../../lib/trivia-events'
 export interface Pick {
   readonly question: number
   readonly answer: AnswerValue
-  /** `sending` until the server's reply; it may take a reconnect. */
+  /** `sending` until the server replies, which may take a reconnect. */
   readonly state: 'sending' | 'in' | 'refused'
   readonly message?: string
 }
@@ -18,12 +18,12 @@ export interface AnswerPadProps {
   readonly view: RoomView
   readonly pick: Pick | undefined
   readonly offline: boolean
-  /** The room's clocks hold (its database is away): an answer could not be recorded now, so none is taken. */
+  /** True while the room's clocks hold because its database is away. An answer could not be recorded then, so none is taken. */
   readonly paused?: boolean
   readonly onAnswer: (answer: AnswerValue) => void
 }
 
-/** The open question on a phone, with the answer its kind takes: a choice, several and Submit, or a typed text. */
+/** Shows the open question on a phone, with the answer its kind takes: a choice, several choices and Submit, or a typed text. */
 export function AnswerPad({ question, view, pick, offline, paused = false, onAnswer }: AnswerPadProps) {
   const kind = kindOf(question)
   const choices = choicesOf(question)
@@ -56,7 +56,7 @@ export function AnswerPad({ question, view, pick, offline, paused = false, onAns
       {pick?.state === 'refused' && pick.question === question.index && pick.message}
     </p>
   )
-  // Keyed by question: the next question's form starts empty.
+  // The form's key is the question, so the next question's form starts empty.
   if (kind === 'multi' || kind === 'text') {
     return (
       <QuestionFrame {...frame}>

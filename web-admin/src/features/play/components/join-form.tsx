@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { explain } from '../../../lib/game-api'
 import { joinRoom, type Seat } from '../api/join-room'
 
-/** A name and "Join": takes a seat over HTTP and hands its token to the page. */
+/** Asks for a name, and on "Join" takes a seat over HTTP and hands the seat's token to the page. */
 export function JoinForm({ code, onJoined }: { readonly code: string; readonly onJoined: (seat: Seat) => void }) {
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -65,7 +65,7 @@ describe(PlayPage.name, () => {
     expect(latest().sent).toEqual([{ id: expect.any(String), type: 'room.answer', data: { question: 0, choice: 1 } }])
     const { id } = latest().sent[0]
 
-    // The reply is lost with this socket too: the next one resends under the same id.
+    // The reply is lost with this socket too, and the next socket resends under the same id.
     latest().drop()
     await waitFor(() => expect(FakeWebSocket.sockets).toHaveLength(3), { timeout: 2000 })
     latest().open(IN_QUESTION)
@@ -86,7 +86,7 @@ describe(PlayPage.name, () => {
     expect(screen.getByText('The clock is paused: answer when it runs again.')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Mars' })).toHaveAttribute('aria-disabled', 'true')
 
-    // Resumed 30 s later: the room's state comes again, its question's close moved on by the time held.
+    // The room resumes 30 s later. Its state comes again, with the question's close moved on by the time held.
     latest().deliver({ type: 'room.resumed', seq: 3, data: { heldMs: 30_000 } })
     latest().deliver({
       type: 'room.state',
@@ -169,7 +169,7 @@ describe(PlayPage.name, () => {
     })
     expect(screen.getByText('The game has started: you play from the next question.')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Mars' })).not.toBeInTheDocument()
-    // Its reveal has no score for Cy, who was not in it; the next question is Cy's.
+    // The question's reveal has no score for Cy, who was not in it. The next question is Cy's.
     latest().deliver({ type: 'question.closed', seq: 2, data: { index: 0, correct: 1, counts: [0, 2], scores: [] } })
     expect(screen.getByText('The game has started: you play from the next question.')).toBeInTheDocument()
     latest().deliver({

@@ -10,17 +10,18 @@ import { AnswerPad, type Pick } from './answer-pad'
 import { JoinForm } from './join-form'
 import { PlayerResult } from './player-result'
 
-/** `/play/{code}`: a player's phone, from its name to the rematch vote. */
+/** The page at `/play/{code}`: a player's phone, from entering a name to the rematch vote. */
 export function PlayPage({ code }: { readonly code: string }) {
   const key = seatKey('player', code)
   const [joined, setJoined] = useState(() => window.sessionStorage.getItem(key) !== null)
-  // Joined on this page (not resumed): the first room.state says whether a game was running.
+  // True when the player joined on this page rather than resumed a seat. The first room.state then
+  // says whether a game was running.
   const [joinedNow, setJoinedNow] = useState(false)
   const { view, status, paused, send, update } = useRoom(joined ? key : null)
   const notYet = useLateArrival(key, view, joinedNow)
   const [pick, setPick] = useState<Pick | undefined>(undefined)
   const [voting, setVoting] = useState(false)
-  // Whether this player said no to a rematch: then a 4003 is the goodbye, not a kick.
+  // Whether this player said no to a rematch. If so, a 4003 is the goodbye, not a kick.
   const [saidNo, setSaidNo] = useState(false)
 
   if (!joined) {
@@ -84,7 +85,7 @@ export function PlayPage({ code }: { readonly code: string }) {
       const reply = await send('room.rematch', { vote: yes })
       if (reply.status === 200) update((v) => withMyVote(v, yes))
     } catch {
-      // The session ended meanwhile; the page shows why.
+      // The session ended in the meantime, and the page shows why.
     } finally {
       setVoting(false)
     }
@@ -187,7 +188,7 @@ function farewell(closeCode: number | undefined, roomClosed: boolean, saidNo: bo
   if (roomClosed || closeCode === 4004) return 'The room is closed. Thanks for playing!'
   if (closeCode === 4003) return saidNo ? 'Thanks for playing!' : 'The host removed you from the room.'
   if (closeCode === 4001) return 'Your seat has expired. Join again from the start page.'
-  // Pushed out by a newer socket of the same seat: reloading this page takes the seat back.
+  // A newer socket of the same seat pushed this one out. Reloading this page takes the seat back.
   if (closeCode === 4010) return 'Your seat was opened on another screen. Reload this page to play here again.'
   return 'Disconnected.'
 }

@@ -2,7 +2,7 @@ import { answerWords, kindOfReveal, rightAnswerWords, type AnswerValue } from '.
 import type { RoomView } from '../../../lib/room-view'
 import type { Reveal } from '../../../lib/trivia-events'
 
-/** After a reveal: right or wrong (or, for a poll, thanks), the right answer, and the points this player got for it. */
+/** Shows after a reveal: right or wrong (or, for a poll, thanks), the right answer, and the points this player got for it. */
 export function PlayerResult({
   reveal,
   view,

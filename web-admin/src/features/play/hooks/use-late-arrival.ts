@@ -10,11 +10,12 @@ function currentQuestion(view: RoomView): number | undefined {
 }
 
 /**
- * Whether this player took its seat during the game and the question on screen came before its
- * first (docs/protocol.md section 13: a late arrival plays from the next question that opens).
- * The server says so by `from` on the seat when it gives one, and by leaving the player out of a
- * reveal's scores; before that, the phone counts from the question it found open when it joined
- * (`joinedNow` is set by the join), kept in the tab's session so that a reload says the same.
+ * Whether this player took a seat during the game and the question on screen came before the
+ * player's first question. A late arrival plays from the next question that opens
+ * (docs/protocol.md section 13). The server says so by `from` on the seat when it gives one, and
+ * by leaving the player out of a reveal's scores. Until then, the phone counts from the question
+ * it found open when it joined (the join sets `joinedNow`). It keeps that question in the tab's
+ * session, so that a reload says the same.
  */
 export function useLateArrival(storageKey: string, view: RoomView | undefined, joinedNow: boolean): boolean {
   const fromKey = `${storageKey}:from`
@@ -24,7 +25,7 @@ export function useLateArrival(storageKey: string, view: RoomView | undefined, j
   })
   const [counted, setCounted] = useState(false)
 
-  // Decided while rendering, as React advises: the first view after the join, and a new game.
+  // The first view after the join and a new game are handled while rendering, as React advises.
   if (view && joinedNow && !counted) {
     setCounted(true)
     const at = currentQuestion(view)
@@ -44,6 +45,7 @@ export function useLateArrival(storageKey: string, view: RoomView | undefined, j
   const me = view.players.find((p) => p.id === view.playerId)
   const from = (me && lateFrom(me)) ?? joinedFrom
   if (from !== undefined) return at < from
-  // A reveal has a score for every player in the game: none for this one, who was not in it yet.
+  // A reveal has a score for every player in the game. It has none for this player, who was not in
+  // the game yet.
   return view.phase === 'reveal' && view.reveal !== undefined && !view.reveal.scores.some((s) => s.playerId === view.playerId)
 }

@@ -1,7 +1,10 @@
 import { gameRequest } from '../../../lib/game-api'
 import type { GameResults } from './results-types'
 
-/** GET /api/results/{id}: 404 `results_not_found` once they are gone (past the results window, `RESULTS_KEPT_DAYS`) or never were. */
+/**
+ * GET /api/results/{id} reads a finished game's results. It answers 404 `results_not_found` once
+ * they are gone (past the results window, `RESULTS_KEPT_DAYS`) or when they never existed.
+ */
 export function getResults(id: string): Promise<GameResults> {
   return gameRequest<GameResults>('GET', resultsPath(id))
 }
@@ -16,7 +19,7 @@ export function resultsCsvPath(id: string): string {
   return `${resultsPath(id)}.csv`
 }
 
-/** The results page of a finished game, anyone with the link can read it. */
+/** The results page of a finished game. Anyone with the link can read it. */
 export function resultsPagePath(id: string): string {
   return `/results/${encodeURIComponent(id)}`
 }

@@ -1,5 +1,5 @@
-// One finished game's results as GET /api/results/{resultsId} reads them (docs/protocol.md section 12),
-// inferred from the server's schema (packages/client/src/http/results.ts).
+// One finished game's results as GET /api/results/{resultsId} reads them (docs/protocol.md section
+// 12). The types are inferred from the server's schema (packages/client/src/http/results.ts).
 
 import type { z } from 'zod'
 import type {

@@ -11,7 +11,7 @@ export interface QuestionResultsProps {
   readonly slowest: boolean
 }
 
-/** One question: its text and kind, the right answer (or a poll's votes), how many got it, and every player's answer. */
+/** Shows one question: its text and kind, the right answer (or a poll's votes), how many got it, and every player's answer. */
 export function QuestionResults({ question, standings, hardest, slowest }: QuestionResultsProps) {
   const n = question.index + 1
   const kind = resultKind(question)

@@ -7,7 +7,7 @@ export interface ResultsCalloutsProps {
   readonly slowest?: QuestionResult
 }
 
-/** The hardest question (lowest right-answer rate) and the slowest (longest mean time), named up front. */
+/** Names the hardest question (lowest right-answer rate) and the slowest (longest mean time) up front. */
 export function ResultsCallouts({ hardest, slowest }: ResultsCalloutsProps) {
   if (!hardest && !slowest) return null
   return (

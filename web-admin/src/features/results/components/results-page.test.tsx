@@ -32,7 +32,7 @@ describe(ResultsPage.name, () => {
     expect(urls).toEqual(['/api/results/r-abc'])
     const [finished, until] = document.querySelectorAll('time')
     expect(finished.getAttribute('datetime')).toBe('2026-03-14T09:30:00.000Z')
-    // Until when the link answers is the server's to say (its results window), not a fixed text.
+    // The server says until when the link answers (its results window); the page has no fixed text for it.
     expect(until.getAttribute('datetime')).toBe('2026-04-13T09:30:00.000Z')
     expect(until.parentElement).toHaveTextContent('can read it until 13 Apr 2026')
     const csv = screen.getByRole('link', { name: 'Download CSV' })
@@ -66,11 +66,11 @@ describe(ResultsPage.name, () => {
       ['Bob', 'A: Venus', 'Wrong', '0', '3.00 s'],
       ['Cy', 'B: Mars', 'Right', '800', '2.10 s'],
     ])
-    // Cy is not among question 2's answers: a row says so.
+    // Cy is not among question 2's answers, and a row says so.
     const second = screen.getByRole('region', { name: 'Question 2 How many legs has a spider?' })
     expect(figure(second, 'right-rate')).toBe('33%')
     expect(rowsOf(within(second).getByRole('table', { name: 'Answers to question 2' }))[2]).toEqual(['Cy', 'No answer', '—', '0', '—'])
-    // Without the choices' texts, choices go by letter.
+    // Without the choices' texts, the choices are named by their letter.
     const third = screen.getByRole('region', { name: 'Question 3 Which ocean is the largest?' })
     expect([figure(third, 'correct'), figure(third, 'right-rate'), figure(third, 'mean-ms')]).toEqual(['C', '0%', '1.25 s'])
     expect(rowsOf(within(third).getByRole('table', { name: 'Answers to question 3' }))).toEqual([

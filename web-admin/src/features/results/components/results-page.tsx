@@ -12,11 +12,11 @@ import './results-page.css'
 type Loaded =
   | { readonly state: 'loading' }
   | { readonly state: 'ready'; readonly results: GameResults }
-  /** 404: past the results window, or never there; the server's message names the window. */
+  /** The server answered 404: the results are past the results window, or never existed. The server's message names the window. */
   | { readonly state: 'gone'; readonly message: string }
   | { readonly state: 'failed'; readonly message: string }
 
-/** `/results/{resultsId}`: one finished game's results, for anyone with the link. */
+/** The page at `/results/{resultsId}`: one finished game's results, for anyone with the link. */
 export function ResultsPage({ id }: { readonly id: string }) {
   const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' })
 

@@ -1,7 +1,7 @@
 import { lateFrom } from '../../../lib/late-arrival'
 import type { Standing } from '../../../lib/trivia-events'
 
-/** The final standings as a table: rank, name, score and right answers, and from which question a late arrival played. */
+/** Shows the final standings as a table: rank, name, score, right answers, and from which question a late arrival played. */
 export function StandingsTable({ standings }: { readonly standings: readonly Standing[] }) {
   const anyLate = standings.some((s) => lateFrom(s) !== undefined)
   return (

@@ -6,23 +6,23 @@ import type { AnswerResult, QuestionResult } from '../api/results-types'
 
 const LETTERS = 'ABCDEF'
 
-/** The mean time of a question's answers, in ms; undefined when nobody answered it. */
+/** The mean time of a question's answers, in ms. It is undefined when nobody answered the question. */
 export function meanMs(question: QuestionResult): number | undefined {
   const times = question.answers.map((a) => a.ms).filter((ms): ms is number => typeof ms === 'number' && Number.isFinite(ms))
   return times.length === 0 ? undefined : times.reduce((sum, ms) => sum + ms, 0) / times.length
 }
 
-/** The question with the lowest right-answer rate (the earlier on a tie); undefined when no question has a rate. */
+/** The question with the lowest right-answer rate (the earlier one on a tie), or undefined when no question has a rate. */
 export function hardestQuestion(questions: readonly QuestionResult[]): QuestionResult | undefined {
   return pick(questions, (q) => (q.rightRate === null || !Number.isFinite(q.rightRate) ? undefined : -q.rightRate))
 }
 
-/** The question whose answers took longest on average (the earlier on a tie); undefined when nobody answered any. */
+/** The question whose answers took longest on average (the earlier one on a tie), or undefined when nobody answered any. */
 export function slowestQuestion(questions: readonly QuestionResult[]): QuestionResult | undefined {
   return pick(questions, meanMs)
 }
 
-/** The question with the highest measure, the first of equals; questions without one are passed over. */
+/** The question with the highest measure, and the first of equals. Questions without a measure are passed over. */
 function pick(questions: readonly QuestionResult[], measure: (q: QuestionResult) => number | undefined): QuestionResult | undefined {
   let best: { q: QuestionResult; m: number } | undefined
   for (const q of questions) {
@@ -39,7 +39,7 @@ export function choiceLabel(question: QuestionResult, choice: number): string {
   return text === undefined ? letter : `${letter}: ${text}`
 }
 
-/** A question's kind as the results name it; `choice` for results from before the kinds. */
+/** A question's kind as the results name it. Results from before the kinds count as `choice`. */
 export function resultKind(question: QuestionResult): QuestionKind {
   return kindOf(question)
 }
@@ -53,7 +53,7 @@ export function correctLabel(question: QuestionResult): string {
   return right.length === 0 ? DASH : right.map((c) => choiceLabel(question, c)).join(', ')
 }
 
-/** What a player answered, in words: the choice, the choices, or the typed text in quotes; undefined with no answer. */
+/** What a player answered, in words: the choice, the choices, or the typed text in quotes. It is undefined with no answer. */
 export function answerLabel(question: QuestionResult, answer: AnswerResult): string | undefined {
   const given: object = answer
   if ('text' in given && typeof given.text === 'string') return `“${given.text}”`
@@ -75,13 +75,16 @@ export function pollVotes(question: QuestionResult): readonly { readonly label: 
   }))
 }
 
-/** A row of the answers' table: the answer, and whether its player could answer at all (a late arrival could not answer what came before). */
+/**
+ * A row of the answers' table: the answer, and whether its player could answer at all. A late
+ * arrival could not answer the questions that came before the player arrived.
+ */
 export type AnswerRow = AnswerResult & { readonly joinedLater?: boolean }
 
 /**
- * One row per player of the game for a question: its answers in the server's order, then a
- * row without an answer for each ranked player the server listed no answer for (one who joined
- * after the question says so).
+ * Returns one row per player of the game for a question. The question's answers come first, in
+ * the server's order. Then comes a row without an answer for each ranked player the server listed
+ * no answer for; the row of a player who joined after the question says so.
  */
 export function answerRows(question: QuestionResult, standings: readonly Standing[]): readonly AnswerRow[] {
   const listed = new Set(question.answers.map((a) => a.playerId))
@@ -102,7 +105,7 @@ export function answerRows(question: QuestionResult, standings: readonly Standin
   return [...question.answers, ...missing]
 }
 
-/** A rate from 0 to 1 as a whole percentage, "67%"; a dash without one. */
+/** Writes a rate from 0 to 1 as a whole percentage, such as "67%", or a dash when there is no rate. */
 export function formatPercent(rate: number | null): string {
   return rate === null || !Number.isFinite(rate) ? DASH : `${Math.round(rate * 100)}%`
 }

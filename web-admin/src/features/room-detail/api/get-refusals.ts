@@ -1,5 +1,5 @@
-// One refused command and a page of them as GET /admin/api/rooms/{code}/refusals gives them,
-// inferred from the server's schemas (packages/client/src/http/admin.ts).
+// One refused command, and a page of them, as GET /admin/api/rooms/{code}/refusals gives them.
+// The types are inferred from the server's schemas (packages/client/src/http/admin.ts).
 export type { RefusalsPage, RefusedCommand } from '@game-rooms/client'
 
 export const REFUSALS_PAGE_SIZE = 20

@@ -9,7 +9,7 @@ export function getRoom(code: string, signal?: AbortSignal): Promise<RoomDetail>
 
 export interface RoomData {
   readonly detail: RoomDetail | null
-  /** The room is not live: closed, expired, or unknown. */
+  /** True when the room is not live: closed, expired, or unknown. */
   readonly gone: boolean
   readonly error: string | null
   /** The server's clock minus ours, for the open question's deadline. */
@@ -17,8 +17,8 @@ export interface RoomData {
 }
 
 /**
- * One room, kept current by the stream while this view is open (the stream is asked for the
- * room only then); one GET first so the page fills at once.
+ * One room, kept current by the stream while this view is open. The stream is asked for the room
+ * only while the view is open. One GET comes first so that the page fills at once.
  */
 export function useRoom(code: string): RoomData {
   const store = useLiveStore()

@@ -2,7 +2,7 @@ import { Panel } from '../../../components/panel'
 import type { RoomCommand } from '../../../lib/admin-types'
 import { formatClockMs, formatMs, statusClass } from '../../../lib/format'
 
-/** The room's last commands: time queued in the mailbox, time running, outcome, round trips. */
+/** Lists the room's last commands: the time queued in the mailbox, the time running, the outcome and the round trips. */
 export function CommandLog({ commands }: { readonly commands: readonly RoomCommand[] }) {
   const newestFirst = [...commands].reverse()
   return (

@@ -5,8 +5,8 @@ import type { RoomCommand } from '../../../lib/admin-types'
 import { formatClockMs, formatMs, formatMsAxis } from '../../../lib/format'
 
 /**
- * The room's last commands as bars as tall as their duration: the part spent waiting in the
- * mailbox under the rest. `ms` runs from arrival to reply, so it already includes the wait.
+ * Draws the room's last commands as bars as tall as their duration. The part spent waiting in the
+ * mailbox sits under the rest. `ms` runs from arrival to reply, so it already includes the wait.
  */
 export function CommandTiming({ commands }: { readonly commands: readonly RoomCommand[] }) {
   const data = commands.map((c, i) => ({

@@ -8,7 +8,7 @@ export interface OpenQuestionProps {
   readonly serverOffsetMs: number
 }
 
-/** The question on screen now and the time left on the server's clock. */
+/** Shows the question on screen now and the time left on the server's clock. */
 export function OpenQuestion({ question, phase, serverOffsetMs }: OpenQuestionProps) {
   const now = useNow(250)
   if (!question) {

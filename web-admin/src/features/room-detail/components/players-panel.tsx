@@ -4,11 +4,11 @@ import { formatCount } from '../../../lib/format'
 
 export interface PlayersPanelProps {
   readonly players: readonly RoomPlayer[]
-  /** Null when the room is gone and nobody can be kicked. */
+  /** Null when the room is gone, since nobody can be kicked then. */
   readonly onKick: ((player: RoomPlayer) => void) | null
 }
 
-/** The seats, best score first, with who is connected right now. */
+/** Lists the seats, best score first, and shows who is connected right now. */
 export function PlayersPanel({ players, onKick }: PlayersPanelProps) {
   const ranked = [...players].sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
   const connected = players.filter((p) => p.connected).length

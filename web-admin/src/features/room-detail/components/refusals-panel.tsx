@@ -7,9 +7,10 @@ import { currentCursor, FIRST_PAGE, nextPage, pageNumber, previousPage, type Pag
 import { refusalsPath, type RefusalsPage, type RefusedCommand } from '../api/get-refusals'
 
 /**
- * The room's refused commands, live or closed, newest first, a page at a time, from PostgreSQL:
- * what was refused, to whom, and why. Read when the page opens and on Refresh (not pushed: a
- * refusal is written about a second after it was answered).
+ * Lists the room's refused commands from PostgreSQL, whether the room is live or closed, newest
+ * first and a page at a time: what was refused, to whom, and why. The list is read when the page
+ * opens and on Refresh. It is not pushed, because a refusal is written about a second after it was
+ * answered.
  */
 export function RefusalsPanel({ code }: { readonly code: string }) {
   const [trail, setTrail] = useState<PageTrail>(FIRST_PAGE)
@@ -91,7 +92,7 @@ function RefusalsTable({ refusals }: { readonly refusals: readonly RefusedComman
   )
 }
 
-/** A player by name (and id on hover); anyone else by role. */
+/** Names a player by name (with the id on hover), and anyone else by role. */
 function who(r: RefusedCommand) {
   if (r.by !== 'player') return <span className="muted">{r.by}</span>
   return <span title={r.playerId ?? undefined}>{r.name ?? r.playerId ?? 'player'}</span>

@@ -74,7 +74,7 @@ describe(RoomDetailPage.name, () => {
     ).toEqual(['Ann', 'Bob', 'Cy'])
     expect(within(players).getByText('2 of 3 connected')).toBeInTheDocument()
     const log = screen.getByRole('region', { name: 'Last commands' })
-    // Newest first.
+    // The log lists the newest command first.
     expect(within(log).getAllByRole('row')[1]).toHaveTextContent('409')
 
     act(() => FakeEventSource.latest().emit('room', roomDetailFixture({ hostName: 'Hugo', players: [] })))
@@ -97,7 +97,7 @@ describe(RoomDetailPage.name, () => {
     const kick = calls.find((c) => c.init.method === 'POST')!
     expect(kick.url).toMatch(/\/admin\/api\/rooms\/K7QMPD\/kick$/)
     expect(JSON.parse(String(kick.init.body))).toEqual({ playerId: 'p-bob' })
-    // Signed by the session cookie: the console sends no token.
+    // The session cookie signs the request, so the console sends no token.
     expect(new Headers(kick.init.headers).get('authorization')).toBeNull()
     expect(kick.init.credentials).toBe('same-origin')
   })

@@ -9,12 +9,12 @@ export function getRooms(signal?: AbortSignal): Promise<RoomsSnapshot> {
 
 export interface RoomsData {
   readonly rooms: RoomsSnapshot | null
-  /** Local time the list last changed. */
+  /** The local time when the list last changed. */
   readonly updatedAt: number | null
   readonly error: string | null
 }
 
-/** Every live room, kept current by the stream; one GET first so the table fills at once. */
+/** Every live room, kept current by the stream. One GET comes first so that the table fills at once. */
 export function useRooms(): RoomsData {
   const store = useLiveStore()
   const rooms = useLive((s) => s.rooms)

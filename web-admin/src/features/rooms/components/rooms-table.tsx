@@ -23,7 +23,7 @@ export interface RoomsTableProps {
   readonly onSort: (sort: RoomSort) => void
 }
 
-/** Every live room; the deepest mailbox is highlighted, a row opens the room. */
+/** Lists every live room. The deepest mailbox is highlighted, and a row opens the room. */
 export function RoomsTable({ rooms, filter, sort, onSort }: RoomsTableProps) {
   const rows = filterAndSortRooms(rooms, filter, sort)
   const deepest = deepestMailbox(rooms)

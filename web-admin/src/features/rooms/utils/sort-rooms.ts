@@ -7,7 +7,8 @@ export interface RoomSort {
   readonly direction: 'asc' | 'desc'
 }
 
-// Lobby to finished in the order a game goes, so sorting by phase groups rooms by progress.
+// The phases from lobby to finished, in the order a game goes, so that sorting by phase groups rooms
+// by progress.
 const PHASE_ORDER: Readonly<Record<string, number>> = { lobby: 0, question: 1, reveal: 2, finished: 3, closed: 4 }
 
 const VALUE: Record<RoomSortKey, (room: RoomRow) => number | string> = {
@@ -21,7 +22,7 @@ const VALUE: Record<RoomSortKey, (room: RoomRow) => number | string> = {
   age: (r) => r.ageSeconds,
 }
 
-/** Numbers read best biggest first; names and phases A to Z. */
+/** Numbers read best with the biggest first; names and phases read best from A to Z. */
 export function defaultDirection(key: RoomSortKey): RoomSort['direction'] {
   return key === 'code' || key === 'phase' ? 'asc' : 'desc'
 }
@@ -41,7 +42,7 @@ export function filterAndSortRooms(rooms: readonly RoomRow[], filter: string, so
     })
 }
 
-/** The deepest current mailbox, or 0 when every mailbox is empty (then nothing is highlighted). */
+/** The deepest current mailbox, or 0 when every mailbox is empty, in which case nothing is highlighted. */
 export function deepestMailbox(rooms: readonly RoomRow[]): number {
   return rooms.reduce((max, r) => Math.max(max, r.mailboxDepth), 0)
 }

@@ -10,8 +10,9 @@ export function tableKey(code: string): string {
 }
 
 /**
- * Takes `?token=` (the link POST /api/tables's opener was given) into session storage once, and
- * out of the address bar so it does not sit in history or get shared with the link.
+ * Moves `?token=` once from the address bar into session storage. The token is in the link that
+ * POST /api/tables gave the table's opener. Taking it out of the address bar keeps it out of
+ * history and out of a shared link.
  */
 export function adoptTableToken(code: string, location: Location = window.location, history: History = window.history): void {
   const url = new URL(location.href)
@@ -27,7 +28,7 @@ export type TableConnection = SeatConnection<TableView, CardsCommands>
 const applyTable = (view: TableView | undefined, type: keyof TableEvents & string, data: unknown, now: number) =>
   applyTableEvent(view, { type, data } as TableEvent, now)
 
-/** The human's live table: its events folded into a TableView. */
+/** The human's live table, with its events folded into a TableView. */
 export function useTable(storageKey: string | null): TableConnection {
   return useSeat<TableView, TableEvents, CardsCommands>(storageKey, TABLE_EVENT_TYPES, applyTable)
 }

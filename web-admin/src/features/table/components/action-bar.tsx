@@ -2,8 +2,9 @@ import { useState } from 'react'
 import { choicesOf, type TableAction, type TableView } from '../../../lib/table-view'
 
 /**
- * The human's buttons: only what the rules allow now is enabled; the amount starts at the minimum
- * raise. The page keys it by the betting situation, so a new turn starts the field afresh.
+ * The human's buttons. Only what the rules allow now is enabled, and the amount starts at the
+ * minimum raise. The page keys this bar by the betting situation, so a new turn starts the amount
+ * field afresh.
  */
 export function ActionBar({
   view,

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react'
 
 /**
- * Seconds left on the seat's clock, ticking on this browser's clock (the deadline is already
- * converted); while the table's clocks hold (its database is away), says so instead.
+ * Shows the seconds left on the seat's clock, ticking on this browser's clock (the deadline is
+ * already converted to it). While the table's clocks hold because its database is away, it says
+ * so instead.
  */
 export function ActionClock({ deadline, paused = false }: { readonly deadline: number; readonly paused?: boolean }) {
   const [now, setNow] = useState(() => Date.now())

@@ -1,7 +1,7 @@
 import type { HandResult, TableView } from '../../../lib/table-view'
 import { CardRow } from './playing-card'
 
-/** The last hand's end: who won what, and the cards shown at the showdown (never a folded hand's). */
+/** Shows how the last hand ended: who won what, and the cards shown at the showdown (never a folded hand's). */
 export function HandResultCard({ result, view }: { readonly result: HandResult; readonly view: TableView }) {
   const nameOf = (seat: number) => (seat === view.mySeat ? 'You' : (view.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat}`))
   return (

@@ -1,6 +1,6 @@
 import { cardText, isRed } from '../../../lib/table-view'
 
-/** One face-up card; `data-card` keeps the wire spelling ("As") for whoever reads the DOM. */
+/** One face-up card. `data-card` keeps the wire spelling ("As") for whoever reads the DOM. */
 export function PlayingCard({ card }: { readonly card: string }) {
   return (
     <span className={isRed(card) ? 'playing-card red' : 'playing-card'} data-card={card}>

@@ -4,7 +4,7 @@ import { navigate } from '../../../lib/router'
 import { openTable } from '../api/open-table'
 import { tableKey } from '../api/use-table'
 
-/** The start page's way to a card practice table: a name, then the table's page with its seat. */
+/** Takes a person from the start page to a card practice table: it asks for a name, then opens the table's page with its seat. */
 export function PracticeForm() {
   const [name, setName] = useState('')
   const [error, setError] = useState<string | null>(null)

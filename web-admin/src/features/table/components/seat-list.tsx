@@ -3,8 +3,8 @@ import { ActionClock } from './action-clock'
 import { CardRow } from './playing-card'
 
 /**
- * The seats round the table. Another seat never shows a card here: its cards are only ever
- * known after a showdown, and the hand's result shows them.
+ * The seats round the table. Another seat never shows a card here, because its cards are only
+ * ever known after a showdown, and the hand's result shows them.
  */
 export function SeatList({ view, paused = false }: { readonly view: TableView; readonly paused?: boolean }) {
   const hand = view.hand

@@ -10,10 +10,10 @@ import { HandResultCard } from './hand-result'
 import { CardRow } from './playing-card'
 import { SeatList } from './seat-list'
 
-/** `/table/{code}`: the human's seat at a card practice table, on a phone. */
+/** The page at `/table/{code}`: the human's seat at a card practice table, on a phone. */
 export function TablePage({ code }: { readonly code: string }) {
   const key = tableKey(code)
-  // Before the first render's connection: a `?token=` link is remembered and leaves the address bar.
+  // Before the first render connects, a `?token=` link is remembered and leaves the address bar.
   const [hasToken] = useState(() => {
     adoptTableToken(code)
     return window.sessionStorage.getItem(key) !== null
@@ -67,7 +67,7 @@ export function TablePage({ code }: { readonly code: string }) {
       if (reply.status === 200) return (reply.data ?? {}) as Record<string, unknown>
       setError(reply.error?.message ?? 'The table refused that.')
     } catch {
-      // The socket went: the banner says so and the client resends on reconnect.
+      // The socket went down. The banner says so, and the client resends on reconnect.
     } finally {
       setBusy(false)
     }
@@ -140,7 +140,7 @@ export function TablePage({ code }: { readonly code: string }) {
 
 function tableEnded(closeCode: number | undefined, closedReason: string | undefined): string {
   if (closedReason === 'expired') return 'The table expired.'
-  // Pushed out by a newer socket of the same seat: reloading this page takes the seat back.
+  // A newer socket of the same seat pushed this one out. Reloading this page takes the seat back.
   if (closeCode === 4010) return 'Your seat was opened on another screen. Reload this page to play here again.'
   return 'The table is closed.'
 }
