@@ -2,6 +2,7 @@ import { answer, ctx, DURATION, HOST, lobby, QUESTIONS, refusal, startGame, T0 }
 import { decide, join, nextDeadline, onDeadline } from './trivia.rules';
 import { drawQuestions } from './trivia.draw';
 import { triviaGame } from './trivia.game';
+import { viewRoom } from './trivia.projection';
 import { Outcome, Question, TriviaState } from './trivia.types';
 
 // These tests cover the host's pace, the deck's order, a question's own time and late arrivals
@@ -109,6 +110,21 @@ describe('late arrivals', () => {
     while (state.phase !== 'finished') state = onDeadline(state, nextDeadline(state)!).state;
     expect(state.standings!.find((s) => s.playerId === 'late')).toMatchObject({ from: 1, correct: 1 });
     expect(state.standings!.find((s) => s.playerId === 'p1')).not.toHaveProperty('from');
+  });
+
+  it("says in room.state, on the late arrival's seat, from which question that player plays", () => {
+    const fromOf = (state: TriviaState) =>
+      Object.fromEntries((viewRoom(state, HOST, T0).players as { id: string; from?: number }[]).map((p) => [p.id, p.from]));
+    let state = join(startGame(lobby(2)).state, 'late', 'Latecomer').state;
+    // Seated during question 0: not in the game's list yet, and still from the next question.
+    expect(fromOf(state)).toEqual({ p1: undefined, p2: undefined, late: 1 });
+    state = onDeadline(state, T0 + DURATION).state;
+    state = onDeadline(state, state.game!.revealEndsAt!).state;
+    expect(state.game!.index).toBe(1);
+    expect(fromOf(state)).toEqual({ p1: undefined, p2: undefined, late: 1 });
+    while (state.phase !== 'finished') state = onDeadline(state, nextDeadline(state)!).state;
+    // After the game the standings say it; the seats do not.
+    expect(fromOf(state)).toEqual({ p1: undefined, p2: undefined, late: undefined });
   });
 
   it('seats a player during a reveal, who plays from the next question', () => {

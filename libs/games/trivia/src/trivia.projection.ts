@@ -23,7 +23,7 @@ export function viewRoom(state: TriviaState, viewer: Actor, now: number): Record
       ...(playerId && state.rematch?.votes[playerId] !== undefined ? { rematchVote: state.rematch.votes[playerId] } : {}),
     },
     host: { name: state.hostName },
-    players: state.players.map(publicSeat),
+    players: state.players.map((seat) => withLateStart(publicSeat(seat), lateStartOf(state, seat.id))),
     settings: publicSettings(state.settings),
     serverTime: now,
   };
@@ -84,4 +84,22 @@ function publicSettings(settings: Settings): Record<string, unknown> {
     ...(settings.order === 'deck' ? { order: 'deck' } : {}),
     ...(settings.lateJoin === false ? { lateJoin: false } : {}),
   };
+}
+
+/**
+ * The first question a late arrival of the running game can answer, or undefined for a player who
+ * plays it from the start (and outside a game). A player seated while a question was open is not
+ * in the game's list yet: that player plays from the next question, as the list will say once it
+ * opens. The phone reads it to tell a late arrival that the question on screen is not theirs.
+ */
+function lateStartOf(state: TriviaState, playerId: string): number | undefined {
+  const { game } = state;
+  if (!game || (state.phase !== 'question' && state.phase !== 'reveal')) return undefined;
+  const listed = game.late?.find((l) => l.playerId === playerId);
+  if (listed) return listed.from;
+  return game.roster.includes(playerId) ? undefined : game.index + 1;
+}
+
+function withLateStart<T extends object>(seat: T, from: number | undefined): T | (T & { from: number }) {
+  return from === undefined ? seat : { ...seat, from };
 }

@@ -78,7 +78,14 @@ const playerId = idField(z.string());
 
 // `id` comes after `connected`, because that is the order in which the compact keys were first
 // numbered (see TRIVIA_WIRE).
-const seat = z.object({ name: z.string(), connected: z.boolean(), id: idField(z.string()), score: z.number() });
+const seat = z.object({
+  name: z.string(),
+  connected: z.boolean(),
+  id: idField(z.string()),
+  score: z.number(),
+  /** In `room.state`, for a player who joined while the game ran: the first question that player can answer. */
+  from: textKey(z.number().optional()),
+});
 
 // The settings' keys are numbered after every other key of the first table, because they are sent
 // only in a state frame.
