@@ -116,7 +116,7 @@ describe('late arrivals', () => {
     const fromOf = (state: TriviaState) =>
       Object.fromEntries((viewRoom(state, HOST, T0).players as { id: string; from?: number }[]).map((p) => [p.id, p.from]));
     let state = join(startGame(lobby(2)).state, 'late', 'Latecomer').state;
-    // Seated during question 0: not in the game's list yet, and still from the next question.
+    // Seated during question 0: from the next question.
     expect(fromOf(state)).toEqual({ p1: undefined, p2: undefined, late: 1 });
     state = onDeadline(state, T0 + DURATION).state;
     state = onDeadline(state, state.game!.revealEndsAt!).state;

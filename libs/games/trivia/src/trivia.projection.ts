@@ -1,6 +1,6 @@
 import { Actor } from '@app/room-engine';
 import { givenIn } from './trivia.kinds';
-import { answerOf, openQuestionOf, publicSeat } from './trivia.rules';
+import { answerOf, lateStartIn, openQuestionOf, publicSeat } from './trivia.rules';
 import { Settings, TriviaState } from './trivia.types';
 
 /**
@@ -88,16 +88,12 @@ function publicSettings(settings: Settings): Record<string, unknown> {
 
 /**
  * The first question a late arrival of the running game can answer, or undefined for a player who
- * plays it from the start (and outside a game). A player seated while a question was open is not
- * in the game's list yet: that player plays from the next question, as the list will say once it
- * opens. The phone reads it to tell a late arrival that the question on screen is not theirs.
+ * plays it from the start (and outside a game). The phone reads it to tell a late arrival that the
+ * question on screen is not theirs.
  */
 function lateStartOf(state: TriviaState, playerId: string): number | undefined {
   const { game } = state;
-  if (!game || (state.phase !== 'question' && state.phase !== 'reveal')) return undefined;
-  const listed = game.late?.find((l) => l.playerId === playerId);
-  if (listed) return listed.from;
-  return game.roster.includes(playerId) ? undefined : game.index + 1;
+  return game && (state.phase === 'question' || state.phase === 'reveal') ? lateStartIn(game, playerId) : undefined;
 }
 
 function withLateStart<T extends object>(seat: T, from: number | undefined): T | (T & { from: number }) {

@@ -360,6 +360,11 @@ function openNextQuestion(state: TriviaState, now: number): Outcome {
   return { state: next, events: [questionOpen(next, now)], effects: [] };
 }
 
+/** The first question a player who joined while `game` ran can answer; undefined for one who plays it from the start. */
+export function lateStartIn(game: Game, playerId: string): number | undefined {
+  return game.late?.find((l) => l.playerId === playerId)?.from;
+}
+
 /**
  * Finishes the game after the last reveal ends. It ranks the standings, opens the rematch vote, and
  * writes the game's summary for the finished games.
@@ -368,7 +373,7 @@ function finishGame(state: TriviaState, now: number, resultsId: string | undefin
   const game = state.game!;
   const standings = rankStandings(
     state.players.filter((p) => game.roster.includes(p.id)),
-    (id) => game.late?.find((l) => l.playerId === id)?.from ?? 0,
+    (id) => lateStartIn(game, id) ?? 0,
   );
   const closesAt = now + state.settings.rematchSeconds * 1000;
   const opened: TriviaState = {
