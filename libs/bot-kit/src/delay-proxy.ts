@@ -17,15 +17,10 @@ export class DelayProxy {
     public delayMs: number,
   ) {}
 
-  /** Starts listening on a free loopback port, and returns the port. */
+  /** Starts listening on 127.0.0.1, on `port` or (by default) on a free port, and returns the port. */
   async start(port = 0): Promise<number> {
-    const server = createServer((client) => this.accept(client));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
-    return (server.address() as { port: number }).port;
+    this.server = await listenOnLoopback((client) => this.accept(client), port);
+    return this.port;
   }
 
   get port(): number {
@@ -86,6 +81,16 @@ export class DelayProxy {
       setTimeout(() => to.destroyed || to.write(chunk), this.delayMs);
     });
   }
+}
+
+/** A TCP server on 127.0.0.1 that hands each client to `accept`, once it listens on `port` (0: a free one). */
+export async function listenOnLoopback(accept: (client: Socket) => void, port: number): Promise<Server> {
+  const server = createServer(accept);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
 }
 
 /** Returns `url` with its host and port replaced by 127.0.0.1:`port`: the same URL, through a local proxy. */

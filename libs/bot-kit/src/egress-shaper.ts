@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { createConnection, createServer, Server, Socket } from 'node:net';
-import { viaLoopbackPort } from './delay-proxy';
+import { createConnection, Server, Socket } from 'node:net';
+import { listenOnLoopback, viaLoopbackPort } from './delay-proxy';
 
 export interface EgressShaperOptions {
   /** How much the server may send, all connections together, in megabits (10^6 bits) per second. */
@@ -101,14 +101,9 @@ export class EgressShaper extends EventEmitter {
     this.pump();
   }
 
-  /** Starts listening on a free loopback port, and returns the port. */
+  /** Starts listening on 127.0.0.1, on `port` or (by default) on a free port, and returns the port. */
   async start(port = 0): Promise<number> {
-    const server = createServer((client) => this.accept(client));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
+    this.server = await listenOnLoopback((client) => this.accept(client), port);
     return this.port;
   }
 
