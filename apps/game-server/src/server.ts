@@ -10,6 +10,7 @@ import {
   BuildInfo,
   describeApi,
   DECK_CSV_MAX_BYTES,
+  FrontDoor,
   gameRoomsAdapter,
   GameRoomsLifecycle,
   InstanceIdentity,
@@ -85,20 +86,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     log,
   };
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(runtime), { logger: log, bodyParser: false });
-  app.use(requestLog(log));
+  // For a request from a configured proxy, req.ip is the client the proxy names in X-Forwarded-For.
+  // For a request from anyone else, it is the TCP peer.
+  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use(securityHeaders());
-  // This comes first of all, so that a request for the other port's paths goes no further.
+  // Only the player API is for other origins, and its refusals must reach them too. /admin/api
+  // belongs to the console, and /health and /metrics are for tools.
+  app.use('/api', apiCors(config.allowedOrigins));
+  // The anonymous surfaces' budgets are spent here, before a body is read or a line logged, so that
+  // a flood's refusals cost the rooms little (FrontDoor).
+  app.use(app.get(FrontDoor).handler());
+  app.use(requestLog(log));
+  // This comes before the routes, so that a request for the other port's paths goes no further.
   app.use(operatorSurface(config.operatorPort));
   app.useBodyParser('json', { limit: '1mb' });
   // Text is parsed only for a deck's CSV (POST /api/decks/import). Every other route takes JSON and refuses a string.
   app.useBodyParser('text', { type: ['text/csv', 'text/plain'], limit: DECK_CSV_MAX_BYTES });
-  // For a request from a configured proxy, req.ip is the client the proxy names in X-Forwarded-For.
-  // For a request from anyone else, it is the TCP peer.
-  app.set('trust proxy', config.trustedProxies.length ? config.trustedProxies : false);
   app.use('/admin', adminConsole());
-  // Only the player API is for other origins. /admin/api belongs to the console, and /health and
-  // /metrics are for tools.
-  app.use('/api', apiCors(config.allowedOrigins));
   app.use(peoplePages());
   describeApi(app, runtime.build);
   // This app opened the runtime, so it starts and stops the server's own work (GameRoomsLifecycle) itself.

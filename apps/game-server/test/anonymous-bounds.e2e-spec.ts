@@ -1,6 +1,7 @@
 import { SeatClient, HttpApi, MetricsSnapshot } from '@app/bot-kit';
 import { CloseCode } from '@app/protocol';
 import { RoomsService } from '../../../libs/server/src/rooms/rooms.service';
+import { FrontDoor } from '@app/server';
 import { RunningServer } from '../src/server';
 import { TEST_ADMIN_TOKEN, withTestServer } from '../../../test/support/test-server';
 import { queryDb, waitFor } from './support';
@@ -157,6 +158,68 @@ describe('bounds on anonymous surfaces', () => {
       expectInstanceRefused(await call(server, 'POST', '/api/tables', { name: 'Dee' }, { 'x-forwarded-for': '203.0.113.15' }), /opened/);
       expect(await count(server, 'SELECT count(*)::int AS n FROM rooms')).toBe(before + 3);
       expect(await refusals(server, 'instance_open_rate')).toBe(2);
+    });
+  });
+
+  describe('at the front door: refusals before the body is read', () => {
+    let server: RunningServer;
+    withTestServer((s) => (server = s), { addressWindowSeconds: 600, instanceOpensPerMinute: 1, allowedOrigins: ['https://quiz.example'] });
+
+    it('refuses an open past the budget whatever its body, and answers another origin it may read', async () => {
+      const counted = await refusals(server, 'instance_open_rate');
+      expect((await call(server, 'POST', '/api/rooms', ROOM, { origin: 'https://quiz.example' })).status).toBe(201);
+      // The body is not JSON. Had it been parsed, the answer would be 400 bad_json: the door spent the
+      // budget first and never read it.
+      const res = await fetch(`${server.url}/api/rooms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://quiz.example' },
+        body: '{"hostName": "Host", not json',
+      });
+      const body = (await res.json()) as Answer['body'];
+      expectInstanceRefused({ status: res.status, retryAfter: res.headers.get('retry-after'), body }, /rooms and tables opened/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://quiz.example');
+      expect(await refusals(server, 'instance_open_rate')).toBe(counted + 1);
+      // A route that spends no anonymous budget is not the door's: the same body there is read, and refused as such.
+      const edit = await fetch(`${server.url}/api/decks/00000000-0000-0000-0000-000000000000`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"hostName": "Host", not json',
+      });
+      expect([edit.status, ((await edit.json()) as Answer['body']).code]).toEqual([400, 'bad_json']);
+    });
+
+    it('knows every anonymous route of the app, each with its budget', () => {
+      const door = server.app.get(FrontDoor);
+      const asked: [string, string][] = [
+        ['POST', '/api/rooms'],
+        ['POST', '/api/tables'],
+        ['POST', '/api/rooms/ABC234/players'],
+        ['POST', '/api/rooms/ABC234/spectators'],
+        ['POST', '/api/tables/ABC234/spectators'],
+        ['GET', '/api/rooms/ABC234'],
+        ['GET', '/api/tables/ABC234'],
+        ['POST', '/api/decks'],
+        ['POST', '/api/decks/import'],
+        ['POST', '/api/decks/some-id/images'],
+        ['DELETE', '/api/decks/some-id/images/an-image'],
+        ['GET', '/api/decks'],
+        ['DELETE', '/api/rooms/ABC234'],
+      ];
+      expect(asked.map(([method, path]) => door.routeOf(method, path)?.surface ?? null)).toEqual([
+        'open',
+        'open',
+        'join',
+        'spectator',
+        'spectator',
+        'lookup',
+        'lookup',
+        'deck',
+        'deck',
+        'image',
+        'image',
+        null,
+        null,
+      ]);
     });
   });
 

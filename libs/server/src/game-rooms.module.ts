@@ -59,6 +59,8 @@ import { JsonLog } from './config/json-log';
 import { LiveRoomCap } from './limits/live-room-cap';
 import { Admission } from './limits/admission';
 import { AdmissionGuard } from './limits/admission.guard';
+import { AnonymousWork } from './limits/anonymous-work';
+import { FrontDoor } from './limits/front-door';
 import { AddressLimits } from './limits/address-limits';
 import { InstanceBudgets } from './limits/instance-budgets';
 import { configOf, ServerConfig, statementTimeoutMs } from './config/server-config';
@@ -175,21 +177,22 @@ export class GameRoomsModule {
     const runtime: Provider = options.runtime
       ? { provide: GAME_ROOMS_RUNTIME, useValue: options.runtime }
       : { provide: GAME_ROOMS_RUNTIME, useFactory: () => openRuntime(options) };
+    const controllers = [
+      roomsController(registry),
+      ...roomAliasControllers(registry),
+      DecksController,
+      ImagesController,
+      LeaderboardController,
+      resultsController(registry),
+      HealthController,
+      AdminController,
+      AdminHistoryController,
+      AdminSessionController,
+    ];
     return {
       module: GameRoomsModule,
       imports: [prometheusModule()],
-      controllers: [
-        roomsController(registry),
-        ...roomAliasControllers(registry),
-        DecksController,
-        ImagesController,
-        LeaderboardController,
-        resultsController(registry),
-        HealthController,
-        AdminController,
-        AdminHistoryController,
-        AdminSessionController,
-      ],
+      controllers,
       providers: [
         runtime,
         { provide: GameRegistry, useValue: registry },
@@ -248,6 +251,12 @@ export class GameRoomsModule {
         LiveRoomCap,
         Admission,
         AdmissionGuard,
+        AnonymousWork,
+        {
+          provide: FrontDoor,
+          useFactory: (work: AnonymousWork, log: JsonLog) => new FrontDoor(work, log, controllers),
+          inject: [AnonymousWork, JSON_LOG],
+        },
         RoomsService,
         DecksService,
         ImagesService,

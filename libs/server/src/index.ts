@@ -21,4 +21,5 @@ export { decimalField, jsonObject, printable, printableField, RoomErrorCode, Roo
 export { apiCors } from './api/api-cors';
 export { describeApi } from './api/openapi';
 export { DECK_CSV_MAX_BYTES } from './decks/deck-limits';
+export { FrontDoor } from './limits/front-door';
 export { InstanceIdentity } from './cluster/instance-identity';

@@ -20,8 +20,8 @@ export type AddressBudget = keyof typeof ADDRESS_BUDGETS;
 /**
  * The per-address budgets of the public routes (README "Limits"). Each budget has its own table of
  * at most ADDRESS_TABLE_ENTRIES addresses. A request past its budget gets 429 `rate_limited` with
- * the seconds to wait, before its body is checked or anything is written. (The JSON body parser is
- * global middleware: a JSON body, at most 1 MB, has been read by then.)
+ * the seconds to wait, before its body is read or anything is written (at the front door,
+ * front-door.ts).
  */
 @Injectable()
 export class AddressLimits {

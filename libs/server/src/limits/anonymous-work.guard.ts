@@ -1,35 +1,39 @@
 import { CanActivate, ExecutionContext, Injectable, mixin, Type } from '@nestjs/common';
 import { Request } from 'express';
-import { AddressBudget, AddressLimits } from './address-limits';
-import { Admission } from './admission';
-import { InstanceBudgets } from './instance-budgets';
+import { AddressBudget } from './address-limits';
+import { AnonymousWork, surfaceAdmittedAtDoor } from './anonymous-work';
+
+// Each surface guard's surface, so that the front door can read which routes spend on which budget.
+const SURFACES = new Map<Type<CanActivate>, AddressBudget>();
+
+/** The surface a guard spends on, or undefined when it is not an anonymous surface's guard. */
+export function surfaceOfGuard(guard: unknown): AddressBudget | undefined {
+  return SURFACES.get(guard as Type<CanActivate>);
+}
 
 /**
- * Makes the guard of one anonymous surface, which runs before the body is checked or anything is
- * written (a JSON body has been parsed by the global body parser by then). It does three things in turn. First, new anonymous work is shed while the event loop runs
- * late (503 `overloaded`). Then the client's address spends from its budget (429 `rate_limited`).
- * Then the instance spends from its own budget (503 `overloaded`). The order matters: a shed request
- * spends no allowance, and a request refused for its address spends nothing of the instance's, so
- * one address's flood cannot use up every other client's share. `req.ip` is the TCP peer, or the
+ * Makes the guard of one anonymous surface. The guard declares which budget a route spends on. The
+ * spending itself is normally done by the front door (front-door.ts), before the body is read: the
+ * guard then passes the request. A request the door did not see (a route it does not know) spends
+ * here, with the same checks in the same order (AnonymousWork). `req.ip` is the TCP peer, or the
  * client that a trusted proxy names in `X-Forwarded-For` (TRUSTED_PROXIES, Express's `trust proxy`).
  */
 export function AnonymousWorkGuard(surface: AddressBudget): Type<CanActivate> {
   @Injectable()
   class Guard implements CanActivate {
-    constructor(
-      private readonly admission: Admission,
-      private readonly addresses: AddressLimits,
-      private readonly instance: InstanceBudgets,
-    ) {}
+    constructor(private readonly work: AnonymousWork) {}
 
     canActivate(context: ExecutionContext): boolean {
-      this.admission.checkAnonymous();
-      this.addresses.take(surface, context.switchToHttp().getRequest<Request>().ip);
-      this.instance.take(surface);
+      const req = context.switchToHttp().getRequest<Request>();
+      if (surfaceAdmittedAtDoor(req) === surface) return true;
+      // The admission guard before this one has shed the request already when the instance is overloaded.
+      this.work.admit(surface, req.ip, false);
       return true;
     }
   }
-  return mixin(Guard);
+  const guard = mixin(Guard);
+  SURFACES.set(guard, surface);
+  return guard;
 }
 
 /**

@@ -25,7 +25,7 @@ export const INSTANCE_LIMITS: Readonly<Record<AddressBudget, LimitName>> = {
  * evenly. The per-address budgets stop one client. These budgets stop many clients, or one client
  * that rotates its address, from making the instance open, seat, store or look up without end. A
  * request past a budget gets 503 `overloaded` with the seconds until the next token, before its
- * body is read or anything is written.
+ * body is read or anything is written (at the front door, front-door.ts).
  */
 @Injectable()
 export class InstanceBudgets {

@@ -1,0 +1,131 @@
+import { Injectable, RequestMethod, Type } from '@nestjs/common';
+import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { NextFunction, Request, RequestHandler, Response } from 'express';
+import { retryAfterFor, RoomException } from '@app/protocol';
+import { JsonLog } from '../config/json-log';
+import { AddressBudget } from './address-limits';
+import { AdmissionGuard } from './admission.guard';
+import { AnonymousWork, markAdmittedAtDoor } from './anonymous-work';
+import { surfaceOfGuard } from './anonymous-work.guard';
+
+/** One route that spends on an anonymous budget, as its controller declares it. */
+export interface DoorRoute {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly surface: AddressBudget;
+  /** Whether the route creates work, so that an overloaded instance sheds it (its AdmissionGuard). */
+  readonly createsWork: boolean;
+}
+
+/**
+ * Reads, from the controllers' own decorators, every route guarded by an anonymous surface's guard
+ * (anonymous-work.guard.ts). So the door knows the same routes as the guards do, without a second
+ * list to keep in step.
+ */
+export function doorRoutes(controllers: readonly Type[]): DoorRoute[] {
+  const routes: DoorRoute[] = [];
+  for (const controller of controllers) {
+    const base = pathOf(controller);
+    const classGuards = guardsOf(controller);
+    for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = Object.getOwnPropertyDescriptor(controller.prototype, name)?.value as unknown;
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const guards = [...classGuards, ...guardsOf(handler)];
+      const surface = guards.map(surfaceOfGuard).find((s) => s !== undefined);
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (surface === undefined || method === undefined) continue;
+      routes.push({
+        method: RequestMethod[method],
+        pattern: pathPattern(base, pathOf(handler)),
+        surface,
+        createsWork: guards.includes(AdmissionGuard),
+      });
+    }
+  }
+  return routes;
+}
+
+function guardsOf(target: object): unknown[] {
+  return (Reflect.getMetadata(GUARDS_METADATA, target) as unknown[] | undefined) ?? [];
+}
+
+function pathOf(target: object): string {
+  const path = Reflect.getMetadata(PATH_METADATA, target) as string | string[] | undefined;
+  if (Array.isArray(path)) throw new Error(`a route guarded by an anonymous budget has one path, not ${path.length}`);
+  return path ?? '';
+}
+
+/**
+ * The pattern of a Nest route's path, matched as Express matches it: any letter case, a trailing
+ * slash allowed, and a parameter (`:code`) standing for one segment.
+ */
+export function pathPattern(base: string, path: string): RegExp {
+  const segments = `${base}/${path}`.split('/').filter((s) => s !== '');
+  const source = segments.map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  return new RegExp(`^/${source}/?$`, 'i');
+}
+
+/**
+ * The front door of the anonymous surfaces. Under a flood, most requests are refused, and a refusal
+ * must cost the event loop little, because the rooms being played share it. So the door spends a
+ * request's allowances (AnonymousWork) as soon as its headers are in: before its body is read or
+ * parsed, before the request log, and before Nest's routing. A refusal is written here as the error
+ * filter would write it (`{statusCode, code, message}` with Retry-After). An admitted request goes on,
+ * marked, and its route's guards let it through without spending again. A refusal here is counted
+ * in /metrics, as every refusal is. It has no X-Request-Id, and its log line (at debug only) names
+ * its method, path, status and code.
+ */
+@Injectable()
+export class FrontDoor {
+  private readonly routes: ReadonlyMap<string, readonly DoorRoute[]>;
+
+  constructor(
+    private readonly work: AnonymousWork,
+    private readonly log: JsonLog,
+    controllers: readonly Type[],
+  ) {
+    const byMethod = new Map<string, DoorRoute[]>();
+    for (const route of doorRoutes(controllers)) byMethod.set(route.method, [...(byMethod.get(route.method) ?? []), route]);
+    this.routes = byMethod;
+  }
+
+  /** The route `method` and `path` spend on, or undefined when they spend on no anonymous budget. */
+  routeOf(method: string, path: string): DoorRoute | undefined {
+    return this.routes.get(method)?.find((r) => r.pattern.test(path));
+  }
+
+  /** The Express middleware, to be used ahead of the body parsers. */
+  handler(): RequestHandler {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const route = this.routeOf(req.method, req.path);
+      if (!route) return next();
+      try {
+        this.work.admit(route.surface, req.ip, route.createsWork);
+      } catch (err) {
+        if (!(err instanceof RoomException)) throw err;
+        refuse(res, err);
+        // The path without its query, as the request log writes it. The line is written only at debug.
+        this.log.debug('refused at the door', {
+          method: req.method,
+          path: req.path.slice(0, 256),
+          statusCode: err.httpStatus,
+          code: err.code,
+        });
+        return;
+      }
+      markAdmittedAtDoor(req, route.surface);
+      next();
+    };
+  }
+}
+
+function refuse(res: Response, refusal: RoomException): void {
+  const body = JSON.stringify({ statusCode: refusal.httpStatus, code: refusal.code, message: refusal.message });
+  const retryAfter = retryAfterFor(refusal.code, refusal.retryAfterSeconds);
+  res.statusCode = refusal.httpStatus;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+  // The body, if any, is left unread. Node discards it before the connection's next request.
+  res.end(body);
+}
