@@ -94,6 +94,29 @@ export class RoomException extends Error {
 }
 
 /**
+ * A refusal that may succeed later, as plain data. The front door answers floods with these, because
+ * building an Error captures a stack trace, and that costs more than the rest of a refusal does.
+ */
+export interface LaterRefusal {
+  readonly code: RoomErrorCode;
+  readonly httpStatus: number;
+  readonly message: string;
+  /** A whole number of seconds, at least 1. */
+  readonly retryAfterSeconds: number;
+}
+
+/** The data of a refusal with one of this library's codes that may succeed later, in `seconds`. */
+export function refusalLater(code: RoomErrorCode, message: string, seconds: number): LaterRefusal {
+  const { status, http } = STATUS[code];
+  return { code, httpStatus: http ?? status, message, retryAfterSeconds: Math.max(1, Math.ceil(seconds)) };
+}
+
+/** The exception that throws a LaterRefusal, for Nest's guards and the error filter. */
+export function raised(refusal: LaterRefusal): RoomException {
+  return retryLater(refusal.code, refusal.message, refusal.retryAfterSeconds);
+}
+
+/**
  * Builds a refusal with one of this library's codes that may succeed later, saying when: a whole
  * number of seconds, at least 1.
  */

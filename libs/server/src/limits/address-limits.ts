@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GameMetrics, LimitName } from '@app/observability';
-import { RoomErrorCode, retryLater } from '@app/protocol';
+import { LaterRefusal, refusalLater, RoomErrorCode } from '@app/protocol';
 import { ServerConfig } from '../config/server-config';
 import { SERVER_CONFIG } from '../tokens';
 import { AddressRate } from './address-rate';
@@ -45,14 +45,18 @@ export class AddressLimits {
     };
   }
 
-  /** Counts one request of `budget` by the client at `ip`, and throws 429 `rate_limited` past the budget. */
-  take(budget: AddressBudget, ip: string | undefined): void {
+  /** Counts one request of `budget` by the client at `ip`, and returns the 429 `rate_limited` past the budget. */
+  refusal(budget: AddressBudget, ip: string | undefined): LaterRefusal | undefined {
     const taken = this.rates[budget].take(ip);
-    if (taken.ok) return;
+    if (taken.ok) return undefined;
     const { limit, what } = ADDRESS_BUDGETS[budget];
     this.metrics.limitRefused(limit);
     const seconds = taken.retryAfterSeconds;
-    throw retryLater(RoomErrorCode.RateLimited, `too many ${what} from this address; nothing was recorded, retry in ${seconds} s`, seconds);
+    return refusalLater(
+      RoomErrorCode.RateLimited,
+      `too many ${what} from this address; nothing was recorded, retry in ${seconds} s`,
+      seconds,
+    );
   }
 
   /** How many addresses one budget's table holds. */

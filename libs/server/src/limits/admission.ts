@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { GameMetrics } from '@app/observability';
 import { StatementMeter } from '@app/persistence';
-import { Admission as AdmissionView, RoomErrorCode, RoomException, retryLater } from '@app/protocol';
+import { Admission as AdmissionView, LaterRefusal, raised, refusalLater, RoomErrorCode, RoomException } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { ServerConfig } from '../config/server-config';
 import { JSON_LOG, SERVER_CONFIG } from '../tokens';
@@ -87,14 +87,14 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Called before new anonymous work over HTTP. Throws 503 `overloaded` while the event loop holds
-   * the lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
+   * Called before new anonymous work over HTTP. Returns the 503 `overloaded` while the event loop
+   * holds the lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
    */
-  checkAnonymous(): void {
-    if (!this.anonymousState.shedding) return;
+  anonymousRefusal(): LaterRefusal | undefined {
+    if (!this.anonymousState.shedding) return undefined;
     this.metrics.limitRefused('overload_anonymous_event_loop_delay');
     const level = Math.round(this.signals.levels().event_loop_delay);
-    throw retryLater(
+    return refusalLater(
       RoomErrorCode.Overloaded,
       `this server is busy (event-loop delay ${level} ms, its mark for new anonymous work ${this.anonymousMarks.event_loop_delay} ms): it opens, seats, stores and looks up nothing new now, so that the rooms playing keep their pace; nothing was recorded, retry later`,
       RETRY_AFTER_SECONDS,
@@ -106,12 +106,18 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
    * go live together), and counts each of them once. Returns undefined while admitting.
    */
   refusalFor(count: number): RoomException | undefined {
+    const refusal = this.sheddingRefusal(count);
+    return refusal && raised(refusal);
+  }
+
+  /** As refusalFor, as plain data (for the front door). */
+  sheddingRefusal(count: number): LaterRefusal | undefined {
     const cause = this.state.cause;
     if (!this.state.shedding || cause === null) return undefined;
     this.refusedTotal += count;
     for (let i = 0; i < count; i++) this.metrics.limitRefused(`overload_${cause}`);
     const level = Math.round(this.signals.levels()[cause]);
-    return retryLater(
+    return refusalLater(
       RoomErrorCode.Overloaded,
       `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`,
       RETRY_AFTER_SECONDS,

@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, mixin, Type } from '@nestjs/common';
 import { Request } from 'express';
+import { raised } from '@app/protocol';
 import { AddressBudget } from './address-limits';
 import { AnonymousWork, surfaceAdmittedAtDoor } from './anonymous-work';
 
@@ -27,7 +28,8 @@ export function AnonymousWorkGuard(surface: AddressBudget): Type<CanActivate> {
       const req = context.switchToHttp().getRequest<Request>();
       if (surfaceAdmittedAtDoor(req) === surface) return true;
       // The admission guard before this one has shed the request already when the instance is overloaded.
-      this.work.admit(surface, req.ip, false);
+      const refusal = this.work.refusal(surface, req.ip, false);
+      if (refusal) throw raised(refusal);
       return true;
     }
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LaterRefusal } from '@app/protocol';
 import { AddressBudget, AddressLimits } from './address-limits';
 import { Admission } from './admission';
 import { InstanceBudgets } from './instance-budgets';
@@ -20,12 +21,17 @@ export class AnonymousWork {
     private readonly instance: InstanceBudgets,
   ) {}
 
-  /** Spends one request of `surface` from the client at `ip`, or throws its refusal having spent nothing more. */
-  admit(surface: AddressBudget, ip: string | undefined, createsWork: boolean): void {
-    if (createsWork) this.admission.check();
-    this.admission.checkAnonymous();
-    this.addresses.take(surface, ip);
-    this.instance.take(surface);
+  /**
+   * Spends one request of `surface` from the client at `ip`, and returns its refusal, having spent
+   * nothing after the check that refused it. Returns undefined when the request may go on.
+   */
+  refusal(surface: AddressBudget, ip: string | undefined, createsWork: boolean): LaterRefusal | undefined {
+    return (
+      (createsWork ? this.admission.sheddingRefusal(1) : undefined) ??
+      this.admission.anonymousRefusal() ??
+      this.addresses.refusal(surface, ip) ??
+      this.instance.refusal(surface)
+    );
   }
 }
 

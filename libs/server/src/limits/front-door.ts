@@ -1,7 +1,7 @@
 import { Injectable, RequestMethod, Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { NextFunction, Request, RequestHandler, Response } from 'express';
-import { retryAfterFor, RoomException } from '@app/protocol';
+import { LaterRefusal } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { AddressBudget } from './address-limits';
 import { AdmissionGuard } from './admission.guard';
@@ -99,17 +99,15 @@ export class FrontDoor {
     return (req: Request, res: Response, next: NextFunction) => {
       const route = this.routeOf(req.method, req.path);
       if (!route) return next();
-      try {
-        this.work.admit(route.surface, req.ip, route.createsWork);
-      } catch (err) {
-        if (!(err instanceof RoomException)) throw err;
-        refuse(res, err);
+      const refusal = this.work.refusal(route.surface, req.ip, route.createsWork);
+      if (refusal) {
+        refuse(res, refusal);
         // The path without its query, as the request log writes it. The line is written only at debug.
         this.log.debug('refused at the door', {
           method: req.method,
           path: req.path.slice(0, 256),
-          statusCode: err.httpStatus,
-          code: err.code,
+          statusCode: refusal.httpStatus,
+          code: refusal.code,
         });
         return;
       }
@@ -119,13 +117,12 @@ export class FrontDoor {
   }
 }
 
-function refuse(res: Response, refusal: RoomException): void {
+function refuse(res: Response, refusal: LaterRefusal): void {
   const body = JSON.stringify({ statusCode: refusal.httpStatus, code: refusal.code, message: refusal.message });
-  const retryAfter = retryAfterFor(refusal.code, refusal.retryAfterSeconds);
   res.statusCode = refusal.httpStatus;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(body));
-  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
+  res.setHeader('Retry-After', String(refusal.retryAfterSeconds));
   // The body, if any, is left unread. Node discards it before the connection's next request.
   res.end(body);
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TokenBucket } from '@app/gateway';
 import { GameMetrics, LimitName } from '@app/observability';
-import { RoomErrorCode, retryLater } from '@app/protocol';
+import { LaterRefusal, refusalLater, RoomErrorCode } from '@app/protocol';
 import { ServerConfig } from '../config/server-config';
 import { SERVER_CONFIG } from '../tokens';
 import { ADDRESS_BUDGETS, AddressBudget } from './address-limits';
@@ -53,16 +53,16 @@ export class InstanceBudgets {
     }
   }
 
-  /** Counts one request of `budget` for the instance, and throws 503 `overloaded` when its bucket is empty. */
-  take(budget: AddressBudget): void {
+  /** Counts one request of `budget` for the instance, and returns the 503 `overloaded` when its bucket is empty. */
+  refusal(budget: AddressBudget): LaterRefusal | undefined {
     const bucket = this.buckets[budget];
     const now = performance.now();
-    if (!bucket || bucket.take(now)) return;
+    if (!bucket || bucket.take(now)) return undefined;
     this.metrics.limitRefused(INSTANCE_LIMITS[budget]);
     // The refusal names the surface in the same words as the per-address refusal does.
     const { what } = ADDRESS_BUDGETS[budget];
     const seconds = Math.max(1, Math.ceil(bucket.secondsUntilToken(now)));
-    throw retryLater(
+    return refusalLater(
       RoomErrorCode.Overloaded,
       `this server takes at most ${this.perMinute[budget]} ${what} a minute from all clients together; nothing was recorded, retry in ${seconds} s`,
       seconds,
