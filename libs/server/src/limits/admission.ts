@@ -117,9 +117,11 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     this.refusedTotal += count;
     for (let i = 0; i < count; i++) this.metrics.limitRefused(`overload_${cause}`);
     const level = Math.round(this.signals.levels()[cause]);
+    // The commit wait is measured above the fastest commit of the last minute, and says so.
+    const above = cause === 'commit_wait' ? ` above the fastest of the last minute, ${Math.round(this.signals.commitFloorMs())} ms` : '';
     return refusalLater(
       RoomErrorCode.Overloaded,
-      `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`,
+      `this server is overloaded (${SIGNAL_WORDS[cause]} ${level} ms${above}, its mark ${this.marks[cause]} ms): it takes no new work now; nothing was recorded, retry later`,
       RETRY_AFTER_SECONDS,
     );
   }
@@ -153,6 +155,7 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
         cause: this.state.cause,
         levelsMs: rounded,
         marksMs: this.marks,
+        commitFloorMs: Math.round(this.signals.commitFloorMs()),
       });
     } else {
       this.log.info('admitting new work again', { levelsMs: rounded, shedForMs: this.since === null ? 0 : Date.now() - this.since });

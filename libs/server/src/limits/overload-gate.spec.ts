@@ -1,4 +1,13 @@
-import { ADMITTING, anonymousWorkMarks, GateState, nextGateState, OverloadMarks, SignalLevels, SustainedLevel } from './overload-gate';
+import {
+  ADMITTING,
+  anonymousWorkMarks,
+  FastestWait,
+  GateState,
+  nextGateState,
+  OverloadMarks,
+  SignalLevels,
+  SustainedLevel,
+} from './overload-gate';
 
 const MARKS: OverloadMarks = { event_loop_delay: 200, commit_wait: 400, pool_wait: 100 };
 const QUIET: SignalLevels = { event_loop_delay: 5, commit_wait: 20, pool_wait: 0 };
@@ -120,5 +129,33 @@ describe(SustainedLevel.name, () => {
     }
     // The fifth high reading sets the level, which is the lowest of the five highest readings.
     expect(levels).toEqual([0, 0, 0, 0, 250, 300, 300, 300, 300, 300, 250, 1]);
+  });
+});
+
+describe(FastestWait.name, () => {
+  it('is 0 before any wait, then the fastest wait of the window, the open slice included', () => {
+    const fastest = new FastestWait(3);
+    expect(fastest.floor()).toBe(0);
+    fastest.saw(70);
+    fastest.saw(61);
+    expect(fastest.floor()).toBe(61);
+    fastest.endSlice();
+    fastest.saw(90);
+    fastest.endSlice();
+    expect(fastest.floor()).toBe(61);
+  });
+
+  it('forgets a fast wait once its slice has left the window, so a database that moved farther away sets the floor again', () => {
+    const fastest = new FastestWait(2);
+    fastest.saw(1);
+    fastest.endSlice();
+    fastest.saw(60);
+    fastest.endSlice();
+    expect(fastest.floor()).toBe(1);
+    // A slice with no wait takes its place in the window and lowers nothing.
+    fastest.endSlice();
+    expect(fastest.floor()).toBe(60);
+    fastest.endSlice();
+    expect(fastest.floor()).toBe(0);
   });
 });

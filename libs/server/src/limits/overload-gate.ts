@@ -89,3 +89,39 @@ export class SustainedLevel {
     return sorted[Math.ceil(this.size / 2) - 1];
   }
 }
+
+/**
+ * The fastest of the waits seen over the last `size` slices. A commit's wait holds the database's
+ * distance and its own time to commit, and no shedding makes either shorter: with PostgreSQL 60 ms
+ * away, every commit waits 60 ms however idle the instance is. What overload adds is the time above
+ * the fastest commit. The fastest of a minute's commits is a commit that met no queue, even under
+ * load, because among hundreds a second some find the lane free.
+ */
+export class FastestWait {
+  private readonly fastest: number[];
+  private next = 0;
+  private slice = Infinity;
+
+  constructor(readonly size: number) {
+    this.fastest = new Array<number>(size).fill(Infinity);
+  }
+
+  /** Counts one wait of the current slice. */
+  saw(ms: number): void {
+    if (ms < this.slice) this.slice = ms;
+  }
+
+  /** Ends the current slice. */
+  endSlice(): void {
+    this.fastest[this.next] = this.slice;
+    this.next = (this.next + 1) % this.size;
+    this.slice = Infinity;
+  }
+
+  /** The fastest wait of the window, the current slice included; 0 when none was seen. */
+  floor(): number {
+    let floor = this.slice;
+    for (const ms of this.fastest) if (ms < floor) floor = ms;
+    return floor === Infinity ? 0 : floor;
+  }
+}

@@ -1,10 +1,12 @@
 import { IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
-import { OverloadSignal, SignalLevels, SustainedLevel } from './overload-gate';
+import { FastestWait, OverloadSignal, SignalLevels, SustainedLevel } from './overload-gate';
 
 /** How often the signals are read. Each reading is the worst of its slice. */
 export const SLICE_MS = 100;
 /** How many readings are kept. The window is SLICES × SLICE_MS, one second. */
 export const SLICES = 10;
+/** How many slices the fastest commit is taken over: a minute. */
+const FLOOR_SLICES = 600;
 /**
  * The period of the event-loop monitor's own timer. The monitor records the time between its
  * timer's runs, and that time includes this period.
@@ -20,7 +22,9 @@ const RESOLUTION_MS = 10;
  *   this reader's own timer, whichever is more. (After a stall the two timers run in either order,
  *   and taking both makes sure the slice shows the stall.)
  * - Commit wait: the longest a room's statement took from being handed to the ordered path to its
- *   answer, among those answered in the slice.
+ *   answer, among those answered in the slice, less the fastest of the last minute (FastestWait).
+ *   So the level is the wait that load added, and the same mark serves a database 1 ms away and one
+ *   60 ms away.
  * - Pool wait: the longest a statement waited for a pooled connection, among checkouts answered
  *   in the slice.
  *
@@ -38,6 +42,7 @@ export class OverloadSignals {
     pool_wait: new SustainedLevel(SLICES),
   };
   private worstCommitMs = 0;
+  private readonly commitFloor = new FastestWait(FLOOR_SLICES);
   private worstCheckoutMs = 0;
   private timer?: NodeJS.Timeout;
   private lastRead = 0;
@@ -60,6 +65,12 @@ export class OverloadSignals {
 
   commitWaited(ms: number): void {
     if (ms > this.worstCommitMs) this.worstCommitMs = ms;
+    this.commitFloor.saw(ms);
+  }
+
+  /** The fastest commit of the last minute, in milliseconds: what the commit wait is measured above. */
+  commitFloorMs(): number {
+    return this.commitFloor.floor();
   }
 
   checkoutWaited(ms: number): void {
@@ -84,7 +95,9 @@ export class OverloadSignals {
     const monitored = this.monitor.count > 0 ? this.monitor.max / 1e6 - RESOLUTION_MS : 0;
     this.monitor.reset();
     this.windows.event_loop_delay.push(Math.max(0, lateness, monitored));
-    this.windows.commit_wait.push(this.worstCommitMs);
+    // A slice without a commit reads 0, as before: nothing waited.
+    this.windows.commit_wait.push(Math.max(0, this.worstCommitMs - this.commitFloor.floor()));
+    this.commitFloor.endSlice();
     this.windows.pool_wait.push(this.worstCheckoutMs);
     this.worstCommitMs = 0;
     this.worstCheckoutMs = 0;
