@@ -82,6 +82,9 @@ function withStarvableServer(env: Record<string, string>, use: (server: ServerPr
   });
 }
 
+/** The console's overview of `server`, as an operator's bearer token reads it. */
+const overviewOf = async (server: { url: string; adminToken: string }) =>
+  (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
 const refusalsOf = async (server: { url: string }, limit: string) =>
   (await MetricsSnapshot.fetch(server.url)).value('game_limit_refusals_total', { limit });
 /** A room whose first question stays open for five minutes. */
@@ -94,8 +97,7 @@ describe('admission control on a real server process starved of its CPU', () => 
 
   const post = (path: string, body: unknown) => postTo(server, path, body);
   const get = (path: string) => getFrom(server, path);
-  const overview = async () =>
-    (await new HttpApi(server.url).request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${server.adminToken}` })).body;
+  const overview = () => overviewOf(server);
   const refusals = (limit: string) => refusalsOf(server, limit);
 
   function expectOverloaded(a: Answer): void {
@@ -163,6 +165,8 @@ describe('admission control on a real server process starved of its CPU', () => 
             markMs: 100,
             admitBelowMs: 50,
           });
+          // The gate of new anonymous work is off on this server (its mark 0), and so sheds nothing even starved.
+          expect(during.admission.anonymous).toEqual({ shedding: false, since: null, markMs: 0, admitBelowMs: 0, refused: 0 });
           ann.close();
         } finally {
           await thief.stop(server);
@@ -276,6 +280,7 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
   );
 
   const refusals = (limit: string) => refusalsOf(server, limit);
+  const overview = () => overviewOf(server);
   const DECK = { name: 'Capitals', questions: [{ text: 'Capital of France?', choices: ['Paris', 'Lyon'], correct: 0 }] };
   const open = () => postTo(server, '/api/rooms', ROOM);
   const deckRows = async () => (await queryDb<{ n: number }>(server, 'SELECT count(*)::int AS n FROM decks'))[0].n;
@@ -298,19 +303,29 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
         const resting = await new HttpApi(server.url).createRoom(ROOM);
         const opened = await roomRows(server);
         const decks = await deckRows();
+        // The console shows the gate with its marks, admitting; the main gate's event-loop mark is off.
+        const before = await overview();
+        expect(before.admission.anonymous).toEqual({
+          shedding: false,
+          since: null,
+          markMs: ANONYMOUS_MARK_MS,
+          admitBelowMs: 50,
+          refused: 0,
+        });
+        expect(before.admission.signals.find((s: { signal: string }) => s.signal === 'event_loop_delay')).toMatchObject({ markMs: 0 });
 
         let refused = 0;
         let admitted = 0;
         const thief = CpuThief.start(server, 300, 50);
         try {
           // Opens sent before the level has held the mark through most of a second are served.
-          const before = await untilRefused(1, 0, open);
-          for (const refusal of before.refused) expectBusy(refusal);
-          refused += before.refused.length;
-          admitted += before.admitted;
+          const first = await untilRefused(1, 0, open);
+          for (const refusal of first.refused) expectBusy(refusal);
+          refused += first.refused.length;
+          admitted += first.admitted;
 
           const ann = await SeatClient.connect(server.url, playing.playerTokens[0], { timeoutMs: WAIT_MS });
-          const [answer, anonymous, socket] = await Promise.all([
+          const [answer, anonymous, socket, during] = await Promise.all([
             ann.send('room.answer', { question: 0, choice: 1 }, 'ann-q0'),
             Promise.all([
               postTo(server, `/api/rooms/${playing.code}/players`, { name: 'Cy' }),
@@ -325,11 +340,18 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
               (c) => (c.close(), { status: 101 }),
               (err: { status?: number }) => err,
             ),
+            // An operator's view is not anonymous work: the console shows the gate shedding.
+            overview(),
           ]);
           expect(answer).toMatchObject({ id: 'ann-q0', status: 200 });
           for (const refusal of anonymous) expectBusy(refusal);
           refused += anonymous.length;
           expect(socket).toMatchObject({ status: 101 });
+          expect(during.admission.anonymous).toMatchObject({ shedding: true, markMs: ANONYMOUS_MARK_MS, admitBelowMs: 50 });
+          // The shedding started after the console saw the gate admitting, by the server's own clock.
+          expect(during.admission.anonymous.since).toBeGreaterThanOrEqual(before.serverTime);
+          expect(during.admission.anonymous.since).toBeLessThanOrEqual(during.serverTime);
+          expect(during.admission).toMatchObject({ shedding: false, refused: 0 });
           ann.close();
         } finally {
           await thief.stop(server);
@@ -344,6 +366,10 @@ describe('new anonymous work shed at its own low event-loop mark, on a real serv
         // Each refusal was counted once, under its own limit. The main gate refused nothing, and nothing refused was written.
         expect(await refusals('overload_anonymous_event_loop_delay')).toBe(refused);
         expect(await refusals('overload_event_loop_delay')).toBe(0);
+        // The console counts the same refusals as the gate's own, none as the main gate's, and shows it admitting again.
+        const shown = (await overview()).admission;
+        expect(shown.anonymous).toEqual({ shedding: false, since: null, markMs: ANONYMOUS_MARK_MS, admitBelowMs: 50, refused });
+        expect(shown.refused).toBe(0);
         expect(await roomRows(server)).toBe(opened + admitted);
         expect(await deckRows()).toBe(decks);
         expect(await journaledIds(server, playing.roomId, 'room.answer')).toEqual(['ann-q0']);
@@ -446,4 +472,36 @@ describe.each([
     },
     TEST_MS,
   );
+});
+
+/** The database's distance in the test of the commit floor: this much each way, so a commit crosses twice that. */
+const LINK_DELAY_MS = 30;
+
+describe("the console's commit floor, the database far away", () => {
+  let server: RunningServer;
+  let link: DelayProxy;
+
+  beforeAll(async () => {
+    const url = new URL(await createTestDatabase());
+    // The link is far from the start, so every commit of the last minute has crossed it.
+    link = new DelayProxy({ host: url.hostname, port: Number(url.port) }, LINK_DELAY_MS);
+    await link.start();
+    server = await startTestServer({ databaseUrl: link.proxiedUrl(url.toString()), commandTimeoutMs: 10_000 });
+  }, TEST_MS);
+  afterAll(async () => {
+    await server?.stop();
+    await link?.stop();
+  });
+
+  it('shows the fastest commit of the last minute, which holds the distance to the database', async () => {
+    const api = new HttpApi(server.url);
+    const room = await api.createRoom({ hostName: 'Host' });
+    // The join makes the room live and commits a statement of the room, over the far link.
+    await api.join(room.code, 'Ann');
+    const { admission } = (await api.request('GET', '/admin/api/overview', undefined, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }))
+      .body;
+    // A commit crosses the link twice. Only one crossing is counted on, because a timer may fire a little early.
+    expect(admission.commitFloorMs).toBeGreaterThanOrEqual(LINK_DELAY_MS);
+    expect(admission.signals.find((s: { signal: string }) => s.signal === 'commit_wait')).toMatchObject({ markMs: 500, admitBelowMs: 250 });
+  });
 });

@@ -62,6 +62,10 @@ describe('OpenAPI at /api/docs', () => {
     expect(JSON.stringify(paths['/api/decks/import'].post.responses['400'].content)).toMatch(/bad_csv.*line.*column/);
     // The operators' API is described too.
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/admin/api/overview', '/admin/api/rooms/{code}/kick']));
+    // The overview's admission carries both gates and the commit floor, each with its description.
+    const overview = JSON.stringify(paths['/admin/api/overview'].get.responses['200'].content);
+    expect(overview).toContain('the gate of new anonymous work');
+    expect(overview).toContain('the fastest commit of the last minute');
   });
 
   it('serves the UI and every file it loads from this server', async () => {

@@ -21,6 +21,8 @@ export function overviewFixture(patch: Partial<Overview> = {}): Overview {
         { signal: 'commit_wait', levelMs: 3.4, markMs: 500, admitBelowMs: 250 },
         { signal: 'pool_wait', levelMs: 0, markMs: 500, admitBelowMs: 250 },
       ],
+      anonymous: { shedding: false, since: null, markMs: 30, admitBelowMs: 15, refused: 0 },
+      commitFloorMs: 61.2,
     },
     build: { version: '0.1.0', sha: '0123456789abcdef' },
     serverTime: 1_700_000_000_000,

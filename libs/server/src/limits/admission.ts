@@ -51,6 +51,8 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
   private anonymousState: GateState = ADMITTING;
   private since: number | null = null;
   private refusedTotal = 0;
+  private anonymousSince: number | null = null;
+  private anonymousRefusedTotal = 0;
   private unobserve?: () => void;
 
   constructor(
@@ -88,10 +90,12 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Called before new anonymous work over HTTP. Returns the 503 `overloaded` while the event loop
-   * holds the lower mark. Refusals here are counted under their own limit, not in the console's `refused`.
+   * holds the lower mark. Refusals here are counted under their own limit, and in the console's
+   * `anonymous.refused`, not in its `refused`.
    */
   anonymousRefusal(): LaterRefusal | undefined {
     if (!this.anonymousState.shedding) return undefined;
+    this.anonymousRefusedTotal++;
     this.metrics.limitRefused('overload_anonymous_event_loop_delay');
     const level = Math.round(this.signals.levels().event_loop_delay);
     return refusalLater(
@@ -126,9 +130,13 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     );
   }
 
-  /** The console's view: whether new work is shed, why, and each signal against its marks. */
+  /**
+   * The console's view: whether new work is shed, why, and each signal against its marks; the same
+   * for the gate of new anonymous work; and the fastest commit that the commit wait is measured above.
+   */
   view(): AdmissionView {
     const levels = this.signals.levels();
+    const anonymousMark = this.anonymousMarks.event_loop_delay;
     return {
       shedding: this.state.shedding,
       cause: this.state.cause,
@@ -140,6 +148,14 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
         markMs: this.marks[signal],
         admitBelowMs: admitBelow(this.marks[signal]),
       })),
+      anonymous: {
+        shedding: this.anonymousState.shedding,
+        since: this.anonymousSince,
+        markMs: anonymousMark,
+        admitBelowMs: admitBelow(anonymousMark),
+        refused: this.anonymousRefusedTotal,
+      },
+      commitFloorMs: Math.round(this.signals.commitFloorMs() * 10) / 10,
     };
   }
 
@@ -169,12 +185,14 @@ export class Admission implements OnModuleInit, OnModuleDestroy {
     if (this.anonymousState.shedding === was.shedding) return;
     const delayMs = Math.round(levels.event_loop_delay);
     if (this.anonymousState.shedding) {
+      this.anonymousSince = Date.now();
       this.log.info('the event loop runs late: new anonymous work is refused until it catches up', {
         levelMs: delayMs,
         markMs: this.anonymousMarks.event_loop_delay,
       });
     } else {
       this.log.info('admitting new anonymous work again', { levelMs: delayMs });
+      this.anonymousSince = null;
     }
   }
 }

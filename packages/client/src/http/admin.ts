@@ -106,6 +106,26 @@ export const Admission = z.object({
       admitBelowMs: z.number().meta({ description: 'shedding ends once every signal is below its own' }),
     }),
   ),
+  anonymous: z
+    .object({
+      shedding: z.boolean().meta({
+        description: 'new anonymous work (opening, joining, deck writes, lookups, spectator seats) gets 503 `overloaded`',
+      }),
+      since: z.number().nullable().meta({ description: 'epoch ms when this shedding started; null while admitting' }),
+      markMs: z.number().meta({
+        description: 'shedding starts when the `event_loop_delay` level reaches this (OVERLOAD_ANONYMOUS_EVENT_LOOP_DELAY_MS); 0: off',
+      }),
+      admitBelowMs: z.number().meta({ description: 'shedding ends once the `event_loop_delay` level is below this' }),
+      refused: z.int().meta({ description: 'new anonymous work refused by this gate since the server started (not in `refused`)' }),
+    })
+    .meta({
+      description:
+        'the gate of new anonymous work: it reads the event-loop delay only, at a far lower mark, and sheds before the main gate',
+    }),
+  commitFloorMs: z.number().meta({
+    description:
+      "the fastest commit of the last minute, which the `commit_wait` level is measured above (the database's distance); 0 when no commit came in that minute",
+  }),
 });
 export type Admission = z.infer<typeof Admission>;
 

@@ -50,9 +50,11 @@ export function OverviewPage() {
           detail={
             overview.admission.shedding && overview.admission.cause
               ? `new work gets 503: ${SIGNAL_NAMES[overview.admission.cause].toLowerCase()} too high`
-              : `${formatCount(overview.admission.refused)} refused as overloaded since start`
+              : overview.admission.anonymous.shedding
+                ? 'new anonymous work gets 503: the event loop runs late'
+                : `${formatCount(overview.admission.refused)} refused as overloaded since start`
           }
-          tone={overview.admission.shedding ? 'bad' : 'normal'}
+          tone={overview.admission.shedding ? 'bad' : overview.admission.anonymous.shedding ? 'warn' : 'normal'}
         />
         <Stat
           label="Build"
