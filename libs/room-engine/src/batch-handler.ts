@@ -169,7 +169,10 @@ export class BatchHandler<S, C extends Command> {
     // An earlier input may already have taken this deadline (it was overdue when that input came). If so, it is spent.
     if (signal.kind === 'deadline' && m.lateDue === undefined && this.rules.nextDeadline(pipeline.state) !== at) return;
     const before = pipeline.state;
-    const outcome = this.deps.driver.signal(before, signal, at);
+    const outcome =
+      signal.kind === 'deadline' && m.lateDue === undefined
+        ? this.deps.driver.dueTogether(before, at)
+        : this.deps.driver.signal(before, signal, at);
     const inputs: JournalInput[] =
       m.lateDue !== undefined
         ? [{ kind: 'late_deadline', at, body: { due: m.lateDue } }]

@@ -297,6 +297,19 @@ describe(RuleDriver.name, () => {
       return { live, journal, replies };
     }
 
+    // Found by this property in CI: two alarms due at the same moment, and the database away just
+    // after it. When the room rang them in two steps, the first was recorded and the clocks stopped
+    // at that moment for the second, which a replay cannot tell apart (it rang neither before the hold).
+    const TWO_DUE_TOGETHER_THEN_AN_OUTAGE: Run = {
+      steps: [
+        { gapMs: 1, busyMs: 1, seat: 'p1', inMs: 49, outageMs: 0 },
+        { gapMs: 4, busyMs: 0, seat: 'p1', inMs: 45, outageMs: 0 },
+        { gapMs: 46, busyMs: 1, seat: 'p1', inMs: 0, outageMs: 1 },
+      ],
+      commitMs: [0],
+      pipelineDepth: 1,
+    };
+
     it('a room rebuilt from what its statements recorded, run out, is the live room run out, with the same replies (outages included)', async () => {
       await fc.assert(
         fc.asyncProperty(runArb, async (run) => {
@@ -319,7 +332,7 @@ describe(RuleDriver.name, () => {
             rebuilt.submit(seatViewer(c.actor.seat!, again), { ...(c.body as object), id: c.commandId } as never, { at: 0, hr: 0 });
           expect([...again.values()]).toEqual(commands.map((c) => replies.get(c.commandId)));
         }),
-        { numRuns: RUNS },
+        { numRuns: RUNS, examples: [[TWO_DUE_TOGETHER_THEN_AN_OUTAGE]] },
       );
     });
   });

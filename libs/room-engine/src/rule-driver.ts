@@ -84,6 +84,25 @@ export class RuleDriver<S, C extends Command> {
   }
 
   /**
+   * Takes the deadline due at `at`, on time, and every other deadline due at that same moment, as
+   * one outcome. A replay takes the deadlines due before an input's moment, and none of those due
+   * at it. So deadlines due together must be recorded together: were they two steps, a write that
+   * failed between them would stop the clocks (a `clock_held` input) at a moment some of them had
+   * rung at and some had not, which no replay can tell apart.
+   */
+  dueTogether(state: S, at: number): Outcome<S> {
+    const taken = [this.rules.onSignal(state, { kind: 'deadline' }, this.context(at))];
+    for (let i = 1; i < MAX_CATCH_UP; i++) {
+      const last = taken[taken.length - 1].state;
+      if (this.rules.nextDeadline(last) !== at) break;
+      const outcome = this.rules.onSignal(last, { kind: 'deadline' }, this.context(at));
+      if (outcome.state === last) break;
+      taken.push(outcome);
+    }
+    return taken.reduceRight((after, before) => chain(before, after));
+  }
+
+  /**
    * Decides a signal at `at`. Nothing is caught up before a deadline or a room coming back: a
    * deadline is itself what is due, and a room coming back takes what passed meanwhile as late
    * (not at the moments it was due).
