@@ -42,9 +42,9 @@ export class PlayLedger {
 }
 
 /**
- * One room's game as all of the room's sockets see it together. A room's seats are all in this
- * process, so a close that one seat's socket sees is known to the others, one of which may be
- * reconnecting and miss it.
+ * One room's game as the room's sockets see it. A room's seats are all in this process, so a close
+ * that one seat's socket sees is known to the others, one of which may be reconnecting and miss it.
+ * Where the room is (a question open, a game over) is the host's socket's word alone (`see`).
  */
 class RoomWatch {
   /** The game the host last started. It is set before the host sends `room.start`. */
@@ -72,8 +72,19 @@ class RoomWatch {
     this.underWay = false;
   }
 
-  see(e: GameEvent): void {
+  /**
+   * Takes one event from one of the room's sockets. Each socket's events come in order, but two
+   * sockets' do not come in order with each other: one socket may still deliver the last game's
+   * end after another has delivered the new game's first question. So only the host's socket says
+   * where the room is (its phase, and that a game is over); every socket's closes go to the ledger.
+   */
+  see(e: GameEvent, fromHost: boolean): void {
     const d = e.data ?? {};
+    if (!fromHost) {
+      if (e.type === 'question.closed') this.questionClosed(d.index, d.counts);
+      else if (e.type === 'room.state' && d.phase === 'reveal' && d.reveal) this.questionClosed(d.reveal.index, d.reveal.counts);
+      return;
+    }
     if (e.type === 'room.state') {
       this.phase = d.phase;
       const q = d.question as { index: number; choices?: unknown[] } | undefined;
@@ -269,8 +280,8 @@ export async function setUpWatchedRoom(o: WatchedRoomOptions, onSeats: (seats: F
         o.ledger.drops.push({ room: code, seat: name, code: closeCode, at: epochMs() }),
       onResume: (r) => r.after !== undefined && o.ledger.reconnects.push({ room: code, seat: name, code: r.after, at: r.at }),
     });
-  const host = seat('host', hostToken, (e) => (seeSeats(e), watch.see(e)));
-  const players = joined.map((j, i) => ({ name: `p${i + 1}`, seat: seat(`p${i + 1}`, j.playerToken, (e) => watch.see(e)) }));
+  const host = seat('host', hostToken, (e) => (seeSeats(e), watch.see(e, true)));
+  const players = joined.map((j, i) => ({ name: `p${i + 1}`, seat: seat(`p${i + 1}`, j.playerToken, (e) => watch.see(e, false)) }));
   onSeats([host, ...players.map((p) => p.seat)]);
   for (const s of [host, ...players.map((p) => p.seat)]) {
     try {
