@@ -11,11 +11,11 @@ function stall(ms: number): void {
 }
 
 /**
- * A statement's time limit is the process's own wait, and a process that was stopped or starved
- * must not mistake its own stall for PostgreSQL's. When a freeze catches the heartbeat's statement,
- * PostgreSQL answers in time, and the answer is read after the freeze, that is an answer. (In issue
- * 31's starve run, such a freeze made the heartbeat call PostgreSQL unreachable, and 80 commands
- * were refused.)
+ * A statement's time limit runs on this process's own clock. When the process is stopped or
+ * starved, that clock runs on while PostgreSQL may already have answered. Such an answer, read once
+ * the process runs again, counts as an answer and not as a timeout. (In issue 31's starve run, a
+ * freeze during the heartbeat's statement made the heartbeat report PostgreSQL unreachable, and 80
+ * commands were refused.)
  */
 describe('a statement caught by a stall of this process', () => {
   let dataSource: DataSource;

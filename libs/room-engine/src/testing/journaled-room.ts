@@ -35,8 +35,9 @@ export class JournaledRoom<S, C extends Command> {
   /** The reply each accepted command got, by command id. */
   readonly acks = new Map<string, ReplyFrame>();
   /**
-   * The latest boundary's snapshot (before the first boundary, the room as it opened): the state
-   * as JSON, and where the journal after it starts.
+   * The snapshot taken at the latest boundary (before the first boundary, the room as it opened):
+   * the state as it reads back from JSON, and the index in `journal` where the inputs after the
+   * snapshot start.
    */
   snapshot: { readonly state: S; readonly from: number };
   /** Each place where a rule decided otherwise on the state's JSON, or a restart found another room than the one that stopped. */

@@ -21,9 +21,9 @@ export function HostRoomPage({ code }: { readonly code: string }) {
   const { view, status, paused, send } = useRoom(hasToken ? key : null)
   const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  // Only one press of Next (or of the clicker in the lobby) is handled at a time, because a double
-  // press must not skip a question. The ref sees a second press before React has drawn the state
-  // of the first one.
+  // Only one press of Next (or of the clicker in the lobby) is handled at a time, so that a double
+  // press cannot skip a question. React draws the new state only after a press, so a quick second
+  // press would still find the old one; the ref is set at once, and catches it.
   const [moving, setMoving] = useState(false)
   const pressed = useRef(false)
   const byHost = view !== undefined && hostPaced(view)
