@@ -59,10 +59,15 @@ export class RuleDriver<S, C extends Command> {
    * first deadline whose outcome leaves the state unchanged.
    */
   overdue(state: S, at: number): Outcome<S>[] {
+    return this.deadlinesWhile(state, (due) => due < at);
+  }
+
+  /** Takes the deadlines in order while `takes` says yes to the next one's moment, each at that moment. */
+  private deadlinesWhile(state: S, takes: (due: number) => boolean): Outcome<S>[] {
     const taken: Outcome<S>[] = [];
     for (let i = 0; i < MAX_CATCH_UP; i++) {
       const due = this.rules.nextDeadline(state);
-      if (due === undefined || due >= at) break;
+      if (due === undefined || !takes(due)) break;
       const outcome = this.rules.onSignal(state, { kind: 'deadline' }, this.context(due));
       if (outcome.state === state) break;
       taken.push(outcome);
@@ -91,15 +96,9 @@ export class RuleDriver<S, C extends Command> {
    * rung at and some had not, which no replay can tell apart.
    */
   dueTogether(state: S, at: number): Outcome<S> {
-    const taken = [this.rules.onSignal(state, { kind: 'deadline' }, this.context(at))];
-    for (let i = 1; i < MAX_CATCH_UP; i++) {
-      const last = taken[taken.length - 1].state;
-      if (this.rules.nextDeadline(last) !== at) break;
-      const outcome = this.rules.onSignal(last, { kind: 'deadline' }, this.context(at));
-      if (outcome.state === last) break;
-      taken.push(outcome);
-    }
-    return taken.reduceRight((after, before) => chain(before, after));
+    const first = this.rules.onSignal(state, { kind: 'deadline' }, this.context(at));
+    const rest = this.deadlinesWhile(first.state, (due) => due === at);
+    return [first, ...rest].reduceRight((after, before) => chain(before, after));
   }
 
   /**
