@@ -1,13 +1,23 @@
 #!/bin/bash
 # Quiet-machine hostile run. Rooms opened before the flood play one long game through it (new rooms
 # are refused while the flood spends the instance's budgets: that is the point of them).
+# With PINNED=1 the hostile clients are kept off the server's core: the server on CPU 0 (PostgreSQL
+# moved back to both), the hostile script on CPU 1 at nice 19 (so the rooms' own bench and
+# PostgreSQL take the CPU first), the rooms' bench unpinned.
 set -u
-OUT=/tmp/final/hostile; rm -rf $OUT; mkdir -p $OUT
+OUT=${OUT:-/tmp/final/hostile}; PORT=${PORT:-3901}; PINNED=${PINNED:-0}
+SERVER_CPU=""; HOSTILE_CPU=""
+if [ "$PINNED" = 1 ]; then SERVER_CPU="taskset -c 0"; HOSTILE_CPU="nice -n 19 taskset -c 1"; fi
+rm -rf $OUT; mkdir -p $OUT
 cd /work/main
-DATA_DIR=$OUT/data PORT=3901 TRUSTED_PROXIES=loopback LOG_LEVEL=warn ADMIN_TOKEN=hostile-admin-token-0123456789abcdef node dist/apps/game-server/apps/game-server/src/main.js > $OUT/server.log 2>&1 &
+DATA_DIR=$OUT/data PORT=$PORT TRUSTED_PROXIES=loopback LOG_LEVEL=warn ADMIN_TOKEN=hostile-admin-token-0123456789abcdef $SERVER_CPU node dist/apps/game-server/apps/game-server/src/main.js > $OUT/server.log 2>&1 &
 SPID=$!
-for i in $(seq 1 60); do sleep 1; curl -sf localhost:3901/health/ready >/dev/null && break; done
-STEADY="node dist/apps/bench/apps/bench/src/main.js steady --url http://127.0.0.1:3901 --rooms 6 --seconds-per-question 20 --pause-ms 5000 --pause-spread-ms 5000"
+for i in $(seq 1 60); do sleep 1; curl -sf localhost:$PORT/health/ready >/dev/null && break; done
+if [ "$PINNED" = 1 ]; then
+  for p in $(pgrep -x postgres); do taskset -p -c 0,1 $p >/dev/null; done
+  taskset -p $SPID > $OUT/affinity.txt; for p in $(pgrep -x postgres | head -2); do taskset -p $p >> $OUT/affinity.txt; done
+fi
+STEADY="node dist/apps/bench/apps/bench/src/main.js steady --url http://127.0.0.1:$PORT --rooms 6 --seconds-per-question 20 --pause-ms 5000 --pause-spread-ms 5000"
 echo "$(date -u +%T) baseline" > $OUT/times.txt
 timeout 400 $STEADY --questions 12 --out $OUT/base > $OUT/base.log 2>&1
 grep VmRSS /proc/$SPID/status > $OUT/rss-before.txt
@@ -16,12 +26,12 @@ timeout 900 $STEADY --questions 50 --out $OUT/beside > $OUT/beside.log 2>&1 &
 BPID=$!
 sleep 25
 echo "$(date -u +%T) hostile starts" >> $OUT/times.txt
-node scripts/hostile-clients.mjs --url http://127.0.0.1:3901 --minutes 10 --pid $SPID > $OUT/hostile.log 2>&1
+$HOSTILE_CPU node scripts/hostile-clients.mjs --url http://127.0.0.1:$PORT --minutes 10 --pid $SPID > $OUT/hostile.log 2>&1
 echo "$(date -u +%T) hostile ends" >> $OUT/times.txt
 wait $BPID
 echo "$(date -u +%T) beside ends" >> $OUT/times.txt
 sleep 60
 grep VmRSS /proc/$SPID/status > $OUT/after.txt
-curl -s localhost:3901/metrics > $OUT/metrics-after.txt
+curl -s localhost:$PORT/metrics > $OUT/metrics-after.txt
 kill $SPID
 echo done > $OUT/done

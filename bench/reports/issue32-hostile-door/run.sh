@@ -1,27 +1,3 @@
 #!/bin/bash
-# Quiet-machine hostile run. Rooms opened before the flood play one long game through it (new rooms
-# are refused while the flood spends the instance's budgets: that is the point of them).
-set -u
-OUT=${OUT:-/tmp/final/hostile-door}; rm -rf $OUT; mkdir -p $OUT
-cd /work/main
-DATA_DIR=$OUT/data PORT=3901 TRUSTED_PROXIES=loopback LOG_LEVEL=warn ADMIN_TOKEN=hostile-admin-token-0123456789abcdef node dist/apps/game-server/apps/game-server/src/main.js > $OUT/server.log 2>&1 &
-SPID=$!
-for i in $(seq 1 60); do sleep 1; curl -sf localhost:3901/health/ready >/dev/null && break; done
-STEADY="node dist/apps/bench/apps/bench/src/main.js steady --url http://127.0.0.1:3901 --rooms 6 --seconds-per-question 20 --pause-ms 5000 --pause-spread-ms 5000"
-echo "$(date -u +%T) baseline" > $OUT/times.txt
-timeout 400 $STEADY --questions 12 --out $OUT/base > $OUT/base.log 2>&1
-grep VmRSS /proc/$SPID/status > $OUT/rss-before.txt
-echo "$(date -u +%T) beside starts" >> $OUT/times.txt
-timeout 900 $STEADY --questions 50 --out $OUT/beside > $OUT/beside.log 2>&1 &
-BPID=$!
-sleep 25
-echo "$(date -u +%T) hostile starts" >> $OUT/times.txt
-node scripts/hostile-clients.mjs --url http://127.0.0.1:3901 --minutes 10 --pid $SPID > $OUT/hostile.log 2>&1
-echo "$(date -u +%T) hostile ends" >> $OUT/times.txt
-wait $BPID
-echo "$(date -u +%T) beside ends" >> $OUT/times.txt
-sleep 60
-grep VmRSS /proc/$SPID/status > $OUT/after.txt
-curl -s localhost:3901/metrics > $OUT/metrics-after.txt
-kill $SPID
-echo done > $OUT/done
+# The shared run of this report: the script of issue32-hostile-bounded, on this build.
+OUT=${OUT:-/tmp/final/hostile-door} exec bash "$(dirname "$0")/../issue32-hostile-bounded/run.sh"
