@@ -10,7 +10,6 @@ import {
   BuildInfo,
   describeApi,
   DECK_CSV_MAX_BYTES,
-  FrontDoor,
   gameRoomsAdapter,
   GameRoomsLifecycle,
   InstanceIdentity,
@@ -25,6 +24,7 @@ import { AppModule } from './app.module';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { peoplePages } from './pages/people-pages';
 import { closeOperatorListener, listenForOperators, operatorSurface } from './http/operator-port';
+import { putFrontDoorAhead } from './http/front-door-listener';
 import { requestLog } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 
@@ -93,9 +93,9 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // Only the player API is for other origins, and its refusals must reach them too. /admin/api
   // belongs to the console, and /health and /metrics are for tools.
   app.use('/api', apiCors(config.allowedOrigins));
-  // The anonymous surfaces' budgets are spent here, before a body is read or a line logged, so that
-  // a flood's refusals cost the rooms little (FrontDoor).
-  app.use(app.get(FrontDoor).handler());
+  // The anonymous surfaces' budgets are spent ahead of Express, before any middleware, a body read or
+  // a line logged, so that a flood's refusals cost the rooms little (FrontDoor).
+  putFrontDoorAhead(app, config.allowedOrigins);
   app.use(requestLog(log));
   // This comes before the routes, so that a request for the other port's paths goes no further.
   app.use(operatorSurface(config.operatorPort));

@@ -178,6 +178,11 @@ describe('bounds on anonymous surfaces', () => {
       const body = (await res.json()) as Answer['body'];
       expectInstanceRefused({ status: res.status, retryAfter: res.headers.get('retry-after'), body }, /rooms and tables opened/);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://quiz.example');
+      // The door answers ahead of Express, with the headers Express's middleware would have added.
+      expect(res.headers.get('vary')).toBe('Origin');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('x-powered-by')).toBeNull();
       expect(await refusals(server, 'instance_open_rate')).toBe(counted + 1);
       // A route that spends no anonymous budget is not the door's: the same body there is read, and refused as such.
       const edit = await fetch(`${server.url}/api/decks/00000000-0000-0000-0000-000000000000`, {

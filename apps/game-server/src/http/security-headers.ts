@@ -57,3 +57,12 @@ export function securityHeaders(): RequestHandler {
   const docs = helmet(headers({ ...STRICT, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'blob:', 'data:'] }));
   return (req, res, next) => (req.path === '/api/docs' || req.path.startsWith('/api/docs/') ? docs : strict)(req, res, next);
 }
+
+/**
+ * The same headers for an answer written ahead of Express, on any path but the API's documentation
+ * (the front door's refusals). Helmet sets them before it returns.
+ */
+export function strictSecurityHeaders(): (req: IncomingMessage, res: ServerResponse) => void {
+  const strict = helmet(headers(STRICT));
+  return (req, res) => strict(req, res, () => undefined);
+}

@@ -1,7 +1,7 @@
 import { Controller, Get, Post, Put, UseGuards } from '@nestjs/common';
 import { AdmissionGuard } from './admission.guard';
 import { JoinGuard, LookupGuard } from './anonymous-work.guard';
-import { doorRoutes, pathPattern } from './front-door';
+import { doorRoutes, pathPattern, requestPath } from './front-door';
 
 @Controller('api/rooms')
 class Rooms {
@@ -41,5 +41,18 @@ describe('the front door reads its routes from the controllers', () => {
     expect(pathPattern('api/rooms', '/').test('/api/rooms')).toBe(true);
     // A dot in a literal segment is a dot, not any character.
     expect(pathPattern('api/decks', 'template.csv').test('/api/decks/templateXcsv')).toBe(false);
+  });
+});
+
+describe('the path the front door reads from a request target', () => {
+  it('is the target up to its query, and nothing for a target that is not a path', () => {
+    expect(['/api/rooms', '/api/rooms/ABC123?x=1', '/api/decks?', '/'].map(requestPath)).toEqual([
+      '/api/rooms',
+      '/api/rooms/ABC123',
+      '/api/decks',
+      '/',
+    ]);
+    // An absolute target or none is left to Express, where the route's guard spends for it.
+    expect(['http://host/api/rooms', '*', '', undefined].map(requestPath)).toEqual([undefined, undefined, undefined, undefined]);
   });
 });

@@ -1,6 +1,6 @@
+import { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Injectable, RequestMethod, Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { NextFunction, Request, RequestHandler, Response } from 'express';
 import { LaterRefusal } from '@app/protocol';
 import { JsonLog } from '../config/json-log';
 import { AddressBudget } from './address-limits';
@@ -65,15 +65,24 @@ export function pathPattern(base: string, path: string): RegExp {
   return new RegExp(`^/${source}/?$`, 'i');
 }
 
+/** What the door needs of the app behind it, to read a request and answer it as the app would. */
+export interface DoorSurroundings {
+  /** The client's address, read as Express reads `req.ip` (a trusted proxy's X-Forwarded-For, or the TCP peer). */
+  readonly clientOf: (req: IncomingMessage) => string | undefined;
+  /** Sets the headers that every answer to this request carries: the security headers, and CORS on the API. */
+  readonly headers: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
 /**
  * The front door of the anonymous surfaces. Under a flood, most requests are refused, and a refusal
- * must cost the event loop little, because the rooms being played share it. So the door spends a
- * request's allowances (AnonymousWork) as soon as its headers are in: before its body is read or
- * parsed, before the request log, and before Nest's routing. A refusal is written here as the error
- * filter would write it (`{statusCode, code, message}` with Retry-After). An admitted request goes on,
- * marked, and its route's guards let it through without spending again. A refusal here is counted
- * in /metrics, as every refusal is. It has no X-Request-Id, and its log line (at debug only) names
- * its method, path, status and code.
+ * must cost the event loop little, because the rooms being played share it. So the door is the HTTP
+ * server's request listener, ahead of Express: it spends a request's allowances (AnonymousWork) as
+ * soon as its headers are in, before Express's router and middleware, before its body is read or
+ * parsed, before the request log and before Nest's routing. A refusal is written here as the error
+ * filter would write it (`{statusCode, code, message}` with Retry-After and the app's headers). An
+ * admitted request goes on to Express, marked, and its route's guards let it through without
+ * spending again. A refusal here is counted in /metrics, as every refusal is. It has no
+ * X-Request-Id, and its log line (at debug only) names its method, path, status and code.
  */
 @Injectable()
 export class FrontDoor {
@@ -94,30 +103,42 @@ export class FrontDoor {
     return this.routes.get(method)?.find((r) => r.pattern.test(path));
   }
 
-  /** The Express middleware, to be used ahead of the body parsers. */
-  handler(): RequestHandler {
-    return (req: Request, res: Response, next: NextFunction) => {
-      const route = this.routeOf(req.method, req.path);
-      if (!route) return next();
-      const refusal = this.work.refusal(route.surface, req.ip, route.createsWork);
-      if (refusal) {
-        refuse(res, refusal);
-        // The path without its query, as the request log writes it. The line is written only at debug.
-        this.log.debug('refused at the door', {
-          method: req.method,
-          path: req.path.slice(0, 256),
-          statusCode: refusal.httpStatus,
-          code: refusal.code,
-        });
-        return;
+  /**
+   * The HTTP server's request listener: the door, then `app` (Express) for every request it does
+   * not refuse. A request whose target is not a plain path (`GET http://host/path`, which no client
+   * of ours sends) is not the door's; its route's guard spends for it.
+   */
+  listener(app: RequestListener, around: DoorSurroundings): RequestListener {
+    return (req, res) => {
+      const path = requestPath(req.url);
+      const route = path === undefined ? undefined : this.routeOf(req.method ?? '', path);
+      if (!route) return app(req, res);
+      const refusal = this.work.refusal(route.surface, around.clientOf(req), route.createsWork);
+      if (!refusal) {
+        markAdmittedAtDoor(req, route.surface);
+        return app(req, res);
       }
-      markAdmittedAtDoor(req, route.surface);
-      next();
+      around.headers(req, res);
+      refuse(res, refusal);
+      // The path without its query, as the request log writes it. The line is written only at debug.
+      this.log.debug('refused at the door', {
+        method: req.method,
+        path: path?.slice(0, 256),
+        statusCode: refusal.httpStatus,
+        code: refusal.code,
+      });
     };
   }
 }
 
-function refuse(res: Response, refusal: LaterRefusal): void {
+/** The path of a request's target without its query, as Express routes it; undefined when the target is not a path. */
+export function requestPath(url: string | undefined): string | undefined {
+  if (url === undefined || !url.startsWith('/')) return undefined;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function refuse(res: ServerResponse, refusal: LaterRefusal): void {
   const body = JSON.stringify({ statusCode: refusal.httpStatus, code: refusal.code, message: refusal.message });
   res.statusCode = refusal.httpStatus;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
