@@ -7,6 +7,8 @@
 # With HOSTILE_CPU_PERCENT=N (root, cgroup v1 or v2) the hostile script may use at most N % of one
 # core, as attackers on other machines would use none of this one: the server still pays for every
 # request that reaches it, and the script, being closed-loop, sends what its share lets it.
+# Shorter runs for A/B comparisons: BASE_QUESTIONS=0 skips the baseline game, BESIDE_QUESTIONS sets
+# the game played through the flood, HOSTILE_MINUTES its length; NODE_FLAGS go to the server's node.
 set -u
 OUT=${OUT:-/tmp/final/hostile}; PORT=${PORT:-3901}; PINNED=${PINNED:-0}; HOSTILE_CPU_PERCENT=${HOSTILE_CPU_PERCENT:-}
 SERVER_CPU=""; HOSTILE_CPU=""
@@ -22,7 +24,7 @@ if [ -n "$HOSTILE_CPU_PERCENT" ]; then
 fi
 rm -rf $OUT; mkdir -p $OUT
 cd /work/main
-DATA_DIR=$OUT/data PORT=$PORT TRUSTED_PROXIES=loopback LOG_LEVEL=warn ADMIN_TOKEN=hostile-admin-token-0123456789abcdef $SERVER_CPU node dist/apps/game-server/apps/game-server/src/main.js > $OUT/server.log 2>&1 &
+DATA_DIR=$OUT/data PORT=$PORT TRUSTED_PROXIES=loopback LOG_LEVEL=warn ADMIN_TOKEN=hostile-admin-token-0123456789abcdef $SERVER_CPU node ${NODE_FLAGS:-} dist/apps/game-server/apps/game-server/src/main.js > $OUT/server.log 2>&1 &
 SPID=$!
 for i in $(seq 1 60); do sleep 1; curl -sf localhost:$PORT/health/ready >/dev/null && break; done
 if [ "$PINNED" = 1 ]; then
@@ -31,10 +33,10 @@ if [ "$PINNED" = 1 ]; then
 fi
 STEADY="node dist/apps/bench/apps/bench/src/main.js steady --url http://127.0.0.1:$PORT --rooms 6 --seconds-per-question 20 --pause-ms 5000 --pause-spread-ms 5000"
 echo "$(date -u +%T) baseline" > $OUT/times.txt
-timeout 400 $STEADY --questions 12 --out $OUT/base > $OUT/base.log 2>&1
+[ "${BASE_QUESTIONS:-12}" != 0 ] && timeout 400 $STEADY --questions ${BASE_QUESTIONS:-12} --out $OUT/base > $OUT/base.log 2>&1
 grep VmRSS /proc/$SPID/status > $OUT/rss-before.txt
 echo "$(date -u +%T) beside starts" >> $OUT/times.txt
-timeout 900 $STEADY --questions 50 --out $OUT/beside > $OUT/beside.log 2>&1 &
+timeout 900 $STEADY --questions ${BESIDE_QUESTIONS:-50} --out $OUT/beside > $OUT/beside.log 2>&1 &
 BPID=$!
 sleep 25
 echo "$(date -u +%T) hostile starts" >> $OUT/times.txt
