@@ -18,6 +18,7 @@ const QUESTION_MS = QUESTION_SECONDS * 1000;
  * and silence, too long to spend on every run of the suite).
  */
 const HELD_MS = Number(process.env.OUTAGE_SECONDS ?? 0) * 1000 || 3 * QUESTION_MS;
+jest.setTimeout(30_000 + HELD_MS);
 
 describe.each([
   ['refused', (p: DelayProxy) => p.cutAll()],
@@ -112,7 +113,7 @@ describe.each([
     // The game's finish snapshotted the room, clocks moved on, and cut its journal: the hold went with it.
     expect(await holdsOf()).toEqual([]);
     closeAll(room);
-  }, 30_000 + HELD_MS);
+  });
 });
 
 /** The types of the events `c` got after its first event of type `from`. */
