@@ -97,6 +97,16 @@ describe('bench steady mode with --starve, against a real server process', () =>
     for (const c of summary.checks) expect(typeof c.ok).toBe('boolean');
   });
 
+  // What the server promises a frozen process (docs/design.md, "A 503 means nothing was recorded"):
+  // answers in flight when it stopped, and those sent while it stood still, are settled truthfully
+  // when it wakes. A truthful 503 is allowed (a statement may have run out of time); a false one is not.
+  it('finds the frozen server truthful: no false 503, no room let go, no acknowledged answer missing', () => {
+    expect(summary.playing.answers.false503).toBe(0);
+    expect(summary.playing.answers.verdicts.lied).toBe(0);
+    expect(summary.playing.lettingGo).toMatchObject({ sockets1012: 0, rooms1012: 0, logLines: 0 });
+    expect(summary.playing.missing.missing).toBe(0);
+  });
+
   it('offers new work during each freeze, and every try is admitted or refused', () => {
     const w = summary.newWork;
     expect(w.opens.tried).toBe(2);
