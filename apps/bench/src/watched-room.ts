@@ -80,17 +80,14 @@ class RoomWatch {
    */
   see(e: GameEvent, fromHost: boolean): void {
     const d = e.data ?? {};
-    if (!fromHost) {
-      if (e.type === 'question.closed') this.questionClosed(d.index, d.counts);
-      else if (e.type === 'room.state' && d.phase === 'reveal' && d.reveal) this.questionClosed(d.reveal.index, d.reveal.counts);
-      return;
-    }
+    if (e.type === 'question.closed') this.questionClosed(d.index, d.counts);
+    else if (e.type === 'room.state' && d.phase === 'reveal' && d.reveal) this.questionClosed(d.reveal.index, d.reveal.counts);
+    if (!fromHost) return;
     if (e.type === 'room.state') {
       this.phase = d.phase;
       const q = d.question as { index: number; choices?: unknown[] } | undefined;
       this.open = d.phase === 'question' && q ? q.index : undefined;
       if (q) this.questionOpen(q.index, q.choices);
-      if (d.phase === 'reveal' && d.reveal) this.questionClosed(d.reveal.index, d.reveal.counts);
       if ((d.phase === 'finished' || d.phase === 'lobby') && this.underWay) this.finishedGame = this.game;
     } else if (e.type === 'question.open') {
       this.phase = 'question';
@@ -99,7 +96,6 @@ class RoomWatch {
     } else if (e.type === 'question.closed') {
       this.phase = 'reveal';
       if (this.open === d.index) this.open = undefined;
-      this.questionClosed(d.index, d.counts);
     } else if (e.type === 'game.finished' || e.type === 'rematch.open') {
       this.phase = 'finished';
       this.open = undefined;
