@@ -11,11 +11,11 @@ function stall(ms: number): void {
 }
 
 /**
- * A statement's time limit runs on this process's own clock. When the process is stopped or
- * starved, that clock runs on while PostgreSQL may already have answered. Such an answer, read once
- * the process runs again, counts as an answer and not as a timeout. (In issue 31's starve run, a
- * freeze during the heartbeat's statement made the heartbeat report PostgreSQL unreachable, and 80
- * commands were refused.)
+ * A statement's time limit is a timer in this process. While the process is stopped or starved,
+ * time passes and PostgreSQL may answer, but nothing reads the answer. When the process runs
+ * again, both the timer and the answer are due. The answer must win: it counts as an answer, not
+ * as a timeout. (In issue 31's starve run, a freeze during the heartbeat's statement made the
+ * heartbeat report PostgreSQL unreachable, and 80 commands were refused.)
  */
 describe('a statement caught by a stall of this process', () => {
   let dataSource: DataSource;

@@ -59,8 +59,9 @@ export function securityHeaders(): RequestHandler {
 }
 
 /**
- * The same headers for an answer written ahead of Express, on any path but the API's documentation
- * (the front door's refusals). Helmet sets them before it returns.
+ * The strict headers of `securityHeaders` (those of every path but /api/docs), for an answer that
+ * is written before Express sees the request: the front door's refusals. It takes Node's own
+ * request and response. Helmet sets the headers at once, so they are on the response when this returns.
  */
 export function strictSecurityHeaders(): (req: IncomingMessage, res: ServerResponse) => void {
   const strict = helmet(headers(STRICT));

@@ -81,8 +81,9 @@ export interface DoorSurroundings {
  * parsed, before the request log and before Nest's routing. A refusal is written here as the error
  * filter would write it (`{statusCode, code, message}` with Retry-After and the app's headers). An
  * admitted request goes on to Express, marked, and its route's guards let it through without
- * spending again. A refusal here is counted in /metrics, as every refusal is. It has no
- * X-Request-Id, and its log line (at debug only) names its method, path, status and code.
+ * spending again. A refusal here is counted in /metrics, as every refusal is. It carries no
+ * X-Request-Id header, because the request log that sets one never sees it. It is logged only at
+ * debug level, with its method, path, status and code.
  */
 @Injectable()
 export class FrontDoor {
